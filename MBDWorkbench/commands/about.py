@@ -1,0 +1,65 @@
+"""MBD_About: a message box with the workbench's version and where it runs from."""
+
+import os
+import sys
+
+
+def qt_modules():
+    """(QtCore, QtGui, QtWidgets) through FreeCAD's PySide shim.
+
+    FreeCAD 0.20: ``from PySide import QtGui, QtCore`` works and QtGui holds the widgets;
+    ``QtWidgets`` does not exist. FreeCAD 1.0+: ``QtWidgets`` exists.
+    """
+    from PySide import QtCore, QtGui
+
+    try:
+        from PySide import QtWidgets
+    except ImportError:
+        QtWidgets = QtGui
+    return QtCore, QtGui, QtWidgets
+
+
+def about_text():
+    """The About text (plain, one item a line)."""
+    import MBDWorkbench
+
+    lines = ["Multibody Dynamics workbench %s" % MBDWorkbench.__version__,
+             "Rigid multibody dynamics for FreeCAD."]
+    try:
+        import FreeCAD
+
+        lines.append("FreeCAD %s" % ".".join(FreeCAD.Version()[:3]))
+    except Exception:
+        pass
+    lines.append("Python %s" % sys.version.split()[0])
+    lines.append("Installed at %s" % os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))))
+    return "\n".join(lines)
+
+
+class AboutCommand:
+    """Show what this workbench is and where it is installed."""
+
+    def GetResources(self):
+        from . import icon
+
+        return {
+            "Pixmap": icon("workbench"),
+            "MenuText": "About Multibody Dynamics",
+            "ToolTip": "Version and installation of the Multibody Dynamics workbench",
+        }
+
+    def IsActive(self):
+        return True
+
+    def Activated(self):
+        import FreeCADGui
+
+        _, _, QtWidgets = qt_modules()
+        box = QtWidgets.QMessageBox(FreeCADGui.getMainWindow())
+        box.setObjectName("MBD_AboutBox")
+        box.setWindowTitle("About Multibody Dynamics")
+        box.setIcon(QtWidgets.QMessageBox.Information)
+        box.setText(about_text())
+        box.setStandardButtons(QtWidgets.QMessageBox.Ok)
+        run = getattr(box, "exec", None) or getattr(box, "exec_")  # PySide6 / PySide2
+        run()

@@ -1,0 +1,32 @@
+"""Exceptions raised by the solver, each naming the model element at fault."""
+
+
+class ModelError(ValueError):
+    """Invalid model input; ``path`` is the JSON path of the offending field."""
+
+    def __init__(self, path, message):
+        self.path = path
+        self.message = message
+        super().__init__(f"{path}: {message}" if path else message)
+
+
+class AssemblyError(RuntimeError):
+    """The mechanism cannot be assembled (Newton did not close the joints)."""
+
+    def __init__(self, message, worst=None):
+        self.worst = worst or []
+        super().__init__(message)
+
+
+class SimulationError(RuntimeError):
+    """A run stopped early; ``results`` holds everything computed until then."""
+
+    def __init__(self, message, time=None, worst_joints=None, results=None):
+        self.time = time
+        self.worst_joints = worst_joints or []
+        self.results = results
+        super().__init__(message)
+
+
+class Cancelled(SimulationError):
+    """The user cancelled the run; ``results`` holds the samples so far."""

@@ -1,0 +1,503 @@
+"""The model description shared by the JSON files, the CAD importer and the Python API.
+
+All quantities are SI (m, kg, s, rad, N). Positions, joint frames and attachment points
+are given in global coordinates at the initial configuration unless a field says
+``local`` (then they are in the body's own frame, relative to its centre of gravity).
+"""
+from dataclasses import dataclass, field, asdict
+import json
+import math
+
+import numpy as np
+
+from .errors import ModelError
+
+GROUND = "ground"
+JOINT_TYPES = ("spherical", "revolute", "prismatic", "cylindrical", "planar", "fixed", "universal")
+DRIVER_TYPES = ("rotational", "linear")
+DRIVEN_JOINTS = {"rotational": ("revolute", "cylindrical"), "linear": ("prismatic", "cylindrical")}
+FORCE_TYPES = ("point_force", "torque", "spring_damper", "rotational_spring_damper")
+INTEGRATORS = ("euler", "symplectic_euler", "rk4", "bdf", "radau", "lsoda", "cros", "galpha")
+
+
+@dataclass
+class Body:
+    """A rigid body; ``position`` is its centre of gravity, ``orientation`` the quaternion
+    [qw, qx, qy, qz] of its own frame; ``inertia`` is the 3x3 tensor about the CoG in that
+    frame [kg m^2]; ``velocity`` [m/s] and ``angular_velocity`` [rad/s] are global."""
+    name: str
+    mass: float
+    inertia: list
+    position: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    orientation: list = field(default_factory=lambda: [1.0, 0.0, 0.0, 0.0])
+    velocity: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    angular_velocity: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
+    grounded: bool = False
+    source: str = ""
+
+
+@dataclass
+class Frame:
+    """A joint frame: origin [m] and z/x axes; global unless attached to a body locally."""
+    origin: list
+    z_axis: list = field(default_factory=lambda: [0.0, 0.0, 1.0])
+    x_axis: list = None
+
+
+@dataclass
+class Joint:
+    """A kinematic joint between body_i and body_j (either may be ``ground``).
+
+    Give ``frame`` (global, initial configuration) or both ``frame_i`` and ``frame_j``
+    (local to each body). Universal joints: the first cross axis is the frame's x axis on
+    body_i, the second the frame's y axis on body_j."""
+    name: str
+    type: str
+    body_i: str
+    body_j: str
+    frame: Frame = None
+    frame_i: Frame = None
+    frame_j: Frame = None
+
+
+@dataclass
+class Force:
+    """A force element. ``type`` is one of FORCE_TYPES; the other fields depend on it:
+
+    point_force: body, point (global), force [3 profiles, N], frame 'global'|'body'
+    torque: body, torque [3 profiles, N m], frame 'global'|'body'
+    spring_damper: body_i, point_i, body_j, point_j (global), stiffness [N/m],
+        damping [N s/m], free_length [m] (default: initial distance)
+    rotational_spring_damper: joint (revolute/cylindrical), stiffness [N m/rad],
+        damping [N m s/rad], free_angle [rad] (joint angle, 0 at the initial configuration)
+    """
+    name: str
+    type: str
+    body: str = None
+    point: list = None
+    force: list = None
+    torque: list = None
+    frame: str = "global"
+    body_i: str = None
+    point_i: list = None
+    body_j: str = None
+    point_j: list = None
+    joint: str = None
+    stiffness: float = 0.0
+    damping: float = 0.0
+    free_length: float = None
+    free_angle: float = 0.0
+
+
+@dataclass
+class Driver:
+    """A rheonomic constraint: joint angle [rad] (rotational) or displacement along the
+    joint z axis [m] (linear), zero at the initial configuration, equal to profile(t)."""
+    name: str
+    type: str
+    joint: str
+    profile: object
+
+
+@dataclass
+class Settings:
+    """Solver settings; Baumgarte alpha, beta [1/s]; Tikhonov eps is dimensionless
+    (relative to the unit-diagonal Schur complement)."""
+    t_end: float = 1.0
+    step: float = 1e-3
+    output_step: float = 1e-2
+    integrator: str = "rk4"
+    rtol: float = 1e-6
+    atol: float = 1e-8
+    baumgarte_alpha: float = 10.0
+    baumgarte_beta: float = 10.0
+    tikhonov_eps: float = 1e-10
+    assemble: bool = True
+    rho_inf: float = 0.8
+    projection: bool = False
+
+
+@dataclass
+class Model:
+    """A complete mechanism: bodies, joints, forces, drivers, gravity [m/s^2], settings."""
+    name: str = "model"
+    bodies: list = field(default_factory=list)
+    joints: list = field(default_factory=list)
+    forces: list = field(default_factory=list)
+    drivers: list = field(default_factory=list)
+    gravity: list = field(default_factory=lambda: [0.0, 0.0, -9.81])
+    settings: Settings = field(default_factory=Settings)
+    description: str = ""
+
+    def body(self, name):
+        """The body called ``name`` (KeyError if absent)."""
+        for b in self.bodies:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def joint(self, name):
+        """The joint called ``name`` (KeyError if absent)."""
+        for j in self.joints:
+            if j.name == name:
+                return j
+        raise KeyError(name)
+
+    def to_dict(self):
+        """A JSON-ready dict (the format of docs/model-format.md)."""
+        return _strip_none(asdict(self))
+
+    def save(self, path):
+        """Write the model as JSON."""
+        with open(path, "w") as f:
+            json.dump(self.to_dict(), f, indent=2)
+
+
+def _strip_none(obj):
+    if isinstance(obj, dict):
+        return {k: _strip_none(v) for k, v in obj.items() if v is not None}
+    if isinstance(obj, list):
+        return [_strip_none(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    return obj
+
+
+# ----------------------------------------------------------------------------- loading
+def load(path):
+    """Load and validate a JSON model file."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except json.JSONDecodeError as e:
+        raise ModelError(str(path), f"not valid JSON: {e}") from None
+    return from_dict(data)
+
+
+def from_dict(data):
+    """Build and validate a Model from a dict (the JSON format)."""
+    if not isinstance(data, dict):
+        raise ModelError("$", "the model must be a JSON object")
+    _reject_unknown(data, "$", {"name", "bodies", "joints", "forces", "drivers", "gravity",
+                                "settings", "description", "units"})
+    if data.get("units", "SI") != "SI":
+        raise ModelError("units", "only SI units are supported in model files")
+    model = Model(
+        name=str(data.get("name", "model")),
+        description=str(data.get("description", "")),
+        gravity=list(_vector(data.get("gravity", [0.0, 0.0, -9.81]), "gravity")),
+        bodies=[_body(b, f"bodies[{k}]") for k, b in enumerate(_list(data, "bodies"))],
+        joints=[_joint(j, f"joints[{k}]") for k, j in enumerate(_list(data, "joints"))],
+        forces=[_force(f, f"forces[{k}]") for k, f in enumerate(_list(data, "forces"))],
+        drivers=[_driver(d, f"drivers[{k}]") for k, d in enumerate(_list(data, "drivers"))],
+        settings=_settings(data.get("settings", {}), "settings"),
+    )
+    validate(model)
+    return model
+
+
+def _list(data, key):
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise ModelError(key, "must be a list")
+    return value
+
+
+def _reject_unknown(d, path, allowed):
+    if not isinstance(d, dict):
+        raise ModelError(path, "must be an object")
+    unknown = sorted(set(d) - set(allowed))
+    if unknown:
+        raise ModelError(f"{path}.{unknown[0]}", f"unknown field (allowed: {', '.join(sorted(allowed))})")
+
+
+def _number(value, path, positive=False, nonnegative=False):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ModelError(path, f"must be a finite number, got {value!r}")
+    if positive and value <= 0:
+        raise ModelError(path, f"must be positive, got {value!r}")
+    if nonnegative and value < 0:
+        raise ModelError(path, f"must not be negative, got {value!r}")
+    return float(value)
+
+
+def _vector(value, path, n=3):
+    if not isinstance(value, (list, tuple, np.ndarray)) or len(value) != n:
+        raise ModelError(path, f"must be a list of {n} numbers, got {value!r}")
+    return [_number(v, f"{path}[{k}]") for k, v in enumerate(value)]
+
+
+def _name(d, path, key="name"):
+    value = d.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ModelError(f"{path}.{key}", "must be a non-empty string")
+    return value
+
+
+def _inertia(value, path):
+    """Accept [Ixx, Iyy, Izz], [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] (tensor entries) or 3x3."""
+    if isinstance(value, (list, tuple)) and len(value) == 3 and all(isinstance(r, (list, tuple)) for r in value):
+        return [_vector(r, f"{path}[{k}]") for k, r in enumerate(value)]
+    if isinstance(value, (list, tuple)) and len(value) in (3, 6):
+        v = [_number(x, f"{path}[{k}]") for k, x in enumerate(value)]
+        if len(v) == 3:
+            return [[v[0], 0.0, 0.0], [0.0, v[1], 0.0], [0.0, 0.0, v[2]]]
+        return [[v[0], v[3], v[4]], [v[3], v[1], v[5]], [v[4], v[5], v[2]]]
+    raise ModelError(path, "must be [Ixx, Iyy, Izz], [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] or a 3x3 list")
+
+
+def _body(d, path):
+    _reject_unknown(d, path, {"name", "mass", "inertia", "position", "orientation", "velocity",
+                              "angular_velocity", "grounded", "source"})
+    name = _name(d, path)
+    if name == GROUND:
+        raise ModelError(f"{path}.name", f"'{GROUND}' is reserved for the fixed ground")
+    if "mass" not in d:
+        raise ModelError(f"{path}.mass", f"missing (body '{name}')")
+    if "inertia" not in d:
+        raise ModelError(f"{path}.inertia", f"missing (body '{name}')")
+    return Body(
+        name=name,
+        mass=_number(d["mass"], f"{path}.mass"),
+        inertia=_inertia(d["inertia"], f"{path}.inertia"),
+        position=_vector(d.get("position", [0, 0, 0]), f"{path}.position"),
+        orientation=_vector(d.get("orientation", [1, 0, 0, 0]), f"{path}.orientation", 4),
+        velocity=_vector(d.get("velocity", [0, 0, 0]), f"{path}.velocity"),
+        angular_velocity=_vector(d.get("angular_velocity", [0, 0, 0]), f"{path}.angular_velocity"),
+        grounded=bool(d.get("grounded", False)),
+        source=str(d.get("source", "")),
+    )
+
+
+def _frame(d, path):
+    _reject_unknown(d, path, {"origin", "z_axis", "x_axis"})
+    if "origin" not in d:
+        raise ModelError(f"{path}.origin", "missing")
+    x = d.get("x_axis")
+    return Frame(origin=_vector(d["origin"], f"{path}.origin"),
+                 z_axis=_vector(d.get("z_axis", [0, 0, 1]), f"{path}.z_axis"),
+                 x_axis=None if x is None else _vector(x, f"{path}.x_axis"))
+
+
+def _joint(d, path):
+    _reject_unknown(d, path, {"name", "type", "body_i", "body_j", "frame", "frame_i", "frame_j"})
+    name = _name(d, path)
+    jtype = d.get("type")
+    if jtype not in JOINT_TYPES:
+        raise ModelError(f"{path}.type", f"joint '{name}': unknown type {jtype!r} (one of {', '.join(JOINT_TYPES)})")
+    frames = {k: _frame(d[k], f"{path}.{k}") for k in ("frame", "frame_i", "frame_j") if k in d}
+    if "frame" not in frames and not ("frame_i" in frames and "frame_j" in frames):
+        raise ModelError(f"{path}.frame", f"joint '{name}': give 'frame' (global) or both 'frame_i' and 'frame_j'")
+    return Joint(name=name, type=jtype, body_i=_name(d, path, "body_i"), body_j=_name(d, path, "body_j"),
+                 frame=frames.get("frame"), frame_i=frames.get("frame_i"), frame_j=frames.get("frame_j"))
+
+
+_FORCE_FIELDS = {
+    "point_force": {"body", "point", "force", "frame"},
+    "torque": {"body", "torque", "frame"},
+    "spring_damper": {"body_i", "point_i", "body_j", "point_j", "stiffness", "damping", "free_length"},
+    "rotational_spring_damper": {"joint", "stiffness", "damping", "free_angle"},
+}
+
+
+def _force(d, path):
+    name = _name(d, path)
+    ftype = d.get("type")
+    if ftype not in FORCE_TYPES:
+        raise ModelError(f"{path}.type", f"force '{name}': unknown type {ftype!r} (one of {', '.join(FORCE_TYPES)})")
+    _reject_unknown(d, path, {"name", "type"} | _FORCE_FIELDS[ftype])
+    f = Force(name=name, type=ftype)
+    if ftype in ("point_force", "torque"):
+        f.body = _name(d, path, "body")
+        f.frame = d.get("frame", "global")
+        if f.frame not in ("global", "body"):
+            raise ModelError(f"{path}.frame", "must be 'global' or 'body'")
+        key = "force" if ftype == "point_force" else "torque"
+        comps = d.get(key)
+        if not isinstance(comps, list) or len(comps) != 3:
+            raise ModelError(f"{path}.{key}", "must be a list of 3 profiles (numbers, expressions in t or profile objects)")
+        _check_profiles(comps, f"{path}.{key}")
+        setattr(f, key, comps)
+        if ftype == "point_force":
+            f.point = _vector(d.get("point"), f"{path}.point") if "point" in d else None
+    elif ftype == "spring_damper":
+        f.body_i, f.body_j = _name(d, path, "body_i"), _name(d, path, "body_j")
+        f.point_i = _vector(d.get("point_i"), f"{path}.point_i")
+        f.point_j = _vector(d.get("point_j"), f"{path}.point_j")
+        f.stiffness = _number(d.get("stiffness", 0.0), f"{path}.stiffness", nonnegative=True)
+        f.damping = _number(d.get("damping", 0.0), f"{path}.damping", nonnegative=True)
+        if d.get("free_length") is not None:
+            f.free_length = _number(d["free_length"], f"{path}.free_length", nonnegative=True)
+    else:
+        f.joint = _name(d, path, "joint")
+        f.stiffness = _number(d.get("stiffness", 0.0), f"{path}.stiffness", nonnegative=True)
+        f.damping = _number(d.get("damping", 0.0), f"{path}.damping", nonnegative=True)
+        f.free_angle = _number(d.get("free_angle", 0.0), f"{path}.free_angle")
+    return f
+
+
+def _check_profiles(comps, path):
+    from .expressions import compile_profile
+    for k, c in enumerate(comps):
+        compile_profile(c, f"{path}[{k}]")
+
+
+def _driver(d, path):
+    _reject_unknown(d, path, {"name", "type", "joint", "profile"})
+    name = _name(d, path)
+    dtype = d.get("type")
+    if dtype not in DRIVER_TYPES:
+        raise ModelError(f"{path}.type", f"driver '{name}': unknown type {dtype!r} (one of {', '.join(DRIVER_TYPES)})")
+    if "profile" not in d:
+        raise ModelError(f"{path}.profile", f"driver '{name}': missing")
+    _check_profiles([d["profile"]], f"{path}")
+    return Driver(name=name, type=dtype, joint=_name(d, path, "joint"), profile=d["profile"])
+
+
+def _settings(d, path):
+    allowed = set(Settings.__dataclass_fields__)
+    _reject_unknown(d, path, allowed)
+    s = Settings()
+    for key, value in d.items():
+        setattr(s, key, value)
+    validate_settings(s, path)
+    return s
+
+
+def validate_settings(s, path="settings"):
+    """Check solver settings; raises ModelError naming the field."""
+    _number(s.t_end, f"{path}.t_end", positive=True)
+    _number(s.step, f"{path}.step", positive=True)
+    _number(s.output_step, f"{path}.output_step", positive=True)
+    _number(s.rtol, f"{path}.rtol", positive=True)
+    _number(s.atol, f"{path}.atol", positive=True)
+    _number(s.baumgarte_alpha, f"{path}.baumgarte_alpha", nonnegative=True)
+    _number(s.baumgarte_beta, f"{path}.baumgarte_beta", nonnegative=True)
+    _number(s.tikhonov_eps, f"{path}.tikhonov_eps", nonnegative=True)
+    rho = _number(s.rho_inf, f"{path}.rho_inf")
+    if not 0.0 <= rho <= 1.0:
+        raise ModelError(f"{path}.rho_inf", f"must lie in [0, 1], got {rho}")
+    if s.integrator not in INTEGRATORS:
+        raise ModelError(f"{path}.integrator", f"unknown integrator {s.integrator!r} (one of {', '.join(INTEGRATORS)})")
+
+
+# ----------------------------------------------------------------------------- validation
+def validate(model):
+    """Check names, references, masses, inertias and joint axes; raise ModelError."""
+    names = {}
+    for k, b in enumerate(model.bodies):
+        path = f"bodies[{k}]"
+        if b.name in names:
+            raise ModelError(f"{path}.name", f"duplicate body name '{b.name}'")
+        names[b.name] = b
+        _check_body(b, path)
+    _unique([j.name for j in model.joints], "joints")
+    _unique([f.name for f in model.forces], "forces")
+    _unique([d.name for d in model.drivers], "drivers")
+    for k, j in enumerate(model.joints):
+        _check_joint(model, j, names, f"joints[{k}]")
+    for k, f in enumerate(model.forces):
+        _check_force_refs(model, f, names, f"forces[{k}]")
+    for k, d in enumerate(model.drivers):
+        path = f"drivers[{k}]"
+        joint = _find_joint(model, d.joint, f"{path}.joint", f"driver '{d.name}'")
+        if joint.type not in DRIVEN_JOINTS[d.type]:
+            raise ModelError(f"{path}.joint", f"driver '{d.name}': a {d.type} driver needs a "
+                             f"{' or '.join(DRIVEN_JOINTS[d.type])} joint, '{joint.name}' is {joint.type}")
+    if not any(not b.grounded for b in model.bodies):
+        raise ModelError("bodies", "the model has no moving body")
+    validate_settings(model.settings)
+
+
+def _unique(names, path):
+    seen = set()
+    for k, n in enumerate(names):
+        if n in seen:
+            raise ModelError(f"{path}[{k}].name", f"duplicate name '{n}'")
+        seen.add(n)
+
+
+def _check_body(b, path):
+    if not (isinstance(b.mass, (int, float)) and math.isfinite(b.mass) and b.mass > 0):
+        raise ModelError(f"{path}.mass", f"body '{b.name}': mass must be positive, got {b.mass!r}")
+    I = np.asarray(b.inertia, dtype=float)
+    if I.shape != (3, 3) or not np.all(np.isfinite(I)):
+        raise ModelError(f"{path}.inertia", f"body '{b.name}': inertia must be a finite 3x3 tensor")
+    if not np.allclose(I, I.T, rtol=1e-9, atol=1e-12 * max(1.0, np.abs(I).max())):
+        raise ModelError(f"{path}.inertia", f"body '{b.name}': inertia tensor is not symmetric")
+    p = np.linalg.eigvalsh(0.5 * (I + I.T))
+    if p[0] <= 0:
+        raise ModelError(f"{path}.inertia", f"body '{b.name}': inertia tensor is not positive definite "
+                         f"(principal moments {p.tolist()})")
+    if p[0] + p[1] < p[2] * (1 - 1e-9):
+        raise ModelError(f"{path}.inertia", f"body '{b.name}': principal moments {p.tolist()} violate the "
+                         "triangle inequality (I1 + I2 >= I3): no real mass distribution has them")
+    q = np.asarray(b.orientation, dtype=float)
+    if not np.isfinite(q).all() or np.linalg.norm(q) < 1e-9:
+        raise ModelError(f"{path}.orientation", f"body '{b.name}': quaternion must be non-zero")
+
+
+def _body_ref(name, names, path, what):
+    if name != GROUND and name not in names:
+        raise ModelError(path, f"{what}: unknown body '{name}' (bodies: {', '.join(sorted(names)) or 'none'}, or '{GROUND}')")
+
+
+def _is_fixed(name, names):
+    return name == GROUND or names[name].grounded
+
+
+def _check_joint(model, j, names, path):
+    what = f"joint '{j.name}'"
+    _body_ref(j.body_i, names, f"{path}.body_i", what)
+    _body_ref(j.body_j, names, f"{path}.body_j", what)
+    if j.body_i == j.body_j:
+        raise ModelError(f"{path}.body_j", f"{what}: connects body '{j.body_i}' to itself")
+    if _is_fixed(j.body_i, names) and _is_fixed(j.body_j, names):
+        raise ModelError(f"{path}.body_j", f"{what}: both sides ('{j.body_i}', '{j.body_j}') are ground or grounded")
+    for key in ("frame", "frame_i", "frame_j"):
+        fr = getattr(j, key)
+        if fr is not None:
+            frame_axes(fr, f"{path}.{key}", what)
+
+
+def frame_axes(fr, path="frame", what="joint"):
+    """Orthonormal (x, y, z) of a Frame; x defaults to a vector perpendicular to z."""
+    z = np.asarray(fr.z_axis, dtype=float)
+    nz = np.linalg.norm(z)
+    if not np.isfinite(nz) or nz < 1e-12:
+        raise ModelError(f"{path}.z_axis", f"{what}: degenerate (zero-length) z axis")
+    z = z / nz
+    if fr.x_axis is None:
+        x = np.cross(z, [1.0, 0.0, 0.0] if abs(z[0]) < 0.9 else [0.0, 1.0, 0.0])
+    else:
+        x = np.asarray(fr.x_axis, dtype=float)
+        x = x - np.dot(x, z) * z
+    nx = np.linalg.norm(x)
+    if nx < 1e-9:
+        raise ModelError(f"{path}.x_axis", f"{what}: x axis is zero or parallel to the z axis")
+    x = x / nx
+    return x, np.cross(z, x), z
+
+
+def _find_joint(model, name, path, what):
+    for j in model.joints:
+        if j.name == name:
+            return j
+    raise ModelError(path, f"{what}: unknown joint '{name}'")
+
+
+def _check_force_refs(model, f, names, path):
+    what = f"force '{f.name}'"
+    if f.type in ("point_force", "torque"):
+        _body_ref(f.body, names, f"{path}.body", what)
+        if _is_fixed(f.body, names):
+            raise ModelError(f"{path}.body", f"{what}: acts on the fixed body '{f.body}'")
+    elif f.type == "spring_damper":
+        _body_ref(f.body_i, names, f"{path}.body_i", what)
+        _body_ref(f.body_j, names, f"{path}.body_j", what)
+        if f.body_i == f.body_j:
+            raise ModelError(f"{path}.body_j", f"{what}: connects body '{f.body_i}' to itself")
+    else:
+        joint = _find_joint(model, f.joint, f"{path}.joint", what)
+        if joint.type not in ("revolute", "cylindrical"):
+            raise ModelError(f"{path}.joint", f"{what}: needs a revolute or cylindrical joint, '{joint.name}' is {joint.type}")

@@ -1,0 +1,238 @@
+"""Simulation results: sampled in memory, derived quantities (joint reactions in joint
+and global axes, driver efforts, violations, energies) and the results directory format
+of docs/results-format.md."""
+import csv
+import json
+import os
+
+import numpy as np
+from numba import njit
+
+from . import quaternion
+
+
+@njit(cache=True)
+def joint_wrenches(S, Y, W, row_owner, nj, recv_side, recv_body, recv_sign, recv_origin,
+                   axes_body, axes_local, out):
+    """Reaction wrench that body_i exerts on body_j for every joint, from W.jac and
+    W.lam: out[k] = [F global (3), T global about the joint origin (3), F joint (3),
+    T joint (3)] in N and N m; the joint frame is the one carried by body_i."""
+    out[:, :] = 0.0
+    A = W.A
+    for r in range(row_owner.shape[0]):
+        k = row_owner[r]
+        if k >= nj:
+            continue
+        s = recv_side[k]
+        for c in range(6):
+            out[k, c] -= recv_sign[k] * W.jac[r, s, c] * W.lam[r]
+    for k in range(nj):
+        b = recv_body[k]
+        T = out[k, 3:6].copy()
+        if b >= 0:
+            Tg = A[b] @ T
+            P = A[b] @ recv_origin[k]
+            F = out[k, 0:3]
+            out[k, 3] = Tg[0] - (P[1] * F[2] - P[2] * F[1])
+            out[k, 4] = Tg[1] - (P[2] * F[0] - P[0] * F[2])
+            out[k, 5] = Tg[2] - (P[0] * F[1] - P[1] * F[0])
+        bi = axes_body[k]
+        for a in range(3):
+            axis = axes_local[k, a].copy()
+            if bi >= 0:
+                axis = A[bi] @ axis
+            out[k, 6 + a] = axis[0] * out[k, 0] + axis[1] * out[k, 1] + axis[2] * out[k, 2]
+            out[k, 9 + a] = axis[0] * out[k, 3] + axis[1] * out[k, 4] + axis[2] * out[k, 5]
+
+
+def reaction_layout(system):
+    """Static per-joint arrays for joint_wrenches: which side receives the reaction."""
+    nj = len(system.model.joints)
+    side = np.zeros(nj, np.int64)
+    body = np.zeros(nj, np.int64)
+    sign = np.ones(nj)
+    origin = np.zeros((nj, 3))
+    axes_body = np.zeros(nj, np.int64)
+    axes = np.zeros((nj, 3, 3))
+    for k, j in enumerate(system.model.joints):
+        f = system.joint_frames[k]
+        bi, bj = system.body_index(j.body_i), system.body_index(j.body_j)
+        if bj >= 0:
+            side[k], body[k], sign[k], origin[k] = 1, bj, 1.0, f["oj"]
+        else:
+            side[k], body[k], sign[k], origin[k] = 0, bi, -1.0, f["oi"]
+        axes_body[k] = bi
+        axes[k] = np.array([f["xi"], f["yi"], f["zi"]])
+    return side, body, sign, origin, axes_body, axes
+
+
+class Results:
+    """Time series of one run. Arrays are indexed [sample, ...]; body quantities are
+    given for the user's body frames (CoG position, orientation quaternion, global
+    velocities)."""
+
+    def __init__(self, system, settings):
+        self.system = system
+        self.model = system.model
+        self.settings = settings
+        self.body_names = [b.name for b in system.moving]
+        self.joint_names = [j.name for j in system.model.joints]
+        self.driver_names = [d.name for d in system.model.drivers]
+        self._layout = reaction_layout(system)
+        self._rows = []
+        self.status = "running"
+        self.message = ""
+        self.steps = 0
+        self.wall_time = 0.0
+        self.assembly = []
+
+    # ------------------------------------------------------------------ sampling
+    def record(self, t, Y, acc):
+        """Evaluate and store one output sample at (t, Y); ``acc`` holds the work integrals."""
+        sys = self.system
+        ev = sys.evaluate(t, Y)
+        nj = len(self.joint_names)
+        wrench = np.zeros((nj, 12))
+        if nj:
+            joint_wrenches(sys.static, Y, sys.work, sys.row_owner, nj, *self._layout, wrench)
+        Wd, Wn = acc[3], acc[4]
+        if acc[5] > 0:
+            Wd += 0.5 * (t - acc[0]) * (acc[1] + ev["Pdrv"])
+            Wn += 0.5 * (t - acc[0]) * (acc[2] + ev["Pnc"])
+        drv_rows = np.nonzero(sys.row_owner >= nj)[0]
+        fd = np.array([sys.programs[sys.static.row_prog[r]](t)[1] for r in drv_rows])
+        effort = -ev["lam"][drv_rows]
+        power = effort * (ev["rate"][drv_rows] + fd)
+        self._rows.append(dict(t=t, Y=np.array(Y), lam=ev["lam"], phi=ev["phi"], rate=ev["rate"],
+                               T=ev["T"], V=ev["V"], Wd=Wd, Wn=Wn, wrench=wrench, effort=effort,
+                               power=power, Ydot=ev["Ydot"]))
+        self._cache = None
+        return ev
+
+    def __len__(self):
+        return len(self._rows)
+
+    def _stack(self, key):
+        return np.array([r[key] for r in self._rows])
+
+    # ------------------------------------------------------------------ accessors
+    @property
+    def t(self):
+        """Output times [s]."""
+        return self._stack("t")
+
+    @property
+    def Y(self):
+        """Raw solver states (principal body frames), shape (K, 13 N)."""
+        return self._stack("Y")
+
+    def _poses(self):
+        if getattr(self, "_cache", None) is None:
+            Y = self.Y
+            nb = self.system.nb
+            if len(Y) == 0:
+                Y = np.zeros((0, 13 * nb))
+            pos = Y[:, :7 * nb].reshape(len(Y), nb, 7)
+            A = quaternion.matrices(pos[:, :, 3:]) if len(Y) else np.zeros((0, nb, 3, 3))
+            A_user = A @ np.transpose(self.system.R_principal, (0, 2, 1))[None]
+            vel = Y[:, 7 * nb:].reshape(len(Y), nb, 6)
+            self._cache = dict(position=pos[:, :, :3], A=A_user,
+                               quaternion=np.array([[quaternion.from_matrix(a) for a in row] for row in A_user]).reshape(len(Y), nb, 4),
+                               velocity=vel[:, :, :3],
+                               angular_velocity=np.einsum("kbij,kbj->kbi", A, vel[:, :, 3:]))
+        return self._cache
+
+    def position(self, body):
+        """CoG position [m], shape (K, 3)."""
+        return self._poses()["position"][:, self.body_names.index(body)]
+
+    def rotation(self, body):
+        """Rotation matrices of the body's own frame, shape (K, 3, 3)."""
+        return self._poses()["A"][:, self.body_names.index(body)]
+
+    def orientation(self, body):
+        """Quaternions [qw, qx, qy, qz] of the body's own frame, shape (K, 4)."""
+        return self._poses()["quaternion"][:, self.body_names.index(body)]
+
+    def velocity(self, body):
+        """CoG velocity [m/s], global, shape (K, 3)."""
+        return self._poses()["velocity"][:, self.body_names.index(body)]
+
+    def angular_velocity(self, body):
+        """Angular velocity [rad/s], global axes, shape (K, 3)."""
+        return self._poses()["angular_velocity"][:, self.body_names.index(body)]
+
+    def point(self, body, local_point):
+        """Global path [m] of a point given in the body's own frame relative to its CoG."""
+        return self.position(body) + self.rotation(body) @ np.asarray(local_point, float)
+
+    def reaction(self, joint, frame="joint"):
+        """Reaction (force [N], torque [N m] about the joint origin) that body_i exerts on
+        body_j, in the joint frame (carried by body_i) or 'global' axes: two (K, 3) arrays."""
+        w = self._stack("wrench")[:, self.joint_names.index(joint)]
+        return (w[:, 6:9], w[:, 9:12]) if frame == "joint" else (w[:, 0:3], w[:, 3:6])
+
+    def driver_effort(self, driver):
+        """Driver torque [N m] or force [N] applied to body_j, shape (K,)."""
+        return self._stack("effort")[:, self.driver_names.index(driver)]
+
+    def driver_power(self, driver):
+        """Mechanical power [W] delivered by the driver, shape (K,)."""
+        return self._stack("power")[:, self.driver_names.index(driver)]
+
+    def violation(self, name):
+        """Per-sample violations of a joint or driver: dict of position [m], angle [rad],
+        velocity [m/s] and angular_velocity [rad/s] (max abs over its equations)."""
+        sys = self.system
+        names = self.joint_names + self.driver_names
+        rows = sys.row_owner == names.index(name)
+        phi, rate = np.abs(self._stack("phi")).reshape(len(self), -1), np.abs(self._stack("rate")).reshape(len(self), -1)
+        ang, lin = rows & sys.row_angular, rows & ~sys.row_angular
+
+        def mx(a, sel):
+            return a[:, sel].max(axis=1) if sel.any() else np.zeros(len(self))
+        return dict(position=mx(phi, lin), angle=mx(phi, ang), velocity=mx(rate, lin), angular_velocity=mx(rate, ang))
+
+    def max_violation(self):
+        """(max position violation [m], max angular violation [rad]) over the run."""
+        if not len(self) or not self.system.m:
+            return 0.0, 0.0
+        phi = np.abs(self._stack("phi"))
+        ang = self.system.row_angular
+        return (float(phi[:, ~ang].max()) if (~ang).any() else 0.0,
+                float(phi[:, ang].max()) if ang.any() else 0.0)
+
+    def energy(self):
+        """Dict of kinetic, potential, total, work_drivers, work_nonconservative and
+        balance = total - total(0) - works [J], each (K,)."""
+        T, V, Wd, Wn = (self._stack(k) for k in ("T", "V", "Wd", "Wn"))
+        E = T + V
+        bal = E - (E[0] if len(E) else 0.0) - Wd - Wn
+        return dict(kinetic=T, potential=V, total=E, work_drivers=Wd, work_nonconservative=Wn, balance=bal)
+
+    def energy_drift(self):
+        """max |balance| / max(|E0|, max kinetic energy, 1e-12): relative energy drift."""
+        if not len(self):
+            return 0.0
+        e = self.energy()
+        scale = max(abs(e["total"][0]), float(np.max(e["kinetic"])), float(np.max(np.abs(e["work_drivers"]))), 1e-12)
+        return float(np.max(np.abs(e["balance"])) / scale)
+
+    def summary(self):
+        """JSON-ready run summary."""
+        vpos, vang = self.max_violation()
+        s = self.settings
+        return dict(model=self.model.name, status=self.status, message=self.message,
+                    integrator=s.integrator, settings=dict(vars(s)), steps=int(self.steps),
+                    wall_time_s=float(self.wall_time), samples=len(self),
+                    t_start=float(self.t[0]) if len(self) else None,
+                    t_end=float(self.t[-1]) if len(self) else None,
+                    max_position_violation_m=vpos, max_angle_violation_rad=vang,
+                    energy_drift=self.energy_drift(), assembly=self.assembly,
+                    bodies=self.body_names, joints=self.joint_names, drivers=self.driver_names)
+
+    # ------------------------------------------------------------------ files
+    def write(self, directory):
+        """Write the CSV files, summary.json and model.json (see docs/results-format.md)."""
+        from .io import write_results
+        return write_results(self, directory)

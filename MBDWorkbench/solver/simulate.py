@@ -1,0 +1,113 @@
+"""Run a dynamic simulation: assemble, integrate to each output time, sample results.
+
+A failed or cancelled run keeps (and writes, if ``out_dir`` is given) every sample
+computed so far, then raises SimulationError / Cancelled carrying the results.
+"""
+import copy
+import time
+
+import numpy as np
+
+from . import kernels
+from .assembly import assemble
+from .errors import Cancelled, SimulationError
+from .integrators import FIXED_STEP, ADAPTIVE, FixedStepper, AdaptiveStepper
+from .model import validate_settings
+from .results import Results
+from .system import System
+
+
+def make_stepper(system, s, t0, Y0):
+    """The integrator object for settings ``s``."""
+    if s.integrator in FIXED_STEP:
+        return FixedStepper(system, s.integrator, s.step)
+    if s.integrator in ADAPTIVE:
+        return AdaptiveStepper(system, s.integrator, s.rtol, s.atol, s.step, t0, Y0, s.t_end)
+    from . import index3
+    return index3.make_stepper(system, s, t0, Y0)
+
+
+def simulate(model, progress=None, cancel=None, out_dir=None, **overrides):
+    """Simulate ``model`` (a Model). Keyword overrides replace model.settings fields
+    (t_end, step, output_step, integrator, rtol, atol, baumgarte_alpha, ...).
+    ``progress(t, t_end)`` is called at every output time; ``cancel()`` returning True
+    stops the run. Returns Results."""
+    settings = copy.copy(model.settings)
+    for key, value in overrides.items():
+        if value is not None:
+            if not hasattr(settings, key):
+                raise TypeError(f"unknown setting '{key}'")
+            setattr(settings, key, value)
+    validate_settings(settings)
+    model = copy.copy(model)
+    model.settings = settings
+    system = System(model)
+    res = Results(system, settings)
+    t0 = 0.0
+    Y = system.Y0.copy()
+    if settings.assemble:
+        Y, res.assembly = assemble(system, Y, t0)
+    start = time.perf_counter()
+    stepper = make_stepper(system, settings, t0, Y)
+    acc = np.zeros(6)
+    res.record(t0, Y, acc)
+    n_out = max(1, int(round(settings.t_end / settings.output_step)))
+    times = np.linspace(t0, settings.t_end, n_out + 1)[1:]
+    t = t0
+    try:
+        for t_next in times:
+            if cancel is not None and cancel():
+                raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
+            t_reached, status = stepper.advance(t, Y, t_next, acc)
+            if status != kernels.OK:
+                _fail(system, res, t_reached, Y, status)
+            t = t_next
+            res.record(t, Y, acc)
+            bad = _check_sample(system, res)
+            if bad:
+                _fail(system, res, t, Y, kernels.NOT_FINITE, bad)
+            if progress is not None:
+                progress(t, settings.t_end)
+        res.status = "completed"
+    except SimulationError as e:
+        res.status = "cancelled" if isinstance(e, Cancelled) else "failed"
+        res.message = str(e)
+        e.results = res
+        _finish(res, stepper, start, out_dir)
+        raise
+    _finish(res, stepper, start, out_dir)
+    return res
+
+
+def _finish(res, stepper, start, out_dir):
+    res.steps = stepper.steps
+    res.wall_time = time.perf_counter() - start
+    if out_dir is not None and len(res):
+        res.write(out_dir)
+
+
+def _check_sample(system, res):
+    """A reason to stop if the last sample is not finite or the joints have blown apart."""
+    row = res._rows[-1]
+    if not np.all(np.isfinite(row["Y"])) or not np.all(np.isfinite(row["lam"])):
+        return "the state or the reactions became NaN/infinite"
+    if system.m and np.max(np.abs(row["phi"])) > 1e3:
+        return "the constraint violation exceeded 1000 (blow-up)"
+    return ""
+
+
+def _fail(system, res, t, Y, status, reason=""):
+    if not reason:
+        reason = ("the constraint Schur complement became singular (try a Tikhonov eps > 0)"
+                  if status == kernels.SINGULAR else "the state became NaN/infinite (blow-up; try a smaller step)")
+    phi = res._rows[-1]["phi"] if len(res) else np.zeros(system.m)
+    try:
+        phi_now = system.constraint_jacobian(t, Y)[0]
+        if np.all(np.isfinite(phi_now)):
+            phi = phi_now
+    except Exception:
+        pass
+    worst = system.worst_joints(np.nan_to_num(phi, nan=np.inf))
+    names = ", ".join(f"'{n}' ({v:.3g})" for n, v in worst) or "none"
+    raise SimulationError(f"simulation stopped at t = {t:.6g} s: {reason}; worst joints: {names}",
+                          time=t, worst_joints=worst)

@@ -1,0 +1,341 @@
+"""Compile a Model into the flat arrays the Numba kernels use (done once per run).
+
+Each moving body gets a principal, centroidal frame (so its mass matrix is constant and
+diagonal); ``R_principal`` maps it back to the user's frame for results.
+"""
+from collections import namedtuple
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+from . import kernels, quaternion
+from .errors import ModelError
+from .expressions import compile_profile, pack_programs, pack_args
+from .joints import JOINT_ROWS, DRIVER_ROW, ROW_IS_ANGULAR, row_vectors
+from .model import GROUND, frame_axes
+
+_STATIC_FIELDS = (
+    "nb minv mass inertia gravity row_kind row_bi row_bj row_vecs row_prog "
+    "pair_r pair_s pair_side_r pair_side_s pair_body perm bw alpha beta eps "
+    "load_body load_point load_fprog load_tprog load_frame "
+    "sd_bi sd_bj sd_si sd_sj sd_k sd_c sd_l0 rs_bi rs_bj rs_vecs rs_k rs_c rs_th0 "
+    "p_code p_code_start p_consts p_const_start p_table_x p_table_y p_table_start p_table_base p_stack"
+).split()
+Static = namedtuple("Static", _STATIC_FIELDS)
+Work = namedtuple("Work", "A Q acc phi jac gamma rate lam band rhs rs_jac")
+
+
+def principal_frame(inertia):
+    """Principal moments (3,) and rotation R (columns = principal axes in the body's
+    own frame, det +1) of a symmetric inertia tensor."""
+    J, R = np.linalg.eigh(0.5 * (np.asarray(inertia, float) + np.asarray(inertia, float).T))
+    if np.linalg.det(R) < 0:
+        R[:, 2] = -R[:, 2]
+    return J, R
+
+
+class System:
+    """A model compiled for the kernels: index maps, static arrays, initial state Y0."""
+
+    def __init__(self, model):
+        self.model = model
+        self.moving = [b for b in model.bodies if not b.grounded]
+        self.index = {b.name: k for k, b in enumerate(self.moving)}
+        self.nb = len(self.moving)
+        self._poses()
+        self.programs = []
+        rows = self._joint_rows() + self._driver_rows()
+        self.rows = rows
+        self.m = len(rows)
+        self.row_owner = np.array([r["owner"] for r in rows], dtype=np.int64)
+        self.row_angular = np.array([ROW_IS_ANGULAR[r["kind"]] for r in rows], dtype=bool)
+        loads, springs, rsprings = self._force_arrays()
+        pack = pack_programs(self.programs)
+        self.pack = pack
+        pairs, perm, bw = self._schur_structure(rows)
+        p = self.params = model.settings
+        self.static = Static(
+            nb=self.nb, minv=1.0 / self.mass6, mass=self.mass, inertia=self.J,
+            gravity=np.asarray(model.gravity, float),
+            row_kind=np.array([r["kind"] for r in rows], dtype=np.int64).reshape(-1),
+            row_bi=np.array([r["bi"] for r in rows], dtype=np.int64).reshape(-1),
+            row_bj=np.array([r["bj"] for r in rows], dtype=np.int64).reshape(-1),
+            row_vecs=np.array([r["vecs"] for r in rows], dtype=float).reshape(-1, 4, 3),
+            row_prog=np.array([r["prog"] for r in rows], dtype=np.int64).reshape(-1),
+            pair_r=pairs[0], pair_s=pairs[1], pair_side_r=pairs[2], pair_side_s=pairs[3],
+            pair_body=pairs[4], perm=perm, bw=bw,
+            alpha=float(p.baumgarte_alpha), beta=float(p.baumgarte_beta), eps=float(p.tikhonov_eps),
+            **loads, **springs, **rsprings,
+            **dict(zip(["p_code", "p_code_start", "p_consts", "p_const_start", "p_table_x",
+                        "p_table_y", "p_table_start", "p_table_base", "p_stack"], pack_args(pack))))
+        self.work = self.new_work()
+        self.Y0 = self._initial_state()
+
+    # ------------------------------------------------------------------ bodies
+    def _poses(self):
+        """Principal frames, masses and initial global poses of the moving bodies."""
+        nb = self.nb
+        self.mass = np.array([b.mass for b in self.moving], dtype=float)
+        self.J = np.zeros((nb, 3))
+        self.R_principal = np.zeros((nb, 3, 3))
+        self.A0 = np.zeros((nb, 3, 3))
+        self.r0 = np.zeros((nb, 3))
+        for k, b in enumerate(self.moving):
+            self.J[k], self.R_principal[k] = principal_frame(b.inertia)
+            A_user = quaternion.matrix(np.asarray(b.orientation, float))
+            self.A0[k] = A_user @ self.R_principal[k]
+            self.r0[k] = b.position
+        self.mass6 = np.column_stack([self.mass, self.mass, self.mass, self.J]) if nb else np.zeros((0, 6))
+        self.fixed_pose = {GROUND: (np.zeros(3), np.eye(3))}
+        for b in self.model.bodies:
+            if b.grounded:
+                self.fixed_pose[b.name] = (np.asarray(b.position, float),
+                                           quaternion.matrix(np.asarray(b.orientation, float)))
+
+    def body_index(self, name):
+        """Moving-body index of ``name``, or -1 for the ground and grounded bodies."""
+        return self.index.get(name, -1)
+
+    def to_local_point(self, name, p_global):
+        """Global point at the initial configuration -> coordinates used by the kernels
+        (principal body frame about the CoG, or global for fixed bodies)."""
+        k = self.body_index(name)
+        if k < 0:
+            return np.asarray(p_global, float)
+        return self.A0[k].T @ (np.asarray(p_global, float) - self.r0[k])
+
+    def to_local_vector(self, name, v_global):
+        """Global direction at the initial configuration -> kernel coordinates."""
+        k = self.body_index(name)
+        return np.asarray(v_global, float) if k < 0 else self.A0[k].T @ np.asarray(v_global, float)
+
+    def _user_local(self, name, frame, path, what):
+        """A frame given locally on a body (user frame about the CoG) -> kernel coordinates."""
+        x, y, z = frame_axes(frame, path, what)
+        o = np.asarray(frame.origin, float)
+        k = self.body_index(name)
+        if k >= 0:
+            R = self.R_principal[k]
+            return R.T @ o, R.T @ x, R.T @ y, R.T @ z
+        r, A = self.fixed_pose[name]
+        return r + A @ o, A @ x, A @ y, A @ z
+
+    def joint_local_frames(self, j, path):
+        """{'oi','xi','yi','zi','oj','xj','yj','zj'} for joint j in kernel coordinates."""
+        what = f"joint '{j.name}'"
+        out = {}
+        for side, body in (("i", j.body_i), ("j", j.body_j)):
+            if j.frame is not None:
+                x, y, z = frame_axes(j.frame, f"{path}.frame", what)
+                o = np.asarray(j.frame.origin, float)
+                vals = (self.to_local_point(body, o), self.to_local_vector(body, x),
+                        self.to_local_vector(body, y), self.to_local_vector(body, z))
+            else:
+                fr = j.frame_i if side == "i" else j.frame_j
+                vals = self._user_local(body, fr, f"{path}.frame_{side}", what)
+            for key, v in zip("oxyz", vals):
+                out[key + side] = v
+        return out
+
+    # ------------------------------------------------------------------ rows
+    def _joint_rows(self):
+        rows = []
+        self.joint_frames = []
+        for jk, j in enumerate(self.model.joints):
+            local = self.joint_local_frames(j, f"joints[{jk}]")
+            self.joint_frames.append(local)
+            for spec in JOINT_ROWS[j.type]:
+                rows.append(dict(kind=spec[0], bi=self.body_index(j.body_i), bj=self.body_index(j.body_j),
+                                 vecs=row_vectors(spec, local), prog=-1, owner=jk))
+        return rows
+
+    def add_program(self, spec, path):
+        """Compile a profile and return its index in the program pack."""
+        self.programs.append(compile_profile(spec, path))
+        return len(self.programs) - 1
+
+    def _driver_rows(self):
+        rows = []
+        names = [j.name for j in self.model.joints]
+        for dk, d in enumerate(self.model.drivers):
+            jk = names.index(d.joint)
+            j = self.model.joints[jk]
+            spec = DRIVER_ROW[d.type]
+            rows.append(dict(kind=spec[0], bi=self.body_index(j.body_i), bj=self.body_index(j.body_j),
+                             vecs=row_vectors(spec, self.joint_frames[jk]),
+                             prog=self.add_program(d.profile, f"drivers[{dk}].profile"),
+                             owner=len(self.model.joints) + dk))
+        return rows
+
+    # ------------------------------------------------------------------ forces
+    def _force_arrays(self):
+        loads = dict(load_body=[], load_point=[], load_fprog=[], load_tprog=[], load_frame=[])
+        springs = dict(sd_bi=[], sd_bj=[], sd_si=[], sd_sj=[], sd_k=[], sd_c=[], sd_l0=[])
+        rs = dict(rs_bi=[], rs_bj=[], rs_vecs=[], rs_k=[], rs_c=[], rs_th0=[])
+        self.spring_names, self.rspring_names = [], []
+        joints = {j.name: k for k, j in enumerate(self.model.joints)}
+        for fk, f in enumerate(self.model.forces):
+            path = f"forces[{fk}]"
+            if f.type in ("point_force", "torque"):
+                b = self.body_index(f.body)
+                point = self.r0[b] if f.point is None else f.point
+                loads["load_body"].append(b)
+                loads["load_point"].append(self.to_local_point(f.body, point))
+                fp = [-1, -1, -1]
+                tp = [-1, -1, -1]
+                if f.type == "point_force":
+                    fp = [self.add_program(c, f"{path}.force[{i}]") for i, c in enumerate(f.force)]
+                else:
+                    tp = [self.add_program(c, f"{path}.torque[{i}]") for i, c in enumerate(f.torque)]
+                loads["load_fprog"].append(fp)
+                loads["load_tprog"].append(tp)
+                loads["load_frame"].append(1 if f.frame == "body" else 0)
+            elif f.type == "spring_damper":
+                pi, pj = np.asarray(f.point_i, float), np.asarray(f.point_j, float)
+                springs["sd_bi"].append(self.body_index(f.body_i))
+                springs["sd_bj"].append(self.body_index(f.body_j))
+                springs["sd_si"].append(self.to_local_point(f.body_i, pi))
+                springs["sd_sj"].append(self.to_local_point(f.body_j, pj))
+                springs["sd_k"].append(f.stiffness)
+                springs["sd_c"].append(f.damping)
+                springs["sd_l0"].append(np.linalg.norm(pj - pi) if f.free_length is None else f.free_length)
+                self.spring_names.append(f.name)
+            else:
+                jk = joints[f.joint]
+                j = self.model.joints[jk]
+                rs["rs_bi"].append(self.body_index(j.body_i))
+                rs["rs_bj"].append(self.body_index(j.body_j))
+                rs["rs_vecs"].append(row_vectors(DRIVER_ROW["rotational"], self.joint_frames[jk]))
+                rs["rs_k"].append(f.stiffness)
+                rs["rs_c"].append(f.damping)
+                rs["rs_th0"].append(f.free_angle)
+                self.rspring_names.append(f.name)
+        shapes = {"load_point": (-1, 3), "load_fprog": (-1, 3), "load_tprog": (-1, 3), "sd_si": (-1, 3),
+                  "sd_sj": (-1, 3), "rs_vecs": (-1, 4, 3)}
+        ints = {"load_body", "load_fprog", "load_tprog", "load_frame", "sd_bi", "sd_bj", "rs_bi", "rs_bj"}
+
+        def arr(key, v):
+            a = np.array(v, dtype=np.int64 if key in ints else float)
+            return a.reshape(shapes.get(key, (-1,)))
+        return ({k: arr(k, v) for k, v in loads.items()}, {k: arr(k, v) for k, v in springs.items()},
+                {k: arr(k, v) for k, v in rs.items()})
+
+    # ------------------------------------------------------------------ Schur structure
+    def _schur_structure(self, rows):
+        """Pairs of rows sharing a moving body, a bandwidth-reducing ordering (reverse
+        Cuthill-McKee) and the resulting bandwidth of the Schur complement."""
+        touching = [[] for _ in range(self.nb)]
+        for r, row in enumerate(rows):
+            for side, b in ((0, row["bi"]), (1, row["bj"])):
+                if b >= 0:
+                    touching[b].append((r, side))
+        pr, ps, sr, ss, pb = [], [], [], [], []
+        for b, lst in enumerate(touching):
+            for a in range(len(lst)):
+                for c in range(a + 1):
+                    pr.append(lst[a][0]), sr.append(lst[a][1])
+                    ps.append(lst[c][0]), ss.append(lst[c][1])
+                    pb.append(b)
+        m = len(rows)
+        if m:
+            pattern = coo_matrix((np.ones(len(pr)), (pr, ps)), shape=(m, m)).tocsr()
+            pattern = pattern + pattern.T
+            order = reverse_cuthill_mckee(pattern, symmetric_mode=True)
+            perm = np.empty(m, dtype=np.int64)
+            perm[order] = np.arange(m)
+            bw = int(max(abs(perm[a] - perm[c]) for a, c in zip(pr, ps))) if pr else 0
+        else:
+            perm, bw = np.zeros(0, dtype=np.int64), 0
+        i64 = lambda v: np.array(v, dtype=np.int64)
+        return (i64(pr), i64(ps), i64(sr), i64(ss), i64(pb)), perm, bw
+
+    def new_work(self):
+        """Fresh work arrays for the kernels."""
+        nb, m = self.nb, self.m
+        return Work(A=np.zeros((nb, 3, 3)), Q=np.zeros(6 * nb), acc=np.zeros(6 * nb), phi=np.zeros(m),
+                    jac=np.zeros((m, 2, 6)), gamma=np.zeros(m), rate=np.zeros(m), lam=np.zeros(m),
+                    band=np.zeros((m, self.static.bw + 1 if m else 1)), rhs=np.zeros(m),
+                    rs_jac=np.zeros((len(self.static.rs_bi), 2, 6)))
+
+    # ------------------------------------------------------------------ state
+    def _initial_state(self):
+        nb = self.nb
+        Y = np.zeros(13 * nb)
+        for k, b in enumerate(self.moving):
+            Y[7 * k:7 * k + 3] = b.position
+            Y[7 * k + 3:7 * k + 7] = quaternion.from_matrix(self.A0[k])
+            o = 7 * nb + 6 * k
+            Y[o:o + 3] = b.velocity
+            Y[o + 3:o + 6] = self.A0[k].T @ np.asarray(b.angular_velocity, float)
+        return Y
+
+    def derivative(self, t, Y):
+        """dY/dt (a new array) for SciPy's integrators; raises on a singular system."""
+        Ydot = np.empty_like(Y)
+        status = kernels.derivatives(t, Y, self.static, self.work, Ydot)[0]
+        if status == kernels.SINGULAR:
+            raise FloatingPointError("singular constraint Schur complement")
+        return Ydot
+
+    def evaluate(self, t, Y):
+        """Everything at one instant: Ydot, multipliers, Phi, Phi rate, energies, powers."""
+        Y = np.array(Y, dtype=float)
+        kernels.normalize_quaternions(self.static, Y)
+        Ydot = np.empty_like(Y)
+        status, V, Pnc, Pdrv = kernels.derivatives(t, Y, self.static, self.work, Ydot)
+        if self.m and status != kernels.SINGULAR:
+            kernels.constraints(t, Y, self.static, self.work)
+        w = self.work
+        return dict(status=status, Ydot=Ydot, lam=w.lam.copy(), phi=w.phi.copy(), rate=w.rate.copy(),
+                    V=V, T=kernels.kinetic_energy(self.static, Y), Pnc=Pnc, Pdrv=Pdrv)
+
+    def constraint_jacobian(self, t, Y):
+        """Dense (Phi [m], Phi_q [m x 6N], gamma [m], rate [m]) at (t, Y)."""
+        kernels.update_rotations(self.static, Y, self.work.A)
+        kernels.constraints(t, Y, self.static, self.work)
+        Jd = np.zeros((self.m, 6 * self.nb))
+        for side, bodies in ((0, self.static.row_bi), (1, self.static.row_bj)):
+            for r in np.nonzero(bodies >= 0)[0]:
+                b = bodies[r]
+                Jd[r, 6 * b:6 * b + 6] += self.work.jac[r, side]
+        w = self.work
+        return w.phi.copy(), Jd, w.gamma.copy(), w.rate.copy()
+
+    def owner_name(self, owner):
+        """Name of the joint or driver owning a constraint row."""
+        nj = len(self.model.joints)
+        return self.model.joints[owner].name if owner < nj else self.model.drivers[owner - nj].name
+
+    def worst_joints(self, phi, count=3):
+        """Names of the joints/drivers with the largest position violation."""
+        if not self.m:
+            return []
+        viol = np.zeros(len(self.model.joints) + len(self.model.drivers))
+        np.maximum.at(viol, self.row_owner, np.abs(phi))
+        order = np.argsort(-viol)[:count]
+        return [(self.owner_name(k), float(viol[k])) for k in order if viol[k] > 0 or not np.isfinite(viol[k])]
+
+    # ------------------------------------------------------------------ user frames
+    def user_pose(self, Y):
+        """CoG positions (nb, 3) and user-frame quaternions (nb, 4) from a state."""
+        nb = self.nb
+        q = Y[:7 * nb].reshape(nb, 7)
+        A = quaternion.matrices(q[:, 3:])
+        A_user = A @ np.transpose(self.R_principal, (0, 2, 1))
+        return q[:, :3].copy(), np.array([quaternion.from_matrix(a) for a in A_user])
+
+    def global_angular_velocity(self, Y):
+        """Angular velocities (nb, 3) in global axes."""
+        nb = self.nb
+        q = Y[:7 * nb].reshape(nb, 7)
+        w = Y[7 * nb:].reshape(nb, 6)[:, 3:]
+        return np.einsum("bij,bj->bi", quaternion.matrices(q[:, 3:]), w)
+
+
+def check_model_consistency(model):
+    """Raise ModelError if model references cannot be compiled (used by the CLI)."""
+    try:
+        System(model)
+    except KeyError as e:
+        raise ModelError("$", f"unknown reference {e}") from None

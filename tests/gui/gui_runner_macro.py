@@ -1,0 +1,208 @@
+# Runs inside the FreeCAD GUI (started by run_gui_macro.py as `freecad gui_runner_macro.py`).
+#
+# Configuration comes from environment variables set by the harness:
+#   MBD_GUI_MACRO    the test macro to run (a Python file)
+#   MBD_GUI_OUT      folder for result.json, screenshots and files the macro writes
+#   MBD_GUI_TIMEOUT  seconds before the watchdog writes a timeout result and kills FreeCAD
+#
+# The test macro is exec()d, inside the running Qt event loop, with these names:
+#   App, Gui, QtCore, QtGui, QtWidgets, OUT_DIR, result (a dict saved as JSON),
+#   check(name, condition, detail=""), wait(ms), save_view(name, w, h, background),
+#   save_window(name), image_stats(path), close_message_boxes(seen, timeout_ms).
+# The result file is result.json: {"ok": bool, "checks": [...], "error": str|None, ...}.
+# Afterwards every document is closed unsaved and the main window closed, so FreeCAD exits
+# normally; a daemon watchdog thread os._exit()s if that has not happened after 20 s
+# (writing "forced_exit" next to result.json). Everything lives in one function: FreeCAD may
+# run this file with separate globals and locals.
+
+
+def _mbd_gui_runner():
+    import json
+    import os
+    import sys
+    import threading
+    import time
+    import traceback
+
+    import FreeCAD as App
+    import FreeCADGui as Gui
+    from PySide import QtCore, QtGui
+
+    try:
+        from PySide import QtWidgets
+    except ImportError:  # FreeCAD 0.20: the widgets are in QtGui
+        QtWidgets = QtGui
+
+    out_dir = os.environ["MBD_GUI_OUT"]
+    macro = os.environ["MBD_GUI_MACRO"]
+    timeout = float(os.environ.get("MBD_GUI_TIMEOUT", "120"))
+    result_path = os.path.join(out_dir, "result.json")
+    started = time.time()
+    result = {"ok": False, "checks": [], "error": None, "macro": macro}
+    lock = threading.Lock()
+    state = {"written": False}
+
+    def log(text):
+        sys.__stderr__.write("[gui-runner] %s\n" % text)
+        sys.__stderr__.flush()
+
+    def write_result(extra=None):
+        with lock:
+            if state["written"]:
+                return
+            state["written"] = True
+            data = dict(result)
+            if extra:
+                data.update(extra)
+            data["seconds_in_freecad"] = round(time.time() - started, 3)
+            tmp = result_path + ".tmp"
+            with open(tmp, "w") as f:
+                json.dump(data, f, indent=2, default=str)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, result_path)
+
+    def force_exit(code, why):
+        try:
+            with open(os.path.join(out_dir, "forced_exit"), "w") as f:
+                f.write(why + "\n")
+        finally:
+            log("forced exit (%s): %s" % (code, why))
+            os._exit(code)
+
+    def watchdog():
+        time.sleep(timeout)
+        write_result({"ok": False, "error": "timeout after %g s in FreeCAD" % timeout})
+        force_exit(124, "timeout")
+
+    threading.Thread(target=watchdog, name="mbd-gui-watchdog", daemon=True).start()
+
+    # ------------------------------------------------------------ helpers for the macro
+
+    def check(name, condition, detail=""):
+        entry = {"name": name, "ok": bool(condition)}
+        if detail:
+            entry["detail"] = str(detail)
+        result["checks"].append(entry)
+        log("%s %s %s" % ("PASS" if condition else "FAIL", name, detail))
+        return bool(condition)
+
+    def wait(ms):
+        loop = QtCore.QEventLoop()
+        QtCore.QTimer.singleShot(int(ms), loop.quit)
+        loop.exec_() if hasattr(loop, "exec_") else loop.exec()
+
+    def image_stats(path):
+        image = QtGui.QImage(path)
+        if image.isNull():
+            return {"path": path, "exists": os.path.exists(path), "valid": False}
+        w, h = image.width(), image.height()
+        corner = image.pixel(0, 0)
+        colors, differing, samples = set(), 0, 0
+        step = max(1, min(w, h) // 100)
+        for y in range(0, h, step):
+            for x in range(0, w, step):
+                p = image.pixel(x, y)
+                colors.add(p)
+                differing += p != corner
+                samples += 1
+        return {
+            "path": path,
+            "valid": True,
+            "width": w,
+            "height": h,
+            "distinct_colors": len(colors),
+            "non_background_fraction": differing / float(samples),
+        }
+
+    def save_view(name, width=800, height=600, background="White"):
+        """Render the active 3D view to OUT_DIR/<name>.png (Coin offscreen render)."""
+        path = os.path.join(out_dir, name if name.endswith(".png") else name + ".png")
+        Gui.activeDocument().activeView().saveImage(path, int(width), int(height), background)
+        return image_stats(path)
+
+    def save_window(name):
+        """Screenshot of the main window as on screen (X server), 3D view included."""
+        path = os.path.join(out_dir, name if name.endswith(".png") else name + ".png")
+        app = QtWidgets.QApplication.instance()
+        app.processEvents()
+        window = Gui.getMainWindow()
+        screen = app.primaryScreen() if hasattr(app, "primaryScreen") else None
+        if screen is not None:
+            pixmap = screen.grabWindow(window.winId())
+        else:
+            pixmap = QtGui.QPixmap.grabWindow(window.winId())
+        pixmap.save(path)
+        return image_stats(path)
+
+    def close_message_boxes(seen, timeout_ms=5000):
+        """Poll for message boxes; record (objectName, title, text) in ``seen`` and close them."""
+        deadline = time.time() + timeout_ms / 1000.0
+
+        def poll():
+            for widget in QtWidgets.QApplication.topLevelWidgets():
+                if isinstance(widget, QtWidgets.QMessageBox) and widget.isVisible():
+                    seen.append((widget.objectName(), widget.windowTitle(), widget.text()))
+                    widget.done(0)
+                    return
+            if time.time() < deadline:
+                QtCore.QTimer.singleShot(50, poll)
+
+        QtCore.QTimer.singleShot(50, poll)
+
+    # ------------------------------------------------------------ run, save, exit
+
+    def finish():
+        write_result()
+        log("result written: ok=%s" % result.get("ok"))
+        try:
+            for name in list(App.listDocuments()):
+                App.closeDocument(name)
+        except Exception:
+            log(traceback.format_exc())
+
+        def exit_watchdog():
+            time.sleep(20)
+            force_exit(3 if result.get("ok") else 1, "FreeCAD did not exit after closing the main window")
+
+        threading.Thread(target=exit_watchdog, name="mbd-gui-exit", daemon=True).start()
+        Gui.getMainWindow().close()
+
+    def run():
+        namespace = {
+            "__name__": "__mbd_gui_macro__",
+            "__file__": macro,
+            "App": App,
+            "FreeCAD": App,
+            "Gui": Gui,
+            "FreeCADGui": Gui,
+            "QtCore": QtCore,
+            "QtGui": QtGui,
+            "QtWidgets": QtWidgets,
+            "OUT_DIR": out_dir,
+            "result": result,
+            "check": check,
+            "wait": wait,
+            "save_view": save_view,
+            "save_window": save_window,
+            "image_stats": image_stats,
+            "close_message_boxes": close_message_boxes,
+        }
+        try:
+            wait(300)  # let the main window finish showing
+            with open(macro) as f:
+                code = compile(f.read(), macro, "exec")
+            exec(code, namespace)
+            result["ok"] = all(c["ok"] for c in result["checks"])
+        except BaseException:  # noqa: B902 -- SystemExit from a macro is a failure too
+            result["ok"] = False
+            result["error"] = traceback.format_exc()
+            log(result["error"])
+        finish()
+
+    result["freecad_version"] = ".".join(App.Version()[:3])
+    result["user_app_data_dir"] = App.getUserAppDataDir()
+    QtCore.QTimer.singleShot(0, run)
+
+
+_mbd_gui_runner()

@@ -1,0 +1,155 @@
+#!/usr/bin/python3
+"""Install (link) the Multibody Dynamics workbench into FreeCAD's user Mod folder.
+
+    /usr/bin/python3 tools/install_workbench.py              # install (idempotent)
+    /usr/bin/python3 tools/install_workbench.py --uninstall
+    freecadcmd tools/install_workbench.py -- --uninstall     # under FreeCAD: args after --
+
+The Mod folder is asked from FreeCAD (``App.getUserAppDataDir() + "Mod"``), so it follows
+``FREECAD_USER_HOME`` and any other override FreeCAD honours. A symbolic link
+``<Mod>/MultibodyDynamics`` is made to the repository root: the same layout the Addon Manager
+produces (a clone of the repository whose package.xml names the ``MBDWorkbench``
+subdirectory). ``--layout package`` links the ``MBDWorkbench`` folder itself instead (also
+supported by Init.py/InitGui.py). Use ``--mod-dir`` to skip asking FreeCAD.
+
+Run with the Python FreeCAD was built for (Debian: /usr/bin/python3) or with freecadcmd.
+Exit status: 0 done or nothing to do, 1 refused (something else is in the way), 2 usage/FreeCAD
+not found.
+"""
+
+import argparse
+import os
+import sys
+
+DEFAULT_NAME = "MultibodyDynamics"
+
+
+def repo_root() -> str:
+    here = globals().get("__file__") or (sys.argv[0] if sys.argv else "")
+    return os.path.dirname(os.path.dirname(os.path.realpath(here)))
+
+
+def user_mod_dir() -> str:
+    """FreeCAD's user Mod folder, asked from FreeCAD itself."""
+    App = sys.modules.get("FreeCAD")
+    if App is None:
+        root = repo_root()
+        if root not in sys.path:
+            sys.path.insert(0, root)
+        from MBDWorkbench.cad.freecad_env import import_freecad
+
+        App = import_freecad(with_part=False, add_mod_paths=False)
+    return os.path.join(App.getUserAppDataDir(), "Mod")
+
+
+def _same(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _ours(path: str, root: str) -> bool:
+    """Does ``path`` resolve to this repository (root or its MBDWorkbench folder)?"""
+    return _same(path, root) or _same(path, os.path.join(root, "MBDWorkbench"))
+
+
+def other_links_to_us(mod_dir: str, name: str, root: str):
+    if not os.path.isdir(mod_dir):
+        return []
+    return [
+        os.path.join(mod_dir, entry)
+        for entry in sorted(os.listdir(mod_dir))
+        if entry != name and _ours(os.path.join(mod_dir, entry), root)
+    ]
+
+
+def install(mod_dir: str, name: str, source: str, root: str, force: bool) -> int:
+    target = os.path.join(mod_dir, name)
+    if not os.path.isdir(mod_dir):
+        os.makedirs(mod_dir)
+        print("created %s" % mod_dir)
+    if os.path.islink(target):
+        current = os.readlink(target)
+        if _same(target, source) and os.path.exists(target):
+            print("already installed: %s -> %s" % (target, current))
+        elif _ours(target, root) or force or not os.path.exists(target):
+            os.remove(target)
+            os.symlink(source, target)
+            print("replaced link %s: %s -> %s" % (target, current, source))
+        else:
+            print("refused: %s is a link to %s (not this repository); use --force to replace it"
+                  % (target, current))
+            return 1
+    elif os.path.exists(target):
+        print("refused: %s exists and is not a link (a copy installed by hand or by the Addon "
+              "Manager?); remove it first" % target)
+        return 1
+    else:
+        os.symlink(source, target)
+        print("installed: %s -> %s" % (target, source))
+    for other in other_links_to_us(mod_dir, name, root):
+        print("warning: %s also points at this repository; FreeCAD would load the workbench "
+              "twice: remove it" % other)
+    return 0
+
+
+def uninstall(mod_dir: str, name: str, root: str, force: bool) -> int:
+    target = os.path.join(mod_dir, name)
+    if os.path.islink(target):
+        if _ours(target, root) or force or not os.path.exists(target):
+            current = os.readlink(target)
+            os.remove(target)
+            print("removed link %s -> %s" % (target, current))
+            return 0
+        print("refused: %s points at %s, not at this repository; use --force"
+              % (target, os.readlink(target)))
+        return 1
+    if os.path.exists(target):
+        print("refused: %s is not a link; remove it by hand" % target)
+        return 1
+    print("nothing to uninstall: %s does not exist" % target)
+    return 0
+
+
+def main(argv=None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    argv = [a for a in argv if a != "--"]  # freecadcmd passes script args after "--"
+    parser = argparse.ArgumentParser(
+        prog="install_workbench.py",
+        description="Link the Multibody Dynamics workbench into FreeCAD's user Mod folder.",
+    )
+    parser.add_argument("--uninstall", action="store_true", help="remove the link")
+    parser.add_argument("--mod-dir", help="Mod folder to use instead of asking FreeCAD")
+    parser.add_argument("--name", default=DEFAULT_NAME, help="name of the link (default %(default)s)")
+    parser.add_argument("--layout", choices=("root", "package"), default="root",
+                        help="link the repository root (default, Addon Manager layout) or the "
+                             "MBDWorkbench folder")
+    parser.add_argument("--force", action="store_true",
+                        help="replace/remove a link that points somewhere else")
+    args = parser.parse_args(argv)
+
+    root = repo_root()
+    if not os.path.isfile(os.path.join(root, "MBDWorkbench", "InitGui.py")):
+        print("error: %s does not look like the repository (no MBDWorkbench/InitGui.py)" % root)
+        return 2
+    if args.mod_dir:
+        mod_dir = os.path.abspath(args.mod_dir)
+    else:
+        try:
+            mod_dir = user_mod_dir()
+        except ImportError as exc:
+            print("error: %s\n(or pass --mod-dir)" % exc)
+            return 2
+        print("FreeCAD user Mod folder: %s" % mod_dir)
+    source = root if args.layout == "root" else os.path.join(root, "MBDWorkbench")
+    if args.uninstall:
+        return uninstall(mod_dir, args.name, root, args.force)
+    return install(mod_dir, args.name, source, root, args.force)
+
+
+# freecadcmd runs this file with __name__ == "install_workbench", with the script as argv[0].
+if __name__ == "__main__" or (
+    sys.argv and globals().get("__file__") and os.path.realpath(sys.argv[0]) == os.path.realpath(__file__)
+):
+    _code = main()
+    sys.stdout.flush()
+    sys.exit(_code)
