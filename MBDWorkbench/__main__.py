@@ -1,0 +1,7 @@
+"""``python -m MBDWorkbench ...``: the command-line interface."""
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
