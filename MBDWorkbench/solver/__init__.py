@@ -1,4 +1,7 @@
 """Pure-numerics multibody solver (no FreeCAD): model, joints, kernels, integrators."""
+from ._cache import configure as _configure_cache
+
+_configure_cache()
 from .errors import ModelError, AssemblyError, SimulationError, Cancelled
 from .model import Model, Body, Joint, Frame, Force, Driver, Settings, load, from_dict, GROUND
 from .simulate import simulate
