@@ -144,8 +144,14 @@ class Model:
         raise KeyError(name)
 
     def to_dict(self):
-        """A JSON-ready dict (the format of docs/model-format.md)."""
-        return _strip_none(asdict(self))
+        """A JSON-ready dict (the format of docs/model-format.md) that ``from_dict`` reads
+        back: each force keeps only the fields of its type."""
+        d = _strip_none(asdict(self))
+        for f in d.get("forces", []):
+            allowed = {"name", "type"} | _FORCE_FIELDS.get(f.get("type"), set())
+            for key in [k for k in f if k not in allowed]:
+                del f[key]
+        return d
 
     def save(self, path):
         """Write the model as JSON."""
@@ -350,7 +356,8 @@ def _driver(d, path):
         raise ModelError(f"{path}.type", f"driver '{name}': unknown type {dtype!r} (one of {', '.join(DRIVER_TYPES)})")
     if "profile" not in d:
         raise ModelError(f"{path}.profile", f"driver '{name}': missing")
-    _check_profiles([d["profile"]], f"{path}")
+    from .expressions import compile_profile
+    compile_profile(d["profile"], f"{path}.profile")
     return Driver(name=name, type=dtype, joint=_name(d, path, "joint"), profile=d["profile"])
 
 

@@ -1,0 +1,496 @@
+"""Document objects of the workbench (App side; work headless and in the GUI).
+
+Every object is an ``App::FeaturePython`` (the Simulation an ``App::DocumentObjectGroupPython``)
+whose proxy is one of the classes below. Proxies keep no state: ``__getstate__``/``dumps``
+return only the type name, so nothing but the class path is written into the file (FreeCAD
+0.20 calls ``__getstate__``/``__setstate__``, 1.0 ``dumps``/``loads``). A hidden
+``MbdType`` property names the kind, so the document is readable even where the proxy
+classes cannot be imported.
+
+Units (FreeCAD's: mm, kg, s, deg). Lengths, positions, angles and speeds use FreeCAD's unit
+properties; quantities FreeCAD 0.20 has no property type for are floats whose unit is in the
+property name's tooltip: density [kg/m^3], mass [kg], time [s], stiffness [N/mm] or
+[N mm/deg], damping [N s/mm] or [N mm s/deg], gravity [mm/s^2]. Conversion to SI happens in
+``document_model`` only.
+
+``addProperty`` is called with positional arguments only (FreeCAD 0.20).
+"""
+from __future__ import annotations
+
+import math
+
+from .mass_properties import CadError, DEFAULT_DENSITY_KG_M3
+
+MBD_TYPES = ("Simulation", "Body", "Joint", "Driver", "SpringDamper", "Force")
+JOINT_TYPES = ("revolute", "prismatic", "cylindrical", "spherical", "planar", "fixed", "universal")
+INTEGRATORS = ("rk4", "symplectic_euler", "euler", "bdf", "radau", "lsoda", "cros", "galpha")
+
+# Densities [kg/m^3] offered by the Body's material picker ("Custom": keep Density).
+MATERIALS = {
+    "Steel": 7850.0,
+    "Stainless steel": 8000.0,
+    "Cast iron": 7200.0,
+    "Aluminium": 2700.0,
+    "Titanium": 4430.0,
+    "Brass": 8500.0,
+    "Copper": 8960.0,
+    "ABS": 1040.0,
+    "PLA": 1240.0,
+    "Nylon": 1150.0,
+    "Oak": 750.0,
+    "Custom": None,
+}
+
+HIDDEN, READ_ONLY = 2, 1
+
+
+def _add(obj, ptype, name, group, tooltip, default=None, mode=None, enum=None):
+    """Add property ``name`` if missing (positional addProperty), set its default once."""
+    if name not in obj.PropertiesList:
+        obj.addProperty(ptype, name, group, tooltip)
+        if enum is not None:
+            setattr(obj, name, list(enum))
+        if default is not None:
+            setattr(obj, name, default)
+    elif enum is not None and list(obj.getEnumerationsOfProperty(name)) != list(enum):
+        value = getattr(obj, name)
+        setattr(obj, name, list(enum))
+        if value in enum:
+            setattr(obj, name, value)
+    if mode is not None:
+        obj.setEditorMode(name, mode)
+
+
+def mbd_type(obj):
+    """'Body', 'Joint', ... for objects of this workbench, else None."""
+    try:
+        value = getattr(obj, "MbdType", None)
+    except Exception:
+        return None
+    return value if value in MBD_TYPES else None
+
+
+def is_restoring(obj):
+    """True while the document is being loaded (no derived updates then)."""
+    try:
+        return "Restore" in obj.State or bool(getattr(obj.Document, "Restoring", False))
+    except Exception:
+        return False
+
+
+class _Proxy:
+    """Common proxy behaviour: typed properties, stateless pickling."""
+
+    Type = ""
+
+    def __init__(self, obj):
+        obj.Proxy = self
+        self.setup(obj)
+
+    def properties(self):
+        """(type, name, group, tooltip, default, editor mode, enumeration) tuples."""
+        return []
+
+    def setup(self, obj):
+        _add(obj, "App::PropertyString", "MbdType", "Base", "Kind of Multibody Dynamics object",
+             self.Type, HIDDEN)
+        for spec in self.properties():
+            _add(obj, *spec)
+
+    def onDocumentRestored(self, obj):
+        self.setup(obj)  # adds properties introduced by newer versions
+
+    def execute(self, obj):
+        pass
+
+    def onChanged(self, obj, prop):
+        pass
+
+    def __getstate__(self):
+        return {"Type": self.Type}
+
+    def __setstate__(self, state):
+        return None
+
+    def dumps(self):
+        return self.__getstate__()
+
+    def loads(self, state):
+        return self.__setstate__(state)
+
+
+class SimulationProxy(_Proxy):
+    """The simulation container: solver settings, gravity, stored results."""
+
+    Type = "Simulation"
+
+    def properties(self):
+        g = "Simulation"
+        return [
+            ("App::PropertyFloat", "EndTime", g, "End time [s]", 2.0),
+            ("App::PropertyFloat", "OutputStep", g, "Interval between output samples [s]", 0.01),
+            ("App::PropertyEnumeration", "Integrator", g, "Integration method", "rk4", None, INTEGRATORS),
+            ("App::PropertyFloat", "Step", g, "Integration step [s] (maximum step for adaptive methods)", 1e-3),
+            ("App::PropertyFloat", "RelativeTolerance", g, "Relative tolerance of adaptive methods", 1e-6),
+            ("App::PropertyFloat", "AbsoluteTolerance", g, "Absolute tolerance of adaptive methods", 1e-8),
+            ("App::PropertyFloat", "BaumgarteAlpha", g, "Baumgarte stabilisation alpha [1/s]", 10.0),
+            ("App::PropertyFloat", "BaumgarteBeta", g, "Baumgarte stabilisation beta [1/s]", 10.0),
+            ("App::PropertyFloat", "TikhonovEps", g, "Regularisation of redundant constraints (dimensionless)", 1e-10),
+            ("App::PropertyBool", "Assemble", g, "Close the joints before the run (initial assembly)", True),
+            ("App::PropertyVector", "Gravity", g, "Gravity [mm/s^2]", _vector(0.0, 0.0, -9810.0)),
+            ("App::PropertyBool", "AllowFreeFlight", g,
+             "Allow a model with nothing grounded (bodies fly freely)", False),
+            ("App::PropertyFileIncluded", "ResultsArchive", "Results",
+             "Results of the last run (zip of the results directory), saved with the document", None, READ_ONLY),
+            ("App::PropertyStringList", "ResultsSummary", "Results", "Summary of the last run", None, READ_ONLY),
+        ]
+
+
+class BodyProxy(_Proxy):
+    """A rigid body made of a part's solids; mass properties computed on recompute."""
+
+    Type = "Body"
+
+    def properties(self):
+        g, c = "Body", "Mass properties (computed)"
+        return [
+            ("App::PropertyLink", "Part", g, "The part (solid, App::Part, Link, PartDesign Body) this body is made of"),
+            ("App::PropertyEnumeration", "Material", g, "Material (sets the density)", "Steel", None, list(MATERIALS)),
+            ("App::PropertyFloat", "Density", g, "Density [kg/m^3] (used unless Mass is given)", DEFAULT_DENSITY_KG_M3),
+            ("App::PropertyFloat", "Mass", g, "Explicit mass [kg]; 0 = from density and volume", 0.0),
+            ("App::PropertyBool", "Grounded", g, "Fixed to the ground", False),
+            ("App::PropertyFloat", "ComputedMass", c, "Mass [kg]", 0.0, READ_ONLY),
+            ("App::PropertyVectorDistance", "CenterOfGravity", c, "Centre of gravity, global [mm]", None, READ_ONLY),
+            ("App::PropertyFloatList", "Inertia", c,
+             "Inertia about the CoG, global axes [kg mm^2]: Ixx, Iyy, Izz, Ixy, Ixz, Iyz", None, READ_ONLY),
+            ("App::PropertyFloat", "Volume", c, "Volume [mm^3]", 0.0, READ_ONLY),
+            ("App::PropertyString", "MassSource", c, "Where the mass properties come from", "", READ_ONLY),
+        ]
+
+    def onChanged(self, obj, prop):
+        if is_restoring(obj) or getattr(self, "_updating", False):
+            return
+        self._updating = True
+        try:
+            if prop == "Material" and MATERIALS.get(obj.Material) is not None:
+                if obj.Density != MATERIALS[obj.Material]:
+                    obj.Density = MATERIALS[obj.Material]
+            elif prop == "Density" and "Material" in obj.PropertiesList:
+                if MATERIALS.get(obj.Material) != obj.Density:
+                    match = [k for k, v in MATERIALS.items() if v == obj.Density]
+                    obj.Material = match[0] if match else "Custom"
+        finally:
+            self._updating = False
+
+    def execute(self, obj):
+        mp = body_mass_properties(obj)
+        obj.ComputedMass = mp.mass
+        obj.CenterOfGravity = _vector(*(mp.cog * 1e3))
+        I = mp.inertia * 1e6
+        obj.Inertia = [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
+        obj.Volume = mp.volume * 1e9
+        obj.MassSource = mp.source
+
+    def __getstate__(self):
+        return {"Type": self.Type}
+
+
+class JointProxy(_Proxy):
+    """A joint between two bodies (an empty side is the ground); frame global, in mm."""
+
+    Type = "Joint"
+
+    def properties(self):
+        g = "Joint"
+        return [
+            ("App::PropertyEnumeration", "JointType", g, "Kind of joint", "revolute", None, JOINT_TYPES),
+            ("App::PropertyLink", "Body1", g, "First body (empty: the ground); the joint frame is carried by it"),
+            ("App::PropertyLink", "Body2", g, "Second body (empty: the ground)"),
+            ("App::PropertyPlacement", "Frame", g,
+             "Joint frame, global, at the initial configuration: z = joint axis (universal: x = cross "
+             "axis on Body1, y = cross axis on Body2)"),
+            ("App::PropertyString", "Reference1", g, "Geometry picked on the first part", "", READ_ONLY),
+            ("App::PropertyString", "Reference2", g, "Geometry picked on the second part", "", READ_ONLY),
+        ]
+
+
+class DriverProxy(_Proxy):
+    """Imposes a joint's angle [deg] or displacement [mm] as a function of time."""
+
+    Type = "Driver"
+
+    def properties(self):
+        g = "Driver"
+        return [
+            ("App::PropertyLink", "Joint", g, "Driven joint (revolute/cylindrical: rotational; prismatic/cylindrical: linear)"),
+            ("App::PropertyEnumeration", "DriverType", g, "rotational: angle about the joint z axis; "
+             "linear: displacement along it", "rotational", None, ("rotational", "linear")),
+            ("App::PropertyEnumeration", "Profile", g, "Motion profile (value is 0 at the start)",
+             "constant_speed", None, ("constant_speed", "harmonic", "expression")),
+            ("App::PropertyFloat", "Rate", g, "constant_speed: speed [deg/s] or [mm/s]", 360.0),
+            ("App::PropertyFloat", "Amplitude", g, "harmonic: amplitude [deg] or [mm]", 30.0),
+            ("App::PropertyFloat", "Frequency", g, "harmonic: frequency [Hz]", 1.0),
+            ("App::PropertyAngle", "Phase", g, "harmonic: phase", 0.0),
+            ("App::PropertyString", "Expression", g,
+             "expression: value [deg] or [mm] as a function of the time t [s], e.g. 90*sin(2*pi*t)", "0"),
+        ]
+
+
+class SpringDamperProxy(_Proxy):
+    """A translational spring-damper between two points, or a rotational one on a joint."""
+
+    Type = "SpringDamper"
+
+    def properties(self):
+        g = "Spring damper"
+        return [
+            ("App::PropertyEnumeration", "Kind", g, "translational: between Point1 and Point2; "
+             "rotational: about the axis of Joint", "translational", None, ("translational", "rotational")),
+            ("App::PropertyLink", "Body1", g, "First body (empty: the ground)"),
+            ("App::PropertyVectorDistance", "Point1", g, "Attachment on Body1, global, initial [mm]"),
+            ("App::PropertyLink", "Body2", g, "Second body (empty: the ground)"),
+            ("App::PropertyVectorDistance", "Point2", g, "Attachment on Body2, global, initial [mm]"),
+            ("App::PropertyLink", "Joint", g, "rotational: revolute or cylindrical joint"),
+            ("App::PropertyFloat", "Stiffness", g, "Stiffness [N/mm] (rotational: [N mm/deg])", 1.0),
+            ("App::PropertyFloat", "Damping", g, "Damping [N s/mm] (rotational: [N mm s/deg])", 0.0),
+            ("App::PropertyBool", "UseInitialLength", g, "Free length = initial distance (translational)", True),
+            ("App::PropertyLength", "FreeLength", g, "Free length (when UseInitialLength is false)", 0.0),
+            ("App::PropertyAngle", "FreeAngle", g, "rotational: joint angle of zero torque (0 = initial)", 0.0),
+        ]
+
+
+class ForceProxy(_Proxy):
+    """An applied force at a point or a torque on a body; components may depend on time t."""
+
+    Type = "Force"
+
+    def properties(self):
+        g = "Force"
+        return [
+            ("App::PropertyEnumeration", "Kind", g, "point_force [N] or torque [N mm]", "point_force", None,
+             ("point_force", "torque")),
+            ("App::PropertyLink", "Body", g, "Body the load acts on"),
+            ("App::PropertyVectorDistance", "Point", g, "Point of application, global, initial [mm]"),
+            ("App::PropertyEnumeration", "Axes", g, "Components in global axes or in the body's axes",
+             "global", None, ("global", "body")),
+            ("App::PropertyString", "X", g, "x component [N] or [N mm]: number or expression in t [s]", "0"),
+            ("App::PropertyString", "Y", g, "y component [N] or [N mm]", "0"),
+            ("App::PropertyString", "Z", g, "z component [N] or [N mm]", "0"),
+        ]
+
+
+PROXIES = {cls.Type: cls for cls in (SimulationProxy, BodyProxy, JointProxy, DriverProxy, SpringDamperProxy, ForceProxy)}
+
+
+# ----------------------------------------------------------------------------- helpers
+def _vector(x, y, z):
+    import FreeCAD as App
+    return App.Vector(float(x), float(y), float(z))
+
+
+def body_mass_properties(body):
+    """MassProperties of a Body object: from its part with its Density, scaled to Mass when
+    an explicit mass [kg] is given. Raises CadError naming the body."""
+    from .mass_properties import MassProperties, mass_properties
+    part = body.Part
+    if part is None:
+        raise CadError("body '%s' has no part (set its Part property)" % body.Label)
+    mp = mass_properties(part, body.Density)
+    if body.Mass < 0 or not math.isfinite(body.Mass):
+        raise CadError("body '%s': Mass must be positive or 0 (= from density), got %r kg" % (body.Label, body.Mass))
+    if body.Mass > 0:
+        k = body.Mass / mp.mass
+        mp = MassProperties(mass=body.Mass, cog=mp.cog, inertia=mp.inertia * k, volume=mp.volume,
+                            density=body.Mass / mp.volume,
+                            source=mp.source + "; explicit mass %g kg" % body.Mass, label=mp.label,
+                            n_solids=mp.n_solids, density_source="explicit mass", notes=mp.notes)
+    return mp
+
+
+def find_objects(doc, kind=None):
+    """Objects of this workbench in ``doc`` (of one MbdType when ``kind`` is given)."""
+    return [o for o in doc.Objects if mbd_type(o) and (kind is None or mbd_type(o) == kind)]
+
+
+def find_simulation(doc):
+    """The document's Simulation (the first one), or None."""
+    sims = find_objects(doc, "Simulation")
+    return sims[0] if sims else None
+
+
+def simulation_members(sim):
+    """MBD objects in a Simulation's group (recursively)."""
+    out, todo = [], list(sim.Group)
+    while todo:
+        o = todo.pop(0)
+        if mbd_type(o):
+            out.append(o)
+        todo += list(getattr(o, "Group", []) or [])
+    return out
+
+
+def body_of_part(doc, part):
+    """The Body object whose Part is ``part``, or None."""
+    for b in find_objects(doc, "Body"):
+        if b.Part == part:
+            return b
+    return None
+
+
+def _attach_view_provider(obj):
+    """Give ``obj`` its view provider when the GUI is up (no-op headless)."""
+    import FreeCAD as App
+    if not getattr(App, "GuiUp", 0) or getattr(obj, "ViewObject", None) is None:
+        return
+    from MBDWorkbench.commands.view_providers import attach
+    attach(obj)
+
+
+def _new(doc, kind, name, simulation=None, group_type="App::FeaturePython"):
+    obj = doc.addObject(group_type, name)
+    PROXIES[kind](obj)
+    _attach_view_provider(obj)
+    if kind != "Simulation":
+        sim = simulation if simulation is not None else find_simulation(doc)
+        if sim is not None:
+            sim.addObject(obj)
+    return obj
+
+
+# ----------------------------------------------------------------------------- makers
+def make_simulation(doc, name="Simulation", **settings):
+    """A new Simulation container; ``settings`` set its properties (EndTime=..., ...)."""
+    obj = _new(doc, "Simulation", name, group_type="App::DocumentObjectGroupPython")
+    for key, value in settings.items():
+        setattr(obj, key, value)
+    return obj
+
+
+def check_part(part, what="part"):
+    """Raise CadError unless ``part`` has a usable solid (checked by computing its mass properties)."""
+    from .mass_properties import mass_properties
+    if part is None:
+        raise CadError("no %s given" % what)
+    mass_properties(part)
+
+
+def make_body(doc, part, density=None, mass=0.0, grounded=False, label=None, material=None, simulation=None):
+    """A Body made of ``part``. ``density`` [kg/m^3] (default: steel 7850), ``mass`` [kg]
+    (0: from density), ``material`` a name of MATERIALS. Raises CadError (document
+    unchanged) when the part has no solid, zero volume or already is a body."""
+    existing = body_of_part(doc, part)
+    if existing is not None:
+        raise CadError("part '%s' already is body '%s'" % (part.Label, existing.Label))
+    check_part(part)
+    if material is not None and material not in MATERIALS:
+        raise CadError("unknown material %r (one of %s)" % (material, ", ".join(MATERIALS)))
+    obj = _new(doc, "Body", "Body", simulation)
+    obj.Label = label or "%s_body" % part.Label
+    obj.Part = part
+    if material is not None:
+        obj.Material = material
+    if density is not None:
+        obj.Density = float(density)
+    obj.Mass = float(mass)
+    obj.Grounded = bool(grounded)
+    obj.recompute()
+    return obj
+
+
+def _placement(frame):
+    """App.Placement from a Placement or (origin [mm], z axis, x axis or None)."""
+    import FreeCAD as App
+    if isinstance(frame, App.Placement):
+        return App.Placement(frame)
+    from .picking import placement_from_axes
+    origin, z, x = (list(frame) + [None])[:3]
+    return placement_from_axes(origin, z, x)
+
+
+def check_joint_bodies(jtype, body1, body2, label="joint"):
+    """Raise CadError for an unknown type, a joint on one body twice or between two fixed sides."""
+    if jtype not in JOINT_TYPES:
+        raise CadError("%s: unknown joint type %r (one of %s)" % (label, jtype, ", ".join(JOINT_TYPES)))
+    for b in (body1, body2):
+        if b is not None and mbd_type(b) != "Body":
+            raise CadError("%s: '%s' is not a Multibody Dynamics body" % (label, b.Label))
+    if body1 is not None and body1 == body2:
+        raise CadError("%s: both sides are the same part '%s' (a joint needs two different parts)"
+                       % (label, body1.Part.Label if body1.Part else body1.Label))
+    if body1 is None and body2 is None:
+        raise CadError("%s: both sides are the ground; pick geometry on at least one part" % label)
+
+
+def make_joint(doc, jtype, body1, body2, frame, label=None, references=("", ""), simulation=None):
+    """A joint of type ``jtype`` between Body objects ``body1`` and ``body2`` (None: ground)
+    with ``frame`` (App.Placement, or (origin [mm], z axis, x axis)) global at the initial
+    configuration. Raises CadError (document unchanged) on bad input."""
+    check_joint_bodies(jtype, body1, body2, "joint '%s'" % (label or jtype))
+    placement = _placement(frame)
+    obj = _new(doc, "Joint", "Joint", simulation)
+    obj.Label = label or jtype.capitalize()
+    obj.JointType = jtype
+    obj.Body1, obj.Body2 = body1, body2
+    obj.Frame = placement
+    obj.Reference1, obj.Reference2 = references
+    return obj
+
+
+def make_driver(doc, joint, profile="constant_speed", driver_type=None, label=None, simulation=None, **values):
+    """A driver on ``joint``; ``values`` set Rate, Amplitude, Frequency, Phase, Expression."""
+    if joint is None or mbd_type(joint) != "Joint":
+        raise CadError("a driver needs a joint (select a revolute, prismatic or cylindrical joint)")
+    jt = joint.JointType
+    if driver_type is None:
+        driver_type = "linear" if jt == "prismatic" else "rotational"
+    allowed = {"rotational": ("revolute", "cylindrical"), "linear": ("prismatic", "cylindrical")}
+    if driver_type not in allowed:
+        raise CadError("driver type must be 'rotational' or 'linear', got %r" % (driver_type,))
+    if jt not in allowed[driver_type]:
+        raise CadError("joint '%s' is %s: a %s driver needs a %s joint"
+                       % (joint.Label, jt, driver_type, " or ".join(allowed[driver_type])))
+    obj = _new(doc, "Driver", "Driver", simulation)
+    obj.Label = label or "Motor"
+    obj.Joint = joint
+    obj.DriverType = driver_type
+    obj.Profile = profile
+    for key, value in values.items():
+        setattr(obj, key, value)
+    return obj
+
+
+def make_spring_damper(doc, body1, point1, body2, point2, stiffness=1.0, damping=0.0, label=None,
+                       simulation=None, joint=None):
+    """A translational spring-damper [N/mm, N s/mm] between two global points [mm], or a
+    rotational one [N mm/deg, N mm s/deg] on ``joint`` (then bodies and points are ignored)."""
+    if joint is not None:
+        if mbd_type(joint) != "Joint" or joint.JointType not in ("revolute", "cylindrical"):
+            raise CadError("a rotational spring needs a revolute or cylindrical joint")
+    else:
+        check_joint_bodies("revolute", body1, body2, "spring '%s'" % (label or "Spring"))
+    obj = _new(doc, "SpringDamper", "Spring", simulation)
+    obj.Label = label or "Spring"
+    if joint is not None:
+        obj.Kind, obj.Joint = "rotational", joint
+    else:
+        obj.Body1, obj.Body2 = body1, body2
+        obj.Point1, obj.Point2 = _vector(*point1), _vector(*point2)
+    obj.Stiffness, obj.Damping = float(stiffness), float(damping)
+    return obj
+
+
+def make_force(doc, body, components=("0", "0", "0"), point=None, kind="point_force", axes="global",
+               label=None, simulation=None):
+    """A point force [N] at a global point [mm] (default: the CoG) or a torque [N mm] on ``body``;
+    components are numbers or expressions in t [s]."""
+    if body is None or mbd_type(body) != "Body":
+        raise CadError("a force needs a body")
+    obj = _new(doc, "Force", "Force", simulation)
+    obj.Label = label or ("Force" if kind == "point_force" else "Torque")
+    obj.Kind, obj.Body, obj.Axes = kind, body, axes
+    if point is None:
+        body.recompute()
+        point = tuple(body.CenterOfGravity)
+    obj.Point = _vector(*point)
+    obj.X, obj.Y, obj.Z = (str(c) for c in components)
+    return obj

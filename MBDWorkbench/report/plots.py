@@ -1,0 +1,218 @@
+"""Report figures. Each ``Plot`` draws into a box of a matplotlib Figure given in inches,
+so the same drawing fills a PDF page region and a standalone PNG for the HTML."""
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import derived
+
+LEFT, RIGHT_LEGEND, RIGHT, TOP, BOTTOM, GAP = 0.85, 1.75, 0.25, 0.3, 0.5, 0.45
+MAX_LINES = 8            # curves per axes before a plot is split
+COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
+FONT = 8
+
+
+@dataclass
+class Plot:
+    """A figure block: ``draw(fig, box)`` with box = (x0, y0, width, height) in inches."""
+    title: str
+    caption: str
+    height: float
+    draw: Callable
+
+
+def axes_stack(fig, box, n, legend=True):
+    """n vertically stacked axes sharing x inside ``box``, legend space on the right."""
+    x0, y0, w, h = box
+    W, H = fig.get_size_inches()
+    right = RIGHT_LEGEND if legend else RIGHT
+    ah = (h - TOP - BOTTOM - (n - 1) * GAP) / n
+    axes = []
+    for k in range(n):
+        bottom = y0 + BOTTOM + (n - 1 - k) * (ah + GAP)
+        ax = fig.add_axes([(x0 + LEFT) / W, bottom / H, (w - LEFT - right) / W, ah / H],
+                          sharex=axes[0] if axes else None)
+        ax.tick_params(labelsize=FONT)
+        ax.grid(True, lw=0.4, alpha=0.5)
+        axes.append(ax)
+    for ax in axes[:-1]:
+        ax.tick_params(labelbottom=False)
+    axes[-1].set_xlabel("time [s]", fontsize=FONT)
+    return axes
+
+
+def _legend(ax, title=None):
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=FONT - 1, frameon=False,
+                  title=title, title_fontsize=FONT - 1, borderaxespad=0.0)
+
+
+def _short(name, n=22):
+    return name if len(name) <= n else name[:n - 1] + "\u2026"
+
+
+def _ylabel(ax, text):
+    ax.set_ylabel(text, fontsize=FONT)
+
+
+def _chunks(items, n=MAX_LINES):
+    return [items[k:k + n] for k in range(0, len(items), n)] or [[]]
+
+
+# ----------------------------------------------------------------------------- plots
+def driver_plots(data, peaks):
+    """Driver efforts and power."""
+    if not data.driver_names:
+        return []
+    out = []
+    for part, names in enumerate(_chunks(data.driver_names)):
+        def draw(fig, box, names=names):
+            a1, a2 = axes_stack(fig, box, 2)
+            units = sorted({data.driver_unit(d) for d in names})
+            for c, d in enumerate(names):
+                col = COLORS[c % len(COLORS)]
+                a1.plot(data.t, data.effort(d), color=col, lw=1.2, label=f"{_short(d)} [{data.driver_unit(d)}]")
+                a2.plot(data.t, data.power(d), color=col, lw=1.2, label=_short(d))
+            _ylabel(a1, f"effort [{' / '.join(units)}]")
+            _ylabel(a2, "power [W]")
+            a1.set_title("torque / force applied by the driver to body_j", fontsize=FONT, loc="left")
+            _legend(a1), _legend(a2)
+        out.append(Plot("Driver efforts and power" + _part(part, data.driver_names),
+                        "Driver effort (torque or force it applies to body_j) and mechanical power delivered.",
+                        5.2, draw))
+    return out
+
+
+def _part(k, items):
+    return f" ({k + 1}/{len(_chunks(items))})" if len(items) > MAX_LINES else ""
+
+
+def reaction_plots(data, peaks):
+    """|F| and |T| per joint, with the peaks marked."""
+    by_name = {p["joint"]: p for p in peaks}
+    out = []
+    for part, names in enumerate(_chunks(data.joint_names)):
+        if not names:
+            break
+
+        def draw(fig, box, names=names):
+            a1, a2 = axes_stack(fig, box, 2)
+            for c, j in enumerate(names):
+                col = COLORS[c % len(COLORS)]
+                F, T = data.reaction(j)
+                a1.plot(data.t, np.linalg.norm(F, axis=1), color=col, lw=1.2, label=_short(j))
+                a2.plot(data.t, np.linalg.norm(T, axis=1), color=col, lw=1.2, label=_short(j))
+                p = by_name[j]
+                a1.plot([p["t_F"]], [p["F_max"]], "o", color=col, ms=4)
+                a2.plot([p["t_T"]], [p["T_max"]], "o", color=col, ms=4)
+            _ylabel(a1, "|F| [N]")
+            _ylabel(a2, "|T| [N m]")
+            a1.set_title("reaction of body_i on body_j (dots: peaks)", fontsize=FONT, loc="left")
+            _legend(a1, "joint"), _legend(a2, "joint")
+        out.append(Plot("Joint reaction magnitudes" + _part(part, data.joint_names),
+                        "Magnitude of the reaction force and of the reaction torque about the joint origin.",
+                        5.2, draw))
+    return out
+
+
+def point_plots(data, points):
+    """Position, velocity and acceleration components of each user point."""
+    out = []
+    for label, body, local in points:
+        kin = derived.point_kinematics(data, body, local)
+
+        def draw(fig, box, kin=kin):
+            axes = axes_stack(fig, box, 3)
+            for ax, key, unit in zip(axes, ("position", "velocity", "acceleration"), ("m", "m/s", "m/s\u00b2")):
+                v = kin[key]
+                for c, n in enumerate("xyz"):
+                    ax.plot(data.t, v[:, c], color=COLORS[c], lw=1.2, label=n)
+                if key != "position":
+                    ax.plot(data.t, np.linalg.norm(v, axis=1), color="k", lw=1.0, ls="--", label="magnitude")
+                _ylabel(ax, f"{key} [{unit}]")
+                _legend(ax, "global")
+        out.append(Plot(f"Point {label}",
+                        f"Point fixed to body '{body}' at {_fmt_vec(local)} m from its CoG (body frame); global "
+                        "components. Acceleration: second-order finite difference of the velocity.", 6.6, draw))
+    return out
+
+
+def _fmt_vec(v):
+    return "(" + ", ".join(f"{x:.4g}" for x in v) + ")"
+
+
+def violation_plots(data):
+    """Constraint violation per joint and driver (log scale)."""
+    names = data.joint_names + data.driver_names
+    out = []
+    for part, group in enumerate(_chunks(names)):
+        if not group:
+            break
+
+        def draw(fig, box, group=group):
+            a1, a2 = axes_stack(fig, box, 2)
+            for c, n in enumerate(group):
+                v = data.violation(n)
+                col = COLORS[c % len(COLORS)]
+                if np.any(v["position"] > 0):
+                    a1.semilogy(data.t, np.maximum(v["position"], 1e-18), color=col, lw=1.1, label=_short(n))
+                if np.any(v["angle"] > 0):
+                    a2.semilogy(data.t, np.maximum(v["angle"], 1e-18), color=col, lw=1.1, label=_short(n))
+            _ylabel(a1, "position [m]")
+            _ylabel(a2, "angle [rad]")
+            for ax in (a1, a2):
+                if not ax.get_lines():
+                    ax.text(0.5, 0.5, "no equations of this kind / exactly zero", transform=ax.transAxes,
+                            ha="center", va="center", fontsize=FONT)
+                    ax.set_yticks([])
+            a1.set_title("max |violation| of each joint's / driver's equations", fontsize=FONT, loc="left")
+            _legend(a1), _legend(a2)
+        out.append(Plot("Constraint violation" + _part(part, names),
+                        "Largest absolute violation of the position-level constraint equations of each joint and "
+                        "driver (lengths in m, angles in rad).", 5.2, draw))
+    return out
+
+
+def energy_plot(data):
+    """Energies, works and the balance."""
+    e = data.energy()
+
+    def draw(fig, box):
+        a1, a2 = axes_stack(fig, box, 2)
+        curves = (("kinetic", "kinetic T", COLORS[0], "-"), ("potential", "potential V", COLORS[1], "-"),
+                  ("total", "T + V", "k", "-"), ("work_drivers", "work of drivers", COLORS[2], "--"),
+                  ("work_nonconservative", "work of dampers\n& applied loads", COLORS[3], "--"))
+        for key, label, col, ls in curves:
+            a1.plot(data.t, e[key], color=col, ls=ls, lw=1.2, label=label)
+        a2.plot(data.t, e["balance"], color=COLORS[4], lw=1.2, label="balance")
+        _ylabel(a1, "energy / work [J]")
+        _ylabel(a2, "balance [J]")
+        a2.set_title("T + V - (T + V)(0) - work of drivers - work of dampers and loads (0 if exact)",
+                     fontsize=FONT, loc="left")
+        _legend(a1), _legend(a2)
+    drift = data.summary.get("energy_drift")
+    cap = "Energy balance; its deviation from zero measures the integration error"
+    cap += f" (relative drift {drift:.2e})." if isinstance(drift, (int, float)) else "."
+    return [Plot("Energy balance", cap, 5.2, draw)]
+
+
+def motion_plot(data, view=None, snapshots=8):
+    """Stick figure of the mechanism at a few instants, projected on the view plane."""
+    from .animation import StickFigure
+    stick = StickFigure(data, view)
+
+    def draw(fig, box):
+        x0, y0, w, h = box
+        W, H = fig.get_size_inches()
+        ax = fig.add_axes([(x0 + LEFT) / W, (y0 + BOTTOM) / H, (w - LEFT - RIGHT_LEGEND) / W, (h - TOP - BOTTOM) / H])
+        ax.tick_params(labelsize=FONT)
+        ks = np.unique(np.linspace(0, len(data) - 1, snapshots).round().astype(int))
+        for n, k in enumerate(ks):
+            alpha = 0.25 + 0.75 * n / max(len(ks) - 1, 1)
+            stick.draw_frame(ax, k, alpha=alpha, labels=(n == len(ks) - 1))
+        stick.decorate(ax)
+        _legend(ax)
+    times = ", ".join(f"{data.t[k]:.3g}" for k in np.unique(np.linspace(0, len(data) - 1, snapshots).round().astype(int)))
+    return [Plot("Motion overview", f"Stick figure (bodies as lines between their joint points) at t = {times} s, "
+                 f"later instants darker; {stick.view_text}.", 5.0, draw)]
