@@ -1,0 +1,271 @@
+"""The report as a list of blocks (headings, paragraphs, tables, plots) built once from
+ReportData and rendered by both the HTML and the PDF writer, so both hold the same content."""
+import datetime
+import platform
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import derived, plots
+
+
+@dataclass
+class Heading:
+    text: str
+    level: int = 1
+
+
+@dataclass
+class Para:
+    text: str
+    style: str = "normal"       # normal | note | warning
+
+
+@dataclass
+class Table:
+    header: list
+    rows: list
+    caption: str = ""
+    numeric: list = field(default_factory=list)   # column indices aligned right
+
+
+def g(x, digits=4):
+    """A number in compact engineering-friendly form."""
+    if x is None:
+        return "-"
+    x = float(x)
+    if x == 0:
+        return "0"
+    return f"{x:.{digits}g}"
+
+
+def vec(v, digits=4):
+    return "(" + ", ".join(g(x, digits) for x in v) + ")"
+
+
+def versions():
+    """Software versions of the report environment: name -> version string."""
+    import matplotlib
+    import numba
+    import numpy
+    import scipy
+    from .. import __version__
+    return {"MBD Workbench": __version__, "Python": platform.python_version(), "NumPy": numpy.__version__,
+            "SciPy": scipy.__version__, "Numba": numba.__version__, "Matplotlib": matplotlib.__version__}
+
+
+# ----------------------------------------------------------------------------- build
+def build(data, points=(), view=None, files=()):
+    """All blocks of the report. ``points``: [(label, body, local)] from
+    derived.check_points; ``files``: names of the files written beside the report."""
+    peaks = derived.peak_loads(data)
+    mob = derived.mobility(data)
+    warns = derived.warnings(data, mob)
+    blocks = [Heading(f"Motion-study report: {data.model.name}", 0)]
+    blocks += title_block(data)
+    blocks += key_results(data, peaks)
+    blocks += warning_blocks(warns)
+    blocks += model_blocks(data.model)
+    blocks += mobility_blocks(mob)
+    blocks += peak_blocks(peaks, mob)
+    blocks += plot_blocks(data, peaks, points, view)
+    blocks += file_blocks(files)
+    return blocks
+
+
+def title_block(data):
+    s, st = data.summary, data.summary.get("settings", {})
+    integ = st.get("integrator", s.get("integrator", "?"))
+    rows = [["Model", data.model.name]]
+    if data.model.description:
+        rows.append(["Description", data.model.description])
+    rows += [["Report generated", datetime.datetime.now().strftime("%Y-%m-%d %H:%M")],
+             ["Results", data.source],
+             ["Status", s.get("status", "?") + (f": {s['message']}" if s.get("message") else "")],
+             ["Solver", "index-1 DAE with Baumgarte stabilisation, Tikhonov-regularised multipliers"],
+             ["Integrator", f"{integ}, " + settings_text(st, integ)],
+             ["Simulated time", f"{g(s.get('t_start'))} to {g(s.get('t_end'))} s, {s.get('samples')} output samples, "
+                                f"{s.get('steps')} steps"],
+             ["Run time", f"{g(s.get('wall_time_s'), 3)} s (wall clock)"],
+             ["Max constraint violation", f"{g(s.get('max_position_violation_m'), 3)} m, "
+                                          f"{g(s.get('max_angle_violation_rad'), 3)} rad"],
+             ["Relative energy drift", g(s.get("energy_drift"), 3)],
+             ["Gravity", f"{vec(data.model.gravity)} m/s\u00b2"]]
+    moved = [a for a in s.get("assembly", []) if a.get("moved_m", 0) > 1e-9 or a.get("rotated_rad", 0) > 1e-9]
+    if moved:
+        rows.append(["Initial assembly", "; ".join(f"'{a['body']}' moved {g(a['moved_m'], 3)} m, "
+                                                   f"{g(a['rotated_rad'], 3)} rad" for a in moved)])
+    sv = s.get("versions") or versions()
+    rows.append(["Software", ", ".join(f"{k} {v}" for k, v in sv.items())])
+    return [Table(["Item", "Value"], rows)]
+
+
+def settings_text(st, integ):
+    """Integrator settings relevant to ``integ``."""
+    parts = [f"step {g(st.get('step'))} s" if integ not in ("bdf", "radau", "lsoda")
+             else f"max step {g(st.get('step'))} s, rtol {g(st.get('rtol'))}, atol {g(st.get('atol'))}",
+             f"output every {g(st.get('output_step'))} s",
+             f"Baumgarte \u03b1 = {g(st.get('baumgarte_alpha'))} 1/s, \u03b2 = {g(st.get('baumgarte_beta'))} 1/s",
+             f"Tikhonov \u03b5 = {g(st.get('tikhonov_eps'))}"]
+    if integ == "galpha":
+        parts.append(f"\u03c1\u221e = {g(st.get('rho_inf'))}")
+    if st.get("projection"):
+        parts.append("projection after each output step")
+    if st.get("assemble") is False:
+        parts.append("no initial assembly")
+    return ", ".join(parts)
+
+
+def key_results(data, peaks):
+    rows = []
+    for d in derived.driver_peaks(data):
+        rows.append([f"driver '{d['driver']}'", f"max |effort| {g(abs(d['effort']))} {d['unit']} at t = {g(d['t_effort'])} s; "
+                     f"max |power| {g(abs(d['power']))} W at t = {g(d['t_power'])} s; "
+                     f"net energy delivered {g(d['energy'])} J"])
+    if peaks:
+        pf = max(peaks, key=lambda p: p["F_max"])
+        pt = max(peaks, key=lambda p: p["T_max"])
+        rows.append(["largest joint force", f"{g(pf['F_max'])} N in '{pf['joint']}' at t = {g(pf['t_F'])} s"])
+        rows.append(["largest joint torque", f"{g(pt['T_max'])} N m in '{pt['joint']}' at t = {g(pt['t_T'])} s"])
+    return [Heading("Key results", 1), Table(["Quantity", "Value"], rows)] if rows else []
+
+
+def warning_blocks(warns):
+    out = [Heading("Warnings", 1)]
+    if not warns:
+        return out + [Para("None: no redundant constraints, no singular configuration, constraint and energy drift "
+                           "within limits.", "note")]
+    return out + [Para(f"{title}: {text}", "warning") for title, text in warns]
+
+
+# ----------------------------------------------------------------------------- model
+def model_blocks(model):
+    out = [Heading("Model", 1), Heading("Bodies", 2)]
+    rows = []
+    for b in model.bodies:
+        I = np.asarray(b.inertia, float)
+        rows.append([b.name, "yes" if b.grounded else "", g(b.mass), vec(b.position),
+                     g(I[0, 0]), g(I[1, 1]), g(I[2, 2]), g(I[0, 1]), g(I[0, 2]), g(I[1, 2])])
+    out.append(Table(["body", "fixed", "mass [kg]", "CoG [m]", "Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"], rows,
+                     "CoG at the initial configuration (global); inertia about the CoG in the body frame [kg m\u00b2].",
+                     numeric=[2, 4, 5, 6, 7, 8, 9]))
+    out += [Heading("Joints", 2), Table(["joint", "type", "body i", "body j", "eqs", "frame [m]"],
+                                        [[j.name, j.type, j.body_i, j.body_j, str(len(derived.JOINT_ROWS[j.type])),
+                                          frame_text(j)] for j in model.joints],
+                                        "Frames: global at the initial configuration, or local per body (about its "
+                                        "CoG, body frame). Reactions are reported in the frame carried by body i.",
+                                        numeric=[4])]
+    if model.drivers:
+        out += [Heading("Drivers", 2), Table(["driver", "type", "joint", "profile"],
+                                             [[d.name, d.type, d.joint, profile_text(d.profile)] for d in model.drivers],
+                                             "Driver value: joint angle [rad] or displacement along the joint z axis "
+                                             "[m], zero at the initial configuration.")]
+    out += [Heading("Springs, dampers and applied loads", 2)]
+    if model.forces:
+        out.append(Table(["name", "type", "acts on", "parameters"],
+                         [[f.name, f.type.replace("_", " "), force_target(f), force_params(f)] for f in model.forces]))
+    else:
+        out.append(Para("None (gravity only).", "note"))
+    return out
+
+
+def frame_text(j):
+    if j.frame is not None:
+        f = j.frame
+        return f"origin {vec(f.origin)}, z {vec(f.z_axis, 3)}" + (f", x {vec(f.x_axis, 3)}" if f.x_axis else "")
+    parts = []
+    for side, f in (("i", j.frame_i), ("j", j.frame_j)):
+        parts.append(f"{side}: {vec(f.origin)}, z {vec(f.z_axis, 3)}" + (f", x {vec(f.x_axis, 3)}" if f.x_axis else ""))
+    return "local " + "; ".join(parts)
+
+
+def profile_text(p):
+    if isinstance(p, dict):
+        items = []
+        for k, v in p.items():
+            if k == "type":
+                continue
+            if isinstance(v, list) and len(v) > 4:
+                v = f"[{len(v)} values, {g(min(v))} to {g(max(v))}]"
+            items.append(f"{k} = {v}")
+        return f"{p.get('type', '?')}: " + ", ".join(items)
+    return str(p)
+
+
+def force_target(f):
+    if f.type in ("point_force", "torque"):
+        return f.body + (f" at {vec(f.point)}" if f.point is not None else "")
+    if f.type == "spring_damper":
+        return f"{f.body_i} {vec(f.point_i)} \u2013 {f.body_j} {vec(f.point_j)}"
+    return f"joint {f.joint}"
+
+
+def force_params(f):
+    if f.type == "point_force":
+        return f"F = [{', '.join(str(c) for c in f.force)}] N ({f.frame} axes)"
+    if f.type == "torque":
+        return f"T = [{', '.join(str(c) for c in f.torque)}] N m ({f.frame} axes)"
+    if f.type == "spring_damper":
+        l0 = "initial distance" if f.free_length is None else f"{g(f.free_length)} m"
+        return f"k = {g(f.stiffness)} N/m, c = {g(f.damping)} N s/m, free length {l0}"
+    return f"k = {g(f.stiffness)} N m/rad, c = {g(f.damping)} N m s/rad, free angle {g(f.free_angle)} rad"
+
+
+# ----------------------------------------------------------------------------- mobility, peaks
+def mobility_blocks(mob):
+    gr = mob["grubler"]
+    rows = [["Moving bodies", f"{gr['moving_bodies']} (6 coordinates each: {mob['coordinates']})"],
+            ["Grubler count", f"6 x {gr['moving_bodies']} - {gr['joint_equations']} joint equations - "
+                              f"{gr['driver_equations']} driver equations = {gr['dof']}"],
+            ["Constraint equations", f"{mob['equations']}, independent: {mob['rank']}, redundant: "
+                                     f"{len(mob['redundant'])}"],
+            ["Degrees of freedom", f"{mob['dof_joints']} without drivers, {mob['dof']} with drivers "
+                                   "(rank of the constraint Jacobian at the first sample)"],
+            ["Singular configurations", (f"rank drops at {len(mob['singular_times'])} sample(s)" if mob["singular_times"]
+                                         else "none") + f" ({mob['scanned']} samples checked); worst conditioning "
+                                         f"{g(mob['min_ratio'], 3)} at t = {g(mob['t_min_ratio'])} s"]]
+    ext = mob.get("external")
+    if ext:
+        rows.append(["solver.analysis", "; ".join(f"{k}: {v}" for k, v in ext.items())])
+    out = [Heading("Mobility and redundancy", 1), Table(["Quantity", "Value"], rows,
+           f"Rank at a relative singular-value tolerance of {derived.RANK_TOL:g}, angular terms scaled by the "
+           f"mechanism size {g(mob['length_scale'], 3)} m.")]
+    if mob["redundant"]:
+        out.append(Table(["joint", "redundant equation", "depends on joints"],
+                         [[r["owner"], r["what"], ", ".join(r["involved"])] for r in mob["redundant"]],
+                         "Equations that repeat earlier ones (model order); one valid choice among equivalent ones."))
+    return out
+
+
+def peak_blocks(peaks, mob):
+    affected = {o for r in mob["redundant"] for o in r["involved"]}
+    rows = []
+    for p in peaks:
+        star = " *" if p["joint"] in affected else ""
+        rows.append([p["joint"] + star, p["type"], g(p["F_max"]), g(p["t_F"]), *(g(x) for x in p["F"]),
+                     g(p["T_max"]), g(p["t_T"]), *(g(x) for x in p["T"])])
+    head = ["joint", "type", "max |F| [N]", "t [s]", "Fx [N]", "Fy [N]", "Fz [N]",
+            "max |T| [N m]", "t [s]", "Tx [N m]", "Ty [N m]", "Tz [N m]"]
+    cap = ("Peak reaction force and torque (about the joint origin) that body i exerts on body j; components at the "
+           "time of the peak, in the joint frame carried by body i.")
+    if affected:
+        cap += " * reaction partly statically indeterminate (redundant constraints, minimum-norm split)."
+    return [Heading("Peak loads", 1), Table(head, rows, cap, numeric=list(range(2, 12)))]
+
+
+def plot_blocks(data, peaks, points, view):
+    out = [Heading("Plots", 1)]
+    items = (plots.driver_plots(data, peaks) + plots.reaction_plots(data, peaks) + plots.point_plots(data, points)
+             + plots.violation_plots(data) + plots.energy_plot(data) + plots.motion_plot(data, view))
+    return out + items
+
+
+def file_blocks(files):
+    if not files:
+        return []
+    text = {"report.html": "this report (self-contained HTML)", "report.pdf": "this report (PDF)",
+            "timeseries.json": "every time series of the run (keys are the CSV headers, with units)",
+            "peak_loads.csv": "the peak-load table", "points.csv": "paths, velocities and accelerations of the points",
+            "motion.gif": "stick-figure animation of the motion", "motion_strip.png": "stick-figure frames of the motion"}
+    return [Heading("Files", 1), Table(["file", "content"], [[f, text.get(f, "")] for f in files])]
+
