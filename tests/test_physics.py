@@ -39,6 +39,10 @@ def test_pendulum_period_and_pivot_reaction():
     assert Fz == pytest.approx(pend_oracle.pivot_reaction_bottom(np.pi / 2, m=1.0, L=1.0, g=9.81, Jc=Jc), rel=1e-4)
     speed = np.interp(tc[0], res.t, np.linalg.norm(res.velocity("bob"), axis=1))
     assert Fz == pytest.approx(9.81 + speed ** 2 / 1.0, rel=1e-4)  # m g + m v^2 / L, point-mass limit
+    # the joint frame (carried by the ground) has x = (1,0,0), z = (0,1,0), so y = (0,0,-1)
+    Fj, _ = res.reaction("pivot")
+    np.testing.assert_allclose(Fj[:, 1], -F[:, 2], atol=1e-9)
+    np.testing.assert_allclose(Fj[:, 0], F[:, 0], atol=1e-9)
     v = abs(np.interp(tc[0], res.t, res.velocity("bob")[:, 2]))
     assert v < 1e-2  # at the lowest point the velocity is horizontal
 

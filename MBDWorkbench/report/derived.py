@@ -42,7 +42,7 @@ def driver_peaks(data):
 
 # ----------------------------------------------------------------------------- points
 def check_points(data, points):
-    """Validate [(body, local_point), ...]; returns [(label, body, array(3))]."""
+    """Validate [(body, local_point), ...]; returns [(label 'P1'.., body, array(3))]."""
     out = []
     fixed = {b.name for b in data.model.bodies if b.grounded} | {"ground"}
     for k, item in enumerate(points or []):
@@ -55,8 +55,7 @@ def check_points(data, points):
         p = np.asarray(local, dtype=float) if _is_vector(local) else None
         if p is None:
             raise ReportError(f"points[{k}]", f"local point of body '{body}' must be 3 finite numbers [m], got {local!r}")
-        label = f"{body} ({', '.join(f'{v:g}' for v in p)})"
-        out.append((label, body, p))
+        out.append((f"P{k + 1}", body, p))
     return out
 
 

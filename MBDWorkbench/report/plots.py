@@ -132,7 +132,7 @@ def point_plots(data, points):
                     ax.plot(data.t, np.linalg.norm(v, axis=1), color="k", lw=1.0, ls="--", label="magnitude")
                 _ylabel(ax, f"{key} [{unit}]")
                 _legend(ax, "global")
-        out.append(Plot(f"Point {label}",
+        out.append(Plot(f"Point {label}: body '{body}' {_fmt_vec(local)}",
                         f"Point fixed to body '{body}' at {_fmt_vec(local)} m from its CoG (body frame); global "
                         "components. Acceleration: second-order finite difference of the velocity.", 6.6, draw))
     return out

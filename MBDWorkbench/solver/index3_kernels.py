@@ -213,8 +213,8 @@ def _perturb(r, A, v, side, c, h):
         for i in range(3):      # A += i h A e_a^ ; column j of A e_a^ is A (e_a x e_j)
             col1, col2 = (a + 1) % 3, (a + 2) % 3
             x1, x2 = A[side, i, col1].real, A[side, i, col2].real
-            A[side, i, col2] += 1j * h * x1
-            A[side, i, col1] -= 1j * h * x2
+            A[side, i, col1] += 1j * h * x2
+            A[side, i, col2] -= 1j * h * x1
     else:
         v[side, c - 6] += 1j * h
 

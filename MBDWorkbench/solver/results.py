@@ -87,22 +87,31 @@ class Results:
         self.assembly = []
 
     # ------------------------------------------------------------------ sampling
-    def record(self, t, Y, acc):
-        """Evaluate and store one output sample at (t, Y); ``acc`` holds the work integrals."""
+    def record(self, t, Y, acc, lam=None, Ydot=None):
+        """Evaluate and store one output sample at (t, Y); ``acc`` holds the work integrals.
+        ``lam`` / ``Ydot`` (optional) replace the forward-dynamics multipliers and state
+        derivative (kinematic analysis, inverse dynamics and statics impose their own)."""
         sys = self.system
         ev = sys.evaluate(t, Y)
+        if lam is not None:
+            sys.work.lam[:] = lam
+            ev["lam"] = np.array(lam, dtype=float)
+            if Ydot is not None:
+                ev["Ydot"] = np.array(Ydot, dtype=float)
         nj = len(self.joint_names)
         wrench = np.zeros((nj, 12))
         if nj:
             joint_wrenches(sys.static, Y, sys.work, sys.row_owner, nj, *self._layout, wrench)
-        Wd, Wn = acc[3], acc[4]
-        if acc[5] > 0:
-            Wd += 0.5 * (t - acc[0]) * (acc[1] + ev["Pdrv"])
-            Wn += 0.5 * (t - acc[0]) * (acc[2] + ev["Pnc"])
         drv_rows = np.nonzero(sys.row_owner >= nj)[0]
         fd = np.array([sys.programs[sys.static.row_prog[r]](t)[1] for r in drv_rows])
         effort = -ev["lam"][drv_rows]
         power = effort * (ev["rate"][drv_rows] + fd)
+        if lam is not None:
+            ev["Pdrv"] = float(power.sum())
+        Wd, Wn = acc[3], acc[4]
+        if acc[5] > 0:
+            Wd += 0.5 * (t - acc[0]) * (acc[1] + ev["Pdrv"])
+            Wn += 0.5 * (t - acc[0]) * (acc[2] + ev["Pnc"])
         self._rows.append(dict(t=t, Y=np.array(Y), lam=ev["lam"], phi=ev["phi"], rate=ev["rate"],
                                T=ev["T"], V=ev["V"], Wd=Wd, Wn=Wn, wrench=wrench, effort=effort,
                                power=power, Ydot=ev["Ydot"]))

@@ -1,0 +1,315 @@
+"""FreeCAD document -> solver Model (the single model description), in SI units.
+
+The document's Multibody Dynamics objects (see :mod:`objects`) are read as follows:
+
+* Body: mass, CoG and inertia from the part's solids (:func:`objects.body_mass_properties`).
+  The solver body sits at the CoG with the orientation of the part's global placement, so
+  its inertia in body axes is ``R^T I_global R``. The part follows the body through a
+  constant offset: ``part placement(t) = body pose(t) * offset`` with
+  ``offset = inverse(initial body pose) * initial part placement`` (see :func:`document_model`).
+* Joint: type, bodies (empty = ground), Frame (global placement, mm) -> Frame (m, axes).
+* Driver: rotational [deg] or linear [mm] profiles -> rad or m.
+* SpringDamper, Force: converted from N/mm, N mm/deg, N mm to N/m, N m/rad, N m.
+* Simulation: settings and gravity [mm/s^2].
+
+Bad input raises :class:`CadError` (or the solver's ModelError) naming the object.
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from .mass_properties import CadError
+from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
+
+DEG = math.pi / 180.0
+
+
+# ----------------------------------------------------------------------------- placements
+def global_placement(obj):
+    """Global App.Placement of a part (container placements applied; Links included)."""
+    import FreeCAD as App
+    parents = getattr(obj, "Parents", None) or []
+    if parents:
+        root, sub = parents[0]
+        return App.Placement(root.getSubObject(sub, retType=2)[1])
+    return App.Placement(obj.getSubObject("", retType=2)[1])
+
+
+def set_global_placement(obj, placement):
+    """Give ``obj`` the global ``placement`` by setting its own Placement (containers kept)."""
+    parent = global_placement(obj).multiply(obj.Placement.inverse())
+    new = parent.inverse().multiply(placement)
+    if not (hasattr(new, "isSame") and new.isSame(obj.Placement, 1e-12)):
+        obj.Placement = new
+
+
+def rotation_matrix(rotation):
+    """3x3 numpy matrix of an App.Rotation."""
+    import FreeCAD as App
+    cols = [rotation.multVec(App.Vector(*e)) for e in np.eye(3)]
+    return np.array([[c.x, c.y, c.z] for c in cols]).T
+
+
+def quaternion_wxyz(rotation):
+    """[qw, qx, qy, qz] of an App.Rotation (FreeCAD's Q is (x, y, z, w))."""
+    x, y, z, w = rotation.Q
+    return [float(w), float(x), float(y), float(z)]
+
+
+def placement_from_pose(position_mm, quat_wxyz):
+    """App.Placement from a position [mm] and a quaternion [qw, qx, qy, qz]."""
+    import FreeCAD as App
+    w, x, y, z = (float(v) for v in quat_wxyz)
+    return App.Placement(App.Vector(*[float(c) for c in position_mm]), App.Rotation(x, y, z, w))
+
+
+def _value(v):
+    """Float of a float or FreeCAD Quantity (in the property's own unit)."""
+    return float(getattr(v, "Value", v))
+
+
+def _mm_to_m(vector):
+    return [float(vector[0]) * 1e-3, float(vector[1]) * 1e-3, float(vector[2]) * 1e-3]
+
+
+# ----------------------------------------------------------------------------- names
+def _model_names(objects):
+    """Unique model names from labels ('ground' is reserved)."""
+    names, used = {}, set()
+    for o in objects:
+        name = o.Label.strip() or o.Name
+        if name == "ground" or name in used:
+            name = "%s_%s" % (name, o.Name)
+        used.add(name)
+        names[o.Name] = name
+    return names
+
+
+# ----------------------------------------------------------------------------- objects
+def _elements(doc, simulation):
+    """(simulation or None, MBD objects) of the model."""
+    sims = find_objects(doc, "Simulation")
+    if simulation is None and len(sims) > 1:
+        raise CadError("document '%s' has %d simulations (%s): say which one"
+                       % (doc.Label, len(sims), ", ".join(s.Label for s in sims)))
+    sim = simulation if simulation is not None else (sims[0] if sims else None)
+    if sim is not None and len(sims) > 1:
+        return sim, simulation_members(sim)
+    return sim, [o for o in find_objects(doc) if mbd_type(o) != "Simulation"]
+
+
+def _body(obj, name):
+    from ..solver.model import Body
+    if obj.Part is None:
+        raise CadError("body '%s' has no part (set its Part property)" % obj.Label)
+    try:
+        mp = body_mass_properties(obj)
+    except CadError as exc:
+        raise CadError("body '%s': %s" % (obj.Label, exc)) from None
+    plc = global_placement(obj.Part)
+    R = rotation_matrix(plc.Rotation)
+    inertia = R.T @ mp.inertia @ R
+    inertia = 0.5 * (inertia + inertia.T)
+    body = Body(name=name, mass=float(mp.mass), inertia=inertia.tolist(), position=[float(c) for c in mp.cog],
+                orientation=quaternion_wxyz(plc.Rotation), grounded=bool(obj.Grounded), source=mp.source)
+    body_pose = placement_from_pose(mp.cog * 1e3, body.orientation)
+    offset = body_pose.inverse().multiply(plc)
+    info = dict(body_object=obj.Name, part=obj.Part.Name, grounded=bool(obj.Grounded),
+                offset_position_mm=[offset.Base.x, offset.Base.y, offset.Base.z],
+                offset_quaternion=quaternion_wxyz(offset.Rotation))
+    return body, info
+
+
+def _ref(link, names, bodies, what):
+    """Model name of a Body link (None -> ground)."""
+    if link is None:
+        return "ground"
+    if mbd_type(link) != "Body":
+        raise CadError("%s: '%s' is not a Multibody Dynamics body" % (what, link.Label))
+    if link.Name not in bodies:
+        raise CadError("%s: body '%s' is not part of this simulation" % (what, link.Label))
+    return names[link.Name]
+
+
+def _joint(obj, names, bodies):
+    from ..solver.model import Frame, Joint
+    what = "joint '%s'" % obj.Label
+    b1 = _ref(obj.Body1, names, bodies, what)
+    b2 = _ref(obj.Body2, names, bodies, what)
+    if obj.Body1 is not None and obj.Body1 == obj.Body2:
+        part = obj.Body1.Part.Label if obj.Body1.Part is not None else obj.Body1.Label
+        raise CadError("%s: both sides are the same part '%s'" % (what, part))
+    if b1 == "ground" and b2 == "ground":
+        raise CadError("%s: both sides are the ground (set Body1 or Body2)" % what)
+    from .picking import placement_axes
+    o, x, _, z = placement_axes(obj.Frame)
+    frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())
+    return Joint(name=names[obj.Name], type=obj.JointType, body_i=b1, body_j=b2, frame=frame)
+
+
+def _driver(obj, names, joints):
+    from ..solver.model import Driver
+    what = "driver '%s'" % obj.Label
+    if obj.Joint is None or obj.Joint.Name not in joints:
+        raise CadError("%s: its Joint is missing or not part of this simulation" % what)
+    k = DEG if obj.DriverType == "rotational" else 1e-3
+    if obj.Profile == "constant_speed":
+        profile = {"type": "constant_speed", "speed": float(obj.Rate) * k}
+    elif obj.Profile == "harmonic":
+        a, phase = float(obj.Amplitude) * k, _value(obj.Phase) * DEG
+        profile = {"type": "harmonic", "amplitude": a, "frequency": float(obj.Frequency), "phase": phase,
+                   "offset": -a * math.sin(phase)}
+    else:
+        text = str(obj.Expression).strip()
+        if not text:
+            raise CadError("%s: empty Expression" % what)
+        profile = "(%s)*%r" % (text, k)
+    return Driver(name=names[obj.Name], type=obj.DriverType, joint=names[obj.Joint.Name], profile=profile)
+
+
+def _spring(obj, names, bodies, joints):
+    from ..solver.model import Force
+    what = "spring '%s'" % obj.Label
+    if obj.Kind == "rotational":
+        if obj.Joint is None or obj.Joint.Name not in joints:
+            raise CadError("%s: its Joint is missing or not part of this simulation" % what)
+        k = 1e-3 / DEG  # N mm/deg -> N m/rad
+        return Force(name=names[obj.Name], type="rotational_spring_damper", joint=names[obj.Joint.Name],
+                     stiffness=float(obj.Stiffness) * k, damping=float(obj.Damping) * k,
+                     free_angle=_value(obj.FreeAngle) * DEG)
+    b1, b2 = _ref(obj.Body1, names, bodies, what), _ref(obj.Body2, names, bodies, what)
+    free = None if obj.UseInitialLength else _value(obj.FreeLength) * 1e-3
+    return Force(name=names[obj.Name], type="spring_damper", body_i=b1, point_i=_mm_to_m(obj.Point1),
+                 body_j=b2, point_j=_mm_to_m(obj.Point2), stiffness=float(obj.Stiffness) * 1e3,
+                 damping=float(obj.Damping) * 1e3, free_length=free)
+
+
+def _component(text, scale):
+    text = str(text).strip() or "0"
+    try:
+        return float(text) * scale
+    except ValueError:
+        return text if scale == 1.0 else "(%s)*%r" % (text, scale)
+
+
+def _force(obj, names, bodies):
+    from ..solver.model import Force
+    what = "force '%s'" % obj.Label
+    body = _ref(obj.Body, names, bodies, what)
+    if body == "ground":
+        raise CadError("%s: no Body set" % what)
+    scale = 1.0 if obj.Kind == "point_force" else 1e-3  # N mm -> N m
+    comps = [_component(getattr(obj, c), scale) for c in "XYZ"]
+    f = Force(name=names[obj.Name], type=obj.Kind, body=body, frame=obj.Axes)
+    if obj.Kind == "point_force":
+        f.force, f.point = comps, _mm_to_m(obj.Point)
+    else:
+        f.torque = comps
+    return f
+
+
+def _settings(sim):
+    from ..solver.model import Settings
+    if sim is None:
+        return Settings(), [0.0, 0.0, -9.81]
+    s = Settings(t_end=float(sim.EndTime), step=float(sim.Step), output_step=float(sim.OutputStep),
+                 integrator=str(sim.Integrator), rtol=float(sim.RelativeTolerance),
+                 atol=float(sim.AbsoluteTolerance), baumgarte_alpha=float(sim.BaumgarteAlpha),
+                 baumgarte_beta=float(sim.BaumgarteBeta), tikhonov_eps=float(sim.TikhonovEps),
+                 assemble=bool(sim.Assemble))
+    return s, _mm_to_m(sim.Gravity)
+
+
+def _check_grounded(sim, bodies, joints, forces):
+    if sim is not None and getattr(sim, "AllowFreeFlight", False):
+        return
+    if any(b.grounded for b in bodies):
+        return
+    if any("ground" in (j.body_i, j.body_j) for j in joints):
+        return
+    if any(f.type == "spring_damper" and "ground" in (f.body_i, f.body_j) for f in forces):
+        return
+    raise CadError("nothing is grounded: mark a body Grounded, or leave Body1 of a joint empty to attach it "
+                   "to the ground (or set AllowFreeFlight on the simulation for free-flying bodies)")
+
+
+def document_model(doc, simulation=None):
+    """(Model, mapping) of a document. ``mapping['bodies'][name]`` gives each body's object,
+    part and the offset (position [mm], quaternion) with part placement = body pose * offset."""
+    from ..solver.model import Model, validate
+    sim, objs = _elements(doc, simulation)
+    sim_label = sim.Label if sim is not None else doc.Label
+    by_type = {k: [o for o in objs if mbd_type(o) == k] for k in ("Body", "Joint", "Driver", "SpringDamper", "Force")}
+    if not by_type["Body"]:
+        raise CadError("simulation '%s' has no bodies: select a part and use 'Body'" % sim_label)
+    names = _model_names([o for k in by_type for o in by_type[k]])
+    body_names = {o.Name for o in by_type["Body"]}
+    joint_names = {o.Name for o in by_type["Joint"]}
+    bodies, infos = zip(*[_body(o, names[o.Name]) for o in by_type["Body"]])
+    joints = [_joint(o, names, body_names) for o in by_type["Joint"]]
+    drivers = [_driver(o, names, joint_names) for o in by_type["Driver"]]
+    forces = [_spring(o, names, body_names, joint_names) for o in by_type["SpringDamper"]]
+    forces += [_force(o, names, body_names) for o in by_type["Force"]]
+    _check_grounded(sim, bodies, joints, forces)
+    settings, gravity = _settings(sim)
+    model = Model(name=doc.Label or doc.Name, bodies=list(bodies), joints=joints, forces=forces, drivers=drivers,
+                  gravity=gravity, settings=settings, description="from FreeCAD document %s" % doc.Label)
+    validate(model)
+    mapping = dict(document=doc.Name, simulation=sim.Name if sim is not None else None, units="mm",
+                   bodies={b.name: info for b, info in zip(bodies, infos)},
+                   objects={names[k]: k for k in names})
+    return model, mapping
+
+
+def model_from_document(doc, simulation=None):
+    """The solver Model of a FreeCAD document (SI units, validated)."""
+    return document_model(doc, simulation)[0]
+
+
+def open_document(path):
+    """(document, opened_here) for an .FCStd file, headless or in the GUI."""
+    from .freecad_env import import_freecad
+    App = import_freecad()
+    real = os.path.realpath(path)
+    for doc in App.listDocuments().values():
+        if doc.FileName and os.path.realpath(doc.FileName) == real:
+            return doc, False
+    if not os.path.isfile(real):
+        raise CadError("%s: file not found" % path)
+    import MBDWorkbench.cad.objects  # noqa: F401 -- proxies importable for restore
+    try:
+        doc = App.openDocument(real)
+    except Exception as exc:
+        raise CadError("%s: FreeCAD cannot open it: %s" % (path, exc)) from exc
+    return doc, True
+
+
+def model_from_document_file(path, simulation=None):
+    """Open an .FCStd file (headless), build its Model, close it again. Errors in the
+    document are raised as the solver's ModelError naming the file (the CLI reports them)."""
+    from ..solver.errors import ModelError
+    from .freecad_env import import_freecad
+    App = import_freecad()
+    try:
+        doc, opened = open_document(path)
+    except CadError as exc:
+        raise ModelError(path, str(exc)) from None
+    try:
+        sim = doc.getObject(simulation) if isinstance(simulation, str) else simulation
+        doc.recompute()
+        return model_from_document(doc, sim)
+    except CadError as exc:
+        raise ModelError(path, str(exc)) from None
+    finally:
+        if opened:
+            App.closeDocument(doc.Name)
+
+
+def export_json(doc, path, simulation=None):
+    """Write the document's model as a JSON model file; return the Model."""
+    model = model_from_document(doc, simulation)
+    model.save(path)
+    return model

@@ -1,0 +1,225 @@
+"""Render report blocks to an A4 PDF with matplotlib's PdfPages (text, tables with
+wrapped cells and repeated headers, plots drawn directly on the page: vector output)."""
+import matplotlib
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.textpath import TextToPath
+
+from .document import Heading, Para, Table
+from .plots import Plot
+
+PAGE_W, PAGE_H = 8.27, 11.69          # A4 [in]
+MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 0.7, 0.75, 0.7
+CONTENT_W = PAGE_W - 2 * MARGIN_X
+BODY, SMALL, TABLE = 9.0, 7.5, 7.0    # font sizes [pt]
+HEAD = {0: 16.0, 1: 13.0, 2: 10.5}
+CELL_PAD = 0.06                        # [in] each side of a cell
+_T2P = TextToPath()
+
+
+def text_width(s, size, bold=False):
+    """Width of a one-line string [in] at font size ``size`` [pt]."""
+    if not s:
+        return 0.0
+    prop = FontProperties(size=size, weight="bold" if bold else "normal")
+    return _T2P.get_text_width_height_descent(s, prop, ismath=False)[0] / 72.0
+
+
+def wrap(s, width, size, bold=False):
+    """Lines of ``s`` that fit ``width`` [in] (greedy on measured widths)."""
+    lines = []
+    for para in str(s).split("\n"):
+        words, line = para.split(" "), ""
+        for w in words:
+            cand = w if not line else line + " " + w
+            if text_width(cand, size, bold) <= width or not line:
+                line = cand
+            else:
+                lines.append(line)
+                line = w
+            while text_width(line, size, bold) > width and len(line) > 1:
+                cut = _fit(line, width, size, bold)
+                lines.append(line[:cut])
+                line = line[cut:]
+        lines.append(line)
+    return lines
+
+
+def _fit(s, width, size, bold):
+    n = len(s)
+    while n > 1 and text_width(s[:n], size, bold) > width:
+        n -= 1
+    return n
+
+
+class PdfBuilder:
+    """Lays blocks out top to bottom on A4 pages with a header and page numbers."""
+
+    def __init__(self, path, title):
+        self.pdf = PdfPages(path, metadata={"Title": title, "Creator": "MBD Workbench"})
+        self.title = title
+        self.page = 0
+        self.fig = None
+        self.y = 0.0
+
+    def new_page(self):
+        self.finish_page()
+        self.page += 1
+        self.fig = Figure(figsize=(PAGE_W, PAGE_H))
+        self.fig.text(MARGIN_X / PAGE_W, 1 - 0.4 / PAGE_H, self.title, fontsize=SMALL, color="0.4", va="center")
+        self.fig.text(1 - MARGIN_X / PAGE_W, 0.35 / PAGE_H, f"page {self.page}", fontsize=SMALL, color="0.4",
+                      ha="right", va="center")
+        self.y = MARGIN_TOP
+
+    def finish_page(self):
+        if self.fig is not None:
+            self.pdf.savefig(self.fig)
+            self.fig = None
+
+    def close(self):
+        self.finish_page()
+        self.pdf.close()
+
+    def room(self):
+        return PAGE_H - MARGIN_BOTTOM - self.y
+
+    def ensure(self, h):
+        if self.fig is None or self.room() < h:
+            self.new_page()
+
+    def text(self, x, s, size, **kw):
+        """One line at the cursor (top-aligned), x in inches."""
+        self.fig.text(x / PAGE_W, 1 - self.y / PAGE_H, s, fontsize=size, va="top", **kw)
+
+    # ------------------------------------------------------------------ blocks
+    def heading(self, b):
+        size = HEAD.get(b.level, 10.0)
+        before = 0.0 if b.level == 0 else 0.18
+        self.ensure(before + size / 72 * 1.6 + (1.2 if b.level == 1 else 0.5))
+        self.y += before if self.y > MARGIN_TOP else 0.0
+        self.text(MARGIN_X, b.text, size, weight="bold")
+        self.y += size / 72 * 1.6
+
+    def para(self, b):
+        size = BODY if b.style == "normal" else BODY - 0.5
+        color = {"warning": "#9a1b1b", "note": "0.25"}.get(b.style, "black")
+        indent = 0.15 if b.style == "warning" else 0.0
+        lines = wrap(b.text, CONTENT_W - indent, size)
+        lh = size / 72 * 1.4
+        for k, line in enumerate(lines):
+            self.ensure(lh)
+            self.text(MARGIN_X + indent, line, size, color=color)
+            if k == 0 and b.style == "warning":
+                self.text(MARGIN_X, "!", size, color=color, weight="bold")
+            self.y += lh
+        self.y += 0.08
+
+    def table(self, b):
+        widths = column_widths(b, CONTENT_W)
+        head = [wrap(h, widths[c] - 2 * CELL_PAD, TABLE, True) for c, h in enumerate(b.header)]
+        rows = [[wrap(cell, widths[c] - 2 * CELL_PAD, TABLE) for c, cell in enumerate(r)] for r in b.rows]
+        lh = TABLE / 72 * 1.35
+        head_h = max(len(h) for h in head) * lh + 0.06
+        self.ensure(head_h + lh * 2 + 0.1)
+        self._table_header(head, widths, head_h, lh)
+        for r in rows:
+            h = max(len(c) for c in r) * lh + 0.04
+            if self.room() < h:
+                self.new_page()
+                self._table_header(head, widths, head_h, lh)
+            self._row(r, widths, lh, b.numeric)
+            self.y += h
+            self._rule(0.3, "0.75")
+        if b.caption:
+            self.y += 0.04
+            for line in wrap(b.caption, CONTENT_W, SMALL):
+                self.ensure(SMALL / 72 * 1.35)
+                self.text(MARGIN_X, line, SMALL, color="0.3", style="italic")
+                self.y += SMALL / 72 * 1.35
+        self.y += 0.15
+
+    def _table_header(self, head, widths, head_h, lh):
+        from matplotlib.patches import Rectangle
+        top = 1 - self.y / PAGE_H
+        self.fig.patches.append(Rectangle((MARGIN_X / PAGE_W, top - head_h / PAGE_H), sum(widths) / PAGE_W,
+                                          head_h / PAGE_H, transform=self.fig.transFigure, color="#e8edf3", zorder=0))
+        self.y += 0.03
+        self._row(head, widths, lh, [], bold=True)
+        self.y += head_h - 0.03
+        self._rule(0.6, "0.4")
+
+    def _row(self, cells, widths, lh, numeric, bold=False):
+        x = MARGIN_X
+        y0 = self.y
+        for c, lines in enumerate(cells):
+            right = c in numeric
+            for k, line in enumerate(lines):
+                self.y = y0 + 0.02 + k * lh
+                xx = x + widths[c] - CELL_PAD if right else x + CELL_PAD
+                self.text(xx, line, TABLE, ha="right" if right else "left", weight="bold" if bold else "normal")
+            x += widths[c]
+        self.y = y0
+
+    def _rule(self, lw, color):
+        y = 1 - self.y / PAGE_H
+        self.fig.add_artist(matplotlib.lines.Line2D([MARGIN_X / PAGE_W, 1 - MARGIN_X / PAGE_W], [y, y],
+                                                    lw=lw, color=color, transform=self.fig.transFigure))
+
+    def plot(self, b):
+        cap = wrap(b.caption, CONTENT_W, SMALL)
+        need = 0.3 + b.height + len(cap) * SMALL / 72 * 1.35 + 0.1
+        self.ensure(need)
+        self.text(MARGIN_X, b.title, 10.0, weight="bold")
+        self.y += 0.3
+        b.draw(self.fig, (MARGIN_X, PAGE_H - self.y - b.height, CONTENT_W, b.height))
+        self.y += b.height
+        for line in cap:
+            self.text(MARGIN_X, line, SMALL, color="0.3", style="italic")
+            self.y += SMALL / 72 * 1.35
+        self.y += 0.2
+
+
+def column_widths(table, avail):
+    """Column widths [in]: natural widths, long columns shrunk (wrapped) to fit ``avail``."""
+    n = len(table.header)
+    nat = [max([text_width(w, TABLE, True) for w in str(table.header[c]).split(" ")]
+               + [text_width(str(r[c]), TABLE) for r in table.rows]) + 2 * CELL_PAD for c in range(n)]
+    if sum(nat) <= avail:
+        if n <= 4:
+            nat[-1] += avail - sum(nat)
+        return nat
+    fair = avail / n
+    small = [c for c in range(n) if nat[c] <= fair]
+    while True:
+        rest = avail - sum(nat[c] for c in small)
+        big = [c for c in range(n) if c not in small]
+        share = {c: rest * nat[c] / sum(nat[b] for b in big) for c in big}
+        newly = [c for c in big if nat[c] <= share[c]]
+        if not newly:
+            break
+        small += newly
+    return [nat[c] if c in small else share[c] for c in range(n)]
+
+
+def write_pdf(blocks, path, title):
+    """Write ``blocks`` to ``path``; returns the number of pages."""
+    with matplotlib.rc_context({"pdf.fonttype": 42, "font.family": "DejaVu Sans"}):
+        pb = PdfBuilder(path, title)
+        pb.new_page()
+        for b in blocks:
+            if isinstance(b, Heading):
+                if b.level == 1 and b.text == "Plots":
+                    pb.new_page()
+                pb.heading(b)
+            elif isinstance(b, Para):
+                pb.para(b)
+            elif isinstance(b, Table):
+                pb.table(b)
+            elif isinstance(b, Plot):
+                pb.plot(b)
+            else:
+                raise TypeError(f"unknown report block {type(b).__name__}")
+        pb.close()
+    return pb.page
+

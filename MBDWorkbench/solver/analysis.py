@@ -1,0 +1,469 @@
+"""Mechanism analyses on the constraint Jacobian: mobility, redundancy, assembly,
+singular configurations.
+
+Jacobian columns are 6 per moving body (global linear velocity, body-frame angular
+velocity), rows are the primitive joint equations in joint order, then one row per
+driver (see joints.py). Rank decisions use a *dimensionless* Jacobian: length rows
+(m) are divided by the model's length scale ``L`` and linear columns multiplied by
+``L``, so metres and radians weigh alike. A singular value counts when it exceeds
+``tol * sigma_max`` (``RANK_TOL = 1e-8`` by default); an equation is redundant when
+its scaled row lies within ``tol`` (relative) of the span of the equations before it.
+
+Kinematic analysis, inverse dynamics and statics live in ``analysis_kinematics.py``.
+"""
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg
+
+from .assembly import apply_increment
+from .errors import AssemblyError, ModelError
+from .joints import JOINT_ROWS, POINT, DP1, DP2, ANGLE
+from .kernels import normalize_quaternions
+from .model import Frame, Driver, frame_axes, validate
+from .system import System
+
+RANK_TOL = 1e-8
+ASSEMBLY_TOL = 1e-10
+
+
+# ----------------------------------------------------------------------------- scaling
+def length_scale(system, Y):
+    """Characteristic length [m] of a configuration: the largest distance of a body CoG
+    or joint origin from their centroid (1 m if the model is a single point)."""
+    pts = [Y[7 * b:7 * b + 3] for b in range(system.nb)]
+    for j, f in zip(system.model.joints, system.joint_frames):   # fixed sides are global
+        pts += [f["o" + s] for s, b in (("i", j.body_i), ("j", j.body_j)) if system.body_index(b) < 0]
+    P = np.array(pts, dtype=float).reshape(-1, 3)
+    L = float(np.max(np.linalg.norm(P - P.mean(axis=0), axis=1))) if len(P) else 0.0
+    return L if L > 1e-9 else 1.0
+
+
+def scaling(system, L):
+    """Row scale (1/L for length rows, 1 for angle rows) and column scale (L for linear
+    velocity columns, 1 for angular) making the Jacobian dimensionless."""
+    rows = np.where(system.row_angular, 1.0, 1.0 / L)
+    cols = np.tile(np.r_[np.full(3, L), np.ones(3)], system.nb)
+    return rows, cols
+
+
+def singular_values(A):
+    """Singular values of a (possibly empty) matrix, descending."""
+    if A.size == 0:
+        return np.zeros(0)
+    return scipy.linalg.svdvals(A)
+
+
+def numerical_rank(A, tol=RANK_TOL):
+    """Number of singular values above ``tol * sigma_max``."""
+    s = singular_values(A)
+    return int(np.sum(s > tol * s[0])) if len(s) and s[0] > 0 else 0
+
+
+def independent_rows(A, tol=RANK_TOL):
+    """Greedy in-order selection: (kept, dropped) row indices; a row is dropped when it
+    lies within ``tol`` (relative to its norm) of the span of the rows kept before it."""
+    basis = np.zeros((0, A.shape[1]))
+    kept, dropped = [], []
+    for r, row in enumerate(A):
+        n = np.linalg.norm(row)
+        v = row.copy()
+        for _ in range(2):
+            v -= basis.T @ (basis @ v)
+        nv = np.linalg.norm(v)
+        if n > 0 and nv > tol * max(n, 1.0):
+            basis = np.vstack([basis, v / nv])
+            kept.append(r)
+        else:
+            dropped.append(r)
+    return kept, dropped
+
+
+def _pivoted_rows(A, rank):
+    """Independent rows by QR with column pivoting on A^T (fallback selection)."""
+    if rank == 0:
+        return [], list(range(A.shape[0]))
+    piv = scipy.linalg.qr(A.T, pivoting=True, mode="r")[1]
+    return sorted(piv[:rank].tolist()), sorted(piv[rank:].tolist())
+
+
+# ----------------------------------------------------------------------------- row labels
+_AXIS = "xyz"
+
+
+def _vector_name(v):
+    return f"{v[0]}_{v[1]}"
+
+
+def row_label(system, r):
+    """Human-readable description of constraint row r (joint/driver, type, equation)."""
+    owner = int(system.row_owner[r])
+    nj = len(system.model.joints)
+    if owner >= nj:
+        d = system.model.drivers[owner - nj]
+        what = "angle" if d.type == "rotational" else "displacement"
+        return f"driver '{d.name}' ({d.type} on joint '{d.joint}'): prescribed {what}"
+    j = system.model.joints[owner]
+    k = r - int(np.nonzero(system.row_owner == owner)[0][0])
+    spec = JOINT_ROWS[j.type][k]
+    if spec[0] == POINT:
+        desc = f"origins coincide along global {_AXIS[spec[1]]}"
+    elif spec[0] == DP1:
+        desc = f"{_vector_name(spec[1])} perpendicular to {_vector_name(spec[2])}"
+    elif spec[0] == DP2:
+        desc = f"origin_j stays in the plane normal to {_vector_name(spec[1])}"
+    else:
+        desc = "angle"
+    return f"joint '{j.name}' ({j.type}) equation {k + 1}: {desc}"
+
+
+def owner_kind(system, r):
+    """('joint' | 'driver', name) owning row r."""
+    owner = int(system.row_owner[r])
+    nj = len(system.model.joints)
+    return ("driver", system.model.drivers[owner - nj].name) if owner >= nj else \
+        ("joint", system.model.joints[owner].name)
+
+
+# ----------------------------------------------------------------------------- assembly
+def joint_residuals(system, phi, tol=0.0):
+    """[(name, position residual [m], angle residual [rad])] of the joints and drivers
+    violating ``phi`` by more than ``tol``, worst first."""
+    out = []
+    n_own = len(system.model.joints) + len(system.model.drivers)
+    for k in range(n_own):
+        rows = system.row_owner == k
+        lin = np.abs(phi[rows & ~system.row_angular])
+        ang = np.abs(phi[rows & system.row_angular])
+        p = float(lin.max()) if lin.size else 0.0
+        a = float(ang.max()) if ang.size else 0.0
+        if max(p, a) > tol or not np.isfinite(p + a):
+            out.append((system.owner_name(k), p, a))
+    return sorted(out, key=lambda x: -max(x[1], x[2]))
+
+
+def _describe_residuals(res, count=4):
+    parts = []
+    for name, p, a in res[:count]:
+        bits = ([f"{p:.3g} m"] if p > 0 else []) + ([f"{a:.3g} rad"] if a > 0 else [])
+        parts.append(f"'{name}' open by {' and '.join(bits) or '0'}")
+    return ", ".join(parts)
+
+
+def assemble(system, Y=None, t=0.0, tol=ASSEMBLY_TOL, max_iter=100):
+    """Close all joints and drivers at time t [s] from approximate placements ``Y``
+    (default: the model's initial state): Gauss-Newton with minimum-norm steps and
+    backtracking, switching to Levenberg-Marquardt damping when a step does not reduce
+    the scaled residual. Velocities are left unchanged. Returns the assembled state;
+    raises AssemblyError naming the joints that stay open and by how much."""
+    Y = (system.Y0 if Y is None else np.asarray(Y, float)).copy()
+    normalize_quaternions(system.static, Y)
+    if system.m == 0:
+        return Y
+    rs, cs = scaling(system, length_scale(system, Y))
+    phi, J = system.constraint_jacobian(t, Y)[:2]
+    f = phi * rs
+    mu = 0.0
+    for _ in range(max_iter):
+        if np.max(np.abs(phi)) < tol:
+            return Y
+        Js = J * rs[:, None] * cs[None, :]
+        Y_new = _assembly_step(system, Y, t, Js, f, cs, rs, mu)
+        if Y_new is None:
+            if mu > 1e8:
+                break
+            mu = max(10.0 * mu, 1e-6 * float(np.sum(Js * Js)) + 1e-12)
+            continue
+        mu = mu / 10.0 if mu > 1e-12 else 0.0
+        Y = Y_new
+        phi, J = system.constraint_jacobian(t, Y)[:2]
+        f = phi * rs
+    if np.max(np.abs(phi)) < tol:
+        return Y
+    bad = joint_residuals(system, phi, tol)
+    raise AssemblyError(f"the mechanism does not assemble at t = {t:g} s: {_describe_residuals(bad)} "
+                        f"(least-squares residual {np.max(np.abs(phi)):.3g} after Newton/Levenberg-Marquardt; "
+                        f"check the lengths and axes of these joints)", [(n, max(p, a)) for n, p, a in bad])
+
+
+def _assembly_step(system, Y, t, Js, f, cs, rs, mu):
+    """One damped Newton step with backtracking; None if the residual does not drop."""
+    if mu == 0.0:
+        dx = -scipy.linalg.lstsq(Js, f, cond=1e-12, lapack_driver="gelsd")[0]
+    else:
+        n = Js.shape[1]
+        dx = -np.linalg.solve(Js.T @ Js + mu * np.eye(n), Js.T @ f)
+    norm0 = np.linalg.norm(f)
+    alpha = 1.0
+    for _ in range(12):
+        Y_try = apply_increment(system, Y, alpha * dx * cs)
+        phi_try = system.constraint_jacobian(t, Y_try)[0]
+        if np.all(np.isfinite(phi_try)) and np.linalg.norm(phi_try * rs) < norm0 * (1 - 1e-4 * alpha):
+            return Y_try
+        alpha *= 0.5
+    return None
+
+
+def assembly_report(system, Y0, Y1):
+    """How far assembly moved each body: [{'body', 'moved_m', 'rotated_rad'}]."""
+    out = []
+    for b, body in enumerate(system.moving):
+        dr = float(np.linalg.norm(Y1[7 * b:7 * b + 3] - Y0[7 * b:7 * b + 3]))
+        q0, q1 = Y0[7 * b + 3:7 * b + 7], Y1[7 * b + 3:7 * b + 7]
+        c = abs(float(np.dot(q0, q1)) / (np.linalg.norm(q0) * np.linalg.norm(q1)))
+        out.append({"body": body.name, "moved_m": dr, "rotated_rad": 2.0 * float(np.arccos(min(1.0, c)))})
+    return out
+
+
+# ----------------------------------------------------------------------------- mobility
+@dataclass
+class Relaxation:
+    """Replace joint ``joint`` of type ``old`` by ``new``: removes ``removes`` equations."""
+    joint: str
+    old: str
+    new: str
+    removes: int
+
+
+@dataclass
+class MobilityReport:
+    """Mobility and redundancy of a mechanism at one configuration (see module doc)."""
+    model: str
+    n_moving: int
+    n_joint_equations: int
+    n_driver_equations: int
+    grubler: int
+    grubler_driven: int
+    rank_joints: int
+    rank: int
+    mobility: int
+    mobility_driven: int
+    redundant: list
+    over_driving: list
+    independent: list
+    relaxations: list = field(default_factory=list)
+    relaxed_redundancy: int = 0
+    singular_values: np.ndarray = None
+    tol: float = RANK_TOL
+    length_scale: float = 1.0
+    t: float = 0.0
+
+    @property
+    def redundant_rows(self):
+        """Row indices of the redundant joint equations."""
+        return [e["row"] for e in self.redundant]
+
+    def to_dict(self):
+        """JSON-ready dict."""
+        d = {k: getattr(self, k) for k in (
+            "model", "n_moving", "n_joint_equations", "n_driver_equations", "grubler",
+            "grubler_driven", "rank_joints", "rank", "mobility", "mobility_driven", "redundant",
+            "over_driving", "tol", "length_scale", "t", "relaxed_redundancy")}
+        d["relaxations"] = [vars(r) for r in self.relaxations]
+        d["singular_values"] = [] if self.singular_values is None else self.singular_values.tolist()
+        return d
+
+    def text(self):
+        """Readable multi-line report."""
+        nb = self.n_moving
+        lines = [f"Mechanism '{self.model}' at t = {self.t:g} s: {nb} moving bodies, "
+                 f"{self.n_joint_equations} joint equations, {self.n_driver_equations} driver equations",
+                 f"Grubler-Kutzbach count: 6 x {nb} - {self.n_joint_equations} = {self.grubler}"
+                 + (f" ({self.grubler_driven} with drivers)" if self.n_driver_equations else ""),
+                 f"Jacobian rank (relative tol {self.tol:g}, length scale {self.length_scale:.4g} m): "
+                 f"{self.rank_joints} of {self.n_joint_equations} joint equations independent",
+                 f"Mobility (degrees of freedom): {self.mobility}"
+                 + (f"; {self.mobility_driven} left free by the drivers" if self.n_driver_equations else "")]
+        if self.redundant:
+            lines.append(f"Redundant joint equations ({len(self.redundant)}): the mechanism is "
+                         "over-constrained, some reactions are statically indeterminate")
+            lines += [f"  - {e['label']}" for e in self.redundant]
+        else:
+            lines.append("No redundant joint equations.")
+        if self.relaxations:
+            lines.append("To remove the redundancy without changing the mobility, relax: " + "; ".join(
+                f"'{r.joint}' {r.old} -> {r.new} (-{r.removes})" for r in self.relaxations)
+                + ("" if self.relaxed_redundancy == 0 else
+                   f" ({self.relaxed_redundancy} redundant equations would remain)"))
+        if self.over_driving:
+            lines.append("Over-driven: these drivers conflict with the joints and the other drivers:")
+            lines += [f"  - {e['label']}" for e in self.over_driving]
+        return "\n".join(lines)
+
+
+def _row_entries(system, rows):
+    return [dict(row=int(r), kind=owner_kind(system, r)[0], name=owner_kind(system, r)[1],
+                 label=row_label(system, r)) for r in rows]
+
+
+def rank_structure(system, Y, t=0.0, tol=RANK_TOL):
+    """(scaled Jacobian, kept rows, dropped rows, singular values, rank, length scale)."""
+    L = length_scale(system, Y)
+    rs, cs = scaling(system, L)
+    J = system.constraint_jacobian(t, Y)[1] * rs[:, None] * cs[None, :]
+    s = singular_values(J)
+    rank = int(np.sum(s > tol * s[0])) if len(s) and s[0] > 0 else 0
+    kept, dropped = independent_rows(J, tol)
+    if len(kept) != rank:
+        kept, dropped = _pivoted_rows(J, rank)
+    return J, kept, dropped, s, rank, L
+
+
+def mobility(model, Y=None, t=0.0, tol=RANK_TOL, assemble_first=True, relax=True):
+    """Mobility report of a Model (or System) at the configuration Y (default: the
+    initial placements, assembled at time t [s] with the drivers at their t values)."""
+    system = model if isinstance(model, System) else System(model)
+    if Y is None:
+        Y = system.Y0.copy()
+        if assemble_first:
+            Y = assemble(system, Y, t)
+    Js, kept, dropped, s, rank, L = rank_structure(system, Y, t, tol)
+    nj_rows = int(np.sum(system.row_owner < len(system.model.joints)))
+    rank_j = sum(1 for r in kept if r < nj_rows)
+    nb = system.nb
+    rep = MobilityReport(
+        model=system.model.name, n_moving=nb, n_joint_equations=nj_rows,
+        n_driver_equations=system.m - nj_rows, grubler=6 * nb - nj_rows,
+        grubler_driven=6 * nb - system.m, rank_joints=rank_j, rank=rank,
+        mobility=6 * nb - rank_j, mobility_driven=6 * nb - rank,
+        redundant=_row_entries(system, [r for r in dropped if r < nj_rows]),
+        over_driving=_row_entries(system, [r for r in dropped if r >= nj_rows]),
+        independent=list(kept), singular_values=s, tol=tol, length_scale=L, t=t)
+    if relax and rep.redundant:
+        rep.relaxations, rep.relaxed_redundancy = suggest_relaxations(system, Y, t, rep, tol)
+    return rep
+
+
+# ----------------------------------------------------------------------------- relaxations
+def _swapped(fr):
+    """Frame with x and z exchanged (a revolute axis becomes a universal's first cross axis)."""
+    if fr is None:
+        return None
+    x, y, z = frame_axes(fr)
+    return Frame(origin=list(fr.origin), z_axis=list(x), x_axis=list(z))
+
+
+_RELAX = {  # type -> [(new type, frame transform)], most equations removed first
+    "fixed": [("spherical", None), ("cylindrical", None), ("revolute", None)],
+    "revolute": [("spherical", None), ("universal", _swapped), ("cylindrical", None)],
+    "prismatic": [("cylindrical", None)],
+    "universal": [("spherical", None)],
+}
+
+
+def _relaxed_model(model, jk, new_type, transform):
+    m = copy.deepcopy(model)
+    j = m.joints[jk]
+    j.type = new_type
+    if transform is not None:
+        j.frame, j.frame_i, j.frame_j = transform(j.frame), transform(j.frame_i), transform(j.frame_j)
+    validate(m)
+    return m
+
+
+def suggest_relaxations(system, Y, t, report, tol=RANK_TOL):
+    """Greedy joint relaxations (e.g. revolute -> cylindrical / universal / spherical)
+    that remove redundant equations while keeping the rank (hence the mobility).
+    Joints owning redundant rows are tried first. Returns ([Relaxation], remaining)."""
+    model = system.model
+    owners = [model.joints.index(model.joint(e["name"])) for e in report.redundant]
+    order = list(dict.fromkeys(reversed(owners))) + \
+        [k for k in reversed(range(len(model.joints))) if k not in owners]
+    current, steps, redundancy = model, [], len(report.redundant)
+    for jk in order:
+        if redundancy == 0:
+            break
+        for new_type, tf in _RELAX.get(current.joints[jk].type, []):
+            try:
+                cand = _relaxed_model(current, jk, new_type, tf)
+                sys2 = System(cand)
+            except (ModelError, KeyError, ValueError):
+                continue
+            _, kept, _, _, rank, _ = rank_structure(sys2, Y, t, tol)
+            nj_rows = int(np.sum(sys2.row_owner < len(cand.joints)))
+            rank_j = sum(1 for r in kept if r < nj_rows)
+            if rank_j == report.rank_joints and rank == report.rank:
+                removed = len(JOINT_ROWS[current.joints[jk].type]) - len(JOINT_ROWS[new_type])
+                steps.append(Relaxation(cand.joints[jk].name, current.joints[jk].type, new_type, removed))
+                current, redundancy = cand, nj_rows - rank_j
+                break
+    return steps, redundancy
+
+
+# ----------------------------------------------------------------------------- singularities
+@dataclass
+class SingularityScan:
+    """Rank monitoring along a run. ``ratio[k]`` = sigma_min / sigma_max of the scaled
+    Jacobian rows found independent at the first sample; ``singular`` lists sample times
+    where it falls below ``tol``, ``crossings`` times (linear interpolation) where the
+    determinant of that square Jacobian changes sign between samples."""
+    t: np.ndarray
+    ratio: np.ndarray
+    singular: list
+    crossings: list
+    rows: list
+    tol: float
+
+    @property
+    def times(self):
+        """All detected singular times [s], sorted."""
+        return sorted(self.singular + self.crossings)
+
+
+def _with_inputs(model, inputs):
+    """Copy of model whose drivers are replaced by constant drivers on joints ``inputs``."""
+    m = copy.deepcopy(model)
+    types = {"revolute": "rotational", "prismatic": "linear", "cylindrical": "rotational"}
+    m.drivers = []
+    for name in inputs:
+        try:
+            j = m.joint(name)
+        except KeyError:
+            raise ModelError("inputs", f"unknown joint '{name}'") from None
+        if j.type not in types:
+            raise ModelError("inputs", f"joint '{name}' is {j.type}: only revolute, prismatic or "
+                             "cylindrical joints can be inputs")
+        m.drivers.append(Driver(name=f"input_{name}", type=types[j.type], joint=name, profile=0.0))
+    return m
+
+
+def singular_configurations(results, inputs=None, tol=1e-6):
+    """Scan a Results for configurations where the constraint Jacobian (joints + the
+    model's drivers, or + the motions of the joints named in ``inputs`` taken as
+    actuated) loses rank. Returns a SingularityScan."""
+    model = results.model if inputs is None else _with_inputs(results.model, inputs)
+    system = System(model)
+    Ys, ts = results.Y, results.t
+    if not len(ts):
+        return SingularityScan(ts, np.zeros(0), [], [], [], tol)
+    _, kept = rank_structure(system, Ys[0], ts[0])[:2]
+    L = length_scale(system, Ys[0])
+    rs, cs = scaling(system, L)
+    ratio, dets = np.zeros(len(ts)), np.zeros(len(ts))
+    square = len(kept) == 6 * system.nb
+    for k, (t, Y) in enumerate(zip(ts, Ys)):
+        J = system.constraint_jacobian(t, Y)[1][kept] * rs[kept, None] * cs[None, :]
+        s = singular_values(J)
+        ratio[k] = s[-1] / s[0] if len(s) and s[0] > 0 else 0.0
+        dets[k] = np.linalg.det(J) if square else 0.0
+    sing = [float(t) for t, r in zip(ts, ratio) if r < tol]
+    cross = []
+    for k in range(len(ts) - 1):
+        if square and ratio[k] >= tol and ratio[k + 1] >= tol and dets[k] * dets[k + 1] < 0:
+            cross.append(float(ts[k] + (ts[k + 1] - ts[k]) * dets[k] / (dets[k] - dets[k + 1])))
+    return SingularityScan(ts, ratio, sing, cross, list(kept), tol)
+
+
+def dependent_equations(system, J_scaled, rows, count=4):
+    """Names of the joints/drivers whose equations (among ``rows``) form the
+    near-dependency of the scaled Jacobian J_scaled[rows] (left singular vector of its
+    smallest singular value), largest weight first."""
+    U = scipy.linalg.svd(J_scaled[rows], full_matrices=False)[0]
+    u = np.abs(U[:, -1])
+    weights = {}
+    for w, r in zip(u, rows):
+        name = system.owner_name(int(system.row_owner[r]))
+        weights[name] = max(weights.get(name, 0.0), float(w))
+    top = sorted(weights.items(), key=lambda x: -x[1])
+    return [n for n, w in top if w > 0.05 * top[0][1]][:count]

@@ -1,0 +1,556 @@
+"""Direct integration of the index-3 DAE  M v' = Q(q, v, t) - Phi_q^T lam,  Phi(q, t) = 0
+(seed 003): the one-stage complex Rosenbrock scheme CROS and an adaptive Lie-group
+generalized-alpha (Arnold-Bruls / Bruls-Cardona-Arnold) with Newton iterations.
+
+Both work in a local chart per step: the position unknowns are the increments
+x = [dr (global, m), dtheta (body frame, rad)] of each body, q = (r + dr, A exp(dtheta^)),
+so quaternions stay unit by construction and no normalisation row or constraint is
+needed (docs/index3.md compares this with the two quaternion-coordinate options).
+
+Common parts (``_Index3Base``): input checks, rank analysis of Phi_q (redundant rows are
+dropped from the solve, reported in ``system.warnings`` and their multipliers
+redistributed with minimum norm at the output times), the consistent start (v', lam),
+the sparse residual Jacobian (K = d(Q - Phi_q^T lam)/dx, D = dQ/dv by complex step,
+index3_kernels) and the power accounting. ``system.lam_override`` hands the index-3
+multipliers of the last output state to ``System.evaluate`` (hence to Results).
+"""
+import numpy as np
+import scipy.linalg
+from scipy.sparse import csc_matrix
+from scipy.sparse.linalg import splu
+
+from . import kernels
+from . import index3_kernels as ik
+from .assembly import assemble_positions, project_velocities
+from .errors import AssemblyError, ModelError, SimulationError
+from .integrators import ADAPTIVE, account_power
+
+RANK_TOL = 1e-9          # singular values below RANK_TOL * s_max count as zero
+RANK_CHECK_SIZE = 250000  # check the rank at every output time while m * 6N <= this
+
+
+def make_stepper(system, settings, t0, Y0):
+    """The index-3 stepper for settings.integrator ('cros' or 'galpha')."""
+    check_settings(settings)
+    if settings.integrator == "cros":
+        return CROSStepper(system, settings, t0, Y0)
+    if settings.integrator == "galpha":
+        return GAlphaStepper(system, settings, t0, Y0)
+    raise ModelError("settings.integrator", f"unknown index-3 integrator {settings.integrator!r}")
+
+
+def check_settings(s):
+    """Reject non-positive steps/tolerances and rho_inf outside [0, 1] (ModelError)."""
+    for key in ("step", "rtol", "atol", "output_step", "t_end"):
+        v = getattr(s, key)
+        if not (isinstance(v, (int, float)) and np.isfinite(v) and v > 0):
+            raise ModelError(f"settings.{key}", f"must be a positive number, got {v!r}")
+    rho = s.rho_inf
+    if not (isinstance(rho, (int, float)) and 0.0 <= rho <= 1.0):
+        raise ModelError("settings.rho_inf", f"must lie in [0, 1], got {rho!r}")
+
+
+# ----------------------------------------------------------------------------- sparse pattern
+class SparsePattern:
+    """A fixed sparsity pattern built from blocks of triplets (rows, cols); per step the
+    matrix data is sum_k coef_k * block_k values (duplicates summed), in CSC order."""
+
+    def __init__(self, n, blocks):
+        self.n = n
+        keys = [np.asarray(c, np.int64) * n + np.asarray(r, np.int64) for r, c in blocks]
+        allkeys = np.concatenate(keys) if keys else np.zeros(0, np.int64)
+        uniq, inv = np.unique(allkeys, return_inverse=True)
+        self.nnz = len(uniq)
+        self.indices = (uniq % n).astype(np.int32)
+        cols = uniq // n
+        self.indptr = np.searchsorted(cols, np.arange(n + 1)).astype(np.int32)
+        splits = np.cumsum([len(k) for k in keys])[:-1]
+        self.inv = np.split(inv, splits)
+
+    def data(self, values, coefs):
+        """CSC data for block values (list of arrays) times coefficients."""
+        out = None
+        for inv, v, c in zip(self.inv, values, coefs):
+            if c is None or not len(v):
+                continue
+            d = np.bincount(inv, weights=v, minlength=self.nnz)
+            out = c * d if out is None else out + c * d
+        return out
+
+    def matrix(self, data):
+        return csc_matrix((data, self.indices, self.indptr), shape=(self.n, self.n))
+
+
+# ----------------------------------------------------------------------------- rank analysis
+def rank_analysis(system, t, Y):
+    """(rank, redundant row indices to drop, rows involved in the redundancy) of the
+    dense Phi_q at (t, Y). Driver rows are kept whenever possible."""
+    m = system.m
+    if m == 0:
+        return 0, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    _, J, _, _ = system.constraint_jacobian(t, Y)
+    U, s, _ = scipy.linalg.svd(J, full_matrices=True)
+    smax = s[0] if len(s) else 0.0
+    rank = int(np.sum(s > RANK_TOL * max(smax, 1e-300)))
+    if rank == m:
+        return rank, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    N = U[:, rank:]                       # left null space: N^T Phi_q = 0
+    involved = np.nonzero(np.max(np.abs(N), axis=1) > 1e-8)[0]
+    k = m - rank
+    cand = np.nonzero(system.static.row_prog < 0)[0]
+    if np.linalg.matrix_rank(N[cand]) < k:
+        cand = np.arange(m)
+    piv = scipy.linalg.qr(N[cand].T, pivoting=True, mode="economic")[2]
+    return rank, np.sort(cand[piv[:k]]), involved
+
+
+def owners_of(system, rows):
+    """Sorted unique joint/driver names owning the given rows."""
+    return sorted({system.owner_name(int(o)) for o in system.row_owner[rows]})
+
+
+# ----------------------------------------------------------------------------- common base
+class _Index3Base:
+    """Shared set-up and evaluations of the index-3 integrators."""
+
+    name = "index-3"
+
+    def __init__(self, system, settings, t0, Y0):
+        check_settings(settings)
+        self.system, self.settings = system, settings
+        self.S, self.W = system.static, system.work
+        self.nb, self.m = system.nb, system.m
+        self.steps = 0
+        if not hasattr(system, "warnings"):
+            system.warnings = []
+        self._rank_setup(t0, Y0)
+        self._index_maps()
+        self.M = system.mass6.reshape(-1).copy()
+        self.is_driver = self.S.row_prog[self.active_rows] >= 0
+        Y = Y0.copy()
+        kernels.normalize_quaternions(self.S, Y)
+        self.vdot, self.lam = self._consistent_start(t0, Y)
+        self._publish(t0)
+
+    # ------------------------------------------------------------------ rank
+    def _rank_setup(self, t0, Y0):
+        rank, drop, involved = rank_analysis(self.system, t0, Y0)
+        self.rank = rank
+        self.active = np.ones(self.m, bool)
+        self.active[drop] = False
+        self.active_rows = np.nonzero(self.active)[0]
+        self.ma = len(self.active_rows)
+        self.redundant = len(drop) > 0
+        self._rank_checks = self.m * 6 * self.nb <= RANK_CHECK_SIZE
+        if self.redundant:
+            self._warn(f"rank-deficient constraint Jacobian at t = {t0:g} s: {self.m} equations, rank "
+                       f"{rank} ({len(drop)} redundant); joints involved: "
+                       f"{', '.join(repr(n) for n in owners_of(self.system, involved))}; the redundant "
+                       f"equations of {', '.join(repr(n) for n in owners_of(self.system, drop))} are "
+                       f"dropped from the {self.name} solve and the multipliers are reported with "
+                       f"minimum norm")
+
+    def _warn(self, text):
+        if text not in self.system.warnings:
+            self.system.warnings.append(text)
+
+    def _check_rank(self, t, Y):
+        """Warn when the rank of Phi_q changes during the run (output times, small models)."""
+        if not self._rank_checks or self.m == 0:
+            return
+        rank, _, involved = rank_analysis(self.system, t, Y)
+        if rank != self.rank:
+            names = ", ".join(repr(n) for n in owners_of(self.system, involved)) or "none"
+            self._warn(f"the constraint Jacobian changed rank from {self.rank} to {rank} at t = {t:.6g} s "
+                       f"(joints involved: {names})")
+            self.rank = rank
+
+    # ------------------------------------------------------------------ index maps
+    def _index_maps(self):
+        """Triplet index arrays of Phi_q restricted to the active rows."""
+        S, nb = self.S, self.nb
+        rows, cols, gather = [], [], []
+        for a, r in enumerate(self.active_rows):
+            for side, b in ((0, S.row_bi[r]), (1, S.row_bj[r])):
+                if b >= 0:
+                    for c in range(6):
+                        rows.append(a), cols.append(6 * b + c), gather.append((r * 2 + side) * 6 + c)
+        self.jq_r = np.array(rows, np.int64)
+        self.jq_c = np.array(cols, np.int64)
+        self.jq_g = np.array(gather, np.int64)
+        nK, nD = ik.triplet_capacity(S, self.ma)
+        self.Kb = (np.zeros(nK, np.int64), np.zeros(nK, np.int64), np.zeros(nK))
+        self.Db = (np.zeros(nD, np.int64), np.zeros(nD, np.int64), np.zeros(nD))
+        self.lam_rows = np.zeros(self.m)
+        self.nK, self.nD = self._force_jacobians(0.0, self.system.Y0)
+        n6 = 6 * nb
+        self.diag6 = np.arange(n6)
+        self.vel_slice = slice(7 * nb, 13 * nb)
+        self.n6 = n6
+
+    def _force_jacobians(self, t, Y):
+        """Fill the K and D triplet buffers at (t, Y, self.lam_rows); returns counts."""
+        Ki, Kj, Kv = self.Kb
+        Di, Dj, Dv = self.Db
+        return ik.force_jacobians(t, Y, self.S, self.W, self.lam_rows, self.active, Ki, Kj, Kv, Di, Dj, Dv)
+
+    def _set_lam(self, lam):
+        self.lam_rows[:] = 0.0
+        self.lam_rows[self.active_rows] = lam
+
+    # ------------------------------------------------------------------ evaluations
+    def _evaluate(self, t, Y):
+        """Q, Phi_q values (active triplets), phi, rate at (t, Y); returns dict."""
+        S, W = self.S, self.W
+        kernels.update_rotations(S, Y, W.A)
+        V, Pnc = kernels.forces(t, Y, S, W, W.Q)
+        if self.m:
+            kernels.constraints(t, Y, S, W)
+        jq = W.jac.reshape(-1)[self.jq_g]
+        a = self.active_rows
+        return dict(Q=W.Q.copy(), jq=jq, phi=W.phi[a].copy(), rate=W.rate[a].copy(), V=V, Pnc=Pnc,
+                    phi_all=W.phi.copy())
+
+    def _jq_matvec(self, jq, v):
+        return np.bincount(self.jq_r, weights=jq * v[self.jq_c], minlength=self.ma)
+
+    def _jqT_matvec(self, jq, lam):
+        return np.bincount(self.jq_c, weights=jq * lam[self.jq_r], minlength=self.n6)
+
+    def _driver_power(self, ev, v, lam):
+        """Power of the drivers [W] = -sum lam (Phi_q v) over driver rows."""
+        if not np.any(self.is_driver):
+            return 0.0
+        jqv = self._jq_matvec(ev["jq"], v)
+        return float(-np.sum(lam[self.is_driver] * jqv[self.is_driver]))
+
+    def _consistent_start(self, t, Y):
+        """(v', lam) from [[M, Phi_q^T], [Phi_q, 0]] [v'; lam] = [Q; gamma]."""
+        ev = self._evaluate(t, Y)
+        n6, ma = self.n6, self.ma
+        if ma == 0:
+            return ev["Q"] / self.M, np.zeros(0)
+        pat = SparsePattern(n6 + ma, [(self.diag6, self.diag6), (self.jq_c, n6 + self.jq_r),
+                                      (n6 + self.jq_r, self.jq_c)])
+        A = pat.matrix(pat.data([self.M, ev["jq"], ev["jq"]], [1.0, 1.0, 1.0]))
+        rhs = np.concatenate([ev["Q"], self.W.gamma[self.active_rows]])
+        try:
+            sol = splu(A).solve(rhs)
+        except RuntimeError:
+            self._singular(t, Y, "the initial multiplier system is singular")
+        return sol[:n6], sol[n6:]
+
+    # ------------------------------------------------------------------ output
+    def full_multipliers(self, t, Y, lam):
+        """Multipliers of all m rows: the active ones, or (redundant constraints) the
+        minimum-norm multipliers producing the same constraint load Phi_q^T lam."""
+        full = np.zeros(self.m)
+        full[self.active_rows] = lam
+        if not self.redundant:
+            return full
+        _, J, _, _ = self.system.constraint_jacobian(t, Y)
+        g = J.T @ full
+        return scipy.linalg.lstsq(J.T, g, cond=RANK_TOL)[0]
+
+    def _publish(self, t, Y=None):
+        """Hand the multipliers at (t, Y) to System.evaluate through system.lam_override."""
+        Y = self.system.Y0 if Y is None else Y
+        self.system.lam_override = (t, self.full_multipliers(t, Y, self.lam))
+
+    def _singular(self, t, Y, what):
+        """Raise SimulationError naming the time, the worst joints and any rank loss."""
+        phi = np.nan_to_num(self.system.constraint_jacobian(t, Y)[0], nan=np.inf) if self.m else np.zeros(0)
+        worst = self.system.worst_joints(phi)
+        names = ", ".join(f"'{n}' ({v:.3g})" for n, v in worst) or "none"
+        extra = ""
+        try:
+            rank, _, involved = rank_analysis(self.system, t, Y)
+            if rank < self.ma:
+                extra = (f"; Phi_q has rank {rank} < {self.ma} here (joints involved: "
+                         f"{', '.join(repr(n) for n in owners_of(self.system, involved))})")
+        except (ValueError, np.linalg.LinAlgError):
+            pass
+        raise SimulationError(f"{self.name}: {what} at t = {t:.6g} s; worst joints: {names}{extra}",
+                              time=t, worst_joints=worst)
+
+    def _finish_output(self, t, Y):
+        self._check_rank(t, Y)
+        self._publish(t, Y)
+
+
+# ----------------------------------------------------------------------------- CROS
+class CROSStepper(_Index3Base):
+    """One-stage complex Rosenbrock scheme CROS (seed 003, section 3), fixed step:
+    (M_aug - (1+i)/2 h J) zeta = F + (1+i)/2 h F_t, z_{k+1} = z_k + h Re(zeta), with
+    z = (x, v, lam); J = dF/dz exact (complex step) and sparse, complex sparse LU.
+
+    Scaled unknowns: the multiplier part is solved as a h zeta_lam and the constraint
+    rows are divided by -a h, so the matrix [[I - a h Jxx, -a h I, 0],
+    [-a h K, M - a h D, Phi_q^T], [Phi_q, 0, 0]] stays well conditioned as h -> 0."""
+
+    name = "CROS"
+    A_CROS = 0.5 + 0.5j
+
+    def __init__(self, system, settings, t0, Y0):
+        super().__init__(system, settings, t0, Y0)
+        self.h = float(settings.step)
+        n6, ma = self.n6, self.ma
+        self.n = 2 * n6 + ma
+        self.Lb = (np.zeros(9 * self.nb, np.int64), np.zeros(9 * self.nb, np.int64), np.zeros(9 * self.nb))
+        Ki, Kj, _ = self.Kb
+        Di, Dj, _ = self.Db
+        Li, Lj, _ = self.Lb
+        ik.lie_kinematic_blocks(self.S, Y0, *self.Lb)
+        d = self.diag6
+        blocks = [(d, d),                                   # I (x, x)
+                  (n6 + d, n6 + d),                         # M (v, v)
+                  (n6 + self.jq_c, 2 * n6 + self.jq_r),     # Phi_q^T (v, lam)
+                  (2 * n6 + self.jq_r, self.jq_c),          # Phi_q (lam, x)
+                  (Li, Lj),                                 # Jxx (x, x)      * -a h
+                  (d, n6 + d),                              # I (x, v)        * -a h
+                  (n6 + Ki[:self.nK], Kj[:self.nK]),        # K (v, x)        * -a h
+                  (n6 + Di[:self.nD], n6 + Dj[:self.nD])]   # D (v, v)        * -a h
+        self.pattern = SparsePattern(self.n, blocks)
+        self.ones6 = np.ones(n6)
+        self.Qt = np.zeros(n6)
+
+    def step(self, t, Y, h, acc):
+        """One CROS step of size h from (t, Y, self.lam), Y updated in place."""
+        S, n6, nb = self.S, self.n6, self.nb
+        v = Y[self.vel_slice].copy()
+        ev = self._evaluate(t, Y)
+        account_power(acc, t, self._driver_power(ev, v, self.lam), ev["Pnc"])
+        self._set_lam(self.lam)
+        nK, nD = self._force_jacobians(t, Y)
+        ik.lie_kinematic_blocks(S, Y, *self.Lb)
+        if S.load_body.shape[0]:
+            ik.load_rate(t, Y, S, self.W, self.Qt)
+        a = self.A_CROS
+        c = -a * h
+        jq = ev["jq"]
+        data = self.pattern.data(
+            [self.ones6, self.M, jq, jq, self.Lb[2], self.ones6, self.Kb[2][:nK], self.Db[2][:nD]],
+            [1.0, 1.0, 1.0, 1.0, c, c, c, c])
+        try:
+            lu = splu(self.pattern.matrix(data))
+        except RuntimeError:
+            self._singular(t, Y, "singular CROS iteration matrix")
+        Fv = ev["Q"] - self._jqT_matvec(jq, self.lam) + a * h * self.Qt
+        phi_t = ev["rate"] - self._jq_matvec(jq, v)
+        rhs = np.concatenate([v.astype(complex), Fv, -ev["phi"] / (a * h) - phi_t])
+        zeta = lu.solve(rhs)
+        if not np.all(np.isfinite(zeta)):
+            self._singular(t, Y, "the CROS step produced NaN/infinite values")
+        x = h * zeta[:n6].real
+        ik.apply_increment(S, Y.copy(), x, Y)
+        Y[self.vel_slice] += h * zeta[n6:2 * n6].real
+        self.lam = self.lam + (zeta[2 * n6:] / a).real
+
+    def advance(self, t, Y, t_next, acc):
+        """Integrate Y in place from t to t_next with the fixed step (shortened to hit
+        t_next); returns (t_next, OK) or raises SimulationError."""
+        n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
+        h = (t_next - t) / n
+        for k in range(n):
+            self.step(t + k * h, Y, h, acc)
+            self.steps += 1
+        self._finish_output(t_next, Y)
+        return t_next, kernels.OK
+
+
+# ----------------------------------------------------------------------------- generalized-alpha
+class GAlphaStepper(_Index3Base):
+    """Index-3 Lie-group generalized-alpha (Arnold & Bruls 2007, Bruls, Cardona & Arnold
+    2012) with rho_inf as its one parameter, Newton iterations reusing the sparse LU of
+    the iteration matrix [[M - gamma' h D - beta' h^2 K, Phi_q^T], [Phi_q, 0]] (constraint
+    rows scaled by 1/(beta' h^2)), and step-size control from the local error estimate
+    h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie)."""
+
+    name = "generalized-alpha"
+    MAX_NEWTON = 8
+
+    def __init__(self, system, settings, t0, Y0, adaptive=True):
+        super().__init__(system, settings, t0, Y0)
+        rho = float(settings.rho_inf)
+        self.am = (2 * rho - 1) / (rho + 1)
+        self.af = rho / (rho + 1)
+        self.gamma = 0.5 + self.af - self.am
+        self.beta = 0.25 * (self.gamma + 0.5) ** 2
+        self.adaptive = adaptive
+        self.h = float(settings.step)
+        self.h_max = float(settings.output_step) if adaptive else float(settings.step)
+        self.rtol, self.atol = float(settings.rtol), float(settings.atol)
+        self.tol_phi = max(1e-3 * self.atol, 1e-13)
+        self.a = self.vdot.copy()
+        self.rejected = 0
+        self.factorizations = 0
+        n6, ma = self.n6, self.ma
+        Ki, Kj, _ = self.Kb
+        Di, Dj, _ = self.Db
+        d = self.diag6
+        self.pattern = SparsePattern(n6 + ma, [(d, d), (self.jq_c, n6 + self.jq_r), (n6 + self.jq_r, self.jq_c),
+                                               (Di[:self.nD], Dj[:self.nD]), (Ki[:self.nK], Kj[:self.nK])])
+        self.lu = None
+        self.lu_h = None
+        self.rot = np.tile(np.array([False] * 3 + [True] * 3), self.nb)
+
+    # ------------------------------------------------------------------ Newton
+    def _factorize(self, t, Y, h, ev):
+        bp = self.beta * (1 - self.af) / (1 - self.am)
+        gp = self.gamma * (1 - self.af) / (1 - self.am)
+        self._set_lam(self.lam_new)
+        nK, nD = self._force_jacobians(t, Y)
+        jq = ev["jq"]
+        data = self.pattern.data([self.M, jq, jq, self.Db[2][:nD], self.Kb[2][:nK]],
+                                 [1.0, 1.0, 1.0, -gp * h, -bp * h * h])
+        try:
+            self.lu = splu(self.pattern.matrix(data))
+        except RuntimeError:
+            self._singular(t, Y, "singular generalized-alpha iteration matrix")
+        self.lu_h = h
+        self.factorizations += 1
+
+    def _scale(self, Y):
+        """Error weights of the position increments: atol + rtol |r| (m), atol + rtol (rad)."""
+        r = np.abs(Y[:7 * self.nb].reshape(self.nb, 7)[:, :3])
+        sc = np.ones((self.nb, 6))
+        sc[:, :3] = r
+        return self.atol + self.rtol * sc.reshape(-1)
+
+    def _try_step(self, t, Y, h):
+        """Newton solve of one step; returns (Y_new, v'_new, a_new, lam_new, ev, ok)."""
+        am, af, g, b = self.am, self.af, self.gamma, self.beta
+        n6, nb = self.n6, self.nb
+        cfac = (1 - af) / (1 - am)
+        bp, gp = b * cfac, g * cfac
+        v0 = Y[self.vel_slice].copy()
+        vdot = self.vdot.copy()
+        a_new = (af * self.vdot - am * self.a + (1 - af) * vdot) / (1 - am)
+        v = v0 + h * (1 - g) * self.a + h * g * a_new
+        dq = v0 + h * (0.5 - b) * self.a + h * b * a_new
+        self.lam_new = self.lam.copy()
+        Yn = np.empty_like(Y)
+        sc = self._scale(Y)
+        t1 = t + h
+        fresh = False
+        if self.lu is None or self.lu_h != h:
+            ik.apply_increment(self.S, Y, h * dq, Yn)
+            Yn[self.vel_slice] = v
+            self._factorize(t1, Yn, h, self._evaluate(t1, Yn))
+            fresh = True
+        prev = np.inf
+        corr = np.inf
+        for it in range(self.MAX_NEWTON):
+            ik.apply_increment(self.S, Y, h * dq, Yn)
+            Yn[self.vel_slice] = v
+            ev = self._evaluate(t1, Yn)
+            if not (np.all(np.isfinite(ev["Q"])) and np.all(np.isfinite(ev["phi"]))):
+                return None
+            if it > 0 and corr < 1e-3 and (self.ma == 0 or np.max(np.abs(ev["phi"])) <= self.tol_phi):
+                return Yn, vdot, a_new, self.lam_new.copy(), ev, fresh
+            rq = self.M * vdot - ev["Q"] + self._jqT_matvec(ev["jq"], self.lam_new)
+            rhs = -np.concatenate([rq, ev["phi"] / (bp * h * h)])
+            sol = self.lu.solve(rhs)
+            dv = sol[:n6]
+            corr = np.sqrt(np.mean((bp * h * h * dv / sc) ** 2))
+            if not np.isfinite(corr) or (it > 1 and corr > 0.9 * prev):
+                break
+            prev = corr
+            vdot += dv
+            a_new += cfac * dv
+            v += h * gp * dv
+            dq += h * bp * dv
+            self.lam_new += sol[n6:]
+        return None
+
+    def step(self, t, Y, h_max_here, acc):
+        """One accepted step (retrying with smaller h as needed); returns the step taken."""
+        h = min(self.h, h_max_here)
+        while True:
+            if h < 1e-12 * max(1.0, abs(t)) or h < 1e-14:
+                self._singular(t, Y, "Newton iterations fail to converge even at the smallest step")
+            out = self._try_step(t, Y, h)
+            if out is None:
+                if self.lu_h == h and self.lu is not None and not getattr(self, "_refreshed", False):
+                    self.lu = None          # refactor at the current step and retry
+                    self._refreshed = True
+                    continue
+                self._refreshed = False
+                self.lu = None
+                self.rejected += 1
+                h *= 0.25
+                continue
+            self._refreshed = False
+            Yn, vdot, a_new, lam, ev, fresh = out
+            err = self._error(Y, a_new, h)
+            if self.adaptive and err > 1.0:
+                self.rejected += 1
+                h *= max(0.2, 0.9 * err ** (-1.0 / 3.0))
+                continue
+            break
+        Y[:] = Yn
+        self.vdot, self.a, self.lam = vdot, a_new, lam
+        v = Y[self.vel_slice]
+        account_power(acc, t + h, self._driver_power(ev, v, lam), ev["Pnc"])
+        if self.adaptive:
+            fac = min(2.0, max(0.2, 0.9 * max(err, 1e-10) ** (-1.0 / 3.0)))
+            if not 1.0 <= fac < 1.25:           # small increases keep the factorisation
+                self.h = min(h * fac, self.h_max)
+            else:
+                self.h = h
+            if fac < 1.0:
+                self.h = h * fac
+        return h
+
+    def _error(self, Y, a_new, h):
+        e = h * h * abs(self.beta - 1.0 / 6.0) * (a_new - self.a)
+        return float(np.sqrt(np.mean((e / self._scale(Y)) ** 2))) if len(e) else 0.0
+
+    def advance(self, t, Y, t_next, acc):
+        """Integrate Y in place from t to t_next; returns (t_next, OK) or raises
+        SimulationError (results so far are kept by simulate)."""
+        if self.steps == 0:
+            ev = self._evaluate(t, Y)
+            account_power(acc, t, self._driver_power(ev, Y[self.vel_slice], self.lam), ev["Pnc"])
+        if not self.adaptive:
+            n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
+            hs = (t_next - t) / n
+            for k in range(n):
+                self.step(t + k * hs, Y, hs, acc)
+                self.steps += 1
+        else:
+            while t < t_next - 1e-12 * max(1.0, abs(t_next)):
+                rest = t_next - t
+                hmax = rest if self.h >= rest * (1 - 1e-9) else min(self.h, 0.5 * rest) if self.h > 0.5 * rest else self.h
+                h = self.step(t, Y, hmax, acc)
+                t = t_next if abs(t + h - t_next) <= 1e-12 * max(1.0, abs(t_next)) else t + h
+                self.steps += 1
+        self._finish_output(t_next, Y)
+        return t_next, kernels.OK
+
+
+# ----------------------------------------------------------------------------- projection
+def project_state(system, Y, t):
+    """Project positions onto Phi = 0 (Gauss-Newton, minimum-norm steps) and velocities
+    onto Phi_q v = -Phi_t (mass-weighted); Y is modified in place."""
+    try:
+        Yp = assemble_positions(system, Y, t, tol=1e-11)
+    except AssemblyError as e:
+        raise SimulationError(f"projection failed at t = {t:.6g} s: {e}", time=t, worst_joints=e.worst) from None
+    Y[:] = project_velocities(system, Yp, t)
+
+
+def project_after_output(system, settings, stepper, t, Y):
+    """The settings.projection option of the ODE-form integrators: project Y at an
+    output time; SciPy's adaptive steppers are restarted from the projected state.
+    Returns the stepper to continue with (index-3 integrators are left alone)."""
+    if not settings.projection or settings.integrator in ("cros", "galpha"):
+        return stepper
+    project_state(system, Y, t)
+    if settings.integrator in ADAPTIVE:
+        from .integrators import AdaptiveStepper
+        steps = stepper.steps
+        stepper = AdaptiveStepper(system, settings.integrator, settings.rtol, settings.atol, settings.step,
+                                  t, Y, settings.t_end)
+        stepper.steps = steps
+    return stepper
