@@ -103,8 +103,11 @@ else:
             from MBDWorkbench import commands
 
             names = commands.register_commands()
-            self.appendToolbar("Multibody Dynamics", names)
-            self.appendMenu("&Multibody Dynamics", names)
+            for title, group in commands.TOOLBARS:
+                self.appendToolbar(title, list(group))
+            self.appendMenu("&Multibody Dynamics", list(commands.TOOLBARS[0][1]))
+            self.appendMenu(["&Multibody Dynamics", "Joints"], list(commands.TOOLBARS[1][1]))
+            self.appendMenu("&Multibody Dynamics", list(commands.TOOLBARS[2][1]))
             FreeCAD.Console.PrintLog("Multibody Dynamics: commands %s\n" % (names,))
 
         def Activated(self):

@@ -63,7 +63,7 @@ def cmd_simulate(args):
     print_summary(res, out)
     if getattr(args, "report", None):
         from .report import write_report
-        paths = write_report(res, args.report)
+        paths = write_report(res, args.report, overwrite=args.overwrite)
         print(f"report: {', '.join(str(p) for p in paths)}")
     return 0
 
@@ -100,6 +100,7 @@ def build_parser():
     s.add_argument("--no-assemble", action="store_true", help="skip the initial assembly")
     s.add_argument("--out", help="results directory (default: <model>_results)")
     s.add_argument("--report", help="also write the motion-study report into this directory")
+    s.add_argument("--overwrite", action="store_true", help="replace an existing report in --report DIR")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
     for register in _extensions():

@@ -170,12 +170,14 @@ class BodyProxy(_Proxy):
     def onChanged(self, obj, prop):
         if is_restoring(obj) or getattr(self, "_updating", False):
             return
+        if not {"Material", "Density"} <= set(obj.PropertiesList):
+            return  # still being set up
         self._updating = True
         try:
             if prop == "Material" and MATERIALS.get(obj.Material) is not None:
                 if obj.Density != MATERIALS[obj.Material]:
                     obj.Density = MATERIALS[obj.Material]
-            elif prop == "Density" and "Material" in obj.PropertiesList:
+            elif prop == "Density":
                 if MATERIALS.get(obj.Material) != obj.Density:
                     match = [k for k, v in MATERIALS.items() if v == obj.Density]
                     obj.Material = match[0] if match else "Custom"
@@ -190,9 +192,6 @@ class BodyProxy(_Proxy):
         obj.Inertia = [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
         obj.Volume = mp.volume * 1e9
         obj.MassSource = mp.source
-
-    def __getstate__(self):
-        return {"Type": self.Type}
 
 
 class JointProxy(_Proxy):

@@ -6,9 +6,21 @@ workbench's ``Initialize``) does, and registers every command with ``FreeCADGui.
 
 import os
 
-__all__ = ["COMMANDS", "ICON_DIR", "icon", "register_commands"]
+__all__ = ["COMMANDS", "ICON_DIR", "TOOLBARS", "icon", "register_commands"]
 
 ICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "resources", "icons")
+
+JOINT_COMMANDS = tuple("MBD_Joint_%s" % t for t in
+                       ("revolute", "prismatic", "cylindrical", "spherical", "planar", "fixed", "universal"))
+
+# Toolbars (and menus) in order; names only, importable without FreeCAD (for tests and menus).
+TOOLBARS = (
+    ("MBD Model", ("MBD_Simulation", "MBD_Body", "MBD_GroundedBody", "MBD_Driver", "MBD_SpringDamper",
+                   "MBD_Force")),
+    ("MBD Joints", JOINT_COMMANDS + ("MBD_EditJointFrame", "MBD_ImportAssembly")),
+    ("MBD Solve", ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_ExportJSON", "MBD_About")),
+)
+COMMANDS = tuple(name for _, names in TOOLBARS for name in names)
 
 
 def icon(name: str) -> str:
@@ -17,14 +29,24 @@ def icon(name: str) -> str:
 
 
 def _command_classes():
-    """(name, class) of every command, in toolbar/menu order."""
+    """{name: class} of every command."""
     from .about import AboutCommand
+    from .animate import AnimateCommand
+    from .model_commands import (BodyCommand, DriverCommand, EditJointFrameCommand, ExportJsonCommand,
+                                 ForceCommand, GroundedBodyCommand, ImportAssemblyCommand, SimulationCommand,
+                                 SpringDamperCommand, make_joint_command)
+    from .plot_dock import PlotCommand
+    from .solve_commands import CheckCommand, SolveCommand
 
-    return [("MBD_About", AboutCommand)]
-
-
-# Names only, importable without FreeCAD (for tests and menus).
-COMMANDS = ("MBD_About",)
+    classes = {"MBD_About": AboutCommand, "MBD_Simulation": SimulationCommand, "MBD_Body": BodyCommand,
+               "MBD_GroundedBody": GroundedBodyCommand, "MBD_Driver": DriverCommand,
+               "MBD_SpringDamper": SpringDamperCommand, "MBD_Force": ForceCommand,
+               "MBD_EditJointFrame": EditJointFrameCommand, "MBD_ImportAssembly": ImportAssemblyCommand,
+               "MBD_Check": CheckCommand, "MBD_Solve": SolveCommand, "MBD_Animate": AnimateCommand,
+               "MBD_Plot": PlotCommand, "MBD_ExportJSON": ExportJsonCommand}
+    for name in JOINT_COMMANDS:
+        classes[name] = make_joint_command(name[len("MBD_Joint_"):])
+    return classes
 
 
 def register_commands():
@@ -36,9 +58,8 @@ def register_commands():
         known = set(FreeCADGui.listCommands())
     except Exception:
         pass
-    names = []
-    for name, cls in _command_classes():
+    classes = _command_classes()
+    for name in COMMANDS:
         if name not in known:
-            FreeCADGui.addCommand(name, cls())
-        names.append(name)
-    return names
+            FreeCADGui.addCommand(name, classes[name]())
+    return list(COMMANDS)

@@ -9,7 +9,7 @@ from .data import ReportError
 VIEWS = {"xy": (0, 1), "yx": (1, 0), "xz": (0, 2), "zx": (2, 0), "yz": (1, 2), "zy": (2, 1)}
 AXES = np.eye(3)
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
-MAX_FRAMES = 120
+MAX_FRAMES = 100
 
 
 class StickFigure:
@@ -26,6 +26,9 @@ class StickFigure:
             self.paths[b] = (np.stack([pos] + P, axis=1))        # (K, 1 + n, 3): CoG first
         self.fixed = np.array([p for _, p in fixed]).reshape(-1, 3)
         self.u, self.v, self.labels, self.view_text = projection(self._cloud(), view)
+        c = self.project(self._cloud())
+        self.lo, self.hi = c.min(axis=0), c.max(axis=0)
+        self.scale = max(float(np.max(self.hi - self.lo)), 1e-9)
 
     def _cloud(self):
         K = len(self.data)
@@ -37,35 +40,52 @@ class StickFigure:
         """(..., 3) global points [m] -> (..., 2) view coordinates [m]."""
         return np.stack([P @ self.u, P @ self.v], axis=-1)
 
-    def draw_frame(self, ax, k, alpha=1.0, labels=True):
-        """Draw sample k: bodies as lines/polygons through their points, CoG dots, ground."""
-        for c, (b, path) in enumerate(self.paths.items()):
-            col = COLORS[c % len(COLORS)]
+    def body_lines(self, k):
+        """Per body at sample k: (name, outline (n, 2) or None, joint points (n, 2), CoG (2,));
+        the outline is None when all points coincide with the CoG (drawn as a square)."""
+        out = []
+        for b, path in self.paths.items():
             xy = self.project(path[k])
             cog, pts = xy[0], _distinct(xy[1:])
-            label = b if labels else None
             if len(pts) == 0 or (len(pts) == 1 and np.allclose(pts[0], cog, atol=self.scale * 1e-3)):
-                ax.plot([cog[0]], [cog[1]], "s", color=col, ms=7, alpha=alpha, label=label)
-                continue
-            line = _outline(pts, cog)
-            ax.plot(line[:, 0], line[:, 1], "-", color=col, lw=2.0, alpha=alpha, label=label,
-                    solid_capstyle="round")
-            ax.plot(pts[:, 0], pts[:, 1], "o", color=col, ms=3, alpha=alpha, mfc="white")
-            ax.plot([cog[0]], [cog[1]], ".", color=col, ms=5, alpha=alpha)
+                out.append((b, None, pts, cog))
+            else:
+                out.append((b, _outline(pts, cog), pts, cog))
+        return out
+
+    def draw_frame(self, ax, k, alpha=1.0, labels=True):
+        """Draw sample k: bodies as lines/polygons through their points, CoG dots, ground.
+        Returns the artists as [(outline line, points, CoG marker)] per body."""
+        artists = []
+        for c, (b, line, pts, cog) in enumerate(self.body_lines(k)):
+            col = COLORS[c % len(COLORS)]
+            label = b if labels else None
+            if line is None:
+                ln, = ax.plot([], [], "-", color=col, lw=2.0, alpha=alpha, solid_capstyle="round")
+                mk, = ax.plot([cog[0]], [cog[1]], "s", color=col, ms=7, alpha=alpha, label=label)
+            else:
+                ln, = ax.plot(line[:, 0], line[:, 1], "-", color=col, lw=2.0, alpha=alpha, label=label,
+                              solid_capstyle="round")
+                mk, = ax.plot([cog[0]], [cog[1]], ".", color=col, ms=5, alpha=alpha)
+            pt, = ax.plot(pts[:, 0], pts[:, 1], "o", color=col, ms=3, alpha=alpha, mfc="white")
+            artists.append((ln, pt, mk))
         if len(self.fixed):
             g = self.project(self.fixed)
             ax.plot(g[:, 0], g[:, 1], "^", color="k", ms=7, label="ground" if labels else None)
+        return artists
 
-    @property
-    def scale(self):
-        c = self.project(self._cloud())
-        return max(float(np.ptp(c[:, 0])), float(np.ptp(c[:, 1])), 1e-9)
+    def update(self, artists, k):
+        """Move the artists of draw_frame to sample k."""
+        for (ln, pt, mk), (b, line, pts, cog) in zip(artists, self.body_lines(k)):
+            if line is not None:
+                ln.set_data(line[:, 0], line[:, 1])
+            pt.set_data(pts[:, 0], pts[:, 1])
+            mk.set_data([cog[0]], [cog[1]])
 
     def decorate(self, ax, font=8):
         """Equal aspect, limits covering the whole motion, axis labels with units."""
-        c = self.project(self._cloud())
-        lo, hi = c.min(axis=0), c.max(axis=0)
-        pad = 0.08 * max(float(np.max(hi - lo)), 1e-6)
+        lo, hi = self.lo, self.hi
+        pad = 0.08 * max(self.scale, 1e-6)
         ax.set_xlim(lo[0] - pad, hi[0] + pad)
         ax.set_ylim(lo[1] - pad, hi[1] + pad)
         ax.set_aspect("equal", adjustable="datalim")
@@ -150,13 +170,14 @@ def write_gif(data, path, view=None):
     fps = int(np.clip(round(len(ks) / duration) if duration > 0 else 10, 5, 25))
     fig = Figure(figsize=(5.5, 4.5), dpi=80)
     ax = fig.add_axes([0.13, 0.12, 0.62, 0.8])
+    artists = stick.draw_frame(ax, ks[0])
+    stick.decorate(ax)
+    title = ax.set_title("", fontsize=9, loc="left")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7, frameon=False)
 
     def frame(n):
-        ax.cla()
-        stick.draw_frame(ax, ks[n])
-        stick.decorate(ax)
-        ax.set_title(f"{data.model.name}   t = {data.t[ks[n]]:.3f} s", fontsize=9, loc="left")
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7, frameon=False)
+        stick.update(artists, ks[n])
+        title.set_text(f"{data.model.name}   t = {data.t[ks[n]]:.3f} s")
         return []
     FuncAnimation(fig, frame, frames=len(ks), blit=False).save(path, writer=PillowWriter(fps=fps))
     return path

@@ -3,15 +3,14 @@ mobility and redundancy of the constraint equations, and the warnings."""
 import numpy as np
 
 from ..solver import quaternion
-from ..solver.joints import JOINT_ROWS, POINT, DP1, DP2
+from ..solver.joints import JOINT_ROWS, ROW_IS_ANGULAR
 from .data import ReportError
 
-RANK_TOL = 1e-6          # relative singular-value tolerance of the scaled Jacobian
-NEAR_SINGULAR = 1e-3     # smallest kept / largest singular value below this: warn
+RANK_TOL = 1e-6          # rank tolerance (relative) for states sampled from a run
+NEAR_SINGULAR = 1e-3     # smallest / largest singular value below this: warn
 DRIFT_POSITION = 1e-5    # position violation warning, relative to the mechanism size
 DRIFT_ANGLE = 1e-5       # angular violation warning [rad]
 DRIFT_ENERGY = 1e-3      # relative energy-balance drift warning
-MAX_RANK_SAMPLES = 400   # samples checked for singular configurations
 
 
 # ----------------------------------------------------------------------------- peaks
@@ -115,8 +114,78 @@ def body_points(data):
     return local, fixed
 
 
+# ----------------------------------------------------------------------------- mobility
+def grubler(model):
+    """Grubler-Kutzbach count: 6 per moving body - joint equations - one per driver."""
+    moving = sum(1 for b in model.bodies if not b.grounded)
+    eqs = sum(len(JOINT_ROWS[j.type]) for j in model.joints)
+    return dict(moving_bodies=moving, joint_equations=eqs, driver_equations=len(model.drivers),
+                dof=6 * moving - eqs, dof_driven=6 * moving - eqs - len(model.drivers))
+
+
+def row_kinds(model, name):
+    """Set of booleans 'is angular' of the equations of joint or driver ``name``."""
+    for j in model.joints:
+        if j.name == name:
+            return {ROW_IS_ANGULAR[spec[0]] for spec in JOINT_ROWS[j.type]}
+    return {d.type == "rotational" for d in model.drivers if d.name == name}
+
+
+def state_vectors(data, system):
+    """Solver states Y (K, 13 N) (principal body frames) rebuilt from the results."""
+    nb, K = system.nb, len(data)
+    Y = np.zeros((K, 13 * nb))
+    for b, name in enumerate(data.body_names):
+        A = data.rotation(name) @ system.R_principal[b]
+        Y[:, 7 * b:7 * b + 3] = data.position(name)
+        Y[:, 7 * b + 3:7 * b + 7] = [quaternion.from_matrix(a) for a in A]
+        o = 7 * nb + 6 * b
+        Y[:, o:o + 3] = data.velocity(name)
+        Y[:, o + 3:o + 6] = np.einsum("kji,kj->ki", A, data.angular_velocity(name))
+    return Y
+
+
+class _Run:
+    """The attributes analysis.singular_configurations reads from a Results."""
+
+    def __init__(self, model, t, Y):
+        self.model, self.t, self.Y = model, t, Y
+
+
+def mobility(data):
+    """Mobility and redundancy at the first sample and the singular-configuration scan
+    from MBDWorkbench.solver.analysis (tolerance RANK_TOL: the sampled states carry the
+    run's constraint drift). Without that module only the Grubler count is given.
+    Returns dict(grubler, available, report (MobilityReport), scan (SingularityScan),
+    involved {redundant row: sorted joint/driver names sharing its load})."""
+    out = dict(grubler=grubler(data.model), available=False, report=None, scan=None, involved={})
+    try:
+        from ..solver import analysis
+    except ImportError:
+        return out
+    system = _system(data.model)
+    Y = state_vectors(data, system)
+    t0 = float(data.t[0])
+    rep = analysis.mobility(system, Y=Y[0], t=t0, tol=RANK_TOL)
+    scan = analysis.singular_configurations(_Run(data.model, data.t, Y), tol=RANK_TOL)
+    J, kept = analysis.rank_structure(system, Y[0], t0, RANK_TOL)[:2]
+    involved = {r: sorted({system.owner_name(int(system.row_owner[i])) for i in _involved(J, kept, r)}
+                          | {system.owner_name(int(system.row_owner[r]))}) for r in rep.redundant_rows}
+    out.update(available=True, report=rep, scan=scan, involved=involved)
+    return out
+
+
+def _involved(J, kept, r, tol=1e-6):
+    """Kept rows that row r is a combination of (least-squares coefficients)."""
+    if not kept:
+        return []
+    c = np.linalg.lstsq(J[kept].T, J[r], rcond=None)[0]
+    big = np.abs(c) > tol * max(np.abs(c).max(), 1e-300)
+    return [kept[k] for k in np.nonzero(big)[0]]
+
+
 def characteristic_length(data):
-    """Size of the mechanism [m]: RMS distance of joint origins and CoGs from their mean."""
+    """Size of the mechanism [m]: RMS distance of CoGs and global joint origins from their mean."""
     pts = [np.asarray(b.position, float) for b in data.model.bodies]
     for j in data.model.joints:
         if j.frame is not None:
@@ -131,176 +200,38 @@ def _system(model):
     return System(model)
 
 
-# ----------------------------------------------------------------------------- mobility
-def grubler(model):
-    """Grubler-Kutzbach count: 6 per moving body - joint equations - one per driver."""
-    moving = sum(1 for b in model.bodies if not b.grounded)
-    eqs = sum(len(JOINT_ROWS[j.type]) for j in model.joints)
-    return dict(moving_bodies=moving, joint_equations=eqs, driver_equations=len(model.drivers),
-                dof=6 * moving - eqs - len(model.drivers))
-
-
-def row_labels(model):
-    """(owner name, description) of every constraint row, in System order."""
-    out = []
-    for j in model.joints:
-        for spec in JOINT_ROWS[j.type]:
-            out.append((j.name, _describe(spec)))
-    for d in model.drivers:
-        out.append((d.name, f"{d.type} driver"))
-    return out
-
-
-def _describe(spec):
-    if spec[0] == POINT:
-        return f"origins coincide along global {'xyz'[spec[1]]}"
-    if spec[0] == DP1:
-        return f"{_axis(spec[1])} \u22a5 {_axis(spec[2])}"
-    if spec[0] == DP2:
-        return f"origin j in the plane \u22a5 {_axis(spec[1])}"
-    return "joint angle"
-
-
-def _axis(name):
-    return f"{name[0]}_{name[1]}"
-
-
-def state_vector(data, system, k):
-    """Solver state Y (principal body frames) at sample k, rebuilt from the results."""
-    nb = system.nb
-    Y = np.zeros(13 * nb)
-    for b, name in enumerate(data.body_names):
-        A = quaternion.matrix(data.orientation(name)[k]) @ system.R_principal[b]
-        Y[7 * b:7 * b + 3] = data.position(name)[k]
-        Y[7 * b + 3:7 * b + 7] = quaternion.from_matrix(A)
-        o = 7 * nb + 6 * b
-        Y[o:o + 3] = data.velocity(name)[k]
-        Y[o + 3:o + 6] = A.T @ data.angular_velocity(name)[k]
-    return Y
-
-
-def scaled_jacobian(system, t, Y, L):
-    """Dimensionless constraint Jacobian: angular columns / L, angular rows * L."""
-    J = system.constraint_jacobian(t, Y)[1]
-    if not J.size:
-        return J
-    J = J.copy()
-    cols = np.tile(np.r_[np.ones(3), np.full(3, 1.0 / L)], system.nb)
-    J *= cols[None, :]
-    J[system.row_angular] *= L
-    return J
-
-
-def dependent_rows(J, tol=RANK_TOL):
-    """Rows of J that are linear combinations of earlier rows (Gram-Schmidt in model
-    order, relative tolerance ``tol``). Returns (independent, redundant) index lists."""
-    basis, indep, red = [], [], []
-    scale = max(float(np.abs(J).max()) if J.size else 0.0, 1e-300)
-    for r, row in enumerate(J):
-        v = row / scale
-        for q in basis:
-            v = v - (q @ v) * q
-        for q in basis:
-            v = v - (q @ v) * q
-        n = np.linalg.norm(v)
-        if n > tol * max(np.linalg.norm(row / scale), 1e-300) and n > tol:
-            basis.append(v / n)
-            indep.append(r)
-        else:
-            red.append(r)
-    return indep, red
-
-
-def _involved(J, indep, r, tol=1e-6):
-    """Independent rows that row r is a combination of (least-squares coefficients)."""
-    A = J[indep].T
-    c = np.linalg.lstsq(A, J[r], rcond=None)[0]
-    big = np.abs(c) > tol * max(np.abs(c).max(), 1e-300)
-    return [indep[k] for k in np.nonzero(big)[0]]
-
-
-def mobility(data):
-    """Numerical mobility and redundancy at the first sample plus singular-configuration
-    scan over the run (scaled Jacobian rank, RANK_TOL). Returns a dict."""
-    model = data.model
-    system = _system(model)
-    L = characteristic_length(data)
-    nb, nj = system.nb, len(model.joints)
-    labels = row_labels(model)
-    joint_rows = system.row_owner < nj
-    J0 = scaled_jacobian(system, float(data.t[0]), state_vector(data, system, 0), L)
-    indep, red = dependent_rows(J0)
-    rank_joints = len(dependent_rows(J0[joint_rows])[0]) if joint_rows.any() else 0
-    involved = {}
-    for r in red:
-        involved[r] = _involved(J0, indep, r) if indep else []
-    out = dict(grubler=grubler(model), equations=system.m, rank=len(indep), coordinates=6 * nb,
-               dof_joints=6 * nb - rank_joints, dof=6 * nb - len(indep), length_scale=L,
-               redundant=[dict(row=r, owner=labels[r][0], what=labels[r][1],
-                               involved=sorted({labels[i][0] for i in involved[r]} | {labels[r][0]}))
-                          for r in red])
-    out.update(_singular_scan(data, system, L, len(indep)))
-    out["external"] = _external_analysis(model)
-    return out
-
-
-def _singular_scan(data, system, L, rank0):
-    """Samples where the rank drops below rank0, and the worst conditioning."""
-    K = len(data)
-    if not system.m:
-        return dict(singular_times=[], min_ratio=1.0, t_min_ratio=float(data.t[0]), scanned=0)
-    ks = np.unique(np.linspace(0, K - 1, min(K, MAX_RANK_SAMPLES)).round().astype(int))
-    singular, worst, t_worst = [], np.inf, float(data.t[0])
-    for k in ks:
-        s = np.linalg.svd(scaled_jacobian(system, float(data.t[k]), state_vector(data, system, k), L), compute_uv=False)
-        rank = int(np.sum(s > RANK_TOL * s[0])) if s.size and s[0] > 0 else 0
-        if rank < rank0:
-            singular.append(float(data.t[k]))
-        elif rank0:
-            ratio = s[rank0 - 1] / s[0]
-            if ratio < worst:
-                worst, t_worst = float(ratio), float(data.t[k])
-    return dict(singular_times=singular, min_ratio=float(worst if np.isfinite(worst) else 1.0),
-                t_min_ratio=t_worst, scanned=len(ks))
-
-
-def _external_analysis(model):
-    """Mobility from MBDWorkbench.solver.analysis if that module exists (else None)."""
-    try:
-        from ..solver import analysis
-    except ImportError:
-        return None
-    fn = getattr(analysis, "mobility", None)
-    if not callable(fn):
-        return None
-    try:
-        res = fn(model)
-    except Exception as e:  # an optional cross-check must not stop the report
-        return {"error": f"{type(e).__name__}: {e}"}
-    return res if isinstance(res, dict) else {"result": repr(res)}
-
-
 # ----------------------------------------------------------------------------- warnings
 def warnings(data, mob):
     """List of (title, text) warnings: run status, redundant constraints and how their
-    reactions were distributed, singular configurations, constraint drift, energy drift."""
+    reactions were distributed, over-driving, singular configurations, drift."""
     out = []
     s = data.summary
     if s.get("status", "completed") != "completed":
         out.append(("Run did not complete", f"status '{s.get('status')}': {s.get('message', '')}"))
-    if mob["redundant"]:
+    rep, scan = mob["report"], mob["scan"]
+    if not mob["available"]:
+        gr = mob["grubler"]
+        if gr["dof"] < 0 or gr["dof_driven"] < 0:
+            out.append(("Possibly redundant constraints", f"the Grubler count is {gr['dof']} ({gr['dof_driven']} "
+                        "with drivers): the mechanism is probably over-constrained and some reactions are then "
+                        "statically indeterminate (minimum-norm split). The numerical analysis module "
+                        "(MBDWorkbench.solver.analysis) is not available to say which."))
+        return out + _drift_warnings(data, characteristic_length(data))
+    if rep.redundant:
         out.append(("Redundant constraints", _redundancy_text(data, mob)))
-    if mob["singular_times"]:
-        ts = mob["singular_times"]
-        out.append(("Singular configurations", f"the constraint Jacobian loses rank at {len(ts)} sample(s), "
-                    f"t = {_times(ts)} s: the mechanism passes a singular (dead-centre / locked) position; "
-                    "reactions and efforts there are unreliable."))
-    elif mob["min_ratio"] < NEAR_SINGULAR:
+    if rep.over_driving:
+        out.append(("Over-driven", "these drivers conflict with the joints and the other drivers: "
+                    + "; ".join(e["label"] for e in rep.over_driving)))
+    if scan.times:
+        out.append(("Singular configurations", f"the constraint Jacobian loses rank at t = {_times(scan.times)} s: "
+                    "the mechanism passes a singular (dead-centre / locked) position; reactions and efforts near "
+                    "these instants are unreliable."))
+    elif len(scan.ratio) and float(np.min(scan.ratio)) < NEAR_SINGULAR:
+        k = int(np.argmin(scan.ratio))
         out.append(("Near-singular configuration", f"the constraint Jacobian is nearly rank deficient at "
-                    f"t = {mob['t_min_ratio']:.4g} s (smallest/largest kept singular value "
-                    f"{mob['min_ratio']:.2e}): reactions there are sensitive to small errors."))
-    out += _drift_warnings(data, mob["length_scale"])
-    return out
+                    f"t = {data.t[k]:.4g} s (smallest / largest singular value {scan.ratio[k]:.2e}): "
+                    "reactions there are sensitive to small errors."))
+    return out + _drift_warnings(data, rep.length_scale)
 
 
 def _times(ts, n=6):
@@ -308,15 +239,20 @@ def _times(ts, n=6):
     return shown + (", ..." if len(ts) > n else "")
 
 
+def redundant_joints(mob):
+    """Names of the joints/drivers whose reactions share a redundant load."""
+    return sorted({n for names in mob["involved"].values() for n in names})
+
+
 def _redundancy_text(data, mob):
     eps = data.summary.get("settings", {}).get("tikhonov_eps", data.model.settings.tikhonov_eps)
-    rows = "; ".join(f"'{r['owner']}': {r['what']}" for r in mob["redundant"])
-    joints = sorted({o for r in mob["redundant"] for o in r["involved"]})
-    return (f"{len(mob['redundant'])} constraint equation(s) repeat others ({rows}). The reactions along these "
-            f"directions are statically indeterminate: the solver regularises the constraint Schur complement "
-            f"(Tikhonov eps = {eps:g}) and reports the minimum-norm distribution of the load among the joints "
-            f"involved ({', '.join(joints)}). The total is right; the split between these joints depends on part "
-            f"compliance and clearances and is not a prediction. Reactions marked * in the peak-load table are affected.")
+    rows = "; ".join(e["label"] for e in mob["report"].redundant)
+    return (f"{len(mob['report'].redundant)} constraint equation(s) repeat others ({rows}). The reactions along "
+            f"these directions are statically indeterminate: the solver regularises the constraint Schur "
+            f"complement (Tikhonov eps = {eps:g}) and reports the minimum-norm distribution of the load among the "
+            f"joints involved ({', '.join(redundant_joints(mob))}). The total is right; the split between these "
+            f"joints depends on part compliance and clearances and is not a prediction. Reactions marked * in the "
+            f"peak-load table are affected.")
 
 
 def _drift_warnings(data, L):

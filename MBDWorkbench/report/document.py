@@ -9,6 +9,9 @@ import numpy as np
 from . import derived, plots
 
 
+NOISE = 1e-6      # relative size of components printed as 0 in the peak table
+
+
 @dataclass
 class Heading:
     text: str
@@ -126,7 +129,8 @@ def key_results(data, peaks):
         pf = max(peaks, key=lambda p: p["F_max"])
         pt = max(peaks, key=lambda p: p["T_max"])
         rows.append(["largest joint force", f"{g(pf['F_max'])} N in '{pf['joint']}' at t = {g(pf['t_F'])} s"])
-        rows.append(["largest joint torque", f"{g(pt['T_max'])} N m in '{pt['joint']}' at t = {g(pt['t_T'])} s"])
+        if pt["T_max"] > 0:
+            rows.append(["largest joint torque", f"{g(pt['T_max'])} N m in '{pt['joint']}' at t = {g(pt['t_T'])} s"])
     return [Heading("Key results", 1), Table(["Quantity", "Value"], rows)] if rows else []
 
 
@@ -214,43 +218,58 @@ def force_params(f):
 # ----------------------------------------------------------------------------- mobility, peaks
 def mobility_blocks(mob):
     gr = mob["grubler"]
-    rows = [["Moving bodies", f"{gr['moving_bodies']} (6 coordinates each: {mob['coordinates']})"],
-            ["Grubler count", f"6 x {gr['moving_bodies']} - {gr['joint_equations']} joint equations - "
-                              f"{gr['driver_equations']} driver equations = {gr['dof']}"],
-            ["Constraint equations", f"{mob['equations']}, independent: {mob['rank']}, redundant: "
-                                     f"{len(mob['redundant'])}"],
-            ["Degrees of freedom", f"{mob['dof_joints']} without drivers, {mob['dof']} with drivers "
-                                   "(rank of the constraint Jacobian at the first sample)"],
-            ["Singular configurations", (f"rank drops at {len(mob['singular_times'])} sample(s)" if mob["singular_times"]
-                                         else "none") + f" ({mob['scanned']} samples checked); worst conditioning "
-                                         f"{g(mob['min_ratio'], 3)} at t = {g(mob['t_min_ratio'])} s"]]
-    ext = mob.get("external")
-    if ext:
-        rows.append(["solver.analysis", "; ".join(f"{k}: {v}" for k, v in ext.items())])
-    out = [Heading("Mobility and redundancy", 1), Table(["Quantity", "Value"], rows,
-           f"Rank at a relative singular-value tolerance of {derived.RANK_TOL:g}, angular terms scaled by the "
-           f"mechanism size {g(mob['length_scale'], 3)} m.")]
-    if mob["redundant"]:
-        out.append(Table(["joint", "redundant equation", "depends on joints"],
-                         [[r["owner"], r["what"], ", ".join(r["involved"])] for r in mob["redundant"]],
+    rows = [["Moving bodies", f"{gr['moving_bodies']} (6 coordinates each)"],
+            ["Grubler count", f"6 x {gr['moving_bodies']} - {gr['joint_equations']} joint equations = {gr['dof']}; "
+                              f"- {gr['driver_equations']} driver equations = {gr['dof_driven']}"]]
+    out = [Heading("Mobility and redundancy", 1)]
+    rep, scan = mob["report"], mob["scan"]
+    if rep is None:
+        return out + [Table(["Quantity", "Value"], rows),
+                      Para("Numerical rank analysis unavailable (MBDWorkbench.solver.analysis not installed): "
+                           "the Grubler count ignores special geometry (parallel axes, planar mechanisms).", "note")]
+    ratio = float(np.min(scan.ratio)) if len(scan.ratio) else 1.0
+    rows += [["Joint equations", f"{rep.n_joint_equations}, independent {rep.rank_joints}, redundant "
+                                 f"{len(rep.redundant)}"],
+             ["Degrees of freedom", f"{rep.mobility} without drivers, {rep.mobility_driven} left free by the "
+                                    f"{rep.n_driver_equations} driver equation(s)"],
+             ["Singular configurations", (f"at t = {', '.join(g(t) for t in scan.times[:8])} s" if scan.times
+                                          else "none") + f" ({len(scan.t)} samples checked; smallest singular-value "
+                                          f"ratio {g(ratio, 3)})"]]
+    if rep.relaxations:
+        rows.append(["Suggested relaxation", "; ".join(f"'{r.joint}' {r.old} \u2192 {r.new} (-{r.removes} equations)"
+                                                       for r in rep.relaxations)
+                     + ("" if not rep.relaxed_redundancy else f" ({rep.relaxed_redundancy} redundant would remain)")])
+    out.append(Table(["Quantity", "Value"], rows,
+                     f"Rank of the constraint Jacobian at t = {g(rep.t)} s (first sample), made dimensionless with "
+                     f"the length scale {g(rep.length_scale, 3)} m, relative tolerance {rep.tol:g}."))
+    if rep.redundant:
+        out.append(Table(["redundant equation", "load shared with"],
+                         [[e["label"], ", ".join(n for n in mob["involved"].get(e["row"], []) if n != e["name"])]
+                          for e in rep.redundant],
                          "Equations that repeat earlier ones (model order); one valid choice among equivalent ones."))
     return out
 
 
 def peak_blocks(peaks, mob):
-    affected = {o for r in mob["redundant"] for o in r["involved"]}
+    affected = set(derived.redundant_joints(mob))
     rows = []
     for p in peaks:
         star = " *" if p["joint"] in affected else ""
-        rows.append([p["joint"] + star, p["type"], g(p["F_max"]), g(p["t_F"]), *(g(x) for x in p["F"]),
-                     g(p["T_max"]), g(p["t_T"]), *(g(x) for x in p["T"])])
+        rows.append([p["joint"] + star, p["type"], g(p["F_max"]), g(p["t_F"]), *components(p["F"], p["F_max"]),
+                     g(p["T_max"]), g(p["t_T"]), *components(p["T"], p["T_max"])])
+    nm = "N\u00a0m"
     head = ["joint", "type", "max |F| [N]", "t [s]", "Fx [N]", "Fy [N]", "Fz [N]",
-            "max |T| [N m]", "t [s]", "Tx [N m]", "Ty [N m]", "Tz [N m]"]
+            f"max |T| [{nm}]", "t [s]", f"Tx [{nm}]", f"Ty [{nm}]", f"Tz [{nm}]"]
     cap = ("Peak reaction force and torque (about the joint origin) that body i exerts on body j; components at the "
-           "time of the peak, in the joint frame carried by body i.")
+           f"time of the peak, in the joint frame carried by body i (below {NOISE:g} of the magnitude shown as 0).")
     if affected:
         cap += " * reaction partly statically indeterminate (redundant constraints, minimum-norm split)."
     return [Heading("Peak loads", 1), Table(head, rows, cap, numeric=list(range(2, 12)))]
+
+
+def components(v, magnitude):
+    """Vector components as text; those below NOISE x magnitude (round-off) shown as 0."""
+    return [g(x) if abs(x) > NOISE * magnitude else "0" for x in v]
 
 
 def plot_blocks(data, peaks, points, view):

@@ -33,7 +33,7 @@ figcaption { font-style: italic; color: #555; font-size: .9em; }
 def png_data_uri(fig):
     """A Figure as a ``data:image/png;base64,...`` URI."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI)
+    fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 

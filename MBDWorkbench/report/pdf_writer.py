@@ -93,10 +93,11 @@ class PdfBuilder:
         self.fig.text(x / PAGE_W, 1 - self.y / PAGE_H, s, fontsize=size, va="top", **kw)
 
     # ------------------------------------------------------------------ blocks
-    def heading(self, b):
+    def heading(self, b, keep=0.6):
+        """A heading kept on one page with ``keep`` inches of what follows it."""
         size = HEAD.get(b.level, 10.0)
         before = 0.0 if b.level == 0 else 0.18
-        self.ensure(before + size / 72 * 1.6 + (1.2 if b.level == 1 else 0.5))
+        self.ensure(before + size / 72 * 1.6 + keep)
         self.y += before if self.y > MARGIN_TOP else 0.0
         self.text(MARGIN_X, b.text, size, weight="bold")
         self.y += size / 72 * 1.6
@@ -181,25 +182,43 @@ class PdfBuilder:
 
 
 def column_widths(table, avail):
-    """Column widths [in]: natural widths, long columns shrunk (wrapped) to fit ``avail``."""
+    """Column widths [in]: natural (one-line) widths; if too wide, the text columns are
+    shrunk (their cells wrap) in proportion to their widths, numeric columns never."""
     n = len(table.header)
-    nat = [max([text_width(w, TABLE, True) for w in str(table.header[c]).split(" ")]
-               + [text_width(str(r[c]), TABLE) for r in table.rows]) + 2 * CELL_PAD for c in range(n)]
+    nat = [max([text_width(str(table.header[c]), TABLE, True)] + [text_width(str(r[c]), TABLE) for r in table.rows])
+           + 2 * CELL_PAD + 0.02 for c in range(n)]
     if sum(nat) <= avail:
         if n <= 4:
             nat[-1] += avail - sum(nat)
         return nat
-    fair = avail / n
-    small = [c for c in range(n) if nat[c] <= fair]
+    fixed = set(table.numeric)
+    words = [max(text_width(w, TABLE, True) for w in str(table.header[c]).split(" ")) + 2 * CELL_PAD + 0.02
+             for c in range(n)]
+    for c in fixed:       # numeric headers may wrap at spaces, numbers never
+        nat[c] = max([words[c]] + [text_width(str(r[c]), TABLE) + 2 * CELL_PAD + 0.02 for r in table.rows])
     while True:
-        rest = avail - sum(nat[c] for c in small)
-        big = [c for c in range(n) if c not in small]
-        share = {c: rest * nat[c] / sum(nat[b] for b in big) for c in big}
-        newly = [c for c in big if nat[c] <= share[c]]
+        flexible = [c for c in range(n) if c not in fixed]
+        rest = avail - sum(nat[c] for c in fixed)
+        if not flexible or rest <= 0:
+            return nat
+        share = {c: rest * nat[c] / sum(nat[b] for b in flexible) for c in flexible}
+        newly = [c for c in flexible if nat[c] <= share[c]]
         if not newly:
-            break
-        small += newly
-    return [nat[c] if c in small else share[c] for c in range(n)]
+            return [share[c] if c in share else nat[c] for c in range(n)]
+        fixed |= set(newly)
+
+
+def _keep(following):
+    """Height [in] a heading must keep with the blocks after it (no orphaned headings)."""
+    h = 0.0
+    for b in following:
+        if isinstance(b, Plot):
+            return h + 0.3 + b.height
+        if isinstance(b, Heading):
+            h += HEAD.get(b.level, 10.0) / 72 * 1.6 + 0.18
+            continue
+        return h + 0.6
+    return h + 0.6
 
 
 def write_pdf(blocks, path, title):
@@ -207,11 +226,9 @@ def write_pdf(blocks, path, title):
     with matplotlib.rc_context({"pdf.fonttype": 42, "font.family": "DejaVu Sans"}):
         pb = PdfBuilder(path, title)
         pb.new_page()
-        for b in blocks:
+        for k, b in enumerate(blocks):
             if isinstance(b, Heading):
-                if b.level == 1 and b.text == "Plots":
-                    pb.new_page()
-                pb.heading(b)
+                pb.heading(b, _keep(blocks[k + 1:k + 3]))
             elif isinstance(b, Para):
                 pb.para(b)
             elif isinstance(b, Table):

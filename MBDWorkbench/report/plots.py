@@ -11,6 +11,7 @@ LEFT, RIGHT_LEGEND, RIGHT, TOP, BOTTOM, GAP = 0.85, 1.75, 0.25, 0.3, 0.5, 0.45
 MAX_LINES = 8            # curves per axes before a plot is split
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 FONT = 8
+H2, H3 = 4.15, 5.6       # heights [in] of two- and three-axes plots
 
 
 @dataclass
@@ -80,7 +81,7 @@ def driver_plots(data, peaks):
             _legend(a1), _legend(a2)
         out.append(Plot("Driver efforts and power" + _part(part, data.driver_names),
                         "Driver effort (torque or force it applies to body_j) and mechanical power delivered.",
-                        5.2, draw))
+                        H2, draw))
     return out
 
 
@@ -112,7 +113,7 @@ def reaction_plots(data, peaks):
             _legend(a1, "joint"), _legend(a2, "joint")
         out.append(Plot("Joint reaction magnitudes" + _part(part, data.joint_names),
                         "Magnitude of the reaction force and of the reaction torque about the joint origin.",
-                        5.2, draw))
+                        H2, draw))
     return out
 
 
@@ -134,7 +135,7 @@ def point_plots(data, points):
                 _legend(ax, "global")
         out.append(Plot(f"Point {label}: body '{body}' {_fmt_vec(local)}",
                         f"Point fixed to body '{body}' at {_fmt_vec(local)} m from its CoG (body frame); global "
-                        "components. Acceleration: second-order finite difference of the velocity.", 6.6, draw))
+                        "components. Acceleration: second-order finite difference of the velocity.", H3, draw))
     return out
 
 
@@ -161,16 +162,17 @@ def violation_plots(data):
                     a2.semilogy(data.t, np.maximum(v["angle"], 1e-18), color=col, lw=1.1, label=_short(n))
             _ylabel(a1, "position [m]")
             _ylabel(a2, "angle [rad]")
-            for ax in (a1, a2):
+            for ax, angular in ((a1, False), (a2, True)):
                 if not ax.get_lines():
-                    ax.text(0.5, 0.5, "no equations of this kind / exactly zero", transform=ax.transAxes,
-                            ha="center", va="center", fontsize=FONT)
+                    has = any(angular in derived.row_kinds(data.model, n) for n in group)
+                    ax.text(0.5, 0.5, "exactly zero throughout" if has else "no equations of this kind",
+                            transform=ax.transAxes, ha="center", va="center", fontsize=FONT)
                     ax.set_yticks([])
             a1.set_title("max |violation| of each joint's / driver's equations", fontsize=FONT, loc="left")
             _legend(a1), _legend(a2)
         out.append(Plot("Constraint violation" + _part(part, names),
                         "Largest absolute violation of the position-level constraint equations of each joint and "
-                        "driver (lengths in m, angles in rad).", 5.2, draw))
+                        "driver (lengths in m, angles in rad).", H2, draw))
     return out
 
 
@@ -188,13 +190,12 @@ def energy_plot(data):
         a2.plot(data.t, e["balance"], color=COLORS[4], lw=1.2, label="balance")
         _ylabel(a1, "energy / work [J]")
         _ylabel(a2, "balance [J]")
-        a2.set_title("T + V - (T + V)(0) - work of drivers - work of dampers and loads (0 if exact)",
-                     fontsize=FONT, loc="left")
         _legend(a1), _legend(a2)
     drift = data.summary.get("energy_drift")
-    cap = "Energy balance; its deviation from zero measures the integration error"
+    cap = ("Energies and works; balance = T + V - (T + V)(t=0) - work of drivers - work of dampers and applied "
+           "loads, zero for an exact solution: its deviation measures the integration error")
     cap += f" (relative drift {drift:.2e})." if isinstance(drift, (int, float)) else "."
-    return [Plot("Energy balance", cap, 5.2, draw)]
+    return [Plot("Energy balance", cap, H2, draw)]
 
 
 def motion_plot(data, view=None, snapshots=8):
@@ -215,4 +216,4 @@ def motion_plot(data, view=None, snapshots=8):
         _legend(ax)
     times = ", ".join(f"{data.t[k]:.3g}" for k in np.unique(np.linspace(0, len(data) - 1, snapshots).round().astype(int)))
     return [Plot("Motion overview", f"Stick figure (bodies as lines between their joint points) at t = {times} s, "
-                 f"later instants darker; {stick.view_text}.", 5.0, draw)]
+                 f"later instants darker; {stick.view_text}.", H2, draw)]

@@ -395,7 +395,7 @@ def suggest_relaxations(system, Y, t, report, tol=RANK_TOL):
 @dataclass
 class SingularityScan:
     """Rank monitoring along a run. ``ratio[k]`` = sigma_min / sigma_max of the scaled
-    Jacobian rows found independent at the first sample; ``singular`` lists sample times
+    Jacobian rows found independent at the highest-rank sample; ``singular`` lists sample times
     where it falls below ``tol``, ``crossings`` times (linear interpolation) where the
     determinant of that square Jacobian changes sign between samples."""
     t: np.ndarray
@@ -437,8 +437,10 @@ def singular_configurations(results, inputs=None, tol=1e-6):
     Ys, ts = results.Y, results.t
     if not len(ts):
         return SingularityScan(ts, np.zeros(0), [], [], [], tol)
-    _, kept = rank_structure(system, Ys[0], ts[0])[:2]
-    L = length_scale(system, Ys[0])
+    ranks = [rank_structure(system, Y, t)[4] for t, Y in zip(ts, Ys)]
+    ref = int(np.argmax(ranks))           # a generic (full-rank) sample fixes the kept rows
+    _, kept = rank_structure(system, Ys[ref], ts[ref])[:2]
+    L = length_scale(system, Ys[ref])
     rs, cs = scaling(system, L)
     ratio, dets = np.zeros(len(ts)), np.zeros(len(ts))
     square = len(kept) == 6 * system.nb

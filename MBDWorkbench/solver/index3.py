@@ -52,33 +52,38 @@ def check_settings(s):
 
 # ----------------------------------------------------------------------------- sparse pattern
 class SparsePattern:
-    """A fixed sparsity pattern built from blocks of triplets (rows, cols); per step the
-    matrix data is sum_k coef_k * block_k values (duplicates summed), in CSC order."""
+    """A fixed sparsity pattern built from groups of triplet blocks [(rows, cols), ...];
+    per step the CSC data is sum_g coef_g * (values of group g, duplicates summed).
+    The csc_matrix object is reused (only its data changes)."""
 
-    def __init__(self, n, blocks):
+    def __init__(self, n, groups):
         self.n = n
-        keys = [np.asarray(c, np.int64) * n + np.asarray(r, np.int64) for r, c in blocks]
-        allkeys = np.concatenate(keys) if keys else np.zeros(0, np.int64)
-        uniq, inv = np.unique(allkeys, return_inverse=True)
+        keys = [np.concatenate([np.asarray(c, np.int64) * n + np.asarray(r, np.int64) for r, c in g]
+                               + [np.zeros(0, np.int64)]) for g in groups]
+        uniq, inv = np.unique(np.concatenate(keys), return_inverse=True)
         self.nnz = len(uniq)
-        self.indices = (uniq % n).astype(np.int32)
-        cols = uniq // n
-        self.indptr = np.searchsorted(cols, np.arange(n + 1)).astype(np.int32)
-        splits = np.cumsum([len(k) for k in keys])[:-1]
-        self.inv = np.split(inv, splits)
+        indices = (uniq % n).astype(np.int32)
+        indptr = np.searchsorted(uniq // n, np.arange(n + 1)).astype(np.int32)
+        self.inv = np.split(inv, np.cumsum([len(k) for k in keys])[:-1])
+        self._A = {}
+        self._struct = (indices, indptr)
 
-    def data(self, values, coefs):
-        """CSC data for block values (list of arrays) times coefficients."""
-        out = None
-        for inv, v, c in zip(self.inv, values, coefs):
-            if c is None or not len(v):
-                continue
-            d = np.bincount(inv, weights=v, minlength=self.nnz)
-            out = c * d if out is None else out + c * d
+    def data(self, groups, coefs):
+        """CSC data for the group values (each a list of arrays) times coefficients."""
+        out = 0.0
+        for inv, vals, c in zip(self.inv, groups, coefs):
+            if len(inv):
+                out = out + c * np.bincount(inv, weights=np.concatenate(vals), minlength=self.nnz)
         return out
 
     def matrix(self, data):
-        return csc_matrix((data, self.indices, self.indptr), shape=(self.n, self.n))
+        """The csc_matrix with this data (one object per dtype, reused)."""
+        A = self._A.get(data.dtype)
+        if A is None:
+            A = self._A[data.dtype] = csc_matrix((data, *self._struct), shape=(self.n, self.n))
+        else:
+            A.data = data
+        return A
 
 
 # ----------------------------------------------------------------------------- rank analysis
@@ -130,7 +135,7 @@ class _Index3Base:
         Y = Y0.copy()
         kernels.normalize_quaternions(self.S, Y)
         self.vdot, self.lam = self._consistent_start(t0, Y)
-        self._publish(t0)
+        self._publish(t0, Y)
 
     # ------------------------------------------------------------------ rank
     def _rank_setup(self, t0, Y0):
@@ -167,7 +172,8 @@ class _Index3Base:
 
     # ------------------------------------------------------------------ index maps
     def _index_maps(self):
-        """Triplet index arrays of Phi_q restricted to the active rows."""
+        """Triplet index arrays of Phi_q restricted to the active rows, and the buffers
+        of ik.prepare."""
         S, nb = self.S, self.nb
         rows, cols, gather = [], [], []
         for a, r in enumerate(self.active_rows):
@@ -178,38 +184,34 @@ class _Index3Base:
         self.jq_r = np.array(rows, np.int64)
         self.jq_c = np.array(cols, np.int64)
         self.jq_g = np.array(gather, np.int64)
+        self.n6 = n6 = 6 * nb
+        self.diag6 = np.arange(n6)
+        self.vel_slice = slice(7 * nb, 13 * nb)
         nK, nD = ik.triplet_capacity(S, self.ma)
         self.Kb = (np.zeros(nK, np.int64), np.zeros(nK, np.int64), np.zeros(nK))
         self.Db = (np.zeros(nD, np.int64), np.zeros(nD, np.int64), np.zeros(nD))
+        self.Lb = (np.zeros(9 * nb, np.int64), np.zeros(9 * nb, np.int64), np.zeros(9 * nb))
         self.lam_rows = np.zeros(self.m)
-        self.nK, self.nD = self._force_jacobians(0.0, self.system.Y0)
-        n6 = 6 * nb
-        self.diag6 = np.arange(n6)
-        self.vel_slice = slice(7 * nb, 13 * nb)
-        self.n6 = n6
-
-    def _force_jacobians(self, t, Y):
-        """Fill the K and D triplet buffers at (t, Y, self.lam_rows); returns counts."""
-        Ki, Kj, Kv = self.Kb
-        Di, Dj, Dv = self.Db
-        return ik.force_jacobians(t, Y, self.S, self.W, self.lam_rows, self.active, Ki, Kj, Kv, Di, Dj, Dv)
+        self.Qt = np.zeros(n6)
+        self.jq = np.zeros(len(gather))
+        self._evaluate(0.0, self.system.Y0, blocks=True)
+        self.nK, self.nD = self._counts
 
     def _set_lam(self, lam):
         self.lam_rows[:] = 0.0
         self.lam_rows[self.active_rows] = lam
 
     # ------------------------------------------------------------------ evaluations
-    def _evaluate(self, t, Y):
-        """Q, Phi_q values (active triplets), phi, rate at (t, Y); returns dict."""
+    def _evaluate(self, t, Y, blocks=False):
+        """Forces, constraints (active rows), dQ/dt and, if ``blocks``, the Jacobian
+        triplets (K, D at self.lam_rows; Lie block) at (t, Y); returns a dict."""
         S, W = self.S, self.W
-        kernels.update_rotations(S, Y, W.A)
-        V, Pnc = kernels.forces(t, Y, S, W, W.Q)
-        if self.m:
-            kernels.constraints(t, Y, S, W)
-        jq = W.jac.reshape(-1)[self.jq_g]
+        V, Pnc, nK, nD = ik.prepare(t, Y, S, W, self.lam_rows, self.active, self.jq_g, self.jq, self.Qt, blocks,
+                                    *self.Kb, *self.Db, *self.Lb)
+        if blocks:
+            self._counts = (nK, nD)
         a = self.active_rows
-        return dict(Q=W.Q.copy(), jq=jq, phi=W.phi[a].copy(), rate=W.rate[a].copy(), V=V, Pnc=Pnc,
-                    phi_all=W.phi.copy())
+        return dict(Q=W.Q.copy(), jq=self.jq.copy(), phi=W.phi[a], rate=W.rate[a], V=V, Pnc=Pnc)
 
     def _jq_matvec(self, jq, v):
         return np.bincount(self.jq_r, weights=jq * v[self.jq_c], minlength=self.ma)
@@ -230,9 +232,9 @@ class _Index3Base:
         n6, ma = self.n6, self.ma
         if ma == 0:
             return ev["Q"] / self.M, np.zeros(0)
-        pat = SparsePattern(n6 + ma, [(self.diag6, self.diag6), (self.jq_c, n6 + self.jq_r),
-                                      (n6 + self.jq_r, self.jq_c)])
-        A = pat.matrix(pat.data([self.M, ev["jq"], ev["jq"]], [1.0, 1.0, 1.0]))
+        pat = SparsePattern(n6 + ma, [[(self.diag6, self.diag6), (self.jq_c, n6 + self.jq_r),
+                                       (n6 + self.jq_r, self.jq_c)]])
+        A = pat.matrix(pat.data([[self.M, ev["jq"], ev["jq"]]], [1.0]))
         rhs = np.concatenate([ev["Q"], self.W.gamma[self.active_rows]])
         try:
             sol = splu(A).solve(rhs)
@@ -252,9 +254,8 @@ class _Index3Base:
         g = J.T @ full
         return scipy.linalg.lstsq(J.T, g, cond=RANK_TOL)[0]
 
-    def _publish(self, t, Y=None):
+    def _publish(self, t, Y):
         """Hand the multipliers at (t, Y) to System.evaluate through system.lam_override."""
-        Y = self.system.Y0 if Y is None else Y
         self.system.lam_override = (t, self.full_multipliers(t, Y, self.lam))
 
     def _singular(self, t, Y, what):
@@ -296,53 +297,43 @@ class CROSStepper(_Index3Base):
         self.h = float(settings.step)
         n6, ma = self.n6, self.ma
         self.n = 2 * n6 + ma
-        self.Lb = (np.zeros(9 * self.nb, np.int64), np.zeros(9 * self.nb, np.int64), np.zeros(9 * self.nb))
         Ki, Kj, _ = self.Kb
         Di, Dj, _ = self.Db
         Li, Lj, _ = self.Lb
-        ik.lie_kinematic_blocks(self.S, Y0, *self.Lb)
         d = self.diag6
-        blocks = [(d, d),                                   # I (x, x)
-                  (n6 + d, n6 + d),                         # M (v, v)
-                  (n6 + self.jq_c, 2 * n6 + self.jq_r),     # Phi_q^T (v, lam)
-                  (2 * n6 + self.jq_r, self.jq_c),          # Phi_q (lam, x)
-                  (Li, Lj),                                 # Jxx (x, x)      * -a h
-                  (d, n6 + d),                              # I (x, v)        * -a h
-                  (n6 + Ki[:self.nK], Kj[:self.nK]),        # K (v, x)        * -a h
-                  (n6 + Di[:self.nD], n6 + Dj[:self.nD])]   # D (v, v)        * -a h
-        self.pattern = SparsePattern(self.n, blocks)
+        plain = [(d, d),                                      # I (x, x)
+                 (n6 + d, n6 + d),                            # M (v, v)
+                 (n6 + self.jq_c, 2 * n6 + self.jq_r),        # Phi_q^T (v, lam)
+                 (2 * n6 + self.jq_r, self.jq_c)]             # Phi_q (lam, x)
+        times_ah = [(Li, Lj),                                 # Jxx (x, x)
+                    (d, n6 + d),                              # I (x, v)
+                    (n6 + Ki[:self.nK], Kj[:self.nK]),        # K (v, x)
+                    (n6 + Di[:self.nD], n6 + Dj[:self.nD])]   # D (v, v)
+        self.pattern = SparsePattern(self.n, [plain, times_ah])
         self.ones6 = np.ones(n6)
-        self.Qt = np.zeros(n6)
 
     def step(self, t, Y, h, acc):
         """One CROS step of size h from (t, Y, self.lam), Y updated in place."""
-        S, n6, nb = self.S, self.n6, self.nb
+        n6 = self.n6
         v = Y[self.vel_slice].copy()
-        ev = self._evaluate(t, Y)
-        account_power(acc, t, self._driver_power(ev, v, self.lam), ev["Pnc"])
         self._set_lam(self.lam)
-        nK, nD = self._force_jacobians(t, Y)
-        ik.lie_kinematic_blocks(S, Y, *self.Lb)
-        if S.load_body.shape[0]:
-            ik.load_rate(t, Y, S, self.W, self.Qt)
+        ev = self._evaluate(t, Y, blocks=True)
+        account_power(acc, t, self._driver_power(ev, v, self.lam), ev["Pnc"])
+        nK, nD = self._counts
         a = self.A_CROS
-        c = -a * h
         jq = ev["jq"]
-        data = self.pattern.data(
-            [self.ones6, self.M, jq, jq, self.Lb[2], self.ones6, self.Kb[2][:nK], self.Db[2][:nD]],
-            [1.0, 1.0, 1.0, 1.0, c, c, c, c])
+        data = self.pattern.data([[self.ones6, self.M, jq, jq],
+                                  [self.Lb[2], self.ones6, self.Kb[2][:nK], self.Db[2][:nD]]], [1.0, -a * h])
         try:
             lu = splu(self.pattern.matrix(data))
         except RuntimeError:
             self._singular(t, Y, "singular CROS iteration matrix")
         Fv = ev["Q"] - self._jqT_matvec(jq, self.lam) + a * h * self.Qt
         phi_t = ev["rate"] - self._jq_matvec(jq, v)
-        rhs = np.concatenate([v.astype(complex), Fv, -ev["phi"] / (a * h) - phi_t])
-        zeta = lu.solve(rhs)
+        zeta = lu.solve(np.concatenate([v, Fv, -ev["phi"] / (a * h) - phi_t]))
         if not np.all(np.isfinite(zeta)):
             self._singular(t, Y, "the CROS step produced NaN/infinite values")
-        x = h * zeta[:n6].real
-        ik.apply_increment(S, Y.copy(), x, Y)
+        ik.apply_increment(self.S, Y.copy(), h * zeta[:n6].real, Y)
         Y[self.vel_slice] += h * zeta[n6:2 * n6].real
         self.lam = self.lam + (zeta[2 * n6:] / a).real
 
@@ -383,26 +374,28 @@ class GAlphaStepper(_Index3Base):
         self.tol_phi = max(1e-3 * self.atol, 1e-13)
         self.a = self.vdot.copy()
         self.rejected = 0
+        self.newton_failures = 0
         self.factorizations = 0
         n6, ma = self.n6, self.ma
         Ki, Kj, _ = self.Kb
         Di, Dj, _ = self.Db
         d = self.diag6
-        self.pattern = SparsePattern(n6 + ma, [(d, d), (self.jq_c, n6 + self.jq_r), (n6 + self.jq_r, self.jq_c),
-                                               (Di[:self.nD], Dj[:self.nD]), (Ki[:self.nK], Kj[:self.nK])])
+        self.pattern = SparsePattern(n6 + ma, [[(d, d), (self.jq_c, n6 + self.jq_r), (n6 + self.jq_r, self.jq_c)],
+                                               [(Di[:self.nD], Dj[:self.nD])], [(Ki[:self.nK], Kj[:self.nK])]])
         self.lu = None
         self.lu_h = None
-        self.rot = np.tile(np.array([False] * 3 + [True] * 3), self.nb)
 
     # ------------------------------------------------------------------ Newton
-    def _factorize(self, t, Y, h, ev):
+    def _factorize(self, t, Y, h):
+        """Sparse LU of the iteration matrix at (t, Y, self.lam_new) for step h."""
         bp = self.beta * (1 - self.af) / (1 - self.am)
         gp = self.gamma * (1 - self.af) / (1 - self.am)
         self._set_lam(self.lam_new)
-        nK, nD = self._force_jacobians(t, Y)
+        ev = self._evaluate(t, Y, blocks=True)
+        nK, nD = self._counts
         jq = ev["jq"]
-        data = self.pattern.data([self.M, jq, jq, self.Db[2][:nD], self.Kb[2][:nK]],
-                                 [1.0, 1.0, 1.0, -gp * h, -bp * h * h])
+        data = self.pattern.data([[self.M, jq, jq], [self.Db[2][:nD]], [self.Kb[2][:nK]]],
+                                 [1.0, -gp * h, -bp * h * h])
         try:
             self.lu = splu(self.pattern.matrix(data))
         except RuntimeError:
@@ -418,7 +411,9 @@ class GAlphaStepper(_Index3Base):
         return self.atol + self.rtol * sc.reshape(-1)
 
     def _try_step(self, t, Y, h):
-        """Newton solve of one step; returns (Y_new, v'_new, a_new, lam_new, ev, ok)."""
+        """Newton solve of one step of size h; returns (Y_new, v'_new, a_new, lam_new,
+        evaluation at Y_new), or None if the iterations fail (self._fresh tells whether
+        the factorisation was new)."""
         am, af, g, b = self.am, self.af, self.gamma, self.beta
         n6, nb = self.n6, self.nb
         cfac = (1 - af) / (1 - am)
@@ -432,12 +427,12 @@ class GAlphaStepper(_Index3Base):
         Yn = np.empty_like(Y)
         sc = self._scale(Y)
         t1 = t + h
-        fresh = False
-        if self.lu is None or self.lu_h != h:
+        self._fresh = False
+        if self.lu is None or not 0.7 < h / self.lu_h < 1.4:
             ik.apply_increment(self.S, Y, h * dq, Yn)
             Yn[self.vel_slice] = v
-            self._factorize(t1, Yn, h, self._evaluate(t1, Yn))
-            fresh = True
+            self._factorize(t1, Yn, h)
+            self._fresh = True
         prev = np.inf
         corr = np.inf
         for it in range(self.MAX_NEWTON):
@@ -447,7 +442,7 @@ class GAlphaStepper(_Index3Base):
             if not (np.all(np.isfinite(ev["Q"])) and np.all(np.isfinite(ev["phi"]))):
                 return None
             if it > 0 and corr < 1e-3 and (self.ma == 0 or np.max(np.abs(ev["phi"])) <= self.tol_phi):
-                return Yn, vdot, a_new, self.lam_new.copy(), ev, fresh
+                return Yn, vdot, a_new, self.lam_new.copy(), ev
             rq = self.M * vdot - ev["Q"] + self._jqT_matvec(ev["jq"], self.lam_new)
             rhs = -np.concatenate([rq, ev["phi"] / (bp * h * h)])
             sol = self.lu.solve(rhs)
@@ -463,25 +458,23 @@ class GAlphaStepper(_Index3Base):
             self.lam_new += sol[n6:]
         return None
 
-    def step(self, t, Y, h_max_here, acc):
-        """One accepted step (retrying with smaller h as needed); returns the step taken."""
-        h = min(self.h, h_max_here)
+    def step(self, t, Y, h_limit, acc):
+        """One accepted step of at most h_limit (retrying with smaller h after a Newton
+        failure or a rejected error estimate); returns the step taken."""
+        h = min(self.h, h_limit)
         while True:
-            if h < 1e-12 * max(1.0, abs(t)) or h < 1e-14:
-                self._singular(t, Y, "Newton iterations fail to converge even at the smallest step")
+            if h < 1e-14 * max(1.0, abs(t)):
+                self._singular(t, Y, "Newton iterations do not converge even at the smallest step")
             out = self._try_step(t, Y, h)
             if out is None:
-                if self.lu_h == h and self.lu is not None and not getattr(self, "_refreshed", False):
-                    self.lu = None          # refactor at the current step and retry
-                    self._refreshed = True
+                if not self._fresh:             # stale factorisation: refactor and retry
+                    self.lu = None
                     continue
-                self._refreshed = False
                 self.lu = None
-                self.rejected += 1
+                self.newton_failures += 1
                 h *= 0.25
                 continue
-            self._refreshed = False
-            Yn, vdot, a_new, lam, ev, fresh = out
+            Yn, vdot, a_new, lam, ev = out
             err = self._error(Y, a_new, h)
             if self.adaptive and err > 1.0:
                 self.rejected += 1
@@ -490,40 +483,36 @@ class GAlphaStepper(_Index3Base):
             break
         Y[:] = Yn
         self.vdot, self.a, self.lam = vdot, a_new, lam
-        v = Y[self.vel_slice]
-        account_power(acc, t + h, self._driver_power(ev, v, lam), ev["Pnc"])
+        account_power(acc, t + h, self._driver_power(ev, Y[self.vel_slice], lam), ev["Pnc"])
         if self.adaptive:
-            fac = min(2.0, max(0.2, 0.9 * max(err, 1e-10) ** (-1.0 / 3.0)))
-            if not 1.0 <= fac < 1.25:           # small increases keep the factorisation
-                self.h = min(h * fac, self.h_max)
-            else:
-                self.h = h
-            if fac < 1.0:
-                self.h = h * fac
+            fac = min(2.0, max(0.2, 0.9 * max(err, 1e-12) ** (-1.0 / 3.0)))
+            clipped = h < self.h
+            self.h = min(max(h * fac, self.h) if clipped and fac >= 1.0 else h * fac, self.h_max)
         return h
 
     def _error(self, Y, a_new, h):
+        """Weighted RMS of the local position error estimate (<= 1: accept)."""
         e = h * h * abs(self.beta - 1.0 / 6.0) * (a_new - self.a)
         return float(np.sqrt(np.mean((e / self._scale(Y)) ** 2))) if len(e) else 0.0
 
     def advance(self, t, Y, t_next, acc):
         """Integrate Y in place from t to t_next; returns (t_next, OK) or raises
-        SimulationError (results so far are kept by simulate)."""
+        SimulationError (simulate keeps the results so far)."""
         if self.steps == 0:
             ev = self._evaluate(t, Y)
             account_power(acc, t, self._driver_power(ev, Y[self.vel_slice], self.lam), ev["Pnc"])
         if not self.adaptive:
             n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
-            hs = (t_next - t) / n
             for k in range(n):
-                self.step(t + k * hs, Y, hs, acc)
+                self.step(t + k * (t_next - t) / n, Y, (t_next - t) / n, acc)
                 self.steps += 1
         else:
-            while t < t_next - 1e-12 * max(1.0, abs(t_next)):
+            eps = 1e-12 * max(1.0, abs(t_next))
+            while t < t_next - eps:
                 rest = t_next - t
-                hmax = rest if self.h >= rest * (1 - 1e-9) else min(self.h, 0.5 * rest) if self.h > 0.5 * rest else self.h
-                h = self.step(t, Y, hmax, acc)
-                t = t_next if abs(t + h - t_next) <= 1e-12 * max(1.0, abs(t_next)) else t + h
+                limit = rest if self.h >= rest - eps else (0.5 * rest if self.h > 0.5 * rest else self.h)
+                h = self.step(t, Y, limit, acc)
+                t = t_next if abs(t_next - (t + h)) <= eps else t + h
                 self.steps += 1
         self._finish_output(t_next, Y)
         return t_next, kernels.OK
@@ -554,3 +543,19 @@ def project_after_output(system, settings, stepper, t, Y):
                                   t, Y, settings.t_end)
         stepper.steps = steps
     return stepper
+
+
+# ----------------------------------------------------------------------------- System hook
+def apply_lam_override(system, t, Pdrv):
+    """Called by System.evaluate: if an index-3 stepper published multipliers for time t
+    (system.lam_override = (t, lam)), put them in system.work.lam (so Results reports them
+    as reactions and driver efforts) and return the driver power they deliver [W];
+    otherwise return Pdrv (the ODE-form value) unchanged."""
+    t_o, lam = system.lam_override
+    if t_o != t or len(lam) != system.m:
+        return Pdrv
+    w = system.work
+    w.lam[:] = lam
+    drv = np.nonzero(system.static.row_prog >= 0)[0]
+    fd = np.array([system.programs[system.static.row_prog[r]](t)[1] for r in drv])
+    return float(-np.sum(lam[drv] * (w.rate[drv] + fd))) if len(drv) else 0.0

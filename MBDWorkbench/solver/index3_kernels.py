@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from .joints import POINT, DP1, DP2
-from .kernels import jet, update_rotations
+from .kernels import constraints, forces, jet, update_rotations
 from .quaternion import rotate_by_body_vector
 
 H_CS = 1e-30                # complex-step size
@@ -30,6 +30,7 @@ E_ROW, E_SPRING, E_RSPRING, E_LOAD = 0, 1, 2, 3
 
 
 # ----------------------------------------------------------------------------- small algebra
+# 3-vectors are tuples (no heap allocation inside the complex-step loops).
 @njit(cache=True)
 def _dot(a, b):
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
@@ -37,23 +38,44 @@ def _dot(a, b):
 
 @njit(cache=True)
 def _cross(a, b):
-    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(cache=True)
+def _add(a, b):
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+@njit(cache=True)
+def _sub(a, b):
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+@njit(cache=True)
+def _scale(s, a):
+    return (s * a[0], s * a[1], s * a[2])
+
+
+@njit(cache=True)
+def _v3(arr):
+    """A 3-tuple from the first three entries of a 1-d array (complex)."""
+    return (arr[0] + 0j, arr[1] + 0j, arr[2] + 0j)
 
 
 @njit(cache=True)
 def _mv(A, x):
     """A x for a (3, 3) matrix."""
-    return np.array([A[0, 0] * x[0] + A[0, 1] * x[1] + A[0, 2] * x[2],
-                     A[1, 0] * x[0] + A[1, 1] * x[1] + A[1, 2] * x[2],
-                     A[2, 0] * x[0] + A[2, 1] * x[1] + A[2, 2] * x[2]])
+    return (A[0, 0] * x[0] + A[0, 1] * x[1] + A[0, 2] * x[2],
+            A[1, 0] * x[0] + A[1, 1] * x[1] + A[1, 2] * x[2],
+            A[2, 0] * x[0] + A[2, 1] * x[1] + A[2, 2] * x[2])
 
 
 @njit(cache=True)
 def _mtv(A, x):
     """A^T x for a (3, 3) matrix."""
-    return np.array([A[0, 0] * x[0] + A[1, 0] * x[1] + A[2, 0] * x[2],
-                     A[0, 1] * x[0] + A[1, 1] * x[1] + A[2, 1] * x[2],
-                     A[0, 2] * x[0] + A[1, 2] * x[1] + A[2, 2] * x[2]])
+    return (A[0, 0] * x[0] + A[1, 0] * x[1] + A[2, 0] * x[2],
+            A[0, 1] * x[0] + A[1, 1] * x[1] + A[2, 1] * x[2],
+            A[0, 2] * x[0] + A[1, 2] * x[1] + A[2, 2] * x[2])
 
 
 # ----------------------------------------------------------------------------- element forces
@@ -65,45 +87,45 @@ def _dp1_jac(Ai, Aj, ai_bar, aj_bar):
 
 
 @njit(cache=True)
+def _put(jac, side, lin, ang):
+    for k in range(3):
+        jac[side, k] = lin[k]
+        jac[side, 3 + k] = ang[k]
+
+
+@njit(cache=True)
 def row_jacobian(kind, vecs, ri, Ai, rj, Aj, jac):
     """Phi_q of one primitive row at a (possibly complex) pose: jac (2, 6) =
     [side][v (3), w_body (3)], the formulas of joints.eval_row."""
-    jac[:, :] = 0.0
+    v0, v1, v2 = _v3(vecs[0]), _v3(vecs[1]), _v3(vecs[2])
+    zero = (0j, 0j, 0j)
     if kind == POINT:
-        e = vecs[2]
-        ti = _cross(vecs[0], _mtv(Ai, e))
-        tj = _cross(vecs[1], _mtv(Aj, e))
-        for k in range(3):
-            jac[0, k], jac[0, 3 + k] = e[k], ti[k]
-            jac[1, k], jac[1, 3 + k] = -e[k], -tj[k]
+        _put(jac, 0, v2, _cross(v0, _mtv(Ai, v2)))
+        _put(jac, 1, _scale(-1.0, v2), _scale(-1.0, _cross(v1, _mtv(Aj, v2))))
     elif kind == DP1:
-        _, ji, jj = _dp1_jac(Ai, Aj, vecs[0], vecs[1])
-        for k in range(3):
-            jac[0, 3 + k], jac[1, 3 + k] = ji[k], jj[k]
+        _, ji, jj = _dp1_jac(Ai, Aj, v0, v1)
+        _put(jac, 0, zero, ji)
+        _put(jac, 1, zero, jj)
     elif kind == DP2:
-        ai_bar, si, sj = vecs[0], vecs[1], vecs[2]
-        ai = _mv(Ai, ai_bar)
-        d = rj + _mv(Aj, sj) - ri - _mv(Ai, si)
-        ti = _cross(ai_bar, _mtv(Ai, d)) - _cross(si, ai_bar)
-        tj = _cross(sj, _mtv(Aj, ai))
-        for k in range(3):
-            jac[0, k], jac[0, 3 + k] = -ai[k], ti[k]
-            jac[1, k], jac[1, 3 + k] = ai[k], tj[k]
+        ai = _mv(Ai, v0)
+        d = _sub(_add(_v3(rj), _mv(Aj, v2)), _add(_v3(ri), _mv(Ai, v1)))
+        _put(jac, 0, _scale(-1.0, ai), _sub(_cross(v0, _mtv(Ai, d)), _cross(v1, v0)))
+        _put(jac, 1, ai, _cross(v2, _mtv(Aj, ai)))
     else:  # ANGLE: atan2(y_i . x_j, x_i . x_j)
-        s, jsi, jsj = _dp1_jac(Ai, Aj, vecs[1], vecs[2])
-        c, jci, jcj = _dp1_jac(Ai, Aj, vecs[0], vecs[2])
+        s, jsi, jsj = _dp1_jac(Ai, Aj, v1, v2)
+        c, jci, jcj = _dp1_jac(Ai, Aj, v0, v2)
         r2 = s * s + c * c
-        for k in range(3):
-            jac[0, 3 + k] = (c * jsi[k] - s * jci[k]) / r2
-            jac[1, 3 + k] = (c * jsj[k] - s * jcj[k]) / r2
+        _put(jac, 0, zero, _scale(1.0 / r2, _sub(_scale(c, jsi), _scale(s, jci))))
+        _put(jac, 1, zero, _scale(1.0 / r2, _sub(_scale(c, jsj), _scale(s, jcj))))
 
 
 @njit(cache=True)
 def _angle_cs(Ai, Aj, vecs):
     """Joint angle atan2(y_i.x_j, x_i.x_j) for a complex-step pose: real part by atan2,
     imaginary part by its first derivative (exact for a complex step)."""
-    s = _dot(_mv(Ai, vecs[1]), _mv(Aj, vecs[2]))
-    c = _dot(_mv(Ai, vecs[0]), _mv(Aj, vecs[2]))
+    xj = _mv(Aj, _v3(vecs[2]))
+    s = _dot(_mv(Ai, _v3(vecs[1])), xj)
+    c = _dot(_mv(Ai, _v3(vecs[0])), xj)
     sr, cr = s.real, c.real
     return np.arctan2(sr, cr) + 1j * ((cr * s.imag - sr * c.imag) / (sr * sr + cr * cr))
 
@@ -133,24 +155,26 @@ def element_force(etype, k, t, S, lam, r, A, v, out, scratch):
             for c in range(6):
                 out[6 * side + c] = -scratch[side, c] * lam[k]
     elif etype == E_SPRING:
-        si, sj = S.sd_si[k], S.sd_sj[k]
-        pi, pj = r[0] + _mv(A[0], si), r[1] + _mv(A[1], sj)
-        vi = v[0, :3] + _mv(A[0], _cross(v[0, 3:], si))
-        vj = v[1, :3] + _mv(A[1], _cross(v[1, 3:], sj))
-        d = pj - pi
+        si, sj = _v3(S.sd_si[k]), _v3(S.sd_sj[k])
+        pi, pj = _add(_v3(r[0]), _mv(A[0], si)), _add(_v3(r[1]), _mv(A[1], sj))
+        vi = _add(_v3(v[0, :3]), _mv(A[0], _cross(_v3(v[0, 3:]), si)))
+        vj = _add(_v3(v[1, :3]), _mv(A[1], _cross(_v3(v[1, 3:]), sj)))
+        d = _sub(pj, pi)
         length = np.sqrt(_dot(d, d))
         if length.real < 1e-12:
             return
-        u = d / length
-        tension = S.sd_k[k] * (length - S.sd_l0[k]) + S.sd_c[k] * _dot(u, vj - vi)
-        _add_point_force(out, 0, A[0], si, tension * u)
-        _add_point_force(out, 1, A[1], sj, -tension * u)
+        u = _scale(1.0 / length, d)
+        tension = S.sd_k[k] * (length - S.sd_l0[k]) + S.sd_c[k] * _dot(u, _sub(vj, vi))
+        _add_point_force(out, 0, A[0], si, _scale(tension, u))
+        _add_point_force(out, 1, A[1], sj, _scale(-tension, u))
     elif etype == E_RSPRING:
         vecs = S.rs_vecs[k]
         row_jacobian(3, vecs, r[0], A[0], r[1], A[1], scratch)
         theta = _angle_cs(A[0], A[1], vecs)
-        rate = _dot(scratch[0, 3:], v[0, 3:]) + _dot(scratch[1, 3:], v[1, 3:])
-        dth = (_wrap(theta.real - S.rs_th0[k]) + 1j * theta.imag)
+        rate = 0j
+        for c in range(3):
+            rate += scratch[0, 3 + c] * v[0, 3 + c] + scratch[1, 3 + c] * v[1, 3 + c]
+        dth = _wrap(theta.real - S.rs_th0[k]) + 1j * theta.imag
         torque = -(S.rs_k[k] * dth + S.rs_c[k] * rate)
         for side in range(2):
             for c in range(3):
@@ -162,20 +186,25 @@ def element_force(etype, k, t, S, lam, r, A, v, out, scratch):
 @njit(cache=True)
 def _load_force(k, t, S, A, out, order):
     """Point force / torque k on side 0 of out; ``order`` 0: value, 1: time derivative."""
-    F = np.zeros(3)
-    T = np.zeros(3)
-    for c in range(3):
-        if S.load_fprog[k, c] >= 0:
-            F[c] = jet(S, S.load_fprog[k, c], t)[order]
-        if S.load_tprog[k, c] >= 0:
-            T[c] = jet(S, S.load_tprog[k, c], t)[order]
+    F0, F1, F2, T0, T1, T2 = 0j, 0j, 0j, 0j, 0j, 0j
+    if S.load_fprog[k, 0] >= 0:
+        F0 = jet(S, S.load_fprog[k, 0], t)[order] + 0j
+    if S.load_fprog[k, 1] >= 0:
+        F1 = jet(S, S.load_fprog[k, 1], t)[order] + 0j
+    if S.load_fprog[k, 2] >= 0:
+        F2 = jet(S, S.load_fprog[k, 2], t)[order] + 0j
+    if S.load_tprog[k, 0] >= 0:
+        T0 = jet(S, S.load_tprog[k, 0], t)[order] + 0j
+    if S.load_tprog[k, 1] >= 0:
+        T1 = jet(S, S.load_tprog[k, 1], t)[order] + 0j
+    if S.load_tprog[k, 2] >= 0:
+        T2 = jet(S, S.load_tprog[k, 2], t)[order] + 0j
+    F, T = (F0, F1, F2), (T0, T1, T2)
     if S.load_frame[k] == 1:
-        Fg = _mv(A, F + 0j)
-        Tb = T + 0j
+        Fg, Tb = _mv(A, F), T
     else:
-        Fg = F + 0j
-        Tb = _mtv(A, T + 0j)
-    _add_point_force(out, 0, A, S.load_point[k] + 0j, Fg)
+        Fg, Tb = F, _mtv(A, T)
+    _add_point_force(out, 0, A, _v3(S.load_point[k]), Fg)
     for c in range(3):
         out[3 + c] += Tb[c]
 
@@ -220,15 +249,12 @@ def _perturb(r, A, v, side, c, h):
 
 
 @njit(cache=True)
-def element_blocks(etype, k, t, Y, S, Aall, lam, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD):
+def element_blocks(etype, k, t, Y, S, Aall, lam, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf):
     """Complex-step derivative of element k's generalized force w.r.t. the position
-    increments (into K) and, if with_vel, the velocities (into D) of its moving bodies."""
+    increments (into K) and, if with_vel, the velocities (into D) of its moving bodies.
+    ``buf`` = complex scratch arrays (r, A, v, out, scratch)."""
     nb = S.nb
-    r = np.zeros((2, 3), np.complex128)
-    A = np.zeros((2, 3, 3), np.complex128)
-    v = np.zeros((2, 6), np.complex128)
-    out = np.zeros(12, np.complex128)
-    scratch = np.zeros((2, 6), np.complex128)
+    r, A, v, out, scratch = buf
     bodies = _element_bodies(etype, k, S)
     ncol = 12 if with_vel else 6
     for ps in range(2):
@@ -260,16 +286,18 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     """Triplets of K = d(Q - Phi_q^T lam)/dx and D = dQ/dv at (t, Y) for the active
     constraint rows (lam indexed like the rows). Returns (nK, nD)."""
     update_rotations(S, Y, W.A)
+    buf = (np.zeros((2, 3), np.complex128), np.zeros((2, 3, 3), np.complex128),
+           np.zeros((2, 6), np.complex128), np.zeros(12, np.complex128), np.zeros((2, 6), np.complex128))
     nK, nD = 0, 0
     for r in range(S.row_kind.shape[0]):
         if active[r]:
-            nK, nD = element_blocks(E_ROW, r, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD)
+            nK, nD = element_blocks(E_ROW, r, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
     for k in range(S.sd_bi.shape[0]):
-        nK, nD = element_blocks(E_SPRING, k, t, Y, S, W.A, lam, True, Ki, Kj, Kv, nK, Di, Dj, Dv, nD)
+        nK, nD = element_blocks(E_SPRING, k, t, Y, S, W.A, lam, True, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
     for k in range(S.rs_bi.shape[0]):
-        nK, nD = element_blocks(E_RSPRING, k, t, Y, S, W.A, lam, True, Ki, Kj, Kv, nK, Di, Dj, Dv, nD)
+        nK, nD = element_blocks(E_RSPRING, k, t, Y, S, W.A, lam, True, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
     for k in range(S.load_body.shape[0]):
-        nK, nD = element_blocks(E_LOAD, k, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD)
+        nK, nD = element_blocks(E_LOAD, k, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
     nb = S.nb
     for b in range(nb):          # gyroscopic -(w x J w): d/dw = (J w)^ - w^ J
         o = 7 * nb + 6 * b
@@ -348,3 +376,26 @@ def lie_kinematic_blocks(S, Y, Ji, Jj, Jv):
                 Ji[n], Jj[n], Jv[n] = 6 * b + 3 + i, 6 * b + 3 + j, -0.5 * _skew(w, i, j)
                 n += 1
     return n
+
+
+# ----------------------------------------------------------------------------- fused evaluation
+@njit(cache=True)
+def prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
+    """Everything one step needs at (t, Y), in a single call: W.Q (forces), W.phi, W.jac,
+    W.rate, W.gamma, the active Phi_q values jq (gathered by jq_g), dQ/dt of the loads
+    (Qt) and, if ``blocks``, the K, D and Lie-kinematic triplets (lam indexed by rows).
+    Returns (potential energy, non-conservative power, nK, nD)."""
+    update_rotations(S, Y, W.A)
+    V, Pnc = forces(t, Y, S, W, W.Q)
+    if S.row_kind.shape[0] > 0:
+        constraints(t, Y, S, W)
+    flat = W.jac.reshape(-1)
+    for i in range(jq_g.shape[0]):
+        jq[i] = flat[jq_g[i]]
+    if S.load_body.shape[0] > 0:
+        load_rate(t, Y, S, W, Qt)
+    nK, nD = 0, 0
+    if blocks:
+        nK, nD = force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv)
+        lie_kinematic_blocks(S, Y, Li, Lj, Lv)
+    return V, Pnc, nK, nD

@@ -66,6 +66,16 @@ def reaction_layout(system):
     return side, body, sign, origin, axes_body, axes
 
 
+def software_versions():
+    """Versions of Python and the numerical libraries used for a run."""
+    import platform
+    import numba
+    import scipy
+    from .. import __version__
+    return dict(mbdworkbench=__version__, python=platform.python_version(), numpy=np.__version__,
+                scipy=scipy.__version__, numba=numba.__version__)
+
+
 class Results:
     """Time series of one run. Arrays are indexed [sample, ...]; body quantities are
     given for the user's body frames (CoG position, orientation quaternion, global
@@ -238,7 +248,8 @@ class Results:
                     t_end=float(self.t[-1]) if len(self) else None,
                     max_position_violation_m=vpos, max_angle_violation_rad=vang,
                     energy_drift=self.energy_drift(), assembly=self.assembly,
-                    bodies=self.body_names, joints=self.joint_names, drivers=self.driver_names)
+                    bodies=self.body_names, joints=self.joint_names, drivers=self.driver_names,
+                    warnings=list(getattr(self, "warnings", [])), versions=software_versions())
 
     # ------------------------------------------------------------------ files
     def write(self, directory):

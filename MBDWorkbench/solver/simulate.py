@@ -49,6 +49,7 @@ def simulate(model, progress=None, cancel=None, out_dir=None, **overrides):
         Y, res.assembly = assemble(system, Y, t0)
     start = time.perf_counter()
     stepper = make_stepper(system, settings, t0, Y)
+    res.warnings = getattr(system, "warnings", [])  # e.g. redundant constraints (index3)
     acc = np.zeros(6)
     res.record(t0, Y, acc)
     n_out = max(1, int(round(settings.t_end / settings.output_step)))
@@ -62,6 +63,9 @@ def simulate(model, progress=None, cancel=None, out_dir=None, **overrides):
             if status != kernels.OK:
                 _fail(system, res, t_reached, Y, status)
             t = t_next
+            if settings.projection:  # ODE-form integrators: project onto Phi = 0, Phi_dot = 0
+                from .index3 import project_after_output
+                stepper = project_after_output(system, settings, stepper, t, Y)
             res.record(t, Y, acc)
             bad = _check_sample(system, res)
             if bad:

@@ -278,6 +278,8 @@ class System:
             raise FloatingPointError("singular constraint Schur complement")
         return Ydot
 
+    lam_override = None  # (t, lam) set by index3 steppers: multipliers of the state at time t
+
     def evaluate(self, t, Y):
         """Everything at one instant: Ydot, multipliers, Phi, Phi rate, energies, powers."""
         Y = np.array(Y, dtype=float)
@@ -286,6 +288,9 @@ class System:
         status, V, Pnc, Pdrv = kernels.derivatives(t, Y, self.static, self.work, Ydot)
         if self.m and status != kernels.SINGULAR:
             kernels.constraints(t, Y, self.static, self.work)
+        if self.lam_override is not None:   # index-3 integrators publish their own multipliers
+            from .index3 import apply_lam_override
+            Pdrv = apply_lam_override(self, t, Pdrv)
         w = self.work
         return dict(status=status, Ydot=Ydot, lam=w.lam.copy(), phi=w.phi.copy(), rate=w.rate.copy(),
                     V=V, T=kernels.kinetic_energy(self.static, Y), Pnc=Pnc, Pdrv=Pdrv)

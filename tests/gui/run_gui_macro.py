@@ -187,6 +187,11 @@ def _kill_group(proc: subprocess.Popen) -> None:
             continue
 
 
+def solver_cache_home() -> str:
+    """The caller's cache folder (where MBDWorkbench.solver keeps its Numba cache)."""
+    return os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+
+
 def run_gui_macro(
     macro,
     out_dir,
@@ -217,7 +222,9 @@ def run_gui_macro(
     env = isolated_env(
         Path(user_home),
         dict(
-            extra_env or {},
+            # the solver's compiled (Numba) kernels: reuse this user's cache, saves ~20 s a run
+            {"XDG_CACHE_HOME": solver_cache_home()},
+            **(extra_env or {}),
             MBD_GUI_MACRO=str(macro),
             MBD_GUI_OUT=str(out_dir),
             MBD_GUI_TIMEOUT=str(timeout),

@@ -26,7 +26,8 @@ result["commands"] = [c for c in Gui.listCommands() if c.startswith("MBD_")]
 for name in commands.COMMANDS:
     check("command %s registered" % name, name in result["commands"], result["commands"])
 toolbars = active.listToolbars()
-check("toolbar", "Multibody Dynamics" in toolbars, toolbars)
+for title, _ in commands.TOOLBARS:
+    check("toolbar %s" % title, title in toolbars, toolbars)
 menus = [a.text() for a in Gui.getMainWindow().menuBar().actions()]
 check("menu", "&Multibody Dynamics" in menus, menus)
 

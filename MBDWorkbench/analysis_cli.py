@@ -1,0 +1,152 @@
+"""CLI subcommands of the mechanism analyses (registered by cli.build_parser):
+
+    analyze MODEL            mobility, redundancy and relaxation report (--json)
+    kinematics MODEL         kinematic analysis (+ inverse dynamics) -> results directory
+    inverse-dynamics MODEL   the same, printing the driver efforts
+    statics MODEL            static equilibrium with the drivers held -> results directory
+    ankle-export [MODEL]     actuator-to-foot maps of the parallel ankle for controllers
+
+Exit codes as cli.py: 0 success, 1 analysis stopped (singular configuration), 2 bad input.
+"""
+import json
+import os
+import sys
+
+from .solver.errors import SimulationError
+
+
+def _out_dir(args, suffix):
+    return args.out or os.path.splitext(os.path.basename(args.model))[0] + suffix
+
+
+def cmd_analyze(args):
+    """Print the mobility/redundancy report of a model at its assembled start."""
+    from .cli import load_model
+    from .solver.analysis import mobility
+    rep = mobility(load_model(args.model), t=args.t, tol=args.tol)
+    if args.json:
+        print(json.dumps(rep.to_dict(), indent=2))
+    else:
+        print(rep.text())
+    return 0
+
+
+def _run_kinematics(args, label):
+    from .cli import load_model, Progress
+    from .solver.analysis_kinematics import kinematic_analysis
+    model = load_model(args.model)
+    out = _out_dir(args, "_" + label)
+    try:
+        res = kinematic_analysis(model, t_end=args.t_end, output_step=args.output_step, out_dir=out,
+                                 progress=None if args.quiet else Progress())
+    except SimulationError as e:
+        sys.stderr.write("\n")
+        print(f"error: {e}", file=sys.stderr)
+        if e.results is not None and len(e.results):
+            print(f"results up to t = {e.results.t[-1]:.6g} s written to {out}", file=sys.stderr)
+        return 1
+    vpos, vang = res.max_violation()
+    print(f"{model.name}: {label}, {len(res)} samples to t = {res.t[-1]:.6g} s, {res.steps} Newton "
+          f"iterations; max violation {vpos:.3e} m, {vang:.3e} rad")
+    return res, out
+
+
+def cmd_kinematics(args):
+    """Kinematic analysis of a fully driven mechanism."""
+    out = _run_kinematics(args, "kinematics")
+    if isinstance(out, int):
+        return out
+    print(f"results written to {out[1]}")
+    return 0
+
+
+def cmd_inverse_dynamics(args):
+    """Kinematic analysis with inverse dynamics; prints peak driver efforts."""
+    out = _run_kinematics(args, "inverse_dynamics")
+    if isinstance(out, int):
+        return out
+    res, path = out
+    for d, drv in zip(res.driver_names, res.model.drivers):
+        e, p = res.driver_effort(d), res.driver_power(d)
+        unit = "N m" if drv.type == "rotational" else "N"
+        k = int(abs(e).argmax())
+        print(f"driver '{d}': peak effort {e[k]:.6g} {unit} at t = {res.t[k]:.4g} s, "
+              f"RMS {float((e ** 2).mean()) ** 0.5:.6g} {unit}, peak power {float(abs(p).max()):.6g} W")
+    print(f"results written to {path}")
+    return 0
+
+
+def cmd_statics(args):
+    """Static equilibrium with the drivers held at their value at --t."""
+    from .cli import load_model
+    from .solver.analysis_kinematics import static_equilibrium
+    model = load_model(args.model)
+    out = _out_dir(args, "_statics")
+    res = static_equilibrium(model, t=args.t, out_dir=out)
+    eq = res.equilibrium
+    print(f"{model.name}: static equilibrium at t = {args.t:g} s after {eq['iterations']} Newton iterations, "
+          f"force residual {eq['force_residual']:.3e}, {'stable' if eq['stable'] else 'UNSTABLE'}")
+    for a in res.assembly:
+        if a["moved_m"] > 1e-9 or a["rotated_rad"] > 1e-9:
+            print(f"  body '{a['body']}' moved {a['moved_m']:.4g} m and turned {a['rotated_rad']:.4g} rad")
+    for d, drv in zip(res.driver_names, model.drivers):
+        unit = "N m" if drv.type == "rotational" else "N"
+        print(f"  driver '{d}' holds with {res.driver_effort(d)[0]:.6g} {unit}")
+    print(f"results written to {out}")
+    return 0
+
+
+def cmd_ankle_export(args):
+    """Actuator-to-foot maps (tables, fits, Jacobians) of the parallel ankle."""
+    from .cli import load_model
+    from .solver.analysis_ankle import export_actuator_maps
+    model = load_model(args.model) if args.model else None
+    out = args.out or "ankle_maps"
+    info = export_actuator_maps(out, model=model, roll_max=args.roll_max, pitch_max=args.pitch_max,
+                                n=args.n, degree=args.degree)
+    print(f"{info['grid']['valid_points']} valid grid points; IK fit (degree {args.degree}) max error "
+          f"{max(info['ik_fit']['max_error_rad']):.3g} rad, FK fit {max(info['fk_fit']['max_error_rad']):.3g} rad; "
+          f"max cond(J) {info['max_condition_number']:.3g}")
+    if "solver_check" in info:
+        c = info["solver_check"]
+        print(f"solver check: closed-form IK vs solver assembly at {c['points']} points, "
+              f"max difference {c['max_error_rad']:.3g} rad")
+    print(f"maps written to {out} (ankle_maps.json, ankle_table.csv)")
+    return 0
+
+
+def _kin_args(p):
+    p.add_argument("model", help="model .json or .FCStd")
+    p.add_argument("--t-end", type=float, help="end time [s] (default: model settings)")
+    p.add_argument("--output-step", type=float, help="output interval [s]")
+    p.add_argument("--out", help="results directory")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def register(sub):
+    """Add the analysis subcommands to an argparse subparsers object."""
+    p = sub.add_parser("analyze", help="mobility, redundant constraints and relaxations of a model")
+    p.add_argument("model", help="model .json or .FCStd")
+    p.add_argument("--t", type=float, default=0.0, help="time [s] at which the drivers are assembled")
+    p.add_argument("--tol", type=float, default=1e-8, help="relative rank tolerance")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_analyze)
+    p = sub.add_parser("kinematics", help="kinematic analysis of a fully driven mechanism")
+    _kin_args(p)
+    p.set_defaults(func=cmd_kinematics)
+    p = sub.add_parser("inverse-dynamics", help="driver efforts and joint reactions along the kinematic analysis")
+    _kin_args(p)
+    p.set_defaults(func=cmd_inverse_dynamics)
+    p = sub.add_parser("statics", help="static equilibrium under gravity, springs and loads, drivers held")
+    p.add_argument("model", help="model .json or .FCStd")
+    p.add_argument("--t", type=float, default=0.0, help="time [s] giving the held driver values and loads")
+    p.add_argument("--out", help="results directory")
+    p.set_defaults(func=cmd_statics)
+    p = sub.add_parser("ankle-export", help="parallel-ankle actuator maps (IK/FK tables, fits, Jacobians)")
+    p.add_argument("model", nargs="?", help="ankle model (examples/ankle.json layout); default geometry if omitted")
+    p.add_argument("--out", help="output directory (default: ankle_maps)")
+    p.add_argument("--roll-max", type=float, default=0.35, help="roll range +/- [rad]")
+    p.add_argument("--pitch-max", type=float, default=0.35, help="pitch range +/- [rad]")
+    p.add_argument("--n", type=int, default=15, help="grid points per axis")
+    p.add_argument("--degree", type=int, default=3, help="polynomial degree of the fits")
+    p.set_defaults(func=cmd_ankle_export)

@@ -1,0 +1,229 @@
+"""Animate: a task panel that moves the parts (their Placement) through the stored results.
+
+Timeline slider, play/pause, speed and loop. On close every original placement is restored
+unless "Keep this frame" is ticked; the animation opens a transaction that is aborted on
+close, so it leaves no undo step, and a kept frame is one undoable step "Keep animation frame".
+Listeners (the plot dock) are told the current time.
+"""
+from __future__ import annotations
+
+from . import icon
+from .common import active_document, dialog_buttons, message, qt_modules
+from .model_commands import _Command
+
+_listeners = []
+_active = []
+
+
+def add_time_listener(func):
+    """``func(t)`` is called whenever the animation shows time t [s]."""
+    if func not in _listeners:
+        _listeners.append(func)
+
+
+def remove_time_listener(func):
+    if func in _listeners:
+        _listeners.remove(func)
+
+
+def active_panel():
+    """The open AnimationPanel, or None."""
+    return _active[0] if _active else None
+
+
+class AnimationPanel:
+    """Task panel driving the part placements from StoredResults."""
+
+    TICK_MS = 40
+
+    def __init__(self, doc, results):
+        from PySide import QtCore
+        _, _, QtWidgets = qt_modules()
+        self.doc, self.results = doc, results
+        self.parts = [doc.getObject(name) for name in results.part_placements(0)]
+        missing = [n for n, p in zip(results.part_placements(0), self.parts) if p is None]
+        if missing:
+            raise ValueError("the results refer to parts no longer in the document: %s" % ", ".join(missing))
+        self.original = {p.Name: type(p.Placement)(p.Placement) for p in self.parts}
+        self.hidden = self._hide_markers()
+        self.index = 0
+        self.time = float(results.t[0])
+        self.playing = False
+        self.form = self._build(QtWidgets)
+        self.timer = QtCore.QTimer()
+        self.timer.setInterval(self.TICK_MS)
+        self.timer.timeout.connect(self._tick)
+        doc.openTransaction("MBD animation")
+        _active[:] = [self]
+        self.show_index(0)
+
+    # ------------------------------------------------------------------ widgets
+    def _build(self, QtWidgets):
+        form = QtWidgets.QWidget()
+        form.setObjectName("MBD_AnimationPanel")
+        form.setWindowTitle("Animate")
+        layout = QtWidgets.QVBoxLayout(form)
+        self.label = QtWidgets.QLabel()
+        self.label.setObjectName("time")
+        layout.addWidget(self.label)
+        self.slider = QtWidgets.QSlider()
+        self.slider.setObjectName("timeline")
+        from PySide import QtCore
+        self.slider.setOrientation(QtCore.Qt.Horizontal)
+        self.slider.setRange(0, len(self.results) - 1)
+        self.slider.valueChanged.connect(self.show_index)
+        layout.addWidget(self.slider)
+        row = QtWidgets.QHBoxLayout()
+        self.play_button = QtWidgets.QPushButton("Play")
+        self.play_button.setObjectName("play")
+        self.play_button.clicked.connect(self.toggle)
+        row.addWidget(self.play_button)
+        self.loop = QtWidgets.QCheckBox("Loop")
+        self.loop.setObjectName("loop")
+        self.loop.setChecked(True)
+        row.addWidget(self.loop)
+        layout.addLayout(row)
+        row = QtWidgets.QHBoxLayout()
+        row.addWidget(QtWidgets.QLabel("Speed"))
+        self.speed = QtWidgets.QDoubleSpinBox()
+        self.speed.setObjectName("speed")
+        self.speed.setRange(0.01, 100.0)
+        self.speed.setValue(1.0)
+        self.speed.setSuffix(" x")
+        row.addWidget(self.speed)
+        layout.addLayout(row)
+        self.keep = QtWidgets.QCheckBox("Keep this frame when closing")
+        self.keep.setObjectName("keep")
+        layout.addWidget(self.keep)
+        return form
+
+    # ------------------------------------------------------------------ motion
+    def show_index(self, k):
+        """Place the parts at sample ``k``."""
+        from ..cad.document_model import set_global_placement
+        k = int(max(0, min(k, len(self.results) - 1)))
+        self.index = k
+        self.time = float(self.results.t[k])
+        for name, plc in self.results.part_placements(k).items():
+            set_global_placement(self.doc.getObject(name), plc)
+        if self.slider.value() != k:
+            self.slider.blockSignals(True)
+            self.slider.setValue(k)
+            self.slider.blockSignals(False)
+        self.label.setText("t = %.4f s (sample %d of %d)" % (self.time, k, len(self.results) - 1))
+        for func in list(_listeners):
+            try:
+                func(self.time)
+            except Exception:
+                remove_time_listener(func)
+
+    def show_time(self, t):
+        """Place the parts at the sample nearest to time ``t`` [s]."""
+        self.show_index(self.results.index_at(t))
+
+    def toggle(self):
+        self.playing = not self.playing
+        self.play_button.setText("Pause" if self.playing else "Play")
+        if self.playing:
+            if self.index >= len(self.results) - 1:
+                self.show_index(0)
+            self.timer.start()
+        else:
+            self.timer.stop()
+
+    def _tick(self):
+        t = self.time + self.speed.value() * self.TICK_MS / 1000.0
+        t_end = float(self.results.t[-1])
+        if t > t_end + 1e-12:
+            if self.loop.isChecked():
+                t = float(self.results.t[0])
+            else:
+                self.show_index(len(self.results) - 1)
+                self.toggle()
+                return
+        self.show_index(self.results.index_at(t))
+        self.time = t
+
+    # ------------------------------------------------------------------ closing
+    def _hide_markers(self):
+        """Hide joint frames and CoG balls (they show the initial configuration)."""
+        from ..cad.objects import find_objects
+        hidden = []
+        for obj in find_objects(self.doc):
+            vobj = getattr(obj, "ViewObject", None)
+            if obj.MbdType in ("Joint", "Body") and vobj is not None and vobj.Visibility:
+                vobj.Visibility = False
+                hidden.append(obj.Name)
+        return hidden
+
+    def restore(self):
+        """Put every part back where it was when the panel opened."""
+        for name, plc in self.original.items():
+            obj = self.doc.getObject(name)
+            if obj is not None:
+                obj.Placement = plc
+
+    def finish(self, keep=None):
+        """Close: restore placements (or keep the current frame as one undoable step)."""
+        self.timer.stop()
+        keep = self.keep.isChecked() if keep is None else keep
+        kept = {p.Name: type(p.Placement)(p.Placement) for p in self.parts}
+        self.restore()
+        self.doc.abortTransaction()
+        self.restore()  # abort rolls back recorded changes; make sure the originals stand
+        if keep:
+            self.doc.openTransaction("Keep animation frame")
+            for name, plc in kept.items():
+                self.doc.getObject(name).Placement = plc
+            self.doc.commitTransaction()
+        for name in self.hidden:
+            obj = self.doc.getObject(name)
+            if obj is not None and obj.ViewObject is not None:
+                obj.ViewObject.Visibility = True
+        _active[:] = []
+        for func in list(_listeners):
+            try:
+                func(None)
+            except Exception:
+                remove_time_listener(func)
+        self.doc.recompute()
+
+    def getStandardButtons(self):
+        return dialog_buttons("Close")
+
+    def reject(self):
+        import FreeCADGui
+        self.finish()
+        FreeCADGui.Control.closeDialog()
+        return True
+
+    def accept(self):
+        return self.reject()
+
+
+class AnimateCommand(_Command):
+    MENU, TIP, ICON = "Animate", "Play the results: move the parts along the simulated motion", "animate"
+
+    def IsActive(self):
+        return active_document() is not None and active_panel() is None
+
+    def Activated(self):
+        import FreeCADGui
+        from ..cad.objects import find_simulation
+        from ..cad.results_store import load_results
+        doc = active_document()
+        sim = find_simulation(doc)
+        results = load_results(sim) if sim is not None else None
+        if results is None or not len(results):
+            message("Animate", "No results yet: run Solve first.", "error")
+            return
+        if FreeCADGui.Control.activeDialog():
+            message("Animate", "Close the open task panel first.", "error")
+            return
+        try:
+            panel = AnimationPanel(doc, results)
+        except Exception as exc:
+            from .common import show_error
+            show_error("Animate", exc)
+            return
+        FreeCADGui.Control.showDialog(panel)

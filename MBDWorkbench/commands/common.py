@@ -1,0 +1,111 @@
+"""Helpers shared by the GUI commands: Qt modules, message boxes, transactions, selection."""
+from __future__ import annotations
+
+import contextlib
+import traceback
+
+from .about import qt_modules
+
+ERROR_BOX = "MBD_ErrorBox"
+INFO_BOX = "MBD_InfoBox"
+
+
+def main_window():
+    import FreeCADGui
+    return FreeCADGui.getMainWindow()
+
+
+def _exec(dialog):
+    run = getattr(dialog, "exec", None) or getattr(dialog, "exec_")
+    return run()
+
+
+def message(title, text, kind="info", name=None, details=None):
+    """A modal message box (objectName ``name``); also printed to FreeCAD's console."""
+    import FreeCAD
+    _, _, QtWidgets = qt_modules()
+    printer = FreeCAD.Console.PrintError if kind == "error" else FreeCAD.Console.PrintMessage
+    printer("%s: %s\n" % (title, text))
+    box = QtWidgets.QMessageBox(main_window())
+    box.setObjectName(name or (ERROR_BOX if kind == "error" else INFO_BOX))
+    box.setWindowTitle(title)
+    box.setIcon(QtWidgets.QMessageBox.Critical if kind == "error" else QtWidgets.QMessageBox.Information)
+    box.setText(text)
+    if details:
+        box.setDetailedText(details)
+    box.setStandardButtons(QtWidgets.QMessageBox.Ok)
+    _exec(box)
+
+
+def show_error(title, exc):
+    """Report an exception: its text in a dialog (the same text a headless call raises)."""
+    from ..cad.mass_properties import CadError
+    from ..solver.errors import AssemblyError, ModelError, SimulationError
+    known = (CadError, ModelError, AssemblyError, SimulationError)
+    details = None if isinstance(exc, known) else traceback.format_exc()
+    message(title, str(exc), "error", details=details)
+
+
+@contextlib.contextmanager
+def transaction(doc, name):
+    """One undoable step; aborted (document unchanged) when the body raises."""
+    doc.openTransaction(name)
+    try:
+        yield
+    except BaseException:
+        doc.abortTransaction()
+        raise
+    else:
+        doc.commitTransaction()
+
+
+def run_guarded(title, doc, func, *args, **kwargs):
+    """Run ``func`` in a transaction; on error show it and leave the document unchanged.
+    Returns func's result or None."""
+    try:
+        if doc is None:
+            return func(*args, **kwargs)
+        with transaction(doc, title):
+            result = func(*args, **kwargs)
+            doc.recompute()
+            return result
+    except Exception as exc:
+        if doc is not None:
+            doc.recompute()
+        show_error(title, exc)
+        return None
+
+
+def active_document():
+    import FreeCAD
+    return FreeCAD.ActiveDocument
+
+
+def selected_picks():
+    """[(root object, full subname)] of the sub-elements selected, in selection order."""
+    import FreeCADGui
+    picks = []
+    for sel in FreeCADGui.Selection.getSelectionEx("", 0):
+        subs = list(sel.SubElementNames) or [""]
+        for sub in subs:
+            picks.append((sel.Object, sub))
+    return picks
+
+
+def selected_objects():
+    """Selected objects (leaf objects, as FreeCAD resolves them)."""
+    import FreeCADGui
+    return list(FreeCADGui.Selection.getSelection())
+
+
+def dialog_buttons(*names):
+    """QDialogButtonBox flags (an int on PySide2, PySide6 accepts the enum value)."""
+    _, _, QtWidgets = qt_modules()
+    flags = None
+    for name in names:
+        flag = getattr(QtWidgets.QDialogButtonBox, name)
+        flags = flag if flags is None else flags | flag
+    try:
+        return int(flags)
+    except TypeError:
+        return getattr(flags, "value", flags)

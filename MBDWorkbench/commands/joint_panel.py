@@ -1,0 +1,113 @@
+"""Task panel to adjust a joint's frame: flip the axis, offset along it, rotate about it.
+
+The frame shown in the 3D view updates live; OK keeps the change as one undoable step,
+Cancel restores the frame the joint had when the panel opened.
+"""
+from __future__ import annotations
+
+from .common import dialog_buttons, qt_modules
+
+
+def adjusted_frame(base, flip=False, offset_mm=0.0, rotation_deg=0.0):
+    """``base`` (App.Placement) flipped about its x axis (z reversed), moved ``offset_mm``
+    along its (new) z axis and turned ``rotation_deg`` about it."""
+    import FreeCAD as App
+    local = App.Placement()
+    if flip:
+        local = local.multiply(App.Placement(App.Vector(), App.Rotation(App.Vector(1, 0, 0), 180)))
+    local = local.multiply(App.Placement(App.Vector(0, 0, float(offset_mm)), App.Rotation(App.Vector(0, 0, 1),
+                                                                                         float(rotation_deg))))
+    return App.Placement(base).multiply(local)
+
+
+_open = []
+
+
+def open_panel():
+    """The open JointFramePanel, or None."""
+    return _open[0] if _open else None
+
+
+class JointFramePanel:
+    """Flip / offset / rotate the frame of one joint."""
+
+    def __init__(self, joint):
+        _, _, QtWidgets = qt_modules()
+        self.joint = joint
+        self.doc = joint.Document
+        import FreeCAD as App
+        self.original = App.Placement(joint.Frame)
+        self.form = QtWidgets.QWidget()
+        self.form.setObjectName("MBD_JointFramePanel")
+        self.form.setWindowTitle("Joint frame: %s" % joint.Label)
+        outer = QtWidgets.QVBoxLayout(self.form)
+        sides = [b.Label if b is not None else "ground" for b in (joint.Body1, joint.Body2)]
+        title = QtWidgets.QLabel("%s (%s)\n%s - %s" % (joint.Label, joint.JointType, sides[0], sides[1]))
+        title.setWordWrap(True)
+        outer.addWidget(title)
+        layout = QtWidgets.QFormLayout()
+        outer.addLayout(layout)
+        self.flip = QtWidgets.QCheckBox("Reverse the z axis")
+        self.flip.setObjectName("flip")
+        self.offset = QtWidgets.QDoubleSpinBox()
+        self.offset.setObjectName("offset")
+        self.offset.setRange(-1e6, 1e6)
+        self.offset.setDecimals(3)
+        self.offset.setSuffix(" mm")
+        self.rotation = QtWidgets.QDoubleSpinBox()
+        self.rotation.setObjectName("rotation")
+        self.rotation.setRange(-360.0, 360.0)
+        self.rotation.setDecimals(2)
+        self.rotation.setSuffix(" deg")
+        layout.addRow("Flip", self.flip)
+        layout.addRow("Offset", self.offset)
+        layout.addRow("Rotation", self.rotation)
+        self.info = QtWidgets.QLabel()
+        self.info.setWordWrap(True)
+        outer.addWidget(self.info)
+        self.flip.toggled.connect(self.update)
+        self.offset.valueChanged.connect(self.update)
+        self.rotation.valueChanged.connect(self.update)
+        self.doc.openTransaction("Edit joint frame")
+        _open[:] = [self]
+        self.update()
+
+    def set_values(self, flip=None, offset_mm=None, rotation_deg=None):
+        """Set the controls (as the user would) and update the frame."""
+        if flip is not None:
+            self.flip.setChecked(bool(flip))
+        if offset_mm is not None:
+            self.offset.setValue(float(offset_mm))
+        if rotation_deg is not None:
+            self.rotation.setValue(float(rotation_deg))
+        self.update()
+
+    def update(self, *args):
+        frame = adjusted_frame(self.original, self.flip.isChecked(), self.offset.value(), self.rotation.value())
+        self.joint.Frame = frame
+        z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
+        self.info.setText("Origin (%.2f, %.2f, %.2f) mm\nz axis (%.3f, %.3f, %.3f)"
+                          % (frame.Base.x, frame.Base.y, frame.Base.z, z.x, z.y, z.z))
+
+    def getStandardButtons(self):
+        return dialog_buttons("Ok", "Cancel")
+
+    def accept(self):
+        self.doc.commitTransaction()
+        self._close()
+        return True
+
+    def reject(self):
+        self.joint.Frame = self.original
+        self.doc.abortTransaction()
+        self._close()
+        return True
+
+    def _close(self):
+        import FreeCADGui
+        _open[:] = []
+        self.doc.recompute()
+        FreeCADGui.Control.closeDialog()
+        gui_doc = FreeCADGui.getDocument(self.doc.Name)
+        if gui_doc is not None and gui_doc.getInEdit() is not None:
+            gui_doc.resetEdit()

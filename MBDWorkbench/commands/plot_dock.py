@@ -1,0 +1,192 @@
+"""Plot dock: matplotlib (Qt canvas) plots of the stored results with a time cursor that
+follows the animation.
+
+For the selected joint: reaction force and torque (that Body1 exerts on Body2, in the joint
+frame carried by Body1: x, y, z and magnitude) and drift (constraint violation); for a
+driver: its effort (torque [N m] or force [N]) and drift; energy (kinetic, potential, total,
+balance) for the whole model.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .common import active_document, message, qt_modules
+from .model_commands import _Command
+
+DOCK_NAME = "MBD_PlotDock"
+QUANTITIES = ("Reaction force", "Reaction torque", "Driver effort", "Drift", "Energy")
+
+
+def figure_canvas_class():
+    """FigureCanvasQTAgg for FreeCAD's Qt binding (qtagg on matplotlib >= 3.5, else qt5agg)."""
+    try:
+        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+    except ImportError:
+        from matplotlib.backends.backend_qt5agg import FigureCanvasQTAgg
+    return FigureCanvasQTAgg
+
+
+def plot_series(results, element, quantity):
+    """(title, y label, [(label, y array)]) of one plot; raises ValueError if not available."""
+    if quantity == "Energy":
+        e = results.energy()
+        return ("Energy", "energy [J]", [(k, e[k]) for k in ("kinetic", "potential", "total", "balance") if k in e])
+    if not element:
+        raise ValueError("no joint or driver selected")
+    is_driver = element in results.driver_names
+    if quantity in ("Reaction force", "Reaction torque"):
+        if is_driver:
+            raise ValueError("'%s' is a driver: plot its effort" % element)
+        F, T = results.reaction(element)
+        data, unit, sym = (F, "N", "F") if quantity == "Reaction force" else (T, "N m", "T")
+        series = [("%s%s" % (sym, c), data[:, k]) for k, c in enumerate("xyz")]
+        series.append(("|%s|" % sym, np.linalg.norm(data, axis=1)))
+        return ("%s of %s (joint frame)" % (quantity.lower(), element), "%s [%s]" % (quantity.split()[1], unit),
+                series)
+    if quantity == "Driver effort":
+        if not is_driver:
+            raise ValueError("'%s' is a joint: driver effort needs a driver" % element)
+        unit = results.driver_unit(element)
+        return ("Effort of %s" % element, "%s [%s]" % ("torque" if unit == "N m" else "force", unit),
+                [("effort", results.driver_effort(element))])
+    if quantity == "Drift":
+        v = results.violation(element)
+        return ("Constraint violation of %s" % element, "violation [m] / [rad]",
+                [("position [m]", v["position"]), ("angle [rad]", v["angle"])])
+    raise ValueError("unknown quantity %r" % quantity)
+
+
+class PlotDock:
+    """The dock widget and its matplotlib figure."""
+
+    def __init__(self, results):
+        from PySide import QtCore
+        from matplotlib.figure import Figure
+        _, _, QtWidgets = qt_modules()
+        self.results = results
+        self.dock = QtWidgets.QDockWidget("MBD plots")
+        self.dock.setObjectName(DOCK_NAME)
+        body = QtWidgets.QWidget()
+        layout = QtWidgets.QVBoxLayout(body)
+        row = QtWidgets.QHBoxLayout()
+        self.element = QtWidgets.QComboBox()
+        self.element.setObjectName("element")
+        self.quantity = QtWidgets.QComboBox()
+        self.quantity.setObjectName("quantity")
+        self.quantity.addItems(list(QUANTITIES))
+        self.save_button = QtWidgets.QPushButton("Save PNG...")
+        self.save_button.setObjectName("save")
+        for w in (self.element, self.quantity, self.save_button):
+            row.addWidget(w)
+        layout.addLayout(row)
+        self.figure = Figure(figsize=(5.5, 3.8), dpi=100)
+        self.canvas = figure_canvas_class()(self.figure)
+        self.canvas.setMinimumSize(320, 260)
+        layout.addWidget(self.canvas)
+        self.dock.setWidget(body)
+        self.cursor_time = None
+        self.cursor = None
+        self.set_results(results)
+        self.element.currentIndexChanged.connect(self.redraw)
+        self.quantity.currentIndexChanged.connect(self.redraw)
+        self.save_button.clicked.connect(self._ask_save)
+        from .animate import add_time_listener
+        add_time_listener(self.set_time)
+        from .common import main_window
+        window = main_window()
+        window.addDockWidget(QtCore.Qt.RightDockWidgetArea, self.dock)
+        if hasattr(window, "resizeDocks"):
+            window.resizeDocks([self.dock], [440], QtCore.Qt.Horizontal)
+
+    def set_results(self, results):
+        """Show another run's results (keeps the selection when possible)."""
+        self.results = results
+        current = self.element.currentText()
+        self.element.blockSignals(True)
+        self.element.clear()
+        self.element.addItems(list(results.joint_names) + list(results.driver_names))
+        if current in results.joint_names + results.driver_names:
+            self.element.setCurrentIndex(self.element.findText(current))
+        self.element.blockSignals(False)
+        self.redraw()
+
+    def select(self, element=None, quantity=None):
+        """Choose what to plot (as the user would in the combo boxes)."""
+        if element is not None:
+            self.element.setCurrentIndex(self.element.findText(element))
+        if quantity is not None:
+            self.quantity.setCurrentIndex(self.quantity.findText(quantity))
+        self.redraw()
+
+    def redraw(self, *args):
+        self.figure.clear()
+        ax = self.figure.add_subplot(111)
+        try:
+            title, ylabel, series = plot_series(self.results, self.element.currentText(), self.quantity.currentText())
+        except (ValueError, KeyError) as exc:
+            ax.text(0.5, 0.5, str(exc), ha="center", va="center", transform=ax.transAxes, wrap=True)
+            ax.set_axis_off()
+            self.cursor = None
+            self.canvas.draw_idle()
+            return
+        for label, y in series:
+            ax.plot(self.results.t, y, label=label)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("time [s]")
+        ax.set_ylabel(ylabel)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8, loc="best")
+        ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4))
+        self.cursor = ax.axvline(self.results.t[0], color="k", lw=1.0, ls="--")
+        self.figure.tight_layout()
+        self.set_time(self.cursor_time)
+
+    def set_time(self, t):
+        """Move the time cursor to ``t`` [s] (None hides it)."""
+        self.cursor_time = t
+        if self.cursor is not None:
+            self.cursor.set_visible(t is not None)
+            if t is not None:
+                self.cursor.set_xdata([t, t])
+            self.canvas.draw_idle()
+
+    def save_png(self, path, dpi=100):
+        """Write the current plot to ``path``."""
+        self.canvas.draw()
+        self.figure.savefig(path, dpi=dpi)
+        return path
+
+    def _ask_save(self):
+        from .common import main_window
+        _, _, QtWidgets = qt_modules()
+        path = QtWidgets.QFileDialog.getSaveFileName(main_window(), "Save plot", "plot.png", "PNG image (*.png)")[0]
+        if path:
+            self.save_png(path)
+
+
+_docks = []
+
+
+def plot_dock():
+    """The open PlotDock, or None."""
+    return _docks[0] if _docks else None
+
+
+class PlotCommand(_Command):
+    MENU, TIP, ICON = "Plots", "Dock with reactions, driver efforts, drift and energy of the last run", "plot"
+
+    def Activated(self):
+        from ..cad.objects import find_simulation
+        from ..cad.results_store import load_results
+        doc = active_document()
+        sim = find_simulation(doc)
+        results = load_results(sim) if sim is not None else None
+        if results is None or not len(results):
+            message("Plots", "No results yet: run Solve first.", "error")
+            return
+        dock = plot_dock()
+        if dock is not None:
+            dock.set_results(results)
+            dock.dock.show()
+            return
+        _docks.append(PlotDock(results))

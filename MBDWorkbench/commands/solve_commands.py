@@ -1,0 +1,120 @@
+"""Check model and Solve.
+
+Solve runs the solver in the GUI thread with a modal progress dialog: the progress callback
+(called at every output time) updates the bar and processes Qt events, so the window stays
+responsive and Cancel stops the run (the cancel callback returns True). Results (also the
+partial results of a cancelled or failed run) are stored with the document.
+"""
+from __future__ import annotations
+
+import time
+
+from . import icon
+from .common import active_document, message, qt_modules, show_error
+from .model_commands import _Command
+
+SUMMARY_BOX = "MBD_SolveSummary"
+CHECK_BOX = "MBD_CheckReport"
+
+
+def _model(doc):
+    from ..cad.document_model import document_model
+    doc.recompute()
+    return document_model(doc)
+
+
+class CheckCommand(_Command):
+    MENU, TIP, ICON = "Check model", "Degrees of freedom and redundant constraints of the mechanism", "check"
+
+    def Activated(self):
+        from ..cad.check import check_report
+        doc = active_document()
+        try:
+            model, _ = _model(doc)
+            text, _ = check_report(model)
+        except Exception as exc:
+            show_error("Check model", exc)
+            return
+        message("Check model", text, name=CHECK_BOX)
+
+
+class SolveRun:
+    """One solver run with a progress dialog; ``run()`` returns (results, error or None)."""
+
+    def __init__(self, model, title="Solving"):
+        _, _, QtWidgets = qt_modules()
+        from .common import main_window
+        self.model = model
+        self.dialog = QtWidgets.QProgressDialog("Simulating %s ..." % model.name, "Cancel", 0, 1000, main_window())
+        self.dialog.setObjectName("MBD_SolveProgress")
+        self.dialog.setWindowTitle(title)
+        self.dialog.setMinimumDuration(0)
+        self.dialog.setAutoClose(False)
+        self.dialog.setAutoReset(False)
+        try:
+            from PySide import QtCore
+            self.dialog.setWindowModality(QtCore.Qt.WindowModal)
+        except Exception:
+            pass
+        self.cancel_requested = False
+        self._last = 0.0
+
+    def progress(self, t, t_end):
+        now = time.perf_counter()
+        if now - self._last < 0.05 and t < t_end:
+            return
+        self._last = now
+        _, _, QtWidgets = qt_modules()
+        self.dialog.setValue(int(1000 * min(1.0, t / t_end)))
+        self.dialog.setLabelText("Simulating %s: t = %.4g of %.4g s" % (self.model.name, t, t_end))
+        QtWidgets.QApplication.processEvents()
+
+    def cancel(self):
+        return self.cancel_requested or self.dialog.wasCanceled()
+
+    def run(self):
+        from ..solver.errors import SimulationError
+        from ..solver.simulate import simulate
+        self.dialog.show()
+        qt_modules()[2].QApplication.processEvents()
+        try:
+            return simulate(self.model, progress=self.progress, cancel=self.cancel), None
+        except SimulationError as exc:
+            return exc.results, exc
+        finally:
+            self.dialog.close()
+
+
+def solve_document(doc, title="Solve"):
+    """Build, run, store; returns (StoredResults or None, summary text, error or None)."""
+    from ..cad.objects import find_simulation, make_simulation
+    from ..cad.results_store import store_results, summary_lines
+    model, mapping = _model(doc)
+    res, error = SolveRun(model).run()
+    if res is None or not len(res):
+        return None, str(error), error
+    sim = find_simulation(doc) or make_simulation(doc)
+    doc.openTransaction("Store results")
+    stored = store_results(sim, res, mapping)
+    doc.commitTransaction()
+    text = "\n".join(summary_lines(res.summary()))
+    return stored, text, error
+
+
+class SolveCommand(_Command):
+    MENU, TIP, ICON = "Solve", "Run the dynamic simulation (progress bar with Cancel); results are kept in the document", "solve"
+    last = None  # (StoredResults, summary text, error) of the last run, for scripts and tests
+
+    def Activated(self):
+        doc = active_document()
+        try:
+            SolveCommand.last = solve_document(doc)
+        except Exception as exc:
+            SolveCommand.last = (None, str(exc), exc)
+            show_error("Solve", exc)
+            return
+        stored, text, error = SolveCommand.last
+        if error is not None:
+            message("Solve", "%s\n\n%s" % (error, text if stored is not None else ""), "error", name=SUMMARY_BOX)
+        else:
+            message("Solve", text, name=SUMMARY_BOX)

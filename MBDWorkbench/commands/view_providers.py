@@ -1,0 +1,225 @@
+"""View providers: tree icons, the joint frame and the body's CoG drawn with Coin3D.
+
+Stateless for pickling (``__getstate__``/``dumps`` return None); the Coin nodes and the
+object reference are rebuilt in ``attach`` after a document is reopened.
+"""
+from __future__ import annotations
+
+from . import icon
+
+ICONS = {"Simulation": "simulation", "Body": "body", "Joint": "joint", "Driver": "driver",
+         "SpringDamper": "spring", "Force": "force"}
+AXIS_COLORS = ((0.9, 0.1, 0.1), (0.1, 0.75, 0.1), (0.1, 0.3, 0.95))  # x red, y green, z blue
+
+
+def attach(obj):
+    """Give a new MBD object its view provider (GUI only)."""
+    from ..cad.objects import mbd_type
+    kind = mbd_type(obj)
+    cls = {"Joint": ViewProviderJoint, "Body": ViewProviderBody, "Simulation": ViewProviderSimulation}.get(
+        kind, ViewProviderMbd)
+    cls(obj.ViewObject)
+
+
+class ViewProviderMbd:
+    """Icon, double-click editing and stateless pickling."""
+
+    def __init__(self, vobj):
+        vobj.Proxy = self
+
+    def attach(self, vobj):
+        self.Object = vobj.Object
+
+    def getIcon(self):
+        from ..cad.objects import mbd_type
+        return icon(ICONS.get(mbd_type(getattr(self, "Object", None)), "workbench"))
+
+    def updateData(self, obj, prop):
+        pass
+
+    def onChanged(self, vobj, prop):
+        pass
+
+    def getDisplayModes(self, vobj):
+        return []
+
+    def getDefaultDisplayMode(self):
+        return "Default"
+
+    def setDisplayMode(self, mode):
+        return mode
+
+    def __getstate__(self):
+        return None
+
+    def __setstate__(self, state):
+        return None
+
+    def dumps(self):
+        return None
+
+    def loads(self, state):
+        return None
+
+
+class ViewProviderSimulation(ViewProviderMbd):
+    """The Simulation container: double click opens the animation when results exist."""
+
+    def claimChildren(self):
+        return list(getattr(self.Object, "Group", []))
+
+    def doubleClicked(self, vobj):
+        import FreeCADGui
+        FreeCADGui.runCommand("MBD_Animate")
+        return True
+
+
+def _coin():
+    from pivy import coin
+    return coin
+
+
+def _axes_node(length, width=3.0):
+    """A separator with three coloured axis lines of ``length`` [mm] and an origin ball."""
+    coin = _coin()
+    sep = coin.SoSeparator()
+    style = coin.SoDrawStyle()
+    style.lineWidth = width
+    sep.addChild(style)
+    for k, color in enumerate(AXIS_COLORS):
+        part = coin.SoSeparator()
+        mat = coin.SoBaseColor()
+        mat.rgb.setValue(*color)
+        coords = coin.SoCoordinate3()
+        end = [0.0, 0.0, 0.0]
+        end[k] = length
+        coords.point.setValues(0, 2, [[0.0, 0.0, 0.0], end])
+        line = coin.SoLineSet()
+        line.numVertices.setValue(2)
+        part.addChild(mat)
+        part.addChild(coords)
+        part.addChild(line)
+        tip = coin.SoSeparator()
+        move = coin.SoTransform()
+        move.translation.setValue(*end)
+        # SoCone points along +y: rotate it onto the axis
+        if k == 0:
+            move.rotation.setValue(coin.SbVec3f(0, 0, 1), -1.5707963)
+        elif k == 2:
+            move.rotation.setValue(coin.SbVec3f(1, 0, 0), 1.5707963)
+        cone = coin.SoCone()
+        cone.bottomRadius = length * 0.08
+        cone.height = length * 0.25
+        tip.addChild(move)
+        tip.addChild(cone)
+        part.addChild(tip)
+        sep.addChild(part)
+    ball = coin.SoSeparator()
+    mat = coin.SoBaseColor()
+    mat.rgb.setValue(1.0, 0.85, 0.0)
+    sphere = coin.SoSphere()
+    sphere.radius = length * 0.08
+    ball.addChild(mat)
+    ball.addChild(sphere)
+    sep.addChild(ball)
+    return sep
+
+
+def _set_transform(transform, placement):
+    m = placement.toMatrix()
+    transform.translation.setValue(m.A14, m.A24, m.A34)
+    q = placement.Rotation.Q
+    transform.rotation.setValue(q[0], q[1], q[2], q[3])
+
+
+class ViewProviderJoint(ViewProviderMbd):
+    """Draws the joint frame (x red, y green, z blue) on top of the geometry."""
+
+    def __init__(self, vobj):
+        vobj.addProperty("App::PropertyLength", "AxisLength", "Joint frame", "Length of the drawn axes")
+        vobj.AxisLength = 25.0
+        super().__init__(vobj)
+
+    def attach(self, vobj):
+        coin = _coin()
+        self.Object = vobj.Object
+        self.root = coin.SoAnnotation() if hasattr(coin, "SoAnnotation") else coin.SoSeparator()
+        self.transform = coin.SoTransform()
+        self.root.addChild(self.transform)
+        self.axes = coin.SoSeparator()
+        self.root.addChild(self.axes)
+        self._rebuild(vobj)
+        vobj.addDisplayMode(self.root, "Frame")
+        self.updateData(vobj.Object, "Frame")
+
+    def _rebuild(self, vobj):
+        length = float(getattr(getattr(vobj, "AxisLength", 25.0), "Value", getattr(vobj, "AxisLength", 25.0)))
+        self.axes.removeAllChildren()
+        self.axes.addChild(_axes_node(max(length, 1e-3)))
+
+    def getDisplayModes(self, vobj):
+        return ["Frame"]
+
+    def getDefaultDisplayMode(self):
+        return "Frame"
+
+    def updateData(self, obj, prop):
+        if prop == "Frame" and hasattr(self, "transform"):
+            _set_transform(self.transform, obj.Frame)
+
+    def onChanged(self, vobj, prop):
+        if prop == "AxisLength" and hasattr(self, "axes"):
+            self._rebuild(vobj)
+
+    def setEdit(self, vobj, mode=0):
+        if mode != 0:
+            return None
+        import FreeCADGui
+        from .joint_panel import JointFramePanel
+        FreeCADGui.Control.showDialog(JointFramePanel(vobj.Object))
+        return True
+
+    def unsetEdit(self, vobj, mode=0):
+        import FreeCADGui
+        FreeCADGui.Control.closeDialog()
+        return True
+
+    def doubleClicked(self, vobj):
+        import FreeCADGui
+        if FreeCADGui.Control.activeDialog():
+            return False
+        vobj.Document.setEdit(vobj.Object.Name)
+        return True
+
+
+class ViewProviderBody(ViewProviderMbd):
+    """Marks the body's centre of gravity with a small ball."""
+
+    def attach(self, vobj):
+        coin = _coin()
+        self.Object = vobj.Object
+        self.root = coin.SoSeparator()
+        self.transform = coin.SoTransform()
+        mat = coin.SoBaseColor()
+        mat.rgb.setValue(0.95, 0.5, 0.0)
+        self.sphere = coin.SoSphere()
+        self.sphere.radius = 2.0
+        for node in (self.transform, mat, self.sphere):
+            self.root.addChild(node)
+        vobj.addDisplayMode(self.root, "CoG")
+        self.updateData(vobj.Object, "CenterOfGravity")
+
+    def getDisplayModes(self, vobj):
+        return ["CoG"]
+
+    def getDefaultDisplayMode(self):
+        return "CoG"
+
+    def updateData(self, obj, prop):
+        if prop in ("CenterOfGravity", "Volume") and hasattr(self, "transform"):
+            c = obj.CenterOfGravity
+            self.transform.translation.setValue(c.x, c.y, c.z)
+            self.sphere.radius = max(0.5, 0.05 * max(float(obj.Volume), 0.0) ** (1.0 / 3.0))
+
+    def claimChildren(self):
+        return []
