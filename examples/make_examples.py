@@ -61,8 +61,8 @@ __doc_two_link = ("Seed 003 two-link chain: links m = 1 kg, L = 1 m, J = mL^2/12
 def slider_crank():
     """Crank r = 0.5 m, rod l = 1.5 m, slider on the x axis; the crank is driven at
     theta = pi t; a spring k = 20 N/m along the guide pulls the slider towards x = 1.5 m.
-    The crank-rod and rod-slider pins are a revolute and a spherical joint (so no
-    redundant constraints)."""
+    The crank pin is spherical and the rod-slider pin universal (rod axis z, slider axis
+    -y), so the spatial model has no redundant constraints: 5 + 3 + 4 + 5 + 1 = 18."""
     r, l = 0.5, 1.5
     xs = r + l
     return {"name": "slider_crank", "description": "Slider-crank driven at theta = pi t with a 20 N/m spring along the guide.",
@@ -70,9 +70,10 @@ def slider_crank():
             "bodies": [rod("crank", 1.0, r, (0, 0), 0.0), rod("rod", 1.0, l, (r, 0), 0.0),
                        {"name": "slider", "mass": 1.0, "inertia": [0.01, 0.01, 0.01], "position": [xs, 0, 0]}],
             "joints": [revolute_z("crank_pivot", "ground", "crank", (0, 0, 0)),
-                       revolute_z("crank_pin", "crank", "rod", (r, 0, 0)),
-                       {"name": "rod_pin", "type": "spherical", "body_i": "rod", "body_j": "slider",
-                        "frame": {"origin": [xs, 0, 0]}},
+                       {"name": "crank_pin", "type": "spherical", "body_i": "crank", "body_j": "rod",
+                        "frame": {"origin": [r, 0, 0]}},
+                       {"name": "rod_pin", "type": "universal", "body_i": "rod", "body_j": "slider",
+                        "frame": {"origin": [xs, 0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 0, 1]}},
                        {"name": "guide", "type": "prismatic", "body_i": "ground", "body_j": "slider",
                         "frame": {"origin": [xs, 0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 1, 0]}}],
             "forces": [{"name": "spring", "type": "spring_damper", "body_i": "ground", "point_i": [0, 0, 0],

@@ -72,8 +72,8 @@ def software_versions():
     import numba
     import scipy
     from .. import __version__
-    return dict(mbdworkbench=__version__, python=platform.python_version(), numpy=np.__version__,
-                scipy=scipy.__version__, numba=numba.__version__)
+    return {"MBD Workbench": __version__, "Python": platform.python_version(), "NumPy": np.__version__,
+            "SciPy": scipy.__version__, "Numba": numba.__version__}
 
 
 class Results:
