@@ -38,7 +38,7 @@ def _run_kinematics(args, label):
     out = _out_dir(args, "_" + label)
     try:
         res = kinematic_analysis(model, t_end=args.t_end, output_step=args.output_step, out_dir=out,
-                                 progress=None if args.quiet else Progress())
+                                 singular_tol=args.singular_tol, progress=None if args.quiet else Progress())
     except SimulationError as e:
         sys.stderr.write("\n")
         print(f"error: {e}", file=sys.stderr)
@@ -120,6 +120,8 @@ def _kin_args(p):
     p.add_argument("--t-end", type=float, help="end time [s] (default: model settings)")
     p.add_argument("--output-step", type=float, help="output interval [s]")
     p.add_argument("--out", help="results directory")
+    p.add_argument("--singular-tol", type=float, default=1e-4,
+                   help="stop when sigma_min/sigma_max of the Jacobian falls below this (1/condition number)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 

@@ -15,7 +15,7 @@ Ratios are wall time ours / Exudyn for the same simulated time and step.
 
 Both codes must produce the same motion: the tip of the last link (slider position and
 driver torque for the slider-crank) at t_end is compared between them.
-Each time is the best of 3 after a short warm-up; ours is ``res.wall_time`` (assembly
+Each time is the best of 3 (of up to 9 for short cases) after a short warm-up; ours is ``res.wall_time`` (assembly
 excluded), Exudyn's the time of ``mbs.SolveDynamic`` (file output off, no renderer).
 The measurements of the two codes are interleaved so that machine load affects both alike.
 
@@ -91,7 +91,7 @@ def exu_settings(t_end, steps, sparse=False):
     s.timeIntegration.explicit.useLieGroupIntegration = True  # only affects Lie-group nodes
     s.timeIntegration.explicit.eliminateConstraints = True    # only CoordinateConstraints
     if sparse:
-        s.linearSolverType = exu.LinearSolverType.EigenSparse
+        s.linearSolver.solverType = exu.LinearSolverType.EigenSparse
     return s
 
 
@@ -243,11 +243,31 @@ def exu_runner(mbs, observe, t_end, steps, solver, sparse=False):
     return Runner(warm, run)
 
 
-def measure(runners, repeats):
-    """Warm every runner up, then run them interleaved ``repeats`` times."""
+def ga_runners(mbs, observe, t_end, steps, dense):
+    """Exudyn generalized-alpha with EigenSparse and (if ``dense``) its default EXUdense."""
+    out = dict(exu_ga_sparse=exu_runner(mbs, observe, t_end, steps, exu.DynamicSolverType.GeneralizedAlpha, True))
+    if dense:
+        out["exu_ga_dense"] = exu_runner(mbs, observe, t_end, steps, exu.DynamicSolverType.GeneralizedAlpha)
+    return out
+
+
+def pick_ga(runners):
+    """runners['exu_ga'] = the faster Exudyn GA linear solver (labelled)."""
+    for key, label in (("exu_ga_sparse", "EigenSparse"), ("exu_ga_dense", "EXUdense (default)")):
+        if key in runners:
+            runners[key].label = label
+    runners["exu_ga"] = min((r for k, r in runners.items() if k.startswith("exu_ga_")), key=lambda r: r.best)
+
+
+def measure(runners, repeats, cheap=0.5):
+    """Warm every runner up, then run them interleaved ``repeats`` times, or up to
+    3 * ``repeats`` times while one round takes less than ``cheap`` seconds (short runs are
+    the ones most disturbed by other processes)."""
     for r in runners.values():
         r.warm()
-    for _ in range(repeats):
+    for k in range(3 * repeats):
+        if k >= repeats and sum(r.best for r in runners.values()) >= cheap:
+            break
         for r in runners.values():
             r.run()
 
@@ -266,15 +286,16 @@ def chain_case(n, repeats, galpha):
         ours=ours_runner(model, "rk4", tip),
         ours_noout=ours_runner(model, "rk4", tip, output_step=t_end),
         exu_rk44=exu_runner(tree, tree_tip, t_end, steps, exu.DynamicSolverType.RK44),
-        exu_ga=exu_runner(bodies, bodies_tip, t_end, steps, exu.DynamicSolverType.GeneralizedAlpha, sparse=n >= 50))
+        **ga_runners(bodies, bodies_tip, t_end, steps, dense=n <= 10))
     if galpha:
         runners["ours_galpha"] = ours_runner(model, "galpha", tip)
     measure(runners, repeats)
+    pick_ga(runners)
     ours_tip = runners["ours"].obs[0]
     row = dict(case=f"chain N={n}", steps=steps, t_end=t_end, h=h,
                ours_s=runners["ours"].best, ours_noout_s=runners["ours_noout"].best,
                exu_rk44_s=runners["exu_rk44"].best, exu_ga_s=runners["exu_ga"].best,
-               exu_ga_solver="EigenSparse" if n >= 50 else "EXUdense (default)",
+               exu_ga_solver=runners["exu_ga"].label,
                tip_ours=ours_tip.tolist(),
                tip_diff_rk44=float(np.linalg.norm(runners["exu_rk44"].obs[0] - ours_tip)),
                tip_diff_ga=float(np.linalg.norm(runners["exu_ga"].obs[0] - ours_tip)))
@@ -295,12 +316,13 @@ def slider_crank_case(repeats):
     _, mbs, exu_observe = exu_slider_crank(model)
     runners = dict(ours=ours_runner(model, "rk4", observe),
                    ours_noout=ours_runner(model, "rk4", observe, output_step=t_end),
-                   exu_ga=exu_runner(mbs, exu_observe, t_end, steps, exu.DynamicSolverType.GeneralizedAlpha))
+                   **ga_runners(mbs, exu_observe, t_end, steps, dense=True))
     measure(runners, repeats)
+    pick_ga(runners)
     (x_o, tau_o), (x_e, tau_e) = runners["ours"].obs[0], runners["exu_ga"].obs[0]
     return dict(case="slider-crank", steps=steps, t_end=t_end, h=h, ours_s=runners["ours"].best,
                 ours_noout_s=runners["ours_noout"].best, exu_ga_s=runners["exu_ga"].best,
-                exu_ga_solver="EXUdense (default)", slider_x_diff=abs(x_o - x_e),
+                exu_ga_solver=runners["exu_ga"].label, slider_x_diff=abs(x_o - x_e),
                 motor_torque_ours=tau_o, motor_torque_exu=tau_e)
 
 
@@ -315,7 +337,7 @@ def model_check(sizes, refine=10):
         row = dict(case=f"chain N={n}")
         for label, k in (("h", steps), ("h_fine", steps * refine)):
             _, mbs, tip = exu_chain_bodies(n)
-            mbs.SolveDynamic(exu_settings(model.settings.t_end, k, sparse=n >= 50))
+            mbs.SolveDynamic(exu_settings(model.settings.t_end, k, sparse=True))
             row[f"tip_diff_ga_{label}"] = float(np.linalg.norm(tip() - ours))
         row["h_fine"] = model.settings.step / refine
         out.append(row)
@@ -332,7 +354,7 @@ def write_report(out, meta, rows, check):
     with open(os.path.join(out, "exudyn_compare.json"), "w") as f:
         json.dump(dict(meta=meta, rows=rows, model_check=check), f, indent=2)
     chains = [r for r in rows if "exu_rk44_s" in r]
-    L = [f"# Ours vs Exudyn {meta['exudyn']} (wall time, best of {meta['repeats']})", "",
+    L = [f"# Ours vs Exudyn {meta['exudyn']} (wall time, best of {meta['repeats']}; of up to {3 * meta['repeats']} for cases whose round takes < 0.5 s)", "",
          f"{meta['date']}, Python {meta['python']}, {meta['cpus']} CPUs, load average at start "
          f"{meta['load_start']}, at end {meta['load_end']}; Exudyn module `{meta['exudyn_module']}`, "
          f"1 thread. Ours: `res.wall_time` (assembly excluded), output every 0.01 s "
@@ -350,7 +372,8 @@ def write_report(out, meta, rows, check):
                  f"{r['ours_noout_s'] / r['exu_rk44_s']:.2f} | {r['tip_diff_rk44']:.1e} |")
     L += ["", "## 2. Exudyn default implicit generalized-alpha (rigid bodies + joints) vs ours", "",
           "Exudyn: Euler-parameter rigid bodies, JointRevoluteZ / joints, generalized-alpha "
-          "(spectral radius 0.9, modified Newton), fixed step h; linear solver as listed. "
+          "(spectral radius 0.9, modified Newton), fixed step h; the faster of its dense (default) and "
+          "EigenSparse linear solvers (dense is tried for N <= 10 and the slider-crank only). "
           "Ours: `rk4` (ratio column) and, for reference, our adaptive `galpha` (its own steps). "
           "Tip difference: ours rk4 vs Exudyn GA (GA's O(h^2) error; see section 3).", "",
           "| case | steps | ours rk4 [s] | ours rk4, no output [s] | Exudyn GA [s] | Exudyn linear solver "
@@ -369,7 +392,17 @@ def write_report(out, meta, rows, check):
               "| case | tip diff, GA at h [m] | tip diff, GA at h/10 [m] |", "|---|---|---|"]
         for c in check:
             L.append(f"| {c['case']} | {c['tip_diff_ga_h']:.1e} | {c['tip_diff_ga_h_fine']:.1e} |")
-    L += ["", f"Versions: {meta['versions']}", ""]
+    L += ["", "## Reading the numbers", "",
+          "- Ours integrates 6 redundant coordinates per body with m constraint rows (Schur "
+          "complement, banded Cholesky) in one Numba loop per output interval; each output "
+          "sample then costs several Python-level calls (Numba dispatch of the system tuple, "
+          "evaluate/record), visible as the gap between the two 'ours' columns for small N.",
+          "- Exudyn's kinematic tree has N coordinates but builds and factorises a dense N x N "
+          "mass matrix per stage (O(N^3)), so it wins for short chains and loses for long ones.",
+          "- Exudyn's generalized-alpha does Newton iterations with a Jacobian per step; ours "
+          "`rk4` is explicit, so table 2 compares two different ways of simulating the same motion "
+          "with the same step, not the same algorithm.", "",
+          f"Versions: {meta['versions']}", ""]
     with open(os.path.join(out, "exudyn_compare.md"), "w") as f:
         f.write("\n".join(L))
 

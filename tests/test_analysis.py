@@ -1,7 +1,6 @@
 """Mechanism analyses: mobility/redundancy, assembly, kinematic analysis, inverse
 dynamics, statics, singular configurations, CLI. References are closed forms (tests/oracles),
 independent computations (brentq, Grubler counts by hand) or the dynamic simulation."""
-import copy
 import json
 import os
 import sys
@@ -112,6 +111,11 @@ def test_spatial_four_bar_grubler_rank_and_redundancy():
     relaxed = mobility(from_dict(d))
     assert relaxed.mobility == 1 and relaxed.redundant == []
     assert relaxed.grubler == 1
+
+
+def test_example_spatial_four_bar():
+    rep = mobility(load(os.path.join(ROOT, "examples", "four_bar_spatial.json")))
+    assert (rep.grubler, rep.mobility, len(rep.redundant)) == (-2, 1, 3)
 
 
 def test_bricard_mobility_one_although_grubler_zero():
@@ -253,6 +257,35 @@ def test_statics_slider_crank_holding_torque(sc):
     assert np.allclose(ground, [0.0, W, 0.0], atol=1e-8)
 
 
+def test_statics_two_link_hangs_straight_down():
+    """Released at 0.3 and -1.0 rad, a two-link chain settles hanging (a global descent
+    from an indefinite start, not a local Newton solve)."""
+    res = static_equilibrium(load(os.path.join(ROOT, "examples", "two_link.json")))
+    assert np.allclose(res.position("link1")[0], [0.0, -0.5, 0.0], atol=1e-9)
+    assert np.allclose(res.position("link2")[0], [0.0, -1.5, 0.0], atol=1e-9)
+    assert res.equilibrium["stable"]
+
+
+def test_statics_over_constrained_four_bar_minimises_potential():
+    fb = FourBar(d=0.30, a=0.10, b=0.35, c=0.25)
+    masses = {"crank": 0.5, "coupler": 1.0, "rocker": 0.8}
+
+    def V(th2):                                       # gravity -y, uniform bars
+        p = fb.points(th2)
+        ys = (0.5 * p["A"][1], 0.5 * (p["A"][1] + p["B"][1]), 0.5 * p["B"][1])
+        return 9.81 * sum(m * y for m, y in zip(masses.values(), ys))
+    grid = np.linspace(-np.pi, np.pi, 3601)
+    th_min = grid[np.argmin([V(x) for x in grid])]
+    res = static_equilibrium(load(FOUR_BAR))
+    c = res.position("crank")[0]
+    assert abs(np.angle(np.exp(1j * (np.arctan2(c[1], c[0]) - th_min)))) < 2e-3     # grid spacing
+    ref = np.array([V(x) for x in np.arctan2(c[1], c[0]) + np.array([-1e-3, 0.0, 1e-3])])
+    assert ref[1] <= ref[0] and ref[1] <= ref[2]       # a minimum of the potential
+    F1 = res.reaction("J1", "global")[0][0]              # ground on crank
+    F4 = res.reaction("J4", "global")[0][0]              # rocker on ground
+    assert np.allclose(F1 - F4, [0.0, 9.81 * sum(masses.values()), 0.0], atol=1e-8)
+
+
 # ----------------------------------------------------------------------------- bad input
 def test_over_driven_mechanism_names_driver(sc):
     d = slider_crank_model(sc).to_dict()
@@ -271,7 +304,7 @@ def test_not_fully_driven_is_rejected():
     assert "not fully driven" in str(e.value) and "mobility 1" in str(e.value)
 
 
-def test_singular_configuration_dead_centre():
+def test_singular_configuration_dead_centre(tmp_path):
     """The slider drives the crank into the dead centre (x = r + l at t = 1 s)."""
     sc0 = SliderCrank(r=0.5, l=1.5, e=0.0)
     d = slider_crank_model(sc0, theta0=0.6).to_dict()
@@ -285,6 +318,11 @@ def test_singular_configuration_dead_centre():
     assert len(e.value.results) == 10                     # samples before the dead centre are kept
     x = e.value.results.position("slider")[:, 0]
     assert np.allclose(x, float(sc0.slider_position(0.6)) + dx * np.sin(np.pi * e.value.results.t / 2), atol=1e-10)
+    path = tmp_path / "dead.json"
+    from_dict(d).save(str(path))
+    assert main(["kinematics", str(path), "--t-end", "1", "--output-step", "0.1", "--quiet",
+                 "--out", str(tmp_path / "k")]) == 1
+    assert len(read_csv(str(tmp_path / "k" / "bodies.csv"))["time [s]"]) == 10
 
 
 def test_change_point_crossing_between_samples():

@@ -111,6 +111,18 @@ def placement_from_axes(origin, z, x=None):
     return App.Placement(m)
 
 
+def adjusted_frame(base, flip=False, offset_mm=0.0, rotation_deg=0.0):
+    """``base`` (App.Placement) flipped about its x axis (z reversed), moved ``offset_mm``
+    along its (new) z axis and turned ``rotation_deg`` about it."""
+    import FreeCAD as App
+    local = App.Placement()
+    if flip:
+        local = local.multiply(App.Placement(App.Vector(), App.Rotation(App.Vector(1, 0, 0), 180)))
+    local = local.multiply(App.Placement(App.Vector(0, 0, float(offset_mm)), App.Rotation(App.Vector(0, 0, 1),
+                                                                                         float(rotation_deg))))
+    return App.Placement(base).multiply(local)
+
+
 def placement_axes(placement):
     """(origin [mm], x, y, z) numpy arrays of an App.Placement."""
     import FreeCAD as App

@@ -79,7 +79,7 @@ class PlotDock:
         for w in (self.element, self.quantity, self.save_button):
             row.addWidget(w)
         layout.addLayout(row)
-        self.figure = Figure(figsize=(5.5, 3.8), dpi=100)
+        self.figure = Figure(figsize=(5.5, 3.8), dpi=100, tight_layout=True)
         self.canvas = figure_canvas_class()(self.figure)
         self.canvas.setMinimumSize(320, 260)
         layout.addWidget(self.canvas)
@@ -138,7 +138,6 @@ class PlotDock:
         ax.legend(fontsize=8, loc="best")
         ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4))
         self.cursor = ax.axvline(self.results.t[0], color="k", lw=1.0, ls="--")
-        self.figure.tight_layout()
         self.set_time(self.cursor_time)
 
     def set_time(self, t):

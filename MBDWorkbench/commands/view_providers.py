@@ -29,6 +29,7 @@ class ViewProviderMbd:
 
     def attach(self, vobj):
         self.Object = vobj.Object
+        vobj.addDisplayMode(_coin().SoSeparator(), "Default")  # nothing drawn, shown as visible
 
     def getIcon(self):
         from ..cad.objects import mbd_type
@@ -41,7 +42,7 @@ class ViewProviderMbd:
         pass
 
     def getDisplayModes(self, vobj):
-        return []
+        return ["Default"]
 
     def getDefaultDisplayMode(self):
         return "Default"
@@ -65,6 +66,12 @@ class ViewProviderMbd:
 class ViewProviderSimulation(ViewProviderMbd):
     """The Simulation container: double click opens the animation when results exist."""
 
+    def attach(self, vobj):
+        self.Object = vobj.Object
+
+    def getDisplayModes(self, vobj):
+        return []
+
     def claimChildren(self):
         return list(getattr(self.Object, "Group", []))
 
@@ -79,6 +86,15 @@ def _coin():
     return coin
 
 
+def _material(color):
+    """A material that keeps its colour under any lighting (emissive)."""
+    coin = _coin()
+    mat = coin.SoMaterial()
+    mat.diffuseColor.setValue(*color)
+    mat.emissiveColor.setValue(*[0.7 * c for c in color])
+    return mat
+
+
 def _axes_node(length, width=3.0):
     """A separator with three coloured axis lines of ``length`` [mm] and an origin ball."""
     coin = _coin()
@@ -88,8 +104,7 @@ def _axes_node(length, width=3.0):
     sep.addChild(style)
     for k, color in enumerate(AXIS_COLORS):
         part = coin.SoSeparator()
-        mat = coin.SoBaseColor()
-        mat.rgb.setValue(*color)
+        mat = _material(color)
         coords = coin.SoCoordinate3()
         end = [0.0, 0.0, 0.0]
         end[k] = length
@@ -115,8 +130,7 @@ def _axes_node(length, width=3.0):
         part.addChild(tip)
         sep.addChild(part)
     ball = coin.SoSeparator()
-    mat = coin.SoBaseColor()
-    mat.rgb.setValue(1.0, 0.85, 0.0)
+    mat = _material((1.0, 0.85, 0.0))
     sphere = coin.SoSphere()
     sphere.radius = length * 0.08
     ball.addChild(mat)
@@ -200,8 +214,7 @@ class ViewProviderBody(ViewProviderMbd):
         self.Object = vobj.Object
         self.root = coin.SoSeparator()
         self.transform = coin.SoTransform()
-        mat = coin.SoBaseColor()
-        mat.rgb.setValue(0.95, 0.5, 0.0)
+        mat = _material((0.95, 0.5, 0.0))
         self.sphere = coin.SoSphere()
         self.sphere.radius = 2.0
         for node in (self.transform, mat, self.sphere):

@@ -19,7 +19,7 @@ import scipy.linalg
 
 from .assembly import apply_increment
 from .errors import AssemblyError, ModelError
-from .joints import JOINT_ROWS, POINT, DP1, DP2, ANGLE
+from .joints import JOINT_ROWS, POINT, DP1, DP2
 from .kernels import normalize_quaternions
 from .model import Frame, Driver, frame_axes, validate
 from .system import System

@@ -302,17 +302,26 @@ def _static_newton(system, Y, t, rows, rs, cs, L, fscale, tol, force_tol, max_it
         R, lam, J = _tangent_residual(system, t, Y, rows)
         phi = system.constraint_jacobian(t, Y)[0]
         Rs = R * cs / (fscale * L)
-        if np.max(np.abs(Rs)) < force_tol and np.max(np.abs(phi)) < tol:
-            H = _stiffness(system, t, Y, lam, rows, cs) / (fscale * L)
-            kmin = _reduced_min_eig(H, J[rows] * rs[rows, None] * cs[None, :])
-            return Y, dict(iterations=it, force_residual=float(np.max(np.abs(R))),
-                           stable=bool(kmin > 0), min_reduced_stiffness=float(kmin * fscale * L))
         H = _stiffness(system, t, Y, lam, rows, cs) / (fscale * L)
         Js = J[rows] * rs[rows, None] * cs[None, :]
-        dx = _kkt_step(H, Js, Rs, phi[rows] * rs[rows])
-        Y = _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, Rs, phi)
+        kmin = _reduced_min_eig(H, Js)
+        if np.max(np.abs(Rs)) < force_tol and np.max(np.abs(phi)) < tol:
+            return Y, dict(iterations=it, force_residual=float(np.max(np.abs(R))),
+                           stable=bool(kmin > 0), min_reduced_stiffness=float(kmin * fscale * L))
+        scale = max(1.0, float(np.abs(H).max()))
+        Y_new = None
+        f = phi[rows] * rs[rows]
+        if kmin > 1e-6 * scale:            # Newton: residual must drop
+            dx = _kkt_step(H, Js, Rs, f, 0.0)
+            Y_new = _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, False)
+        if Y_new is None:                  # damped: descend the potential along the free directions
+            dx = _kkt_step(H, Js, Rs, f, max(-kmin, 0.0) + 1e-3 * scale)
+            Y_new = _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, True)
+        if Y_new is None:
+            break
+        Y = Y_new
     bad = joint_residuals(system, system.constraint_jacobian(t, Y)[0], tol)
-    raise AssemblyError(f"static equilibrium not found at t = {t:g} s after {max_iter} iterations "
+    raise AssemblyError(f"static equilibrium not found at t = {t:g} s after {it} iterations "
                         f"(force residual {np.max(np.abs(R)):.3g}; open joints: "
                         f"{', '.join(n for n, _, _ in bad) or 'none'}): the mechanism may have no "
                         "equilibrium near its start (unbounded motion or too weak springs)",
@@ -328,38 +337,42 @@ def _reduced_min_eig(H, Js):
     return float(np.linalg.eigvalsh(Hr)[0])
 
 
-def _kkt_step(H, Js, Rs, f):
-    """Solve [H + mu I, J^T; J, 0] [dx; dlam] = [Rs; -f] with mu making the reduced
-    stiffness positive definite (descent towards a stable equilibrium)."""
+def _kkt_step(H, Js, Rs, f, mu):
+    """dx solving [H + mu I, J^T; J, 0] [dx; dlam] = [Rs; -f] (scaled), clamped to 0.5."""
     n, m = H.shape[0], Js.shape[0]
-    Hs = 0.5 * (H + H.T)
-    kmin = _reduced_min_eig(Hs, Js)
-    mu = 0.0 if kmin > 1e-6 * max(1.0, np.abs(Hs).max()) else -kmin + 1e-3 * max(1.0, np.abs(Hs).max())
     K = np.zeros((n + m, n + m))
     K[:n, :n] = H + mu * np.eye(n)
     K[:n, n:] = Js.T
     K[n:, :n] = Js
-    sol = scipy.linalg.lstsq(K, np.r_[Rs, -f], cond=1e-14)[0]
-    dx = sol[:n]
-    big = np.max(np.abs(dx))
+    dx = scipy.linalg.lstsq(K, np.r_[Rs, -f], cond=1e-14)[0][:n]
+    big = np.max(np.abs(dx)) if n else 0.0
     return dx if big < 0.5 else dx * (0.5 / big)
 
 
-def _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, Rs, phi):
-    """Backtracking on ||Q - J^T lam*|| / (F L) + ||Phi|| (scaled)."""
+def _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, damped):
+    """Backtracking. Newton steps must reduce ||Q - J^T lam*|| / (F L) + ||Phi|| (scaled);
+    damped steps must do positive work with the applied forces (trapezoid estimate, a
+    potential-energy decrease) without opening the joints. None if no step qualifies."""
     def merit(Yc):
-        R, _, _ = _tangent_residual(system, t, Yc, rows)
-        ph = system.constraint_jacobian(t, Yc)[0]
-        return np.linalg.norm(R * cs / (fscale * L)) + np.linalg.norm(ph * np.where(system.row_angular, 1.0, rs))
-    m0 = np.linalg.norm(Rs) + np.linalg.norm(phi * np.where(system.row_angular, 1.0, rs))
+        R = _tangent_residual(system, t, Yc, rows)[0]
+        return np.linalg.norm(R * cs / (fscale * L)) + np.linalg.norm(system.constraint_jacobian(t, Yc)[0] * rs)
+    m0 = merit(Y)
+    Q0 = generalized_forces(system, t, Y)
+    c0 = np.linalg.norm(system.constraint_jacobian(t, Y)[0] * rs)
     alpha = 1.0
-    for _ in range(12):
-        Y_try = apply_increment(system, Y, alpha * dx * cs)
-        if merit(Y_try) < m0:
-            return Y_try
+    for _ in range(20):
+        d = alpha * dx * cs
+        Y_try = apply_increment(system, Y, d)
+        if not damped:
+            if merit(Y_try) < m0:
+                return Y_try
+        else:
+            work = 0.5 * float(np.dot(Q0 + generalized_forces(system, t, Y_try), d))
+            c1 = np.linalg.norm(system.constraint_jacobian(t, Y_try)[0] * rs)
+            if work > 0.0 and c1 <= max(2.0 * c0, 1e-9):
+                return Y_try
         alpha *= 0.5
-    return Y_try
-
+    return None
 
 # ----------------------------------------------------------------------------- accessors
 def accelerations(results, body):

@@ -358,7 +358,8 @@ class GAlphaStepper(_Index3Base):
     h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie)."""
 
     name = "generalized-alpha"
-    MAX_NEWTON = 8
+    MAX_NEWTON = 10
+    NEWTON_TOL = 1e-8
 
     def __init__(self, system, settings, t0, Y0, adaptive=True):
         super().__init__(system, settings, t0, Y0)
@@ -373,6 +374,7 @@ class GAlphaStepper(_Index3Base):
         self.rtol, self.atol = float(settings.rtol), float(settings.atol)
         self.tol_phi = max(1e-3 * self.atol, 1e-13)
         self.a = self.vdot.copy()
+        self.vdot_prev, self.h_prev, self.err_prev = None, None, 0.0
         self.rejected = 0
         self.newton_failures = 0
         self.factorizations = 0
@@ -420,9 +422,10 @@ class GAlphaStepper(_Index3Base):
         bp, gp = b * cfac, g * cfac
         v0 = Y[self.vel_slice].copy()
         vdot = self.vdot.copy()
-        a_new = (af * self.vdot - am * self.a + (1 - af) * vdot) / (1 - am)
-        v = v0 + h * (1 - g) * self.a + h * g * a_new
-        dq = v0 + h * (0.5 - b) * self.a + h * b * a_new
+        a0 = self._a_start(h)
+        a_new = (af * self.vdot - am * a0 + (1 - af) * vdot) / (1 - am)
+        v = v0 + h * (1 - g) * a0 + h * g * a_new
+        dq = v0 + h * (0.5 - b) * a0 + h * b * a_new
         self.lam_new = self.lam.copy()
         Yn = np.empty_like(Y)
         sc = self._scale(Y)
@@ -441,13 +444,17 @@ class GAlphaStepper(_Index3Base):
             ev = self._evaluate(t1, Yn)
             if not (np.all(np.isfinite(ev["Q"])) and np.all(np.isfinite(ev["phi"]))):
                 return None
-            if it > 0 and corr < 1e-3 and (self.ma == 0 or np.max(np.abs(ev["phi"])) <= self.tol_phi):
-                return Yn, vdot, a_new, self.lam_new.copy(), ev
+            if it > 0 and corr < 1.0 and (self.ma == 0 or np.max(np.abs(ev["phi"])) <= self.tol_phi):
+                return Yn, vdot, a0, a_new, self.lam_new.copy(), ev
             rq = self.M * vdot - ev["Q"] + self._jqT_matvec(ev["jq"], self.lam_new)
             rhs = -np.concatenate([rq, ev["phi"] / (bp * h * h)])
             sol = self.lu.solve(rhs)
             dv = sol[:n6]
-            corr = np.sqrt(np.mean((bp * h * h * dv / sc) ** 2))
+            # converged when the acceleration correction is below NEWTON_TOL relative
+            # (so the multipliers are accurate too) and the implied position change is
+            # far below the error tolerance
+            corr = max(np.max(np.abs(dv)) / (self.NEWTON_TOL * (1.0 + np.max(np.abs(vdot)))),
+                       1e3 * np.sqrt(np.mean((bp * h * h * dv / sc) ** 2)))
             if not np.isfinite(corr) or (it > 1 and corr > 0.9 * prev):
                 break
             prev = corr
@@ -462,6 +469,7 @@ class GAlphaStepper(_Index3Base):
         """One accepted step of at most h_limit (retrying with smaller h after a Newton
         failure or a rejected error estimate); returns the step taken."""
         h = min(self.h, h_limit)
+        rejected = False
         while True:
             if h < 1e-14 * max(1.0, abs(t)):
                 self._singular(t, Y, "Newton iterations do not converge even at the smallest step")
@@ -474,25 +482,40 @@ class GAlphaStepper(_Index3Base):
                 self.newton_failures += 1
                 h *= 0.25
                 continue
-            Yn, vdot, a_new, lam, ev = out
-            err = self._error(Y, a_new, h)
+            Yn, vdot, a0, a_new, lam, ev = out
+            err = self._error(Y, a0, a_new, h)
             if self.adaptive and err > 1.0:
                 self.rejected += 1
-                h *= max(0.2, 0.9 * err ** (-1.0 / 3.0))
+                rejected = True
+                h *= max(0.2, 0.8 * err ** (-1.0 / 3.0))
                 continue
             break
         Y[:] = Yn
+        self.vdot_prev, self.h_prev = self.vdot, h
         self.vdot, self.a, self.lam = vdot, a_new, lam
         account_power(acc, t + h, self._driver_power(ev, Y[self.vel_slice], lam), ev["Pnc"])
         if self.adaptive:
-            fac = min(2.0, max(0.2, 0.9 * max(err, 1e-12) ** (-1.0 / 3.0)))
+            # the larger of the last two estimates damps the step-to-step zig-zag of the
+            # generalized-alpha pseudo-accelerations
+            fac = min(1.5, max(0.2, 0.85 * max(err, self.err_prev, 1e-12) ** (-1.0 / 3.0)))
+            if rejected:
+                fac = min(fac, 1.0)
+            self.err_prev = err
             clipped = h < self.h
             self.h = min(max(h * fac, self.h) if clipped and fac >= 1.0 else h * fac, self.h_max)
         return h
 
-    def _error(self, Y, a_new, h):
+    def _a_start(self, h):
+        """a_n for a step of size h: a_n approximates v'(t_n + (alpha_m - alpha_f) h), so
+        after a change of step it is shifted by (alpha_m - alpha_f) (h - h_prev) v''."""
+        if self.h_prev is None or h == self.h_prev:
+            return self.a
+        jerk = (self.vdot - self.vdot_prev) / self.h_prev
+        return self.a + (self.am - self.af) * (h - self.h_prev) * jerk
+
+    def _error(self, Y, a0, a_new, h):
         """Weighted RMS of the local position error estimate (<= 1: accept)."""
-        e = h * h * abs(self.beta - 1.0 / 6.0) * (a_new - self.a)
+        e = h * h * abs(self.beta - 1.0 / 6.0) * (a_new - a0)
         return float(np.sqrt(np.mean((e / self._scale(Y)) ** 2))) if len(e) else 0.0
 
     def advance(self, t, Y, t_next, acc):

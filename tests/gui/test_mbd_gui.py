@@ -44,3 +44,14 @@ def test_workbench_flow_in_gui(tmp_path):
         assert stats["png"] and stats["width"] > 300
         if "distinct_colors" in stats:
             assert stats["distinct_colors"] > 50, stats
+
+
+def test_slider_crank_example_in_gui(tmp_path):
+    """The slider-crank example built, solved, animated and plotted in the GUI (the README
+    screenshots come from this macro: tools/make_screenshots.py)."""
+    home = make_user_home(tmp_path / "home", install=True)
+    run = run_gui_macro(MACROS / "macro_screenshots.py", tmp_path / "out", user_home=home, timeout=300)
+    assert not run.timed_out and run.forced_exit is None, run.describe()
+    assert run.ok and run.result["error"] is None, run.describe()
+    assert sorted(p.name for p in run.screenshots) == ["mbd_animation_plot.png", "mbd_model.png",
+                                                       "mbd_plot_reaction.png"]

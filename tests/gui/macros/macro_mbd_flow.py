@@ -279,6 +279,30 @@ if anim is not None:
     check("restored after reopen", same(doc.getObject("Bar").Placement, original["Bar"], 1e-9),
           doc.getObject("Bar").Placement)
 
+# ------------------------------------------------------------------ cancel a long run
+sim.EndTime = 100.0
+cancel_state = {"clicked": False, "progress_seen": 0}
+
+
+def press_cancel():
+    for w in QtWidgets.QApplication.topLevelWidgets() + Gui.getMainWindow().findChildren(QtWidgets.QProgressDialog):
+        if isinstance(w, QtWidgets.QProgressDialog) and w.objectName() == "MBD_SolveProgress" and w.isVisible():
+            cancel_state["progress_seen"] = w.value()
+            if w.value() > 0:
+                w.cancel()
+                cancel_state["clicked"] = True
+                return
+    QtCore.QTimer.singleShot(100, press_cancel)
+
+
+QtCore.QTimer.singleShot(300, press_cancel)
+seen = run_with_boxes("MBD_Solve", timeout_ms=120000)
+check("cancel button works (GUI responsive during the run)", cancel_state["clicked"], cancel_state)
+check("cancelled run reported", seen and "cancelled at t" in seen[0][2], seen)
+partial = load_results(sim)
+check("partial results stored", partial is not None and partial.summary["status"] == "cancelled"
+      and 1 < len(partial) < 10001, (partial.summary["status"], len(partial)) if partial else None)
+
 # ------------------------------------------------------------------ bad input in a fresh document
 bad = App.newDocument("BadInput")
 wait(100)
@@ -299,5 +323,7 @@ Gui.runCommand("MBD_Body")
 names = sorted(o.Name for o in bad.Objects)
 seen = run_with_boxes("MBD_Solve")
 check("nothing grounded: error", seen and "nothing is grounded" in seen[0][2], seen)
+seen = run_with_boxes("MBD_Driver")
+check("driver without joint: error", seen and "a driver needs a joint" in seen[0][2], seen)
 check("document unchanged (nothing grounded)", sorted(o.Name for o in bad.Objects) == names
       and not find_simulation(bad).ResultsArchive)

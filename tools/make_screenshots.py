@@ -1,0 +1,43 @@
+#!/usr/bin/python3
+"""Regenerate the README screenshots in docs/screenshots/ with the real FreeCAD GUI (Xvfb).
+
+    /usr/bin/python3 tools/make_screenshots.py
+
+Runs tests/gui/macros/macro_screenshots.py (the slider-crank example: model, animation with
+the plot dock) and tests/gui/macros/macro_mbd_flow.py (joint frame panel), then copies the
+chosen PNGs. Look at them before committing.
+"""
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests" / "gui"))
+from run_gui_macro import make_user_home, run_gui_macro  # noqa: E402
+
+SHOTS = {"macro_screenshots.py": ["mbd_model.png", "mbd_animation_plot.png", "mbd_plot_reaction.png"],
+         "macro_mbd_flow.py": ["window_joint_frame_panel.png", "plot_energy.png"]}
+RENAME = {"window_joint_frame_panel.png": "mbd_joint_frame_panel.png", "plot_energy.png": "mbd_plot_energy.png"}
+
+
+def main():
+    dest = REPO / "docs" / "screenshots"
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        home = make_user_home(Path(tmp) / "home")
+        for macro, names in SHOTS.items():
+            run = run_gui_macro(REPO / "tests" / "gui" / "macros" / macro, Path(tmp) / macro, user_home=home,
+                                timeout=300)
+            if not run.ok:
+                print(run.describe())
+                return 1
+            for name in names:
+                target = dest / RENAME.get(name, name)
+                shutil.copy2(run.out_dir / name, target)
+                print("wrote %s" % target)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
