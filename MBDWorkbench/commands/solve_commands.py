@@ -115,6 +115,9 @@ class SolveCommand(_Command):
             return
         stored, text, error = SolveCommand.last
         if error is not None:
-            message("Solve", "%s\n\n%s" % (error, text if stored is not None else ""), "error", name=SUMMARY_BOX)
+            from ..solver.errors import Cancelled
+            head = ("Run cancelled; the results computed so far are kept." if isinstance(error, Cancelled)
+                    else "The run stopped: %s" % error)
+            message("Solve", "%s\n\n%s" % (head, text if stored is not None else ""), "error", name=SUMMARY_BOX)
         else:
             message("Solve", text, name=SUMMARY_BOX)

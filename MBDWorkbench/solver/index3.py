@@ -468,7 +468,7 @@ class GAlphaStepper(_Index3Base):
     def step(self, t, Y, h_limit, acc):
         """One accepted step of at most h_limit (retrying with smaller h after a Newton
         failure or a rejected error estimate); returns the step taken."""
-        h = min(self.h, h_limit)
+        h = h_limit
         rejected = False
         while True:
             if h < 1e-14 * max(1.0, abs(t)):
@@ -495,15 +495,22 @@ class GAlphaStepper(_Index3Base):
         self.vdot, self.a, self.lam = vdot, a_new, lam
         account_power(acc, t + h, self._driver_power(ev, Y[self.vel_slice], lam), ev["Pnc"])
         if self.adaptive:
-            # the larger of the last two estimates damps the step-to-step zig-zag of the
-            # generalized-alpha pseudo-accelerations
-            fac = min(1.5, max(0.2, 0.85 * max(err, self.err_prev, 1e-12) ** (-1.0 / 3.0)))
-            if rejected:
-                fac = min(fac, 1.0)
-            self.err_prev = err
-            clipped = h < self.h
-            self.h = min(max(h * fac, self.h) if clipped and fac >= 1.0 else h * fac, self.h_max)
+            self._control(h, err, rejected)
         return h
+
+    def _control(self, h, err, rejected):
+        """New desired step from the error estimate. The larger of the last two
+        estimates damps the step-to-step zig-zag of the pseudo-accelerations, and changes
+        below 25 % are not made: every change of step excites the spurious
+        (-rho_inf)^n mode of the index-3 multipliers."""
+        fac = min(2.0, max(0.2, 0.85 * max(err, self.err_prev, 1e-12) ** (-1.0 / 3.0)))
+        self.err_prev = err
+        if rejected:
+            fac = min(fac, 1.0)
+        if fac < 0.8 or rejected:
+            self.h = h * fac
+        elif fac > 1.25:
+            self.h = min(max(self.h, h) * fac, self.h_max)
 
     def _a_start(self, h):
         """a_n for a step of size h: a_n approximates v'(t_n + (alpha_m - alpha_f) h), so
@@ -524,19 +531,12 @@ class GAlphaStepper(_Index3Base):
         if self.steps == 0:
             ev = self._evaluate(t, Y)
             account_power(acc, t, self._driver_power(ev, Y[self.vel_slice], self.lam), ev["Pnc"])
-        if not self.adaptive:
-            n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
-            for k in range(n):
-                self.step(t + k * (t_next - t) / n, Y, (t_next - t) / n, acc)
-                self.steps += 1
-        else:
-            eps = 1e-12 * max(1.0, abs(t_next))
-            while t < t_next - eps:
-                rest = t_next - t
-                limit = rest if self.h >= rest - eps else (0.5 * rest if self.h > 0.5 * rest else self.h)
-                h = self.step(t, Y, limit, acc)
-                t = t_next if abs(t_next - (t + h)) <= eps else t + h
-                self.steps += 1
+        eps = 1e-12 * max(1.0, abs(t_next))
+        while t < t_next - eps:      # equal steps of at most self.h up to the output time
+            rest = t_next - t
+            h = self.step(t, Y, rest / max(1, int(np.ceil(rest / self.h - 1e-9))), acc)
+            t = t_next if abs(t_next - (t + h)) <= eps else t + h
+            self.steps += 1
         self._finish_output(t_next, Y)
         return t_next, kernels.OK
 
