@@ -354,7 +354,8 @@ def write_report(out, meta, rows, check):
     with open(os.path.join(out, "exudyn_compare.json"), "w") as f:
         json.dump(dict(meta=meta, rows=rows, model_check=check), f, indent=2)
     chains = [r for r in rows if "exu_rk44_s" in r]
-    L = [f"# Ours vs Exudyn {meta['exudyn']} (wall time, best of {meta['repeats']}; of up to {3 * meta['repeats']} for cases whose round takes < 0.5 s)", "",
+    L = [f"# Ours vs Exudyn {meta['exudyn']} (wall time, best of {meta['repeats']}; of up to "
+         f"{3 * meta['repeats']} for cases whose round takes < 0.5 s)", "",
          f"{meta['date']}, Python {meta['python']}, {meta['cpus']} CPUs, load average at start "
          f"{meta['load_start']}, at end {meta['load_end']}; Exudyn module `{meta['exudyn_module']}`, "
          f"1 thread. Ours: `res.wall_time` (assembly excluded), output every 0.01 s "

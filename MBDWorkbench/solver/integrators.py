@@ -79,7 +79,8 @@ class FixedStepper:
         """Integrate Y in place from t to t_next; returns (t reached, status)."""
         n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
         h = (t_next - t) / n
-        done, status = run_fixed(self.method, t, Y, h, n, self.system.static, self.system.work, acc)
+        done, status = kernels.fast_call(run_fixed, self.method, float(t), Y, float(h), n, self.system.static,
+                                         self.system.work, acc)
         self.steps += done
         return (t_next if status == kernels.OK else t + done * h), status
 

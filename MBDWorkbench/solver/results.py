@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from . import quaternion
+from .kernels import fast_call
 
 
 @njit(cache=True)
@@ -111,7 +112,8 @@ class Results:
         nj = len(self.joint_names)
         wrench = np.zeros((nj, 12))
         if nj:
-            joint_wrenches(sys.static, Y, sys.work, sys.row_owner, nj, *self._layout, wrench)
+            fast_call(joint_wrenches, sys.static, np.ascontiguousarray(Y, dtype=float), sys.work, sys.row_owner, nj,
+                      *self._layout, wrench)
         drv_rows = np.nonzero(sys.row_owner >= nj)[0]
         fd = np.array([sys.programs[sys.static.row_prog[r]](t)[1] for r in drv_rows])
         effort = -ev["lam"][drv_rows]

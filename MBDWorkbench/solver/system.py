@@ -272,8 +272,9 @@ class System:
 
     def derivative(self, t, Y):
         """dY/dt (a new array) for SciPy's integrators; raises on a singular system."""
+        Y = np.ascontiguousarray(Y, dtype=float)
         Ydot = np.empty_like(Y)
-        status = kernels.derivatives(t, Y, self.static, self.work, Ydot)[0]
+        status = kernels.fast_call(kernels.derivatives, float(t), Y, self.static, self.work, Ydot)[0]
         if status == kernels.SINGULAR:
             raise FloatingPointError("singular constraint Schur complement")
         return Ydot
@@ -283,22 +284,23 @@ class System:
     def evaluate(self, t, Y):
         """Everything at one instant: Ydot, multipliers, Phi, Phi rate, energies, powers."""
         Y = np.array(Y, dtype=float)
-        kernels.normalize_quaternions(self.static, Y)
+        kernels.fast_call(kernels.normalize_quaternions, self.static, Y)
         Ydot = np.empty_like(Y)
-        status, V, Pnc, Pdrv = kernels.derivatives(t, Y, self.static, self.work, Ydot)
+        status, V, Pnc, Pdrv = kernels.fast_call(kernels.derivatives, float(t), Y, self.static, self.work, Ydot)
         if self.m and status != kernels.SINGULAR:
-            kernels.constraints(t, Y, self.static, self.work)
+            kernels.fast_call(kernels.constraints, float(t), Y, self.static, self.work)
         if self.lam_override is not None:   # index-3 integrators publish their own multipliers
             from .index3 import apply_lam_override
             Pdrv = apply_lam_override(self, t, Pdrv)
         w = self.work
         return dict(status=status, Ydot=Ydot, lam=w.lam.copy(), phi=w.phi.copy(), rate=w.rate.copy(),
-                    V=V, T=kernels.kinetic_energy(self.static, Y), Pnc=Pnc, Pdrv=Pdrv)
+                    V=V, T=kernels.fast_call(kernels.kinetic_energy, self.static, Y), Pnc=Pnc, Pdrv=Pdrv)
 
     def constraint_jacobian(self, t, Y):
         """Dense (Phi [m], Phi_q [m x 6N], gamma [m], rate [m]) at (t, Y)."""
-        kernels.update_rotations(self.static, Y, self.work.A)
-        kernels.constraints(t, Y, self.static, self.work)
+        Y = np.ascontiguousarray(Y, dtype=float)
+        kernels.fast_call(kernels.update_rotations, self.static, Y, self.work.A)
+        kernels.fast_call(kernels.constraints, float(t), Y, self.static, self.work)
         Jd = np.zeros((self.m, 6 * self.nb))
         for side, bodies in ((0, self.static.row_bi), (1, self.static.row_bj)):
             for r in np.nonzero(bodies >= 0)[0]:
