@@ -79,6 +79,15 @@ if _mbd_root is not None:
     if _mbd_root in _mbd_sys.path:
         _mbd_sys.path.remove(_mbd_root)
     _mbd_sys.path.insert(0, _mbd_root)
+    # Import the (tiny, FreeCAD-free) package now: FreeCAD's restore of Python objects only
+    # imports proxy modules whose top-level package is loaded (or that live under a Mod
+    # folder; our real path may not), so documents with our objects open at once.
+    try:
+        import MBDWorkbench  # noqa: F401
+    except Exception as _mbd_exc:
+        import FreeCAD
+
+        FreeCAD.Console.PrintError("Multibody Dynamics: import MBDWorkbench failed: %s\n" % (_mbd_exc,))
 else:
     import FreeCAD
 

@@ -16,7 +16,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "gui"))
 from run_gui_macro import make_user_home, run_gui_macro  # noqa: E402
 
-SHOTS = {"macro_screenshots.py": ["mbd_model.png", "mbd_animation_plot.png", "mbd_plot_reaction.png"],
+SHOTS = {"macro_screenshots.py": ["mbd_model.png", "mbd_animation_plot.png", "mbd_plot_reaction.png", "mbd_ankle.png"],
          "macro_mbd_flow.py": ["window_joint_frame_panel.png", "plot_energy.png"]}
 RENAME = {"window_joint_frame_panel.png": "mbd_joint_frame_panel.png", "plot_energy.png": "mbd_plot_energy.png"}
 

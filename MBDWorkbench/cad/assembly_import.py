@@ -18,7 +18,7 @@ properties from their solids like any Body.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Tuple
 
 from .mass_properties import CadError
 
@@ -146,20 +146,30 @@ def make_resolver(assembly):
     except ImportError:
         UtilsAssembly = None
 
+    def moving_part(root, sub, ref):
+        if UtilsAssembly is not None and hasattr(UtilsAssembly, "getMovingPart"):
+            try:
+                return UtilsAssembly.getMovingPart(assembly, ref)
+            except Exception:
+                pass  # signature differs between 1.x versions: use the path below
+        path = [o for o in root.getSubObjectList(sub) if o is not None]
+        k = path.index(assembly) if assembly in path else 0
+        return path[k + 1] if len(path) > k + 1 else path[-1]
+
+    def global_jcs(root, sub, ref, placement):
+        if UtilsAssembly is not None and hasattr(UtilsAssembly, "getJcsGlobalPlc"):
+            try:
+                return UtilsAssembly.getJcsGlobalPlc(placement, ref)
+            except Exception:
+                pass
+        obj_path = sub.rsplit(".", 1)[0] + "." if "." in sub else ""
+        return App.Placement(root.getSubObject(obj_path, retType=2)[1]).multiply(placement)
+
     def resolve(ref, placement):
         root, subs = ref[0], list(ref[1]) if len(ref) > 1 else [""]
         sub = subs[0] if subs else ""
-        if UtilsAssembly is not None and hasattr(UtilsAssembly, "getMovingPart"):
-            part = UtilsAssembly.getMovingPart(assembly, ref)
-        else:
-            path = [o for o in root.getSubObjectList(sub) if o is not None]
-            k = path.index(assembly) if assembly in path else 0
-            part = path[k + 1] if len(path) > k + 1 else path[-1]
-        if UtilsAssembly is not None and hasattr(UtilsAssembly, "getJcsGlobalPlc"):
-            jcs = UtilsAssembly.getJcsGlobalPlc(placement, ref)
-        else:
-            obj_path = sub.rsplit(".", 1)[0] + "." if "." in sub else ""
-            jcs = App.Placement(root.getSubObject(obj_path, retType=2)[1]).multiply(placement)
+        part = moving_part(root, sub, ref)
+        jcs = global_jcs(root, sub, ref, placement)
         kind = ""
         if sub and not sub.endswith("."):
             try:

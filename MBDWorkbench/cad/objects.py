@@ -99,6 +99,7 @@ class _Proxy:
 
     def onDocumentRestored(self, obj):
         self.setup(obj)  # adds properties introduced by newer versions
+        _view_provider_later(obj)  # documents made headless have none
 
     def execute(self, obj):
         pass
@@ -343,6 +344,34 @@ def _attach_view_provider(obj):
         return
     from MBDWorkbench.commands.view_providers import attach
     attach(obj)
+
+
+def _view_provider_later(obj):
+    """In the GUI, once loading has finished, give ``obj`` our view provider if it has none
+    (a document written headless has no GuiDocument.xml)."""
+    import FreeCAD as App
+    if not getattr(App, "GuiUp", 0):
+        return
+    doc_name, name = obj.Document.Name, obj.Name
+
+    def check():
+        doc = App.listDocuments().get(doc_name)
+        target = doc.getObject(name) if doc is not None else None
+        vobj = getattr(target, "ViewObject", None) if target is not None else None
+        if vobj is None:
+            return
+        from MBDWorkbench.commands.view_providers import ViewProviderMbd, attach
+        if not isinstance(getattr(vobj, "Proxy", None), ViewProviderMbd):
+            attach(target)
+            # FreeCAD 0.20 shows a document written headless with everything hidden
+            for shown in (target, getattr(target, "Part", None)):
+                if shown is not None and mbd_type(shown) != "Simulation" and shown.ViewObject is not None:
+                    shown.ViewObject.Visibility = True
+    try:
+        from PySide import QtCore
+        QtCore.QTimer.singleShot(0, check)
+    except Exception:
+        pass
 
 
 def _new(doc, kind, name, simulation=None, group_type="App::FeaturePython"):

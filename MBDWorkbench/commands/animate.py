@@ -7,7 +7,6 @@ Listeners (the plot dock) are told the current time.
 """
 from __future__ import annotations
 
-from . import icon
 from .common import active_document, dialog_buttons, message, qt_modules
 from .model_commands import _Command
 

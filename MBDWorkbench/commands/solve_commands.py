@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 
-from . import icon
 from .common import active_document, message, qt_modules, show_error
 from .model_commands import _Command
 

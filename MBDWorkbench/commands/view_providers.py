@@ -18,7 +18,21 @@ def attach(obj):
     kind = mbd_type(obj)
     cls = {"Joint": ViewProviderJoint, "Body": ViewProviderBody, "Simulation": ViewProviderSimulation}.get(
         kind, ViewProviderMbd)
-    cls(obj.ViewObject)
+    vobj = obj.ViewObject
+    proxy = cls(vobj)
+    if not hasattr(proxy, "Object"):
+        # FreeCAD attaches a view provider once; one that existed without our proxy (a
+        # document written headless) is not attached again when the proxy is set
+        proxy.attach(vobj)
+        modes = proxy.getDisplayModes(vobj)
+        if modes:
+            try:
+                vobj.DisplayMode = list(modes)  # the enumeration was built without our modes
+                vobj.DisplayMode = modes[0]
+            except Exception:
+                pass
+        if hasattr(vobj, "signalChangeIcon"):
+            vobj.signalChangeIcon()
 
 
 class ViewProviderMbd:

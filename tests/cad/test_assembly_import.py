@@ -116,3 +116,23 @@ def test_import_creates_bodies_joints_and_grounding(App):
         assert j.frame.origin == pytest.approx([1e-3, 2e-3, 3e-3])
     finally:
         App.closeDocument(doc.Name)
+
+
+def test_resolver_path_without_utils_assembly(App):
+    """The fallback resolver (no UtilsAssembly on 0.20): moving part = the object right below
+    the assembly, JCS = global placement of the element's object times Placement1."""
+    from MBDWorkbench.cad.assembly_import import make_resolver
+    doc = App.newDocument("Resolver")
+    try:
+        asm = doc.addObject("App::Part", "Asm")
+        asm.Placement = App.Placement(App.Vector(100, 0, 0), App.Rotation(App.Vector(0, 0, 1), 90))
+        box = doc.addObject("Part::Box", "BoxA")
+        box.Placement.Base = App.Vector(0, 10, 0)
+        asm.addObject(box)
+        doc.recompute()
+        part, jcs, kind = make_resolver(asm)((asm, ["BoxA.Face6"]), App.Placement(App.Vector(1, 2, 3), App.Rotation()))
+        assert part == box and kind == "planar face"
+        # R_z(90) (0+1, 10+2, 3) + (100, 0, 0) = (100 - 12, 1, 3)
+        assert (jcs.Base - App.Vector(88, 1, 3)).Length < 1e-9
+    finally:
+        App.closeDocument(doc.Name)

@@ -6,7 +6,6 @@ mechanism written by hand in JSON (mass and inertia from the box formulas) and w
 pendulum oracle; the results mapped back to the part placement keep the pivot edge fixed.
 """
 
-import json
 import math
 import os
 import subprocess

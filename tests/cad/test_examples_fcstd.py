@@ -1,7 +1,8 @@
 """The FreeCAD example documents (examples/make_*_fcstd.py), built headless from real solids
 with joints picked on hole edges, simulated and compared with the closed-form oracles:
 slider-crank slider position and motor torque (inertial parameters taken from the solids),
-four-bar coupler-rocker pin path."""
+four-bar coupler-rocker pin path; the parallel ankle against the ankle model written from
+box/cylinder formulas (MBDWorkbench.solver.analysis_ankle)."""
 
 import math
 import os
@@ -66,8 +67,26 @@ def test_four_bar_document_matches_oracle(App, doc):
     np.testing.assert_allclose(path, ref, atol=1e-8)
 
 
+def test_ankle_document_matches_formula_model(App, doc):
+    import make_ankle_fcstd
+    from MBDWorkbench.cad.document_model import model_from_document
+    from MBDWorkbench.solver import simulate
+    from MBDWorkbench.solver.analysis_ankle import ankle_model
+    make_ankle_fcstd.build(doc)
+    model, ref = model_from_document(doc), ankle_model()
+    for name in ("foot", "bar1", "rod1", "bar2", "rod2"):
+        ours = model.body(name.capitalize() + "_body")
+        theirs = ref.body(name)
+        assert ours.mass == pytest.approx(theirs.mass, rel=1e-12)
+        np.testing.assert_allclose(ours.inertia, theirs.inertia, atol=1e-12 * np.max(np.abs(theirs.inertia)))
+    res, expected = simulate(model, t_end=1.0), simulate(ref, t_end=1.0)
+    np.testing.assert_allclose(res.position("Foot_body"), expected.position("foot"), atol=1e-9)
+    np.testing.assert_allclose(res.rotation("Foot_body"), expected.rotation("foot"), atol=1e-9)
+    assert np.max(np.abs(res.rotation("Foot_body")[:, 0, 2])) > 0.1  # the foot pitched
+
+
 @pytest.mark.parametrize("script", ["make_pendulum_fcstd.py", "make_slider_crank_fcstd.py",
-                                    "make_four_bar_fcstd.py"])
+                                    "make_four_bar_fcstd.py", "make_ankle_fcstd.py"])
 def test_example_scripts_write_documents(App, script, tmp_path):
     out = str(tmp_path / "example.FCStd")
     subprocess.run([sys.executable, os.path.join(REPO, "examples", script), out], check=True,

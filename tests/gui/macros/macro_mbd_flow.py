@@ -327,3 +327,22 @@ seen = run_with_boxes("MBD_Driver")
 check("driver without joint: error", seen and "a driver needs a joint" in seen[0][2], seen)
 check("document unchanged (nothing grounded)", sorted(o.Name for o in bad.Objects) == names
       and not find_simulation(bad).ResultsArchive)
+
+# ------------------------------------------------------------------ a document written headless
+import shutil
+
+import MBDWorkbench
+
+example = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples",
+                       "pendulum.FCStd")
+copy = os.path.join(OUT_DIR, "pendulum_copy.FCStd")
+shutil.copy(example, copy)
+pend = App.openDocument(copy)
+wait(200)
+pj = find_objects(pend, "Joint")[0]
+check("headless document: joint view provider attached",
+      type(pj.ViewObject.Proxy).__name__ == "ViewProviderJoint" and pj.ViewObject.DisplayMode == "Frame",
+      (repr(pj.ViewObject.Proxy), pj.ViewObject.DisplayMode))
+check("headless document: part shown", pend.getObject("Bar").ViewObject.Visibility)
+seen = run_with_boxes("MBD_Solve", timeout_ms=120000)
+check("headless document solves", seen and "status: completed" in seen[0][2], seen)

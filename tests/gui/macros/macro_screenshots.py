@@ -59,3 +59,47 @@ check("animation screenshot", result["animation"].get("distinct_colors", 0) > 50
 dock.select(element="CrankPin", quantity="Reaction force")
 dock.save_png(os.path.join(OUT_DIR, "mbd_plot_reaction.png"))
 anim.reject()
+
+# ------------------------------------------------------------------ the parallel ankle (spatial)
+import make_ankle_fcstd  # noqa: E402
+
+
+def look_rotation(direction, up=(0.0, 0.0, 1.0)):
+    """Camera orientation looking along ``direction`` with global ``up`` kept upright."""
+    d = App.Vector(*direction).normalize()
+    z = d * -1.0
+    y = App.Vector(*up) - z * App.Vector(*up).dot(z)
+    y.normalize()
+    x = y.cross(z)
+    m = App.Matrix()
+    for col, v in enumerate((x, y, z)):
+        m.setCol(col, v)
+    return App.Rotation(m)
+
+
+dock.dock.hide()
+ankle = App.newDocument("ParallelAnkle")
+make_ankle_fcstd.build(ankle)
+colors = {"Shank": (0.75, 0.75, 0.78), "Foot": (0.45, 0.62, 0.81), "Bar1": (0.99, 0.69, 0.24),
+          "Bar2": (0.99, 0.69, 0.24), "Rod1": (0.54, 0.89, 0.20), "Rod2": (0.54, 0.89, 0.20)}
+for name, color in colors.items():
+    ankle.getObject(name).ViewObject.ShapeColor = color
+ankle.getObject("Shank").ViewObject.Transparency = 50
+seen = []
+close_message_boxes(seen, 240000)
+Gui.runCommand("MBD_Solve")
+wait(100)
+check("ankle solved", seen and "status: completed" in seen[0][2], seen)
+Gui.runCommand("MBD_Animate")
+anim = animate.active_panel()
+Gui.runCommand("MBD_Plot")
+dock = plot_dock.plot_dock()
+dock.select(element="Drive1", quantity="Driver effort")
+anim.show_time(1.5)
+view = Gui.activeDocument().activeView()
+view.setCameraOrientation(look_rotation((0.8, 0.55, -0.35)))  # from behind and to the side
+Gui.SendMsgToActiveView("ViewFit")
+wait(300)
+result["ankle"] = save_window("mbd_ankle")
+check("ankle screenshot", result["ankle"].get("distinct_colors", 0) > 50, result["ankle"])
+anim.reject()
