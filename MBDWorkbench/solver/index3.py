@@ -23,10 +23,11 @@ from . import kernels
 from . import index3_kernels as ik
 from .assembly import assemble_positions, project_velocities
 from .errors import AssemblyError, ModelError, SimulationError
-from .integrators import ADAPTIVE, account_power
+from .integrators import ADAPTIVE, AdaptiveStepper, account_power
 
 RANK_TOL = 1e-9          # singular values below RANK_TOL * s_max count as zero
-RANK_CHECK_SIZE = 250000  # check the rank at every output time while m * 6N <= this
+RANK_CHECK_SIZE = 20000   # re-check the rank at every output time while m * 6N <= this
+NEAR_SINGULAR = 1e-4     # s_min/s_max of the independent rows that triggers a warning
 
 
 def make_stepper(system, settings, t0, Y0):
@@ -131,6 +132,8 @@ class _Index3Base:
         self._rank_setup(t0, Y0)
         self._index_maps()
         self.M = system.mass6.reshape(-1).copy()
+        self.model_owner_names = ([j.name for j in system.model.joints]
+                                  + [d.name for d in system.model.drivers])
         self.is_driver = self.S.row_prog[self.active_rows] >= 0
         Y = Y0.copy()
         kernels.normalize_quaternions(self.S, Y)
@@ -147,6 +150,7 @@ class _Index3Base:
         self.ma = len(self.active_rows)
         self.redundant = len(drop) > 0
         self._rank_checks = self.m * 6 * self.nb <= RANK_CHECK_SIZE
+        self._near_singular = False
         if self.redundant:
             self._warn(f"rank-deficient constraint Jacobian at t = {t0:g} s: {self.m} equations, rank "
                        f"{rank} ({len(drop)} redundant); joints involved: "
@@ -160,15 +164,17 @@ class _Index3Base:
             self.system.warnings.append(text)
 
     def _check_rank(self, t, Y):
-        """Warn when the rank of Phi_q changes during the run (output times, small models)."""
-        if not self._rank_checks or self.m == 0:
+        """Warn (once per episode) when the active rows of Phi_q become nearly dependent
+        during the run (s_min/s_max < NEAR_SINGULAR): a singular or locking position is
+        near. Output times of models with m 6N <= RANK_CHECK_SIZE only."""
+        if not self._rank_checks or self.ma == 0:
             return
-        rank, _, involved = rank_analysis(self.system, t, Y)
-        if rank != self.rank:
-            names = ", ".join(repr(n) for n in owners_of(self.system, involved)) or "none"
-            self._warn(f"the constraint Jacobian changed rank from {self.rank} to {rank} at t = {t:.6g} s "
-                       f"(joints involved: {names})")
-            self.rank = rank
+        ratio, worst = self._weakest_direction(t, Y)
+        if ratio < NEAR_SINGULAR and not self._near_singular:
+            names = ", ".join(f"'{n}'" for n, _ in worst)
+            self._warn(f"the constraint Jacobian is nearly rank-deficient at t = {t:.6g} s (s_min/s_max = "
+                       f"{ratio:.2g}); joints in the weakest direction: {names}")
+        self._near_singular = ratio < 100 * NEAR_SINGULAR
 
     # ------------------------------------------------------------------ index maps
     def _index_maps(self):
@@ -244,35 +250,57 @@ class _Index3Base:
 
     # ------------------------------------------------------------------ output
     def full_multipliers(self, t, Y, lam):
-        """Multipliers of all m rows: the active ones, or (redundant constraints) the
-        minimum-norm multipliers producing the same constraint load Phi_q^T lam."""
+        """Multipliers of all m rows: the active ones, or (redundant constraints) those
+        of minimum norm sum_i C_ii lam_i^2 (C = Phi_q M^-1 Phi_q^T, the weighting the
+        core's regularised Schur solve converges to) giving the same constraint load
+        Phi_q^T lam."""
         full = np.zeros(self.m)
         full[self.active_rows] = lam
         if not self.redundant:
             return full
         _, J, _, _ = self.system.constraint_jacobian(t, Y)
-        g = J.T @ full
-        return scipy.linalg.lstsq(J.T, g, cond=RANK_TOL)[0]
+        d = np.sqrt((J * J) @ self.system.static.minv.reshape(-1))
+        d[d == 0] = 1.0
+        # keep exactly `rank` singular directions: off the manifold (CROS: O(h^2)) the
+        # redundant directions are only nearly singular and must still be cut
+        U, sv, Vt = np.linalg.svd(J.T / d, full_matrices=False)
+        r = min(self.rank, int(np.sum(sv > RANK_TOL * sv[0])))
+        mu = Vt[:r].T @ ((U[:, :r].T @ (J.T @ full)) / sv[:r])
+        return mu / d
 
     def _publish(self, t, Y):
         """Hand the multipliers at (t, Y) to System.evaluate through system.lam_override."""
         self.system.lam_override = (t, self.full_multipliers(t, Y, self.lam))
 
-    def _singular(self, t, Y, what):
-        """Raise SimulationError naming the time, the worst joints and any rank loss."""
-        phi = np.nan_to_num(self.system.constraint_jacobian(t, Y)[0], nan=np.inf) if self.m else np.zeros(0)
+    def _singular(self, t, Y, what, phi=None):
+        """Raise SimulationError naming the time and the worst joints: those with the
+        largest violation phi (default: at (t, Y)) or, if all violations are tiny (a
+        locked or singular position), those carrying the most nearly dependent
+        direction of Phi_q at (t, Y)."""
+        if phi is None:
+            phi = self.system.constraint_jacobian(t, Y)[0] if self.m else np.zeros(0)
+        phi = np.nan_to_num(phi, nan=np.inf)
         worst = self.system.worst_joints(phi)
+        label = "worst joints"
+        if self.m and np.max(np.abs(phi)) < 1e-6:
+            ratio, worst = self._weakest_direction(t, Y)
+            label = (f"Phi_q is nearly rank-deficient (s_min/s_max = {ratio:.2g} over the independent "
+                     f"rows); joints in the weakest direction")
         names = ", ".join(f"'{n}' ({v:.3g})" for n, v in worst) or "none"
-        extra = ""
-        try:
-            rank, _, involved = rank_analysis(self.system, t, Y)
-            if rank < self.ma:
-                extra = (f"; Phi_q has rank {rank} < {self.ma} here (joints involved: "
-                         f"{', '.join(repr(n) for n in owners_of(self.system, involved))})")
-        except (ValueError, np.linalg.LinAlgError):
-            pass
-        raise SimulationError(f"{self.name}: {what} at t = {t:.6g} s; worst joints: {names}{extra}",
+        raise SimulationError(f"{self.name}: {what} at t = {t:.6g} s; {label}: {names}",
                               time=t, worst_joints=worst)
+
+    def _weakest_direction(self, t, Y):
+        """(s_min / s_max, [(joint, weight)]) of the active rows of the dense Phi_q."""
+        _, J, _, _ = self.system.constraint_jacobian(t, Y)
+        J = J[self.active_rows]
+        U, sv, _ = scipy.linalg.svd(J, full_matrices=True)
+        u = np.abs(U[:, -1])                  # the weakest left singular direction
+        smin = sv[-1] if len(sv) == J.shape[0] else 0.0
+        w = np.zeros(len(self.model_owner_names))
+        np.maximum.at(w, self.system.row_owner[self.active_rows], u)
+        order = [k for k in np.argsort(-w) if w[k] > 0.1 * w.max()][:4]
+        return smin / max(sv[0], 1e-300), [(self.model_owner_names[k], float(w[k])) for k in order]
 
     def _finish_output(self, t, Y):
         self._check_rank(t, Y)
@@ -291,6 +319,7 @@ class CROSStepper(_Index3Base):
 
     name = "CROS"
     A_CROS = 0.5 + 0.5j
+    PHI_MAX = 0.1       # m or rad: a larger violation means the scheme has diverged
 
     def __init__(self, system, settings, t0, Y0):
         super().__init__(system, settings, t0, Y0)
@@ -311,14 +340,18 @@ class CROSStepper(_Index3Base):
                     (n6 + Di[:self.nD], n6 + Dj[:self.nD])]   # D (v, v)
         self.pattern = SparsePattern(self.n, [plain, times_ah])
         self.ones6 = np.ones(n6)
+        self._cache = None
 
-    def step(self, t, Y, h, acc):
-        """One CROS step of size h from (t, Y, self.lam), Y updated in place."""
+    def _solve(self, t, Y, h):
+        """zeta of the CROS step of size h at (t, Y, self.lam) and the evaluation there;
+        the multiplier part is returned as a h zeta_lam. Cached for one (t, Y, h)."""
+        c = self._cache
+        if c is not None and c[0] == t and c[1] == h and np.array_equal(c[2], Y):
+            return c[3], c[4]
         n6 = self.n6
-        v = Y[self.vel_slice].copy()
+        v = Y[self.vel_slice]
         self._set_lam(self.lam)
         ev = self._evaluate(t, Y, blocks=True)
-        account_power(acc, t, self._driver_power(ev, v, self.lam), ev["Pnc"])
         nK, nD = self._counts
         a = self.A_CROS
         jq = ev["jq"]
@@ -333,9 +366,28 @@ class CROSStepper(_Index3Base):
         zeta = lu.solve(np.concatenate([v, Fv, -ev["phi"] / (a * h) - phi_t]))
         if not np.all(np.isfinite(zeta)):
             self._singular(t, Y, "the CROS step produced NaN/infinite values")
+        self._cache = (t, h, Y.copy(), zeta, ev)
+        return zeta, ev
+
+    def multipliers_at(self, zeta):
+        """Multipliers at t_k from the step's solve: Re(lam_k + a h zeta_lam) (see
+        docs/index3.md; the scheme's own update lam_k + h Re(zeta_lam) carries an O(1)
+        error -2 C^-1 Phi_k / h^2 and is kept only as the scheme's state)."""
+        return self.lam + zeta[2 * self.n6:].real
+
+    def step(self, t, Y, h, acc):
+        """One CROS step of size h from (t, Y, self.lam), Y updated in place."""
+        n6 = self.n6
+        zeta, ev = self._solve(t, Y, h)
+        if self.ma and np.max(np.abs(ev["phi"])) > self.PHI_MAX:
+            self._singular(t, Y, f"the constraint violation exceeds {self.PHI_MAX:g}: CROS diverges "
+                           f"(singular configuration or step too large)")
+        self.lam_hat = self.multipliers_at(zeta)
+        account_power(acc, t, self._driver_power(ev, Y[self.vel_slice], self.lam_hat), ev["Pnc"])
         ik.apply_increment(self.S, Y.copy(), h * zeta[:n6].real, Y)
         Y[self.vel_slice] += h * zeta[n6:2 * n6].real
-        self.lam = self.lam + (zeta[2 * n6:] / a).real
+        self.lam = self.lam + (zeta[2 * n6:] / self.A_CROS).real
+        self._cache = None
 
     def advance(self, t, Y, t_next, acc):
         """Integrate Y in place from t to t_next with the fixed step (shortened to hit
@@ -345,7 +397,9 @@ class CROSStepper(_Index3Base):
         for k in range(n):
             self.step(t + k * h, Y, h, acc)
             self.steps += 1
-        self._finish_output(t_next, Y)
+        self._check_rank(t_next, Y)
+        zeta, _ = self._solve(t_next, Y, h)     # the next step's solve gives lam(t_next)
+        self.system.lam_override = (t_next, self.full_multipliers(t_next, Y, self.multipliers_at(zeta)))
         return t_next, kernels.OK
 
 
@@ -369,7 +423,8 @@ class GAlphaStepper(_Index3Base):
         self.gamma = 0.5 + self.af - self.am
         self.beta = 0.25 * (self.gamma + 0.5) ** 2
         self.adaptive = adaptive
-        self.h = float(settings.step)
+        self.h = self.h_min_ref = float(settings.step)
+        self._fail_phi = None
         self.h_max = float(settings.output_step) if adaptive else float(settings.step)
         self.rtol, self.atol = float(settings.rtol), float(settings.atol)
         self.tol_phi = max(1e-3 * self.atol, 1e-13)
@@ -413,8 +468,8 @@ class GAlphaStepper(_Index3Base):
         return self.atol + self.rtol * sc.reshape(-1)
 
     def _try_step(self, t, Y, h):
-        """Newton solve of one step of size h; returns (Y_new, v'_new, a_new, lam_new,
-        evaluation at Y_new), or None if the iterations fail (self._fresh tells whether
+        """Newton solve of one step of size h; returns (Y_new, v'_new, a_n used, a_new,
+        lam_new, evaluation at Y_new), or None if the iterations fail (self._fresh tells whether
         the factorisation was new)."""
         am, af, g, b = self.am, self.af, self.gamma, self.beta
         n6, nb = self.n6, self.nb
@@ -438,10 +493,13 @@ class GAlphaStepper(_Index3Base):
             self._fresh = True
         prev = np.inf
         corr = np.inf
+        # rounding of Phi (~eps |q|) is amplified by the 1/(beta' h^2) row scaling
+        floor = 100 * np.finfo(float).eps * (1.0 + np.max(np.abs(Y[:7 * nb]))) / (bp * h * h)
         for it in range(self.MAX_NEWTON):
             ik.apply_increment(self.S, Y, h * dq, Yn)
             Yn[self.vel_slice] = v
             ev = self._evaluate(t1, Yn)
+            self._fail_phi = self.W.phi.copy()
             if not (np.all(np.isfinite(ev["Q"])) and np.all(np.isfinite(ev["phi"]))):
                 return None
             if it > 0 and corr < 1.0 and (self.ma == 0 or np.max(np.abs(ev["phi"])) <= self.tol_phi):
@@ -453,7 +511,7 @@ class GAlphaStepper(_Index3Base):
             # converged when the acceleration correction is below NEWTON_TOL relative
             # (so the multipliers are accurate too) and the implied position change is
             # far below the error tolerance
-            corr = max(np.max(np.abs(dv)) / (self.NEWTON_TOL * (1.0 + np.max(np.abs(vdot)))),
+            corr = max(np.max(np.abs(dv)) / (self.NEWTON_TOL * (1.0 + np.max(np.abs(vdot))) + floor),
                        1e3 * np.sqrt(np.mean((bp * h * h * dv / sc) ** 2)))
             if not np.isfinite(corr) or (it > 1 and corr > 0.9 * prev):
                 break
@@ -471,8 +529,9 @@ class GAlphaStepper(_Index3Base):
         h = h_limit
         rejected = False
         while True:
-            if h < 1e-14 * max(1.0, abs(t)):
-                self._singular(t, Y, "Newton iterations do not converge even at the smallest step")
+            if h < 1e-14 * max(1.0, abs(t)) or h < 1e-6 * self.h_min_ref:
+                self._singular(t, Y, f"Newton iterations do not converge even with a step of {h:.3g} s "
+                               f"(locked or singular configuration?)", phi=self._fail_phi)
             out = self._try_step(t, Y, h)
             if out is None:
                 if not self._fresh:             # stale factorisation: refactor and retry
@@ -560,7 +619,6 @@ def project_after_output(system, settings, stepper, t, Y):
         return stepper
     project_state(system, Y, t)
     if settings.integrator in ADAPTIVE:
-        from .integrators import AdaptiveStepper
         steps = stepper.steps
         stepper = AdaptiveStepper(system, settings.integrator, settings.rtol, settings.atol, settings.step,
                                   t, Y, settings.t_end)

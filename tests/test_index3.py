@@ -1,0 +1,347 @@
+"""Direct index-3 integrators (MBDWorkbench/solver/index3.py): CROS and generalized-alpha
+against the minimal-coordinate oracles of seed 003, the exact sparse Jacobian against
+central differences, redundant constraints, projection and bad input."""
+import math
+
+import numpy as np
+import pytest
+
+from MBDWorkbench.solver import ModelError, SimulationError, from_dict, kernels, simulate
+from MBDWorkbench.solver import index3, quaternion
+from MBDWorkbench.solver import index3_kernels as ik
+from MBDWorkbench.solver.assembly import assemble
+from MBDWorkbench.solver.index3_models import four_bar, slider_crank, two_link
+from MBDWorkbench.solver.model import Settings
+from MBDWorkbench.solver.quaternion import quat_mul
+from MBDWorkbench.solver.system import System
+from oracles.four_bar import FourBar
+from oracles.slider_crank import SliderCrank
+from oracles.two_link import seed_solution
+
+SPRING_CRANK = SliderCrank(r=0.5, l=1.5, k=20.0, x0=1.5)
+
+
+def chain_closure(res):
+    """Max geometric gap [m] of the two revolutes of the two-link chain, per sample."""
+    base = np.linalg.norm(res.point("link1", [-0.5, 0, 0]), axis=1)
+    elbow = np.linalg.norm(res.point("link1", [0.5, 0, 0]) - res.point("link2", [-0.5, 0, 0]), axis=1)
+    return np.maximum(base, elbow)
+
+
+def tip_of(system, Y):
+    """Tip of link 2 (x, y) from a raw state."""
+    r, q = system.user_pose(Y)
+    from MBDWorkbench.solver.quaternion import matrix
+    return (r[1] + matrix(q[1]) @ np.array([0.5, 0.0, 0.0]))[:2]
+
+
+# ----------------------------------------------------------------------------- order
+def test_cros_closure_and_tip_are_second_order():
+    ref = seed_solution(t_end=1.0)
+    closure, tip = [], []
+    for h in (4e-3, 2e-3, 1e-3):
+        res = simulate(two_link(), integrator="cros", t_end=1.0, step=h, output_step=h)
+        closure.append(chain_closure(res).max())
+        tip.append(np.abs(res.point("link2", [0.5, 0, 0])[:, :2] - ref.end_effector(res.t)).max())
+    for err in (closure, tip):
+        ratios = np.array(err[:-1]) / np.array(err[1:])
+        assert np.all((ratios > 3.5) & (ratios < 4.6)), (err, ratios)
+    assert tip[-1] < 3e-4 and closure[-1] < 1e-4
+
+
+def test_galpha_fixed_step_is_second_order_and_closes_exactly():
+    ref = seed_solution(t_end=1.0)
+    errs = []
+    for h in (2e-3, 1e-3):
+        model = two_link(settings={"integrator": "galpha", "step": h})
+        system = System(model)
+        Y, _ = assemble(system, system.Y0.copy())
+        stepper = index3.GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
+        acc, err = np.zeros(6), 0.0
+        for k in range(50):
+            stepper.advance(0.02 * k, Y, 0.02 * (k + 1), acc)
+            err = max(err, np.abs(tip_of(system, Y) - ref.end_effector([0.02 * (k + 1)])[0]).max())
+            assert np.abs(system.constraint_jacobian(0.02 * (k + 1), Y)[0]).max() < 1e-10
+        errs.append(err)
+    assert 3.5 < errs[0] / errs[1] < 4.6, errs
+
+
+def test_cros_violation_reaches_a_plateau_without_drift():
+    res = simulate(two_link(), integrator="cros", t_end=12.0, step=2e-3, output_step=2e-3)
+    c = chain_closure(res)
+    windows = [c[(res.t >= a) & (res.t <= a + 3.0)].max() for a in (0.0, 3.0, 6.0, 9.0)]
+    assert max(windows[2:]) < 1.3 * max(windows[:2]), windows
+    assert max(windows) < 5e-4
+    assert res.energy_drift() < 5e-3   # CROS dissipates slowly: ~3e-3 of the kinetic energy in 12 s
+
+
+# ----------------------------------------------------------------------------- multipliers
+@pytest.mark.parametrize("integrator,rho", [("cros", 0.8), ("galpha", 0.0)])
+@pytest.mark.parametrize("theta", [0.4, 1.3, 2.2])
+def test_static_driver_multiplier_equals_dU_dtheta_after_motion(integrator, rho, theta):
+    # the crank turns by 0.3 rad (smooth step) and is then held: at rest the driver
+    # effort equals dU/dtheta along the constraint manifold (gravity + guide spring).
+    # (generalized-alpha with rho_inf > 0 damps the excited multiplier mode only as
+    # rho_inf^n, see test_galpha_multiplier_settles_as_rho_inf_power_n)
+    model = slider_crank(theta0=theta - 0.3, profile="step(t, 0, 0, 0.3, 0.3)")
+    res = simulate(model, integrator=integrator, t_end=0.6, step=1e-3, output_step=0.05, rho_inf=rho)
+    assert res.status == "completed"
+    expected = SPRING_CRANK.static_torque(theta)
+    assert res.driver_effort("motor")[-1] == pytest.approx(expected, rel=1e-8, abs=1e-10)
+    assert np.abs(res.velocity("slider")[-1]).max() < 1e-9
+
+
+@pytest.mark.parametrize("theta", [0.4, 1.0, 1.6, 2.2])
+def test_static_driver_multiplier_held_from_rest(theta):
+    for integrator in ("cros", "galpha"):
+        res = simulate(slider_crank(theta0=theta, profile=0.0), integrator=integrator, t_end=0.2,
+                       step=1e-3, output_step=0.05)
+        assert res.driver_effort("motor") == pytest.approx(np.full(len(res), SPRING_CRANK.static_torque(theta)),
+                                                           rel=1e-9)
+
+
+def test_galpha_multiplier_settles_as_rho_inf_power_n():
+    # after the motion stops (t = 0.3 s) the index-3 multiplier error of the fixed-step
+    # scheme decays like n rho_inf^n: 20 more steps of 5 ms at rho_inf = 0.5 -> < 1e-4
+    model = slider_crank(theta0=1.0, profile="step(t, 0, 0, 0.3, 0.3)",
+                         settings={"integrator": "galpha", "step": 5e-3, "rho_inf": 0.5})
+    system = System(model)
+    Y, _ = assemble(system, system.Y0.copy())
+    stepper = index3.GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
+    drv = int(np.nonzero(system.static.row_prog >= 0)[0][0])
+    acc, errors = np.zeros(6), []
+    for k in range(6):
+        stepper.advance(0.1 * k, Y, 0.1 * (k + 1), acc)
+        errors.append(abs(-stepper.lam[list(stepper.active_rows).index(drv)] - SPRING_CRANK.static_torque(1.3)))
+    assert errors[4] < 1e-4 * errors[3] and errors[5] < 1e-9 * abs(SPRING_CRANK.static_torque(1.3))
+
+
+@pytest.mark.parametrize("integrator,tol", [("cros", 0.01), ("galpha", 2e-3)])
+def test_driver_effort_and_power_balance_in_motion(integrator, tol):
+    res = simulate(slider_crank(), integrator=integrator, t_end=1.0, step=5e-4, output_step=0.01,
+                   rtol=1e-8, atol=1e-8)
+    tau = SPRING_CRANK.torque_constant_speed(res.t)
+    late = res.t > 0.1
+    assert np.abs(res.driver_effort("motor") - tau)[late].max() < tol * np.abs(tau).max()
+    e = res.energy()
+    assert np.abs(e["balance"]).max() < tol * np.abs(e["work_drivers"]).max()
+    x = SPRING_CRANK.slider_position(np.pi * res.t)
+    assert np.abs(res.position("slider")[:, 0] - x).max() < 1e-5
+
+
+# ----------------------------------------------------------------------------- Jacobian
+def _rich_model():
+    """Five bodies, every joint type, springs, dampers, rotational springs, loads in both
+    frames and two drivers, at a random (unassembled) state with random velocities."""
+    rng = np.random.default_rng(7)
+
+    def body(name, p):
+        q = rng.normal(size=4)
+        return {"name": name, "mass": 1.0 + rng.random(), "inertia": list(0.5 + 0.3 * rng.random(3)),
+                "position": p, "orientation": list(q / np.linalg.norm(q)),
+                "velocity": list(rng.normal(size=3)), "angular_velocity": list(rng.normal(size=3))}
+
+    def frame(o):
+        z = rng.normal(size=3)
+        return {"origin": o, "z_axis": list(z), "x_axis": list(np.cross(z, rng.normal(size=3)))}
+    joints = [("revolute", "ground", "a"), ("prismatic", "a", "b"), ("cylindrical", "b", "c"),
+              ("universal", "c", "d"), ("planar", "d", "e"), ("spherical", "e", "a"), ("fixed", "ground", "e")]
+    return from_dict({
+        "gravity": [0.3, -9.81, 0.1],
+        "bodies": [body(n, p) for n, p in zip("abcde", ([0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 1], [2, 1, 1]))],
+        "joints": [{"name": f"j{k}", "type": t, "body_i": i, "body_j": j, "frame": frame(list(rng.random(3)))}
+                   for k, (t, i, j) in enumerate(joints)],
+        "forces": [{"name": "s1", "type": "spring_damper", "body_i": "a", "point_i": [0.2, 0.1, 0], "body_j": "c",
+                    "point_j": [1, 1.2, 0.1], "stiffness": 30, "damping": 2, "free_length": 0.7},
+                   {"name": "s2", "type": "spring_damper", "body_i": "ground", "point_i": [0, 2, 0], "body_j": "d",
+                    "point_j": [0, 1, 1.1], "stiffness": 10, "damping": 1},
+                   {"name": "r1", "type": "rotational_spring_damper", "joint": "j2", "stiffness": 5, "damping": 0.5,
+                    "free_angle": 0.2},
+                   {"name": "r2", "type": "rotational_spring_damper", "joint": "j0", "stiffness": 3, "damping": 0.2},
+                   {"name": "f1", "type": "point_force", "body": "b", "point": [1.1, 0.1, 0],
+                    "force": ["sin(t)", 2, "t^2"], "frame": "body"},
+                   {"name": "f2", "type": "point_force", "body": "c", "force": [1, "cos(3*t)", 0]},
+                   {"name": "t1", "type": "torque", "body": "d", "torque": [0.5, "t", 1], "frame": "global"},
+                   {"name": "t2", "type": "torque", "body": "a", "torque": [0.5, "t", 1], "frame": "body"}],
+        "drivers": [{"name": "d1", "type": "rotational", "joint": "j0", "profile": "sin(2*t)"},
+                    {"name": "d2", "type": "linear", "joint": "j1", "profile": "0.1*t"}]})
+
+
+def test_residual_jacobian_is_exact_against_central_differences():
+    system = System(_rich_model())
+    S, W, Y, t = system.static, system.work, system.Y0.copy(), 0.37
+    m, n6 = system.m, 6 * system.nb
+    lam = np.random.default_rng(3).normal(size=m)
+    nK, nD = ik.triplet_capacity(S, m)
+    Kb = (np.zeros(nK, np.int64), np.zeros(nK, np.int64), np.zeros(nK))
+    Db = (np.zeros(nD, np.int64), np.zeros(nD, np.int64), np.zeros(nD))
+    nK, nD = ik.force_jacobians(t, Y, S, W, lam, np.ones(m, bool), *Kb, *Db)
+    K, D = np.zeros((n6, n6)), np.zeros((n6, n6))
+    np.add.at(K, (Kb[0][:nK], Kb[1][:nK]), Kb[2][:nK])
+    np.add.at(D, (Db[0][:nD], Db[1][:nD]), Db[2][:nD])
+    Qt = np.zeros(n6)
+    ik.load_rate(t, Y, S, W, Qt)
+    _, Jq, _, _ = system.constraint_jacobian(t, Y)
+
+    def residual(Yx, tx=t):
+        """F_v = Q - Phi_q^T lam and Phi from the real kernels."""
+        kernels.update_rotations(S, Yx, W.A)
+        kernels.forces(tx, Yx, S, W, W.Q)
+        phi, J, _, _ = system.constraint_jacobian(tx, Yx)
+        return W.Q.copy() - J.T @ lam, phi
+
+    def moved(x):
+        out = np.empty_like(Y)
+        ik.apply_increment(S, Y, x, out)
+        return out
+    eps = 1e-6
+    Kfd, Dfd, Jfd = np.zeros_like(K), np.zeros_like(D), np.zeros_like(Jq)
+    for c in range(n6):
+        e = np.zeros(n6)
+        e[c] = eps
+        (fp, pp), (fm, pm) = residual(moved(e)), residual(moved(-e))
+        Kfd[:, c], Jfd[:, c] = (fp - fm) / (2 * eps), (pp - pm) / (2 * eps)
+        Yp, Ym = Y.copy(), Y.copy()
+        Yp[7 * system.nb + c] += eps
+        Ym[7 * system.nb + c] -= eps
+        Dfd[:, c] = (residual(Yp)[0] - residual(Ym)[0]) / (2 * eps)
+    Qt_fd = (residual(Y, t + eps)[0] - residual(Y, t - eps)[0]) / (2 * eps)
+    for exact, fd in ((K, Kfd), (D, Dfd), (Jq, Jfd), (Qt, Qt_fd)):
+        assert np.abs(exact).max() > 0.1
+        assert np.abs(exact - fd).max() < 1e-7 * np.abs(exact).max()
+
+
+def test_lie_kinematic_block_matches_the_exact_dexp_inverse():
+    # x_theta' = T(x)^-1 w; its derivative at x = 0 is -w^/2
+    w = np.array([0.3, -1.2, 0.7])
+
+    def tinv(x):
+        th = np.linalg.norm(x)
+        X = np.array([[0, -x[2], x[1]], [x[2], 0, -x[0]], [-x[1], x[0], 0]])
+        c = (1 - 0.5 * th / np.tan(0.5 * th)) / th ** 2 if th > 1e-8 else 1.0 / 12
+        return np.eye(3) + 0.5 * X + c * X @ X
+    system = System(two_link())
+    Y = system.Y0.copy()
+    Y[7 * system.nb + 3:7 * system.nb + 6] = w
+    Li, Lj, Lv = np.zeros(18, np.int64), np.zeros(18, np.int64), np.zeros(18)
+    ik.lie_kinematic_blocks(system.static, Y, Li, Lj, Lv)
+    L = np.zeros((12, 12))
+    np.add.at(L, (Li, Lj), Lv)
+    eps = 1e-6
+    fd = np.column_stack([(tinv(eps * e) @ w - tinv(-eps * e) @ w) / (2 * eps) for e in np.eye(3)])
+    assert np.abs(L[3:6, 3:6] - fd).max() < 1e-8
+
+
+# ----------------------------------------------------------------------------- redundancy
+@pytest.mark.parametrize("integrator", ["cros", "galpha"])
+def test_four_bar_with_four_revolutes_runs(integrator):
+    theta2 = math.radians(60)
+    res = simulate(four_bar(theta2=theta2, speed=2.0), integrator=integrator, t_end=1.5, step=1e-3,
+                   output_step=0.01)
+    assert res.status == "completed"
+    assert len(res.warnings) == 1 and "rank 18" in res.warnings[0]
+    for name in ("crank_pivot", "crank_coupler", "coupler_rocker", "rocker_pivot"):
+        assert f"'{name}'" in res.warnings[0]
+    _, th4 = FourBar(1.0, 0.3, 1.0, 0.8).positions(theta2 + 2.0 * res.t)
+    R = res.rotation("rocker")
+    err = np.angle(np.exp(1j * (np.arctan2(R[:, 1, 0], R[:, 0, 0]) - th4)))
+    assert np.abs(err).max() < 1e-5
+    assert res.max_violation()[0] < 1e-5
+    # minimum-norm reactions: nothing out of the plane of motion
+    F, T = res.reaction("crank_pivot", "global")
+    assert np.abs(F[:, 2]).max() < 1e-6 and np.abs(T[:, :2]).max() < 1e-6
+
+
+@pytest.mark.parametrize("integrator", ["cros", "galpha"])
+def test_redundant_multipliers_match_the_core_choice(integrator):
+    # Bricard's 6R linkage (rank 29 of 30, redundancy not structural): the reported
+    # multipliers are the minimum sum C_ii lam_i^2 ones, the limit of the core's
+    # regularised Schur solve, and give the same constraint load
+    from MBDWorkbench.solver import load
+    import os
+    model = load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples", "bricard.json"))
+    ref = simulate(model, integrator="rk4", t_end=0.1, step=5e-4)
+    res = simulate(model, integrator=integrator, t_end=0.1, step=5e-4, rtol=1e-9, atol=1e-9)
+    assert "rank 29" in res.warnings[0]
+    lam_ref, lam = ref._rows[0]["lam"], res._rows[0]["lam"]
+    assert np.abs(lam - lam_ref).max() < 1e-5 * np.abs(lam_ref).max()
+    lam_ref, lam = ref._rows[-1]["lam"], res._rows[-1]["lam"]
+    assert np.abs(lam - lam_ref).max() < 2e-3 * np.abs(lam_ref).max()
+    assert res.max_violation()[0] < 1e-5
+
+
+def test_four_bar_free_motion_keeps_closure_and_energy():
+    res = simulate(four_bar(), integrator="cros", t_end=2.0, step=1e-3, output_step=0.01)
+    assert res.max_violation()[0] < 1e-4
+    assert res.energy_drift() < 1e-3
+
+
+def test_rank_analysis_keeps_driver_rows():
+    system = System(slider_crank(redundant=True))
+    rank, drop, involved = index3.rank_analysis(system, 0.0, system.Y0)
+    assert (rank, len(drop)) == (18, 3)
+    assert not np.any(system.static.row_prog[drop] >= 0)
+    assert index3.rank_analysis(System(slider_crank()), 0.0, System(slider_crank()).Y0)[1].size == 0
+
+
+def test_rank_loss_at_a_limit_position_is_detected_and_named():
+    # four-bar with d = a + b + c: at crank angle 0 all links are aligned and Phi_q loses
+    # one more rank (16 instead of 17); a stepper started off that position warns when
+    # it comes near it at an output time
+    a, b, c = 0.6, 0.45, 0.7
+    system = System(four_bar(theta2=0.0, d=a + b + c, a=a, b=b, c=c))
+    rank, drop, involved = index3.rank_analysis(system, 0.0, system.Y0)
+    assert rank == 16 and len(drop) == 4
+    Y = system.Y0.copy()
+    turned = np.empty(4)
+    quat_mul(quaternion.from_axis_angle([0, 0, 1], 0.1), Y[3:7].copy(), turned)
+    Y[3:7] = turned
+    stepper = index3.CROSStepper(system, Settings(integrator="cros"), 0.0, Y)
+    assert stepper.rank == 17 and len(system.warnings) == 1
+    stepper._check_rank(0.4, Y)
+    assert len(system.warnings) == 1
+    stepper._check_rank(0.5, system.Y0)
+    assert "nearly rank-deficient at t = 0.5 s" in system.warnings[-1]
+    assert "'coupler_rocker'" in system.warnings[-1] and "'rocker_pivot'" in system.warnings[-1]
+
+
+# ----------------------------------------------------------------------------- projection
+def test_projection_closes_the_ode_form_integrators():
+    free = simulate(two_link(), integrator="rk4", t_end=2.0, step=2e-3, baumgarte_alpha=0.0, baumgarte_beta=0.0)
+    proj = simulate(two_link(), integrator="rk4", t_end=2.0, step=2e-3, baumgarte_alpha=0.0, baumgarte_beta=0.0,
+                    projection=True)
+    assert chain_closure(proj).max() < 1e-10 < chain_closure(free).max()
+    rate = np.abs(proj._stack("rate")).max()
+    assert rate < 1e-9
+    radau = simulate(two_link(), integrator="radau", t_end=0.5, step=0.01, projection=True)
+    assert radau.status == "completed" and chain_closure(radau).max() < 1e-10
+
+
+# ----------------------------------------------------------------------------- bad input
+@pytest.mark.parametrize("field,value", [("step", 0.0), ("step", -1e-3), ("rtol", 0.0), ("atol", -1.0),
+                                         ("rho_inf", 1.5), ("rho_inf", -0.1)])
+def test_bad_settings_name_the_field(field, value):
+    with pytest.raises(ModelError, match=f"settings.{field}"):
+        simulate(two_link(), integrator="galpha", t_end=0.1, **{field: value})
+    settings = Settings(integrator="cros")
+    setattr(settings, field, value)
+    system = System(two_link())
+    with pytest.raises(ModelError, match=f"settings.{field}"):
+        index3.make_stepper(system, settings, 0.0, system.Y0)
+
+
+@pytest.mark.parametrize("integrator", ["galpha", "cros"])
+def test_locked_mechanism_stops_with_time_and_joints(integrator):
+    # non-Grashof four-bar driven past its limit position: it locks at
+    # |B0 - A| = b + c, i.e. cos(theta2) = (a^2 + d^2 - (b + c)^2) / (2 a d)
+    d, a, b, c = 1.0, 0.6, 0.45, 0.7
+    t_lock = math.acos((a * a + d * d - (b + c) ** 2) / (2 * a * d)) - 1.0
+    with pytest.raises(SimulationError) as info:
+        simulate(four_bar(theta2=1.0, speed=1.0, d=d, a=a, b=b, c=c), integrator=integrator, t_end=1.0,
+                 step=1e-3, output_step=0.01)
+    e = info.value
+    assert t_lock - 0.01 < e.time < t_lock + 0.1
+    assert f"t = {e.time:.6g} s" in str(e)
+    names = {n for n, _ in e.worst_joints}
+    assert names and names <= {"crank_pivot", "crank_coupler", "coupler_rocker", "rocker_pivot", "motor"}
+    assert e.results.status == "failed" and e.results.t[-1] > t_lock - 0.05
