@@ -32,7 +32,7 @@ def cmd_analyze(args):
 
 
 def _run_kinematics(args, label):
-    from .cli import load_model, Progress
+    from .cli import load_model, Progress, report_stopped_run
     from .solver.analysis_kinematics import kinematic_analysis
     model = load_model(args.model)
     out = _out_dir(args, "_" + label)
@@ -40,11 +40,7 @@ def _run_kinematics(args, label):
         res = kinematic_analysis(model, t_end=args.t_end, output_step=args.output_step, out_dir=out,
                                  singular_tol=args.singular_tol, progress=None if args.quiet else Progress())
     except SimulationError as e:
-        sys.stderr.write("\n")
-        print(f"error: {e}", file=sys.stderr)
-        if e.results is not None and len(e.results):
-            print(f"results up to t = {e.results.t[-1]:.6g} s written to {out}", file=sys.stderr)
-        return 1
+        return report_stopped_run(e, out)
     vpos, vang = res.max_violation()
     print(f"{model.name}: {label}, {len(res)} samples to t = {res.t[-1]:.6g} s, {res.steps} Newton "
           f"iterations; max violation {vpos:.3e} m, {vang:.3e} rad")

@@ -55,17 +55,22 @@ def cmd_simulate(args):
     try:
         res = simulate(model, progress=None if args.quiet else Progress(), out_dir=out, **overrides)
     except SimulationError as e:
-        sys.stderr.write("\n")
-        print(f"error: {e}", file=sys.stderr)
-        if e.results is not None and len(e.results):
-            print(f"results up to t = {e.results.t[-1]:.6g} s written to {out}", file=sys.stderr)
-        return 1
+        return report_stopped_run(e, out)
     print_summary(res, out)
     if getattr(args, "report", None):
         from .report import write_report
         paths = write_report(res, args.report, overwrite=args.overwrite)
         print(f"report: {', '.join(str(p) for p in paths)}")
     return 0
+
+
+def report_stopped_run(error, out):
+    """Print why a run stopped and where its partial results are; returns exit code 1."""
+    sys.stderr.write("\n")
+    print(f"error: {error}", file=sys.stderr)
+    if error.results is not None and len(error.results):
+        print(f"results up to t = {error.results.t[-1]:.6g} s written to {out}", file=sys.stderr)
+    return 1
 
 
 def print_summary(res, out):

@@ -71,14 +71,8 @@ def build(doc):
 
 
 def main(out=None):
-    from MBDWorkbench.cad.freecad_env import import_freecad
-    App = import_freecad()
-    out = out or os.path.join(HERE, "ankle.FCStd")
-    doc = App.newDocument("ankle")
-    build(doc)
-    doc.saveAs(out)
-    App.closeDocument(doc.Name)
-    print("wrote %s" % out)
+    from MBDWorkbench.cad.freecad_env import write_document
+    write_document("ankle", build, out or os.path.join(HERE, "ankle.FCStd"))
 
 
 if __name__ == "__main__":

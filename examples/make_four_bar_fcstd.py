@@ -92,14 +92,8 @@ def build(doc):
 
 
 def main(out=None):
-    from MBDWorkbench.cad.freecad_env import import_freecad
-    App = import_freecad()
-    out = out or os.path.join(HERE, "four_bar.FCStd")
-    doc = App.newDocument("four_bar")
-    build(doc)
-    doc.saveAs(out)
-    App.closeDocument(doc.Name)
-    print("wrote %s" % out)
+    from MBDWorkbench.cad.freecad_env import write_document
+    write_document("four_bar", build, out or os.path.join(HERE, "four_bar.FCStd"))
 
 
 if __name__ == "__main__":

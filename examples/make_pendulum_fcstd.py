@@ -36,14 +36,8 @@ def build(doc, angle_deg=0.0):
 
 
 def main(out=None):
-    from MBDWorkbench.cad.freecad_env import import_freecad
-    App = import_freecad()
-    out = out or os.path.join(HERE, "pendulum.FCStd")
-    doc = App.newDocument("pendulum")
-    build(doc)
-    doc.saveAs(out)
-    App.closeDocument(doc.Name)
-    print("wrote %s" % out)
+    from MBDWorkbench.cad.freecad_env import write_document
+    write_document("pendulum", build, out or os.path.join(HERE, "pendulum.FCStd"))
 
 
 if __name__ == "__main__":

@@ -86,14 +86,8 @@ def build(doc):
 
 
 def main(out=None):
-    from MBDWorkbench.cad.freecad_env import import_freecad
-    App = import_freecad()
-    out = out or os.path.join(HERE, "slider_crank.FCStd")
-    doc = App.newDocument("slider_crank")
-    build(doc)
-    doc.saveAs(out)
-    App.closeDocument(doc.Name)
-    print("wrote %s" % out)
+    from MBDWorkbench.cad.freecad_env import write_document
+    write_document("slider_crank", build, out or os.path.join(HERE, "slider_crank.FCStd"))
 
 
 if __name__ == "__main__":

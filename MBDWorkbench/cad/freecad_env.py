@@ -232,6 +232,8 @@ def _add_mod_paths(App) -> None:
 
     FreeCAD itself puts ``Mod`` and every ``Mod/<X>`` on ``sys.path`` when it finds them next
     to its home path; outside FreeCAD on Debian it does not. Appended, so they never shadow.
+    The sibling ``Ext`` folder (FreeCAD's ``PySide`` shim, needed by e.g. 1.0's Assembly
+    module headless) is appended too.
     """
     mod_dir = find_freecad_mod_dir(App)
     if not mod_dir:
@@ -241,6 +243,9 @@ def _add_mod_paths(App) -> None:
         for name in sorted(os.listdir(mod_dir))
         if os.path.isdir(os.path.join(mod_dir, name))
     ]
+    ext_dir = os.path.join(os.path.dirname(mod_dir), "Ext")
+    if os.path.isdir(ext_dir):
+        paths.append(ext_dir)
     for path in paths:
         if path not in sys.path:
             sys.path.append(path)
@@ -277,3 +282,16 @@ def import_freecad(with_part: bool = True, add_mod_paths: bool = True):
         except ImportError as exc:
             raise FreeCADNotFoundError("FreeCAD imported but its Part module did not: %s" % exc) from exc
     return App
+
+
+def write_document(name, build, path):
+    """Create a new FreeCAD document ``name``, fill it with ``build(doc)``, save it to
+    ``path`` and close it (used by the example generators)."""
+    App = import_freecad()
+    doc = App.newDocument(name)
+    try:
+        build(doc)
+        doc.saveAs(path)
+    finally:
+        App.closeDocument(doc.Name)
+    print("wrote %s" % path)

@@ -27,7 +27,7 @@ from .analysis import (RANK_TOL, ASSEMBLY_TOL, assemble, assembly_report, mobili
                        length_scale, singular_values, dependent_equations, joint_residuals)
 from .assembly import apply_increment
 from .errors import AssemblyError, ModelError, SimulationError
-from .model import validate_settings
+from .simulate import with_settings
 from .quaternion import quat_rate
 from .results import Results
 from .system import System
@@ -43,17 +43,9 @@ class SingularConfigurationError(SimulationError):
 # ----------------------------------------------------------------------------- setup
 def _prepare(model, overrides, label):
     """(system, settings, results) with settings overridden and integrator = label."""
-    settings = copy.copy(model.settings)
-    for key, value in overrides.items():
-        if value is not None:
-            if not hasattr(settings, key):
-                raise TypeError(f"unknown setting '{key}'")
-            setattr(settings, key, value)
-    validate_settings(settings)
-    model = copy.copy(model)
-    model.settings = settings
+    model = with_settings(model, overrides)
     system = System(model)
-    settings = copy.copy(settings)
+    settings = copy.copy(model.settings)
     settings.integrator = label
     return system, settings, Results(system, settings)
 

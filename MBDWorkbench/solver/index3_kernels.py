@@ -21,7 +21,7 @@ is computed once.
 import numpy as np
 from numba import njit
 
-from .joints import POINT, DP1, DP2
+from .joints import POINT, DP1, DP2, _add, _cross, _dot, _scale, _sub  # tuple algebra, any dtype
 from .kernels import constraints, forces, jet, update_rotations
 from .quaternion import rotate_by_body_vector
 
@@ -30,32 +30,8 @@ E_ROW, E_SPRING, E_RSPRING, E_LOAD = 0, 1, 2, 3
 
 
 # ----------------------------------------------------------------------------- small algebra
-# 3-vectors are tuples (no heap allocation inside the complex-step loops).
-@njit(cache=True)
-def _dot(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True)
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-@njit(cache=True)
-def _add(a, b):
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
-
-
-@njit(cache=True)
-def _sub(a, b):
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
-
-
-@njit(cache=True)
-def _scale(s, a):
-    return (s * a[0], s * a[1], s * a[2])
-
-
+# 3-vectors are tuples (no heap allocation inside the complex-step loops); the helpers of
+# joints.py are generic over real and complex entries.
 @njit(cache=True)
 def _v3(arr):
     """A 3-tuple from the first three entries of a 1-d array (complex)."""

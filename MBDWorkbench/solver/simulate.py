@@ -17,6 +17,21 @@ from .results import Results
 from .system import System
 
 
+def with_settings(model, overrides):
+    """A shallow copy of ``model`` whose settings have the non-None ``overrides`` applied
+    and validated (TypeError for an unknown setting name)."""
+    settings = copy.copy(model.settings)
+    for key, value in overrides.items():
+        if value is not None:
+            if not hasattr(settings, key):
+                raise TypeError(f"unknown setting '{key}'")
+            setattr(settings, key, value)
+    validate_settings(settings)
+    model = copy.copy(model)
+    model.settings = settings
+    return model
+
+
 def make_stepper(system, s, t0, Y0):
     """The integrator object for settings ``s``."""
     if s.integrator in FIXED_STEP:
@@ -32,15 +47,8 @@ def simulate(model, progress=None, cancel=None, out_dir=None, **overrides):
     (t_end, step, output_step, integrator, rtol, atol, baumgarte_alpha, ...).
     ``progress(t, t_end)`` is called at every output time; ``cancel()`` returning True
     stops the run. Returns Results."""
-    settings = copy.copy(model.settings)
-    for key, value in overrides.items():
-        if value is not None:
-            if not hasattr(settings, key):
-                raise TypeError(f"unknown setting '{key}'")
-            setattr(settings, key, value)
-    validate_settings(settings)
-    model = copy.copy(model)
-    model.settings = settings
+    model = with_settings(model, overrides)
+    settings = model.settings
     system = System(model)
     res = Results(system, settings)
     t0 = 0.0

@@ -11,14 +11,6 @@ from MBDWorkbench.cad.assembly_import import ImportReport, Unsupported, assembly
 from MBDWorkbench.cad.freecad_env import FreeCADNotFoundError, import_freecad
 
 
-@pytest.fixture(scope="module")
-def App():
-    try:
-        return import_freecad()
-    except FreeCADNotFoundError as exc:
-        pytest.skip("FreeCAD is not available to %s: %s" % (sys.executable, exc))
-
-
 class Fake:
     def __init__(self, **kw):
         self.__dict__.update(kw)

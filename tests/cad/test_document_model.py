@@ -23,14 +23,6 @@ ANGLE = 30.0
 A, B, C, RHO = 0.2, 0.02, 0.02, 7850.0  # bar edges [m], steel
 
 
-@pytest.fixture(scope="module")
-def App():
-    try:
-        return import_freecad()
-    except FreeCADNotFoundError as exc:
-        pytest.skip("FreeCAD is not available to %s: %s" % (sys.executable, exc))
-
-
 @pytest.fixture
 def doc(App):
     d = App.newDocument("DocModelTest")

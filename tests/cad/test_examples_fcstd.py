@@ -18,21 +18,6 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "examples"))
 
 
-@pytest.fixture(scope="module")
-def App():
-    try:
-        return import_freecad()
-    except FreeCADNotFoundError as exc:
-        pytest.skip("FreeCAD is not available to %s: %s" % (sys.executable, exc))
-
-
-@pytest.fixture
-def doc(App):
-    d = App.newDocument("ExampleTest")
-    yield d
-    App.closeDocument(d.Name)
-
-
 def test_slider_crank_document_matches_oracle(App, doc):
     import make_slider_crank_fcstd
     from MBDWorkbench.cad.document_model import model_from_document

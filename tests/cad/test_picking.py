@@ -11,21 +11,6 @@ from MBDWorkbench.cad.freecad_env import FreeCADNotFoundError, import_freecad
 from MBDWorkbench.cad.mass_properties import CadError
 
 
-@pytest.fixture(scope="module")
-def App():
-    try:
-        return import_freecad()
-    except FreeCADNotFoundError as exc:
-        pytest.skip("FreeCAD is not available to %s: %s" % (sys.executable, exc))
-
-
-@pytest.fixture
-def doc(App):
-    d = App.newDocument("PickingTest")
-    yield d
-    App.closeDocument(d.Name)
-
-
 def find(shape_list, pred, prefix):
     """Name ('Face3', ...) of the only element satisfying ``pred``."""
     hits = ["%s%d" % (prefix, k + 1) for k, s in enumerate(shape_list) if pred(s)]
