@@ -61,6 +61,13 @@ def other_links_to_us(mod_dir: str, name: str, root: str):
     ]
 
 
+def _other_checkout(link: str) -> bool:
+    """True if ``link`` resolves to another checkout of this project (safe to re-point)."""
+    real = os.path.realpath(link)
+    return any(os.path.isfile(os.path.join(folder, "MBDWorkbench", "cad", "freecad_env.py"))
+               for folder in (real, os.path.dirname(real)))
+
+
 def install(mod_dir: str, name: str, source: str, root: str, force: bool) -> int:
     target = os.path.join(mod_dir, name)
     if not os.path.isdir(mod_dir):
@@ -70,7 +77,7 @@ def install(mod_dir: str, name: str, source: str, root: str, force: bool) -> int
         current = os.readlink(target)
         if _same(target, source) and os.path.exists(target):
             print("already installed: %s -> %s" % (target, current))
-        elif _ours(target, root) or force or not os.path.exists(target):
+        elif _ours(target, root) or _other_checkout(target) or force or not os.path.exists(target):
             os.remove(target)
             os.symlink(source, target)
             print("replaced link %s: %s -> %s" % (target, current, source))
