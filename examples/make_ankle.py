@@ -2,10 +2,15 @@
 
     /usr/bin/python3 examples/make_ankle.py [--out examples/ankle.json]
         [--motor-y 0.035] [--motor-height 0.25] [--bar 0.05] [--foot-back 0.05]
-        [--foot-drop 0.01] [--amplitude 0.25] [--frequency 0.5]
+        [--foot-drop 0.01] [--roll 0.15] [--pitch 0.25] [--frequency 0.5] [--sines]
 
-Lengths in metres, amplitude in rad, frequency in Hz. The geometry is left/right
-symmetric (leg 1 at +y, leg 2 at -y); the motors are driven by phase-shifted sines.
+Lengths in metres, amplitudes in rad, frequency in Hz. The geometry is left/right
+symmetric (leg 1 at +y, leg 2 at -y). The foot follows a roll/pitch trajectory that starts
+and ends at rest in the neutral pose,
+    roll(t) = roll_amp sin^2(2 pi f t),   pitch(t) = pitch_amp sin^2(pi f t) ... (one cycle 1/f),
+and each motor is driven by the actuator map a robot controller would use: a degree-5
+polynomial fit of the closed-form inverse kinematics (seed 001) composed with the
+trajectory (``--sines`` drives the motors by phase-shifted sines instead).
 See MBDWorkbench/solver/analysis_ankle.py (model) and ankle.py (closed form).
 """
 import argparse
@@ -15,7 +20,9 @@ import sys
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
 
-from MBDWorkbench.solver.ankle import AnkleGeometry  # noqa: E402
+import numpy as np  # noqa: E402
+
+from MBDWorkbench.solver.ankle import AnkleGeometry, fit_actuator_map  # noqa: E402
 from MBDWorkbench.solver.analysis_ankle import ankle_model_dict, DRIVES  # noqa: E402
 
 
@@ -29,6 +36,31 @@ def geometry(motor_y=0.035, motor_height=0.25, bar=0.05, foot_back=0.05, foot_dr
                          C1_0=pt(-foot_back, motor_y, -foot_drop), C2_0=pt(-foot_back, -motor_y, -foot_drop))
 
 
+def foot_trajectory(roll_amp, pitch_amp, frequency):
+    """Expressions in t of the foot roll and pitch [rad]: both start and end at rest."""
+    return (f"{roll_amp!r}*sin({2 * frequency!r}*pi*t)^2", f"{pitch_amp!r}*sin({frequency!r}*pi*t)^2")
+
+
+def _power(x, e):
+    return f"({x})" if e == 1 else f"({x})^{e}"
+
+
+def trajectory_profiles(geom, roll_amp, pitch_amp, frequency, degree=5):
+    """Motor-angle profiles: the fitted actuator map (IK polynomial) of the trajectory."""
+    lim = 1.1 * max(roll_amp, pitch_amp, 0.05)
+    grid = np.linspace(-lim, lim, 23)
+    fit = fit_actuator_map(geom, grid, grid, degree=degree)
+    roll, pitch = foot_trajectory(roll_amp, pitch_amp, frequency)
+    profiles = {}
+    for k, name in enumerate(DRIVES):
+        terms = ["*".join([repr(c)] + [_power(x, e) for x, e in ((roll, i), (pitch, j)) if e])
+                 for (i, j), c in zip(fit.exponents, fit.coeffs[:, k]) if abs(c) > 1e-12]
+        profiles[name] = {"type": "expression", "expr": " + ".join(terms).replace("+ -", "- "),
+                          "description": f"motor {k + 1} angle [rad]: degree-{degree} fit of the closed-form IK "
+                                         f"(max fit error {fit.max_error[k]:.1e} rad) of roll = {roll}, pitch = {pitch}"}
+    return profiles
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "ankle.json"))
@@ -37,12 +69,17 @@ def main(argv=None):
     p.add_argument("--bar", type=float, default=0.05)
     p.add_argument("--foot-back", type=float, default=0.05)
     p.add_argument("--foot-drop", type=float, default=0.01)
-    p.add_argument("--amplitude", type=float, default=0.25)
+    p.add_argument("--roll", type=float, default=0.15, help="roll amplitude [rad]")
+    p.add_argument("--pitch", type=float, default=0.25, help="pitch amplitude [rad]")
     p.add_argument("--frequency", type=float, default=0.5)
+    p.add_argument("--sines", action="store_true", help="drive the motors by phase-shifted sines")
     a = p.parse_args(argv)
     geom = geometry(a.motor_y, a.motor_height, a.bar, a.foot_back, a.foot_drop)
-    sine = {"type": "harmonic", "amplitude": a.amplitude, "frequency": a.frequency}
-    profiles = {DRIVES[0]: sine, DRIVES[1]: dict(sine, phase=1.5707963267948966)}
+    if a.sines:
+        sine = {"type": "harmonic", "amplitude": a.pitch, "frequency": a.frequency}
+        profiles = {DRIVES[0]: sine, DRIVES[1]: dict(sine, phase=1.5707963267948966)}
+    else:
+        profiles = trajectory_profiles(geom, a.roll, a.pitch, a.frequency)
     with open(a.out, "w") as f:
         json.dump(ankle_model_dict(geom, profiles), f, indent=2)
         f.write("\n")

@@ -45,17 +45,17 @@ def with_profiles(model, p1, p2, gravity=None, forces=None):
 
 
 # ----------------------------------------------------------------------------- the model
-def test_example_is_the_generator_output(model):
-    assert json.load(open(EXAMPLE)) == json.loads(json.dumps(ankle_model_dict(ankle.AnkleGeometry(), _example_profiles())))
+def test_example_is_the_generator_output(model, tmp_path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("make_ankle", os.path.join(os.path.dirname(EXAMPLE), "make_ankle.py"))
+    make_ankle = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_ankle)
+    make_ankle.main(["--out", str(tmp_path / "ankle.json")])
+    assert json.load(open(EXAMPLE)) == json.load(open(tmp_path / "ankle.json"))
     g = geometry_from_model(model)
     ref = ankle.AnkleGeometry()
     for k in ("A1", "A2", "B1_0", "B2_0", "C1_0", "C2_0", "L_rod"):
         assert np.allclose(getattr(g, k), getattr(ref, k), atol=1e-15)
-
-
-def _example_profiles():
-    sine = {"type": "harmonic", "amplitude": 0.25, "frequency": 0.5}
-    return {"drive1": sine, "drive2": dict(sine, phase=1.5707963267948966)}
 
 
 def test_masses_from_shapes(model):
@@ -185,3 +185,17 @@ def test_ankle_export_cli(tmp_path, geom):
     basis = [th[0] ** i * th[1] ** j for i, j in fk["exponents"]]
     assert np.allclose(np.array(basis) @ np.array(fk["coefficients"]), [r, p], atol=max(fk["max_error_rad"]) + 1e-12)
     assert max(fit["max_error_rad"]) < 1e-3
+
+
+def test_shipped_example_foot_follows_its_roll_pitch_trajectory():
+    """examples/ankle.json drives the motors by the fitted actuator map of a roll/pitch
+    trajectory: the simulated foot follows it to the fit's accuracy (independent of the fit:
+    angles read from the foot's rotation matrix R = RotY(pitch) RotX(roll))."""
+    from MBDWorkbench.solver import load, simulate
+    res = simulate(load(EXAMPLE), t_end=2.0, output_step=0.02)
+    R = res.rotation("foot")
+    pitch = np.arctan2(-R[:, 2, 0], R[:, 0, 0])
+    roll = np.arctan2(-R[:, 1, 2], R[:, 1, 1])
+    t = res.t
+    assert np.abs(roll - 0.15 * np.sin(np.pi * t) ** 2).max() < 2e-5
+    assert np.abs(pitch - 0.25 * np.sin(0.5 * np.pi * t) ** 2).max() < 2e-5
