@@ -10,7 +10,6 @@ Exit codes as cli.py: 0 success, 1 analysis stopped (singular configuration), 2 
 """
 import json
 import os
-import sys
 
 from .solver.errors import SimulationError
 

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")
 from MBDWorkbench.cli import main  # noqa: E402
 from MBDWorkbench.solver import ankle, from_dict, load  # noqa: E402
 from MBDWorkbench.solver.analysis import mobility  # noqa: E402
-from MBDWorkbench.solver.analysis_ankle import (ankle_model_dict, geometry_from_model,  # noqa: E402
+from MBDWorkbench.solver.analysis_ankle import (geometry_from_model,  # noqa: E402
                                                 foot_angles, euler_rates, solver_forward_kinematics,
                                                 with_constant_motors)
 from MBDWorkbench.solver.analysis_kinematics import (kinematic_analysis, inverse_dynamics,  # noqa: E402

@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 from MBDWorkbench.solver import from_dict, simulate, ModelError, SimulationError, AssemblyError
@@ -80,7 +79,7 @@ def test_blow_up_stops_with_time_and_joint_and_keeps_results(tmp_path):
         simulate(from_dict(d), integrator="euler", step=1e-3, t_end=2.0, out_dir=str(out))
     err = e.value
     assert err.time is not None and 0 < err.time < 2.0
-    assert f"t = " in str(err) and "worst joints" in str(err)
+    assert "t = " in str(err) and "worst joints" in str(err)
     assert err.results is not None and len(err.results) >= 1
     assert err.results.status == "failed"
     summary = json.load(open(out / "summary.json"))

@@ -1,7 +1,6 @@
 """Force elements against closed-form solutions: point forces and torques (global and
 body frame, constant and time-dependent), translational and rotational spring-dampers."""
 import numpy as np
-import pytest
 
 from MBDWorkbench.solver import from_dict, simulate
 

@@ -111,7 +111,7 @@ class AdaptiveStepper:
         while s.t < t_next - 1e-12 * max(1.0, abs(t_next)):
             if s.status != "running":
                 return s.t, kernels.NOT_FINITE
-            msg = s.step()
+            s.step()
             self.steps += 1
             if s.status == "failed" or self._failed or not np.all(np.isfinite(s.y)):
                 Y[:] = s.y if np.all(np.isfinite(s.y)) else Y

@@ -1,9 +1,6 @@
 """Simulation results: sampled in memory, derived quantities (joint reactions in joint
 and global axes, driver efforts, violations, energies) and the results directory format
 of docs/results-format.md."""
-import csv
-import json
-import os
 
 import numpy as np
 from numba import njit

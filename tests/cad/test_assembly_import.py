@@ -3,12 +3,10 @@ has no Assembly workbench). The global joint frame must be the resolver's JCS of
 Reference1 (times Offset1), the parts those of the references; unsupported joints must be
 reported with a reason."""
 
-import sys
 
 import pytest
 
 from MBDWorkbench.cad.assembly_import import ImportReport, Unsupported, assembly_joints, map_joint
-from MBDWorkbench.cad.freecad_env import FreeCADNotFoundError, import_freecad
 
 
 class Fake:

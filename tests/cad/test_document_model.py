@@ -14,7 +14,6 @@ import sys
 import numpy as np
 import pytest
 
-from MBDWorkbench.cad.freecad_env import FreeCADNotFoundError, import_freecad
 from MBDWorkbench.cad.mass_properties import CadError
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

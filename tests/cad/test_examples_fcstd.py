@@ -12,7 +12,6 @@ import sys
 import numpy as np
 import pytest
 
-from MBDWorkbench.cad.freecad_env import FreeCADNotFoundError, import_freecad
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "examples"))

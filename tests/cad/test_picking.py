@@ -2,12 +2,10 @@
 construction (centres, axes and normals known from how the solids were made)."""
 
 import math
-import sys
 
 import numpy as np
 import pytest
 
-from MBDWorkbench.cad.freecad_env import FreeCADNotFoundError, import_freecad
 from MBDWorkbench.cad.mass_properties import CadError
 
 

@@ -3,7 +3,6 @@
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_view, save_window,
 # close_message_boxes are provided by the runner.
 import os
-import sys
 
 result["user_app_data_dir"] = App.getUserAppDataDir()
 result["workbenches"] = sorted(Gui.listWorkbenches().keys())
