@@ -18,7 +18,8 @@ TOOLBARS = (
     ("MBD Model", ("MBD_Simulation", "MBD_Body", "MBD_GroundedBody", "MBD_Driver", "MBD_SpringDamper",
                    "MBD_Force")),
     ("MBD Joints", JOINT_COMMANDS + ("MBD_EditJointFrame", "MBD_ImportAssembly")),
-    ("MBD Solve", ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_ExportJSON", "MBD_About")),
+    ("MBD Solve", ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_Report", "MBD_ExportJSON",
+                   "MBD_About")),
 )
 COMMANDS = tuple(name for _, names in TOOLBARS for name in names)
 
@@ -36,6 +37,7 @@ def _command_classes():
                                  ForceCommand, GroundedBodyCommand, ImportAssemblyCommand, SimulationCommand,
                                  SpringDamperCommand, make_joint_command)
     from .plot_dock import PlotCommand
+    from .report_command import ReportCommand
     from .solve_commands import CheckCommand, SolveCommand
 
     classes = {"MBD_About": AboutCommand, "MBD_Simulation": SimulationCommand, "MBD_Body": BodyCommand,
@@ -43,7 +45,7 @@ def _command_classes():
                "MBD_SpringDamper": SpringDamperCommand, "MBD_Force": ForceCommand,
                "MBD_EditJointFrame": EditJointFrameCommand, "MBD_ImportAssembly": ImportAssemblyCommand,
                "MBD_Check": CheckCommand, "MBD_Solve": SolveCommand, "MBD_Animate": AnimateCommand,
-               "MBD_Plot": PlotCommand, "MBD_ExportJSON": ExportJsonCommand}
+               "MBD_Plot": PlotCommand, "MBD_Report": ReportCommand, "MBD_ExportJSON": ExportJsonCommand}
     for name in JOINT_COMMANDS:
         classes[name] = make_joint_command(name[len("MBD_Joint_"):])
     return classes

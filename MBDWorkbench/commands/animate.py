@@ -30,6 +30,66 @@ def active_panel():
     return _active[0] if _active else None
 
 
+# ---------------------------------------------------------------------- shared by the report
+def result_parts(doc, results):
+    """Document objects of the parts the results move; ValueError naming any missing one."""
+    names = list(results.part_placements(0))
+    parts = [doc.getObject(name) for name in names]
+    missing = [n for n, p in zip(names, parts) if p is None]
+    if missing:
+        raise ValueError("the results refer to parts no longer in the document: %s" % ", ".join(missing))
+    return parts
+
+
+def place_parts(doc, results, k):
+    """Place the parts at sample ``k`` of the results (global placements, mm)."""
+    from ..cad.document_model import set_global_placement
+    for name, plc in results.part_placements(k).items():
+        set_global_placement(doc.getObject(name), plc)
+
+
+def hide_markers(doc):
+    """Hide joint frames and CoG balls (they show the initial configuration); their names."""
+    from ..cad.objects import find_objects
+    hidden = []
+    for obj in find_objects(doc):
+        vobj = getattr(obj, "ViewObject", None)
+        if obj.MbdType in ("Joint", "Body") and vobj is not None and vobj.Visibility:
+            vobj.Visibility = False
+            hidden.append(obj.Name)
+    return hidden
+
+
+def show_markers(doc, names):
+    for name in names:
+        obj = doc.getObject(name)
+        if obj is not None and obj.ViewObject is not None:
+            obj.ViewObject.Visibility = True
+
+
+def restore_placements(doc, original):
+    """Put back ``original`` ({object name: Placement})."""
+    for name, plc in original.items():
+        obj = doc.getObject(name)
+        if obj is not None:
+            obj.Placement = plc
+
+
+def begin_preview(doc, parts):
+    """Start moving ``parts`` without touching the document: returns their original placements
+    and opens the transaction that :func:`end_preview` aborts (so no undo step is left)."""
+    original = {p.Name: type(p.Placement)(p.Placement) for p in parts}
+    doc.openTransaction("MBD animation")
+    return original
+
+
+def end_preview(doc, original):
+    """Restore the original placements and abort the preview transaction."""
+    restore_placements(doc, original)
+    doc.abortTransaction()
+    restore_placements(doc, original)  # abort rolls back recorded changes; make sure the originals stand
+
+
 class AnimationPanel:
     """Task panel driving the part placements from StoredResults."""
 
@@ -39,12 +99,8 @@ class AnimationPanel:
         from PySide import QtCore
         _, _, QtWidgets = qt_modules()
         self.doc, self.results = doc, results
-        self.parts = [doc.getObject(name) for name in results.part_placements(0)]
-        missing = [n for n, p in zip(results.part_placements(0), self.parts) if p is None]
-        if missing:
-            raise ValueError("the results refer to parts no longer in the document: %s" % ", ".join(missing))
-        self.original = {p.Name: type(p.Placement)(p.Placement) for p in self.parts}
-        self.hidden = self._hide_markers()
+        self.parts = result_parts(doc, results)
+        self.hidden = hide_markers(doc)
         self.index = 0
         self.time = float(results.t[0])
         self.playing = False
@@ -52,7 +108,7 @@ class AnimationPanel:
         self.timer = QtCore.QTimer()
         self.timer.setInterval(self.TICK_MS)
         self.timer.timeout.connect(self._tick)
-        doc.openTransaction("MBD animation")
+        self.original = begin_preview(doc, self.parts)
         _active[:] = [self]
         self.show_index(0)
 
@@ -99,12 +155,10 @@ class AnimationPanel:
     # ------------------------------------------------------------------ motion
     def show_index(self, k):
         """Place the parts at sample ``k``."""
-        from ..cad.document_model import set_global_placement
         k = int(max(0, min(k, len(self.results) - 1)))
         self.index = k
         self.time = float(self.results.t[k])
-        for name, plc in self.results.part_placements(k).items():
-            set_global_placement(self.doc.getObject(name), plc)
+        place_parts(self.doc, self.results, k)
         if self.slider.value() != k:
             self.slider.blockSignals(True)
             self.slider.setValue(k)
@@ -144,41 +198,22 @@ class AnimationPanel:
         self.time = t
 
     # ------------------------------------------------------------------ closing
-    def _hide_markers(self):
-        """Hide joint frames and CoG balls (they show the initial configuration)."""
-        from ..cad.objects import find_objects
-        hidden = []
-        for obj in find_objects(self.doc):
-            vobj = getattr(obj, "ViewObject", None)
-            if obj.MbdType in ("Joint", "Body") and vobj is not None and vobj.Visibility:
-                vobj.Visibility = False
-                hidden.append(obj.Name)
-        return hidden
-
     def restore(self):
         """Put every part back where it was when the panel opened."""
-        for name, plc in self.original.items():
-            obj = self.doc.getObject(name)
-            if obj is not None:
-                obj.Placement = plc
+        restore_placements(self.doc, self.original)
 
     def finish(self, keep=None):
         """Close: restore placements (or keep the current frame as one undoable step)."""
         self.timer.stop()
         keep = self.keep.isChecked() if keep is None else keep
         kept = {p.Name: type(p.Placement)(p.Placement) for p in self.parts}
-        self.restore()
-        self.doc.abortTransaction()
-        self.restore()  # abort rolls back recorded changes; make sure the originals stand
+        end_preview(self.doc, self.original)
         if keep:
             self.doc.openTransaction("Keep animation frame")
             for name, plc in kept.items():
                 self.doc.getObject(name).Placement = plc
             self.doc.commitTransaction()
-        for name in self.hidden:
-            obj = self.doc.getObject(name)
-            if obj is not None and obj.ViewObject is not None:
-                obj.ViewObject.Visibility = True
+        show_markers(self.doc, self.hidden)
         _active[:] = []
         for func in list(_listeners):
             try:

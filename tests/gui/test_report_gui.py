@@ -1,0 +1,62 @@
+"""The motion-study report command in the real FreeCAD GUI (tests/gui/macros/macro_report.py):
+examples/slider_crank.FCStd is solved with the Solve command, the report is written through
+the command and through make_report; the report files and the 3D-view GIF exist, the GIF
+shows motion (frames differ), and the document's placements and undo count are unchanged.
+About 20 s. Set MBD_GUI_ARTIFACTS=<dir> to keep the GIF and frames."""
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from run_gui_macro import gui_unavailable_reason, make_user_home, run_gui_macro  # noqa: E402
+
+MACROS = Path(__file__).resolve().parent / "macros"
+
+pytestmark = pytest.mark.skipif(gui_unavailable_reason() is not None, reason=str(gui_unavailable_reason()))
+
+
+def _gif_frames(path):
+    from PIL import Image, ImageSequence
+    with Image.open(path) as im:
+        return [f.convert("RGB") for f in ImageSequence.Iterator(im)]
+
+
+def _moving_fraction(a, b):
+    """Fraction of pixels that differ between two RGB images."""
+    import numpy as np
+    d = np.abs(np.asarray(a, dtype=int) - np.asarray(b, dtype=int)).sum(axis=2)
+    return float((d > 30).mean())
+
+
+def test_report_command_in_gui(tmp_path):
+    pytest.importorskip("PIL")
+    home = make_user_home(tmp_path / "home", install=True)
+    run = run_gui_macro(MACROS / "macro_report.py", tmp_path / "out", user_home=home, timeout=300)
+    target = os.environ.get("MBD_GUI_ARTIFACTS")
+    if target:
+        shutil.copytree(run.out_dir, Path(target) / "report", dirs_exist_ok=True)
+    assert not run.timed_out and run.forced_exit is None, run.describe()
+    assert run.result is not None and run.result["error"] is None, run.describe()
+    failed = [name for name, ok in run.checks().items() if not ok]
+    assert not failed, run.describe()
+    assert run.ok and "no undo step after refusal" in run.checks(), run.describe()
+
+    for out in (run.out_dir / "report_cmd", run.out_dir / "report_direct"):
+        for name in ("report.html", "report.pdf", "motion.gif", "motion_3d.gif"):
+            assert (out / name).is_file() and (out / name).stat().st_size > 0, out / name
+        assert (out / "report.pdf").read_bytes()[:5] == b"%PDF-"
+        frames = _gif_frames(out / "motion_3d.gif")
+        assert len(frames) >= 2
+        assert frames[0].size == (640, 480)
+        # the crank turns: a frame a quarter of the run later differs visibly from the first
+        assert _moving_fraction(frames[0], frames[len(frames) // 4]) > 0.002
+        # but the scene is not blank: most of the picture is background in both
+        assert _moving_fraction(frames[0], frames[len(frames) // 4]) < 0.5
+
+    pngs = sorted((run.out_dir / "report_direct" / "motion_3d_frames").glob("frame_*.png"))
+    assert len(pngs) == 24
+    assert not (run.out_dir / "report_cmd" / "motion_3d_frames").exists()
