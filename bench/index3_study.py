@@ -14,6 +14,7 @@ import sys
 import time
 
 import numpy as np
+from scipy.integrate import trapezoid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -312,7 +313,7 @@ def driver_work(out):
 def work_scale(t_end):
     """Total absolute driver work int |tau pi| dt [J] of the oracle (normalises the balance)."""
     t = np.linspace(0.0, t_end, 20001)
-    return float(np.trapz(np.abs(SPRING_CRANK.torque_constant_speed(t)) * np.pi, t))
+    return float(trapezoid(np.abs(SPRING_CRANK.torque_constant_speed(t)) * np.pi, t))
 
 
 def slider_crank_table(hs, t_end):

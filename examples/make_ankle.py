@@ -53,7 +53,7 @@ def trajectory_profiles(geom, roll_amp, pitch_amp, frequency, degree=5):
     roll, pitch = foot_trajectory(roll_amp, pitch_amp, frequency)
     profiles = {}
     for k, name in enumerate(DRIVES):
-        terms = ["*".join([repr(c)] + [_power(x, e) for x, e in ((roll, i), (pitch, j)) if e])
+        terms = ["*".join([repr(float(c))] + [_power(x, e) for x, e in ((roll, i), (pitch, j)) if e])
                  for (i, j), c in zip(fit.exponents, fit.coeffs[:, k]) if abs(c) > 1e-12]
         profiles[name] = {"type": "expression", "expr": " + ".join(terms).replace("+ -", "- "),
                           "description": f"motor {k + 1} angle [rad]: degree-{degree} fit of the closed-form IK "

@@ -1,6 +1,7 @@
 """Quantities the report derives from ReportData: peak loads, kinematics of user points,
 mobility and redundancy of the constraint equations, and the warnings."""
 import numpy as np
+from scipy.integrate import trapezoid
 
 from ..solver import quaternion
 from ..solver.joints import JOINT_ROWS, ROW_IS_ANGULAR
@@ -35,7 +36,7 @@ def driver_peaks(data):
         e, p = data.effort(d), data.power(d)
         ke, kp = int(np.argmax(np.abs(e))), int(np.argmax(np.abs(p)))
         out.append(dict(driver=d, unit=data.driver_unit(d), effort=float(e[ke]), t_effort=float(data.t[ke]),
-                        power=float(p[kp]), t_power=float(data.t[kp]), energy=float(np.trapz(p, data.t))))
+                        power=float(p[kp]), t_power=float(data.t[kp]), energy=float(trapezoid(p, data.t))))
     return out
 
 

@@ -71,3 +71,22 @@ def test_import_freecad_in_a_fresh_interpreter():
         [sys.executable, "-c", code], cwd=REPO, check=True, stdout=subprocess.PIPE, universal_newlines=True
     ).stdout
     assert out.strip().split()[-1] == "6.0"
+
+
+def test_freecad_pyside_shim_importable_headless():
+    """FreeCAD's Ext folder (its ``PySide`` shim, beside ``Mod``) is put on sys.path: FreeCAD
+    1.0's Assembly module does ``from PySide import QtCore`` even headless."""
+    _lib_or_skip()
+    mod_dir = freecad_env.find_freecad_mod_dir()
+    if mod_dir is None or not os.path.isdir(os.path.join(os.path.dirname(mod_dir), "Ext", "PySide")):
+        pytest.skip("no FreeCAD Ext/PySide folder beside %s" % mod_dir)
+    code = (
+        "from MBDWorkbench.cad.freecad_env import import_freecad\n"
+        "import_freecad()\n"
+        "from PySide import QtCore\n"
+        "print(QtCore.__name__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, check=True, stdout=subprocess.PIPE, universal_newlines=True
+    ).stdout
+    assert out.strip().split()[-1].endswith("QtCore")

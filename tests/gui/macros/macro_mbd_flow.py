@@ -25,6 +25,8 @@ bar = doc.addObject("Part::Box", "Bar")
 bar.Length, bar.Width, bar.Height = 200, 20, 20
 bar.Placement.Base = App.Vector(0, -10, -20)
 doc.recompute()
+for part in (block, bar):  # 1.0's default look renders a face seen head-on pure white, like the background
+    part.ViewObject.ShapeColor = (0.35, 0.5, 0.75)
 view = Gui.activeDocument().activeView()
 CAMERA = ("#Inventor V2.1 ascii\nOrthographicCamera {\n viewportMapping ADJUST_CAMERA\n position %g -1000 %g\n"
           " orientation 1 0 0 1.5707964\n nearDistance 1\n farDistance 3000\n aspectRatio 1\n"

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Run the test suite on FreeCAD 1.0 (Debian 13 "trixie") from a Debian 12 host, in a chroot.
+# Not part of CI. Needs root, debootstrap and network access to a Debian mirror.
+#
+#   sudo tools/test_freecad10_chroot.sh              # test the committed HEAD
+#   sudo tools/test_freecad10_chroot.sh --worktree   # test the working tree (uncommitted edits too)
+#   sudo tools/test_freecad10_chroot.sh --no-gui     # skip tests/gui
+#
+# The chroot (default /var/tmp/trixie, override with CHROOT=...) is built once with
+# `debootstrap --variant=minbase` and reused. The mirror is taken at run time from the host's
+# apt configuration (the repository labelled "Debian"); MIRROR=... overrides it. The repository
+# is copied to <chroot>/root/repo (the host checkout is never mounted into the chroot). Tests
+# run with trixie's /usr/bin/python3: tests/cad (headless FreeCAD 1.0, including the real
+# Assembly import), the solver tests tests/test_*.py, then tests/gui under xvfb-run.
+set -euo pipefail
+
+CHROOT=${CHROOT:-/var/tmp/trixie}
+SUITE=${SUITE:-trixie}
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+PACKAGES="freecad python3-numpy python3-scipy python3-numba python3-matplotlib python3-pytest xvfb xauth
+          poppler-utils python3-pil git ca-certificates"
+WORKTREE=0
+GUI=1
+for arg in "$@"; do
+    case "$arg" in
+        --worktree) WORKTREE=1 ;;
+        --no-gui) GUI=0 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        *) echo "unknown option: $arg" >&2; exit 2 ;;
+    esac
+done
+[ "$(id -u)" = 0 ] || { echo "run as root (debootstrap, mount, chroot)" >&2; exit 2; }
+
+host_mirror() {
+    # The host's Debian archive (not -security, not third-party repositories), as apt sees it.
+    local uri
+    uri=$(apt-get indextargets --format '$(REPO_URI) $(LABEL)' 2>/dev/null | awk '$2 == "Debian" {print $1; exit}')
+    if [ -z "$uri" ]; then
+        uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources 2>/dev/null \
+              | grep -v '^\s*#' | grep -oE '(https?|file)://[^ ]*/debian/?( |$)' | head -n1 | tr -d ' ')
+    fi
+    echo "${uri%/}"
+}
+
+MIRROR=${MIRROR:-$(host_mirror)}
+[ -n "$MIRROR" ] || { echo "no Debian mirror found in the host's apt configuration; set MIRROR=" >&2; exit 2; }
+
+# ---------------------------------------------------------------- chroot
+if [ ! -x "$CHROOT/usr/bin/apt-get" ]; then
+    command -v debootstrap >/dev/null || apt-get install -y debootstrap
+    echo "== debootstrap $SUITE into $CHROOT"
+    debootstrap --variant=minbase "$SUITE" "$CHROOT" "$MIRROR"
+fi
+
+MOUNTED=()
+cleanup() {
+    local k
+    for ((k = ${#MOUNTED[@]} - 1; k >= 0; k--)); do umount "${MOUNTED[k]}" || true; done
+}
+trap cleanup EXIT
+for d in proc sys dev dev/pts; do
+    if ! mountpoint -q "$CHROOT/$d"; then
+        mount --bind "/$d" "$CHROOT/$d"
+        MOUNTED+=("$CHROOT/$d")
+    fi
+done
+cp /etc/resolv.conf "$CHROOT/etc/resolv.conf"
+
+in_chroot() {
+    chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+        DEBIAN_FRONTEND=noninteractive QTWEBENGINE_CHROMIUM_FLAGS=--no-sandbox "$@"
+}
+
+# shellcheck disable=SC2086
+if ! in_chroot dpkg-query -W $PACKAGES >/dev/null 2>&1; then
+    echo "== installing packages in the chroot"
+    in_chroot apt-get update
+    in_chroot apt-get install -y --no-install-recommends $PACKAGES
+fi
+in_chroot dpkg-query -W freecad python3 python3-numpy python3-numba
+
+# ---------------------------------------------------------------- repository copy
+rm -rf "$CHROOT/root/repo"
+git clone -q "$REPO" "$CHROOT/root/repo"
+if [ "$WORKTREE" = 1 ]; then  # overlay uncommitted edits and new files (not ignored ones)
+    (cd "$REPO" && git ls-files -z --cached --others --exclude-standard \
+        | tar --null --ignore-failed-read -cf - -T -) | tar -xf - -C "$CHROOT/root/repo"
+    (cd "$REPO" && git ls-files -z --deleted) | (cd "$CHROOT/root/repo" && xargs -0 -r rm -f)
+fi
+echo "== testing $(cd "$REPO" && git rev-parse --short HEAD)$([ "$WORKTREE" = 1 ] && echo ' + working tree')"
+
+# ---------------------------------------------------------------- tests
+declare -A STATUS
+run() {
+    local name=$1; shift
+    echo "== $name"
+    if in_chroot bash -c "cd /root/repo && /usr/bin/python3 -m pytest -q -p no:cacheprovider -rs $*"; then
+        STATUS[$name]=passed
+    else
+        STATUS[$name]=FAILED
+    fi
+}
+run cad tests/cad
+run solver 'tests/test_*.py'
+[ "$GUI" = 1 ] && run gui tests/gui
+
+echo "== summary (FreeCAD $(in_chroot dpkg-query -W -f '${Version}' freecad))"
+rc=0
+for name in cad solver gui; do
+    [ -n "${STATUS[$name]:-}" ] || continue
+    echo "  $name: ${STATUS[$name]}"
+    [ "${STATUS[$name]}" = passed ] || rc=1
+done
+exit $rc
