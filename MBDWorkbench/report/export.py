@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 
+from ..solver.io import write_csv
 from . import derived
 from .data import TIME
 
@@ -45,7 +46,7 @@ def write_timeseries_json(data, points, path):
 
 def write_points_csv(data, points, path):
     cols = point_columns(data, points)
-    _write(path, list(cols), list(cols.values()))
+    write_csv(path, list(cols), list(cols.values()))
     return path
 
 
@@ -62,9 +63,3 @@ def write_peaks_csv(peaks, path):
     return path
 
 
-def _write(path, header, columns):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(header)
-        for row in zip(*columns):
-            w.writerow([f"{v:.10g}" for v in row])

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg
 
-from .assembly import apply_increment
+from .assembly import apply_increment, assembly_report  # noqa: F401 (re-exported)
 from .errors import AssemblyError, ModelError
 from .joints import JOINT_ROWS, POINT, DP1, DP2
 from .kernels import normalize_quaternions
@@ -203,17 +203,6 @@ def _assembly_step(system, Y, t, Js, f, cs, rs, mu):
             return Y_try
         alpha *= 0.5
     return None
-
-
-def assembly_report(system, Y0, Y1):
-    """How far assembly moved each body: [{'body', 'moved_m', 'rotated_rad'}]."""
-    out = []
-    for b, body in enumerate(system.moving):
-        dr = float(np.linalg.norm(Y1[7 * b:7 * b + 3] - Y0[7 * b:7 * b + 3]))
-        q0, q1 = Y0[7 * b + 3:7 * b + 7], Y1[7 * b + 3:7 * b + 7]
-        c = abs(float(np.dot(q0, q1)) / (np.linalg.norm(q0) * np.linalg.norm(q1)))
-        out.append({"body": body.name, "moved_m": dr, "rotated_rad": 2.0 * float(np.arccos(min(1.0, c)))})
-    return out
 
 
 # ----------------------------------------------------------------------------- mobility

@@ -61,14 +61,19 @@ def project_velocities(system, Y, t=0.0):
     return Y
 
 
+def assembly_report(system, Y0, Y1):
+    """How far assembly moved each body: [{'body', 'moved_m', 'rotated_rad'}]."""
+    out = []
+    for b, body in enumerate(system.moving):
+        dr = float(np.linalg.norm(Y1[7 * b:7 * b + 3] - Y0[7 * b:7 * b + 3]))
+        q0, q1 = Y0[7 * b + 3:7 * b + 7], Y1[7 * b + 3:7 * b + 7]
+        c = abs(float(np.dot(q0, q1)) / (np.linalg.norm(q0) * np.linalg.norm(q1)))
+        out.append({"body": body.name, "moved_m": dr, "rotated_rad": 2.0 * float(np.arccos(min(1.0, c)))})
+    return out
+
+
 def assemble(system, Y, t=0.0, tol=1e-10):
     """Assemble positions and project velocities; returns (Y, report) where the report
     lists how far each body moved (metres, radians)."""
     Y1 = project_velocities(system, assemble_positions(system, Y, t, tol), t)
-    report = []
-    for b, body in enumerate(system.moving):
-        dr = float(np.linalg.norm(Y1[7 * b:7 * b + 3] - Y[7 * b:7 * b + 3]))
-        q0, q1 = Y[7 * b + 3:7 * b + 7], Y1[7 * b + 3:7 * b + 7]
-        c = abs(float(np.dot(q0, q1)) / (np.linalg.norm(q0) * np.linalg.norm(q1)))
-        report.append({"body": body.name, "moved_m": dr, "rotated_rad": 2.0 * float(np.arccos(min(1.0, c)))})
-    return Y1, report
+    return Y1, assembly_report(system, Y, Y1)

@@ -11,7 +11,8 @@ from .errors import ModelError
 FILES = ("bodies.csv", "joints.csv", "drivers.csv", "violations.csv", "energy.csv")
 
 
-def _write_csv(path, header, columns):
+def write_csv(path, header, columns):
+    """A CSV with one header row and the columns zipped into rows (10 significant digits)."""
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
@@ -32,7 +33,7 @@ def write_results(res, directory):
             for c, n in enumerate(names):
                 head.append(f"{b}.{n} [{unit}]")
                 cols.append(data[:, c])
-    _write_csv(os.path.join(directory, "bodies.csv"), head, cols)
+    write_csv(os.path.join(directory, "bodies.csv"), head, cols)
 
     cols, head = [t], ["time [s]"]
     for j in res.joint_names:
@@ -47,14 +48,14 @@ def write_results(res, directory):
         F, T = res.reaction(j)
         head += [f"{j}.F_magnitude [N]", f"{j}.T_magnitude [N m]"]
         cols += [np.linalg.norm(F, axis=1), np.linalg.norm(T, axis=1)]
-    _write_csv(os.path.join(directory, "joints.csv"), head, cols)
+    write_csv(os.path.join(directory, "joints.csv"), head, cols)
 
     cols, head = [t], ["time [s]"]
     for d, drv in zip(res.driver_names, res.model.drivers):
         unit = "N m" if drv.type == "rotational" else "N"
         head += [f"{d}.effort [{unit}]", f"{d}.power [W]"]
         cols += [res.driver_effort(d), res.driver_power(d)]
-    _write_csv(os.path.join(directory, "drivers.csv"), head, cols)
+    write_csv(os.path.join(directory, "drivers.csv"), head, cols)
 
     cols, head = [t], ["time [s]"]
     for name in res.joint_names + res.driver_names:
@@ -62,11 +63,11 @@ def write_results(res, directory):
         for key, unit in (("position", "m"), ("angle", "rad"), ("velocity", "m/s"), ("angular_velocity", "rad/s")):
             head.append(f"{name}.{key} [{unit}]")
             cols.append(v[key])
-    _write_csv(os.path.join(directory, "violations.csv"), head, cols)
+    write_csv(os.path.join(directory, "violations.csv"), head, cols)
 
     e = res.energy()
     keys = ("kinetic", "potential", "total", "work_drivers", "work_nonconservative", "balance")
-    _write_csv(os.path.join(directory, "energy.csv"), ["time [s]"] + [f"{k} [J]" for k in keys],
+    write_csv(os.path.join(directory, "energy.csv"), ["time [s]"] + [f"{k} [J]" for k in keys],
                [t] + [e[k] for k in keys])
 
     res.model.save(os.path.join(directory, "model.json"))
