@@ -5,27 +5,12 @@ Run: /usr/bin/python3 examples/make_examples.py  (rewrites examples/*.json)
 import json
 import math
 import os
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
 
-
-def rot_z(angle):
-    """Quaternion [qw, qx, qy, qz] of a rotation by ``angle`` [rad] about z."""
-    return [math.cos(angle / 2), 0.0, 0.0, math.sin(angle / 2)]
-
-
-def rod(name, m, L, start, angle, thin=1e-4):
-    """A uniform slender rod of mass m [kg] and length L [m] from ``start`` along angle
-    [rad] in the x-y plane; its own x axis runs along the rod."""
-    c, s = math.cos(angle), math.sin(angle)
-    J = m * L * L / 12
-    return {"name": name, "mass": m, "inertia": [thin, J, J],
-            "position": [start[0] + 0.5 * L * c, start[1] + 0.5 * L * s, 0.0], "orientation": rot_z(angle)}
-
-
-def revolute_z(name, bi, bj, origin):
-    return {"name": name, "type": "revolute", "body_i": bi, "body_j": bj,
-            "frame": {"origin": list(origin), "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}}
+from MBDWorkbench.solver.planar_parts import rod, revolute_z  # noqa: E402
 
 
 def pendulum():

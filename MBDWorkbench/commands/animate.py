@@ -7,7 +7,7 @@ Listeners (the plot dock) are told the current time.
 """
 from __future__ import annotations
 
-from .common import active_document, dialog_buttons, message, qt_modules
+from .common import active_document, dialog_buttons, message, qt_modules, stored_results_or_message
 from .model_commands import _Command
 
 _listeners = []
@@ -243,13 +243,9 @@ class AnimateCommand(_Command):
 
     def Activated(self):
         import FreeCADGui
-        from ..cad.objects import find_simulation
-        from ..cad.results_store import load_results
         doc = active_document()
-        sim = find_simulation(doc)
-        results = load_results(sim) if sim is not None else None
-        if results is None or not len(results):
-            message("Animate", "No results yet: run Solve first.", "error")
+        results = stored_results_or_message(doc, "Animate")
+        if results is None:
             return
         if FreeCADGui.Control.activeDialog():
             message("Animate", "Close the open task panel first.", "error")

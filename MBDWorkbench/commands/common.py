@@ -109,3 +109,16 @@ def dialog_buttons(*names):
         return int(flags)
     except TypeError:
         return getattr(flags, "value", flags)
+
+
+def stored_results_or_message(doc, title):
+    """The stored results of the document's Simulation, or None after telling the user to
+    run Solve first."""
+    from ..cad.objects import find_simulation
+    from ..cad.results_store import load_results
+    sim = find_simulation(doc)
+    results = load_results(sim) if sim is not None else None
+    if results is None or not len(results):
+        message(title, "No results yet: run Solve first.", "error")
+        return None
+    return results

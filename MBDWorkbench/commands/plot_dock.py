@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import active_document, message, qt_modules
+from .common import active_document, qt_modules, stored_results_or_message
 from .model_commands import _Command
 
 DOCK_NAME = "MBD_PlotDock"
@@ -175,13 +175,9 @@ class PlotCommand(_Command):
     MENU, TIP, ICON = "Plots", "Dock with reactions, driver efforts, drift and energy of the last run", "plot"
 
     def Activated(self):
-        from ..cad.objects import find_simulation
-        from ..cad.results_store import load_results
         doc = active_document()
-        sim = find_simulation(doc)
-        results = load_results(sim) if sim is not None else None
-        if results is None or not len(results):
-            message("Plots", "No results yet: run Solve first.", "error")
+        results = stored_results_or_message(doc, "Plots")
+        if results is None:
             return
         dock = plot_dock()
         if dock is not None:

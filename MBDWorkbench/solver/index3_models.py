@@ -5,26 +5,8 @@ Used by tests/test_index3.py and bench/index3_study.py. SI units."""
 import math
 
 from .model import from_dict
+from .planar_parts import rod as _rod, revolute_z as _revolute_z
 
-THIN = 1e-4   # inertia of a slender rod about its own axis [kg m^2] (no effect in plane)
-
-
-def _rot_z(angle):
-    return [math.cos(angle / 2), 0.0, 0.0, math.sin(angle / 2)]
-
-
-def _rod(name, m, L, start, angle):
-    """Uniform rod of mass m [kg], length L [m] from ``start`` at ``angle`` [rad] from +x;
-    its own x axis runs along the rod (J = m L^2 / 12 about the transverse axes)."""
-    c, s = math.cos(angle), math.sin(angle)
-    J = m * L * L / 12
-    return {"name": name, "mass": m, "inertia": [THIN, J, J],
-            "position": [start[0] + 0.5 * L * c, start[1] + 0.5 * L * s, 0.0], "orientation": _rot_z(angle)}
-
-
-def _revolute_z(name, bi, bj, origin):
-    return {"name": name, "type": "revolute", "body_i": bi, "body_j": bj,
-            "frame": {"origin": [origin[0], origin[1], 0.0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}}
 
 
 def two_link(q1=0.3, q2=-1.0, settings=None):

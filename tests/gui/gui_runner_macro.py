@@ -8,7 +8,8 @@
 # The test macro is exec()d, inside the running Qt event loop, with these names:
 #   App, Gui, QtCore, QtGui, QtWidgets, OUT_DIR, result (a dict saved as JSON),
 #   check(name, condition, detail=""), wait(ms), save_view(name, w, h, background),
-#   save_window(name), image_stats(path), close_message_boxes(seen, timeout_ms).
+#   save_window(name), image_stats(path), close_message_boxes(seen, timeout_ms),
+#   run_with_boxes(command, timeout_ms) (runs a GUI command, returns the boxes it closed).
 # The result file is result.json: {"ok": bool, "checks": [...], "error": str|None, ...}.
 # Afterwards every document is closed unsaved and the main window closed, so FreeCAD exits
 # normally; a daemon watchdog thread os._exit()s if that has not happened after 20 s
@@ -150,6 +151,14 @@ def _mbd_gui_runner():
 
         QtCore.QTimer.singleShot(50, poll)
 
+    def run_with_boxes(command, timeout_ms=5000):
+        """Run a GUI command, closing (and returning) the message boxes it shows."""
+        seen = []
+        close_message_boxes(seen, timeout_ms)
+        Gui.runCommand(command)
+        wait(100)
+        return seen
+
     # ------------------------------------------------------------ run, save, exit
 
     def finish():
@@ -187,6 +196,7 @@ def _mbd_gui_runner():
             "save_window": save_window,
             "image_stats": image_stats,
             "close_message_boxes": close_message_boxes,
+            "run_with_boxes": run_with_boxes,
         }
         try:
             wait(300)  # let the main window finish showing

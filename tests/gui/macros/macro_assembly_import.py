@@ -14,14 +14,6 @@ from MBDWorkbench.cad.objects import find_objects, find_simulation
 from MBDWorkbench.commands.solve_commands import SolveCommand
 
 
-def run_with_boxes(command, timeout_ms=5000):
-    seen = []
-    close_message_boxes(seen, timeout_ms)
-    Gui.runCommand(command)
-    wait(100)
-    return seen
-
-
 def vertex_at(part, local):
     p = part.Placement.multVec(App.Vector(*local))
     return next("%s.Vertex%d" % (part.Name, k) for k, v in enumerate(part.Shape.Vertexes, 1)

@@ -72,14 +72,6 @@ def objects_snapshot():
     return sorted(o.Name for o in doc.Objects)
 
 
-def run_with_boxes(command, timeout_ms=5000):
-    seen = []
-    close_message_boxes(seen, timeout_ms)
-    Gui.runCommand(command)
-    wait(100)
-    return seen
-
-
 def pixel_difference(a, b):
     """Fraction of sampled pixels that differ between two PNGs of the same size."""
     ia, ib = QtGui.QImage(a), QtGui.QImage(b)
