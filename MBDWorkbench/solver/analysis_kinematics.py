@@ -177,6 +177,7 @@ def kinematic_analysis(model, t_end=None, output_step=None, tol=ASSEMBLY_TOL,
     rows = np.array(rep.independent, dtype=int)
     rs, cs = scaling(system, length_scale(system, Y))
     acc = np.zeros(6)
+    a = last_sign = None  # acceleration and Jacobian-determinant sign of the previous sample
     try:
         for k, t in enumerate(times):
             if k:

@@ -348,7 +348,6 @@ class CROSStepper(_Index3Base):
         c = self._cache
         if c is not None and c[0] == t and c[1] == h and np.array_equal(c[2], Y):
             return c[3], c[4]
-        n6 = self.n6
         v = Y[self.vel_slice]
         self._set_lam(self.lam)
         ev = self._evaluate(t, Y, blocks=True)

@@ -119,31 +119,45 @@ def _gravity_gyro(nb, Y, mass, inertia, gravity, Q):
 
 
 @njit(cache=True)
+def _profile_value(progs, k, c, t, code, code_start, consts, const_start, table_x, table_y, table_start,
+                   table_base, stack):
+    """Value at t of the profile progs[k, c] (0 where it is -1, i.e. absent)."""
+    if progs[k, c] < 0:
+        return 0.0
+    return eval_jet(progs[k, c], t, code, code_start, consts, const_start, table_x, table_y, table_start,
+                    table_base, stack)[0]
+
+
+@njit(cache=True)
+def _profile_vector(progs, k, t, code, code_start, consts, const_start, table_x, table_y, table_start,
+                    table_base, stack):
+    """3-vector of profile values at t from row k of ``progs``."""
+    return (_profile_value(progs, k, 0, t, code, code_start, consts, const_start, table_x, table_y,
+                           table_start, table_base, stack),
+            _profile_value(progs, k, 1, t, code, code_start, consts, const_start, table_x, table_y,
+                           table_start, table_base, stack),
+            _profile_value(progs, k, 2, t, code, code_start, consts, const_start, table_x, table_y,
+                           table_start, table_base, stack))
+
+
+@njit(cache=True)
 def _loads(t, nb, Y, A, Q, body, point, fprog, tprog, frame,
            code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack):
     """Point forces and torques (profiles of t, global or body frame); returns their power [W]."""
     P = 0.0
     for k in range(body.shape[0]):
         b = body[k]
-        F0 = F1 = F2 = T0 = T1 = T2 = 0.0
-        for c in range(3):
-            val = 0.0
-            if fprog[k, c] >= 0:
-                val = eval_jet(fprog[k, c], t, code, code_start, consts, const_start, table_x, table_y,
-                               table_start, table_base, stack)[0]
-            F0, F1, F2 = (val, F1, F2) if c == 0 else ((F0, val, F2) if c == 1 else (F0, F1, val))
-            val = 0.0
-            if tprog[k, c] >= 0:
-                val = eval_jet(tprog[k, c], t, code, code_start, consts, const_start, table_x, table_y,
-                               table_start, table_base, stack)[0]
-            T0, T1, T2 = (val, T1, T2) if c == 0 else ((T0, val, T2) if c == 1 else (T0, T1, val))
+        F = _profile_vector(fprog, k, t, code, code_start, consts, const_start, table_x, table_y,
+                            table_start, table_base, stack)
+        T = _profile_vector(tprog, k, t, code, code_start, consts, const_start, table_x, table_y,
+                            table_start, table_base, stack)
         s = (point[k, 0], point[k, 1], point[k, 2])
         if frame[k] == 1:
-            Fg = _Ax(A, b, (F0, F1, F2))
-            Tb = (T0, T1, T2)
+            Fg = _Ax(A, b, F)
+            Tb = T
         else:
-            Fg = (F0, F1, F2)
-            Tb = _AT(A, b, (T0, T1, T2))
+            Fg = F
+            Tb = _AT(A, b, T)
         _apply(Q, A, b, s, Fg)
         o = 7 * nb + 6 * b
         for c in range(3):

@@ -10,7 +10,6 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from . import kernels, quaternion
-from .errors import ModelError
 from .expressions import compile_profile, pack_programs, pack_args
 from .joints import JOINT_ROWS, DRIVER_ROW, ROW_IS_ANGULAR, row_vectors
 from .model import GROUND, frame_axes
@@ -338,11 +337,3 @@ class System:
         q = Y[:7 * nb].reshape(nb, 7)
         w = Y[7 * nb:].reshape(nb, 6)[:, 3:]
         return np.einsum("bij,bj->bi", quaternion.matrices(q[:, 3:]), w)
-
-
-def check_model_consistency(model):
-    """Raise ModelError if model references cannot be compiled (used by the CLI)."""
-    try:
-        System(model)
-    except KeyError as e:
-        raise ModelError("$", f"unknown reference {e}") from None
