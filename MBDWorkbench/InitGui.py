@@ -1,7 +1,8 @@
 # Multibody Dynamics workbench -- FreeCAD runs this file at GUI start-up.
 #
-# Registers the workbench `MultibodyDynamicsWorkbench` ("Multibody Dynamics"). Its commands
-# are imported from the MBDWorkbench package only when the workbench is first activated.
+# Registers the workbench `MultibodyDynamicsWorkbench` ("Multibody Dynamics") and the GUI hooks
+# through which the document objects get their view providers. Its commands are imported from
+# the MBDWorkbench package only when the workbench is first activated.
 #
 # FreeCAD exec()s this text inside a function (0.20: `exec(f.read())`: __file__ is not ours or
 # not defined; 1.x: exec of compile(text, path)). So: top-level names are not visible inside
@@ -87,6 +88,26 @@ else:
         _mbd_sys.path.remove(_mbd_root)
     _mbd_sys.path.insert(0, _mbd_root)
 
+    def _mbd_view_provider_hook(event):
+        """The GUI hook for ``event`` (see MBDWorkbench.cad.gui_hooks): the document objects get
+        their view providers, also in documents opened before the workbench is activated. The
+        view providers (and the solver they import) are loaded at the first call, not at start-up."""
+
+        def hook(obj):
+            from MBDWorkbench.commands import view_providers
+
+            view_providers.HOOKS[event](obj)
+
+        return hook
+
+    try:
+        from MBDWorkbench.cad import gui_hooks as _mbd_gui_hooks
+
+        for _mbd_event in _mbd_gui_hooks.EVENTS:
+            _mbd_gui_hooks.set_hook(_mbd_event, _mbd_view_provider_hook(_mbd_event))
+    except Exception as _mbd_exc:
+        FreeCAD.Console.PrintError("Multibody Dynamics: GUI hooks not set: %s\n" % (_mbd_exc,))
+
     _mbd_base = getattr(FreeCADGui, "Workbench", None)
     if _mbd_base is None:
         _mbd_base = Workbench  # noqa: F821 -- defined by FreeCADGuiInit, whose globals we run in
@@ -100,6 +121,7 @@ else:
 
         def Initialize(self):
             import FreeCAD
+
             from MBDWorkbench import commands
 
             names = commands.register_commands()

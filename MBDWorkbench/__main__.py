@@ -1,4 +1,5 @@
 """``python -m MBDWorkbench ...``: the command-line interface."""
+
 import sys
 
 from .cli import main

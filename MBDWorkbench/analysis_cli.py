@@ -8,20 +8,20 @@
 
 Exit codes as cli.py: 0 success, 1 analysis stopped (singular configuration), 2 bad input.
 """
-import json
-import os
 
+from __future__ import annotations
+
+import argparse
+import json
+
+from .cli_common import Progress, load_model, out_dir, report_stopped_run
 from .solver.errors import SimulationError
 
 
-def _out_dir(args, suffix):
-    return args.out or os.path.splitext(os.path.basename(args.model))[0] + suffix
-
-
-def cmd_analyze(args):
+def cmd_analyze(args: argparse.Namespace) -> int:
     """Print the mobility/redundancy report of a model at its assembled start."""
-    from .cli import load_model
-    from .solver.analysis import mobility
+    from .solver.analyses.mobility import mobility
+
     rep = mobility(load_model(args.model), t=args.t, tol=args.tol)
     if args.json:
         print(json.dumps(rep.to_dict(), indent=2))
@@ -30,23 +30,31 @@ def cmd_analyze(args):
     return 0
 
 
-def _run_kinematics(args, label):
-    from .cli import load_model, Progress, report_stopped_run
-    from .solver.analysis_kinematics import kinematic_analysis
+def _run_kinematics(args: argparse.Namespace, label: str):
+    from .solver.analyses.kinematics import kinematic_analysis
+
     model = load_model(args.model)
-    out = _out_dir(args, "_" + label)
+    out = out_dir(args.out, args.model, "_" + label)
     try:
-        res = kinematic_analysis(model, t_end=args.t_end, output_step=args.output_step, out_dir=out,
-                                 singular_tol=args.singular_tol, progress=None if args.quiet else Progress())
+        res = kinematic_analysis(
+            model,
+            t_end=args.t_end,
+            output_step=args.output_step,
+            out_dir=out,
+            singular_tol=args.singular_tol,
+            progress=None if args.quiet else Progress(),
+        )
     except SimulationError as e:
         return report_stopped_run(e, out)
     vpos, vang = res.max_violation()
-    print(f"{model.name}: {label}, {len(res)} samples to t = {res.t[-1]:.6g} s, {res.steps} Newton "
-          f"iterations; max violation {vpos:.3e} m, {vang:.3e} rad")
+    print(
+        f"{model.name}: {label}, {len(res)} samples to t = {res.t[-1]:.6g} s, {res.steps} Newton "
+        f"iterations; max violation {vpos:.3e} m, {vang:.3e} rad"
+    )
     return res, out
 
 
-def cmd_kinematics(args):
+def cmd_kinematics(args: argparse.Namespace) -> int:
     """Kinematic analysis of a fully driven mechanism."""
     out = _run_kinematics(args, "kinematics")
     if isinstance(out, int):
@@ -55,7 +63,7 @@ def cmd_kinematics(args):
     return 0
 
 
-def cmd_inverse_dynamics(args):
+def cmd_inverse_dynamics(args: argparse.Namespace) -> int:
     """Kinematic analysis with inverse dynamics; prints peak driver efforts."""
     out = _run_kinematics(args, "inverse_dynamics")
     if isinstance(out, int):
@@ -65,22 +73,26 @@ def cmd_inverse_dynamics(args):
         e, p = res.driver_effort(d), res.driver_power(d)
         unit = "N m" if drv.type == "rotational" else "N"
         k = int(abs(e).argmax())
-        print(f"driver '{d}': peak effort {e[k]:.6g} {unit} at t = {res.t[k]:.4g} s, "
-              f"RMS {float((e ** 2).mean()) ** 0.5:.6g} {unit}, peak power {float(abs(p).max()):.6g} W")
+        print(
+            f"driver '{d}': peak effort {e[k]:.6g} {unit} at t = {res.t[k]:.4g} s, "
+            f"RMS {float((e**2).mean()) ** 0.5:.6g} {unit}, peak power {float(abs(p).max()):.6g} W"
+        )
     print(f"results written to {path}")
     return 0
 
 
-def cmd_statics(args):
+def cmd_statics(args: argparse.Namespace) -> int:
     """Static equilibrium with the drivers held at their value at --t."""
-    from .cli import load_model
-    from .solver.analysis_kinematics import static_equilibrium
+    from .solver.analyses.kinematics import static_equilibrium
+
     model = load_model(args.model)
-    out = _out_dir(args, "_statics")
+    out = out_dir(args.out, args.model, "_statics")
     res = static_equilibrium(model, t=args.t, out_dir=out)
     eq = res.equilibrium
-    print(f"{model.name}: static equilibrium at t = {args.t:g} s after {eq['iterations']} Newton iterations, "
-          f"force residual {eq['force_residual']:.3e}, {'stable' if eq['stable'] else 'UNSTABLE'}")
+    print(
+        f"{model.name}: static equilibrium at t = {args.t:g} s after {eq['iterations']} Newton iterations, "
+        f"force residual {eq['force_residual']:.3e}, {'stable' if eq['stable'] else 'UNSTABLE'}"
+    )
     for a in res.assembly:
         if a["moved_m"] > 1e-9 or a["rotated_rad"] > 1e-9:
             print(f"  body '{a['body']}' moved {a['moved_m']:.4g} m and turned {a['rotated_rad']:.4g} rad")
@@ -91,36 +103,45 @@ def cmd_statics(args):
     return 0
 
 
-def cmd_ankle_export(args):
+def cmd_ankle_export(args: argparse.Namespace) -> int:
     """Actuator-to-foot maps (tables, fits, Jacobians) of the parallel ankle."""
-    from .cli import load_model
-    from .solver.analysis_ankle import export_actuator_maps
+    from .showcase.ankle_model import export_actuator_maps
+
     model = load_model(args.model) if args.model else None
     out = args.out or "ankle_maps"
-    info = export_actuator_maps(out, model=model, roll_max=args.roll_max, pitch_max=args.pitch_max,
-                                n=args.n, degree=args.degree)
-    print(f"{info['grid']['valid_points']} valid grid points; IK fit (degree {args.degree}) max error "
-          f"{max(info['ik_fit']['max_error_rad']):.3g} rad, FK fit {max(info['fk_fit']['max_error_rad']):.3g} rad; "
-          f"max cond(J) {info['max_condition_number']:.3g}")
+    info = export_actuator_maps(
+        out, model=model, roll_max=args.roll_max, pitch_max=args.pitch_max, n=args.n, degree=args.degree
+    )
+    print(
+        f"{info['grid']['valid_points']} valid grid points; IK fit (degree {args.degree}) max error "
+        f"{max(info['ik_fit']['max_error_rad']):.3g} rad, FK fit {max(info['fk_fit']['max_error_rad']):.3g} rad; "
+        f"max cond(J) {info['max_condition_number']:.3g}"
+    )
     if "solver_check" in info:
         c = info["solver_check"]
-        print(f"solver check: closed-form IK vs solver assembly at {c['points']} points, "
-              f"max difference {c['max_error_rad']:.3g} rad")
+        print(
+            f"solver check: closed-form IK vs solver assembly at {c['points']} points, "
+            f"max difference {c['max_error_rad']:.3g} rad"
+        )
     print(f"maps written to {out} (ankle_maps.json, ankle_table.csv)")
     return 0
 
 
-def _kin_args(p):
+def _kin_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", help="model .json or .FCStd")
     p.add_argument("--t-end", type=float, help="end time [s] (default: model settings)")
     p.add_argument("--output-step", type=float, help="output interval [s]")
     p.add_argument("--out", help="results directory")
-    p.add_argument("--singular-tol", type=float, default=1e-4,
-                   help="stop when sigma_min/sigma_max of the Jacobian falls below this (1/condition number)")
+    p.add_argument(
+        "--singular-tol",
+        type=float,
+        default=1e-4,
+        help="stop when sigma_min/sigma_max of the Jacobian falls below this (1/condition number)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def register(sub):
+def register(sub: argparse._SubParsersAction) -> None:
     """Add the analysis subcommands to an argparse subparsers object."""
     p = sub.add_parser("analyze", help="mobility, redundant constraints and relaxations of a model")
     p.add_argument("model", help="model .json or .FCStd")

@@ -5,6 +5,7 @@ bench/results/index3_study.{md,json}. Runtime about 3-6 min (2 cores, loaded mac
 
 Run: /usr/bin/python3 bench/index3_study.py [--quick]
 """
+
 import argparse
 import json
 import math
@@ -20,17 +21,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from MBDWorkbench.solver import from_dict, kernels, load, simulate  # noqa: E402
-from MBDWorkbench.solver import index3  # noqa: E402
-from MBDWorkbench.solver.assembly import assemble  # noqa: E402
-from MBDWorkbench.solver.index3_models import four_bar, slider_crank, two_link  # noqa: E402
-from MBDWorkbench.solver.index3_quat import CROSQuatStepper  # noqa: E402
-from MBDWorkbench.solver.joints import POINT  # noqa: E402
-from MBDWorkbench.solver.quaternion import matrix  # noqa: E402
-from MBDWorkbench.solver.system import System  # noqa: E402
 from oracles.four_bar import FourBar  # noqa: E402
 from oracles.slider_crank import SliderCrank  # noqa: E402
 from oracles.two_link import seed_solution  # noqa: E402
+
+from bench.study.index3_models import four_bar, slider_crank, two_link  # noqa: E402
+from bench.study.index3_quat import CROSQuatStepper  # noqa: E402
+from MBDWorkbench.solver import from_dict, kernels, load, simulate  # noqa: E402
+from MBDWorkbench.solver.assembly import assemble  # noqa: E402
+from MBDWorkbench.solver.integrators.cros import CROSStepper  # noqa: E402
+from MBDWorkbench.solver.integrators.galpha import GAlphaStepper  # noqa: E402
+from MBDWorkbench.solver.joints import POINT  # noqa: E402
+from MBDWorkbench.solver.quaternion import matrix  # noqa: E402
+from MBDWorkbench.solver.system import System  # noqa: E402
 
 OUT = os.path.join(ROOT, "bench", "results")
 SPRING_CRANK = SliderCrank(r=0.5, l=1.5, k=20.0, x0=1.5)
@@ -94,11 +97,11 @@ def make(model, kind, h, **kw):
     system = System(model)
     Y, _ = assemble(system, system.Y0.copy())
     if kind == "cros":
-        st = index3.CROSStepper(system, s, 0.0, Y)
+        st = CROSStepper(system, s, 0.0, Y)
     elif kind == "galpha":
-        st = index3.GAlphaStepper(system, s, 0.0, Y, adaptive=False)
+        st = GAlphaStepper(system, s, 0.0, Y, adaptive=False)
     elif kind == "galpha_adaptive":
-        st = index3.GAlphaStepper(system, s, 0.0, Y, adaptive=True)
+        st = GAlphaStepper(system, s, 0.0, Y, adaptive=True)
     else:
         st = CROSQuatStepper(system, s, 0.0, Y, kind.split("_")[1])
     return system, Y, st
@@ -114,7 +117,7 @@ def run(model, kind, h, t_end, observe=None, every=0.01, **kw):
     acc = np.zeros(6)
     t, steps, max_phi, max_gap, series = 0.0, 0, 0.0, 0.0, []
     if kind != "galpha_adaptive":
-        every = h * max(1, int(round(every / h)))      # whole steps between observations
+        every = h * max(1, int(round(every / h)))  # whole steps between observations
     n_obs = int(round(t_end / every))
     start = time.perf_counter()
     for k in range(n_obs):
@@ -138,8 +141,19 @@ def run(model, kind, h, t_end, observe=None, every=0.01, **kw):
         if observe is not None:
             observe(t, Y, st)
     wall = time.perf_counter() - start
-    return dict(max_phi=max_phi, max_gap=max_gap, steps=steps, us_per_step=1e6 * wall / max(steps, 1),
-                series=np.array(series), system=system, stepper=st, Y=Y, E0=E0, acc=acc, t=t)
+    return dict(
+        max_phi=max_phi,
+        max_gap=max_gap,
+        steps=steps,
+        us_per_step=1e6 * wall / max(steps, 1),
+        series=np.array(series),
+        system=system,
+        stepper=st,
+        Y=Y,
+        E0=E0,
+        acc=acc,
+        t=t,
+    )
 
 
 def tip(system, Y):
@@ -155,13 +169,24 @@ def two_link_closure(hs, t_end):
         c = run(two_link(), "cros", h, t_end)
         g = run(two_link(), "galpha", h, t_end) if h >= 1e-3 else None
         gaps.append(c["max_gap"])
-        rows.append([fmt(h), c["max_gap"], None, c["max_phi"], c["steps"], c["us_per_step"],
-                     g["max_gap"] if g else None])
+        rows.append(
+            [fmt(h), c["max_gap"], None, c["max_phi"], c["steps"], c["us_per_step"], g["max_gap"] if g else None]
+        )
     for r, q in zip(rows, ratios(gaps)):
         r[2] = q
     RAW["two_link_closure"] = dict(h=hs, t_end=t_end, cros_gap=gaps)
-    return table(["h [s]", "CROS max closure [m]", "ratio", "CROS max abs(Phi)", "steps", "us/step",
-                  "gen-alpha (fixed h) max closure [m]"], rows)
+    return table(
+        [
+            "h [s]",
+            "CROS max closure [m]",
+            "ratio",
+            "CROS max abs(Phi)",
+            "steps",
+            "us/step",
+            "gen-alpha (fixed h) max closure [m]",
+        ],
+        rows,
+    )
 
 
 def two_link_windows(h, t_end):
@@ -170,10 +195,12 @@ def two_link_windows(h, t_end):
     def obs(t, Y, st):
         zmax[0] = max(zmax[0], float(np.abs(Y).max()))
         zmax[1] = max(zmax[1], float(np.abs(st.lam).max()), float(np.abs(st.lam_hat).max()))
+
     c = run(two_link(), "cros", h, t_end, observe=obs)
     s = c["series"]
-    ode = simulate(two_link(), integrator="rk4", t_end=t_end, step=h, output_step=0.01, baumgarte_alpha=0.0,
-                   baumgarte_beta=0.0)
+    ode = simulate(
+        two_link(), integrator="rk4", t_end=t_end, step=h, output_step=0.01, baumgarte_alpha=0.0, baumgarte_beta=0.0
+    )
     probe = Probe(ode.system)
     ode_gap = np.array([probe(t, Y)[1] for t, Y in zip(ode.t, ode.Y)])
     edges = [0, 5, 15, 30, 45, 60]
@@ -185,8 +212,15 @@ def two_link_windows(h, t_end):
         sel2 = (ode.t > a) & (ode.t <= b)
         rows.append([f"{a} - {b}", float(s[sel, 1].max()), float(s[sel, 2].max()), float(ode_gap[sel2].max())])
     RAW["two_link_windows"] = dict(h=h, rows=[r[1:] for r in rows], zmax=zmax)
-    return table(["window [s]", "CROS max abs(Phi), all joints", "CROS max geometric closure [m]",
-                  "RK4 index 1, no Baumgarte: max closure [m] (sampled every 10 ms)"], rows), zmax
+    return table(
+        [
+            "window [s]",
+            "CROS max abs(Phi), all joints",
+            "CROS max geometric closure [m]",
+            "RK4 index 1, no Baumgarte: max closure [m] (sampled every 10 ms)",
+        ],
+        rows,
+    ), zmax
 
 
 def two_link_tip(hs, t_end):
@@ -196,21 +230,31 @@ def two_link_tip(hs, t_end):
         errs = []
         for h in hs:
             e = [0.0]
-            run(two_link(), kind, h, t_end,
-                observe=lambda t, Y, st, e=e: e.__setitem__(0, max(e[0], np.abs(tip(st.system, Y) - ref.end_effector([t])[0]).max())))
+            run(
+                two_link(),
+                kind,
+                h,
+                t_end,
+                observe=lambda t, Y, st, e=e: e.__setitem__(
+                    0, max(e[0], np.abs(tip(st.system, Y) - ref.end_effector([t])[0]).max())
+                ),
+            )
             errs.append(e[0])
         out[kind] = errs
     RAW["two_link_tip"] = dict(h=hs, t_end=t_end, **out)
-    rows = [[fmt(h), out["cros"][k], ratios(out["cros"])[k], out["galpha"][k], ratios(out["galpha"])[k]]
-            for k, h in enumerate(hs)]
+    rows = [
+        [fmt(h), out["cros"][k], ratios(out["cros"])[k], out["galpha"][k], ratios(out["galpha"])[k]]
+        for k, h in enumerate(hs)
+    ]
     return table(["h [s]", "CROS max tip error [m]", "ratio", "gen-alpha (fixed h) max tip error [m]", "ratio"], rows)
 
 
 def ode_form(integrator, h, t_end, alpha=0.0, beta=0.0, projection=False):
     """Closure and energy error of the core's ODE-form integrators on the two-link chain
     (Results sampled every step for the fixed-step ones)."""
-    kw = dict(integrator=integrator, t_end=t_end, step=h, baumgarte_alpha=alpha, baumgarte_beta=beta,
-              projection=projection)
+    kw = dict(
+        integrator=integrator, t_end=t_end, step=h, baumgarte_alpha=alpha, baumgarte_beta=beta, projection=projection
+    )
     if integrator == "radau":
         kw.update(output_step=0.01, rtol=1e-6, atol=1e-8)
     else:
@@ -261,8 +305,17 @@ def baumgarte_sweep(h, t_end):
         gap, dE, _ = direct_energy(kind, h, t_end)
         rows.append([label, "", gap, dE, "", ""])
     RAW["baumgarte"] = dict(h=h, t_end=t_end, rows=[[r[0], r[1]] + [x for x in r[2:]] for r in rows])
-    return table(["2 alpha", "beta^2", "RK4 closure [m]", "RK4 max abs(E - E0) [J]", "Radau closure [m]",
-                  "Radau max abs(E - E0) [J]"], rows)
+    return table(
+        [
+            "2 alpha",
+            "beta^2",
+            "RK4 closure [m]",
+            "RK4 max abs(E - E0) [J]",
+            "Radau closure [m]",
+            "Radau max abs(E - E0) [J]",
+        ],
+        rows,
+    )
 
 
 # ----------------------------------------------------------------------------- quaternions
@@ -279,22 +332,47 @@ def quaternion_options():
 
                 def obs(t, Y, st, err=err, nrm=nrm, E=E):
                     s = st.system
-                    if mk:
+                    if mk:  # noqa: B023 (obs is called inside this iteration only)
                         e = np.abs(tip(s, Y) - ref2.end_effector([t])[0]).max()
                     else:
                         e = np.abs(Y[:3] - top_ref.position("top")[int(round(t / 0.01))]).max()
                     err[0] = max(err[0], e)
-                    nrm[0] = max(nrm[0], max(abs(np.linalg.norm(Y[7 * b + 3:7 * b + 7]) - 1) for b in range(s.nb)))
+                    nrm[0] = max(nrm[0], max(abs(np.linalg.norm(Y[7 * b + 3 : 7 * b + 7]) - 1) for b in range(s.nb)))
                     E.append(energy(s, t, Y))
+
                 out = run(model, kind, h, T, observe=obs)
                 E0 = out["E0"]
-                name = {"cros": "rotation-vector increments (production)", "quat_normalize": "quaternions + normalisation",
-                        "quat_constraint": "quaternions + norm row and multiplier"}[kind]
-                rows.append([label, fmt(h), name, err[0], out["max_gap"], nrm[0], float(np.abs(np.array(E) - E0).max()),
-                             out["us_per_step"]])
+                name = {
+                    "cros": "rotation-vector increments (production)",
+                    "quat_normalize": "quaternions + normalisation",
+                    "quat_constraint": "quaternions + norm row and multiplier",
+                }[kind]
+                rows.append(
+                    [
+                        label,
+                        fmt(h),
+                        name,
+                        err[0],
+                        out["max_gap"],
+                        nrm[0],
+                        float(np.abs(np.array(E) - E0).max()),
+                        out["us_per_step"],
+                    ]
+                )
     RAW["quaternions"] = rows
-    return table(["mechanism", "h [s]", "unit quaternion kept by", "max position error [m]", "max closure [m]",
-                  "max abs(abs(p) - 1)", "max abs(E - E0) [J]", "us/step"], rows)
+    return table(
+        [
+            "mechanism",
+            "h [s]",
+            "unit quaternion kept by",
+            "max position error [m]",
+            "max closure [m]",
+            "max abs(abs(p) - 1)",
+            "max abs(E - E0) [J]",
+            "us/step",
+        ],
+        rows,
+    )
 
 
 # ----------------------------------------------------------------------------- slider-crank
@@ -302,7 +380,7 @@ def driver_work(out):
     """Driver work [J] from the stepper's trapezoidal power accounting, closed at the
     final time (CROS: with the multipliers of the solve at the final state)."""
     st, acc, t, Y = out["stepper"], out["acc"], out["t"], out["Y"]
-    if isinstance(st, index3.CROSStepper):
+    if isinstance(st, CROSStepper):
         zeta, ev = st._solve(t, Y, st.h)
         P = st._driver_power(ev, Y[st.vel_slice], st.multipliers_at(zeta))
     else:
@@ -328,24 +406,47 @@ def slider_crank_table(hs, t_end):
                 track[0] = max(track[0], abs(math.remainder(math.atan2(A[1, 0], A[0, 0]) - math.pi * t, 2 * math.pi)))
                 drv = list(st.active_rows).index(int(np.nonzero(s.static.row_prog >= 0)[0][0]))
                 # CROS: multipliers of the last step's solve belong to its start, t - h
-                lam, tl = (st.lam_hat, t - st.h) if kind == "cros" else (st.lam, t)
+                lam, tl = (st.lam_hat, t - st.h) if kind == "cros" else (st.lam, t)  # noqa: B023 (called in-loop)
                 if t > 0.1:
                     tau = SPRING_CRANK.torque_constant_speed(np.array([tl]))[0]
                     torque[0] = max(torque[0], abs(-lam[drv] - tau))
+
             out = run(slider_crank(), kind, h, t_end, observe=obs)
             Wd = driver_work(out)
             bal = energy(out["system"], t_end, out["Y"]) - out["E0"] - Wd
             if kind == "cros":
                 gaps.append(out["max_gap"])
-            rows.append([kind, fmt(h), out["max_gap"], None, track[0], bal, abs(bal) / work_scale(t_end),
-                         torque[0], out["steps"]])
+            rows.append(
+                [
+                    kind,
+                    fmt(h),
+                    out["max_gap"],
+                    None,
+                    track[0],
+                    bal,
+                    abs(bal) / work_scale(t_end),
+                    torque[0],
+                    out["steps"],
+                ]
+            )
     rq = ratios(gaps)
     for k, r in enumerate(rows):
         r[3] = rq[k] if r[0] == "cros" else "-"
     RAW["slider_crank"] = dict(h=hs, t_end=t_end, rows=rows)
-    return table(["integrator", "h [s]", "max loop closure [m]", "ratio", "max abs(theta - pi t) [rad]",
-                  "Delta E - int(lam omega dt) [J]", "relative to int abs(tau omega) dt", "max torque error vs oracle (t > 0.1 s) [N m]",
-                  "steps"], rows)
+    return table(
+        [
+            "integrator",
+            "h [s]",
+            "max loop closure [m]",
+            "ratio",
+            "max abs(theta - pi t) [rad]",
+            "Delta E - int(lam omega dt) [J]",
+            "relative to int abs(tau omega) dt",
+            "max torque error vs oracle (t > 0.1 s) [N m]",
+            "steps",
+        ],
+        rows,
+    )
 
 
 def static_identity(thetas):
@@ -354,15 +455,30 @@ def static_identity(thetas):
         expected = float(SPRING_CRANK.static_torque(th))
         row = [f"{th:.2f}", expected]
         for integ, rho in (("cros", 0.8), ("galpha", 0.8), ("galpha", 0.0)):
-            res = simulate(slider_crank(theta0=th - 0.3, profile="step(t, 0, 0, 0.3, 0.3)"), integrator=integ,
-                           t_end=0.6, step=1e-3, output_step=0.05, rho_inf=rho)
+            res = simulate(
+                slider_crank(theta0=th - 0.3, profile="step(t, 0, 0, 0.3, 0.3)"),
+                integrator=integ,
+                t_end=0.6,
+                step=1e-3,
+                output_step=0.05,
+                rho_inf=rho,
+            )
             row.append(abs(res.driver_effort("motor")[-1] / expected - 1))
         res = simulate(slider_crank(theta0=th, profile=0.0), integrator="galpha", t_end=0.2, step=1e-3)
         row.append(abs(res.driver_effort("motor")[-1] / expected - 1))
         rows.append(row)
     RAW["static_identity"] = rows
-    return table(["crank angle [rad]", "dU/dtheta (oracle) [N m]", "CROS rel. error", "gen-alpha rho=0.8 rel. error",
-                  "gen-alpha rho=0 rel. error", "gen-alpha, held from rest, rel. error"], rows)
+    return table(
+        [
+            "crank angle [rad]",
+            "dU/dtheta (oracle) [N m]",
+            "CROS rel. error",
+            "gen-alpha rho=0.8 rel. error",
+            "gen-alpha rho=0 rel. error",
+            "gen-alpha, held from rest, rel. error",
+        ],
+        rows,
+    )
 
 
 # ----------------------------------------------------------------------------- error control
@@ -372,10 +488,19 @@ def error_control(t_end):
 
     def tip_err(kind, h, **kw):
         e = [0.0]
-        out = run(two_link(), kind, h, t_end, every=0.01,
-                  observe=lambda t, Y, st: e.__setitem__(0, max(e[0], np.abs(tip(st.system, Y) - ref.end_effector([t])[0]).max())),
-                  **kw)
+        out = run(
+            two_link(),
+            kind,
+            h,
+            t_end,
+            every=0.01,
+            observe=lambda t, Y, st: e.__setitem__(
+                0, max(e[0], np.abs(tip(st.system, Y) - ref.end_effector([t])[0]).max())
+            ),
+            **kw,
+        )
         return e[0], out
+
     cros = {}
     for h in (2e-3, 1e-3, 5e-4):
         e, out = tip_err("cros", h)
@@ -386,22 +511,35 @@ def error_control(t_end):
         e, out = tip_err("galpha_adaptive", 1e-3, rtol=tol, atol=tol)
         st = out["stepper"]
         ga.append((tol, e, out["steps"], out["max_gap"]))
-        rows.append(["gen-alpha adaptive", f"rtol = atol = {tol:g}", out["steps"], st.rejected, st.factorizations,
-                     e, out["max_gap"]])
+        rows.append(
+            [
+                "gen-alpha adaptive",
+                f"rtol = atol = {tol:g}",
+                out["steps"],
+                st.rejected,
+                st.factorizations,
+                e,
+                out["max_gap"],
+            ]
+        )
     RAW["error_control"] = dict(cros=cros, galpha=ga)
     lines = []
     for h, (e, n, _) in cros.items():
         better = [g for g in ga if g[1] <= e]
         if better:
             g = min(better, key=lambda g: g[2])
-            ratio = (f"{n / g[2]:.1f} times fewer steps" if g[2] < n else f"{g[2] / n:.1f} times more steps")
-            lines.append(f"- CROS at h = {h:g} s: tip error {e:.2e} m in {n} steps; generalized-alpha with error "
-                         f"control reaches {g[1]:.2e} m in {g[2]} steps (rtol = atol = {g[0]:g}): {ratio}, "
-                         f"with closure {g[3]:.1e} m instead of {cros[h][2]:.1e} m.")
+            ratio = f"{n / g[2]:.1f} times fewer steps" if g[2] < n else f"{g[2] / n:.1f} times more steps"
+            lines.append(
+                f"- CROS at h = {h:g} s: tip error {e:.2e} m in {n} steps; generalized-alpha with error "
+                f"control reaches {g[1]:.2e} m in {g[2]} steps (rtol = atol = {g[0]:g}): {ratio}, "
+                f"with closure {g[3]:.1e} m instead of {cros[h][2]:.1e} m."
+            )
         else:
             lines.append(f"- CROS at h = {h:g} s: tip error {e:.2e} m in {n} steps; no tolerance tried reaches it.")
-    return table(["integrator", "setting", "steps", "rejected", "LU factorisations", "max tip error [m]",
-                  "max closure [m]"], rows), "\n".join(lines)
+    return table(
+        ["integrator", "setting", "steps", "rejected", "LU factorisations", "max tip error [m]", "max closure [m]"],
+        rows,
+    ), "\n".join(lines)
 
 
 # ----------------------------------------------------------------------------- rank deficiency
@@ -414,31 +552,64 @@ def rank_deficiency():
         R = res.rotation("rocker")
         err = np.abs(np.angle(np.exp(1j * (np.arctan2(R[:, 1, 0], R[:, 0, 0]) - th4)))).max()
         F, T = res.reaction("crank_pivot", "global")
-        rows.append(["four-bar, 4 revolutes, crank driven 2 rad/s", integ, res.status, res.max_violation()[0], err,
-                     float(max(np.abs(F[:, 2]).max(), np.abs(T[:, :2]).max()))])
+        rows.append(
+            [
+                "four-bar, 4 revolutes, crank driven 2 rad/s",
+                integ,
+                res.status,
+                res.max_violation()[0],
+                err,
+                float(max(np.abs(F[:, 2]).max(), np.abs(T[:, :2]).max())),
+            ]
+        )
         notes.append(res.warnings[0] if res.warnings else "(no warning)")
         free = simulate(four_bar(), integrator=integ, t_end=3.0, step=1e-3, output_step=0.01)
-        rows.append(["four-bar, 4 revolutes, free under gravity", integ, free.status, free.max_violation()[0], "-",
-                     "-"])
+        rows.append(
+            ["four-bar, 4 revolutes, free under gravity", integ, free.status, free.max_violation()[0], "-", "-"]
+        )
         a = simulate(slider_crank(redundant=True), integrator=integ, t_end=2.0, step=1e-3)
         b = simulate(slider_crank(), integrator=integ, t_end=2.0, step=1e-3)
         diff = float(np.abs(a.driver_effort("motor") - b.driver_effort("motor")).max())
-        rows.append(["slider-crank, all pins revolute (rank 18 of 21)", integ, a.status, a.max_violation()[0],
-                     f"effort differs from the full-rank model by {diff:.1e} N m", "-"])
+        rows.append(
+            [
+                "slider-crank, all pins revolute (rank 18 of 21)",
+                integ,
+                a.status,
+                a.max_violation()[0],
+                f"effort differs from the full-rank model by {diff:.1e} N m",
+                "-",
+            ]
+        )
     RAW["rank"] = rows
-    return table(["model", "integrator", "status", "max position violation [m]", "rocker angle error [rad]",
-                  "max out-of-plane reaction [N, N m]"], rows), notes[0]
+    return table(
+        [
+            "model",
+            "integrator",
+            "status",
+            "max position violation [m]",
+            "rocker angle error [rad]",
+            "max out-of-plane reaction [N, N m]",
+        ],
+        rows,
+    ), notes[0]
 
 
 # ----------------------------------------------------------------------------- cost vs size
 def chain(n, link=0.2, mass=0.5):
-    J = mass * link ** 2 / 12
+    J = mass * link**2 / 12
     bodies, joints = [], []
     for k in range(n):
         bodies.append({"name": f"L{k}", "mass": mass, "inertia": [1e-4, J, J], "position": [(k + 0.5) * link, 0, 0]})
         axis = [0, 1, 0] if k % 2 == 0 else [0, 0, 1]
-        joints.append({"name": f"R{k}", "type": "revolute", "body_i": "ground" if k == 0 else f"L{k - 1}",
-                       "body_j": f"L{k}", "frame": {"origin": [k * link, 0, 0], "z_axis": axis, "x_axis": [1, 0, 0]}})
+        joints.append(
+            {
+                "name": f"R{k}",
+                "type": "revolute",
+                "body_i": "ground" if k == 0 else f"L{k - 1}",
+                "body_j": f"L{k}",
+                "frame": {"origin": [k * link, 0, 0], "z_axis": axis, "x_axis": [1, 0, 0]},
+            }
+        )
     return from_dict({"gravity": [0, 0, -9.81], "bodies": bodies, "joints": joints})
 
 
@@ -473,58 +644,122 @@ def main():
     args = ap.parse_args()
     q = args.quick
     t_start = time.perf_counter()
-    simulate(two_link(), integrator="cros", t_end=0.01)   # compile
+    simulate(two_link(), integrator="cros", t_end=0.01)  # compile
     simulate(two_link(), integrator="galpha", t_end=0.01)
-    parts = ["# Direct index-3 integration: seed 003's study on our spatial models",
-             "", f"Generated by `bench/index3_study.py` on {platform.node()} ({platform.processor() or platform.machine()}, "
-             f"{os.cpu_count()} cores), Python {platform.python_version()}; timings depend on machine load.",
-             "Mechanisms (MBDWorkbench/solver/index3_models.py): spatial bodies in the x-y plane, gravity -y, "
-             "revolute axes along z. References: tests/oracles (minimal coordinates, DOP853 at 1e-12).", ""]
+    parts = [
+        "# Direct index-3 integration: seed 003's study on our spatial models",
+        "",
+        f"Generated by `bench/index3_study.py` on {platform.node()} ({platform.processor() or platform.machine()}, "
+        f"{os.cpu_count()} cores), Python {platform.python_version()}; timings depend on machine load.",
+        "Mechanisms (MBDWorkbench/solver/index3_models.py): spatial bodies in the x-y plane, gravity -y, "
+        "revolute axes along z. References: tests/oracles (minimal coordinates, DOP853 at 1e-12).",
+        "",
+    ]
     hs = [8e-3, 4e-3, 2e-3, 1e-3, 5e-4]
     T20 = 2.0 if q else 20.0
-    parts += ["## 1. Two-link chain", "",
-              f"### 1.1 Closure vs step, t in [0, {T20:g}] s (max over every step; the seed's table 3)", "",
-              two_link_closure(hs if not q else hs[:3], T20), ""]
+    parts += [
+        "## 1. Two-link chain",
+        "",
+        f"### 1.1 Closure vs step, t in [0, {T20:g}] s (max over every step; the seed's table 3)",
+        "",
+        two_link_closure(hs if not q else hs[:3], T20),
+        "",
+    ]
     T60 = 6.0 if q else 60.0
     tab, zmax = two_link_windows(1e-3, T60)
-    parts += [f"### 1.2 Violation by time window at h = 1e-3 s over {T60:g} s (the seed's table 4)", "", tab, "",
-              f"CROS stays bounded: max abs(q, v) = {zmax[0]:.3g}, max abs(lambda) = {zmax[1]:.3g} over the run.", ""]
-    parts += ["### 1.3 End-effector error vs the minimal-coordinate reference, t in [0, 4] s (the seed's table 5)", "",
-              two_link_tip(hs if not q else hs[:3], 4.0), ""]
+    parts += [
+        f"### 1.2 Violation by time window at h = 1e-3 s over {T60:g} s (the seed's table 4)",
+        "",
+        tab,
+        "",
+        f"CROS stays bounded: max abs(q, v) = {zmax[0]:.3g}, max abs(lambda) = {zmax[1]:.3g} over the run.",
+        "",
+    ]
+    parts += [
+        "### 1.3 End-effector error vs the minimal-coordinate reference, t in [0, 4] s (the seed's table 5)",
+        "",
+        two_link_tip(hs if not q else hs[:3], 4.0),
+        "",
+    ]
     T5 = 1.0 if q else 5.0
-    parts += [f"### 1.4 Index 3 vs index 1: max geometric closure on [0, {T5:g}] s (the seed's table 6)", "",
-              "Index-1 = the core's ODE form (Schur complement on Phi_q v' = gamma). Radau: SciPy, rtol 1e-6, "
-              "atol 1e-8, max step h. Projection: positions (Gauss-Newton) and velocities after every step "
-              "(`settings.projection`, output step = h).", "",
-              index_comparison([4e-3, 2e-3, 1e-3], T5), ""]
-    parts += [f"### 1.5 Baumgarte coefficients at h = 1e-3 s on [0, {T5:g}] s (the seed's table 7)", "",
-              "Closure = max geometric joint gap; energy = max abs(E(t) - E(0)) (the chain is conservative).", "",
-              baumgarte_sweep(1e-3, T5), ""]
-    parts += ["### 1.6 Keeping the quaternions unit", "",
-              "Production CROS/gen-alpha use rotation-vector increments per step (Lie-group chart, "
-              "q_{k+1} = q_k exp(dtheta)): unit by construction. The alternatives integrate the quaternion "
-              "p' = E(p) w / 2 and renormalise after each step, or add the row (abs(p)^2 - 1)/2 = 0 with a "
-              "multiplier (index3_quat.py). The spinning top: examples/spinning_top.json vs RK4 at h = 2e-5.", "",
-              quaternion_options(), ""]
+    parts += [
+        f"### 1.4 Index 3 vs index 1: max geometric closure on [0, {T5:g}] s (the seed's table 6)",
+        "",
+        "Index-1 = the core's ODE form (Schur complement on Phi_q v' = gamma). Radau: SciPy, rtol 1e-6, "
+        "atol 1e-8, max step h. Projection: positions (Gauss-Newton) and velocities after every step "
+        "(`settings.projection`, output step = h).",
+        "",
+        index_comparison([4e-3, 2e-3, 1e-3], T5),
+        "",
+    ]
+    parts += [
+        f"### 1.5 Baumgarte coefficients at h = 1e-3 s on [0, {T5:g}] s (the seed's table 7)",
+        "",
+        "Closure = max geometric joint gap; energy = max abs(E(t) - E(0)) (the chain is conservative).",
+        "",
+        baumgarte_sweep(1e-3, T5),
+        "",
+    ]
+    parts += [
+        "### 1.6 Keeping the quaternions unit",
+        "",
+        "Production CROS/gen-alpha use rotation-vector increments per step (Lie-group chart, "
+        "q_{k+1} = q_k exp(dtheta)): unit by construction. The alternatives integrate the quaternion "
+        "p' = E(p) w / 2 and renormalise after each step, or add the row (abs(p)^2 - 1)/2 = 0 with a "
+        "multiplier (index3_quat.py). The spinning top: examples/spinning_top.json vs RK4 at h = 2e-5.",
+        "",
+        quaternion_options(),
+        "",
+    ]
     TS = 1.0 if q else 4.0
-    parts += ["## 2. Slider-crank with driver theta = pi t and a 20 N/m guide spring", "",
-              f"### 2.1 Closure, tracking, power balance on [0, {TS:g}] s (the seed's table 8)", "",
-              "Multipliers: CROS reports Re(lam_k + a h zeta_lam) of its step (see docs/index3.md), "
-              "gen-alpha (fixed h here) its Newton multipliers. Delta E - W_driver with W_driver the trapezoidal "
-              "integral of -lam (Phi_q v) the steppers accumulate.", "",
-              slider_crank_table([4e-3, 2e-3, 1e-3, 5e-4] if not q else [2e-3, 1e-3], TS), ""]
-    parts += ["### 2.2 Static multiplier identity: crank turned by 0.3 rad, then held (until 0.6 s)", "",
-              "Driver effort (= -lambda) against dU/dtheta along the constraint manifold (gravity + spring) from "
-              "tests/oracles/slider_crank.py.", "",
-              static_identity([0.4, 0.7, 1.0, 1.3, 1.6, 1.9, 2.2] if not q else [0.4, 2.2]), ""]
+    parts += [
+        "## 2. Slider-crank with driver theta = pi t and a 20 N/m guide spring",
+        "",
+        f"### 2.1 Closure, tracking, power balance on [0, {TS:g}] s (the seed's table 8)",
+        "",
+        "Multipliers: CROS reports Re(lam_k + a h zeta_lam) of its step (see docs/index3.md), "
+        "gen-alpha (fixed h here) its Newton multipliers. Delta E - W_driver with W_driver the trapezoidal "
+        "integral of -lam (Phi_q v) the steppers accumulate.",
+        "",
+        slider_crank_table([4e-3, 2e-3, 1e-3, 5e-4] if not q else [2e-3, 1e-3], TS),
+        "",
+    ]
+    parts += [
+        "### 2.2 Static multiplier identity: crank turned by 0.3 rad, then held (until 0.6 s)",
+        "",
+        "Driver effort (= -lambda) against dU/dtheta along the constraint manifold (gravity + spring) from "
+        "tests/oracles/slider_crank.py.",
+        "",
+        static_identity([0.4, 0.7, 1.0, 1.3, 1.6, 1.9, 2.2] if not q else [0.4, 2.2]),
+        "",
+    ]
     tab, lines = error_control(4.0 if not q else 1.0)
-    parts += ["## 3. Generalized-alpha with error control vs fixed-step CROS (two-link chain, [0, 4] s)", "",
-              "Gen-alpha closes the joints to its Newton tolerance at any step, so 'the same closure' is reached "
-              "with any number of steps; the fair comparison is the end-effector error.", "", tab, "", lines, ""]
+    parts += [
+        "## 3. Generalized-alpha with error control vs fixed-step CROS (two-link chain, [0, 4] s)",
+        "",
+        "Gen-alpha closes the joints to its Newton tolerance at any step, so 'the same closure' is reached "
+        "with any number of steps; the fair comparison is the end-effector error.",
+        "",
+        tab,
+        "",
+        lines,
+        "",
+    ]
     tab, note = rank_deficiency()
-    parts += ["## 4. Rank-deficient constraint Jacobians", "", tab, "", f"Warning stored in `Results.warnings`: {note}", ""]
-    parts += ["## 5. Cost per step vs number of bodies (spatial pendulum chain, sparse complex LU)", "",
-              cost_vs_size([2, 4, 8, 16, 32, 64] if not q else [2, 8]), ""]
+    parts += [
+        "## 4. Rank-deficient constraint Jacobians",
+        "",
+        tab,
+        "",
+        f"Warning stored in `Results.warnings`: {note}",
+        "",
+    ]
+    parts += [
+        "## 5. Cost per step vs number of bodies (spatial pendulum chain, sparse complex LU)",
+        "",
+        cost_vs_size([2, 4, 8, 16, 32, 64] if not q else [2, 8]),
+        "",
+    ]
     total = time.perf_counter() - t_start
     parts += [f"Total runtime {total:.0f} s."]
     os.makedirs(OUT, exist_ok=True)

@@ -4,6 +4,7 @@ slider-crank example. Writes bench/results/solver_speed.{md,json}.
 
 Run: /usr/bin/python3 bench/solver_speed.py [--integrator rk4]
 """
+
 import argparse
 import json
 import os
@@ -20,16 +21,29 @@ from MBDWorkbench.solver import from_dict, load, simulate  # noqa: E402
 def chain(n, link=0.2, mass=0.5):
     """N uniform links (length ``link`` m) along x, joined by revolutes whose axes
     alternate between y and z, the first hinged to the ground; gravity -z."""
-    J = mass * link ** 2 / 12
+    J = mass * link**2 / 12
     bodies, joints = [], []
     for k in range(n):
-        bodies.append({"name": f"L{k}", "mass": mass, "inertia": [1e-4, J, J],
-                       "position": [(k + 0.5) * link, 0, 0]})
+        bodies.append({"name": f"L{k}", "mass": mass, "inertia": [1e-4, J, J], "position": [(k + 0.5) * link, 0, 0]})
         axis = [0, 1, 0] if k % 2 == 0 else [0, 0, 1]
-        joints.append({"name": f"R{k}", "type": "revolute", "body_i": "ground" if k == 0 else f"L{k - 1}",
-                       "body_j": f"L{k}", "frame": {"origin": [k * link, 0, 0], "z_axis": axis, "x_axis": [1, 0, 0]}})
-    return from_dict({"name": f"chain{n}", "gravity": [0, 0, -9.81], "bodies": bodies, "joints": joints,
-                      "settings": {"t_end": 1.0, "step": 1e-3, "output_step": 0.01}})
+        joints.append(
+            {
+                "name": f"R{k}",
+                "type": "revolute",
+                "body_i": "ground" if k == 0 else f"L{k - 1}",
+                "body_j": f"L{k}",
+                "frame": {"origin": [k * link, 0, 0], "z_axis": axis, "x_axis": [1, 0, 0]},
+            }
+        )
+    return from_dict(
+        {
+            "name": f"chain{n}",
+            "gravity": [0, 0, -9.81],
+            "bodies": bodies,
+            "joints": joints,
+            "settings": {"t_end": 1.0, "step": 1e-3, "output_step": 0.01},
+        }
+    )
 
 
 def measure(model, integrator, repeats=3):
@@ -53,22 +67,43 @@ def main():
     for name, model in cases:
         res = measure(model, args.integrator)
         vpos, vang = res.max_violation()
-        rows.append(dict(case=name, bodies=len(model.bodies), equations=res.system.m, steps=res.steps,
-                         wall_s=res.wall_time, steps_per_s=res.steps / res.wall_time,
-                         max_violation_m=vpos, energy_drift=res.energy_drift()))
+        rows.append(
+            dict(
+                case=name,
+                bodies=len(model.bodies),
+                equations=res.system.m,
+                steps=res.steps,
+                wall_s=res.wall_time,
+                steps_per_s=res.steps / res.wall_time,
+                max_violation_m=vpos,
+                energy_drift=res.energy_drift(),
+            )
+        )
         print(f"{name:14s} {rows[-1]['steps_per_s']:10.0f} steps/s  ({res.wall_time:.3f} s)", flush=True)
     os.makedirs(args.out, exist_ok=True)
-    meta = dict(integrator=args.integrator, h=1e-3, t_end=1.0, output_step=0.01, python=platform.python_version(),
-                machine=platform.machine(), cpus=os.cpu_count(), date=time.strftime("%Y-%m-%d"))
+    meta = dict(
+        integrator=args.integrator,
+        h=1e-3,
+        t_end=1.0,
+        output_step=0.01,
+        python=platform.python_version(),
+        machine=platform.machine(),
+        cpus=os.cpu_count(),
+        date=time.strftime("%Y-%m-%d"),
+    )
     with open(os.path.join(args.out, "solver_speed.json"), "w") as f:
         json.dump(dict(meta=meta, rows=rows), f, indent=2)
     with open(os.path.join(args.out, "solver_speed.md"), "w") as f:
         f.write(f"# Solver speed ({args.integrator}, h = 1e-3 s, 1 s simulated, output every 0.01 s)\n\n")
-        f.write(f"{meta}\n\n| case | bodies | equations | steps | wall [s] | steps/s | max violation [m] | energy drift |\n")
+        f.write(
+            f"{meta}\n\n| case | bodies | equations | steps | wall [s] | steps/s | max violation [m] | energy drift |\n"
+        )
         f.write("|---|---|---|---|---|---|---|---|\n")
         for r in rows:
-            f.write(f"| {r['case']} | {r['bodies']} | {r['equations']} | {r['steps']} | {r['wall_s']:.4f} | "
-                    f"{r['steps_per_s']:.0f} | {r['max_violation_m']:.2e} | {r['energy_drift']:.2e} |\n")
+            f.write(
+                f"| {r['case']} | {r['bodies']} | {r['equations']} | {r['steps']} | {r['wall_s']:.4f} | "
+                f"{r['steps_per_s']:.0f} | {r['max_violation_m']:.2e} | {r['energy_drift']:.2e} |\n"
+            )
 
 
 if __name__ == "__main__":

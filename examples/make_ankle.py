@@ -9,10 +9,12 @@ symmetric (leg 1 at +y, leg 2 at -y). The foot follows a roll/pitch trajectory t
 and ends at rest in the neutral pose,
     roll(t) = roll_amp sin^2(2 pi f t),   pitch(t) = pitch_amp sin^2(pi f t) ... (one cycle 1/f),
 and each motor is driven by the actuator map a robot controller would use: a degree-5
-polynomial fit of the closed-form inverse kinematics (seed 001) composed with the
+polynomial fit of the closed-form inverse kinematics ([R2] section 2) composed with the
 trajectory (``--sines`` drives the motors by phase-shifted sines instead).
-See MBDWorkbench/solver/analysis_ankle.py (model) and ankle.py (closed form).
+See MBDWorkbench/showcase/ankle_model.py (model) and ankle.py (closed form); references in
+docs/references.md.
 """
+
 import argparse
 import json
 import os
@@ -22,18 +24,25 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")
 
 import numpy as np  # noqa: E402
 
-from MBDWorkbench.solver.ankle import AnkleGeometry, fit_actuator_map  # noqa: E402
-from MBDWorkbench.solver.analysis_ankle import ankle_model_dict, DRIVES  # noqa: E402
+from MBDWorkbench.showcase.ankle import AnkleGeometry, fit_actuator_map  # noqa: E402
+from MBDWorkbench.showcase.ankle_model import DRIVES, ankle_model_dict  # noqa: E402
 
 
 def geometry(motor_y=0.035, motor_height=0.25, bar=0.05, foot_back=0.05, foot_drop=0.01):
     """Symmetric AnkleGeometry: motors at (0, +/-motor_y, motor_height), bars pointing
     backwards (-x) by ``bar``, foot points at (-foot_back, +/-motor_y, -foot_drop)."""
+
     def pt(x, y, z):
         return [x, y, z]
-    return AnkleGeometry(A1=pt(0.0, motor_y, motor_height), A2=pt(0.0, -motor_y, motor_height),
-                         B1_0=pt(-bar, motor_y, motor_height), B2_0=pt(-bar, -motor_y, motor_height),
-                         C1_0=pt(-foot_back, motor_y, -foot_drop), C2_0=pt(-foot_back, -motor_y, -foot_drop))
+
+    return AnkleGeometry(
+        A1=pt(0.0, motor_y, motor_height),
+        A2=pt(0.0, -motor_y, motor_height),
+        B1_0=pt(-bar, motor_y, motor_height),
+        B2_0=pt(-bar, -motor_y, motor_height),
+        C1_0=pt(-foot_back, motor_y, -foot_drop),
+        C2_0=pt(-foot_back, -motor_y, -foot_drop),
+    )
 
 
 def foot_trajectory(roll_amp, pitch_amp, frequency):
@@ -53,11 +62,18 @@ def trajectory_profiles(geom, roll_amp, pitch_amp, frequency, degree=5):
     roll, pitch = foot_trajectory(roll_amp, pitch_amp, frequency)
     profiles = {}
     for k, name in enumerate(DRIVES):
-        terms = ["*".join([repr(float(c))] + [_power(x, e) for x, e in ((roll, i), (pitch, j)) if e])
-                 for (i, j), c in zip(fit.exponents, fit.coeffs[:, k]) if abs(c) > 1e-12]
-        profiles[name] = {"type": "expression", "expr": " + ".join(terms).replace("+ -", "- "),
-                          "description": f"motor {k + 1} angle [rad]: degree-{degree} fit of the closed-form IK "
-                                         f"(max fit error {fit.max_error[k]:.1e} rad) of roll = {roll}, pitch = {pitch}"}
+        terms = [
+            "*".join([repr(float(c))] + [_power(x, e) for x, e in ((roll, i), (pitch, j)) if e])
+            for (i, j), c in zip(fit.exponents, fit.coeffs[:, k])
+            if abs(c) > 1e-12
+        ]
+        profiles[name] = {
+            "type": "expression",
+            "expr": " + ".join(terms).replace("+ -", "- "),
+            "description": f"motor {k + 1} angle [rad]: degree-{degree} fit of the closed-form IK "
+            f"(max fit error {fit.max_error[k]:.1e} rad) of roll = {roll}, "
+            f"pitch = {pitch}",
+        }
     return profiles
 
 

@@ -2,6 +2,7 @@
 
 Run: /usr/bin/python3 examples/make_examples.py  (rewrites examples/*.json)
 """
+
 import json
 import math
 import os
@@ -10,37 +11,54 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from MBDWorkbench.solver.planar_parts import rod, revolute_z  # noqa: E402
+from MBDWorkbench.solver.builders import revolute_z, rod  # noqa: E402
 
 
 def pendulum():
     """Simple pendulum: a 1 kg bob (small sphere) on a 1 m massless arm, released horizontal."""
     r = 0.01
     J = 0.4 * 1.0 * r * r
-    return {"name": "pendulum", "description": "Simple pendulum released from the horizontal (L = 1 m, m = 1 kg).",
-            "gravity": [0, 0, -9.81],
-            "bodies": [{"name": "bob", "mass": 1.0, "inertia": [J, J, J], "position": [1.0, 0, 0]}],
-            "joints": [{"name": "pivot", "type": "revolute", "body_i": "ground", "body_j": "bob",
-                        "frame": {"origin": [0, 0, 0], "z_axis": [0, 1, 0], "x_axis": [1, 0, 0]}}],
-            "settings": {"t_end": 4.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"}}
+    return {
+        "name": "pendulum",
+        "description": "Simple pendulum released from the horizontal (L = 1 m, m = 1 kg).",
+        "gravity": [0, 0, -9.81],
+        "bodies": [{"name": "bob", "mass": 1.0, "inertia": [J, J, J], "position": [1.0, 0, 0]}],
+        "joints": [
+            {
+                "name": "pivot",
+                "type": "revolute",
+                "body_i": "ground",
+                "body_j": "bob",
+                "frame": {"origin": [0, 0, 0], "z_axis": [0, 1, 0], "x_axis": [1, 0, 0]},
+            }
+        ],
+        "settings": {"t_end": 4.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"},
+    }
 
 
 def two_link():
-    """Seed 003's chain: two uniform links m = 1 kg, L = 1 m, J = m L^2/12, hinged to the
+    """The two-link chain of [R3] sections 4-5: two uniform links m = 1 kg, L = 1 m, J = m L^2/12, hinged to the
     fixed base and to each other, released at rest from absolute angles 0.3 and -1.0 rad
     (measured from the horizontal x axis), gravity along -y."""
     q1, q2, L = 0.3, -1.0, 1.0
     p1 = (L * math.cos(q1), L * math.sin(q1))
-    return {"name": "two_link", "description": __doc_two_link,
-            "gravity": [0, -9.81, 0],
-            "bodies": [rod("link1", 1.0, L, (0, 0), q1), rod("link2", 1.0, L, p1, q2)],
-            "joints": [revolute_z("base", "ground", "link1", (0, 0, 0)),
-                       revolute_z("elbow", "link1", "link2", (p1[0], p1[1], 0))],
-            "settings": {"t_end": 10.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"}}
+    return {
+        "name": "two_link",
+        "description": __doc_two_link,
+        "gravity": [0, -9.81, 0],
+        "bodies": [rod("link1", 1.0, L, (0, 0), q1), rod("link2", 1.0, L, p1, q2)],
+        "joints": [
+            revolute_z("base", "ground", "link1", (0, 0, 0)),
+            revolute_z("elbow", "link1", "link2", (p1[0], p1[1], 0)),
+        ],
+        "settings": {"t_end": 10.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"},
+    }
 
 
-__doc_two_link = ("Seed 003 two-link chain: links m = 1 kg, L = 1 m, J = mL^2/12, released from 0.3 and -1.0 rad "
-                  "(absolute, from the x axis), gravity -y.")
+__doc_two_link = (
+    "Two-link chain of [R3] sections 4-5: links m = 1 kg, L = 1 m, J = mL^2/12, "
+    "released from 0.3 and -1.0 rad (absolute, from the x axis), gravity -y."
+)
 
 
 def slider_crank():
@@ -50,23 +68,62 @@ def slider_crank():
     -y), so the spatial model has no redundant constraints: 5 + 3 + 4 + 5 + 1 = 18."""
     r, l = 0.5, 1.5
     xs = r + l
-    return {"name": "slider_crank", "description": "Slider-crank driven at theta = pi t with a 20 N/m spring along the guide.",
-            "gravity": [0, -9.81, 0],
-            "bodies": [rod("crank", 1.0, r, (0, 0), 0.0), rod("rod", 1.0, l, (r, 0), 0.0),
-                       {"name": "slider", "mass": 1.0, "inertia": [0.01, 0.01, 0.01], "position": [xs, 0, 0]}],
-            "joints": [revolute_z("crank_pivot", "ground", "crank", (0, 0, 0)),
-                       {"name": "crank_pin", "type": "spherical", "body_i": "crank", "body_j": "rod",
-                        "frame": {"origin": [r, 0, 0]}},
-                       {"name": "rod_pin", "type": "universal", "body_i": "rod", "body_j": "slider",
-                        "frame": {"origin": [xs, 0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 0, 1]}},
-                       {"name": "guide", "type": "prismatic", "body_i": "ground", "body_j": "slider",
-                        "frame": {"origin": [xs, 0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 1, 0]}}],
-            "forces": [{"name": "spring", "type": "spring_damper", "body_i": "ground", "point_i": [0, 0, 0],
-                        "body_j": "slider", "point_j": [xs, 0, 0], "stiffness": 20.0, "damping": 0.0,
-                        "free_length": 1.5}],
-            "drivers": [{"name": "motor", "type": "rotational", "joint": "crank_pivot",
-                         "profile": {"type": "constant_speed", "speed": math.pi}}],
-            "settings": {"t_end": 2.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"}}
+    return {
+        "name": "slider_crank",
+        "description": "Slider-crank driven at theta = pi t with a 20 N/m spring along the guide.",
+        "gravity": [0, -9.81, 0],
+        "bodies": [
+            rod("crank", 1.0, r, (0, 0), 0.0),
+            rod("rod", 1.0, l, (r, 0), 0.0),
+            {"name": "slider", "mass": 1.0, "inertia": [0.01, 0.01, 0.01], "position": [xs, 0, 0]},
+        ],
+        "joints": [
+            revolute_z("crank_pivot", "ground", "crank", (0, 0, 0)),
+            {
+                "name": "crank_pin",
+                "type": "spherical",
+                "body_i": "crank",
+                "body_j": "rod",
+                "frame": {"origin": [r, 0, 0]},
+            },
+            {
+                "name": "rod_pin",
+                "type": "universal",
+                "body_i": "rod",
+                "body_j": "slider",
+                "frame": {"origin": [xs, 0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 0, 1]},
+            },
+            {
+                "name": "guide",
+                "type": "prismatic",
+                "body_i": "ground",
+                "body_j": "slider",
+                "frame": {"origin": [xs, 0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 1, 0]},
+            },
+        ],
+        "forces": [
+            {
+                "name": "spring",
+                "type": "spring_damper",
+                "body_i": "ground",
+                "point_i": [0, 0, 0],
+                "body_j": "slider",
+                "point_j": [xs, 0, 0],
+                "stiffness": 20.0,
+                "damping": 0.0,
+                "free_length": 1.5,
+            }
+        ],
+        "drivers": [
+            {
+                "name": "motor",
+                "type": "rotational",
+                "joint": "crank_pivot",
+                "profile": {"type": "constant_speed", "speed": math.pi},
+            }
+        ],
+        "settings": {"t_end": 2.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"},
+    }
 
 
 def four_bar_spatial():
@@ -87,14 +144,19 @@ def four_bar_spatial():
     crank = rod("crank", 0.5, a, (0, 0), th2)
     crank["angular_velocity"] = [0, 0, 2.0]
     crank["velocity"] = [-2.0 * crank["position"][1], 2.0 * crank["position"][0], 0.0]
-    return {"name": "four_bar_spatial", "description": four_bar_spatial.__doc__.strip(),
-            "gravity": [0, -9.81, 0],
-            "bodies": [crank, rod("coupler", 1.0, b, A, th3), rod("rocker", 0.8, c, (d, 0), th4)],
-            "joints": [revolute_z("crank_pivot", "ground", "crank", (0, 0, 0)),
-                       revolute_z("crank_coupler", "crank", "coupler", (A[0], A[1], 0)),
-                       revolute_z("coupler_rocker", "coupler", "rocker", (B[0], B[1], 0)),
-                       revolute_z("rocker_pivot", "ground", "rocker", (d, 0, 0))],
-            "settings": {"t_end": 3.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"}}
+    return {
+        "name": "four_bar_spatial",
+        "description": four_bar_spatial.__doc__.strip(),
+        "gravity": [0, -9.81, 0],
+        "bodies": [crank, rod("coupler", 1.0, b, A, th3), rod("rocker", 0.8, c, (d, 0), th4)],
+        "joints": [
+            revolute_z("crank_pivot", "ground", "crank", (0, 0, 0)),
+            revolute_z("crank_coupler", "crank", "coupler", (A[0], A[1], 0)),
+            revolute_z("coupler_rocker", "coupler", "rocker", (B[0], B[1], 0)),
+            revolute_z("rocker_pivot", "ground", "rocker", (d, 0, 0)),
+        ],
+        "settings": {"t_end": 3.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"},
+    }
 
 
 def spinning_top():
@@ -104,18 +166,34 @@ def spinning_top():
     m, l, tilt, spin = 0.5, 0.05, 0.3, 150.0
     axis = [math.sin(tilt), 0.0, math.cos(tilt)]
     q = [math.cos(tilt / 2), 0.0, math.sin(tilt / 2), 0.0]
-    return {"name": "spinning_top", "description": spinning_top.__doc__.strip(),
-            "gravity": [0, 0, -9.81],
-            "bodies": [{"name": "top", "mass": m, "inertia": [1.0e-3, 1.0e-3, 2.5e-4],
-                        "position": [l * axis[0], 0.0, l * axis[2]], "orientation": q,
-                        "angular_velocity": [spin * axis[0], 0.0, spin * axis[2]]}],
-            "joints": [{"name": "tip", "type": "spherical", "body_i": "ground", "body_j": "top",
-                        "frame": {"origin": [0, 0, 0]}}],
-            "settings": {"t_end": 2.0, "step": 2e-4, "output_step": 0.005, "integrator": "rk4"}}
+    return {
+        "name": "spinning_top",
+        "description": spinning_top.__doc__.strip(),
+        "gravity": [0, 0, -9.81],
+        "bodies": [
+            {
+                "name": "top",
+                "mass": m,
+                "inertia": [1.0e-3, 1.0e-3, 2.5e-4],
+                "position": [l * axis[0], 0.0, l * axis[2]],
+                "orientation": q,
+                "angular_velocity": [spin * axis[0], 0.0, spin * axis[2]],
+            }
+        ],
+        "joints": [
+            {"name": "tip", "type": "spherical", "body_i": "ground", "body_j": "top", "frame": {"origin": [0, 0, 0]}}
+        ],
+        "settings": {"t_end": 2.0, "step": 2e-4, "output_step": 0.005, "integrator": "rk4"},
+    }
 
 
-EXAMPLES = {"pendulum": pendulum, "two_link": two_link, "slider_crank": slider_crank,
-            "four_bar_spatial": four_bar_spatial, "spinning_top": spinning_top}
+EXAMPLES = {
+    "pendulum": pendulum,
+    "two_link": two_link,
+    "slider_crank": slider_crank,
+    "four_bar_spatial": four_bar_spatial,
+    "spinning_top": spinning_top,
+}
 
 
 def main():

@@ -8,6 +8,7 @@ of a planar loop are 3 equations redundant in space: 'Check model' reports them.
 
     /usr/bin/python3 examples/make_four_bar_fcstd.py [OUT.FCStd]
 """
+
 import math
 import os
 import sys
@@ -38,6 +39,7 @@ def bar(doc, name, start, end, z0, width=10.0, radius=3.0):
     """A bar from ``start`` to ``end`` (x, y in mm) with pin holes at both ends, at height z0."""
     import FreeCAD as App
     import Part
+
     length = math.hypot(end[0] - start[0], end[1] - start[1])
     shape = Part.makeBox(length + 2 * width, width, THICK, App.Vector(-width, -width / 2, 0))
     for x in (0.0, length):
@@ -52,6 +54,7 @@ def bar(doc, name, start, end, z0, width=10.0, radius=3.0):
 def hole_edge(obj, x, y, z):
     """Name of the circular edge centred at the global point (x, y, z)."""
     import FreeCAD as App
+
     for k, e in enumerate(obj.Shape.Edges):
         if type(e.Curve).__name__ == "Circle" and (e.Curve.Center - App.Vector(x, y, z)).Length < 1e-7:
             return "Edge%d" % (k + 1)
@@ -61,11 +64,14 @@ def hole_edge(obj, x, y, z):
 def build(doc):
     """Add the four-bar to ``doc``; returns a dict of the created objects."""
     import FreeCAD as App
-    from MBDWorkbench.cad.objects import make_body, make_driver, make_simulation
-    from MBDWorkbench.cad.picking import adjusted_frame, make_joint_from_picks, placement_axes
 
-    sim = make_simulation(doc, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4",
-                          Gravity=App.Vector(0, -9810, 0))
+    from MBDWorkbench.cad.makers import make_body, make_driver, make_simulation
+    from MBDWorkbench.cad.picking import make_joint_from_picks
+    from MBDWorkbench.cad.placement import adjusted_frame, placement_axes
+
+    sim = make_simulation(
+        doc, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4", Gravity=App.Vector(0, -9810, 0)
+    )
     pa, pb = joint_points()
     crank = bar(doc, "Crank", (0, 0), pa, 0.0)
     coupler = bar(doc, "Coupler", pa, pb, THICK)
@@ -87,12 +93,12 @@ def build(doc):
         joints[name] = j
     motor = make_driver(doc, joints["A0"], Rate=180.0, label="Motor")
     doc.recompute()
-    return dict(simulation=sim, crank=crank, coupler=coupler, rocker=rocker, joints=joints, motor=motor,
-                A=pa, B=pb)
+    return dict(simulation=sim, crank=crank, coupler=coupler, rocker=rocker, joints=joints, motor=motor, A=pa, B=pb)
 
 
 def main(out=None):
     from MBDWorkbench.cad.freecad_env import write_document
+
     write_document("four_bar", build, out or os.path.join(HERE, "four_bar.FCStd"))
 
 

@@ -9,6 +9,7 @@ of the slider along x (prismatic guide to the ground). The motor turns the crank
     /usr/bin/python3 examples/make_slider_crank_fcstd.py [OUT.FCStd]
     /usr/bin/python3 -m MBDWorkbench simulate examples/slider_crank.FCStd
 """
+
 import os
 import sys
 
@@ -22,6 +23,7 @@ def link(doc, name, x0, x1, half_width, z0, thickness, holes, radius=4.0):
     """A bar x0..x1 (mm) with pin holes of ``radius`` at the x positions ``holes``."""
     import FreeCAD as App
     import Part
+
     shape = Part.makeBox(x1 - x0, 2 * half_width, thickness, App.Vector(x0, -half_width, z0))
     for x in holes:
         shape = shape.cut(Part.makeCylinder(radius, thickness, App.Vector(x, 0, z0)))
@@ -50,7 +52,8 @@ def x_edge(obj, y, z):
 
 def z_up(joint):
     """Make the joint's z axis point to +z (a picked circle may give -z)."""
-    from MBDWorkbench.cad.picking import adjusted_frame, placement_axes
+    from MBDWorkbench.cad.placement import adjusted_frame, placement_axes
+
     if placement_axes(joint.Frame)[3][2] < 0:
         joint.Frame = adjusted_frame(joint.Frame, flip=True)
 
@@ -58,11 +61,13 @@ def z_up(joint):
 def build(doc):
     """Add the slider-crank to ``doc``; returns a dict of the created objects."""
     import FreeCAD as App
-    from MBDWorkbench.cad.objects import make_body, make_driver, make_simulation
+
+    from MBDWorkbench.cad.makers import make_body, make_driver, make_simulation
     from MBDWorkbench.cad.picking import make_joint_from_picks
 
-    sim = make_simulation(doc, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4",
-                          Gravity=App.Vector(0, -9810, 0))
+    sim = make_simulation(
+        doc, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4", Gravity=App.Vector(0, -9810, 0)
+    )
     crank = link(doc, "Crank", -10, R + 10, 10, 0, 8, (0, R))
     rod = link(doc, "Rod", R - 10, R + L + 10, 8, 8, 8, (R, R + L))
     slider = doc.addObject("Part::Box", "Slider")
@@ -72,21 +77,25 @@ def build(doc):
     for part in (crank, rod, slider):
         make_body(doc, part, material="Steel")
     pivot = make_joint_from_picks(doc, "revolute", [(crank, hole_edge(crank, 0, 0))], label="CrankPivot")
-    pin = make_joint_from_picks(doc, "revolute", [(crank, hole_edge(crank, R, 8)), (rod, hole_edge(rod, R, 8))],
-                                label="CrankPin")
-    ball = make_joint_from_picks(doc, "spherical", [(rod, hole_edge(rod, R + L, 16)), (slider, "Face5")],
-                                 label="RodPin")
+    pin = make_joint_from_picks(
+        doc, "revolute", [(crank, hole_edge(crank, R, 8)), (rod, hole_edge(rod, R, 8))], label="CrankPin"
+    )
+    ball = make_joint_from_picks(
+        doc, "spherical", [(rod, hole_edge(rod, R + L, 16)), (slider, "Face5")], label="RodPin"
+    )
     guide = make_joint_from_picks(doc, "prismatic", [(slider, x_edge(slider, -12, 16))], label="Guide")
     for j in (pivot, pin):
         z_up(j)
     motor = make_driver(doc, pivot, Rate=180.0, label="Motor")
     doc.recompute()
-    return dict(simulation=sim, crank=crank, rod=rod, slider=slider, pivot=pivot, pin=pin, ball=ball, guide=guide,
-                motor=motor)
+    return dict(
+        simulation=sim, crank=crank, rod=rod, slider=slider, pivot=pivot, pin=pin, ball=ball, guide=guide, motor=motor
+    )
 
 
 def main(out=None):
     from MBDWorkbench.cad.freecad_env import write_document
+
     write_document("slider_crank", build, out or os.path.join(HERE, "slider_crank.FCStd"))
 
 

@@ -1,4 +1,5 @@
 """Make the repository importable and the oracles package reachable from every test."""
+
 import os
 import sys
 

@@ -1,6 +1,7 @@
 """Mechanism analyses: mobility/redundancy, assembly, kinematic analysis, inverse
 dynamics, statics, singular configurations, CLI. References are closed forms (tests/oracles),
 independent computations (brentq, Grubler counts by hand) or the dynamic simulation."""
+
 import json
 import os
 import sys
@@ -12,16 +13,25 @@ from scipy.optimize import brentq
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
 
 from MBDWorkbench.cli import main  # noqa: E402
-from MBDWorkbench.solver import from_dict, load, simulate, System  # noqa: E402
+from MBDWorkbench.solver import System, from_dict, load, simulate  # noqa: E402
+from MBDWorkbench.solver.analyses.kinematics import (  # noqa: E402
+    SingularConfigurationError,
+    accelerations,
+    inverse_dynamics,
+    kinematic_analysis,
+    static_equilibrium,
+)
+from MBDWorkbench.solver.analyses.mobility import (  # noqa: E402
+    assemble,
+    independent_rows,
+    mobility,
+    numerical_rank,
+    singular_configurations,
+)
 from MBDWorkbench.solver.errors import AssemblyError, ModelError  # noqa: E402
-from MBDWorkbench.solver.analysis import (assemble, mobility, singular_configurations,  # noqa: E402
-                                          independent_rows, numerical_rank)
-from MBDWorkbench.solver.analysis_kinematics import (kinematic_analysis, inverse_dynamics,  # noqa: E402
-                                                     static_equilibrium, accelerations,
-                                                     SingularConfigurationError)
-from MBDWorkbench.solver.io import read_csv  # noqa: E402
-from tests.oracles.slider_crank import SliderCrank  # noqa: E402
+from MBDWorkbench.solver.results_files import read_csv  # noqa: E402
 from tests.oracles.four_bar import FourBar  # noqa: E402
+from tests.oracles.slider_crank import SliderCrank  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 FOUR_BAR = os.path.join(ROOT, "tests", "models", "four_bar_4r.json")
@@ -42,33 +52,81 @@ def slider_crank_model(sc, theta0=0.3, profile="3*t + 0.4*sin(5*t)", t_end=1.0, 
     B = sc.r * np.array([np.cos(theta0), np.sin(theta0), 0.0])
     C = np.array([float(sc.slider_position(theta0)), sc.e, 0.0])
     u = (C - B) / sc.l
-    return from_dict({
-        "name": "slider_crank", "gravity": [0, -sc.g, 0],
-        "bodies": [
-            {"name": "crank", "mass": sc.mc, "position": (sc.rc * B / sc.r).tolist(), "inertia": bar_inertia(B, sc.Jc)},
-            {"name": "rod", "mass": sc.mr, "position": (B + sc.rod_com * (C - B)).tolist(), "inertia": bar_inertia(u, sc.Jr)},
-            {"name": "slider", "mass": sc.ms, "position": C.tolist(), "inertia": [1e-3, 1e-3, 1e-3]}],
-        "joints": [
-            {"name": "crank_pivot", "type": "revolute", "body_i": "ground", "body_j": "crank",
-             "frame": {"origin": [0, 0, 0], "z_axis": [0, 0, 1]}},
-            {"name": "crank_pin", "type": "spherical", "body_i": "crank", "body_j": "rod", "frame": {"origin": B.tolist()}},
-            {"name": "rod_pin", "type": "universal", "body_i": "slider", "body_j": "rod",
-             "frame": {"origin": C.tolist(), "z_axis": u.tolist(), "x_axis": [0, 0, 1]}},
-            {"name": "slide", "type": "prismatic", "body_i": "ground", "body_j": "slider",
-             "frame": {"origin": C.tolist(), "z_axis": [1, 0, 0]}}],
-        "drivers": [{"name": "motor", "type": "rotational", "joint": "crank_pivot", "profile": profile}],
-        "settings": {"t_end": t_end, "step": 1e-4, "output_step": output_step, "integrator": "rk4"}})
+    return from_dict(
+        {
+            "name": "slider_crank",
+            "gravity": [0, -sc.g, 0],
+            "bodies": [
+                {
+                    "name": "crank",
+                    "mass": sc.mc,
+                    "position": (sc.rc * B / sc.r).tolist(),
+                    "inertia": bar_inertia(B, sc.Jc),
+                },
+                {
+                    "name": "rod",
+                    "mass": sc.mr,
+                    "position": (B + sc.rod_com * (C - B)).tolist(),
+                    "inertia": bar_inertia(u, sc.Jr),
+                },
+                {"name": "slider", "mass": sc.ms, "position": C.tolist(), "inertia": [1e-3, 1e-3, 1e-3]},
+            ],
+            "joints": [
+                {
+                    "name": "crank_pivot",
+                    "type": "revolute",
+                    "body_i": "ground",
+                    "body_j": "crank",
+                    "frame": {"origin": [0, 0, 0], "z_axis": [0, 0, 1]},
+                },
+                {
+                    "name": "crank_pin",
+                    "type": "spherical",
+                    "body_i": "crank",
+                    "body_j": "rod",
+                    "frame": {"origin": B.tolist()},
+                },
+                {
+                    "name": "rod_pin",
+                    "type": "universal",
+                    "body_i": "slider",
+                    "body_j": "rod",
+                    "frame": {"origin": C.tolist(), "z_axis": u.tolist(), "x_axis": [0, 0, 1]},
+                },
+                {
+                    "name": "slide",
+                    "type": "prismatic",
+                    "body_i": "ground",
+                    "body_j": "slider",
+                    "frame": {"origin": C.tolist(), "z_axis": [1, 0, 0]},
+                },
+            ],
+            "drivers": [{"name": "motor", "type": "rotational", "joint": "crank_pivot", "profile": profile}],
+            "settings": {"t_end": t_end, "step": 1e-4, "output_step": output_step, "integrator": "rk4"},
+        }
+    )
 
 
 def spring_pendulum(m=2.0, L=0.8, k=20.0, g=9.81):
     """Bob on a revolute about +y at the origin, starting horizontal (+x), with a
     torsional spring relaxed there; gravity -z turns it down by theta: k theta = m g L cos(theta)."""
-    return from_dict({
-        "name": "spring_pendulum", "gravity": [0, 0, -g],
-        "bodies": [{"name": "bob", "mass": m, "inertia": [1e-3, 1e-3, 1e-3], "position": [L, 0, 0]}],
-        "joints": [{"name": "pivot", "type": "revolute", "body_i": "ground", "body_j": "bob",
-                    "frame": {"origin": [0, 0, 0], "z_axis": [0, 1, 0], "x_axis": [1, 0, 0]}}],
-        "forces": [{"name": "spring", "type": "rotational_spring_damper", "joint": "pivot", "stiffness": k}]})
+    return from_dict(
+        {
+            "name": "spring_pendulum",
+            "gravity": [0, 0, -g],
+            "bodies": [{"name": "bob", "mass": m, "inertia": [1e-3, 1e-3, 1e-3], "position": [L, 0, 0]}],
+            "joints": [
+                {
+                    "name": "pivot",
+                    "type": "revolute",
+                    "body_i": "ground",
+                    "body_j": "bob",
+                    "frame": {"origin": [0, 0, 0], "z_axis": [0, 1, 0], "x_axis": [1, 0, 0]},
+                }
+            ],
+            "forces": [{"name": "spring", "type": "rotational_spring_damper", "joint": "pivot", "stiffness": k}],
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +161,7 @@ def test_spatial_four_bar_grubler_rank_and_redundancy():
     for r in rep.relaxations:
         j = next(j for j in d["joints"] if j["name"] == r.joint)
         j["type"] = r.new
-        if r.new == "universal":   # the report's frame: x <- old z, z <- old x
+        if r.new == "universal":  # the report's frame: x <- old z, z <- old x
             z = j["frame"]["z_axis"]
             x = [1.0, 0.0, 0.0] if abs(z[0]) < 0.9 else [0.0, 1.0, 0.0]
             x = np.cross(z, x).tolist()
@@ -125,7 +183,7 @@ def test_bricard_mobility_one_although_grubler_zero():
     assert rep.mobility == 1 and len(rep.redundant) == 1
     # independent evidence: under gravity it really moves with its joints closed
     res = simulate(model, t_end=0.5, output_step=0.05, step=1e-3)
-    p3 = res.point("link3", [0.0, 0.0, 0.5])       # link3 ends at P3 = (1, -1, 1)
+    p3 = res.point("link3", [0.0, 0.0, 0.5])  # link3 ends at P3 = (1, -1, 1)
     assert np.linalg.norm(p3[-1] - p3[0]) > 0.05
     assert max(res.max_violation()) < 1e-6
     later = mobility(model, Y=res.Y[-1], t=res.t[-1])
@@ -144,15 +202,16 @@ def test_assembly_from_perturbed_placements():
     Y = sys_.Y0.copy()
     rng = np.random.default_rng(1)
     for b in range(sys_.nb):
-        Y[7 * b:7 * b + 3] += rng.normal(0, 0.02, 3)
-        Y[7 * b + 3:7 * b + 7] += rng.normal(0, 0.05, 4)
+        Y[7 * b : 7 * b + 3] += rng.normal(0, 0.02, 3)
+        Y[7 * b + 3 : 7 * b + 7] += rng.normal(0, 0.05, 4)
     Ya = assemble(sys_, Y)
     phi = sys_.constraint_jacobian(0.0, Ya)[0]
     assert np.max(np.abs(phi)) < 1e-10
     # the coupler/rocker pin (J3) satisfies the four-bar loop closure of the oracle
-    crank = np.arctan2(*(Ya[7 * 0:7 * 0 + 3][[1, 0]]))     # CoG direction of the crank
+    crank = np.arctan2(*(Ya[7 * 0 : 7 * 0 + 3][[1, 0]]))  # CoG direction of the crank
     B = sys_.joint_frames[2]["oj"]
     from MBDWorkbench.solver.quaternion import matrix
+
     pB = Ya[14:17] + matrix(Ya[17:21]) @ B
     fb = FourBar(d=0.30, a=0.10, b=0.35, c=0.25)
     assert np.allclose(pB[:2], fb.points(crank)["B"], atol=1e-9)
@@ -163,7 +222,7 @@ def test_unassemblable_mechanism_names_joints():
     j4 = next(j for j in d["joints"] if j["name"] == "J4")
     rocker = next(b for b in d["bodies"] if b["name"] == "rocker")
     local = (np.array(j4["frame"]["origin"]) - rocker["position"]).tolist()
-    del j4["frame"]      # rocker end on a ground pivot out of reach (1.5 m instead of 0.3 m)
+    del j4["frame"]  # rocker end on a ground pivot out of reach (1.5 m instead of 0.3 m)
     j4["frame_i"] = {"origin": local, "z_axis": [0, 0, 1]}
     j4["frame_j"] = {"origin": [1.5, 0.0, 0.0], "z_axis": [0, 0, 1]}
     model = from_dict(d)
@@ -206,7 +265,7 @@ def test_slider_crank_inverse_dynamics_vs_oracle_and_simulation(sc):
     # the slide reaction balances the slider: horizontal force of the rod only, weight + rod force vertically
     F_slide = res.reaction("slide", "global")[0]
     a_s = accelerations(res, "slider")[0]
-    F_rod = res.reaction("rod_pin", "global")[0]            # slider (body_i) on rod (body_j)
+    F_rod = res.reaction("rod_pin", "global")[0]  # slider (body_i) on rod (body_j)
     # Newton for the slider: m a = F_slide - F_rod + m g
     g = np.array([0.0, -sc.g, 0.0])
     assert np.allclose(sc.ms * a_s, F_slide - F_rod + sc.ms * g, atol=1e-8)
@@ -236,8 +295,8 @@ def test_statics_spring_pendulum_closed_form():
     assert abs(np.arctan2(-p[2], p[0]) - theta) < 1e-9
     assert res.equilibrium["stable"]
     F, T = res.reaction("pivot", "global")
-    assert np.allclose(F[0], [0.0, 0.0, m * g], atol=1e-8)       # the pivot carries the weight
-    assert np.allclose(T[0], 0.0, atol=1e-8)                       # the spring carries the torque
+    assert np.allclose(F[0], [0.0, 0.0, m * g], atol=1e-8)  # the pivot carries the weight
+    assert np.allclose(T[0], 0.0, atol=1e-8)  # the spring carries the torque
 
 
 def test_statics_hanging_pendulum_settles_down():
@@ -270,19 +329,20 @@ def test_statics_over_constrained_four_bar_minimises_potential():
     fb = FourBar(d=0.30, a=0.10, b=0.35, c=0.25)
     masses = {"crank": 0.5, "coupler": 1.0, "rocker": 0.8}
 
-    def V(th2):                                       # gravity -y, uniform bars
+    def V(th2):  # gravity -y, uniform bars
         p = fb.points(th2)
         ys = (0.5 * p["A"][1], 0.5 * (p["A"][1] + p["B"][1]), 0.5 * p["B"][1])
         return 9.81 * sum(m * y for m, y in zip(masses.values(), ys))
+
     grid = np.linspace(-np.pi, np.pi, 3601)
     th_min = grid[np.argmin([V(x) for x in grid])]
     res = static_equilibrium(load(FOUR_BAR))
     c = res.position("crank")[0]
-    assert abs(np.angle(np.exp(1j * (np.arctan2(c[1], c[0]) - th_min)))) < 2e-3     # grid spacing
+    assert abs(np.angle(np.exp(1j * (np.arctan2(c[1], c[0]) - th_min)))) < 2e-3  # grid spacing
     ref = np.array([V(x) for x in np.arctan2(c[1], c[0]) + np.array([-1e-3, 0.0, 1e-3])])
-    assert ref[1] <= ref[0] and ref[1] <= ref[2]       # a minimum of the potential
-    F1 = res.reaction("J1", "global")[0][0]              # ground on crank
-    F4 = res.reaction("J4", "global")[0][0]              # rocker on ground
+    assert ref[1] <= ref[0] and ref[1] <= ref[2]  # a minimum of the potential
+    F1 = res.reaction("J1", "global")[0][0]  # ground on crank
+    F4 = res.reaction("J4", "global")[0][0]  # rocker on ground
     assert np.allclose(F1 - F4, [0.0, 9.81 * sum(masses.values()), 0.0], atol=1e-8)
 
 
@@ -315,13 +375,15 @@ def test_singular_configuration_dead_centre(tmp_path):
     msg = str(e.value)
     assert e.value.time == pytest.approx(1.0) and "singular configuration" in msg
     assert "'piston'" in msg and "'crank_pivot'" in msg
-    assert len(e.value.results) == 10                     # samples before the dead centre are kept
+    assert len(e.value.results) == 10  # samples before the dead centre are kept
     x = e.value.results.position("slider")[:, 0]
     assert np.allclose(x, float(sc0.slider_position(0.6)) + dx * np.sin(np.pi * e.value.results.t / 2), atol=1e-10)
     path = tmp_path / "dead.json"
     from_dict(d).save(str(path))
-    assert main(["kinematics", str(path), "--t-end", "1", "--output-step", "0.1", "--quiet",
-                 "--out", str(tmp_path / "k")]) == 1
+    assert (
+        main(["kinematics", str(path), "--t-end", "1", "--output-step", "0.1", "--quiet", "--out", str(tmp_path / "k")])
+        == 1
+    )
     assert len(read_csv(str(tmp_path / "k" / "bodies.csv"))["time [s]"]) == 10
 
 
@@ -332,14 +394,32 @@ def test_change_point_crossing_between_samples():
     A = a * np.array([np.cos(-0.35), np.sin(-0.35), 0.0])
     B = A + [d, 0.0, 0.0]
     pts = {"crank": ([0, 0, 0], A), "coupler": (A, B), "rocker": ([d, 0, 0], B)}
-    bodies = [{"name": n, "mass": 1.0, "position": (0.5 * (np.array(p) + q)).tolist(),
-               "inertia": bar_inertia(np.array(q) - p, 1e-2)} for n, (p, q) in pts.items()]
-    pivots = [("J1", "ground", "crank", [0, 0, 0]), ("J2", "crank", "coupler", A.tolist()),
-              ("J3", "coupler", "rocker", B.tolist()), ("J4", "rocker", "ground", [d, 0, 0])]
-    joints = [{"name": n, "type": "revolute", "body_i": i, "body_j": j, "frame": {"origin": o}}
-              for n, i, j, o in pivots]
-    model = from_dict({"name": "parallelogram", "bodies": bodies, "joints": joints,
-                       "drivers": [{"name": "m", "type": "rotational", "joint": "J1", "profile": "t"}]})
+    bodies = [
+        {
+            "name": n,
+            "mass": 1.0,
+            "position": (0.5 * (np.array(p) + q)).tolist(),
+            "inertia": bar_inertia(np.array(q) - p, 1e-2),
+        }
+        for n, (p, q) in pts.items()
+    ]
+    pivots = [
+        ("J1", "ground", "crank", [0, 0, 0]),
+        ("J2", "crank", "coupler", A.tolist()),
+        ("J3", "coupler", "rocker", B.tolist()),
+        ("J4", "rocker", "ground", [d, 0, 0]),
+    ]
+    joints = [
+        {"name": n, "type": "revolute", "body_i": i, "body_j": j, "frame": {"origin": o}} for n, i, j, o in pivots
+    ]
+    model = from_dict(
+        {
+            "name": "parallelogram",
+            "bodies": bodies,
+            "joints": joints,
+            "drivers": [{"name": "m", "type": "rotational", "joint": "J1", "profile": "t"}],
+        }
+    )
     with pytest.raises(SingularConfigurationError) as e:
         kinematic_analysis(model, t_end=0.7, output_step=0.1)
     assert "between t = 0.3 s and 0.4 s" in str(e.value) and len(e.value.results) == 4
@@ -353,7 +433,7 @@ def test_singular_configurations_along_a_run():
     scan = singular_configurations(res, inputs=["slide"])
     expected = [(np.pi - 0.3) / np.pi, (2 * np.pi - 0.3) / np.pi]
     assert len(scan.times) == 2 and np.allclose(scan.times, expected, atol=1e-3)
-    assert singular_configurations(res).times == []             # the crank input is never singular
+    assert singular_configurations(res).times == []  # the crank input is never singular
     # a sample exactly at a dead centre is flagged as singular
     res2 = simulate(slider_crank_model(sc0, 0.0, "pi*t", t_end=1.0, output_step=0.25), step=1e-3)
     assert np.allclose(singular_configurations(res2, inputs=["slide"]).singular, [0.0, 1.0])

@@ -1,9 +1,10 @@
-"""Independent checks of MBDWorkbench.solver.ankle (2-DoF parallel ankle).
+"""Independent checks of MBDWorkbench.showcase.ankle (2-DoF parallel ankle, [R2] in docs/references.md).
 
 Reference quantities are rebuilt here from first principles (own rotation
 matrices, own point reconstruction, finite differences, static equilibrium),
 never from numbers printed by the module.
 """
+
 import os
 import sys
 
@@ -12,7 +13,7 @@ import pytest
 
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
 
-from MBDWorkbench.solver import ankle  # noqa: E402
+from MBDWorkbench.showcase import ankle  # noqa: E402
 
 EX, EY, EZ = np.eye(3)
 GRID = np.linspace(-0.35, 0.35, 8)
@@ -53,8 +54,7 @@ SKEW_PTS = (
 
 def make(pts):
     A, B0, C0 = pts
-    return ankle.AnkleGeometry(A1=A[0], A2=A[1], B1_0=B0[0], B2_0=B0[1],
-                               C1_0=C0[0], C2_0=C0[1])
+    return ankle.AnkleGeometry(A1=A[0], A2=A[1], B1_0=B0[0], B2_0=B0[1], C1_0=C0[0], C2_0=C0[1])
 
 
 @pytest.fixture(params=["default", "skew"])
@@ -70,10 +70,10 @@ def lengths(pts):
 
 
 # ---------------------------------------------------------------- mobility
-def test_grubler_seed_count():
-    assert ankle.grubler_mobility(6, 7, 14) == 2          # seed: 6(6-7-1)+14
+def test_grubler_count_of_the_design_note():
+    assert ankle.grubler_mobility(6, 7, 14) == 2  # [R2] section 1: 6(6-7-1)+14
     assert ankle.ankle_mobility() == 2
-    assert ankle.grubler_mobility(4, 4, 8 - 1) == 1       # RSSR four-bar sanity
+    assert ankle.grubler_mobility(4, 4, 8 - 1) == 1  # RSSR four-bar sanity
 
 
 # ---------------------------------------------------------------- geometry
@@ -132,7 +132,7 @@ def test_branches_are_the_two_assembly_modes(case):
             np.testing.assert_array_equal(s, branch * home)
 
 
-def test_ik_solves_seed_sin_quadratic(case):
+def test_ik_solves_design_note_sin_quadratic(case):
     geom, _ = case
     for r, p in [(0.2, -0.3), (-0.35, 0.35), (0.1, 0.0)]:
         th = ankle.inverse_kinematics(geom, r, p)
@@ -149,7 +149,7 @@ def test_unreachable_poses_raise_naming_leg():
     g = ankle.AnkleGeometry()
     with pytest.raises(ValueError, match="leg 1"):
         ankle.inverse_kinematics(g, 0.7, 0.7)
-    with pytest.raises(ValueError, match="leg 2"):          # mirror pose
+    with pytest.raises(ValueError, match="leg 2"):  # mirror pose
         ankle.inverse_kinematics(g, -0.7, 0.7)
     with pytest.raises(ValueError, match="leg"):
         ankle.inverse_kinematics(g, 0.0, 1.4)
@@ -196,12 +196,20 @@ def test_inverse_jacobian_vs_fd_of_inverse_kinematics(case):
     for r, p in POSES:
         th = ankle.inverse_kinematics(geom, r, p)
         Jinv = np.linalg.inv(ankle.jacobian(geom, th, r, p))
-        Jfd = np.column_stack([
-            (np.array(ankle.inverse_kinematics(geom, r + h, p))
-             - np.array(ankle.inverse_kinematics(geom, r - h, p))) / (2 * h),
-            (np.array(ankle.inverse_kinematics(geom, r, p + h))
-             - np.array(ankle.inverse_kinematics(geom, r, p - h))) / (2 * h),
-        ])
+        Jfd = np.column_stack(
+            [
+                (
+                    np.array(ankle.inverse_kinematics(geom, r + h, p))
+                    - np.array(ankle.inverse_kinematics(geom, r - h, p))
+                )
+                / (2 * h),
+                (
+                    np.array(ankle.inverse_kinematics(geom, r, p + h))
+                    - np.array(ankle.inverse_kinematics(geom, r, p - h))
+                )
+                / (2 * h),
+            ]
+        )
         np.testing.assert_allclose(Jinv, Jfd, rtol=0, atol=1e-8)
 
 
@@ -226,12 +234,13 @@ def test_force_jacobian_virtual_work_random_rates(case):
         for _ in range(3):
             thd = rng.normal(size=2)
             tau = rng.normal(size=2)
-            qd = (np.array(ankle.forward_kinematics(geom, *(th + h * thd), guess=(r, p)))
-                  - np.array(ankle.forward_kinematics(geom, *(th - h * thd), guess=(r, p)))) / (2 * h)
+            qd = (
+                np.array(ankle.forward_kinematics(geom, *(th + h * thd), guess=(r, p)))
+                - np.array(ankle.forward_kinematics(geom, *(th - h * thd), guess=(r, p)))
+            ) / (2 * h)
             F = JT @ tau
             assert abs(F @ thd - tau @ qd) < 1e-7 * (1 + np.abs(tau) @ np.abs(qd))
-            np.testing.assert_allclose(
-                ankle.foot_torque_from_motor_torque(geom, th, r, p, F), tau, atol=1e-12)
+            np.testing.assert_allclose(ankle.foot_torque_from_motor_torque(geom, th, r, p, F), tau, atol=1e-12)
 
 
 def test_force_jacobian_vs_static_equilibrium(case):
@@ -242,9 +251,9 @@ def test_force_jacobian_vs_static_equilibrium(case):
     for r, p in POSES:
         th = ankle.inverse_kinematics(geom, r, p)
         B, C = rebuild(pts, th, r, p)
-        u = (B - C) / np.linalg.norm(B - C, axis=1)[:, None]   # rod force on foot = t_k u_k
-        xf = rodrigues(EY, p) @ EX                              # foot-side Hooke axis
-        n = np.cross(EY, xf)                                    # moment carried by the Hooke joint
+        u = (B - C) / np.linalg.norm(B - C, axis=1)[:, None]  # rod force on foot = t_k u_k
+        xf = rodrigues(EY, p) @ EX  # foot-side Hooke axis
+        n = np.cross(EY, xf)  # moment carried by the Hooke joint
         m_ext = rng.normal(size=3)
         Mat = np.column_stack([np.cross(C[0], u[0]), np.cross(C[1], u[1]), n])
         t1, t2, _ = np.linalg.solve(Mat, -m_ext)
@@ -262,7 +271,7 @@ def test_far_from_singular_over_workspace():
         for p in GRID:
             th = ankle.inverse_kinematics(g, r, p)
             B, C = rebuild(DEFAULT_PTS, th, r, p)
-            for k in range(2):   # transmission: |sin(bar, rod) in the motor plane| > 0.75
+            for k in range(2):  # transmission: |sin(bar, rod) in the motor plane| > 0.75
                 jt = EY @ np.cross(B[k] - DEFAULT_PTS[0][k], C[k] - B[k])
                 assert abs(jt) > 0.75 * Lbar[k] * Lrod[k]
             assert np.linalg.cond(ankle.jacobian(g, th, r, p)) < 2.0
@@ -274,18 +283,15 @@ def test_fk_inverts_ik_on_grid(case):
     for r in GRID:
         for p in GRID:
             th = ankle.inverse_kinematics(geom, r, p)
-            np.testing.assert_allclose(ankle.forward_kinematics(geom, *th), (r, p),
-                                       rtol=0, atol=1e-10)
+            np.testing.assert_allclose(ankle.forward_kinematics(geom, *th), (r, p), rtol=0, atol=1e-10)
 
 
 def test_fk_other_guess_and_branch():
     g = ankle.AnkleGeometry()
     th = ankle.inverse_kinematics(g, -0.25, 0.3)
-    np.testing.assert_allclose(ankle.forward_kinematics(g, *th, guess=(0.3, -0.3)),
-                               (-0.25, 0.3), atol=1e-10)
+    np.testing.assert_allclose(ankle.forward_kinematics(g, *th, guess=(0.3, -0.3)), (-0.25, 0.3), atol=1e-10)
     th = ankle.inverse_kinematics(g, 0.15, -0.2, branch=-1)
-    np.testing.assert_allclose(ankle.forward_kinematics(g, *th, guess=(0.1, -0.1), branch=-1),
-                               (0.15, -0.2), atol=1e-10)
+    np.testing.assert_allclose(ankle.forward_kinematics(g, *th, guess=(0.1, -0.1), branch=-1), (0.15, -0.2), atol=1e-10)
 
 
 # ---------------------------------------------------------------- tables / fit
@@ -314,8 +320,7 @@ def test_fit_actuator_map():
     fit = ankle.fit_actuator_map(g, grid, grid, degree=3)
     assert len(fit.exponents) == 10 and fit.coeffs.shape == (10, 2)
     # recompute the reported grid error independently
-    err = np.max([np.abs(fit(r, p) - np.array(ankle.inverse_kinematics(g, r, p)))
-                  for r in grid for p in grid], axis=0)
+    err = np.max([np.abs(fit(r, p) - np.array(ankle.inverse_kinematics(g, r, p))) for r in grid for p in grid], axis=0)
     np.testing.assert_allclose(fit.max_error, err, rtol=1e-9)
     assert np.all(fit.max_error < 5e-3)
     rng = np.random.default_rng(3)

@@ -1,5 +1,6 @@
 """The parallel ankle as a solver model (examples/ankle.json) against the closed form of
-MBDWorkbench.solver.ankle (itself checked from first principles in test_ankle.py)."""
+MBDWorkbench.showcase.ankle (itself checked from first principles in test_ankle.py)."""
+
 import json
 import os
 import sys
@@ -11,15 +12,19 @@ from scipy.integrate import simpson
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
 
 from MBDWorkbench.cli import main  # noqa: E402
-from MBDWorkbench.solver import ankle, from_dict, load  # noqa: E402
-from MBDWorkbench.solver.analysis import mobility  # noqa: E402
+from MBDWorkbench.showcase import ankle  # noqa: E402
+from MBDWorkbench.showcase.ankle_model import (  # noqa: E402
+    euler_rates,
+    foot_angles,
+    geometry_from_model,
+    solver_forward_kinematics,
+    with_constant_motors,
+)
+from MBDWorkbench.solver import from_dict, load  # noqa: E402
+from MBDWorkbench.solver.analyses.kinematics import inverse_dynamics, kinematic_analysis, static_equilibrium  # noqa: E402
+from MBDWorkbench.solver.analyses.mobility import mobility  # noqa: E402
 from MBDWorkbench.solver.expressions import compile_profile  # noqa: E402
-from MBDWorkbench.solver.analysis_ankle import (geometry_from_model,  # noqa: E402
-                                                foot_angles, euler_rates, solver_forward_kinematics,
-                                                with_constant_motors)
-from MBDWorkbench.solver.analysis_kinematics import (kinematic_analysis, inverse_dynamics,  # noqa: E402
-                                                     static_equilibrium)
-from MBDWorkbench.solver.io import read_csv  # noqa: E402
+from MBDWorkbench.solver.results_files import read_csv  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 EXAMPLE = os.path.join(ROOT, "examples", "ankle.json")
@@ -48,6 +53,7 @@ def with_profiles(model, p1, p2, gravity=None, forces=None):
 # ----------------------------------------------------------------------------- the model
 def test_example_is_the_generator_output(model, tmp_path):
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("make_ankle", os.path.join(os.path.dirname(EXAMPLE), "make_ankle.py"))
     make_ankle = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_ankle)
@@ -70,13 +76,13 @@ def test_masses_from_shapes(model):
     bar = model.body("bar1")
     assert np.isclose(bar.mass, 2700.0 * 0.05 * 0.012 * 0.008)
     rod = model.body("rod2")
-    assert np.isclose(rod.mass, 7850.0 * np.pi * 0.003 ** 2 * 0.26)
-    I = np.array(rod.inertia)                   # vertical rod: axis z
-    assert np.isclose(I[2, 2], 0.5 * rod.mass * 0.003 ** 2)
-    assert np.isclose(I[0, 0], rod.mass * (3 * 0.003 ** 2 + 0.26 ** 2) / 12)
+    assert np.isclose(rod.mass, 7850.0 * np.pi * 0.003**2 * 0.26)
+    I = np.array(rod.inertia)  # vertical rod: axis z
+    assert np.isclose(I[2, 2], 0.5 * rod.mass * 0.003**2)
+    assert np.isclose(I[0, 0], rod.mass * (3 * 0.003**2 + 0.26**2) / 12)
     foot = model.body("foot")
     assert np.isclose(foot.mass, 2700.0 * 0.22 * 0.09 * 0.02)
-    assert np.isclose(np.array(foot.inertia)[1, 1], foot.mass * (0.22 ** 2 + 0.02 ** 2) / 12)
+    assert np.isclose(np.array(foot.inertia)[1, 1], foot.mass * (0.22**2 + 0.02**2) / 12)
 
 
 def test_mobility_two_by_jacobian_rank(model):
@@ -99,15 +105,18 @@ def test_ik_trajectory_is_followed(model, geom):
     t = np.linspace(0.0, 1.0, 21)
     roll, pitch = 0.2 * np.sin(2 * np.pi * t), 0.25 * np.sin(np.pi * t) - 0.05 * t
     th = np.array([ankle.inverse_kinematics(geom, r, p) for r, p in zip(roll, pitch)])
-    m = with_profiles(model, {"type": "table", "t": t.tolist(), "value": th[:, 0].tolist()},
-                      {"type": "table", "t": t.tolist(), "value": th[:, 1].tolist()})
-    tol = 1e-12          # solver position tolerance [m, rad]; angles follow within tol / 5 cm lever
+    m = with_profiles(
+        model,
+        {"type": "table", "t": t.tolist(), "value": th[:, 0].tolist()},
+        {"type": "table", "t": t.tolist(), "value": th[:, 1].tolist()},
+    )
+    tol = 1e-12  # solver position tolerance [m, rad]; angles follow within tol / 5 cm lever
     res = kinematic_analysis(m, t_end=1.0, output_step=0.05, tol=tol)
     r_s, p_s = foot_angles(res.rotation("foot"))
     assert np.allclose(res.t, t)
     assert np.max(np.abs(r_s - roll)) < 20 * tol / 0.05 and np.max(np.abs(p_s - pitch)) < 20 * tol / 0.05
     R = res.rotation("foot")
-    assert np.max(np.abs(R[:, 1, 0])) < 1e-10            # the universal joint forbids yaw
+    assert np.max(np.abs(R[:, 1, 0])) < 1e-10  # the universal joint forbids yaw
 
 
 @pytest.mark.parametrize("theta", [(0.0, 0.0), (0.2, -0.15), (-0.25, -0.3)])
@@ -118,7 +127,7 @@ def test_solver_jacobian_matches_closed_form(model, geom, theta):
     J_vel = np.zeros((2, 2))
     for k in range(2):
         prof = [f"{th1!r}", f"{th2!r}"]
-        prof[k] = f"{theta[k]!r} + {h!r}*(t - 1)"        # theta_k - h, theta_k, theta_k + h at t = 0, 1, 2
+        prof[k] = f"{theta[k]!r} + {h!r}*(t - 1)"  # theta_k - h, theta_k, theta_k + h at t = 0, 1, 2
         res = kinematic_analysis(with_profiles(model, *prof), t_end=2.0, output_step=1.0)
         r, p = foot_angles(res.rotation("foot"))
         J_fd[:, k] = [(r[2] - r[0]) / (2 * h), (p[2] - p[0]) / (2 * h)]
@@ -141,11 +150,11 @@ def test_newton_raphson_fk_agrees_with_assembly(model, geom, theta):
 def test_foot_torque_gives_motor_torques_jt_tau(model, geom, pose):
     roll, pitch = pose
     th = ankle.inverse_kinematics(geom, roll, pitch)
-    moment = [2.0, -3.0, 1.5]                               # external moment on the foot [N m]
+    moment = [2.0, -3.0, 1.5]  # external moment on the foot [N m]
     load_ = [{"name": "ground_torque", "type": "torque", "body": "foot", "torque": moment}]
     m = with_profiles(model, float(th[0]), float(th[1]), gravity=[0, 0, 0], forces=load_)
     tau_ext = ankle.euler_torque_from_moment(roll, pitch, moment)
-    tau = -tau_ext                                           # what the motors apply to the foot
+    tau = -tau_ext  # what the motors apply to the foot
     F = ankle.force_jacobian(geom, th, roll, pitch) @ tau
     res = inverse_dynamics(m, t_end=0.1, output_step=0.1)
     eff = np.array([res.driver_effort("drive1"), res.driver_effort("drive2")]).T
@@ -166,7 +175,7 @@ def test_inverse_dynamics_power_balance(model):
     res = inverse_dynamics(model, t_end=1.0, output_step=0.005)
     P = sum(res.driver_power(d) for d in res.driver_names)
     e = res.energy()
-    work = np.array([simpson(P[:k + 1], x=res.t[:k + 1]) for k in range(40, len(res.t), 40)])
+    work = np.array([simpson(P[: k + 1], x=res.t[: k + 1]) for k in range(40, len(res.t), 40)])
     dE = (e["total"] - e["total"][0])[40::40]
     assert np.allclose(work, dE, atol=1e-6 * np.max(np.abs(e["kinetic"] + np.abs(e["potential"]))))
 
@@ -187,7 +196,7 @@ def test_ankle_export_cli(tmp_path, geom):
         assert np.allclose([tab[c][k] for c in ("J11", "J12", "J21", "J22")], J.ravel(), atol=1e-10)
         assert np.allclose([tab[c][k] for c in ("JT11", "JT12", "JT21", "JT22")], J.T.ravel(), atol=1e-10)
     fit = info["ik_fit"]
-    basis = [r ** i * p ** j for i, j in fit["exponents"]]
+    basis = [r**i * p**j for i, j in fit["exponents"]]
     assert np.allclose(np.array(basis) @ np.array(fit["coefficients"]), th, atol=max(fit["max_error_rad"]) + 1e-12)
     fk = info["fk_fit"]
     basis = [th[0] ** i * th[1] ** j for i, j in fk["exponents"]]
@@ -200,6 +209,7 @@ def test_shipped_example_foot_follows_its_roll_pitch_trajectory():
     trajectory: the simulated foot follows it to the fit's accuracy (independent of the fit:
     angles read from the foot's rotation matrix R = RotY(pitch) RotX(roll))."""
     from MBDWorkbench.solver import load, simulate
+
     res = simulate(load(EXAMPLE), t_end=2.0, output_step=0.02)
     R = res.rotation("foot")
     pitch = np.arctan2(-R[:, 2, 0], R[:, 0, 0])

@@ -1,5 +1,6 @@
 """Bad input: clear errors naming the body, joint or field and its JSON path; failed runs
 keep their results."""
+
 import copy
 import json
 import os
@@ -8,7 +9,7 @@ import sys
 
 import pytest
 
-from MBDWorkbench.solver import from_dict, simulate, ModelError, SimulationError, AssemblyError
+from MBDWorkbench.solver import AssemblyError, ModelError, SimulationError, from_dict, simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE = json.load(open(os.path.join(ROOT, "examples", "slider_crank.json")))
@@ -22,8 +23,11 @@ def broken(edit):
 
 CASES = [
     (lambda d: d["joints"][1].update(body_j="rood"), "joints[1].body_j", "unknown body 'rood'"),
-    (lambda d: (d["bodies"][1].update(grounded=True), d["joints"][1].update(body_i="ground")),
-     "joints[1].body_j", "both sides"),
+    (
+        lambda d: (d["bodies"][1].update(grounded=True), d["joints"][1].update(body_i="ground")),
+        "joints[1].body_j",
+        "both sides",
+    ),
     (lambda d: d["bodies"][1].update(mass=0.0), "bodies[1].mass", "body 'rod': mass must be positive"),
     (lambda d: d["bodies"][1].update(mass=-2.0), "bodies[1].mass", "mass must be positive"),
     (lambda d: d["bodies"][0].update(inertia=[1.0, -1.0, 1.0]), "bodies[0].inertia", "not positive definite"),
@@ -58,11 +62,22 @@ def test_no_moving_body():
 def test_unassemblable_mechanism_names_joint():
     """The rod end must ride on a guide 3 m above the crank pivot: out of reach."""
     d = copy.deepcopy(BASE)
-    d["joints"][2] = {"name": "rod_pin", "type": "spherical", "body_i": "rod", "body_j": "slider",
-                      "frame_i": {"origin": [0.75, 0, 0]}, "frame_j": {"origin": [0, 0, 0]}}
-    d["joints"][3] = {"name": "guide", "type": "prismatic", "body_i": "ground", "body_j": "slider",
-                      "frame_i": {"origin": [0, 3.0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 1, 0]},
-                      "frame_j": {"origin": [0, 0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 1, 0]}}
+    d["joints"][2] = {
+        "name": "rod_pin",
+        "type": "spherical",
+        "body_i": "rod",
+        "body_j": "slider",
+        "frame_i": {"origin": [0.75, 0, 0]},
+        "frame_j": {"origin": [0, 0, 0]},
+    }
+    d["joints"][3] = {
+        "name": "guide",
+        "type": "prismatic",
+        "body_i": "ground",
+        "body_j": "slider",
+        "frame_i": {"origin": [0, 3.0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 1, 0]},
+        "frame_j": {"origin": [0, 0, 0], "z_axis": [1, 0, 0], "x_axis": [0, 1, 0]},
+    }
     with pytest.raises(AssemblyError, match="does not assemble") as e:
         simulate(from_dict(d))
     assert any(f"'{name}' off by" in str(e.value) for name in ("rod_pin", "guide", "crank_pin"))
@@ -72,8 +87,18 @@ def test_blow_up_stops_with_time_and_joint_and_keeps_results(tmp_path):
     """An absurdly stiff spring with explicit Euler blows up: the run stops with the time
     and the worst joint, and the samples so far are written."""
     d = json.load(open(os.path.join(ROOT, "examples", "pendulum.json")))
-    d["forces"] = [{"name": "stiff", "type": "spring_damper", "body_i": "ground", "point_i": [0, 0, -1],
-                    "body_j": "bob", "point_j": [1, 0, 0], "stiffness": 1e7, "free_length": 0.5}]
+    d["forces"] = [
+        {
+            "name": "stiff",
+            "type": "spring_damper",
+            "body_i": "ground",
+            "point_i": [0, 0, -1],
+            "body_j": "bob",
+            "point_j": [1, 0, 0],
+            "stiffness": 1e7,
+            "free_length": 0.5,
+        }
+    ]
     out = tmp_path / "res"
     with pytest.raises(SimulationError) as e:
         simulate(from_dict(d), integrator="euler", step=1e-3, t_end=2.0, out_dir=str(out))
@@ -96,6 +121,7 @@ def test_cancel_keeps_results():
         return len(calls) > 5
 
     from MBDWorkbench.solver import Cancelled
+
     with pytest.raises(Cancelled) as e:
         simulate(from_dict(BASE), cancel=cancel)
     assert len(e.value.results) == 6  # the initial sample and five output steps
@@ -105,8 +131,12 @@ def test_cancel_keeps_results():
 def test_cli_reports_model_error_with_exit_code_2(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(broken(lambda d: d["bodies"][1].update(mass=0.0))))
-    p = subprocess.run([sys.executable, "-m", "MBDWorkbench", "simulate", str(bad), "--out", str(tmp_path / "o")],
-                       cwd=ROOT, capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "MBDWorkbench", "simulate", str(bad), "--out", str(tmp_path / "o")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 2
     assert "bodies[1].mass" in p.stderr and "rod" in p.stderr
     assert not (tmp_path / "o").exists()

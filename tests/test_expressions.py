@@ -1,4 +1,5 @@
 """Tests of the safe profile compiler and the njit jet evaluator."""
+
 import ast
 import inspect
 import math
@@ -8,8 +9,14 @@ import pytest
 from numba import njit
 
 from MBDWorkbench.solver import expressions as ex
-from MBDWorkbench.solver.expressions import (ExpressionError, Program, compile_profile,
-                                             eval_jet, pack_args, pack_programs)
+from MBDWorkbench.solver.expressions import (
+    ExpressionError,
+    Program,
+    compile_profile,
+    eval_jet,
+    pack_args,
+    pack_programs,
+)
 
 PI = np.pi
 
@@ -33,61 +40,106 @@ def s2(t):
 
 # (expression, f, f', f'', times) with derivatives derived by hand
 CASES = [
-    ("0.5*sin(2*pi*t) + t^2",
-     lambda t: 0.5 * np.sin(2 * PI * t) + t**2,
-     lambda t: PI * np.cos(2 * PI * t) + 2 * t,
-     lambda t: -2 * PI**2 * np.sin(2 * PI * t) + 2, [-0.7, 0.0, 0.4, 1.3]),
-    ("(t-2)^3", lambda t: (t - 2) ** 3, lambda t: 3 * (t - 2) ** 2, lambda t: 6 * (t - 2),
-     [-1.0, 0.0, 1.5, 2.5]),
-    ("t^t", lambda t: t**t, lambda t: t**t * (np.log(t) + 1),
-     lambda t: t**t * ((np.log(t) + 1) ** 2 + 1 / t), [0.3, 1.0, 2.2]),
-    ("2^t", lambda t: 2.0**t, lambda t: np.log(2) * 2.0**t, lambda t: np.log(2) ** 2 * 2.0**t,
-     [-1.0, 0.5, 3.0]),
-    ("t**-2 + 1e-3*t", lambda t: t**-2.0 + 1e-3 * t, lambda t: -2 * t**-3.0 + 1e-3,
-     lambda t: 6 * t**-4.0, [-1.5, 0.7, 2.0]),
-    ("(1+t^2)/(2+sin(t))", lambda t: (1 + t**2) / (2 + np.sin(t)),
-     lambda t: (2 * t * (2 + np.sin(t)) - (1 + t**2) * np.cos(t)) / (2 + np.sin(t)) ** 2,
-     lambda t: ((2 * (2 + np.sin(t)) + (1 + t**2) * np.sin(t)) / (2 + np.sin(t)) ** 2
-                - 2 * np.cos(t) * (2 * t * (2 + np.sin(t)) - (1 + t**2) * np.cos(t))
-                / (2 + np.sin(t)) ** 3), [-2.0, 0.0, 1.1, 4.0]),
-    ("atan2(sin(t), cos(t))", lambda t: t, lambda t: 1.0 + 0 * t, lambda t: 0.0 * t,
-     [-2.5, 0.3, 3.0]),
-    ("atan2(t, 1)", np.arctan, lambda t: 1 / (1 + t**2), lambda t: -2 * t / (1 + t**2) ** 2,
-     [-1.0, 0.5, 2.0]),
-    ("atan2(t^2 - 1, 2*t + 0.5)", lambda t: np.arctan2(t**2 - 1, 2 * t + 0.5),
-     lambda t: ((2 * t + 0.5) * 2 * t - (t**2 - 1) * 2) / ((2 * t + 0.5) ** 2 + (t**2 - 1) ** 2),
-     None, [-1.3, 0.0, 0.8, 2.0]),
-    ("step(t, 1, 2, 3, -1)",
-     lambda t: np.where(t <= 1, 2.0, np.where(t >= 3, -1.0, 2 - 3 * (3 * ((t - 1) / 2) ** 2
-                                                                    - 2 * ((t - 1) / 2) ** 3))),
-     lambda t: np.where((t > 1) & (t < 3), -3 * 6 * ((t - 1) / 2) * (1 - (t - 1) / 2) / 2, 0.0),
-     lambda t: np.where((t > 1) & (t < 3), -3 * (6 - 12 * (t - 1) / 2) / 4, 0.0),
-     [0.0, 1.2, 2.0, 2.9, 4.0]),
-    ("exp(-t)*cos(3*t)", lambda t: np.exp(-t) * np.cos(3 * t),
-     lambda t: -np.exp(-t) * (np.cos(3 * t) + 3 * np.sin(3 * t)),
-     lambda t: np.exp(-t) * (-8 * np.cos(3 * t) + 6 * np.sin(3 * t)), [-0.5, 0.0, 1.7]),
-    ("sqrt(1+t^2)", lambda t: np.sqrt(1 + t**2), lambda t: t / np.sqrt(1 + t**2),
-     lambda t: (1 + t**2) ** -1.5, [-2.0, 0.0, 0.9]),
-    ("log(2+t) - tan(t/3) + tanh(t)", lambda t: np.log(2 + t) - np.tan(t / 3) + np.tanh(t),
-     lambda t: 1 / (2 + t) - (1 + np.tan(t / 3) ** 2) / 3 + s2(t),
-     lambda t: (-1 / (2 + t) ** 2 - 2 / 9 * np.tan(t / 3) * (1 + np.tan(t / 3) ** 2)
-                - 2 * np.tanh(t) * s2(t)), [-1.5, 0.0, 2.5]),
-    ("asin(t/2) + acos(t/3) + atan(t)",
-     lambda t: np.arcsin(t / 2) + np.arccos(t / 3) + np.arctan(t),
-     lambda t: 1 / np.sqrt(4 - t**2) - 1 / np.sqrt(9 - t**2) + 1 / (1 + t**2),
-     lambda t: t / (4 - t**2) ** 1.5 - t / (9 - t**2) ** 1.5 - 2 * t / (1 + t**2) ** 2,
-     [-1.5, 0.0, 1.2]),
-    ("sinh(t)*cosh(2*t) - abs(t-0.3)", lambda t: np.sinh(t) * np.cosh(2 * t) - np.abs(t - 0.3),
-     lambda t: np.cosh(t) * np.cosh(2 * t) + 2 * np.sinh(t) * np.sinh(2 * t) - np.sign(t - 0.3),
-     lambda t: 5 * np.sinh(t) * np.cosh(2 * t) + 4 * np.cosh(t) * np.sinh(2 * t),
-     [-0.8, 0.0, 1.1]),
-    ("min(t^2, 1) + max(sin(t), 0.5)", lambda t: np.minimum(t**2, 1) + np.maximum(np.sin(t), 0.5),
-     lambda t: np.where(t**2 < 1, 2 * t, 0) + np.where(np.sin(t) > 0.5, np.cos(t), 0),
-     lambda t: np.where(t**2 < 1, 2.0, 0) + np.where(np.sin(t) > 0.5, -np.sin(t), 0),
-     [-2.0, 0.2, 0.8, 1.5]),
-    ("-t^2 + +t - e^(t/10)", lambda t: -t**2 + t - np.exp(t / 10),
-     lambda t: -2 * t + 1 - 0.1 * np.exp(t / 10), lambda t: -2 - 0.01 * np.exp(t / 10),
-     [-3.0, 0.0, 5.0]),
+    (
+        "0.5*sin(2*pi*t) + t^2",
+        lambda t: 0.5 * np.sin(2 * PI * t) + t**2,
+        lambda t: PI * np.cos(2 * PI * t) + 2 * t,
+        lambda t: -2 * PI**2 * np.sin(2 * PI * t) + 2,
+        [-0.7, 0.0, 0.4, 1.3],
+    ),
+    ("(t-2)^3", lambda t: (t - 2) ** 3, lambda t: 3 * (t - 2) ** 2, lambda t: 6 * (t - 2), [-1.0, 0.0, 1.5, 2.5]),
+    (
+        "t^t",
+        lambda t: t**t,
+        lambda t: t**t * (np.log(t) + 1),
+        lambda t: t**t * ((np.log(t) + 1) ** 2 + 1 / t),
+        [0.3, 1.0, 2.2],
+    ),
+    ("2^t", lambda t: 2.0**t, lambda t: np.log(2) * 2.0**t, lambda t: np.log(2) ** 2 * 2.0**t, [-1.0, 0.5, 3.0]),
+    (
+        "t**-2 + 1e-3*t",
+        lambda t: t**-2.0 + 1e-3 * t,
+        lambda t: -2 * t**-3.0 + 1e-3,
+        lambda t: 6 * t**-4.0,
+        [-1.5, 0.7, 2.0],
+    ),
+    (
+        "(1+t^2)/(2+sin(t))",
+        lambda t: (1 + t**2) / (2 + np.sin(t)),
+        lambda t: (2 * t * (2 + np.sin(t)) - (1 + t**2) * np.cos(t)) / (2 + np.sin(t)) ** 2,
+        lambda t: (
+            (2 * (2 + np.sin(t)) + (1 + t**2) * np.sin(t)) / (2 + np.sin(t)) ** 2
+            - 2 * np.cos(t) * (2 * t * (2 + np.sin(t)) - (1 + t**2) * np.cos(t)) / (2 + np.sin(t)) ** 3
+        ),
+        [-2.0, 0.0, 1.1, 4.0],
+    ),
+    ("atan2(sin(t), cos(t))", lambda t: t, lambda t: 1.0 + 0 * t, lambda t: 0.0 * t, [-2.5, 0.3, 3.0]),
+    ("atan2(t, 1)", np.arctan, lambda t: 1 / (1 + t**2), lambda t: -2 * t / (1 + t**2) ** 2, [-1.0, 0.5, 2.0]),
+    (
+        "atan2(t^2 - 1, 2*t + 0.5)",
+        lambda t: np.arctan2(t**2 - 1, 2 * t + 0.5),
+        lambda t: ((2 * t + 0.5) * 2 * t - (t**2 - 1) * 2) / ((2 * t + 0.5) ** 2 + (t**2 - 1) ** 2),
+        None,
+        [-1.3, 0.0, 0.8, 2.0],
+    ),
+    (
+        "step(t, 1, 2, 3, -1)",
+        lambda t: np.where(
+            t <= 1, 2.0, np.where(t >= 3, -1.0, 2 - 3 * (3 * ((t - 1) / 2) ** 2 - 2 * ((t - 1) / 2) ** 3))
+        ),
+        lambda t: np.where((t > 1) & (t < 3), -3 * 6 * ((t - 1) / 2) * (1 - (t - 1) / 2) / 2, 0.0),
+        lambda t: np.where((t > 1) & (t < 3), -3 * (6 - 12 * (t - 1) / 2) / 4, 0.0),
+        [0.0, 1.2, 2.0, 2.9, 4.0],
+    ),
+    (
+        "exp(-t)*cos(3*t)",
+        lambda t: np.exp(-t) * np.cos(3 * t),
+        lambda t: -np.exp(-t) * (np.cos(3 * t) + 3 * np.sin(3 * t)),
+        lambda t: np.exp(-t) * (-8 * np.cos(3 * t) + 6 * np.sin(3 * t)),
+        [-0.5, 0.0, 1.7],
+    ),
+    (
+        "sqrt(1+t^2)",
+        lambda t: np.sqrt(1 + t**2),
+        lambda t: t / np.sqrt(1 + t**2),
+        lambda t: (1 + t**2) ** -1.5,
+        [-2.0, 0.0, 0.9],
+    ),
+    (
+        "log(2+t) - tan(t/3) + tanh(t)",
+        lambda t: np.log(2 + t) - np.tan(t / 3) + np.tanh(t),
+        lambda t: 1 / (2 + t) - (1 + np.tan(t / 3) ** 2) / 3 + s2(t),
+        lambda t: -1 / (2 + t) ** 2 - 2 / 9 * np.tan(t / 3) * (1 + np.tan(t / 3) ** 2) - 2 * np.tanh(t) * s2(t),
+        [-1.5, 0.0, 2.5],
+    ),
+    (
+        "asin(t/2) + acos(t/3) + atan(t)",
+        lambda t: np.arcsin(t / 2) + np.arccos(t / 3) + np.arctan(t),
+        lambda t: 1 / np.sqrt(4 - t**2) - 1 / np.sqrt(9 - t**2) + 1 / (1 + t**2),
+        lambda t: t / (4 - t**2) ** 1.5 - t / (9 - t**2) ** 1.5 - 2 * t / (1 + t**2) ** 2,
+        [-1.5, 0.0, 1.2],
+    ),
+    (
+        "sinh(t)*cosh(2*t) - abs(t-0.3)",
+        lambda t: np.sinh(t) * np.cosh(2 * t) - np.abs(t - 0.3),
+        lambda t: np.cosh(t) * np.cosh(2 * t) + 2 * np.sinh(t) * np.sinh(2 * t) - np.sign(t - 0.3),
+        lambda t: 5 * np.sinh(t) * np.cosh(2 * t) + 4 * np.cosh(t) * np.sinh(2 * t),
+        [-0.8, 0.0, 1.1],
+    ),
+    (
+        "min(t^2, 1) + max(sin(t), 0.5)",
+        lambda t: np.minimum(t**2, 1) + np.maximum(np.sin(t), 0.5),
+        lambda t: np.where(t**2 < 1, 2 * t, 0) + np.where(np.sin(t) > 0.5, np.cos(t), 0),
+        lambda t: np.where(t**2 < 1, 2.0, 0) + np.where(np.sin(t) > 0.5, -np.sin(t), 0),
+        [-2.0, 0.2, 0.8, 1.5],
+    ),
+    (
+        "-t^2 + +t - e^(t/10)",
+        lambda t: -(t**2) + t - np.exp(t / 10),
+        lambda t: -2 * t + 1 - 0.1 * np.exp(t / 10),
+        lambda t: -2 - 0.01 * np.exp(t / 10),
+        [-3.0, 0.0, 5.0],
+    ),
 ]
 
 
@@ -113,12 +165,19 @@ def test_integer_power_of_negative_base_and_edge_values():
 
 
 def test_precedence_and_constants():
-    cases = {"2+3*t^2": lambda t: 2 + 3 * t**2, "-t^2": lambda t: -(t**2),
-             "2^3^t": lambda t: 2.0 ** (3.0**t), "2^-t": lambda t: 2.0**-t,
-             "t/2/4": lambda t: t / 8, "8-t-1": lambda t: 7 - t,
-             "pi*e*t": lambda t: np.pi * np.e * t, ".5e1*t - 3.": lambda t: 5 * t - 3,
-             "-(-(t))": lambda t: t, "2*(t+1)*(t-1)": lambda t: 2 * (t * t - 1),
-             "min(t, 2, 0.5)": lambda t: min(t, 2, 0.5)}
+    cases = {
+        "2+3*t^2": lambda t: 2 + 3 * t**2,
+        "-t^2": lambda t: -(t**2),
+        "2^3^t": lambda t: 2.0 ** (3.0**t),
+        "2^-t": lambda t: 2.0**-t,
+        "t/2/4": lambda t: t / 8,
+        "8-t-1": lambda t: 7 - t,
+        "pi*e*t": lambda t: np.pi * np.e * t,
+        ".5e1*t - 3.": lambda t: 5 * t - 3,
+        "-(-(t))": lambda t: t,
+        "2*(t+1)*(t-1)": lambda t: 2 * (t * t - 1),
+        "min(t, 2, 0.5)": lambda t: min(t, 2, 0.5),
+    }
     for expr, f in cases.items():
         for t in (-1.0, 0.25, 1.5):
             assert compile_profile(expr)(t)[0] == pytest.approx(f(t), rel=1e-13), expr
@@ -152,11 +211,9 @@ def test_constant_speed():
 
 def test_harmonic_omega_and_frequency():
     a, w, p, c = 0.3, 4.0, 0.7, -1.0
-    prog = compile_profile({"type": "harmonic", "amplitude": a, "omega": w, "phase": p,
-                            "offset": c})
+    prog = compile_profile({"type": "harmonic", "amplitude": a, "omega": w, "phase": p, "offset": c})
     for t in (0.0, 0.4, 2.3):
-        jet_ok(prog, t, (c + a * np.sin(w * t + p), a * w * np.cos(w * t + p),
-                         -a * w * w * np.sin(w * t + p)))
+        jet_ok(prog, t, (c + a * np.sin(w * t + p), a * w * np.cos(w * t + p), -a * w * w * np.sin(w * t + p)))
         fd_check(prog, t)
     hz = compile_profile({"type": "harmonic", "amplitude": 2, "frequency": 0.5})
     w = 2 * np.pi * 0.5
@@ -192,15 +249,17 @@ def test_step_spec_matches_step_function():
     ref = compile_profile("step(t, 1, 2, 3, -1)")
     for t in (0.0, 1.0, 1.4, 2.0, 3.0, 5.0):
         assert prog(t) == ref(t)
-    assert prog(2.0)[0] == pytest.approx(0.5)      # midpoint of the blend
+    assert prog(2.0)[0] == pytest.approx(0.5)  # midpoint of the blend
 
 
 def test_expression_dict_and_sources_round_trip():
-    specs = [{"type": "expression", "expr": "0.5*sin(2*pi*t) + t^2"},
-             {"type": "harmonic", "amplitude": -2, "omega": 3.3, "phase": -0.25, "offset": 1},
-             {"type": "polynomial", "coefficients": [0.1, -1, 0, 2]},
-             {"type": "constant_speed", "speed": -1.5, "initial": 2},
-             {"type": "step", "t0": 0, "value0": 0, "t1": 0.2, "value1": 1}]
+    specs = [
+        {"type": "expression", "expr": "0.5*sin(2*pi*t) + t^2"},
+        {"type": "harmonic", "amplitude": -2, "omega": 3.3, "phase": -0.25, "offset": 1},
+        {"type": "polynomial", "coefficients": [0.1, -1, 0, 2]},
+        {"type": "constant_speed", "speed": -1.5, "initial": 2},
+        {"type": "step", "t0": 0, "value0": 0, "t1": 0.2, "value1": 1},
+    ]
     for spec in specs:
         prog = compile_profile(spec)
         again = compile_profile(prog.source)
@@ -214,20 +273,21 @@ def _caller(ks, ts, code, code_start, consts, const_start, tx, ty, tstart, tbase
     """A kernel using eval_jet the way the solver will."""
     out = np.empty((ks.shape[0], 3))
     for i in range(ks.shape[0]):
-        f, f1, f2 = eval_jet(ks[i], ts[i], code, code_start, consts, const_start, tx, ty,
-                             tstart, tbase, stack)
+        f, f1, f2 = eval_jet(ks[i], ts[i], code, code_start, consts, const_start, tx, ty, tstart, tbase, stack)
         out[i, 0], out[i, 1], out[i, 2] = f, f1, f2
     return out
 
 
 def _mixed_specs():
-    return ["(t-2)^3",
-            {"type": "table", "t": [0, 1, 2], "value": [0, 10, 0]},
-            {"type": "harmonic", "amplitude": 1.5, "frequency": 2.0, "phase": 0.1},
-            {"type": "constant", "value": 7},
-            {"type": "table", "t": [-1, 0, 5], "value": [4, 2, 12]},
-            {"type": "step", "t0": 0.5, "value0": 1, "t1": 1.5, "value1": 3},
-            "atan2(sin(t), 2 + cos(t)) * exp(t/4)"]
+    return [
+        "(t-2)^3",
+        {"type": "table", "t": [0, 1, 2], "value": [0, 10, 0]},
+        {"type": "harmonic", "amplitude": 1.5, "frequency": 2.0, "phase": 0.1},
+        {"type": "constant", "value": 7},
+        {"type": "table", "t": [-1, 0, 5], "value": [4, 2, 12]},
+        {"type": "step", "t0": 0.5, "value0": 1, "t1": 1.5, "value1": 3},
+        "atan2(sin(t), 2 + cos(t)) * exp(t/4)",
+    ]
 
 
 def test_pack_of_mixed_programs_and_njit_caller():
@@ -235,20 +295,29 @@ def test_pack_of_mixed_programs_and_njit_caller():
     pack = pack_programs(programs)
     args = pack_args(pack)
     assert len(pack) == 7 and pack.code_start.shape == (8,)
-    assert [a.dtype for a in args] == [np.int64, np.int64, np.float64, np.int64, np.float64,
-                                      np.float64, np.int64, np.int64, np.float64]
+    assert [a.dtype for a in args] == [
+        np.int64,
+        np.int64,
+        np.float64,
+        np.int64,
+        np.float64,
+        np.float64,
+        np.int64,
+        np.int64,
+        np.float64,
+    ]
     ts = np.array([-0.5, 0.25, 0.75, 1.6, 3.0])
     ks = np.repeat(np.arange(7), ts.size)
     tt = np.tile(ts, 7)
     out = _caller(ks, tt, *args)
     for row, k, t in zip(out, ks, tt):
-        assert tuple(row) == programs[k](t)                # same as one-program packs
+        assert tuple(row) == programs[k](t)  # same as one-program packs
         assert tuple(row) == eval_jet(k, t, *args)
     w = 4 * np.pi
     for t, row in zip(ts, out[ks == 2]):
         assert row[0] == pytest.approx(1.5 * np.sin(w * t + 0.1), rel=1e-12)
         assert row[1] == pytest.approx(1.5 * w * np.cos(w * t + 0.1), rel=1e-12)
-    for t, row in zip(ts, out[ks == 4]):                    # second table: offsets right
+    for t, row in zip(ts, out[ks == 4]):  # second table: offsets right
         assert row[0] == pytest.approx(np.interp(t, [-1, 0, 5], [4, 2, 12]))
         assert row[1] == (-2.0 if t < 0 else 2.0)
     assert tuple(out[ks == 1][1]) == (2.5, 10.0, 0.0)
@@ -260,8 +329,17 @@ def test_empty_pack_has_typed_arrays():
     pack = pack_programs([])
     args = pack_args(pack)
     assert len(pack) == 0
-    assert [a.dtype for a in args] == [np.int64, np.int64, np.float64, np.int64, np.float64,
-                                      np.float64, np.int64, np.int64, np.float64]
+    assert [a.dtype for a in args] == [
+        np.int64,
+        np.int64,
+        np.float64,
+        np.int64,
+        np.float64,
+        np.float64,
+        np.int64,
+        np.int64,
+        np.float64,
+    ]
     assert pack.code_start.tolist() == [0] and pack.table_start.tolist() == [0]
     assert np.isnan(eval_jet(0, 0.0, *args)[0])
     assert _caller(np.zeros(0, np.int64), np.zeros(0), *args).shape == (0, 3)
@@ -280,7 +358,7 @@ ERRORS = [
     ("t.real", P + ": unexpected character '.' (attribute access is not allowed) at column 2"),
     ("t[0]", P + ": unexpected character '[' (subscripts and lists are not allowed) at column 2"),
     ("lambda: t", P + ": Python keyword 'lambda' is not allowed at column 1"),
-    ("'abc'", P + ": unexpected character \"'\" (strings are not allowed) at column 1"),
+    ("'abc'", P + ': unexpected character "\'" (strings are not allowed) at column 1'),
     ("t if t else 1", P + ": unexpected Python keyword 'if' at column 3"),
     ("t < 1", P + ": unexpected character '<' (comparisons are not allowed) at column 3"),
     ("t == 1", P + ": unexpected character '=' (comparisons and assignments"),
@@ -334,8 +412,7 @@ def test_errors_name_path_and_problem(spec, message):
 
 def test_compiler_never_uses_eval_or_exec():
     tree = ast.parse(inspect.getsource(ex))
-    called = {n.func.id for n in ast.walk(tree)
-              if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     assert not called & {"eval", "exec", "compile", "__import__"}
 
 

@@ -1,22 +1,26 @@
-"""Direct index-3 integrators (MBDWorkbench/solver/index3.py): CROS and generalized-alpha
-against the minimal-coordinate oracles of seed 003, the exact sparse Jacobian against
+"""Direct index-3 integrators (MBDWorkbench/solver/integrators/{dae,cros,galpha}.py): CROS and
+generalized-alpha against the minimal-coordinate oracles of [R3] section 6, the exact sparse Jacobian against
 central differences, redundant constraints, projection and bad input."""
+
 import math
 
 import numpy as np
 import pytest
-
-from MBDWorkbench.solver import ModelError, SimulationError, from_dict, kernels, simulate
-from MBDWorkbench.solver import index3, quaternion
-from MBDWorkbench.solver import index3_kernels as ik
-from MBDWorkbench.solver.assembly import assemble
-from MBDWorkbench.solver.index3_models import four_bar, slider_crank, two_link
-from MBDWorkbench.solver.model import Settings
-from MBDWorkbench.solver.quaternion import quat_mul
-from MBDWorkbench.solver.system import System
 from oracles.four_bar import FourBar
 from oracles.slider_crank import SliderCrank
 from oracles.two_link import seed_solution
+
+from bench.study.index3_models import four_bar, slider_crank, two_link
+from MBDWorkbench.solver import ModelError, SimulationError, from_dict, kernels, quaternion, simulate
+from MBDWorkbench.solver.assembly import assemble
+from MBDWorkbench.solver.integrators import jacobians as ik
+from MBDWorkbench.solver.integrators import make_stepper
+from MBDWorkbench.solver.integrators.cros import CROSStepper
+from MBDWorkbench.solver.integrators.dae import rank_analysis
+from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
+from MBDWorkbench.solver.model import Settings
+from MBDWorkbench.solver.quaternion import quat_mul
+from MBDWorkbench.solver.system import System
 
 SPRING_CRANK = SliderCrank(r=0.5, l=1.5, k=20.0, x0=1.5)
 
@@ -32,6 +36,7 @@ def tip_of(system, Y):
     """Tip of link 2 (x, y) from a raw state."""
     r, q = system.user_pose(Y)
     from MBDWorkbench.solver.quaternion import matrix
+
     return (r[1] + matrix(q[1]) @ np.array([0.5, 0.0, 0.0]))[:2]
 
 
@@ -56,7 +61,7 @@ def test_galpha_fixed_step_is_second_order_and_closes_exactly():
         model = two_link(settings={"integrator": "galpha", "step": h})
         system = System(model)
         Y, _ = assemble(system, system.Y0.copy())
-        stepper = index3.GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
+        stepper = GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
         acc, err = np.zeros(6), 0.0
         for k in range(50):
             stepper.advance(0.02 * k, Y, 0.02 * (k + 1), acc)
@@ -72,7 +77,7 @@ def test_cros_violation_reaches_a_plateau_without_drift():
     windows = [c[(res.t >= a) & (res.t <= a + 3.0)].max() for a in (0.0, 3.0, 6.0, 9.0)]
     assert max(windows[2:]) < 1.3 * max(windows[:2]), windows
     assert max(windows) < 5e-4
-    assert res.energy_drift() < 5e-3   # CROS dissipates slowly: ~3e-3 of the kinetic energy in 12 s
+    assert res.energy_drift() < 5e-3  # CROS dissipates slowly: ~3e-3 of the kinetic energy in 12 s
 
 
 # ----------------------------------------------------------------------------- multipliers
@@ -94,20 +99,23 @@ def test_static_driver_multiplier_equals_dU_dtheta_after_motion(integrator, rho,
 @pytest.mark.parametrize("theta", [0.4, 1.0, 1.6, 2.2])
 def test_static_driver_multiplier_held_from_rest(theta):
     for integrator in ("cros", "galpha"):
-        res = simulate(slider_crank(theta0=theta, profile=0.0), integrator=integrator, t_end=0.2,
-                       step=1e-3, output_step=0.05)
-        assert res.driver_effort("motor") == pytest.approx(np.full(len(res), SPRING_CRANK.static_torque(theta)),
-                                                           rel=1e-9)
+        res = simulate(
+            slider_crank(theta0=theta, profile=0.0), integrator=integrator, t_end=0.2, step=1e-3, output_step=0.05
+        )
+        assert res.driver_effort("motor") == pytest.approx(
+            np.full(len(res), SPRING_CRANK.static_torque(theta)), rel=1e-9
+        )
 
 
 def test_galpha_multiplier_settles_as_rho_inf_power_n():
     # after the motion stops (t = 0.3 s) the index-3 multiplier error of the fixed-step
     # scheme decays like n rho_inf^n: 20 more steps of 5 ms at rho_inf = 0.5 -> < 1e-4
-    model = slider_crank(theta0=1.0, profile="step(t, 0, 0, 0.3, 0.3)",
-                         settings={"integrator": "galpha", "step": 5e-3, "rho_inf": 0.5})
+    model = slider_crank(
+        theta0=1.0, profile="step(t, 0, 0, 0.3, 0.3)", settings={"integrator": "galpha", "step": 5e-3, "rho_inf": 0.5}
+    )
     system = System(model)
     Y, _ = assemble(system, system.Y0.copy())
-    stepper = index3.GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
+    stepper = GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
     drv = int(np.nonzero(system.static.row_prog >= 0)[0][0])
     acc, errors = np.zeros(6), []
     for k in range(6):
@@ -118,8 +126,7 @@ def test_galpha_multiplier_settles_as_rho_inf_power_n():
 
 @pytest.mark.parametrize("integrator,tol", [("cros", 0.01), ("galpha", 2e-3)])
 def test_driver_effort_and_power_balance_in_motion(integrator, tol):
-    res = simulate(slider_crank(), integrator=integrator, t_end=1.0, step=5e-4, output_step=0.01,
-                   rtol=1e-8, atol=1e-8)
+    res = simulate(slider_crank(), integrator=integrator, t_end=1.0, step=5e-4, output_step=0.01, rtol=1e-8, atol=1e-8)
     tau = SPRING_CRANK.torque_constant_speed(res.t)
     late = res.t > 0.1
     assert np.abs(res.driver_effort("motor") - tau)[late].max() < tol * np.abs(tau).max()
@@ -137,34 +144,86 @@ def _rich_model():
 
     def body(name, p):
         q = rng.normal(size=4)
-        return {"name": name, "mass": 1.0 + rng.random(), "inertia": list(0.5 + 0.3 * rng.random(3)),
-                "position": p, "orientation": list(q / np.linalg.norm(q)),
-                "velocity": list(rng.normal(size=3)), "angular_velocity": list(rng.normal(size=3))}
+        return {
+            "name": name,
+            "mass": 1.0 + rng.random(),
+            "inertia": list(0.5 + 0.3 * rng.random(3)),
+            "position": p,
+            "orientation": list(q / np.linalg.norm(q)),
+            "velocity": list(rng.normal(size=3)),
+            "angular_velocity": list(rng.normal(size=3)),
+        }
 
     def frame(o):
         z = rng.normal(size=3)
         return {"origin": o, "z_axis": list(z), "x_axis": list(np.cross(z, rng.normal(size=3)))}
-    joints = [("revolute", "ground", "a"), ("prismatic", "a", "b"), ("cylindrical", "b", "c"),
-              ("universal", "c", "d"), ("planar", "d", "e"), ("spherical", "e", "a"), ("fixed", "ground", "e")]
-    return from_dict({
-        "gravity": [0.3, -9.81, 0.1],
-        "bodies": [body(n, p) for n, p in zip("abcde", ([0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 1], [2, 1, 1]))],
-        "joints": [{"name": f"j{k}", "type": t, "body_i": i, "body_j": j, "frame": frame(list(rng.random(3)))}
-                   for k, (t, i, j) in enumerate(joints)],
-        "forces": [{"name": "s1", "type": "spring_damper", "body_i": "a", "point_i": [0.2, 0.1, 0], "body_j": "c",
-                    "point_j": [1, 1.2, 0.1], "stiffness": 30, "damping": 2, "free_length": 0.7},
-                   {"name": "s2", "type": "spring_damper", "body_i": "ground", "point_i": [0, 2, 0], "body_j": "d",
-                    "point_j": [0, 1, 1.1], "stiffness": 10, "damping": 1},
-                   {"name": "r1", "type": "rotational_spring_damper", "joint": "j2", "stiffness": 5, "damping": 0.5,
-                    "free_angle": 0.2},
-                   {"name": "r2", "type": "rotational_spring_damper", "joint": "j0", "stiffness": 3, "damping": 0.2},
-                   {"name": "f1", "type": "point_force", "body": "b", "point": [1.1, 0.1, 0],
-                    "force": ["sin(t)", 2, "t^2"], "frame": "body"},
-                   {"name": "f2", "type": "point_force", "body": "c", "force": [1, "cos(3*t)", 0]},
-                   {"name": "t1", "type": "torque", "body": "d", "torque": [0.5, "t", 1], "frame": "global"},
-                   {"name": "t2", "type": "torque", "body": "a", "torque": [0.5, "t", 1], "frame": "body"}],
-        "drivers": [{"name": "d1", "type": "rotational", "joint": "j0", "profile": "sin(2*t)"},
-                    {"name": "d2", "type": "linear", "joint": "j1", "profile": "0.1*t"}]})
+
+    joints = [
+        ("revolute", "ground", "a"),
+        ("prismatic", "a", "b"),
+        ("cylindrical", "b", "c"),
+        ("universal", "c", "d"),
+        ("planar", "d", "e"),
+        ("spherical", "e", "a"),
+        ("fixed", "ground", "e"),
+    ]
+    return from_dict(
+        {
+            "gravity": [0.3, -9.81, 0.1],
+            "bodies": [body(n, p) for n, p in zip("abcde", ([0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 1], [2, 1, 1]))],
+            "joints": [
+                {"name": f"j{k}", "type": t, "body_i": i, "body_j": j, "frame": frame(list(rng.random(3)))}
+                for k, (t, i, j) in enumerate(joints)
+            ],
+            "forces": [
+                {
+                    "name": "s1",
+                    "type": "spring_damper",
+                    "body_i": "a",
+                    "point_i": [0.2, 0.1, 0],
+                    "body_j": "c",
+                    "point_j": [1, 1.2, 0.1],
+                    "stiffness": 30,
+                    "damping": 2,
+                    "free_length": 0.7,
+                },
+                {
+                    "name": "s2",
+                    "type": "spring_damper",
+                    "body_i": "ground",
+                    "point_i": [0, 2, 0],
+                    "body_j": "d",
+                    "point_j": [0, 1, 1.1],
+                    "stiffness": 10,
+                    "damping": 1,
+                },
+                {
+                    "name": "r1",
+                    "type": "rotational_spring_damper",
+                    "joint": "j2",
+                    "stiffness": 5,
+                    "damping": 0.5,
+                    "free_angle": 0.2,
+                },
+                {"name": "r2", "type": "rotational_spring_damper", "joint": "j0", "stiffness": 3, "damping": 0.2},
+                {
+                    "name": "f1",
+                    "type": "point_force",
+                    "body": "b",
+                    "point": [1.1, 0.1, 0],
+                    "force": ["sin(t)", 2, "t^2"],
+                    "frame": "body",
+                },
+                {"name": "f2", "type": "point_force", "body": "c", "force": [1, "cos(3*t)", 0]},
+                {"name": "t1", "type": "torque", "body": "d", "torque": [0.5, "t", 1], "frame": "global"},
+                {"name": "t2", "type": "torque", "body": "a", "torque": [0.5, "t", 1], "frame": "body"},
+            ],
+            "drivers": [
+                {"name": "d1", "type": "rotational", "joint": "j0", "profile": "sin(2*t)"},
+                {"name": "d2", "type": "linear", "joint": "j1", "profile": "0.1*t"},
+            ],
+        }
+    )
 
 
 def test_residual_jacobian_is_exact_against_central_differences():
@@ -194,6 +253,7 @@ def test_residual_jacobian_is_exact_against_central_differences():
         out = np.empty_like(Y)
         ik.apply_increment(S, Y, x, out)
         return out
+
     eps = 1e-6
     Kfd, Dfd, Jfd = np.zeros_like(K), np.zeros_like(D), np.zeros_like(Jq)
     for c in range(n6):
@@ -218,11 +278,12 @@ def test_lie_kinematic_block_matches_the_exact_dexp_inverse():
     def tinv(x):
         th = np.linalg.norm(x)
         X = np.array([[0, -x[2], x[1]], [x[2], 0, -x[0]], [-x[1], x[0], 0]])
-        c = (1 - 0.5 * th / np.tan(0.5 * th)) / th ** 2 if th > 1e-8 else 1.0 / 12
+        c = (1 - 0.5 * th / np.tan(0.5 * th)) / th**2 if th > 1e-8 else 1.0 / 12
         return np.eye(3) + 0.5 * X + c * X @ X
+
     system = System(two_link())
     Y = system.Y0.copy()
-    Y[7 * system.nb + 3:7 * system.nb + 6] = w
+    Y[7 * system.nb + 3 : 7 * system.nb + 6] = w
     Li, Lj, Lv = np.zeros(18, np.int64), np.zeros(18, np.int64), np.zeros(18)
     ik.lie_kinematic_blocks(system.static, Y, Li, Lj, Lv)
     L = np.zeros((12, 12))
@@ -236,8 +297,7 @@ def test_lie_kinematic_block_matches_the_exact_dexp_inverse():
 @pytest.mark.parametrize("integrator", ["cros", "galpha"])
 def test_four_bar_with_four_revolutes_runs(integrator):
     theta2 = math.radians(60)
-    res = simulate(four_bar(theta2=theta2, speed=2.0), integrator=integrator, t_end=1.5, step=1e-3,
-                   output_step=0.01)
+    res = simulate(four_bar(theta2=theta2, speed=2.0), integrator=integrator, t_end=1.5, step=1e-3, output_step=0.01)
     assert res.status == "completed"
     assert len(res.warnings) == 1 and "rank 18" in res.warnings[0]
     for name in ("crank_pivot", "crank_coupler", "coupler_rocker", "rocker_pivot"):
@@ -257,8 +317,10 @@ def test_redundant_multipliers_match_the_core_choice(integrator):
     # Bricard's 6R linkage (rank 29 of 30, redundancy not structural): the reported
     # multipliers are the minimum sum C_ii lam_i^2 ones, the limit of the core's
     # regularised Schur solve, and give the same constraint load
-    from MBDWorkbench.solver import load
     import os
+
+    from MBDWorkbench.solver import load
+
     model = load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples", "bricard.json"))
     ref = simulate(model, integrator="rk4", t_end=0.1, step=5e-4)
     res = simulate(model, integrator=integrator, t_end=0.1, step=5e-4, rtol=1e-9, atol=1e-9)
@@ -278,10 +340,10 @@ def test_four_bar_free_motion_keeps_closure_and_energy():
 
 def test_rank_analysis_keeps_driver_rows():
     system = System(slider_crank(redundant=True))
-    rank, drop, involved = index3.rank_analysis(system, 0.0, system.Y0)
+    rank, drop, involved = rank_analysis(system, 0.0, system.Y0)
     assert (rank, len(drop)) == (18, 3)
     assert not np.any(system.static.row_prog[drop] >= 0)
-    assert index3.rank_analysis(System(slider_crank()), 0.0, System(slider_crank()).Y0)[1].size == 0
+    assert rank_analysis(System(slider_crank()), 0.0, System(slider_crank()).Y0)[1].size == 0
 
 
 def test_rank_loss_at_a_limit_position_is_detected_and_named():
@@ -290,26 +352,27 @@ def test_rank_loss_at_a_limit_position_is_detected_and_named():
     # it comes near it at an output time
     a, b, c = 0.6, 0.45, 0.7
     system = System(four_bar(theta2=0.0, d=a + b + c, a=a, b=b, c=c))
-    rank, drop, involved = index3.rank_analysis(system, 0.0, system.Y0)
+    rank, drop, involved = rank_analysis(system, 0.0, system.Y0)
     assert rank == 16 and len(drop) == 4
     Y = system.Y0.copy()
     turned = np.empty(4)
     quat_mul(quaternion.from_axis_angle([0, 0, 1], 0.1), Y[3:7].copy(), turned)
     Y[3:7] = turned
-    stepper = index3.CROSStepper(system, Settings(integrator="cros"), 0.0, Y)
-    assert stepper.rank == 17 and len(system.warnings) == 1
+    stepper = CROSStepper(system, Settings(integrator="cros"), 0.0, Y)
+    assert stepper.rank == 17 and len(stepper.warnings) == 1
     stepper._check_rank(0.4, Y)
-    assert len(system.warnings) == 1
+    assert len(stepper.warnings) == 1
     stepper._check_rank(0.5, system.Y0)
-    assert "nearly rank-deficient at t = 0.5 s" in system.warnings[-1]
-    assert "'coupler_rocker'" in system.warnings[-1] and "'rocker_pivot'" in system.warnings[-1]
+    assert "nearly rank-deficient at t = 0.5 s" in stepper.warnings[-1]
+    assert "'coupler_rocker'" in stepper.warnings[-1] and "'rocker_pivot'" in stepper.warnings[-1]
 
 
 # ----------------------------------------------------------------------------- projection
 def test_projection_closes_the_ode_form_integrators():
     free = simulate(two_link(), integrator="rk4", t_end=2.0, step=2e-3, baumgarte_alpha=0.0, baumgarte_beta=0.0)
-    proj = simulate(two_link(), integrator="rk4", t_end=2.0, step=2e-3, baumgarte_alpha=0.0, baumgarte_beta=0.0,
-                    projection=True)
+    proj = simulate(
+        two_link(), integrator="rk4", t_end=2.0, step=2e-3, baumgarte_alpha=0.0, baumgarte_beta=0.0, projection=True
+    )
     assert chain_closure(proj).max() < 1e-10 < chain_closure(free).max()
     rate = np.abs(proj._stack("rate")).max()
     assert rate < 1e-9
@@ -318,8 +381,9 @@ def test_projection_closes_the_ode_form_integrators():
 
 
 # ----------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("field,value", [("step", 0.0), ("step", -1e-3), ("rtol", 0.0), ("atol", -1.0),
-                                         ("rho_inf", 1.5), ("rho_inf", -0.1)])
+@pytest.mark.parametrize(
+    "field,value", [("step", 0.0), ("step", -1e-3), ("rtol", 0.0), ("atol", -1.0), ("rho_inf", 1.5), ("rho_inf", -0.1)]
+)
 def test_bad_settings_name_the_field(field, value):
     with pytest.raises(ModelError, match=f"settings.{field}"):
         simulate(two_link(), integrator="galpha", t_end=0.1, **{field: value})
@@ -327,7 +391,7 @@ def test_bad_settings_name_the_field(field, value):
     setattr(settings, field, value)
     system = System(two_link())
     with pytest.raises(ModelError, match=f"settings.{field}"):
-        index3.make_stepper(system, settings, 0.0, system.Y0)
+        make_stepper(system, settings, 0.0, system.Y0)
 
 
 @pytest.mark.parametrize("integrator", ["galpha", "cros"])
@@ -337,8 +401,13 @@ def test_locked_mechanism_stops_with_time_and_joints(integrator):
     d, a, b, c = 1.0, 0.6, 0.45, 0.7
     t_lock = math.acos((a * a + d * d - (b + c) ** 2) / (2 * a * d)) - 1.0
     with pytest.raises(SimulationError) as info:
-        simulate(four_bar(theta2=1.0, speed=1.0, d=d, a=a, b=b, c=c), integrator=integrator, t_end=1.0,
-                 step=1e-3, output_step=0.01)
+        simulate(
+            four_bar(theta2=1.0, speed=1.0, d=d, a=a, b=b, c=c),
+            integrator=integrator,
+            t_end=1.0,
+            step=1e-3,
+            output_step=0.01,
+        )
     e = info.value
     assert t_lock - 0.01 < e.time < t_lock + 0.1
     assert f"t = {e.time:.6g} s" in str(e)

@@ -1,12 +1,14 @@
-"""Every ODE-form integrator on the seed's two-link chain against the minimal-coordinate
-reference, with its expected order of accuracy."""
+"""Every ODE-form integrator on the two-link chain of [R3] section 6 against the
+minimal-coordinate reference, with its expected order of accuracy; the integrator registry."""
+
 import os
 
 import numpy as np
 import pytest
-
-from MBDWorkbench.solver import load, simulate
 from oracles.two_link import seed_solution
+
+from MBDWorkbench.solver import ModelError, Settings, System, load, simulate
+from MBDWorkbench.solver.integrators import METHODS, Stepper, make_stepper, names
 
 MODEL = load(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "two_link.json"))
 REF = seed_solution(t_end=1.0)
@@ -30,3 +32,16 @@ def test_adaptive_integrators_meet_tolerance(integrator):
     err, res = tip_error(integrator=integrator, rtol=1e-8, atol=1e-10, step=0.05)
     assert err < 1e-4
     assert res.status == "completed" and res.steps > 0
+
+
+def test_registry_lists_each_integrator_once_in_user_order():
+    assert names() == ("euler", "symplectic_euler", "rk4", "bdf", "radau", "lsoda", "cros", "galpha")
+    for name, cls in METHODS.items():
+        assert issubclass(cls, Stepper) and cls.name == name and cls.label
+        assert cls.index in (1, 3) and ("index-3 DAE" in cls.formulation) == (cls.index == 3)
+
+
+def test_make_stepper_rejects_an_unknown_name():
+    settings = Settings(integrator="heun")
+    with pytest.raises(ModelError, match="settings.integrator"):
+        make_stepper(System(MODEL), settings, 0.0, System(MODEL).Y0)

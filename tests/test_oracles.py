@@ -46,8 +46,9 @@ def test_pendulum_ellipk_convention():
     assert T0 == pytest.approx(pendulum.small_angle_period(2.0, 0.7, G, 0.1), rel=1e-12)
 
 
-@pytest.mark.parametrize("theta0,m,L,Jc", [(0.2, 1.0, 1.0, 0.0), (1.0, 2.0, 0.5, 0.0),
-                                           (2.5, 1.0, 1.0, 1.0 / 12), (3.0, 0.3, 0.8, 0.05)])
+@pytest.mark.parametrize(
+    "theta0,m,L,Jc", [(0.2, 1.0, 1.0, 0.0), (1.0, 2.0, 0.5, 0.0), (2.5, 1.0, 1.0, 1.0 / 12), (3.0, 0.3, 0.8, 0.05)]
+)
 def test_pendulum_period_matches_ode(theta0, m, L, Jc):
     T = pendulum.pendulum_period(theta0, m, L, G, Jc)
     sol = pendulum.pendulum_ode_solution(theta0, [1.3 * T], m=m, L=L, g=G, Jc=Jc).sol
@@ -76,7 +77,7 @@ def test_pendulum_pivot_reaction_against_com_acceleration():
     # CoM acceleration by central differences of the dense CoM trajectory
     h = 1e-4
     pos = lambda tt: pendulum.pendulum_com_position(s.sol(tt)[0], L)  # noqa: E731
-    acc = (pos(t + h) - 2 * pos(t) + pos(t - h)) / h ** 2
+    acc = (pos(t + h) - 2 * pos(t) + pos(t - h)) / h**2
     F_fd = m * acc + np.array([0.0, m * G])
     F = s.pivot_reaction()
     assert np.allclose(F, F_fd, atol=1e-5 * m * G)
@@ -110,16 +111,15 @@ def _redundant_accelerations(model, phi1, phi2, w1, w2):
     # d2/dt2 (G1 - c1 e1) = aG1 - c1 (al1 n1 - w1^2 e1) = 0
     C[0:2, 0:2] = np.eye(2)
     C[0:2, 2] = -c1 * n1
-    gam[0:2] = -c1 * w1 ** 2 * e1
+    gam[0:2] = -c1 * w1**2 * e1
     # d2/dt2 (G1 + (L1-c1) e1 - G2 + c2 e2) = 0
     C[2:4, 0:2] = np.eye(2)
     C[2:4, 2] = (L1 - c1) * n1
     C[2:4, 3:5] = -np.eye(2)
     C[2:4, 5] = c2 * n2
-    gam[2:4] = (L1 - c1) * w1 ** 2 * e1 + c2 * w2 ** 2 * e2
+    gam[2:4] = (L1 - c1) * w1**2 * e1 + c2 * w2**2 * e2
     M = np.diag([m1, m1, model.J1, m2, m2, model.J2])
-    Q = np.array([m1 * model.g_vec[0], m1 * model.g_vec[1], 0.0,
-                  m2 * model.g_vec[0], m2 * model.g_vec[1], 0.0])
+    Q = np.array([m1 * model.g_vec[0], m1 * model.g_vec[1], 0.0, m2 * model.g_vec[0], m2 * model.g_vec[1], 0.0])
     K = np.block([[M, C.T], [C, np.zeros((4, 4))]])
     sol = np.linalg.solve(K, np.concatenate([Q, gam]))
     return sol[[2, 5]]
@@ -128,8 +128,9 @@ def _redundant_accelerations(model, phi1, phi2, w1, w2):
 @pytest.mark.parametrize("convention", ["horizontal", "vertical"])
 def test_two_link_lagrange_vs_redundant_newton_euler(convention):
     rng = np.random.default_rng(3)
-    model = two_link.DoublePendulum(m1=1.3, m2=0.7, L1=1.1, L2=0.9, J1=0.2, J2=0.05,
-                                    c1=0.4, c2=0.6, g=G, convention=convention)
+    model = two_link.DoublePendulum(
+        m1=1.3, m2=0.7, L1=1.1, L2=0.9, J1=0.2, J2=0.05, c1=0.4, c2=0.6, g=G, convention=convention
+    )
     for _ in range(20):
         p1, p2 = rng.uniform(-np.pi, np.pi, 2)
         w1, w2 = rng.uniform(-5, 5, 2)
@@ -187,7 +188,7 @@ def test_two_link_kinematics_and_reactions():
     assert np.allclose(v2, (Gp[1] - Gm[1]) / (2 * h), atol=1e-7)
     h = 1e-4
     Gp, Gm = s.com_positions(t + h), s.com_positions(t - h)
-    a2_fd = (Gp[1] - 2 * G2 + Gm[1]) / h ** 2
+    a2_fd = (Gp[1] - 2 * G2 + Gm[1]) / h**2
     al = s.angular_accelerations(t)
     y = s.state(t)
     _, aG2 = m.com_accelerations(y[:, 0], y[:, 1], y[:, 2], y[:, 3], al[:, 0], al[:, 1])
@@ -212,11 +213,27 @@ def test_two_link_kinematics_and_reactions():
 def _sc_models():
     return [
         slider_crank.SliderCrank(r=0.5, l=1.5, e=0.0, mc=1.0, mr=1.0, ms=1.0, k=20.0, x0=1.2),
-        slider_crank.SliderCrank(r=0.3, l=1.0, e=0.12, mc=2.0, rc=0.1, Jc=0.03, mr=0.8, Jr=0.09,
-                                 rod_com=0.35, ms=1.7, k=35.0, x0=0.9, c_damp=2.5, F_slider=-3.0,
-                                 g=9.81, g_dir=(0.3, -1.0)),
-        slider_crank.SliderCrank(r=0.25, l=0.9, e=-0.1, mc=0.5, rc=-0.05, mr=1.2, ms=0.4, k=5.0,
-                                 x0=-0.6, c_damp=0.7, branch=-1),
+        slider_crank.SliderCrank(
+            r=0.3,
+            l=1.0,
+            e=0.12,
+            mc=2.0,
+            rc=0.1,
+            Jc=0.03,
+            mr=0.8,
+            Jr=0.09,
+            rod_com=0.35,
+            ms=1.7,
+            k=35.0,
+            x0=0.9,
+            c_damp=2.5,
+            F_slider=-3.0,
+            g=9.81,
+            g_dir=(0.3, -1.0),
+        ),
+        slider_crank.SliderCrank(
+            r=0.25, l=0.9, e=-0.1, mc=0.5, rc=-0.05, mr=1.2, ms=0.4, k=5.0, x0=-0.6, c_damp=0.7, branch=-1
+        ),
     ]
 
 
@@ -226,11 +243,11 @@ def test_slider_crank_derivatives_vs_finite_differences(idx):
     th = np.linspace(-np.pi, np.pi, 73)
     h = 1e-5
     fd1 = lambda f: (f(th + h) - f(th - h)) / (2 * h)  # noqa: E731
-    fd2 = lambda f: (f(th + h) - 2 * f(th) + f(th - h)) / h ** 2  # noqa: E731
+    fd2 = lambda f: (f(th + h) - 2 * f(th) + f(th - h)) / h**2  # noqa: E731
     assert np.allclose(sc.dx_dtheta(th), fd1(sc.slider_position), atol=1e-8)
     assert np.allclose(sc.d2x_dtheta2(th), fd1(sc.dx_dtheta), atol=1e-8)
     h2 = 1e-4
-    fd2 = lambda f: (f(th + h2) - 2 * f(th) + f(th - h2)) / h2 ** 2  # noqa: E731
+    fd2 = lambda f: (f(th + h2) - 2 * f(th) + f(th - h2)) / h2**2  # noqa: E731
     assert np.allclose(sc.d2x_dtheta2(th), fd2(sc.slider_position), atol=1e-5)
     wrap = lambda x: np.angle(np.exp(1j * x))  # noqa: E731
     rod_fd = wrap(sc.rod_angle(th + h) - sc.rod_angle(th - h)) / (2 * h)
@@ -238,8 +255,7 @@ def test_slider_crank_derivatives_vs_finite_differences(idx):
     assert np.allclose(sc.d2rod_dtheta2(th), fd1(sc.drod_dtheta), atol=1e-8)
     assert np.allclose(sc.generalized_inertia_derivative(th), fd1(sc.generalized_inertia), atol=1e-8)
     assert np.allclose(sc.dV_dtheta(th), fd1(sc.potential_energy), atol=1e-7)
-    assert np.allclose(sc.static_torque(th) + sc.F_slider * sc.dx_dtheta(th),
-                       fd1(sc.potential_energy), atol=1e-7)
+    assert np.allclose(sc.static_torque(th) + sc.F_slider * sc.dx_dtheta(th), fd1(sc.potential_energy), atol=1e-7)
     # velocity coefficients of every point vs finite differences of the points
     P, Pp, Pm = sc.points(th), sc.points(th + h), sc.points(th - h)
     vc = sc.velocity_coefficients(th)
@@ -272,12 +288,12 @@ def _sc_newton_euler_torque(sc, th, wd, wdd):
     # velocity: r wd n(th) + l phid n(phi) - (xd, 0) = 0
     A = np.column_stack([l * _n(phi), [-1.0, 0.0]])
     phid, xd = np.linalg.solve(A, -r * wd * _n(th))
-    rhs = -(r * wdd * _n(th) - r * wd ** 2 * _e(th) - l * phid ** 2 * _e(phi))
+    rhs = -(r * wdd * _n(th) - r * wd**2 * _e(th) - l * phid**2 * _e(phi))
     phidd, xdd = np.linalg.solve(A, rhs)
-    aB = r * wdd * _n(th) - r * wd ** 2 * _e(th)
+    aB = r * wdd * _n(th) - r * wd**2 * _e(th)
     aC = np.array([xdd, 0.0])
     Gc = sc.rc * _e(th)
-    aGc = sc.rc * (wdd * _n(th) - wd ** 2 * _e(th))
+    aGc = sc.rc * (wdd * _n(th) - wd**2 * _e(th))
     Gr = B + sc.rod_com * (C - B)
     aGr = aB + sc.rod_com * (aC - aB)
     gv = sc.g_vec
@@ -308,8 +324,7 @@ def _sc_newton_euler_torque(sc, th, wd, wdd):
     K[7, 6] = 1.0
     b[6:8] = sc.ms * aC - sc.ms * gv - np.array([F_guide, 0.0])
     u = np.linalg.solve(K, b)
-    return u[7], dict(xd=xd, xdd=xdd, phid=phid, phidd=phidd, F_O=u[0:2], F_B=u[2:4], F_C=u[4:6],
-                      N=u[6])
+    return u[7], dict(xd=xd, xdd=xdd, phid=phid, phidd=phidd, F_O=u[0:2], F_B=u[2:4], F_C=u[4:6], N=u[6])
 
 
 @pytest.mark.parametrize("idx", [0, 1, 2])
@@ -333,8 +348,9 @@ def test_slider_crank_virtual_work_vs_newton_euler(idx):
     tc = np.linspace(0, 2, 21)
     tau_c = sc.torque_constant_speed(tc, omega=np.pi)
     for i, ti in enumerate(tc):
-        assert tau_c[i] == pytest.approx(_sc_newton_euler_torque(sc, np.pi * ti, np.pi, 0.0)[0],
-                                         abs=1e-9 * max(1.0, abs(tau_c[i])))
+        assert tau_c[i] == pytest.approx(
+            _sc_newton_euler_torque(sc, np.pi * ti, np.pi, 0.0)[0], abs=1e-9 * max(1.0, abs(tau_c[i]))
+        )
     for thi in np.linspace(0.4, 2.2, 10):
         ts = sc.static_torque(thi)
         assert ts == pytest.approx(_sc_newton_euler_torque(sc, thi, 0.0, 0.0)[0], abs=1e-9)
@@ -399,8 +415,8 @@ def test_four_bar_velocities_accelerations_vs_finite_differences(br):
     assert np.allclose(w4, wrap(p_plus[1] - p_minus[1]) / (2 * h), atol=1e-7)
     h2 = 1e-4
     q_plus, q_minus = fb.positions(thf(t + h2)), fb.positions(thf(t - h2))
-    a3_fd = (wrap(q_plus[0] - p0[0]) - wrap(p0[0] - q_minus[0])) / h2 ** 2
-    a4_fd = (wrap(q_plus[1] - p0[1]) - wrap(p0[1] - q_minus[1])) / h2 ** 2
+    a3_fd = (wrap(q_plus[0] - p0[0]) - wrap(p0[0] - q_minus[0])) / h2**2
+    a4_fd = (wrap(q_plus[1] - p0[1]) - wrap(p0[1] - q_minus[1])) / h2**2
     assert np.allclose(a3, a3_fd, atol=1e-5)
     assert np.allclose(a4, a4_fd, atol=1e-5)
     # point kinematics: B reached through the rocker must match B through the coupler
@@ -409,7 +425,7 @@ def test_four_bar_velocities_accelerations_vs_finite_differences(br):
     n4 = np.stack([-np.sin(th4), np.cos(th4)], -1)
     assert np.allclose(pk["B"], np.array([1.0, 0.0]) + 0.8 * e4, atol=1e-13)
     assert np.allclose(pk["B_vel"], 0.8 * w4[:, None] * n4, atol=1e-12)
-    assert np.allclose(pk["B_acc"], 0.8 * (a4[:, None] * n4 - (w4 ** 2)[:, None] * e4), atol=1e-10)
+    assert np.allclose(pk["B_acc"], 0.8 * (a4[:, None] * n4 - (w4**2)[:, None] * e4), atol=1e-10)
 
 
 # =============================================================== rigid body
@@ -431,8 +447,11 @@ def test_rigid_body_symmetric_top_exact():
         assert np.max(np.abs(s.omega(t) - w_ex)) < 1e-10
         H = R0 @ (J * w0)
         wp = np.linalg.norm(H) / I1
-        R_ex = (Rotation.from_rotvec(np.outer(t * wp, H / np.linalg.norm(H))).as_matrix()
-                @ R0 @ Rotation.from_rotvec(np.outer(-t * Om, [0, 0, 1.0])).as_matrix())
+        R_ex = (
+            Rotation.from_rotvec(np.outer(t * wp, H / np.linalg.norm(H))).as_matrix()
+            @ R0
+            @ Rotation.from_rotvec(np.outer(-t * Om, [0, 0, 1.0])).as_matrix()
+        )
         assert np.max(np.abs(s.rotation(t) - R_ex)) < 1e-9
 
 
@@ -468,16 +487,18 @@ def _zero_crossings(f, t0, t1, n=4000):
     ts = np.linspace(t0, t1, n)
     v = f(ts)
     idx = np.nonzero(np.sign(v[:-1]) * np.sign(v[1:]) < 0)[0]
-    return np.array([brentq(lambda x: f(np.array([x]))[0], ts[i], ts[i + 1], xtol=1e-14)
-                     for i in idx])
+    return np.array([brentq(lambda x: f(np.array([x]))[0], ts[i], ts[i + 1], xtol=1e-14) for i in idx])
 
 
-@pytest.mark.parametrize("J,w0", [
-    ((1.0, 2.0, 3.0), None),                       # Dzhanibekov: intermediate axis, eps=1e-3
-    ((3.0, 1.0, 2.0), None),                       # unsorted axes
-    ((1.0, 2.0, 3.0), (0.5, 1.0, 2.0)),            # around the major axis (H^2 > 2T Ib)
-    ((1.0, 2.0, 3.0), (3.0, 1.0, 0.4)),            # around the minor axis (H^2 < 2T Ib)
-])
+@pytest.mark.parametrize(
+    "J,w0",
+    [
+        ((1.0, 2.0, 3.0), None),  # Dzhanibekov: intermediate axis, eps=1e-3
+        ((3.0, 1.0, 2.0), None),  # unsorted axes
+        ((1.0, 2.0, 3.0), (0.5, 1.0, 2.0)),  # around the major axis (H^2 > 2T Ib)
+        ((1.0, 2.0, 3.0), (3.0, 1.0, 0.4)),  # around the minor axis (H^2 < 2T Ib)
+    ],
+)
 def test_rigid_body_flip_period_vs_numerics(J, w0):
     J = np.array(J)
     if w0 is None:

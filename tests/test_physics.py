@@ -1,14 +1,15 @@
 """The solver against closed-form results and independent minimal-coordinate solutions."""
+
 import os
 
 import numpy as np
 import pytest
-
-from MBDWorkbench.solver import load, from_dict, simulate
 from oracles import pendulum as pend_oracle
 from oracles import rigid_body as rb_oracle
 from oracles.slider_crank import SliderCrank
 from oracles.two_link import seed_solution
+
+from MBDWorkbench.solver import from_dict, load, simulate
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 
@@ -38,7 +39,7 @@ def test_pendulum_period_and_pivot_reaction():
     Fz = np.interp(tc[0], res.t, F[:, 2])
     assert Fz == pytest.approx(pend_oracle.pivot_reaction_bottom(np.pi / 2, m=1.0, L=1.0, g=9.81, Jc=Jc), rel=1e-4)
     speed = np.interp(tc[0], res.t, np.linalg.norm(res.velocity("bob"), axis=1))
-    assert Fz == pytest.approx(9.81 + speed ** 2 / 1.0, rel=1e-4)  # m g + m v^2 / L, point-mass limit
+    assert Fz == pytest.approx(9.81 + speed**2 / 1.0, rel=1e-4)  # m g + m v^2 / L, point-mass limit
     # the joint frame (carried by the ground) has x = (1,0,0), z = (0,1,0), so y = (0,0,-1)
     Fj, _ = res.reaction("pivot")
     np.testing.assert_allclose(Fj[:, 1], -F[:, 2], atol=1e-9)
@@ -65,16 +66,20 @@ def test_slider_crank_motor_torque_equals_virtual_work():
 
 def _free_body(omega, h, t_end):
     J = [0.4, 0.5, 0.7]
-    model = from_dict({"gravity": [0, 0, 0], "bodies": [{"name": "box", "mass": 2.0, "inertia": J,
-                                                         "angular_velocity": list(omega)}],
-                       "settings": {"t_end": t_end, "step": h, "output_step": 0.05}})
+    model = from_dict(
+        {
+            "gravity": [0, 0, 0],
+            "bodies": [{"name": "box", "mass": 2.0, "inertia": J, "angular_velocity": list(omega)}],
+            "settings": {"t_end": t_end, "step": h, "output_step": 0.05},
+        }
+    )
     return J, simulate(model)
 
 
 def _momentum(J, res):
     R = res.rotation("box")
     w_body = np.einsum("kji,kj->ki", R, res.angular_velocity("box"))
-    return np.einsum("kij,kj->ki", R, w_body * np.array(J)), 0.5 * np.sum(np.array(J) * w_body ** 2, axis=1)
+    return np.einsum("kij,kj->ki", R, w_body * np.array(J)), 0.5 * np.sum(np.array(J) * w_body**2, axis=1)
 
 
 def test_torque_free_body_conserves_energy_and_momentum_to_fourth_order():
@@ -124,13 +129,32 @@ def test_heavy_top_steady_precession():
     e3 = np.array([np.sin(theta), 0.0, np.cos(theta)])
     omega = W * np.array([0, 0, 1.0]) + (w3 - W * np.cos(theta)) * e3
     cog = l * e3
-    model = from_dict({"gravity": [0, 0, -9.81],
-                       "bodies": [{"name": "top", "mass": m, "inertia": [I1, I1, I3], "position": list(cog),
-                                   "orientation": [np.cos(theta / 2), 0, np.sin(theta / 2), 0],
-                                   "velocity": list(np.cross(omega, cog)), "angular_velocity": list(omega)}],
-                       "joints": [{"name": "tip", "type": "spherical", "body_i": "ground", "body_j": "top",
-                                   "frame": {"origin": [0, 0, 0]}}],
-                       "settings": {"t_end": 1.0, "step": 1e-4, "output_step": 0.01}})
+    model = from_dict(
+        {
+            "gravity": [0, 0, -9.81],
+            "bodies": [
+                {
+                    "name": "top",
+                    "mass": m,
+                    "inertia": [I1, I1, I3],
+                    "position": list(cog),
+                    "orientation": [np.cos(theta / 2), 0, np.sin(theta / 2), 0],
+                    "velocity": list(np.cross(omega, cog)),
+                    "angular_velocity": list(omega),
+                }
+            ],
+            "joints": [
+                {
+                    "name": "tip",
+                    "type": "spherical",
+                    "body_i": "ground",
+                    "body_j": "top",
+                    "frame": {"origin": [0, 0, 0]},
+                }
+            ],
+            "settings": {"t_end": 1.0, "step": 1e-4, "output_step": 0.01},
+        }
+    )
     res = simulate(model)
     p = res.position("top")
     tilt = np.arccos(p[:, 2] / np.linalg.norm(p, axis=1))
@@ -155,9 +179,13 @@ def test_principal_frame_results_in_user_frame():
     R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
     I_user = R @ np.diag([0.1, 0.3, 0.35]) @ R.T
     axis = R[:, 0]
-    model = from_dict({"gravity": [0, 0, 0], "bodies": [{"name": "b", "mass": 1.0, "inertia": I_user.tolist(),
-                                                         "angular_velocity": list(3.0 * axis)}],
-                       "settings": {"t_end": 1.0, "step": 1e-3, "output_step": 0.1}})
+    model = from_dict(
+        {
+            "gravity": [0, 0, 0],
+            "bodies": [{"name": "b", "mass": 1.0, "inertia": I_user.tolist(), "angular_velocity": list(3.0 * axis)}],
+            "settings": {"t_end": 1.0, "step": 1e-3, "output_step": 0.1},
+        }
+    )
     res = simulate(model)
     assert np.allclose(res.orientation("b")[0], [1, 0, 0, 0], atol=1e-12)
     np.testing.assert_allclose(res.angular_velocity("b")[-1], 3.0 * axis, atol=1e-9)

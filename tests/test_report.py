@@ -1,6 +1,7 @@
 """Motion-study reports (MBDWorkbench.report): numbers against the results CSVs (read
 here with numpy, independently of the report code) and against the slider-crank oracle,
 a self-contained HTML, a PDF with the expected pages, exports, and bad input."""
+
 import csv
 import json
 import os
@@ -8,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import zipfile
 from html.parser import HTMLParser
 
 import numpy as np
@@ -18,10 +20,10 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 from oracles.slider_crank import SliderCrank  # noqa: E402
-from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
-from MBDWorkbench.report import ReportError, load_results_dir, write_report  # noqa: E402
-from MBDWorkbench.report import animation, derived, document  # noqa: E402
+
+from MBDWorkbench.report import ReportError, animation, derived, document, load_results_dir, write_report  # noqa: E402  # noqa: E402
 from MBDWorkbench.report.data import from_results  # noqa: E402
+from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
 
 R, L, OMEGA = 0.1, 0.3, 2 * np.pi
 MC, MR, MS = 1.0, 2.0, 0.5
@@ -31,33 +33,69 @@ SETTINGS = {"t_end": 1.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"
 def slider_crank_dict():
     """Planar slider-crank in the x-y plane, crank driven at OMEGA; uniform bars as in
     the oracle (rc = r/2, Jc = mc r^2/12, Jr = mr l^2/12)."""
-    bar = lambda m, n: [1e-5, m * n * n / 12, m * n * n / 12]
+
+    def bar(m, n):
+        return [1e-5, m * n * n / 12, m * n * n / 12]
+
     z = {"z_axis": [0, 0, 1]}
-    return {"name": "slider_crank", "gravity": [0, -9.81, 0],
-            "bodies": [{"name": "crank", "mass": MC, "inertia": bar(MC, R), "position": [R / 2, 0, 0]},
-                       {"name": "rod", "mass": MR, "inertia": bar(MR, L), "position": [R + L / 2, 0, 0]},
-                       {"name": "slider", "mass": MS, "inertia": [1e-4, 1e-4, 1e-4], "position": [R + L, 0, 0]}],
-            "joints": [{"name": "O", "type": "revolute", "body_i": "ground", "body_j": "crank",
-                        "frame": {"origin": [0, 0, 0], **z}},
-                       {"name": "B", "type": "revolute", "body_i": "crank", "body_j": "rod",
-                        "frame": {"origin": [R, 0, 0], **z}},
-                       {"name": "C", "type": "revolute", "body_i": "rod", "body_j": "slider",
-                        "frame": {"origin": [R + L, 0, 0], **z}},
-                       {"name": "guide", "type": "prismatic", "body_i": "ground", "body_j": "slider",
-                        "frame": {"origin": [R + L, 0, 0], "z_axis": [1, 0, 0]}}],
-            "drivers": [{"name": "motor", "type": "rotational", "joint": "O",
-                         "profile": {"type": "constant_speed", "speed": OMEGA}}],
-            "settings": dict(SETTINGS)}
+    return {
+        "name": "slider_crank",
+        "gravity": [0, -9.81, 0],
+        "bodies": [
+            {"name": "crank", "mass": MC, "inertia": bar(MC, R), "position": [R / 2, 0, 0]},
+            {"name": "rod", "mass": MR, "inertia": bar(MR, L), "position": [R + L / 2, 0, 0]},
+            {"name": "slider", "mass": MS, "inertia": [1e-4, 1e-4, 1e-4], "position": [R + L, 0, 0]},
+        ],
+        "joints": [
+            {
+                "name": "O",
+                "type": "revolute",
+                "body_i": "ground",
+                "body_j": "crank",
+                "frame": {"origin": [0, 0, 0], **z},
+            },
+            {"name": "B", "type": "revolute", "body_i": "crank", "body_j": "rod", "frame": {"origin": [R, 0, 0], **z}},
+            {
+                "name": "C",
+                "type": "revolute",
+                "body_i": "rod",
+                "body_j": "slider",
+                "frame": {"origin": [R + L, 0, 0], **z},
+            },
+            {
+                "name": "guide",
+                "type": "prismatic",
+                "body_i": "ground",
+                "body_j": "slider",
+                "frame": {"origin": [R + L, 0, 0], "z_axis": [1, 0, 0]},
+            },
+        ],
+        "drivers": [
+            {"name": "motor", "type": "rotational", "joint": "O", "profile": {"type": "constant_speed", "speed": OMEGA}}
+        ],
+        "settings": dict(SETTINGS),
+    }
 
 
 def pendulum_dict():
-    return {"name": "pendulum", "gravity": [0, 0, -9.81],
-            "bodies": [{"name": "bob", "mass": 1.0, "inertia": [1e-3, 1e-3, 1e-3], "position": [1, 0, 0]}],
-            "joints": [{"name": "pivot", "type": "revolute", "body_i": "ground", "body_j": "bob",
-                        "frame": {"origin": [0, 0, 0], "z_axis": [0, 1, 0], "x_axis": [1, 0, 0]}}],
-            "forces": [{"name": "spring", "type": "rotational_spring_damper", "joint": "pivot",
-                        "stiffness": 5.0, "damping": 0.1}],
-            "settings": dict(SETTINGS)}
+    return {
+        "name": "pendulum",
+        "gravity": [0, 0, -9.81],
+        "bodies": [{"name": "bob", "mass": 1.0, "inertia": [1e-3, 1e-3, 1e-3], "position": [1, 0, 0]}],
+        "joints": [
+            {
+                "name": "pivot",
+                "type": "revolute",
+                "body_i": "ground",
+                "body_j": "bob",
+                "frame": {"origin": [0, 0, 0], "z_axis": [0, 1, 0], "x_axis": [1, 0, 0]},
+            }
+        ],
+        "forces": [
+            {"name": "spring", "type": "rotational_spring_damper", "joint": "pivot", "stiffness": 5.0, "damping": 0.1}
+        ],
+        "settings": dict(SETTINGS),
+    }
 
 
 def read_csv(path):
@@ -93,8 +131,23 @@ def pendulum_cli(tmp_path_factory):
     base = tmp_path_factory.mktemp("pendulum")
     model = base / "pendulum.json"
     model.write_text(json.dumps(pendulum_dict()))
-    proc = subprocess.run([sys.executable, "-m", "MBDWorkbench", "simulate", str(model), "--out", str(base / "results"),
-                           "--report", str(base / "report"), "--quiet"], cwd=ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "MBDWorkbench",
+            "simulate",
+            str(model),
+            "--out",
+            str(base / "results"),
+            "--report",
+            str(base / "report"),
+            "--quiet",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stderr
     return str(base / "results"), str(base / "report"), proc.stdout
 
@@ -131,7 +184,7 @@ def test_driver_numbers_match_csv_and_oracle(crank):
     drv = read_csv(os.path.join(rdir, "drivers.csv"))
     t, tau, power = drv["time [s]"], drv["motor.effort [N m]"], drv["motor.power [W]"]
     oracle = SliderCrank(r=R, l=L, mc=MC, mr=MR, ms=MS).torque_constant_speed(t, omega=OMEGA)
-    np.testing.assert_allclose(tau, oracle, atol=2e-3 * np.abs(oracle).max())   # what the plot shows
+    np.testing.assert_allclose(tau, oracle, atol=2e-3 * np.abs(oracle).max())  # what the plot shows
     np.testing.assert_allclose(power, tau * OMEGA, rtol=1e-6, atol=1e-9)
     ke = int(np.argmax(np.abs(tau)))
     html = open(os.path.join(out, "report.html"), encoding="utf-8").read()
@@ -144,8 +197,11 @@ def test_point_kinematics_against_oracle(crank):
     pts = read_csv(os.path.join(out, "points.csv"))
     t = pts["time [s]"]
     kin = SliderCrank(r=R, l=L, mc=MC, mr=MR, ms=MS).kinematics(OMEGA * t, np.full_like(t, OMEGA))
-    for key, prefix, unit, tol in (("B", "", "m", 1e-7), ("B_vel", "v", "m/s", 1e-6),
-                                   ("B_acc", "a", "m/s^2", 3e-3 * R * OMEGA ** 2)):
+    for key, prefix, unit, tol in (
+        ("B", "", "m", 1e-7),
+        ("B_vel", "v", "m/s", 1e-6),
+        ("B_acc", "a", "m/s^2", 3e-3 * R * OMEGA**2),
+    ):
         got = np.column_stack([pts[f"P1.{prefix}{a} [{unit}]"] for a in "xyz"])
         np.testing.assert_allclose(got[:, :2], kin[key], atol=tol, err_msg=key)
         np.testing.assert_allclose(got[:, 2], 0.0, atol=tol)
@@ -158,7 +214,7 @@ def test_timeseries_json_holds_every_csv_column(crank):
         cols = read_csv(os.path.join(rdir, f"{group}.csv"))
         assert set(doc["series"][group]) == set(cols)
         for h, v in cols.items():
-            assert re.search(r"\[[^\]]+\]$", h), h                     # unit in every header
+            assert re.search(r"\[[^\]]+\]$", h), h  # unit in every header
             np.testing.assert_allclose(doc["series"][group][h], v, rtol=1e-9, atol=0)
     pts = read_csv(os.path.join(out, "points.csv"))
     assert set(doc["series"]["points"]) == set(pts)
@@ -171,6 +227,23 @@ def test_in_memory_and_directory_give_the_same_peaks(crank):
     for p, q in zip(a, b):
         assert p["joint"] == q["joint"] and p["t_F"] == q["t_F"] and p["t_T"] == q["t_T"]
         assert p["F_max"] == pytest.approx(q["F_max"], rel=1e-12)
+
+
+def test_in_memory_directory_and_zip_hold_the_same_numbers(crank, tmp_path):
+    """One reader: the tables of the in-memory run, its folder and a zip of it are identical."""
+    res, rdir, out, paths = crank
+    archive = str(tmp_path / "results.zip")
+    with zipfile.ZipFile(archive, "w") as z:
+        for name in os.listdir(rdir):
+            z.write(os.path.join(rdir, name), name)
+    ref = load_results_dir(rdir)
+    for data in (from_results(res), load_results_dir(archive)):
+        assert data.tables.keys() == ref.tables.keys()
+        for name, table in ref.tables.items():
+            assert list(data.tables[name]) == list(table)
+            assert all(np.array_equal(data.tables[name][h], col) for h, col in table.items()), name
+        assert derived.peak_loads(data)[0]["F_max"] == derived.peak_loads(ref)[0]["F_max"]
+    assert load_results_dir(archive).source == archive
 
 
 def test_redundancy_reported_for_the_planar_slider_crank(crank):
@@ -215,15 +288,34 @@ def test_pdf_has_the_expected_pages(crank):
     n, info = pdfpages(pdf)
     assert "A4" in info
     first = pdftext(pdf, 1)
-    for s in ("Motion-study report: slider_crank", "Key results", "Warnings", "Integrator", "rk4", "Numba",
-              "MBD Workbench 0.1.0"):
+    for s in (
+        "Motion-study report: slider_crank",
+        "Key results",
+        "Warnings",
+        "Integrator",
+        "rk4",
+        "Numba",
+        "MBD Workbench 0.1.0",
+    ):
         assert s in first, s
     pages = [" ".join(pdftext(pdf, k).split()) for k in range(1, n + 1)]
-    wanted = ["Bodies", "Joints", "Drivers", "Mobility and redundancy", "Peak loads", "Driver efforts and power",
-              "Joint reaction magnitudes", "Point P1: body 'crank'", "Point P2: body 'rod'", "Constraint violation",
-              "Energy balance", "Motion overview", "Files"]
+    wanted = [
+        "Bodies",
+        "Joints",
+        "Drivers",
+        "Mobility and redundancy",
+        "Peak loads",
+        "Driver efforts and power",
+        "Joint reaction magnitudes",
+        "Point P1: body 'crank'",
+        "Point P2: body 'rod'",
+        "Constraint violation",
+        "Energy balance",
+        "Motion overview",
+        "Files",
+    ]
     where = [next(k for k, p in enumerate(pages) if w in p) for w in wanted]
-    assert where == sorted(where)                                  # in reading order
+    assert where == sorted(where)  # in reading order
     assert all(f"page {k + 1}" in p for k, p in enumerate(pages))
     png = os.path.join(out, "page1")
     subprocess.run(["pdftoppm", "-r", "30", "-f", "1", "-l", "1", "-png", pdf, png], check=True)
@@ -238,16 +330,18 @@ def test_written_files_and_animation(crank):
     names = ["report.html", "report.pdf", "timeseries.json", "peak_loads.csv", "points.csv"]
     if animation.have_pillow():
         from PIL import Image
+
         names.append("motion.gif")
         with Image.open(os.path.join(out, "motion.gif")) as im:
             assert im.n_frames > 10
     assert paths == [os.path.join(out, n) for n in names]
-    assert sorted(os.listdir(out)) == sorted(names)                # no temporary files left
+    assert sorted(os.listdir(out)) == sorted(names)  # no temporary files left
 
 
 def test_png_strip_without_pillow(pendulum_cli, tmp_path, monkeypatch):
     """No Pillow: the animation becomes a strip of PNG frames; a GIF request is refused."""
     import MBDWorkbench.report as report
+
     monkeypatch.setattr(report, "have_pillow", lambda: False)
     with pytest.raises(ReportError, match="python3-pil"):
         write_report(pendulum_cli[0], str(tmp_path / "gif"), animation="gif")
@@ -310,18 +404,21 @@ def test_missing_results_directory(tmp_path):
     assert not (tmp_path / "report").exists()
 
 
-@pytest.mark.parametrize("damage, match", [
-    ("cut_line", "joints.csv.*(line|values|truncated)"),
-    ("drop_lines", "joints.csv.*summary.json says 101"),
-    ("summary", "summary.json.*not valid JSON"),
-    ("no_csv", "energy.csv.*missing"),
-])
+@pytest.mark.parametrize(
+    "damage, match",
+    [
+        ("cut_line", "joints.csv.*(line|values|truncated)"),
+        ("drop_lines", "joints.csv.*summary.json says 101"),
+        ("summary", "summary.json.*not valid JSON"),
+        ("no_csv", "energy.csv.*missing"),
+    ],
+)
 def test_damaged_results_overwrite_nothing(crank, tmp_path, damage, match):
     rdir = str(tmp_path / "results")
     shutil.copytree(crank[1], rdir)
     if damage == "cut_line":
         text = open(os.path.join(rdir, "joints.csv")).read()
-        open(os.path.join(rdir, "joints.csv"), "w").write(text[:len(text) * 2 // 3])
+        open(os.path.join(rdir, "joints.csv"), "w").write(text[: len(text) * 2 // 3])
     elif damage == "drop_lines":
         lines = open(os.path.join(rdir, "joints.csv")).readlines()
         open(os.path.join(rdir, "joints.csv"), "w").writelines(lines[:-3])
@@ -347,7 +444,7 @@ def test_model_that_does_not_match(crank, tmp_path):
     with pytest.raises(ReportError, match=r"bodies\[1\] \('rod'\)\.mass is 2\.5, results have 2\.0"):
         load_results_dir(rdir, model=heavier)
     other = slider_crank_dict()
-    other["settings"]["t_end"] = 3.0                     # settings may differ (CLI overrides)
+    other["settings"]["t_end"] = 3.0  # settings may differ (CLI overrides)
     assert load_results_dir(rdir, model=other).model.settings.t_end == 3.0
     # without model.json the given model is checked against the results themselves
     bare = str(tmp_path / "bare")
@@ -371,9 +468,11 @@ def test_existing_report_is_not_overwritten(crank):
 
 
 def test_bad_points(crank, tmp_path):
-    for points, match in (([("wheel", [0, 0, 0])], r"points\[0\].*unknown body 'wheel'"),
-                          ([("crank", [0, 0])], r"points\[0\].*3 finite numbers"),
-                          ([("crank",)], r"points\[0\].*expected \(body")):
+    for points, match in (
+        ([("wheel", [0, 0, 0])], r"points\[0\].*unknown body 'wheel'"),
+        ([("crank", [0, 0])], r"points\[0\].*3 finite numbers"),
+        ([("crank",)], r"points\[0\].*expected \(body"),
+    ):
         with pytest.raises(ReportError, match=match):
             write_report(crank[1], str(tmp_path / "r"), points=points)
     assert not (tmp_path / "r").exists()

@@ -64,8 +64,10 @@ def other_links_to_us(mod_dir: str, name: str, root: str):
 def _other_checkout(link: str) -> bool:
     """True if ``link`` resolves to another checkout of this project (safe to re-point)."""
     real = os.path.realpath(link)
-    return any(os.path.isfile(os.path.join(folder, "MBDWorkbench", "cad", "freecad_env.py"))
-               for folder in (real, os.path.dirname(real)))
+    return any(
+        os.path.isfile(os.path.join(folder, "MBDWorkbench", "cad", "freecad_env.py"))
+        for folder in (real, os.path.dirname(real))
+    )
 
 
 def install(mod_dir: str, name: str, source: str, root: str, force: bool) -> int:
@@ -82,19 +84,19 @@ def install(mod_dir: str, name: str, source: str, root: str, force: bool) -> int
             os.symlink(source, target)
             print("replaced link %s: %s -> %s" % (target, current, source))
         else:
-            print("refused: %s is a link to %s (not this repository); use --force to replace it"
-                  % (target, current))
+            print("refused: %s is a link to %s (not this repository); use --force to replace it" % (target, current))
             return 1
     elif os.path.exists(target):
-        print("refused: %s exists and is not a link (a copy installed by hand or by the Addon "
-              "Manager?); remove it first" % target)
+        print(
+            "refused: %s exists and is not a link (a copy installed by hand or by the Addon "
+            "Manager?); remove it first" % target
+        )
         return 1
     else:
         os.symlink(source, target)
         print("installed: %s -> %s" % (target, source))
     for other in other_links_to_us(mod_dir, name, root):
-        print("warning: %s also points at this repository; FreeCAD would load the workbench "
-              "twice: remove it" % other)
+        print("warning: %s also points at this repository; FreeCAD would load the workbench twice: remove it" % other)
     return 0
 
 
@@ -106,8 +108,7 @@ def uninstall(mod_dir: str, name: str, root: str, force: bool) -> int:
             os.remove(target)
             print("removed link %s -> %s" % (target, current))
             return 0
-        print("refused: %s points at %s, not at this repository; use --force"
-              % (target, os.readlink(target)))
+        print("refused: %s points at %s, not at this repository; use --force" % (target, os.readlink(target)))
         return 1
     if os.path.exists(target):
         print("refused: %s is not a link; remove it by hand" % target)
@@ -127,11 +128,13 @@ def main(argv=None) -> int:
     parser.add_argument("--uninstall", action="store_true", help="remove the link")
     parser.add_argument("--mod-dir", help="Mod folder to use instead of asking FreeCAD")
     parser.add_argument("--name", default=DEFAULT_NAME, help="name of the link (default %(default)s)")
-    parser.add_argument("--layout", choices=("root", "package"), default="root",
-                        help="link the repository root (default, Addon Manager layout) or the "
-                             "MBDWorkbench folder")
-    parser.add_argument("--force", action="store_true",
-                        help="replace/remove a link that points somewhere else")
+    parser.add_argument(
+        "--layout",
+        choices=("root", "package"),
+        default="root",
+        help="link the repository root (default, Addon Manager layout) or the MBDWorkbench folder",
+    )
+    parser.add_argument("--force", action="store_true", help="replace/remove a link that points somewhere else")
     args = parser.parse_args(argv)
 
     root = repo_root()

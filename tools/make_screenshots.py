@@ -7,6 +7,7 @@ Runs tests/gui/macros/macro_screenshots.py (the slider-crank example: model, ani
 the plot dock) and tests/gui/macros/macro_mbd_flow.py (joint frame panel), then copies the
 chosen PNGs. Look at them before committing.
 """
+
 import shutil
 import sys
 import tempfile
@@ -16,8 +17,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "gui"))
 from run_gui_macro import make_user_home, run_gui_macro  # noqa: E402
 
-SHOTS = {"macro_screenshots.py": ["mbd_model.png", "mbd_animation_plot.png", "mbd_plot_reaction.png", "mbd_ankle.png"],
-         "macro_mbd_flow.py": ["window_joint_frame_panel.png", "plot_energy.png"]}
+SHOTS = {
+    "macro_screenshots.py": ["mbd_model.png", "mbd_animation_plot.png", "mbd_plot_reaction.png", "mbd_ankle.png"],
+    "macro_mbd_flow.py": ["window_joint_frame_panel.png", "plot_energy.png"],
+}
 RENAME = {"window_joint_frame_panel.png": "mbd_joint_frame_panel.png", "plot_energy.png": "mbd_plot_energy.png"}
 
 
@@ -27,8 +30,9 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         home = make_user_home(Path(tmp) / "home")
         for macro, names in SHOTS.items():
-            run = run_gui_macro(REPO / "tests" / "gui" / "macros" / macro, Path(tmp) / macro, user_home=home,
-                                timeout=300)
+            run = run_gui_macro(
+                REPO / "tests" / "gui" / "macros" / macro, Path(tmp) / macro, user_home=home, timeout=300
+            )
             if not run.ok:
                 print(run.describe())
                 return 1

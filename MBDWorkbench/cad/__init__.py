@@ -4,8 +4,9 @@ Nothing here imports FreeCAD at import time; the functions import it when they a
 (see :func:`MBDWorkbench.cad.freecad_env.import_freecad`).
 """
 
+from .errors import CadError
 from .freecad_env import FreeCADNotFoundError, find_freecad_lib, import_freecad
-from .mass_properties import CadError, MassProperties, mass_properties
+from .mass_properties import MassProperties, mass_properties
 
 __all__ = [
     "CadError",

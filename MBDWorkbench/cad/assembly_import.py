@@ -7,23 +7,27 @@ Assembly joints are App::FeaturePython objects in an ``Assembly::JointGroup`` wi
 the global placement of the element's object times ``Placement1`` (as
 ``UtilsAssembly.getJcsGlobalPlc``); its z axis is the joint axis.
 
-Mapping: Fixed -> fixed, Revolute -> revolute, Cylindrical -> cylindrical, Slider ->
-prismatic, Ball -> spherical, Distance 0 between two planar faces -> planar, Grounded ->
-the body's Grounded flag. Everything else (Parallel, Perpendicular, Angle, RackPinion,
-Screw, Gears, Belt, Distance other than 0 or not between planes, deactivated joints) is
-reported as unsupported, never dropped silently. Joint limits are ignored (reported).
+Mapping: an Assembly joint type named in a joint record's ``assembly_names`` becomes that
+joint (:func:`MBDWorkbench.solver.catalog.joint_for_assembly`, e.g. Revolute -> revolute,
+Slider -> prismatic), Distance 0 between two planar faces -> planar, Grounded -> the body's
+Grounded flag. Everything else (Parallel, Perpendicular, Angle, RackPinion, Screw, Gears,
+Belt, Distance other than 0 or not between planes, deactivated joints) is reported as
+unsupported, never dropped silently. Joint limits are ignored (reported).
 Masses never come from the Assembly (its solver uses dummy masses): bodies get their mass
 properties from their solids like any Body.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, List, Tuple
 
-from .mass_properties import CadError
+from ..solver.catalog import joint_for_assembly
+from .errors import CadError
+from .makers import check_part, make_body, make_joint, make_simulation
+from .objects import body_of_part, find_simulation
+from .picking import element_frame
 
-DIRECT = {"Fixed": "fixed", "Revolute": "revolute", "Cylindrical": "cylindrical", "Slider": "prismatic",
-          "Ball": "spherical"}
 LIMITS = ("EnableLengthMin", "EnableLengthMax", "EnableAngleMin", "EnableAngleMax")
 _ZERO_MM = 1e-9
 
@@ -35,28 +39,37 @@ class Unsupported(Exception):
 @dataclass
 class MappedJoint:
     """An assembly joint as our joint: type, the two parts, global frame (App.Placement)."""
+
     label: str
     type: str
     part1: object
     part2: object
     frame: object
-    notes: List[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
 class ImportReport:
     """What an import created and what it could not represent."""
+
     assembly: str
-    joints: List[str] = field(default_factory=list)
-    bodies: List[str] = field(default_factory=list)
-    grounded: List[str] = field(default_factory=list)
-    unsupported: List[Tuple[str, str]] = field(default_factory=list)
-    notes: List[str] = field(default_factory=list)
+    joints: list[str] = field(default_factory=list)
+    bodies: list[str] = field(default_factory=list)
+    grounded: list[str] = field(default_factory=list)
+    unsupported: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def text(self):
-        lines = ["Assembly '%s': %d joints imported (%s), %d bodies, grounded: %s"
-                 % (self.assembly, len(self.joints), ", ".join(self.joints) or "none", len(self.bodies),
-                    ", ".join(self.grounded) or "none")]
+        lines = [
+            "Assembly '%s': %d joints imported (%s), %d bodies, grounded: %s"
+            % (
+                self.assembly,
+                len(self.joints),
+                ", ".join(self.joints) or "none",
+                len(self.bodies),
+                ", ".join(self.grounded) or "none",
+            )
+        ]
         if self.unsupported:
             lines.append("Not imported (%d):" % len(self.unsupported))
             lines += ["  - %s: %s" % (label, why) for label, why in self.unsupported]
@@ -75,7 +88,26 @@ def _length_mm(value):
     return float(getattr(value, "Value", value))
 
 
-def map_joint(joint, resolve: Callable):
+def _our_joint_type(joint, jtype: str, kind1: str, kind2: str) -> str:
+    """Our joint type for an Assembly joint of type ``jtype`` between elements of kinds
+    ``kind1``, ``kind2``; raise Unsupported when there is none."""
+    mapped = joint_for_assembly(jtype)
+    if mapped is not None:
+        return mapped
+    if jtype != "Distance":
+        raise Unsupported("%s joints have no equivalent here" % (jtype or "untyped"))
+    distance = _length_mm(_prop(joint, "Distance", default=0.0))
+    if abs(distance) > _ZERO_MM:
+        raise Unsupported("Distance of %g mm (only 0 between two planes is a planar joint)" % distance)
+    if not (kind1 == kind2 == "planar face"):
+        raise Unsupported(
+            "Distance 0 between %s and %s (a planar joint needs two planar faces)"
+            % (kind1 or "unknown geometry", kind2 or "unknown geometry")
+        )
+    return "planar"
+
+
+def map_joint(joint, resolve: Callable) -> MappedJoint:
     """MappedJoint of one assembly joint, or raise Unsupported. ``resolve(reference,
     placement)`` returns (part, global JCS App.Placement, element kind) where the element
     kind is 'planar face', 'cylindrical face', ..., or '' when unknown."""
@@ -90,18 +122,7 @@ def map_joint(joint, resolve: Callable):
     plc2 = _prop(joint, "Placement2", "JCS2")
     part1, jcs1, kind1 = resolve(ref1, plc1)
     part2, _, kind2 = resolve(ref2, plc2)
-    if jtype in DIRECT:
-        mapped = DIRECT[jtype]
-    elif jtype == "Distance":
-        distance = _length_mm(_prop(joint, "Distance", default=0.0))
-        if abs(distance) > _ZERO_MM:
-            raise Unsupported("Distance of %g mm (only 0 between two planes is a planar joint)" % distance)
-        if not (kind1 == kind2 == "planar face"):
-            raise Unsupported("Distance 0 between %s and %s (a planar joint needs two planar faces)"
-                              % (kind1 or "unknown geometry", kind2 or "unknown geometry"))
-        mapped = "planar"
-    else:
-        raise Unsupported("%s joints have no equivalent here" % (jtype or "untyped"))
+    mapped = _our_joint_type(joint, jtype, kind1, kind2)
     if part1 is None or part2 is None or part1 == part2:
         raise Unsupported("%s joint does not connect two different parts" % jtype)
     notes = ["limits ignored"] if any(_prop(joint, k, default=False) for k in LIMITS) else []
@@ -130,7 +151,6 @@ def assembly_joints(assembly):
 
 
 def _element_kind(shape):
-    from .picking import element_frame
     try:
         return element_frame(shape).kind
     except CadError:
@@ -141,6 +161,7 @@ def make_resolver(assembly):
     """resolve(reference, placement) for real FreeCAD 1.0 objects."""
     import FreeCAD as App
     import Part
+
     try:
         import UtilsAssembly  # FreeCAD 1.0
     except ImportError:
@@ -177,17 +198,17 @@ def make_resolver(assembly):
             except Exception:
                 kind = ""
         return part, jcs, kind
+
     return resolve
 
 
 def import_assembly(doc, assembly, resolve=None, simulation=None):
     """Create Bodies and Joints for an Assembly's supported joints; return an ImportReport
     listing the unsupported ones. Parts are checked before anything is created."""
-    from .objects import body_of_part, check_part, find_simulation, make_body, make_joint, make_simulation
     resolve = resolve or make_resolver(assembly)
     joints, grounds = assembly_joints(assembly)
     report = ImportReport(assembly=assembly.Label)
-    mapped: List[MappedJoint] = []
+    mapped: list[MappedJoint] = []
     for j in joints:
         try:
             mapped.append(map_joint(j, resolve))
@@ -212,8 +233,16 @@ def import_assembly(doc, assembly, resolve=None, simulation=None):
             body.Grounded = True
             report.grounded.append(p.Label)
     for m in mapped:
-        obj = make_joint(doc, m.type, body_of_part(doc, m.part1), body_of_part(doc, m.part2), m.frame,
-                         label=m.label, references=("assembly", "assembly"), simulation=simulation)
+        obj = make_joint(
+            doc,
+            m.type,
+            body_of_part(doc, m.part1),
+            body_of_part(doc, m.part2),
+            m.frame,
+            label=m.label,
+            references=("assembly", "assembly"),
+            simulation=simulation,
+        )
         report.joints.append(obj.Label)
         report.notes += ["%s: %s" % (m.label, n) for n in m.notes]
     return report

@@ -14,15 +14,15 @@ The document's Multibody Dynamics objects (see :mod:`objects`) are read as follo
 
 Bad input raises :class:`CadError` (or the solver's ModelError) naming the object.
 """
+
 from __future__ import annotations
 
 import math
 import os
 
-import numpy as np
-
-from .mass_properties import CadError
+from .errors import CadError
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
+from .placement import placement_axes, placement_from_pose, quaternion_wxyz, rotation_matrix
 
 DEG = math.pi / 180.0
 
@@ -31,6 +31,7 @@ DEG = math.pi / 180.0
 def global_placement(obj):
     """Global App.Placement of a part (container placements applied; Links included)."""
     import FreeCAD as App
+
     parents = getattr(obj, "Parents", None) or []
     if parents:
         root, sub = parents[0]
@@ -44,26 +45,6 @@ def set_global_placement(obj, placement):
     new = parent.inverse().multiply(placement)
     if not (hasattr(new, "isSame") and new.isSame(obj.Placement, 1e-12)):
         obj.Placement = new
-
-
-def rotation_matrix(rotation):
-    """3x3 numpy matrix of an App.Rotation."""
-    import FreeCAD as App
-    cols = [rotation.multVec(App.Vector(*e)) for e in np.eye(3)]
-    return np.array([[c.x, c.y, c.z] for c in cols]).T
-
-
-def quaternion_wxyz(rotation):
-    """[qw, qx, qy, qz] of an App.Rotation (FreeCAD's Q is (x, y, z, w))."""
-    x, y, z, w = rotation.Q
-    return [float(w), float(x), float(y), float(z)]
-
-
-def placement_from_pose(position_mm, quat_wxyz):
-    """App.Placement from a position [mm] and a quaternion [qw, qx, qy, qz]."""
-    import FreeCAD as App
-    w, x, y, z = (float(v) for v in quat_wxyz)
-    return App.Placement(App.Vector(*[float(c) for c in position_mm]), App.Rotation(x, y, z, w))
 
 
 def _value(v):
@@ -93,8 +74,10 @@ def _elements(doc, simulation):
     """(simulation or None, MBD objects) of the model."""
     sims = find_objects(doc, "Simulation")
     if simulation is None and len(sims) > 1:
-        raise CadError("document '%s' has %d simulations (%s): say which one"
-                       % (doc.Label, len(sims), ", ".join(s.Label for s in sims)))
+        raise CadError(
+            "document '%s' has %d simulations (%s): say which one"
+            % (doc.Label, len(sims), ", ".join(s.Label for s in sims))
+        )
     sim = simulation if simulation is not None else (sims[0] if sims else None)
     if sim is not None and len(sims) > 1:
         return sim, simulation_members(sim)
@@ -103,6 +86,7 @@ def _elements(doc, simulation):
 
 def _body(obj, name):
     from ..solver.model import Body
+
     if obj.Part is None:
         raise CadError("body '%s' has no part (set its Part property)" % obj.Label)
     try:
@@ -113,13 +97,24 @@ def _body(obj, name):
     R = rotation_matrix(plc.Rotation)
     inertia = R.T @ mp.inertia @ R
     inertia = 0.5 * (inertia + inertia.T)
-    body = Body(name=name, mass=float(mp.mass), inertia=inertia.tolist(), position=[float(c) for c in mp.cog],
-                orientation=quaternion_wxyz(plc.Rotation), grounded=bool(obj.Grounded), source=mp.source)
+    body = Body(
+        name=name,
+        mass=float(mp.mass),
+        inertia=inertia.tolist(),
+        position=[float(c) for c in mp.cog],
+        orientation=quaternion_wxyz(plc.Rotation),
+        grounded=bool(obj.Grounded),
+        source=mp.source,
+    )
     body_pose = placement_from_pose(mp.cog * 1e3, body.orientation)
     offset = body_pose.inverse().multiply(plc)
-    info = dict(body_object=obj.Name, part=obj.Part.Name, grounded=bool(obj.Grounded),
-                offset_position_mm=[offset.Base.x, offset.Base.y, offset.Base.z],
-                offset_quaternion=quaternion_wxyz(offset.Rotation))
+    info = dict(
+        body_object=obj.Name,
+        part=obj.Part.Name,
+        grounded=bool(obj.Grounded),
+        offset_position_mm=[offset.Base.x, offset.Base.y, offset.Base.z],
+        offset_quaternion=quaternion_wxyz(offset.Rotation),
+    )
     return body, info
 
 
@@ -136,6 +131,7 @@ def _ref(link, names, bodies, what):
 
 def _joint(obj, names, bodies):
     from ..solver.model import Frame, Joint
+
     what = "joint '%s'" % obj.Label
     b1 = _ref(obj.Body1, names, bodies, what)
     b2 = _ref(obj.Body2, names, bodies, what)
@@ -144,7 +140,6 @@ def _joint(obj, names, bodies):
         raise CadError("%s: both sides are the same part '%s'" % (what, part))
     if b1 == "ground" and b2 == "ground":
         raise CadError("%s: both sides are the ground (set Body1 or Body2)" % what)
-    from .picking import placement_axes
     o, x, _, z = placement_axes(obj.Frame)
     frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())
     return Joint(name=names[obj.Name], type=obj.JointType, body_i=b1, body_j=b2, frame=frame)
@@ -152,6 +147,7 @@ def _joint(obj, names, bodies):
 
 def _driver(obj, names, joints):
     from ..solver.model import Driver
+
     what = "driver '%s'" % obj.Label
     if obj.Joint is None or obj.Joint.Name not in joints:
         raise CadError("%s: its Joint is missing or not part of this simulation" % what)
@@ -160,8 +156,13 @@ def _driver(obj, names, joints):
         profile = {"type": "constant_speed", "speed": float(obj.Rate) * k}
     elif obj.Profile == "harmonic":
         a, phase = float(obj.Amplitude) * k, _value(obj.Phase) * DEG
-        profile = {"type": "harmonic", "amplitude": a, "frequency": float(obj.Frequency), "phase": phase,
-                   "offset": -a * math.sin(phase)}
+        profile = {
+            "type": "harmonic",
+            "amplitude": a,
+            "frequency": float(obj.Frequency),
+            "phase": phase,
+            "offset": -a * math.sin(phase),
+        }
     else:
         text = str(obj.Expression).strip()
         if not text:
@@ -172,19 +173,33 @@ def _driver(obj, names, joints):
 
 def _spring(obj, names, bodies, joints):
     from ..solver.model import Force
+
     what = "spring '%s'" % obj.Label
     if obj.Kind == "rotational":
         if obj.Joint is None or obj.Joint.Name not in joints:
             raise CadError("%s: its Joint is missing or not part of this simulation" % what)
         k = 1e-3 / DEG  # N mm/deg -> N m/rad
-        return Force(name=names[obj.Name], type="rotational_spring_damper", joint=names[obj.Joint.Name],
-                     stiffness=float(obj.Stiffness) * k, damping=float(obj.Damping) * k,
-                     free_angle=_value(obj.FreeAngle) * DEG)
+        return Force(
+            name=names[obj.Name],
+            type="rotational_spring_damper",
+            joint=names[obj.Joint.Name],
+            stiffness=float(obj.Stiffness) * k,
+            damping=float(obj.Damping) * k,
+            free_angle=_value(obj.FreeAngle) * DEG,
+        )
     b1, b2 = _ref(obj.Body1, names, bodies, what), _ref(obj.Body2, names, bodies, what)
     free = None if obj.UseInitialLength else _value(obj.FreeLength) * 1e-3
-    return Force(name=names[obj.Name], type="spring_damper", body_i=b1, point_i=_mm_to_m(obj.Point1),
-                 body_j=b2, point_j=_mm_to_m(obj.Point2), stiffness=float(obj.Stiffness) * 1e3,
-                 damping=float(obj.Damping) * 1e3, free_length=free)
+    return Force(
+        name=names[obj.Name],
+        type="spring_damper",
+        body_i=b1,
+        point_i=_mm_to_m(obj.Point1),
+        body_j=b2,
+        point_j=_mm_to_m(obj.Point2),
+        stiffness=float(obj.Stiffness) * 1e3,
+        damping=float(obj.Damping) * 1e3,
+        free_length=free,
+    )
 
 
 def _component(text, scale):
@@ -197,6 +212,7 @@ def _component(text, scale):
 
 def _force(obj, names, bodies):
     from ..solver.model import Force
+
     what = "force '%s'" % obj.Label
     body = _ref(obj.Body, names, bodies, what)
     if body == "ground":
@@ -213,13 +229,21 @@ def _force(obj, names, bodies):
 
 def _settings(sim):
     from ..solver.model import Settings
+
     if sim is None:
         return Settings(), [0.0, 0.0, -9.81]
-    s = Settings(t_end=float(sim.EndTime), step=float(sim.Step), output_step=float(sim.OutputStep),
-                 integrator=str(sim.Integrator), rtol=float(sim.RelativeTolerance),
-                 atol=float(sim.AbsoluteTolerance), baumgarte_alpha=float(sim.BaumgarteAlpha),
-                 baumgarte_beta=float(sim.BaumgarteBeta), tikhonov_eps=float(sim.TikhonovEps),
-                 assemble=bool(sim.Assemble))
+    s = Settings(
+        t_end=float(sim.EndTime),
+        step=float(sim.Step),
+        output_step=float(sim.OutputStep),
+        integrator=str(sim.Integrator),
+        rtol=float(sim.RelativeTolerance),
+        atol=float(sim.AbsoluteTolerance),
+        baumgarte_alpha=float(sim.BaumgarteAlpha),
+        baumgarte_beta=float(sim.BaumgarteBeta),
+        tikhonov_eps=float(sim.TikhonovEps),
+        assemble=bool(sim.Assemble),
+    )
     return s, _mm_to_m(sim.Gravity)
 
 
@@ -232,14 +256,17 @@ def _check_grounded(sim, bodies, joints, forces):
         return
     if any(f.type == "spring_damper" and "ground" in (f.body_i, f.body_j) for f in forces):
         return
-    raise CadError("nothing is grounded: mark a body Grounded, or leave Body1 of a joint empty to attach it "
-                   "to the ground (or set AllowFreeFlight on the simulation for free-flying bodies)")
+    raise CadError(
+        "nothing is grounded: mark a body Grounded, or leave Body1 of a joint empty to attach it "
+        "to the ground (or set AllowFreeFlight on the simulation for free-flying bodies)"
+    )
 
 
 def document_model(doc, simulation=None):
     """(Model, mapping) of a document. ``mapping['bodies'][name]`` gives each body's object,
     part and the offset (position [mm], quaternion) with part placement = body pose * offset."""
     from ..solver.model import Model, validate
+
     sim, objs = _elements(doc, simulation)
     sim_label = sim.Label if sim is not None else doc.Label
     by_type = {k: [o for o in objs if mbd_type(o) == k] for k in ("Body", "Joint", "Driver", "SpringDamper", "Force")}
@@ -255,12 +282,24 @@ def document_model(doc, simulation=None):
     forces += [_force(o, names, body_names) for o in by_type["Force"]]
     _check_grounded(sim, bodies, joints, forces)
     settings, gravity = _settings(sim)
-    model = Model(name=doc.Label or doc.Name, bodies=list(bodies), joints=joints, forces=forces, drivers=drivers,
-                  gravity=gravity, settings=settings, description="from FreeCAD document %s" % doc.Label)
+    model = Model(
+        name=doc.Label or doc.Name,
+        bodies=list(bodies),
+        joints=joints,
+        forces=forces,
+        drivers=drivers,
+        gravity=gravity,
+        settings=settings,
+        description="from FreeCAD document %s" % doc.Label,
+    )
     validate(model)
-    mapping = dict(document=doc.Name, simulation=sim.Name if sim is not None else None, units="mm",
-                   bodies={b.name: info for b, info in zip(bodies, infos)},
-                   objects={names[k]: k for k in names})
+    mapping = dict(
+        document=doc.Name,
+        simulation=sim.Name if sim is not None else None,
+        units="mm",
+        bodies={b.name: info for b, info in zip(bodies, infos)},
+        objects={names[k]: k for k in names},
+    )
     return model, mapping
 
 
@@ -272,6 +311,7 @@ def model_from_document(doc, simulation=None):
 def open_document(path):
     """(document, opened_here) for an .FCStd file, headless or in the GUI."""
     from .freecad_env import import_freecad
+
     App = import_freecad()
     real = os.path.realpath(path)
     for doc in App.listDocuments().values():
@@ -279,7 +319,6 @@ def open_document(path):
             return doc, False
     if not os.path.isfile(real):
         raise CadError("%s: file not found" % path)
-    import MBDWorkbench.cad.objects  # noqa: F401 -- proxies importable for restore
     try:
         doc = App.openDocument(real)
     except Exception as exc:
@@ -292,6 +331,7 @@ def model_from_document_file(path, simulation=None):
     document are raised as the solver's ModelError naming the file (the CLI reports them)."""
     from ..solver.errors import ModelError
     from .freecad_env import import_freecad
+
     App = import_freecad()
     try:
         doc, opened = open_document(path)

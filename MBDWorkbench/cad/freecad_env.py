@@ -27,7 +27,7 @@ import os
 import shutil
 import subprocess
 import sys
-from typing import Iterable, List, Optional
+from collections.abc import Iterable
 
 __all__ = [
     "FreeCADNotFoundError",
@@ -74,7 +74,7 @@ def _has_module(folder: str) -> bool:
     return any(os.path.isfile(os.path.join(folder, name)) for name in _MODULE_FILES)
 
 
-def _run(cmd: List[str]) -> str:
+def _run(cmd: list[str]) -> str:
     """Output of a command, or '' when it is missing or fails (never raises)."""
     exe = shutil.which(cmd[0])
     if exe is None:
@@ -84,7 +84,7 @@ def _run(cmd: List[str]) -> str:
             [exe] + cmd[1:],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            universal_newlines=True,
+            text=True,
             timeout=20,
             env=dict(os.environ, LC_ALL="C"),
         )
@@ -93,7 +93,7 @@ def _run(cmd: List[str]) -> str:
     return proc.stdout or ""
 
 
-def _module_dirs_from_listing(text: str) -> List[str]:
+def _module_dirs_from_listing(text: str) -> list[str]:
     """Folders of FreeCAD.so in ``dpkg -S`` ("pkg: /path") or ``dpkg -L`` ("/path") output."""
     found = []
     for line in text.splitlines():
@@ -108,7 +108,7 @@ def _module_dirs_from_listing(text: str) -> List[str]:
     return found
 
 
-def _dpkg_candidates() -> List[str]:
+def _dpkg_candidates() -> list[str]:
     found = _module_dirs_from_listing(_run(["dpkg", "-S", "FreeCAD.so"]))
     if found:
         return found
@@ -118,7 +118,7 @@ def _dpkg_candidates() -> List[str]:
     return found
 
 
-def _executable_candidates() -> List[str]:
+def _executable_candidates() -> list[str]:
     found = []
     for name in _EXECUTABLES:
         exe = shutil.which(name)
@@ -133,7 +133,7 @@ def _executable_candidates() -> List[str]:
     return found
 
 
-def _glob_candidates() -> List[str]:
+def _glob_candidates() -> list[str]:
     found = []
     for pattern in _GLOB_PATTERNS:
         pattern = os.path.expandvars(os.path.expanduser(pattern))
@@ -141,7 +141,7 @@ def _glob_candidates() -> List[str]:
     return found
 
 
-def _unique_valid(paths: Iterable[str]) -> List[str]:
+def _unique_valid(paths: Iterable[str]) -> list[str]:
     result, seen = [], set()
     for path in paths:
         if not path or not os.path.isdir(path) or not _has_module(path):
@@ -154,12 +154,12 @@ def _unique_valid(paths: Iterable[str]) -> List[str]:
     return result
 
 
-def freecad_lib_candidates() -> List[str]:
+def freecad_lib_candidates() -> list[str]:
     """Every folder holding FreeCAD's Python module found on this machine, best first.
 
     ``$FREECAD_LIB`` is not included (see :func:`find_freecad_lib`).
     """
-    paths: List[str] = []
+    paths: list[str] = []
     module = sys.modules.get("FreeCAD")
     module_file = getattr(module, "__file__", None) if module is not None else None
     if module_file:
@@ -182,8 +182,7 @@ def find_freecad_lib() -> str:
         if os.path.isdir(override) and _has_module(override):
             return os.path.realpath(override)
         raise FreeCADNotFoundError(
-            "%s=%r does not name a folder containing %s"
-            % (ENV_VAR, override, " or ".join(_MODULE_FILES))
+            "%s=%r does not name a folder containing %s" % (ENV_VAR, override, " or ".join(_MODULE_FILES))
         )
     candidates = freecad_lib_candidates()
     if candidates:
@@ -192,12 +191,11 @@ def find_freecad_lib() -> str:
         "FreeCAD's Python library folder (the one holding FreeCAD.so) was not found. Tried: "
         "dpkg -S/-L, the folder next to freecadcmd/freecad on PATH, $CONDA_PREFIX/lib and "
         + ", ".join(_GLOB_PATTERNS)
-        + ". Install FreeCAD (Debian/Ubuntu: apt-get install freecad) or set %s to that folder."
-        % ENV_VAR
+        + ". Install FreeCAD (Debian/Ubuntu: apt-get install freecad) or set %s to that folder." % ENV_VAR
     )
 
 
-def find_freecad_mod_dir(App=None) -> Optional[str]:
+def find_freecad_mod_dir(App=None) -> str | None:
     """FreeCAD's system ``Mod`` folder (with Part, PartDesign, ...), or None.
 
     On Debian FreeCAD's home path (``/usr/lib/freecad-python3/``, derived from the real path of

@@ -38,10 +38,13 @@ This module imports FreeCAD only when called.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any
 
 import numpy as np
+
+from .errors import CadError
 
 __all__ = [
     "CadError",
@@ -62,10 +65,6 @@ _MIN_VOLUME_MM3 = 1e-9
 _DEFAULT_MATERIAL_UUIDS = frozenset({"7f9fd73b-50c9-41d8-b7b2-575a030c1eeb"})
 
 
-class CadError(ValueError):
-    """A FreeCAD object cannot be used as asked (no solid, zero volume, ...)."""
-
-
 @dataclass(frozen=True)
 class MassProperties:
     """Mass properties in SI units, inertia about the centre of mass in global axes."""
@@ -79,27 +78,12 @@ class MassProperties:
     label: str = ""
     n_solids: int = 1
     density_source: str = ""  # "material <name>", "argument" or "default"
-    notes: Tuple[str, ...] = field(default_factory=tuple)
-
-    def as_dict(self) -> dict:
-        """JSON-friendly copy (lists instead of arrays)."""
-        return {
-            "mass": self.mass,
-            "cog": [float(x) for x in self.cog],
-            "inertia": [[float(x) for x in row] for row in self.inertia],
-            "volume": self.volume,
-            "density": self.density,
-            "source": self.source,
-            "label": self.label,
-            "n_solids": self.n_solids,
-            "density_source": self.density_source,
-            "notes": list(self.notes),
-        }
+    notes: tuple[str, ...] = field(default_factory=tuple)
 
 
 def combine_volume_properties(
-    parts: Iterable[Tuple[float, Sequence[float], Any]],
-) -> Tuple[float, np.ndarray, np.ndarray]:
+    parts: Iterable[tuple[float, Sequence[float], Any]],
+) -> tuple[float, np.ndarray, np.ndarray]:
     """Combine (V, c, J) of several bodies of equal density into one.
 
     ``J`` is each body's inertia about its own centre ``c`` (global axes, unit density). Returns
@@ -131,14 +115,14 @@ def _is_document_object(obj) -> bool:
     return hasattr(obj, "TypeId") and hasattr(obj, "Document") and hasattr(obj, "Name")
 
 
-def global_shape(obj) -> Tuple[Any, str, List[str]]:
+def global_shape(obj) -> tuple[Any, str, list[str]]:
     """``(shape, how, notes)``: the object's shape with all placements applied, in mm.
 
     See the module docstring for why ``Part.getShape(root, subname)`` is used.
     """
     import Part
 
-    notes: List[str] = []
+    notes: list[str] = []
     parents = []
     try:
         parents = list(getattr(obj, "Parents", None) or [])
@@ -148,9 +132,7 @@ def global_shape(obj) -> Tuple[Any, str, List[str]]:
         root, subname = parents[0]
         distinct = sorted({(r.Name, s) for r, s in parents})
         if len(distinct) > 1:
-            notes.append(
-                "object has %d parent paths; used %s.%s" % (len(distinct), root.Name, subname)
-            )
+            notes.append("object has %d parent paths; used %s.%s" % (len(distinct), root.Name, subname))
         shape = Part.getShape(root, subname, needSubElement=False)
         how = "Part.getShape(%s, %r)" % (root.Name, subname)
     else:
@@ -159,7 +141,7 @@ def global_shape(obj) -> Tuple[Any, str, List[str]]:
     return shape, how, notes
 
 
-def _quantity_value(value, unit: str) -> Optional[float]:
+def _quantity_value(value, unit: str) -> float | None:
     """Float value in ``unit`` of a Quantity, a number or a string such as '7.85 g/cm^3'."""
     if value is None:
         return None
@@ -176,7 +158,7 @@ def _quantity_value(value, unit: str) -> Optional[float]:
     return value if math.isfinite(value) and value > 0 else None
 
 
-def material_density(obj) -> Tuple[Optional[float], str]:
+def material_density(obj) -> tuple[float | None, str]:
     """Density [kg/m^3] of a non-default material assigned to ``obj`` (FreeCAD 1.0+).
 
     Looks at ``obj.ShapeMaterial`` and, for a Link, at the linked object's. Returns
@@ -232,13 +214,13 @@ def _check_density(density: float, label: str) -> float:
     try:
         density = float(density)
     except (TypeError, ValueError):
-        raise CadError("%s: density must be a number in kg/m^3, got %r" % (label, density))
+        raise CadError("%s: density must be a number in kg/m^3, got %r" % (label, density)) from None
     if not (math.isfinite(density) and density > 0):
         raise CadError("%s: density must be positive and finite, got %r kg/m^3" % (label, density))
     return density
 
 
-def mass_properties(obj_or_shape, density_kg_m3: Optional[float] = None) -> MassProperties:
+def mass_properties(obj_or_shape, density_kg_m3: float | None = None) -> MassProperties:
     """Mass properties (SI) of a FreeCAD document object or ``Part.Shape``.
 
     ``obj_or_shape``: a Part::Feature (any object with a shape), App::Link, App::Part,
@@ -254,7 +236,7 @@ def mass_properties(obj_or_shape, density_kg_m3: Optional[float] = None) -> Mass
     import_freecad()
     import Part
 
-    notes: List[str] = []
+    notes: list[str] = []
     label = _label(obj_or_shape) if _is_document_object(obj_or_shape) else "shape"
     if density_kg_m3 is not None:
         density_kg_m3 = _check_density(density_kg_m3, label)
@@ -271,9 +253,7 @@ def mass_properties(obj_or_shape, density_kg_m3: Optional[float] = None) -> Mass
         except Exception as exc:
             raise CadError("%s (%s): cannot get its shape: %s" % (label, type_id, exc)) from exc
     else:
-        raise CadError(
-            "%r is neither a FreeCAD document object nor a Part.Shape" % (obj_or_shape,)
-        )
+        raise CadError("%r is neither a FreeCAD document object nor a Part.Shape" % (obj_or_shape,))
 
     if shape is None or shape.isNull():
         raise CadError("%s (%s) has no shape" % (label, type_id))
@@ -295,8 +275,11 @@ def mass_properties(obj_or_shape, density_kg_m3: Optional[float] = None) -> Mass
                     type_id,
                     index,
                     len(solids),
-                    "invalid" if not math.isfinite(volume)
-                    else "zero" if abs(volume) <= _MIN_VOLUME_MM3 else "negative",
+                    "invalid"
+                    if not math.isfinite(volume)
+                    else "zero"
+                    if abs(volume) <= _MIN_VOLUME_MM3
+                    else "negative",
                     volume,
                     "; a negative volume means a reversed (inside-out) solid" if volume < 0 else "",
                 )

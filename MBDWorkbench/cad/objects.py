@@ -14,16 +14,28 @@ property name's tooltip: density [kg/m^3], mass [kg], time [s], stiffness [N/mm]
 ``document_model`` only.
 
 ``addProperty`` is called with positional arguments only (FreeCAD 0.20).
+
+The enumerations (joint, driver types, integrators) come from the solver's registries
+(:mod:`MBDWorkbench.solver.catalog`, :func:`MBDWorkbench.solver.integrators.names`); a stored
+value is kept by name when an enumeration changes (:func:`_add`). The functions that create
+objects are in :mod:`.makers`; this module imports nothing of the GUI (view providers are
+attached through :mod:`.gui_hooks`).
 """
+
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from .mass_properties import CadError, DEFAULT_DENSITY_KG_M3
+from ..solver import integrators
+from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
+from . import gui_hooks
+from .errors import CadError
+from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
+from .placement import app_vector
 
 MBD_TYPES = ("Simulation", "Body", "Joint", "Driver", "SpringDamper", "Force")
-JOINT_TYPES = ("revolute", "prismatic", "cylindrical", "spherical", "planar", "fixed", "universal")
-INTEGRATORS = ("rk4", "symplectic_euler", "euler", "bdf", "radau", "lsoda", "cros", "galpha")
+DEFAULT_INTEGRATOR = "rk4"
 
 # Densities [kg/m^3] offered by the Body's material picker ("Custom": keep Density).
 MATERIALS = {
@@ -61,7 +73,7 @@ def _add(obj, ptype, name, group, tooltip, default=None, mode=None, enum=None):
         obj.setEditorMode(name, mode)
 
 
-def mbd_type(obj):
+def mbd_type(obj: Any) -> str | None:
     """'Body', 'Joint', ... for objects of this workbench, else None."""
     try:
         value = getattr(obj, "MbdType", None)
@@ -70,7 +82,7 @@ def mbd_type(obj):
     return value if value in MBD_TYPES else None
 
 
-def is_restoring(obj):
+def is_restoring(obj: Any) -> bool:
     """True while the document is being loaded (no derived updates then)."""
     try:
         return "Restore" in obj.State or bool(getattr(obj.Document, "Restoring", False))
@@ -92,14 +104,13 @@ class _Proxy:
         return []
 
     def setup(self, obj):
-        _add(obj, "App::PropertyString", "MbdType", "Base", "Kind of Multibody Dynamics object",
-             self.Type, HIDDEN)
+        _add(obj, "App::PropertyString", "MbdType", "Base", "Kind of Multibody Dynamics object", self.Type, HIDDEN)
         for spec in self.properties():
             _add(obj, *spec)
 
     def onDocumentRestored(self, obj):
         self.setup(obj)  # adds properties introduced by newer versions
-        _view_provider_later(obj)  # documents made headless have none
+        gui_hooks.call_hook("restored", obj)  # documents made headless have no view provider
 
     def execute(self, obj):
         pass
@@ -130,7 +141,15 @@ class SimulationProxy(_Proxy):
         return [
             ("App::PropertyFloat", "EndTime", g, "End time [s]", 2.0),
             ("App::PropertyFloat", "OutputStep", g, "Interval between output samples [s]", 0.01),
-            ("App::PropertyEnumeration", "Integrator", g, "Integration method", "rk4", None, INTEGRATORS),
+            (
+                "App::PropertyEnumeration",
+                "Integrator",
+                g,
+                "Integration method",
+                DEFAULT_INTEGRATOR,
+                None,
+                integrators.names(),
+            ),
             ("App::PropertyFloat", "Step", g, "Integration step [s] (maximum step for adaptive methods)", 1e-3),
             ("App::PropertyFloat", "RelativeTolerance", g, "Relative tolerance of adaptive methods", 1e-6),
             ("App::PropertyFloat", "AbsoluteTolerance", g, "Absolute tolerance of adaptive methods", 1e-8),
@@ -138,11 +157,22 @@ class SimulationProxy(_Proxy):
             ("App::PropertyFloat", "BaumgarteBeta", g, "Baumgarte stabilisation beta [1/s]", 10.0),
             ("App::PropertyFloat", "TikhonovEps", g, "Regularisation of redundant constraints (dimensionless)", 1e-10),
             ("App::PropertyBool", "Assemble", g, "Close the joints before the run (initial assembly)", True),
-            ("App::PropertyVector", "Gravity", g, "Gravity [mm/s^2]", _vector(0.0, 0.0, -9810.0)),
-            ("App::PropertyBool", "AllowFreeFlight", g,
-             "Allow a model with nothing grounded (bodies fly freely)", False),
-            ("App::PropertyFileIncluded", "ResultsArchive", "Results",
-             "Results of the last run (zip of the results directory), saved with the document", None, READ_ONLY),
+            ("App::PropertyVector", "Gravity", g, "Gravity [mm/s^2]", app_vector(0.0, 0.0, -9810.0)),
+            (
+                "App::PropertyBool",
+                "AllowFreeFlight",
+                g,
+                "Allow a model with nothing grounded (bodies fly freely)",
+                False,
+            ),
+            (
+                "App::PropertyFileIncluded",
+                "ResultsArchive",
+                "Results",
+                "Results of the last run (zip of the results directory), saved with the document",
+                None,
+                READ_ONLY,
+            ),
             ("App::PropertyStringList", "ResultsSummary", "Results", "Summary of the last run", None, READ_ONLY),
         ]
 
@@ -162,8 +192,14 @@ class BodyProxy(_Proxy):
             ("App::PropertyBool", "Grounded", g, "Fixed to the ground", False),
             ("App::PropertyFloat", "ComputedMass", c, "Mass [kg]", 0.0, READ_ONLY),
             ("App::PropertyVectorDistance", "CenterOfGravity", c, "Centre of gravity, global [mm]", None, READ_ONLY),
-            ("App::PropertyFloatList", "Inertia", c,
-             "Inertia about the CoG, global axes [kg mm^2]: Ixx, Iyy, Izz, Ixy, Ixz, Iyz", None, READ_ONLY),
+            (
+                "App::PropertyFloatList",
+                "Inertia",
+                c,
+                "Inertia about the CoG, global axes [kg mm^2]: Ixx, Iyy, Izz, Ixy, Ixz, Iyz",
+                None,
+                READ_ONLY,
+            ),
             ("App::PropertyFloat", "Volume", c, "Volume [mm^3]", 0.0, READ_ONLY),
             ("App::PropertyString", "MassSource", c, "Where the mass properties come from", "", READ_ONLY),
         ]
@@ -188,7 +224,7 @@ class BodyProxy(_Proxy):
     def execute(self, obj):
         mp = body_mass_properties(obj)
         obj.ComputedMass = mp.mass
-        obj.CenterOfGravity = _vector(*(mp.cog * 1e3))
+        obj.CenterOfGravity = app_vector(*(mp.cog * 1e3))
         I = mp.inertia * 1e6
         obj.Inertia = [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
         obj.Volume = mp.volume * 1e9
@@ -203,12 +239,16 @@ class JointProxy(_Proxy):
     def properties(self):
         g = "Joint"
         return [
-            ("App::PropertyEnumeration", "JointType", g, "Kind of joint", "revolute", None, JOINT_TYPES),
+            ("App::PropertyEnumeration", "JointType", g, "Kind of joint", JOINT_TYPES[0], None, JOINT_TYPES),
             ("App::PropertyLink", "Body1", g, "First body (empty: the ground); the joint frame is carried by it"),
             ("App::PropertyLink", "Body2", g, "Second body (empty: the ground)"),
-            ("App::PropertyPlacement", "Frame", g,
-             "Joint frame, global, at the initial configuration: z = joint axis (universal: x = cross "
-             "axis on Body1, y = cross axis on Body2)"),
+            (
+                "App::PropertyPlacement",
+                "Frame",
+                g,
+                "Joint frame, global, at the initial configuration: z = joint axis (universal: x = cross "
+                "axis on Body1, y = cross axis on Body2)",
+            ),
             ("App::PropertyString", "Reference1", g, "Geometry picked on the first part", "", READ_ONLY),
             ("App::PropertyString", "Reference2", g, "Geometry picked on the second part", "", READ_ONLY),
         ]
@@ -222,17 +262,41 @@ class DriverProxy(_Proxy):
     def properties(self):
         g = "Driver"
         return [
-            ("App::PropertyLink", "Joint", g, "Driven joint (revolute/cylindrical: rotational; prismatic/cylindrical: linear)"),
-            ("App::PropertyEnumeration", "DriverType", g, "rotational: angle about the joint z axis; "
-             "linear: displacement along it", "rotational", None, ("rotational", "linear")),
-            ("App::PropertyEnumeration", "Profile", g, "Motion profile (value is 0 at the start)",
-             "constant_speed", None, ("constant_speed", "harmonic", "expression")),
+            (
+                "App::PropertyLink",
+                "Joint",
+                g,
+                "Driven joint (%s)" % "; ".join("%s: %s" % ("/".join(joints_driven_by(d)), d) for d in DRIVER_TYPES),
+            ),
+            (
+                "App::PropertyEnumeration",
+                "DriverType",
+                g,
+                "rotational: angle about the joint z axis; linear: displacement along it",
+                "rotational",
+                None,
+                DRIVER_TYPES,
+            ),
+            (
+                "App::PropertyEnumeration",
+                "Profile",
+                g,
+                "Motion profile (value is 0 at the start)",
+                "constant_speed",
+                None,
+                ("constant_speed", "harmonic", "expression"),
+            ),
             ("App::PropertyFloat", "Rate", g, "constant_speed: speed [deg/s] or [mm/s]", 360.0),
             ("App::PropertyFloat", "Amplitude", g, "harmonic: amplitude [deg] or [mm]", 30.0),
             ("App::PropertyFloat", "Frequency", g, "harmonic: frequency [Hz]", 1.0),
             ("App::PropertyAngle", "Phase", g, "harmonic: phase", 0.0),
-            ("App::PropertyString", "Expression", g,
-             "expression: value [deg] or [mm] as a function of the time t [s], e.g. 90*sin(2*pi*t)", "0"),
+            (
+                "App::PropertyString",
+                "Expression",
+                g,
+                "expression: value [deg] or [mm] as a function of the time t [s], e.g. 90*sin(2*pi*t)",
+                "0",
+            ),
         ]
 
 
@@ -244,13 +308,20 @@ class SpringDamperProxy(_Proxy):
     def properties(self):
         g = "Spring damper"
         return [
-            ("App::PropertyEnumeration", "Kind", g, "translational: between Point1 and Point2; "
-             "rotational: about the axis of Joint", "translational", None, ("translational", "rotational")),
+            (
+                "App::PropertyEnumeration",
+                "Kind",
+                g,
+                "translational: between Point1 and Point2; rotational: about the axis of Joint",
+                "translational",
+                None,
+                ("translational", "rotational"),
+            ),
             ("App::PropertyLink", "Body1", g, "First body (empty: the ground)"),
             ("App::PropertyVectorDistance", "Point1", g, "Attachment on Body1, global, initial [mm]"),
             ("App::PropertyLink", "Body2", g, "Second body (empty: the ground)"),
             ("App::PropertyVectorDistance", "Point2", g, "Attachment on Body2, global, initial [mm]"),
-            ("App::PropertyLink", "Joint", g, "rotational: revolute or cylindrical joint"),
+            ("App::PropertyLink", "Joint", g, "rotational: %s joint" % " or ".join(joints_driven_by("rotational"))),
             ("App::PropertyFloat", "Stiffness", g, "Stiffness [N/mm] (rotational: [N mm/deg])", 1.0),
             ("App::PropertyFloat", "Damping", g, "Damping [N s/mm] (rotational: [N mm s/deg])", 0.0),
             ("App::PropertyBool", "UseInitialLength", g, "Free length = initial distance (translational)", True),
@@ -267,31 +338,41 @@ class ForceProxy(_Proxy):
     def properties(self):
         g = "Force"
         return [
-            ("App::PropertyEnumeration", "Kind", g, "point_force [N] or torque [N mm]", "point_force", None,
-             ("point_force", "torque")),
+            (
+                "App::PropertyEnumeration",
+                "Kind",
+                g,
+                "point_force [N] or torque [N mm]",
+                "point_force",
+                None,
+                ("point_force", "torque"),
+            ),
             ("App::PropertyLink", "Body", g, "Body the load acts on"),
             ("App::PropertyVectorDistance", "Point", g, "Point of application, global, initial [mm]"),
-            ("App::PropertyEnumeration", "Axes", g, "Components in global axes or in the body's axes",
-             "global", None, ("global", "body")),
+            (
+                "App::PropertyEnumeration",
+                "Axes",
+                g,
+                "Components in global axes or in the body's axes",
+                "global",
+                None,
+                ("global", "body"),
+            ),
             ("App::PropertyString", "X", g, "x component [N] or [N mm]: number or expression in t [s]", "0"),
             ("App::PropertyString", "Y", g, "y component [N] or [N mm]", "0"),
             ("App::PropertyString", "Z", g, "z component [N] or [N mm]", "0"),
         ]
 
 
-PROXIES = {cls.Type: cls for cls in (SimulationProxy, BodyProxy, JointProxy, DriverProxy, SpringDamperProxy, ForceProxy)}
+PROXIES = {
+    cls.Type: cls for cls in (SimulationProxy, BodyProxy, JointProxy, DriverProxy, SpringDamperProxy, ForceProxy)
+}
 
 
-# ----------------------------------------------------------------------------- helpers
-def _vector(x, y, z):
-    import FreeCAD as App
-    return App.Vector(float(x), float(y), float(z))
-
-
-def body_mass_properties(body):
+# ----------------------------------------------------------------------------- queries
+def body_mass_properties(body: Any) -> MassProperties:
     """MassProperties of a Body object: from its part with its Density, scaled to Mass when
     an explicit mass [kg] is given. Raises CadError naming the body."""
-    from .mass_properties import MassProperties, mass_properties
     part = body.Part
     if part is None:
         raise CadError("body '%s' has no part (set its Part property)" % body.Label)
@@ -300,25 +381,33 @@ def body_mass_properties(body):
         raise CadError("body '%s': Mass must be positive or 0 (= from density), got %r kg" % (body.Label, body.Mass))
     if body.Mass > 0:
         k = body.Mass / mp.mass
-        mp = MassProperties(mass=body.Mass, cog=mp.cog, inertia=mp.inertia * k, volume=mp.volume,
-                            density=body.Mass / mp.volume,
-                            source=mp.source + "; explicit mass %g kg" % body.Mass, label=mp.label,
-                            n_solids=mp.n_solids, density_source="explicit mass", notes=mp.notes)
+        mp = MassProperties(
+            mass=body.Mass,
+            cog=mp.cog,
+            inertia=mp.inertia * k,
+            volume=mp.volume,
+            density=body.Mass / mp.volume,
+            source=mp.source + "; explicit mass %g kg" % body.Mass,
+            label=mp.label,
+            n_solids=mp.n_solids,
+            density_source="explicit mass",
+            notes=mp.notes,
+        )
     return mp
 
 
-def find_objects(doc, kind=None):
+def find_objects(doc: Any, kind: str | None = None) -> list:
     """Objects of this workbench in ``doc`` (of one MbdType when ``kind`` is given)."""
     return [o for o in doc.Objects if mbd_type(o) and (kind is None or mbd_type(o) == kind)]
 
 
-def find_simulation(doc):
+def find_simulation(doc: Any) -> Any:
     """The document's Simulation (the first one), or None."""
     sims = find_objects(doc, "Simulation")
     return sims[0] if sims else None
 
 
-def simulation_members(sim):
+def simulation_members(sim: Any) -> list:
     """MBD objects in a Simulation's group (recursively)."""
     out, todo = [], list(sim.Group)
     while todo:
@@ -329,196 +418,9 @@ def simulation_members(sim):
     return out
 
 
-def body_of_part(doc, part):
+def body_of_part(doc: Any, part: Any) -> Any:
     """The Body object whose Part is ``part``, or None."""
     for b in find_objects(doc, "Body"):
         if b.Part == part:
             return b
     return None
-
-
-def _attach_view_provider(obj):
-    """Give ``obj`` its view provider when the GUI is up (no-op headless)."""
-    import FreeCAD as App
-    if not getattr(App, "GuiUp", 0) or getattr(obj, "ViewObject", None) is None:
-        return
-    from MBDWorkbench.commands.view_providers import attach
-    attach(obj)
-
-
-def _view_provider_later(obj):
-    """In the GUI, once loading has finished, give ``obj`` our view provider if it has none
-    (a document written headless has no GuiDocument.xml)."""
-    import FreeCAD as App
-    if not getattr(App, "GuiUp", 0):
-        return
-    doc_name, name = obj.Document.Name, obj.Name
-
-    def check():
-        doc = App.listDocuments().get(doc_name)
-        target = doc.getObject(name) if doc is not None else None
-        vobj = getattr(target, "ViewObject", None) if target is not None else None
-        if vobj is None:
-            return
-        from MBDWorkbench.commands.view_providers import ViewProviderMbd, attach
-        if not isinstance(getattr(vobj, "Proxy", None), ViewProviderMbd):
-            attach(target)
-            # FreeCAD 0.20 shows a document written headless with everything hidden
-            for shown in (target, getattr(target, "Part", None)):
-                if shown is not None and mbd_type(shown) != "Simulation" and shown.ViewObject is not None:
-                    shown.ViewObject.Visibility = True
-    try:
-        from PySide import QtCore
-        QtCore.QTimer.singleShot(0, check)
-    except Exception:
-        pass
-
-
-def _new(doc, kind, name, simulation=None, group_type="App::FeaturePython"):
-    obj = doc.addObject(group_type, name)
-    PROXIES[kind](obj)
-    _attach_view_provider(obj)
-    if kind != "Simulation":
-        sim = simulation if simulation is not None else find_simulation(doc)
-        if sim is not None:
-            sim.addObject(obj)
-    return obj
-
-
-# ----------------------------------------------------------------------------- makers
-def make_simulation(doc, name="Simulation", **settings):
-    """A new Simulation container; ``settings`` set its properties (EndTime=..., ...)."""
-    obj = _new(doc, "Simulation", name, group_type="App::DocumentObjectGroupPython")
-    for key, value in settings.items():
-        setattr(obj, key, value)
-    return obj
-
-
-def check_part(part, what="part"):
-    """Raise CadError unless ``part`` has a usable solid (checked by computing its mass properties)."""
-    from .mass_properties import mass_properties
-    if part is None:
-        raise CadError("no %s given" % what)
-    mass_properties(part)
-
-
-def make_body(doc, part, density=None, mass=0.0, grounded=False, label=None, material=None, simulation=None):
-    """A Body made of ``part``. ``density`` [kg/m^3] (default: steel 7850), ``mass`` [kg]
-    (0: from density), ``material`` a name of MATERIALS. Raises CadError (document
-    unchanged) when the part has no solid, zero volume or already is a body."""
-    existing = body_of_part(doc, part)
-    if existing is not None:
-        raise CadError("part '%s' already is body '%s'" % (part.Label, existing.Label))
-    check_part(part)
-    if material is not None and material not in MATERIALS:
-        raise CadError("unknown material %r (one of %s)" % (material, ", ".join(MATERIALS)))
-    obj = _new(doc, "Body", "Body", simulation)
-    obj.Label = label or "%s_body" % part.Label
-    obj.Part = part
-    if material is not None:
-        obj.Material = material
-    if density is not None:
-        obj.Density = float(density)
-    obj.Mass = float(mass)
-    obj.Grounded = bool(grounded)
-    obj.recompute()
-    return obj
-
-
-def _placement(frame):
-    """App.Placement from a Placement or (origin [mm], z axis, x axis or None)."""
-    import FreeCAD as App
-    if isinstance(frame, App.Placement):
-        return App.Placement(frame)
-    from .picking import placement_from_axes
-    origin, z, x = (list(frame) + [None])[:3]
-    return placement_from_axes(origin, z, x)
-
-
-def check_joint_bodies(jtype, body1, body2, label="joint"):
-    """Raise CadError for an unknown type, a joint on one body twice or between two fixed sides."""
-    if jtype not in JOINT_TYPES:
-        raise CadError("%s: unknown joint type %r (one of %s)" % (label, jtype, ", ".join(JOINT_TYPES)))
-    for b in (body1, body2):
-        if b is not None and mbd_type(b) != "Body":
-            raise CadError("%s: '%s' is not a Multibody Dynamics body" % (label, b.Label))
-    if body1 is not None and body1 == body2:
-        raise CadError("%s: both sides are the same part '%s' (a joint needs two different parts)"
-                       % (label, body1.Part.Label if body1.Part else body1.Label))
-    if body1 is None and body2 is None:
-        raise CadError("%s: both sides are the ground; pick geometry on at least one part" % label)
-
-
-def make_joint(doc, jtype, body1, body2, frame, label=None, references=("", ""), simulation=None):
-    """A joint of type ``jtype`` between Body objects ``body1`` and ``body2`` (None: ground)
-    with ``frame`` (App.Placement, or (origin [mm], z axis, x axis)) global at the initial
-    configuration. Raises CadError (document unchanged) on bad input."""
-    check_joint_bodies(jtype, body1, body2, "joint '%s'" % (label or jtype))
-    placement = _placement(frame)
-    obj = _new(doc, "Joint", "Joint", simulation)
-    obj.Label = label or jtype.capitalize()
-    obj.JointType = jtype
-    obj.Body1, obj.Body2 = body1, body2
-    obj.Frame = placement
-    obj.Reference1, obj.Reference2 = references
-    return obj
-
-
-def make_driver(doc, joint, profile="constant_speed", driver_type=None, label=None, simulation=None, **values):
-    """A driver on ``joint``; ``values`` set Rate, Amplitude, Frequency, Phase, Expression."""
-    if joint is None or mbd_type(joint) != "Joint":
-        raise CadError("a driver needs a joint (select a revolute, prismatic or cylindrical joint)")
-    jt = joint.JointType
-    if driver_type is None:
-        driver_type = "linear" if jt == "prismatic" else "rotational"
-    allowed = {"rotational": ("revolute", "cylindrical"), "linear": ("prismatic", "cylindrical")}
-    if driver_type not in allowed:
-        raise CadError("driver type must be 'rotational' or 'linear', got %r" % (driver_type,))
-    if jt not in allowed[driver_type]:
-        raise CadError("joint '%s' is %s: a %s driver needs a %s joint"
-                       % (joint.Label, jt, driver_type, " or ".join(allowed[driver_type])))
-    obj = _new(doc, "Driver", "Driver", simulation)
-    obj.Label = label or "Motor"
-    obj.Joint = joint
-    obj.DriverType = driver_type
-    obj.Profile = profile
-    for key, value in values.items():
-        setattr(obj, key, value)
-    return obj
-
-
-def make_spring_damper(doc, body1, point1, body2, point2, stiffness=1.0, damping=0.0, label=None,
-                       simulation=None, joint=None):
-    """A translational spring-damper [N/mm, N s/mm] between two global points [mm], or a
-    rotational one [N mm/deg, N mm s/deg] on ``joint`` (then bodies and points are ignored)."""
-    if joint is not None:
-        if mbd_type(joint) != "Joint" or joint.JointType not in ("revolute", "cylindrical"):
-            raise CadError("a rotational spring needs a revolute or cylindrical joint")
-    else:
-        check_joint_bodies("revolute", body1, body2, "spring '%s'" % (label or "Spring"))
-    obj = _new(doc, "SpringDamper", "Spring", simulation)
-    obj.Label = label or "Spring"
-    if joint is not None:
-        obj.Kind, obj.Joint = "rotational", joint
-    else:
-        obj.Body1, obj.Body2 = body1, body2
-        obj.Point1, obj.Point2 = _vector(*point1), _vector(*point2)
-    obj.Stiffness, obj.Damping = float(stiffness), float(damping)
-    return obj
-
-
-def make_force(doc, body, components=("0", "0", "0"), point=None, kind="point_force", axes="global",
-               label=None, simulation=None):
-    """A point force [N] at a global point [mm] (default: the CoG) or a torque [N mm] on ``body``;
-    components are numbers or expressions in t [s]."""
-    if body is None or mbd_type(body) != "Body":
-        raise CadError("a force needs a body")
-    obj = _new(doc, "Force", "Force", simulation)
-    obj.Label = label or ("Force" if kind == "point_force" else "Torque")
-    obj.Kind, obj.Body, obj.Axes = kind, body, axes
-    if point is None:
-        body.recompute()
-        point = tuple(body.CenterOfGravity)
-    obj.Point = _vector(*point)
-    obj.X, obj.Y, obj.Z = (str(c) for c in components)
-    return obj

@@ -3,28 +3,14 @@
 import os
 import sys
 
-
-def qt_modules():
-    """(QtCore, QtGui, QtWidgets) through FreeCAD's PySide shim.
-
-    FreeCAD 0.20: ``from PySide import QtGui, QtCore`` works and QtGui holds the widgets;
-    ``QtWidgets`` does not exist. FreeCAD 1.0+: ``QtWidgets`` exists.
-    """
-    from PySide import QtCore, QtGui
-
-    try:
-        from PySide import QtWidgets
-    except ImportError:
-        QtWidgets = QtGui
-    return QtCore, QtGui, QtWidgets
+from .common import icon, qt_modules
 
 
 def about_text():
     """The About text (plain, one item a line)."""
     import MBDWorkbench
 
-    lines = ["Multibody Dynamics workbench %s" % MBDWorkbench.__version__,
-             "Rigid multibody dynamics for FreeCAD."]
+    lines = ["Multibody Dynamics workbench %s" % MBDWorkbench.__version__, "Rigid multibody dynamics for FreeCAD."]
     try:
         import FreeCAD
 
@@ -40,8 +26,6 @@ class AboutCommand:
     """Show what this workbench is and where it is installed."""
 
     def GetResources(self):
-        from . import icon
-
         return {
             "Pixmap": icon("workbench"),
             "MenuText": "About Multibody Dynamics",
@@ -61,5 +45,5 @@ class AboutCommand:
         box.setIcon(QtWidgets.QMessageBox.Information)
         box.setText(about_text())
         box.setStandardButtons(QtWidgets.QMessageBox.Ok)
-        run = getattr(box, "exec", None) or getattr(box, "exec_")  # PySide6 / PySide2
+        run = getattr(box, "exec", None) or box.exec_  # PySide6 / PySide2
         run()

@@ -5,10 +5,10 @@ unless "Keep this frame" is ticked; the animation opens a transaction that is ab
 close, so it leaves no undo step, and a kept frame is one undoable step "Keep animation frame".
 Listeners (the plot dock) are told the current time.
 """
+
 from __future__ import annotations
 
-from .common import active_document, dialog_buttons, message, qt_modules, stored_results_or_message
-from .model_commands import _Command
+from .common import Command, active_document, dialog_buttons, message, qt_modules, stored_results_or_message
 
 _listeners = []
 _active = []
@@ -44,6 +44,7 @@ def result_parts(doc, results):
 def place_parts(doc, results, k):
     """Place the parts at sample ``k`` of the results (global placements, mm)."""
     from ..cad.document_model import set_global_placement
+
     for name, plc in results.part_placements(k).items():
         set_global_placement(doc.getObject(name), plc)
 
@@ -51,6 +52,7 @@ def place_parts(doc, results, k):
 def hide_markers(doc):
     """Hide joint frames and CoG balls (they show the initial configuration); their names."""
     from ..cad.objects import find_objects
+
     hidden = []
     for obj in find_objects(doc):
         vobj = getattr(obj, "ViewObject", None)
@@ -97,6 +99,7 @@ class AnimationPanel:
 
     def __init__(self, doc, results):
         from PySide import QtCore
+
         _, _, QtWidgets = qt_modules()
         self.doc, self.results = doc, results
         self.parts = result_parts(doc, results)
@@ -124,6 +127,7 @@ class AnimationPanel:
         self.slider = QtWidgets.QSlider()
         self.slider.setObjectName("timeline")
         from PySide import QtCore
+
         self.slider.setOrientation(QtCore.Qt.Horizontal)
         self.slider.setRange(0, len(self.results) - 1)
         self.slider.valueChanged.connect(self.show_index)
@@ -227,6 +231,7 @@ class AnimationPanel:
 
     def reject(self):
         import FreeCADGui
+
         self.finish()
         FreeCADGui.Control.closeDialog()
         return True
@@ -235,7 +240,7 @@ class AnimationPanel:
         return self.reject()
 
 
-class AnimateCommand(_Command):
+class AnimateCommand(Command):
     MENU, TIP, ICON = "Animate", "Play the results: move the parts along the simulated motion", "animate"
 
     def IsActive(self):
@@ -243,6 +248,7 @@ class AnimateCommand(_Command):
 
     def Activated(self):
         import FreeCADGui
+
         doc = active_document()
         results = stored_results_or_message(doc, "Animate")
         if results is None:
@@ -254,6 +260,7 @@ class AnimateCommand(_Command):
             panel = AnimationPanel(doc, results)
         except Exception as exc:
             from .common import show_error
+
             show_error("Animate", exc)
             return
         FreeCADGui.Control.showDialog(panel)

@@ -1,28 +1,65 @@
-"""Helpers shared by the GUI commands: Qt modules, message boxes, transactions, selection."""
+"""Shared by the GUI commands: the command base class, icons, Qt modules, message boxes,
+transactions, selection. Imports nothing of this package at import time."""
+
 from __future__ import annotations
 
 import contextlib
+import os
 import traceback
 
-from .about import qt_modules
-
+ICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "resources", "icons")
 ERROR_BOX = "MBD_ErrorBox"
 INFO_BOX = "MBD_InfoBox"
 
 
+def icon(name: str) -> str:
+    """Absolute path of ``resources/icons/<name>.svg``."""
+    return os.path.join(ICON_DIR, name if name.endswith(".svg") else name + ".svg")
+
+
+def qt_modules():
+    """(QtCore, QtGui, QtWidgets) through FreeCAD's PySide shim.
+
+    FreeCAD 0.20: ``from PySide import QtGui, QtCore`` works and QtGui holds the widgets;
+    ``QtWidgets`` does not exist. FreeCAD 1.0+: ``QtWidgets`` exists.
+    """
+    from PySide import QtCore, QtGui
+
+    try:
+        from PySide import QtWidgets
+    except ImportError:
+        QtWidgets = QtGui
+    return QtCore, QtGui, QtWidgets
+
+
+class Command:
+    """Base of the workbench's commands: resources from MENU, TIP, ICON; active when a
+    document is open."""
+
+    MENU, TIP, ICON = "", "", "workbench"
+
+    def GetResources(self) -> dict:
+        return {"Pixmap": icon(self.ICON), "MenuText": self.MENU, "ToolTip": self.TIP}
+
+    def IsActive(self) -> bool:
+        return active_document() is not None
+
+
 def main_window():
     import FreeCADGui
+
     return FreeCADGui.getMainWindow()
 
 
 def _exec(dialog):
-    run = getattr(dialog, "exec", None) or getattr(dialog, "exec_")
+    run = getattr(dialog, "exec", None) or dialog.exec_
     return run()
 
 
 def message(title, text, kind="info", name=None, details=None):
     """A modal message box (objectName ``name``); also printed to FreeCAD's console."""
     import FreeCAD
+
     _, _, QtWidgets = qt_modules()
     printer = FreeCAD.Console.PrintError if kind == "error" else FreeCAD.Console.PrintMessage
     printer("%s: %s\n" % (title, text))
@@ -41,6 +78,7 @@ def show_error(title, exc):
     """Report an exception: its text in a dialog (the same text a headless call raises)."""
     from ..cad.mass_properties import CadError
     from ..solver.errors import AssemblyError, ModelError, SimulationError
+
     known = (CadError, ModelError, AssemblyError, SimulationError)
     details = None if isinstance(exc, known) else traceback.format_exc()
     message(title, str(exc), "error", details=details)
@@ -78,12 +116,14 @@ def run_guarded(title, doc, func, *args, **kwargs):
 
 def active_document():
     import FreeCAD
+
     return FreeCAD.ActiveDocument
 
 
 def selected_picks():
     """[(root object, full subname)] of the sub-elements selected, in selection order."""
     import FreeCADGui
+
     picks = []
     for sel in FreeCADGui.Selection.getSelectionEx("", 0):
         subs = list(sel.SubElementNames) or [""]
@@ -95,6 +135,7 @@ def selected_picks():
 def selected_objects():
     """Selected objects (leaf objects, as FreeCAD resolves them)."""
     import FreeCADGui
+
     return list(FreeCADGui.Selection.getSelection())
 
 
@@ -116,6 +157,7 @@ def stored_results_or_message(doc, title):
     run Solve first."""
     from ..cad.objects import find_simulation
     from ..cad.results_store import load_results
+
     sim = find_simulation(doc)
     results = load_results(sim) if sim is not None else None
     if results is None or not len(results):

@@ -3,11 +3,11 @@
 The frame shown in the 3D view updates live; OK keeps the change as one undoable step,
 Cancel restores the frame the joint had when the panel opened.
 """
+
 from __future__ import annotations
 
-from ..cad.picking import adjusted_frame  # noqa: F401 (re-exported)
+from ..cad.placement import adjusted_frame
 from .common import dialog_buttons, qt_modules
-
 
 _open = []
 
@@ -25,6 +25,7 @@ class JointFramePanel:
         self.joint = joint
         self.doc = joint.Document
         import FreeCAD as App
+
         self.original = App.Placement(joint.Frame)
         self.form = QtWidgets.QWidget()
         self.form.setObjectName("MBD_JointFramePanel")
@@ -75,8 +76,10 @@ class JointFramePanel:
         frame = adjusted_frame(self.original, self.flip.isChecked(), self.offset.value(), self.rotation.value())
         self.joint.Frame = frame
         z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
-        self.info.setText("Origin (%.2f, %.2f, %.2f) mm\nz axis (%.3f, %.3f, %.3f)"
-                          % (frame.Base.x, frame.Base.y, frame.Base.z, z.x, z.y, z.z))
+        self.info.setText(
+            "Origin (%.2f, %.2f, %.2f) mm\nz axis (%.3f, %.3f, %.3f)"
+            % (frame.Base.x, frame.Base.y, frame.Base.z, z.x, z.y, z.z)
+        )
 
     def getStandardButtons(self):
         return dialog_buttons("Ok", "Cancel")
@@ -94,6 +97,7 @@ class JointFramePanel:
 
     def _close(self):
         import FreeCADGui
+
         _open[:] = []
         self.doc.recompute()
         FreeCADGui.Control.closeDialog()

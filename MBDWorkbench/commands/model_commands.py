@@ -1,42 +1,26 @@
 """Commands that build the model: simulation, bodies, joints from picked geometry, drivers,
 springs, forces, the joint-frame editor, JSON export and the Assembly import."""
+
 from __future__ import annotations
 
-from . import icon
-from .common import active_document, message, run_guarded, selected_objects, selected_picks
-
-JOINT_TEXT = {
-    "revolute": ("Revolute joint", "Rotation about one axis (pick a circular edge, cylindrical face, ...)"),
-    "prismatic": ("Prismatic joint", "Translation along one axis"),
-    "cylindrical": ("Cylindrical joint", "Rotation about and translation along one axis"),
-    "spherical": ("Spherical joint", "Ball joint at a point (pick a vertex, circle or sphere)"),
-    "planar": ("Planar joint", "Motion in a plane (pick a planar face: its normal)"),
-    "fixed": ("Fixed joint", "Glues two parts together"),
-    "universal": ("Universal joint", "Cardan joint: pick one axis on each part (the cross axes)"),
-}
-
-
-class _Command:
-    """Base: resources and 'active when a document is open'."""
-    MENU, TIP, ICON = "", "", "workbench"
-
-    def GetResources(self):
-        return {"Pixmap": icon(self.ICON), "MenuText": self.MENU, "ToolTip": self.TIP}
-
-    def IsActive(self):
-        return active_document() is not None
+from ..solver.catalog import JOINTS, joints_driven_by
+from .common import Command, active_document, message, run_guarded, selected_objects, selected_picks
 
 
 def _ensure_simulation(doc):
-    from ..cad.objects import find_simulation, make_simulation
+    from ..cad.makers import make_simulation
+    from ..cad.objects import find_simulation
+
     return find_simulation(doc) or make_simulation(doc)
 
 
-class SimulationCommand(_Command):
+class SimulationCommand(Command):
     MENU, TIP, ICON = "Simulation", "Create the simulation container (end time, integrator, gravity)", "simulation"
 
     def Activated(self):
-        from ..cad.objects import find_simulation, make_simulation
+        from ..cad.makers import make_simulation
+        from ..cad.objects import find_simulation
+
         doc = active_document()
         if find_simulation(doc) is not None:
             message("Simulation", "The document already has a simulation: '%s'." % find_simulation(doc).Label)
@@ -46,9 +30,11 @@ class SimulationCommand(_Command):
 
 def make_bodies(doc, picks, grounded=False):
     """Bodies for the parts of the picked objects (checked first; all or nothing)."""
-    from ..cad.mass_properties import CadError
-    from ..cad.objects import body_of_part, check_part, find_objects, make_body
+    from ..cad.errors import CadError
+    from ..cad.makers import check_part, make_body
+    from ..cad.objects import body_of_part, find_objects
     from ..cad.picking import pick_part
+
     if not picks:
         raise CadError("select one or more parts (objects with a solid) first")
     known = [b.Part for b in find_objects(doc, "Body") if b.Part is not None]
@@ -65,7 +51,7 @@ def make_bodies(doc, picks, grounded=False):
     return [make_body(doc, p, grounded=grounded) for p in parts]
 
 
-class BodyCommand(_Command):
+class BodyCommand(Command):
     MENU, TIP, ICON = "Body", "Make the selected parts rigid bodies (mass from their solids, steel by default)", "body"
     GROUNDED = False
 
@@ -79,21 +65,25 @@ class GroundedBodyCommand(BodyCommand):
     GROUNDED = True
 
 
-def make_joint_command(jtype):
-    """The command class creating a ``jtype`` joint from the selection."""
-    menu, tip = JOINT_TEXT[jtype]
+def make_joint_command(jtype: str) -> type:
+    """The command class creating a ``jtype`` joint from the selection (text and icon from
+    the joint's catalogue record)."""
+    record = JOINTS[jtype]
+    menu = record.label
 
-    class JointCommand(_Command):
-        MENU, ICON = menu, "joint_%s" % jtype
-        TIP = tip + ". Select one element (joint to the ground) or two elements on two parts."
+    class JointCommand(Command):
+        MENU, ICON = menu, record.icon
+        TIP = record.tooltip + ". Select one element (joint to the ground) or two elements on two parts."
 
         def Activated(self):
             from ..cad.picking import make_joint_from_picks
+
             doc = active_document()
 
             def create():
                 _ensure_simulation(doc)
                 return make_joint_from_picks(doc, jtype, selected_picks())
+
             run_guarded("Create %s" % menu.lower(), doc, create)
 
     JointCommand.__name__ = "JointCommand_%s" % jtype
@@ -102,10 +92,11 @@ def make_joint_command(jtype):
 
 def _selected_of_type(kind):
     from ..cad.objects import mbd_type
+
     return [o for o in selected_objects() if mbd_type(o) == kind]
 
 
-class EditJointFrameCommand(_Command):
+class EditJointFrameCommand(Command):
     MENU, TIP, ICON = "Edit joint frame", "Flip, offset or rotate the frame of the selected joint", "joint_frame"
 
     def Activated(self):
@@ -114,29 +105,35 @@ class EditJointFrameCommand(_Command):
             message("Edit joint frame", "Select one joint first.", "error")
             return
         import FreeCADGui
+
         FreeCADGui.getDocument(joints[0].Document.Name).setEdit(joints[0].Name)
 
 
-class DriverCommand(_Command):
-    MENU, TIP, ICON = "Driver", "Drive the selected joint (motor): angle or displacement as a function of time", "driver"
+class DriverCommand(Command):
+    MENU, ICON = "Driver", "driver"
+    TIP = "Drive the selected joint (motor): angle or displacement as a function of time"
 
     def Activated(self):
-        from ..cad.mass_properties import CadError
-        from ..cad.objects import make_driver
+        from ..cad.errors import CadError
+        from ..cad.makers import driven_joint_types, make_driver, or_list
+
         doc = active_document()
 
         def create():
             joints = _selected_of_type("Joint")
             if not joints:
-                raise CadError("a driver needs a joint: select a revolute, prismatic or cylindrical joint first")
+                raise CadError("a driver needs a joint: select a %s joint first" % or_list(driven_joint_types()))
             return [make_driver(doc, j) for j in joints]
+
         run_guarded("Create driver", doc, create)
 
 
 def _pick_bodies(doc, picks):
     """[(Body or None for ground, point [mm])] of picks on parts (bodies made as needed)."""
-    from ..cad.objects import body_of_part, check_part, find_objects, make_body
+    from ..cad.makers import check_part, make_body
+    from ..cad.objects import body_of_part, find_objects
     from ..cad.picking import pick_frame
+
     known = [b.Part for b in find_objects(doc, "Body") if b.Part is not None]
     resolved = [pick_frame(root, sub, known) for root, sub in picks]
     for part, _ in resolved:
@@ -146,13 +143,23 @@ def _pick_bodies(doc, picks):
     return [(body_of_part(doc, p) or make_body(doc, p), f.origin) for p, f in resolved]
 
 
-class SpringDamperCommand(_Command):
-    MENU, TIP, ICON = "Spring-damper", ("Spring-damper between two picked points on two parts, or a rotational "
-                                        "one on the selected revolute/cylindrical joint"), "spring"
+_SPRING_JOINTS = "/".join(joints_driven_by("rotational"))  # joints that take a rotational spring
+
+
+class SpringDamperCommand(Command):
+    MENU, TIP, ICON = (
+        "Spring-damper",
+        (
+            "Spring-damper between two picked points on two parts, or a rotational "
+            "one on the selected %s joint" % _SPRING_JOINTS
+        ),
+        "spring",
+    )
 
     def Activated(self):
-        from ..cad.mass_properties import CadError
-        from ..cad.objects import make_spring_damper
+        from ..cad.errors import CadError
+        from ..cad.makers import make_spring_damper
+
         doc = active_document()
 
         def create():
@@ -161,19 +168,23 @@ class SpringDamperCommand(_Command):
                 return make_spring_damper(doc, None, None, None, None, joint=joints[0])
             picks = selected_picks()
             if len(picks) != 2:
-                raise CadError("a spring-damper needs two picked points (vertices, circle centres, ...) on two "
-                               "parts, or a selected revolute/cylindrical joint; got %d picks" % len(picks))
+                raise CadError(
+                    "a spring-damper needs two picked points (vertices, circle centres, ...) on two "
+                    "parts, or a selected %s joint; got %d picks" % (_SPRING_JOINTS, len(picks))
+                )
             (b1, p1), (b2, p2) = _pick_bodies(doc, picks)
             return make_spring_damper(doc, b1, p1, b2, p2)
+
         run_guarded("Create spring-damper", doc, create)
 
 
-class ForceCommand(_Command):
+class ForceCommand(Command):
     MENU, TIP, ICON = "Force", "Point force at the picked point of a part (or at the CoG of a selected body)", "force"
 
     def Activated(self):
-        from ..cad.mass_properties import CadError
-        from ..cad.objects import make_force
+        from ..cad.errors import CadError
+        from ..cad.makers import make_force
+
         doc = active_document()
 
         def create():
@@ -183,39 +194,49 @@ class ForceCommand(_Command):
             picks = selected_picks()
             if len(picks) != 1:
                 raise CadError("a force needs one picked point on a part (or a selected body), got %d" % len(picks))
-            (body, point), = _pick_bodies(doc, picks)
+            ((body, point),) = _pick_bodies(doc, picks)
             return make_force(doc, body, point=point)
+
         run_guarded("Create force", doc, create)
 
 
-class ExportJsonCommand(_Command):
+class ExportJsonCommand(Command):
     MENU, TIP, ICON = "Export JSON model", "Write the model as a JSON file for the command-line solver", "export"
 
     def Activated(self):
-        from .common import main_window, qt_modules
         from ..cad.document_model import export_json
+        from .common import main_window, qt_modules
+
         _, _, QtWidgets = qt_modules()
         doc = active_document()
-        path = QtWidgets.QFileDialog.getSaveFileName(main_window(), "Export JSON model", doc.Label + ".json",
-                                                     "JSON model (*.json)")[0]
+        path = QtWidgets.QFileDialog.getSaveFileName(
+            main_window(), "Export JSON model", doc.Label + ".json", "JSON model (*.json)"
+        )[0]
         if path:
             run_guarded("Export JSON model", None, export_json, doc, path)
 
 
-class ImportAssemblyCommand(_Command):
-    MENU, TIP, ICON = "Import assembly joints", ("Create bodies and joints from a FreeCAD 1.0 Assembly "
-                                                 "(Fixed, Revolute, Cylindrical, Slider, Ball, planar Distance, "
-                                                 "Grounded)"), "import_assembly"
+class ImportAssemblyCommand(Command):
+    MENU, ICON = "Import assembly joints", "import_assembly"
+    TIP = "Create bodies and joints from a FreeCAD 1.0 Assembly (%s, planar Distance, Grounded)" % ", ".join(
+        name for joint in JOINTS.values() for name in joint.assembly_names
+    )
 
     def Activated(self):
         from ..cad.assembly_import import find_assemblies, import_assembly
+
         doc = active_document()
         assemblies = find_assemblies(doc)
         if not assemblies:
-            message("Import assembly joints", "This document has no Assembly (FreeCAD 1.0 Assembly workbench).",
-                    "error")
+            message(
+                "Import assembly joints", "This document has no Assembly (FreeCAD 1.0 Assembly workbench).", "error"
+            )
             return
         report = run_guarded("Import assembly joints", doc, import_assembly, doc, assemblies[0])
         if report is not None:
-            message("Import assembly joints", report.text(), "error" if report.unsupported else "info",
-                    name="MBD_ImportReport")
+            message(
+                "Import assembly joints",
+                report.text(),
+                "error" if report.unsupported else "info",
+                name="MBD_ImportReport",
+            )

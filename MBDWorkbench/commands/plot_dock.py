@@ -6,12 +6,12 @@ frame carried by Body1: x, y, z and magnitude) and drift (constraint violation);
 driver: its effort (torque [N m] or force [N]) and drift; energy (kinetic, potential, total,
 balance) for the whole model.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from .common import active_document, qt_modules, stored_results_or_message
-from .model_commands import _Command
+from .common import Command, active_document, qt_modules, stored_results_or_message
 
 DOCK_NAME = "MBD_PlotDock"
 QUANTITIES = ("Reaction force", "Reaction torque", "Driver effort", "Drift", "Energy")
@@ -41,18 +41,23 @@ def plot_series(results, element, quantity):
         data, unit, sym = (F, "N", "F") if quantity == "Reaction force" else (T, "N m", "T")
         series = [("%s%s" % (sym, c), data[:, k]) for k, c in enumerate("xyz")]
         series.append(("|%s|" % sym, np.linalg.norm(data, axis=1)))
-        return ("%s of %s (joint frame)" % (quantity.lower(), element), "%s [%s]" % (quantity.split()[1], unit),
-                series)
+        return ("%s of %s (joint frame)" % (quantity.lower(), element), "%s [%s]" % (quantity.split()[1], unit), series)
     if quantity == "Driver effort":
         if not is_driver:
             raise ValueError("'%s' is a joint: driver effort needs a driver" % element)
         unit = results.driver_unit(element)
-        return ("Effort of %s" % element, "%s [%s]" % ("torque" if unit == "N m" else "force", unit),
-                [("effort", results.driver_effort(element))])
+        return (
+            "Effort of %s" % element,
+            "%s [%s]" % ("torque" if unit == "N m" else "force", unit),
+            [("effort", results.driver_effort(element))],
+        )
     if quantity == "Drift":
         v = results.violation(element)
-        return ("Constraint violation of %s" % element, "violation [m] / [rad]",
-                [("position [m]", v["position"]), ("angle [rad]", v["angle"])])
+        return (
+            "Constraint violation of %s" % element,
+            "violation [m] / [rad]",
+            [("position [m]", v["position"]), ("angle [rad]", v["angle"])],
+        )
     raise ValueError("unknown quantity %r" % quantity)
 
 
@@ -60,8 +65,9 @@ class PlotDock:
     """The dock widget and its matplotlib figure."""
 
     def __init__(self, results):
-        from PySide import QtCore
         from matplotlib.figure import Figure
+        from PySide import QtCore
+
         _, _, QtWidgets = qt_modules()
         self.results = results
         self.dock = QtWidgets.QDockWidget("MBD plots")
@@ -91,8 +97,10 @@ class PlotDock:
         self.quantity.currentIndexChanged.connect(self.redraw)
         self.save_button.clicked.connect(self._ask_save)
         from .animate import add_time_listener
+
         add_time_listener(self.set_time)
         from .common import main_window
+
         window = main_window()
         window.addDockWidget(QtCore.Qt.RightDockWidgetArea, self.dock)
         if hasattr(window, "resizeDocks"):
@@ -157,6 +165,7 @@ class PlotDock:
 
     def _ask_save(self):
         from .common import main_window
+
         _, _, QtWidgets = qt_modules()
         path = QtWidgets.QFileDialog.getSaveFileName(main_window(), "Save plot", "plot.png", "PNG image (*.png)")[0]
         if path:
@@ -171,7 +180,7 @@ def plot_dock():
     return _docks[0] if _docks else None
 
 
-class PlotCommand(_Command):
+class PlotCommand(Command):
     MENU, TIP, ICON = "Plots", "Dock with reactions, driver efforts, drift and energy of the last run", "plot"
 
     def Activated(self):

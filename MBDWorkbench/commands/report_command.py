@@ -1,24 +1,23 @@
 """Motion-study report from the stored results, plus a GIF of the motion rendered from the 3D view.
 
 :func:`make_report` (what the command runs after asking for a folder; scripts and tests call
-it directly) extracts the Simulation's results archive to a temporary results directory,
-calls :func:`MBDWorkbench.report.write_report` on it, and renders ``motion_3d.gif``: the
+it directly) calls :func:`MBDWorkbench.report.write_report` on the Simulation's results
+archive (the results reader reads the zip directly), and renders ``motion_3d.gif``: the
 parts are placed at evenly spaced samples exactly as the Animate panel places them
 (``animate.place_parts``), each frame saved with the 3D view's offscreen render. The document
 is left unchanged: original placements restored and the preview transaction aborted, so no
 undo step remains. Without Pillow the PNG frames are kept in ``motion_3d_frames/`` instead.
 """
+
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
-import zipfile
 
 import numpy as np
 
-from .common import active_document, main_window, message, qt_modules, show_error
-from .model_commands import _Command
+from .common import Command, active_document, main_window, message, qt_modules, show_error
 
 GIF_NAME = "motion_3d.gif"
 FRAMES_DIR = "motion_3d_frames"
@@ -28,6 +27,7 @@ REPORT_BOX = "MBD_ReportDone"
 def has_stored_results(doc):
     """True when ``doc`` has a Simulation whose results archive exists (cheap: no parsing)."""
     from ..cad.objects import find_simulation
+
     sim = find_simulation(doc) if doc is not None else None
     path = (getattr(sim, "ResultsArchive", "") or "") if sim is not None else ""
     return bool(path) and os.path.isfile(path)
@@ -47,7 +47,9 @@ def render_frames(doc, results, indices, frame_dir, size=(640, 480), background=
 
     The parts are restored and the preview transaction aborted afterwards (even on error)."""
     import FreeCADGui
+
     from . import animate
+
     view = FreeCADGui.getDocument(doc.Name).activeView()
     if view is None or not hasattr(view, "saveImage"):
         raise ValueError("document '%s' has no 3D view to render" % doc.Label)
@@ -73,21 +75,13 @@ def render_frames(doc, results, indices, frame_dir, size=(640, 480), background=
 def write_gif(pngs, path, duration_ms):
     """Assemble PNG frames into a looping GIF (Pillow)."""
     from PIL import Image
+
     images = [Image.open(p).convert("RGB") for p in pngs]
     frames = [im.quantize(colors=255) for im in images]
-    frames[0].save(path, save_all=True, append_images=frames[1:], duration=int(duration_ms), loop=0,
-                   optimize=False, disposal=1)
+    frames[0].save(
+        path, save_all=True, append_images=frames[1:], duration=int(duration_ms), loop=0, optimize=False, disposal=1
+    )
     return path
-
-
-def extract_results(sim, directory):
-    """Unzip the Simulation's results archive into ``directory`` (a results directory)."""
-    from ..cad.results_store import load_results
-    if load_results(sim) is None:
-        raise ValueError("no results yet: run Solve first")
-    with zipfile.ZipFile(sim.ResultsArchive) as z:
-        z.extractall(directory)
-    return directory
 
 
 def make_report(doc, sim, out_dir, frames=24, size=(640, 480), overwrite=False, keep_frames=False):
@@ -99,6 +93,7 @@ def make_report(doc, sim, out_dir, frames=24, size=(640, 480), overwrite=False, 
     from ..cad.results_store import load_results
     from ..report import write_report
     from ..report.animation import have_pillow
+
     results = load_results(sim)
     if results is None or not len(results):
         raise ValueError("no results yet: run Solve first")
@@ -108,8 +103,7 @@ def make_report(doc, sim, out_dir, frames=24, size=(640, 480), overwrite=False, 
         raise ValueError("%s already exists; not overwritten" % gif)
     tmp = tempfile.mkdtemp(prefix="mbd_report_")
     try:
-        res_dir = extract_results(sim, os.path.join(tmp, "results"))
-        written = write_report(res_dir, out_dir, overwrite=overwrite)
+        written = write_report(sim.ResultsArchive, out_dir, overwrite=overwrite)
         frame_dir = os.path.join(tmp, "frames")
         os.makedirs(frame_dir)
         indices = frame_indices(len(results), frames)
@@ -138,28 +132,35 @@ def _confirm_overwrite(out_dir):
     """(overwrite, go): whether report files already exist there, and whether to go on
     (nothing to replace, or the user agreed to replace it)."""
     from ..report import report_files
+
     names = report_files() + [GIF_NAME]
     existing = [n for n in names if os.path.exists(os.path.join(out_dir, n))]
     if not existing:
         return False, True
     _, _, QtWidgets = qt_modules()
     answer = QtWidgets.QMessageBox.question(
-        main_window(), "Motion-study report", "%s already holds %s.\nReplace them?" % (out_dir, ", ".join(existing)))
+        main_window(), "Motion-study report", "%s already holds %s.\nReplace them?" % (out_dir, ", ".join(existing))
+    )
     return True, answer == QtWidgets.QMessageBox.Yes
 
 
-class ReportCommand(_Command):
-    MENU, TIP, ICON = ("Motion-study report", "Write an HTML/PDF report of the stored results and a GIF of the "
-                       "motion rendered from the 3D view", "report")
+class ReportCommand(Command):
+    MENU, TIP, ICON = (
+        "Motion-study report",
+        "Write an HTML/PDF report of the stored results and a GIF of the motion rendered from the 3D view",
+        "report",
+    )
     last = None  # paths written by the last run (for scripts and tests)
 
     def IsActive(self):
         from .animate import active_panel
+
         doc = active_document()
         return doc is not None and active_panel() is None and has_stored_results(doc)
 
     def Activated(self):
         from ..cad.objects import find_simulation
+
         doc = active_document()
         out_dir = _ask_folder()
         if not out_dir:

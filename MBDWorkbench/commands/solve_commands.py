@@ -5,12 +5,12 @@ Solve runs the solver in the GUI thread with a modal progress dialog: the progre
 responsive and Cancel stops the run (the cancel callback returns True). Results (also the
 partial results of a cancelled or failed run) are stored with the document.
 """
+
 from __future__ import annotations
 
 import time
 
-from .common import active_document, message, qt_modules, show_error
-from .model_commands import _Command
+from .common import Command, active_document, message, qt_modules, show_error
 
 SUMMARY_BOX = "MBD_SolveSummary"
 CHECK_BOX = "MBD_CheckReport"
@@ -18,15 +18,17 @@ CHECK_BOX = "MBD_CheckReport"
 
 def _model(doc):
     from ..cad.document_model import document_model
+
     doc.recompute()
     return document_model(doc)
 
 
-class CheckCommand(_Command):
+class CheckCommand(Command):
     MENU, TIP, ICON = "Check model", "Degrees of freedom and redundant constraints of the mechanism", "check"
 
     def Activated(self):
         from ..cad.check import check_report
+
         doc = active_document()
         try:
             model, _ = _model(doc)
@@ -43,6 +45,7 @@ class SolveRun:
     def __init__(self, model, title="Solving"):
         _, _, QtWidgets = qt_modules()
         from .common import main_window
+
         self.model = model
         self.dialog = QtWidgets.QProgressDialog("Simulating %s ..." % model.name, "Cancel", 0, 1000, main_window())
         self.dialog.setObjectName("MBD_SolveProgress")
@@ -52,6 +55,7 @@ class SolveRun:
         self.dialog.setAutoReset(False)
         try:
             from PySide import QtCore
+
             self.dialog.setWindowModality(QtCore.Qt.WindowModal)
         except Exception:
             pass
@@ -74,6 +78,7 @@ class SolveRun:
     def run(self):
         from ..solver.errors import SimulationError
         from ..solver.simulate import simulate
+
         self.dialog.show()
         qt_modules()[2].QApplication.processEvents()
         try:
@@ -86,8 +91,10 @@ class SolveRun:
 
 def solve_document(doc, title="Solve"):
     """Build, run, store; returns (StoredResults or None, summary text, error or None)."""
-    from ..cad.objects import find_simulation, make_simulation
+    from ..cad.makers import make_simulation
+    from ..cad.objects import find_simulation
     from ..cad.results_store import store_results, summary_lines
+
     model, mapping = _model(doc)
     res, error = SolveRun(model).run()
     if res is None or not len(res):
@@ -100,8 +107,9 @@ def solve_document(doc, title="Solve"):
     return stored, text, error
 
 
-class SolveCommand(_Command):
-    MENU, TIP, ICON = "Solve", "Run the dynamic simulation (progress bar with Cancel); results are kept in the document", "solve"
+class SolveCommand(Command):
+    MENU, ICON = "Solve", "solve"
+    TIP = "Run the dynamic simulation (progress bar with Cancel); results are kept in the document"
     last = None  # (StoredResults, summary text, error) of the last run, for scripts and tests
 
     def Activated(self):
@@ -115,8 +123,12 @@ class SolveCommand(_Command):
         stored, text, error = SolveCommand.last
         if error is not None:
             from ..solver.errors import Cancelled
-            head = ("Run cancelled; the results computed so far are kept." if isinstance(error, Cancelled)
-                    else "The run stopped: %s" % error)
+
+            head = (
+                "Run cancelled; the results computed so far are kept."
+                if isinstance(error, Cancelled)
+                else "The run stopped: %s" % error
+            )
             message("Solve", "%s\n\n%s" % (head, text if stored is not None else ""), "error", name=SUMMARY_BOX)
         else:
             message("Solve", text, name=SUMMARY_BOX)

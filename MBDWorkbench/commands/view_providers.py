@@ -1,23 +1,69 @@
 """View providers: tree icons, the joint frame and the body's CoG drawn with Coin3D.
 
 Stateless for pickling (``__getstate__``/``dumps`` return None); the Coin nodes and the
-object reference are rebuilt in ``attach`` after a document is reopened.
+object reference are rebuilt in ``attach`` after a document is reopened. Saved documents
+name these classes by module path (``MBDWorkbench.commands.view_providers.<Class>``): keep
+them here. The document objects get them through the hooks of
+:mod:`MBDWorkbench.cad.gui_hooks`, which InitGui.py points at :data:`HOOKS` at GUI start-up.
 """
+
 from __future__ import annotations
 
-from . import icon
+from typing import Any
 
-ICONS = {"Simulation": "simulation", "Body": "body", "Joint": "joint", "Driver": "driver",
-         "SpringDamper": "spring", "Force": "force"}
+from ..cad.objects import mbd_type
+from .common import icon
+
+ICONS = {
+    "Simulation": "simulation",
+    "Body": "body",
+    "Joint": "joint",
+    "Driver": "driver",
+    "SpringDamper": "spring",
+    "Force": "force",
+}
 AXIS_COLORS = ((0.9, 0.1, 0.1), (0.1, 0.75, 0.1), (0.1, 0.3, 0.95))  # x red, y green, z blue
 
 
-def attach(obj):
-    """Give a new MBD object its view provider (GUI only)."""
-    from ..cad.objects import mbd_type
+def attach_new(obj: Any) -> None:
+    """Give an object a maker just created its view provider (no-op without a ViewObject)."""
+    if getattr(obj, "ViewObject", None) is not None:
+        attach(obj)
+
+
+def attach_after_restore(obj: Any) -> None:
+    """Once loading has finished, give a restored object our view provider if it has none
+    (a document written headless has no GuiDocument.xml)."""
+    doc_name, name = obj.Document.Name, obj.Name
+
+    def check():
+        import FreeCAD as App
+
+        doc = App.listDocuments().get(doc_name)
+        target = doc.getObject(name) if doc is not None else None
+        vobj = getattr(target, "ViewObject", None) if target is not None else None
+        if vobj is None or isinstance(getattr(vobj, "Proxy", None), ViewProviderMbd):
+            return
+        attach(target)
+        # FreeCAD 0.20 shows a document written headless with everything hidden
+        for shown in (target, getattr(target, "Part", None)):
+            if shown is not None and mbd_type(shown) != "Simulation" and shown.ViewObject is not None:
+                shown.ViewObject.Visibility = True
+
+    try:
+        from PySide import QtCore
+
+        QtCore.QTimer.singleShot(0, check)
+    except Exception:
+        pass
+
+
+def attach(obj: Any) -> None:
+    """Give an MBD object its view provider (GUI only)."""
     kind = mbd_type(obj)
     cls = {"Joint": ViewProviderJoint, "Body": ViewProviderBody, "Simulation": ViewProviderSimulation}.get(
-        kind, ViewProviderMbd)
+        kind, ViewProviderMbd
+    )
     vobj = obj.ViewObject
     proxy = cls(vobj)
     if not hasattr(proxy, "Object"):
@@ -35,6 +81,9 @@ def attach(obj):
             vobj.signalChangeIcon()
 
 
+HOOKS = {"created": attach_new, "restored": attach_after_restore}  # see cad.gui_hooks.EVENTS
+
+
 class ViewProviderMbd:
     """Icon, double-click editing and stateless pickling."""
 
@@ -46,7 +95,6 @@ class ViewProviderMbd:
         vobj.addDisplayMode(_coin().SoSeparator(), "Default")  # nothing drawn, shown as visible
 
     def getIcon(self):
-        from ..cad.objects import mbd_type
         return icon(ICONS.get(mbd_type(getattr(self, "Object", None)), "workbench"))
 
     def updateData(self, obj, prop):
@@ -91,12 +139,14 @@ class ViewProviderSimulation(ViewProviderMbd):
 
     def doubleClicked(self, vobj):
         import FreeCADGui
+
         FreeCADGui.runCommand("MBD_Animate")
         return True
 
 
 def _coin():
     from pivy import coin
+
     return coin
 
 
@@ -203,17 +253,21 @@ class ViewProviderJoint(ViewProviderMbd):
         if mode != 0:
             return None
         import FreeCADGui
+
         from .joint_panel import JointFramePanel
+
         FreeCADGui.Control.showDialog(JointFramePanel(vobj.Object))
         return True
 
     def unsetEdit(self, vobj, mode=0):
         import FreeCADGui
+
         FreeCADGui.Control.closeDialog()
         return True
 
     def doubleClicked(self, vobj):
         import FreeCADGui
+
         if FreeCADGui.Control.activeDialog():
             return False
         vobj.Document.setEdit(vobj.Object.Name)

@@ -1,15 +1,17 @@
 """Motion-study reports: a self-contained HTML file and a PDF with the same content,
 JSON/CSV exports and a stick-figure animation, from a Results object or a results
-directory (no FreeCAD needed).
+directory or zip (no FreeCAD needed).
 
     from MBDWorkbench.report import write_report, load_results_dir
     write_report(results, "report_dir", points=[("crank", [0.05, 0, 0])])
     write_report("slider_crank_results", "report_dir")          # from a saved run
 """
+
 import os
 import shutil
 import tempfile
 
+from ..solver.results import Results
 from . import derived, document, export
 from .animation import have_pillow, write_gif, write_strip
 from .data import ReportData, ReportError, from_results, load_results_dir
@@ -47,16 +49,18 @@ def _as_data(results, model):
         return results
     if isinstance(results, (str, os.PathLike)):
         return load_results_dir(results, model)
-    if hasattr(results, "write") and hasattr(results, "summary"):
+    if isinstance(results, Results):
         return from_results(results)
     raise ReportError("results", f"expected Results, ReportData or a results directory, got {type(results).__name__}")
 
 
-def write_report(results, directory, points=None, overwrite=False, view=None, model=None, animation="auto"):
+def write_report(
+    results, directory, points=None, overwrite=False, view=None, model=None, animation="auto"
+) -> list[str]:
     """Write the report of a run into ``directory``; returns the list of written paths.
 
-    results: a Results, a ReportData or a results directory (then ``model`` may give the
-    model; default the directory's model.json). points: [(body, [x, y, z] m in the body
+    results: a Results, a ReportData or a results directory or zip (then ``model`` may give
+    the model; default its model.json). points: [(body, [x, y, z] m in the body
     frame about its CoG), ...] whose path, velocity and acceleration are plotted.
     view: None (best-fitting plane), 'xy', 'xz', 'yz', ... or a normal vector, for the
     stick figures. animation: 'auto' (GIF if Pillow is available, else a PNG strip),
@@ -94,7 +98,10 @@ def _check_targets(directory, targets, overwrite):
 
 def _render(data, pts, view, blocks, names, out):
     title = f"Motion-study report: {data.model.name}"
-    p = lambda n: os.path.join(out, n)
+
+    def p(name):
+        return os.path.join(out, name)
+
     write_html(blocks, p("report.html"), title)
     write_pdf(blocks, p("report.pdf"), title)
     export.write_timeseries_json(data, pts, p("timeseries.json"))

@@ -1,6 +1,7 @@
 """Stick-figure drawing of the mechanism and the CLI animation (GIF via Pillow, or a
 strip of PNG frames when Pillow is missing). Bodies are lines between their joint
 points, projected on the best-fitting plane of the motion or on a chosen view."""
+
 import numpy as np
 
 from . import derived
@@ -23,7 +24,7 @@ class StickFigure:
             pts = [p for _, p in local[b]]
             pos, R = data.position(b), data.rotation(b)
             P = [pos + R @ p for p in pts]
-            self.paths[b] = (np.stack([pos] + P, axis=1))        # (K, 1 + n, 3): CoG first
+            self.paths[b] = np.stack([pos] + P, axis=1)  # (K, 1 + n, 3): CoG first
         self.fixed = np.array([p for _, p in fixed]).reshape(-1, 3)
         self.u, self.v, self.labels, self.view_text = projection(self._cloud(), view)
         c = self.project(self._cloud())
@@ -61,13 +62,14 @@ class StickFigure:
             col = COLORS[c % len(COLORS)]
             label = b if labels else None
             if line is None:
-                ln, = ax.plot([], [], "-", color=col, lw=2.0, alpha=alpha, solid_capstyle="round")
-                mk, = ax.plot([cog[0]], [cog[1]], "s", color=col, ms=7, alpha=alpha, label=label)
+                (ln,) = ax.plot([], [], "-", color=col, lw=2.0, alpha=alpha, solid_capstyle="round")
+                (mk,) = ax.plot([cog[0]], [cog[1]], "s", color=col, ms=7, alpha=alpha, label=label)
             else:
-                ln, = ax.plot(line[:, 0], line[:, 1], "-", color=col, lw=2.0, alpha=alpha, label=label,
-                              solid_capstyle="round")
-                mk, = ax.plot([cog[0]], [cog[1]], ".", color=col, ms=5, alpha=alpha)
-            pt, = ax.plot(pts[:, 0], pts[:, 1], "o", color=col, ms=3, alpha=alpha, mfc="white")
+                (ln,) = ax.plot(
+                    line[:, 0], line[:, 1], "-", color=col, lw=2.0, alpha=alpha, label=label, solid_capstyle="round"
+                )
+                (mk,) = ax.plot([cog[0]], [cog[1]], ".", color=col, ms=5, alpha=alpha)
+            (pt,) = ax.plot(pts[:, 0], pts[:, 1], "o", color=col, ms=3, alpha=alpha, mfc="white")
             artists.append((ln, pt, mk))
         if len(self.fixed):
             g = self.project(self.fixed)
@@ -76,7 +78,7 @@ class StickFigure:
 
     def update(self, artists, k):
         """Move the artists of draw_frame to sample k."""
-        for (ln, pt, mk), (b, line, pts, cog) in zip(artists, self.body_lines(k)):
+        for (ln, pt, mk), (_, line, pts, cog) in zip(artists, self.body_lines(k)):
             if line is not None:
                 ln.set_data(line[:, 0], line[:, 1])
             pt.set_data(pts[:, 0], pts[:, 1])
@@ -141,7 +143,10 @@ def _plane_axes(n, what):
     v = up - (up @ n) * n
     v /= np.linalg.norm(v)
     u = np.cross(v, n)
-    d = lambda w: "(" + ", ".join(f"{x:.2f}" for x in w) + ")"
+
+    def d(w):
+        return "(" + ", ".join(f"{x:.2f}" for x in w) + ")"
+
     return u, v, (f"u [m] along {d(u)}", f"v [m] along {d(v)}"), f"projected on {what} {d(n)}"
 
 
@@ -164,6 +169,7 @@ def write_gif(data, path, view=None):
     """Animated GIF of the stick figure, played at about real time (5-25 frames/s)."""
     from matplotlib.animation import FuncAnimation, PillowWriter
     from matplotlib.figure import Figure
+
     stick = StickFigure(data, view)
     ks = frame_indices(data)
     duration = float(data.t[-1] - data.t[0])
@@ -179,6 +185,7 @@ def write_gif(data, path, view=None):
         stick.update(artists, ks[n])
         title.set_text(f"{data.model.name}   t = {data.t[ks[n]]:.3f} s")
         return []
+
     FuncAnimation(fig, frame, frames=len(ks), blit=False).save(path, writer=PillowWriter(fps=fps))
     return path
 
@@ -186,6 +193,7 @@ def write_gif(data, path, view=None):
 def write_strip(data, path, view=None, panels=8):
     """One PNG with up to ``panels`` stick-figure frames side by side (no Pillow needed)."""
     from matplotlib.figure import Figure
+
     stick = StickFigure(data, view)
     ks = frame_indices(data, panels)
     cols = min(4, len(ks))

@@ -1,176 +1,129 @@
-"""What a report needs, read back from a results directory (CSV + summary.json +
-model.json, written by ``Results.write``): ``ReportData`` and ``load_results_dir``.
-
-An in-memory ``Results`` goes through the same path (``from_results`` writes it to a
-temporary directory first), so a report made right after a run and one made later from
-the saved directory show the same numbers.
+"""What a report needs: ``ReportData``, the time series of one run with its model and
+summary, built from an in-memory ``Results`` (``from_results``, no files involved) or read
+from a results folder or zip (``load_results_dir``, through the one reader of
+:mod:`MBDWorkbench.solver.results_files`). Both hold the numbers the results files hold
+(10 significant digits), so a report made right after a run and one made later from the
+saved folder show the same numbers.
 """
+
+from __future__ import annotations
+
 import json
 import os
-import tempfile
 
 import numpy as np
 
 from ..solver import quaternion
+from ..solver import results_files as fmt
 from ..solver.errors import ModelError
-from ..solver.io import FILES, read_csv
+from ..solver.model import Model, from_dict, load
+from ..solver.system import System
 
-TIME = "time [s]"
+TIME = fmt.TIME
 
 
 class ReportError(ModelError):
     """Bad report input or output; ``path`` names the file, directory or field at fault."""
 
 
-class ReportData:
-    """Time series of one run plus its model and summary, with accessors in SI units.
+class ReportData(fmt.ResultTables):
+    """Time series of one run plus its model and summary, with the accessors of a Results in
+    SI units (``tables[file]`` maps the CSV headers of ``file``, e.g. ``"crank.x [m]"``, to
+    arrays of length K). It also offers what the solver analyses read from a Results:
+    ``model``, ``t`` [s], ``Y`` (solver states) and ``system``."""
 
-    ``tables[file]`` maps the CSV headers of ``file`` (e.g. ``"crank.x [m]"``) to arrays
-    of length K (number of samples)."""
+    error = ReportError
 
-    def __init__(self, model, summary, tables, source):
+    def __init__(self, model: Model, summary: dict, tables: dict, source: str, Y: np.ndarray | None = None) -> None:
+        super().__init__(tables, summary, source)
         self.model = model
-        self.summary = summary
-        self.tables = tables
-        self.source = source
-        self.t = tables["bodies.csv"][TIME]
         self.body_names = [b.name for b in model.bodies if not b.grounded]
         self.joint_names = [j.name for j in model.joints]
         self.driver_names = [d.name for d in model.drivers]
+        self._Y = Y
+        self._system = None
 
-    def __len__(self):
-        return len(self.t)
+    @property
+    def system(self) -> System:
+        """The solver System of the model (built once)."""
+        if self._system is None:
+            self._system = System(self.model)
+        return self._system
 
-    def col(self, file, header):
-        """One column; ReportError naming the file and the column if it is absent."""
-        try:
-            return self.tables[file][header]
-        except KeyError:
-            raise ReportError(os.path.join(self.source, file),
-                              f"column '{header}' is missing (results written for another model?)") from None
+    @property
+    def Y(self) -> np.ndarray:
+        """Solver states (K, 13 N) (principal body frames): the run's own, or rebuilt from the
+        sampled body poses and velocities."""
+        if self._Y is None:
+            self._Y = self._states()
+        return self._Y
 
-    def _vec(self, file, prefix, names, unit):
-        return np.column_stack([self.col(file, f"{prefix}.{n} [{unit}]") for n in names])
+    def _states(self) -> np.ndarray:
+        system = self.system
+        nb = system.nb
+        Y = np.zeros((len(self), 13 * nb))
+        for b, name in enumerate(self.body_names):
+            A = self.rotation(name) @ system.R_principal[b]
+            Y[:, 7 * b : 7 * b + 3] = self.position(name)
+            Y[:, 7 * b + 3 : 7 * b + 7] = [quaternion.from_matrix(a) for a in A]
+            o = 7 * nb + 6 * b
+            Y[:, o : o + 3] = self.velocity(name)
+            Y[:, o + 3 : o + 6] = np.einsum("kji,kj->ki", A, self.angular_velocity(name))
+        return Y
 
-    # ------------------------------------------------------------------ bodies
-    def position(self, body):
-        """CoG position [m], global, (K, 3)."""
-        return self._vec("bodies.csv", body, "xyz", "m")
-
-    def orientation(self, body):
-        """Unit quaternions [qw, qx, qy, qz] of the body's own frame, (K, 4)."""
-        q = self._vec("bodies.csv", body, ("qw", "qx", "qy", "qz"), "-")
-        return q / np.linalg.norm(q, axis=1, keepdims=True)
-
-    def rotation(self, body):
-        """Rotation matrices of the body's own frame, (K, 3, 3)."""
-        return quaternion.matrices(self.orientation(body))
-
-    def velocity(self, body):
-        """CoG velocity [m/s], global, (K, 3)."""
-        return self._vec("bodies.csv", body, ("vx", "vy", "vz"), "m/s")
-
-    def angular_velocity(self, body):
-        """Angular velocity [rad/s], global axes, (K, 3)."""
-        return self._vec("bodies.csv", body, ("wx", "wy", "wz"), "rad/s")
-
-    # ------------------------------------------------------------------ joints, drivers
-    def reaction(self, joint, frame="joint"):
-        """Force [N] and torque [N m] (about the joint origin) that body_i exerts on
-        body_j, in the joint frame of body_i or in 'global' axes: two (K, 3) arrays."""
-        sfx = "" if frame == "joint" else "_global"
-        F = np.column_stack([self.col("joints.csv", f"{joint}.F{n}{sfx} [N]") for n in "xyz"])
-        T = np.column_stack([self.col("joints.csv", f"{joint}.T{n}{sfx} [N m]") for n in "xyz"])
-        return F, T
-
-    def driver_unit(self, driver):
-        """'N m' for a rotational driver, 'N' for a linear one."""
-        return "N m" if self.model.drivers[self.driver_names.index(driver)].type == "rotational" else "N"
-
-    def effort(self, driver):
-        """Driver torque [N m] or force [N] applied to body_j, (K,)."""
-        return self.col("drivers.csv", f"{driver}.effort [{self.driver_unit(driver)}]")
-
-    def power(self, driver):
-        """Mechanical power [W] delivered by the driver, (K,)."""
-        return self.col("drivers.csv", f"{driver}.power [W]")
-
-    def violation(self, name):
-        """Max |violation| of a joint's or driver's equations per sample: dict of
-        position [m], angle [rad], velocity [m/s], angular_velocity [rad/s]."""
-        units = (("position", "m"), ("angle", "rad"), ("velocity", "m/s"), ("angular_velocity", "rad/s"))
-        return {k: self.col("violations.csv", f"{name}.{k} [{u}]") for k, u in units}
-
-    def energy(self):
-        """Dict of kinetic, potential, total, work_drivers, work_nonconservative and
-        balance = total - total(0) - works [J], each (K,)."""
-        keys = ("kinetic", "potential", "total", "work_drivers", "work_nonconservative", "balance")
-        return {k: self.col("energy.csv", f"{k} [J]") for k in keys}
+    def driver_unit(self, driver: str) -> str:
+        """'N m' for a rotational driver, 'N' for a linear one (from the model)."""
+        return fmt.effort_unit(self.model.drivers[self.driver_names.index(driver)].type)
 
 
 # ----------------------------------------------------------------------------- loading
-def load_results_dir(directory, model=None):
-    """Read a results directory into ReportData.
+def load_results_dir(path, model=None) -> ReportData:
+    """Read a results folder (or a zip of one) into ReportData.
 
-    ``model`` (a Model, a model dict or a JSON path) defaults to the directory's
-    model.json; if given it must describe the same mechanism as model.json and the CSV
-    columns (bodies, joints, forces, drivers, gravity; settings may differ). Raises
-    ReportError naming the missing, truncated or mismatching file or field."""
-    directory = os.fspath(directory)
-    if not os.path.isdir(directory):
-        raise ReportError(directory, "results directory does not exist")
-    summary = _read_json(os.path.join(directory, "summary.json"), "summary.json is missing: not a results directory")
-    saved = _saved_model(directory)
+    ``model`` (a Model, a model dict or a JSON path) defaults to the saved model.json; if
+    given it must describe the same mechanism as model.json and the CSV columns (bodies,
+    joints, forces, drivers, gravity; settings may differ). Raises ReportError naming the
+    missing, truncated or mismatching file or field."""
+    path = os.fspath(path)
+    try:
+        files = fmt.read_results(path)
+    except fmt.ResultsFileError as e:
+        raise ReportError(e.path, e.message) from None
+    saved = _saved_model(files.model, os.path.join(path, fmt.MODEL))
     if model is None:
         if saved is None:
-            raise ReportError(os.path.join(directory, "model.json"), "missing; pass the model explicitly")
+            raise ReportError(os.path.join(path, fmt.MODEL), "missing; pass the model explicitly")
         model = saved
     else:
         model = _as_model(model)
         if saved is not None:
-            _compare_models(model, saved, os.path.join(directory, "model.json"))
-    tables = {f: _read_table(os.path.join(directory, f)) for f in FILES}
-    _check_consistency(model, summary, tables, directory)
-    data = ReportData(model, summary, tables, directory)
-    _check_columns(data, directory)
-    return data
+            _compare_models(model, saved, os.path.join(path, fmt.MODEL))
+    _check_consistency(model, files.summary, files.tables, path)
+    return _check_columns(ReportData(model, files.summary, files.tables, path))
 
 
-def from_results(results):
-    """ReportData of an in-memory Results (written to a temporary directory and read back)."""
+def from_results(results) -> ReportData:
+    """ReportData of an in-memory Results: its tables and summary as the results files would
+    hold them, its own states; nothing is written."""
     if not len(results):
         raise ReportError("results", "the run has no samples: nothing to report")
-    with tempfile.TemporaryDirectory(prefix="mbd_report_") as tmp:
-        results.write(tmp)
-        data = load_results_dir(tmp)
-    data.source = "in-memory results"
-    return data
+    source = "in-memory results"
+    summary = json.loads(json.dumps(fmt.summary_document(results), default=float))
+    tables = fmt.as_stored(fmt.tables(results))
+    _check_consistency(results.model, summary, tables, source)
+    return _check_columns(ReportData(results.model, summary, tables, source, Y=results.Y))
 
 
-def _read_json(path, missing):
-    if not os.path.isfile(path):
-        raise ReportError(path, missing)
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except json.JSONDecodeError as e:
-        raise ReportError(path, f"not valid JSON (truncated file?): {e}") from None
-
-
-def _saved_model(directory):
-    path = os.path.join(directory, "model.json")
-    if not os.path.isfile(path):
+def _saved_model(saved: dict | None, path: str) -> Model | None:
+    if saved is None:
         return None
-    from ..solver.model import from_dict
-    data = _read_json(path, "")
     try:
-        return from_dict(data)
+        return from_dict(saved)
     except ModelError as e:
         raise ReportError(path, f"invalid model: {e}") from None
 
 
 def _as_model(model):
-    from ..solver.model import Model, from_dict, load
     if isinstance(model, Model):
         return model
     if isinstance(model, dict):
@@ -188,8 +141,7 @@ def _compare_models(model, saved, path):
     for key in ("bodies", "joints", "forces", "drivers", "gravity"):
         where = _first_difference(a.get(key), b.get(key), key)
         if where is not None:
-            raise ReportError(path, f"the given model does not match the model the results were computed "
-                                    f"with: {where}")
+            raise ReportError(path, f"the given model does not match the model the results were computed with: {where}")
 
 
 def _first_difference(x, y, path):
@@ -218,27 +170,23 @@ def _item_path(path, k, item):
     return f"{path}[{k}]" + (f" ('{name}')" if name else "")
 
 
-def _read_table(path):
-    try:
-        return read_csv(path)
-    except ModelError as e:
-        raise ReportError(e.path, e.message) from None
-    except ValueError as e:
-        raise ReportError(path, f"cannot read the numbers (truncated or corrupted file?): {e}") from None
-
-
 def _check_consistency(model, summary, tables, directory):
     """Same bodies/joints/drivers in model and summary; equal, complete sample times."""
-    lists = (("bodies", [b.name for b in model.bodies if not b.grounded]),
-             ("joints", [j.name for j in model.joints]), ("drivers", [d.name for d in model.drivers]))
+    lists = (
+        ("bodies", [b.name for b in model.bodies if not b.grounded]),
+        ("joints", [j.name for j in model.joints]),
+        ("drivers", [d.name for d in model.drivers]),
+    )
     for key, names in lists:
         have = summary.get(key)
         if have is not None and list(have) != names:
-            raise ReportError(os.path.join(directory, "summary.json"),
-                              f"the model does not match the results: model {key} {names}, results {key} {list(have)}")
+            raise ReportError(
+                os.path.join(directory, "summary.json"),
+                f"the model does not match the results: model {key} {names}, results {key} {list(have)}",
+            )
     n = summary.get("samples")
     t_ref = None
-    for f in FILES:
+    for f in fmt.FILES:
         tab = tables[f]
         path = os.path.join(directory, f)
         if TIME not in tab:
@@ -250,19 +198,23 @@ def _check_consistency(model, summary, tables, directory):
             raise ReportError(path, "has no samples")
         if np.any(~np.isfinite(t)) or np.any(np.diff(t) <= 0):
             raise ReportError(path, "time column is not strictly increasing")
-        if t_ref is not None and (len(t) != len(t_ref) or not np.allclose(t, t_ref, rtol=0, atol=1e-9 * max(1.0, abs(t_ref[-1])))):
-            raise ReportError(path, f"sample times differ from {FILES[0]} (files from different runs?)")
+        same = t_ref is None or (
+            len(t) == len(t_ref) and np.allclose(t, t_ref, rtol=0, atol=1e-9 * max(1.0, abs(t_ref[-1])))
+        )
+        if not same:
+            raise ReportError(path, f"sample times differ from {fmt.FILES[0]} (files from different runs?)")
         t_ref = t
 
 
-def _check_columns(data, directory):
+def _check_columns(data: ReportData) -> ReportData:
     """Touch every column the report reads so a mismatch fails before anything is written."""
     for b in data.body_names:
         data.position(b), data.orientation(b), data.velocity(b), data.angular_velocity(b)
     for j in data.joint_names:
         data.reaction(j), data.reaction(j, "global")
     for d in data.driver_names:
-        data.effort(d), data.power(d)
+        data.driver_effort(d), data.driver_power(d)
     for name in data.joint_names + data.driver_names:
         data.violation(name)
     data.energy()
+    return data

@@ -1,17 +1,20 @@
 """Quantities the report derives from ReportData: peak loads, kinematics of user points,
 mobility and redundancy of the constraint equations, and the warnings."""
+
 import numpy as np
 from scipy.integrate import trapezoid
 
 from ..solver import quaternion
-from ..solver.joints import JOINT_ROWS, ROW_IS_ANGULAR
+from ..solver.analyses import mobility as analysis
+from ..solver.catalog import JOINTS
+from ..solver.joints import ROW_IS_ANGULAR
 from .data import ReportError
 
-RANK_TOL = 1e-6          # rank tolerance (relative) for states sampled from a run
-NEAR_SINGULAR = 1e-3     # smallest / largest singular value below this: warn
-DRIFT_POSITION = 1e-5    # position violation warning, relative to the mechanism size
-DRIFT_ANGLE = 1e-5       # angular violation warning [rad]
-DRIFT_ENERGY = 1e-3      # relative energy-balance drift warning
+RANK_TOL = 1e-6  # rank tolerance (relative) for states sampled from a run
+NEAR_SINGULAR = 1e-3  # smallest / largest singular value below this: warn
+DRIFT_POSITION = 1e-5  # position violation warning, relative to the mechanism size
+DRIFT_ANGLE = 1e-5  # angular violation warning [rad]
+DRIFT_ENERGY = 1e-3  # relative energy-balance drift warning
 
 
 # ----------------------------------------------------------------------------- peaks
@@ -24,19 +27,38 @@ def peak_loads(data):
         F, T = data.reaction(j.name)
         nF, nT = np.linalg.norm(F, axis=1), np.linalg.norm(T, axis=1)
         kF, kT = int(np.argmax(nF)), int(np.argmax(nT))
-        out.append(dict(joint=j.name, type=j.type, F_max=float(nF[kF]), t_F=float(data.t[kF]), F=F[kF].copy(),
-                        T_max=float(nT[kT]), t_T=float(data.t[kT]), T=T[kT].copy()))
+        out.append(
+            dict(
+                joint=j.name,
+                type=j.type,
+                F_max=float(nF[kF]),
+                t_F=float(data.t[kF]),
+                F=F[kF].copy(),
+                T_max=float(nT[kT]),
+                t_T=float(data.t[kT]),
+                T=T[kT].copy(),
+            )
+        )
     return out
 
 
-def driver_peaks(data):
+def driver_peaks(data) -> list[dict]:
     """Per driver: max |effort| and max |power| with their times."""
     out = []
     for d in data.driver_names:
-        e, p = data.effort(d), data.power(d)
+        e, p = data.driver_effort(d), data.driver_power(d)
         ke, kp = int(np.argmax(np.abs(e))), int(np.argmax(np.abs(p)))
-        out.append(dict(driver=d, unit=data.driver_unit(d), effort=float(e[ke]), t_effort=float(data.t[ke]),
-                        power=float(p[kp]), t_power=float(data.t[kp]), energy=float(trapezoid(p, data.t))))
+        out.append(
+            dict(
+                driver=d,
+                unit=data.driver_unit(d),
+                effort=float(e[ke]),
+                t_effort=float(data.t[ke]),
+                power=float(p[kp]),
+                t_power=float(data.t[kp]),
+                energy=float(trapezoid(p, data.t)),
+            )
+        )
     return out
 
 
@@ -54,7 +76,9 @@ def check_points(data, points):
             raise ReportError(f"points[{k}]", f"unknown body '{body}' (bodies: {', '.join(data.body_names)})")
         p = np.asarray(local, dtype=float) if _is_vector(local) else None
         if p is None:
-            raise ReportError(f"points[{k}]", f"local point of body '{body}' must be 3 finite numbers [m], got {local!r}")
+            raise ReportError(
+                f"points[{k}]", f"local point of body '{body}' must be 3 finite numbers [m], got {local!r}"
+            )
         out.append((f"P{k + 1}", body, p))
     return out
 
@@ -90,11 +114,11 @@ def _fixed_point(model, body, local):
 
 
 # ----------------------------------------------------------------------------- geometry
-def body_points(data):
+def body_points(data) -> tuple[dict, list]:
     """Local attachment points of every moving body (user frame about the CoG, [m]):
     joint origins and spring ends; and the global fixed points (ground side). Returns
     ({body: [(label, local (3,))]}, [(label, global (3,))])."""
-    system = _system(data.model)
+    system = data.system
     local = {b: [] for b in data.body_names}
     fixed = []
     for j, f in zip(data.model.joints, system.joint_frames):
@@ -116,64 +140,31 @@ def body_points(data):
 
 
 # ----------------------------------------------------------------------------- mobility
-def grubler(model):
-    """Grubler-Kutzbach count: 6 per moving body - joint equations - one per driver."""
-    moving = sum(1 for b in model.bodies if not b.grounded)
-    eqs = sum(len(JOINT_ROWS[j.type]) for j in model.joints)
-    return dict(moving_bodies=moving, joint_equations=eqs, driver_equations=len(model.drivers),
-                dof=6 * moving - eqs, dof_driven=6 * moving - eqs - len(model.drivers))
-
-
 def row_kinds(model, name):
     """Set of booleans 'is angular' of the equations of joint or driver ``name``."""
     for j in model.joints:
         if j.name == name:
-            return {ROW_IS_ANGULAR[spec[0]] for spec in JOINT_ROWS[j.type]}
+            return {ROW_IS_ANGULAR[spec[0]] for spec in JOINTS[j.type].rows}
     return {d.type == "rotational" for d in model.drivers if d.name == name}
 
 
-def state_vectors(data, system):
-    """Solver states Y (K, 13 N) (principal body frames) rebuilt from the results."""
-    nb, K = system.nb, len(data)
-    Y = np.zeros((K, 13 * nb))
-    for b, name in enumerate(data.body_names):
-        A = data.rotation(name) @ system.R_principal[b]
-        Y[:, 7 * b:7 * b + 3] = data.position(name)
-        Y[:, 7 * b + 3:7 * b + 7] = [quaternion.from_matrix(a) for a in A]
-        o = 7 * nb + 6 * b
-        Y[:, o:o + 3] = data.velocity(name)
-        Y[:, o + 3:o + 6] = np.einsum("kji,kj->ki", A, data.angular_velocity(name))
-    return Y
-
-
-class _Run:
-    """The attributes analysis.singular_configurations reads from a Results."""
-
-    def __init__(self, model, t, Y):
-        self.model, self.t, self.Y = model, t, Y
-
-
-def mobility(data):
-    """Mobility and redundancy at the first sample and the singular-configuration scan
-    from MBDWorkbench.solver.analysis (tolerance RANK_TOL: the sampled states carry the
-    run's constraint drift). Without that module only the Grubler count is given.
-    Returns dict(grubler, available, report (MobilityReport), scan (SingularityScan),
-    involved {redundant row: sorted joint/driver names sharing its load})."""
-    out = dict(grubler=grubler(data.model), available=False, report=None, scan=None, involved={})
-    try:
-        from ..solver import analysis
-    except ImportError:
-        return out
-    system = _system(data.model)
-    Y = state_vectors(data, system)
-    t0 = float(data.t[0])
+def mobility(data) -> dict:
+    """Mobility and redundancy at the first sample and the singular-configuration scan of
+    the solver's mobility analysis (tolerance RANK_TOL: the sampled states carry the run's
+    constraint drift). Returns dict(report (MobilityReport, with the Grubler count),
+    scan (SingularityScan), involved {redundant row: sorted joint/driver names sharing its load})."""
+    system, Y, t0 = data.system, data.Y, float(data.t[0])
     rep = analysis.mobility(system, Y=Y[0], t=t0, tol=RANK_TOL)
-    scan = analysis.singular_configurations(_Run(data.model, data.t, Y), tol=RANK_TOL)
+    scan = analysis.singular_configurations(data, tol=RANK_TOL)
     J, kept = analysis.rank_structure(system, Y[0], t0, RANK_TOL)[:2]
-    involved = {r: sorted({system.owner_name(int(system.row_owner[i])) for i in _involved(J, kept, r)}
-                          | {system.owner_name(int(system.row_owner[r]))}) for r in rep.redundant_rows}
-    out.update(available=True, report=rep, scan=scan, involved=involved)
-    return out
+    involved = {
+        r: sorted(
+            {system.owner_name(int(system.row_owner[i])) for i in _involved(J, kept, r)}
+            | {system.owner_name(int(system.row_owner[r]))}
+        )
+        for r in rep.redundant_rows
+    }
+    return dict(report=rep, scan=scan, involved=involved)
 
 
 def _involved(J, kept, r, tol=1e-6):
@@ -185,22 +176,6 @@ def _involved(J, kept, r, tol=1e-6):
     return [kept[k] for k in np.nonzero(big)[0]]
 
 
-def characteristic_length(data):
-    """Size of the mechanism [m]: RMS distance of CoGs and global joint origins from their mean."""
-    pts = [np.asarray(b.position, float) for b in data.model.bodies]
-    for j in data.model.joints:
-        if j.frame is not None:
-            pts.append(np.asarray(j.frame.origin, float))
-    P = np.array(pts)
-    L = float(np.sqrt(np.mean(np.sum((P - P.mean(axis=0)) ** 2, axis=1))))
-    return L if L > 1e-9 else 1.0
-
-
-def _system(model):
-    from ..solver.system import System
-    return System(model)
-
-
 # ----------------------------------------------------------------------------- warnings
 def warnings(data, mob):
     """List of (title, text) warnings: run status, redundant constraints and how their
@@ -210,28 +185,35 @@ def warnings(data, mob):
     if s.get("status", "completed") != "completed":
         out.append(("Run did not complete", f"status '{s.get('status')}': {s.get('message', '')}"))
     rep, scan = mob["report"], mob["scan"]
-    if not mob["available"]:
-        gr = mob["grubler"]
-        if gr["dof"] < 0 or gr["dof_driven"] < 0:
-            out.append(("Possibly redundant constraints", f"the Grubler count is {gr['dof']} ({gr['dof_driven']} "
-                        "with drivers): the mechanism is probably over-constrained and some reactions are then "
-                        "statically indeterminate (minimum-norm split). The numerical analysis module "
-                        "(MBDWorkbench.solver.analysis) is not available to say which."))
-        return out + _drift_warnings(data, characteristic_length(data))
     if rep.redundant:
         out.append(("Redundant constraints", _redundancy_text(data, mob)))
     if rep.over_driving:
-        out.append(("Over-driven", "these drivers conflict with the joints and the other drivers: "
-                    + "; ".join(e["label"] for e in rep.over_driving)))
+        out.append(
+            (
+                "Over-driven",
+                "these drivers conflict with the joints and the other drivers: "
+                + "; ".join(e["label"] for e in rep.over_driving),
+            )
+        )
     if scan.times:
-        out.append(("Singular configurations", f"the constraint Jacobian loses rank at t = {_times(scan.times)} s: "
-                    "the mechanism passes a singular (dead-centre / locked) position; reactions and efforts near "
-                    "these instants are unreliable."))
+        out.append(
+            (
+                "Singular configurations",
+                f"the constraint Jacobian loses rank at t = {_times(scan.times)} s: "
+                "the mechanism passes a singular (dead-centre / locked) position; reactions and efforts near "
+                "these instants are unreliable.",
+            )
+        )
     elif len(scan.ratio) and float(np.min(scan.ratio)) < NEAR_SINGULAR:
         k = int(np.argmin(scan.ratio))
-        out.append(("Near-singular configuration", f"the constraint Jacobian is nearly rank deficient at "
-                    f"t = {data.t[k]:.4g} s (smallest / largest singular value {scan.ratio[k]:.2e}): "
-                    "reactions there are sensitive to small errors."))
+        out.append(
+            (
+                "Near-singular configuration",
+                f"the constraint Jacobian is nearly rank deficient at "
+                f"t = {data.t[k]:.4g} s (smallest / largest singular value {scan.ratio[k]:.2e}): "
+                "reactions there are sensitive to small errors.",
+            )
+        )
     return out + _drift_warnings(data, rep.length_scale)
 
 
@@ -248,12 +230,14 @@ def redundant_joints(mob):
 def _redundancy_text(data, mob):
     eps = data.summary.get("settings", {}).get("tikhonov_eps", data.model.settings.tikhonov_eps)
     rows = "; ".join(e["label"] for e in mob["report"].redundant)
-    return (f"{len(mob['report'].redundant)} constraint equation(s) repeat others ({rows}). The reactions along "
-            f"these directions are statically indeterminate: the solver regularises the constraint Schur "
-            f"complement (Tikhonov eps = {eps:g}) and reports the minimum-norm distribution of the load among the "
-            f"joints involved ({', '.join(redundant_joints(mob))}). The total is right; the split between these "
-            f"joints depends on part compliance and clearances and is not a prediction. Reactions marked * in the "
-            f"peak-load table are affected.")
+    return (
+        f"{len(mob['report'].redundant)} constraint equation(s) repeat others ({rows}). The reactions along "
+        f"these directions are statically indeterminate: the solver regularises the constraint Schur "
+        f"complement (Tikhonov eps = {eps:g}) and reports the minimum-norm distribution of the load among the "
+        f"joints involved ({', '.join(redundant_joints(mob))}). The total is right; the split between these "
+        f"joints depends on part compliance and clearances and is not a prediction. Reactions marked * in the "
+        f"peak-load table are affected."
+    )
 
 
 def _drift_warnings(data, L):
@@ -263,13 +247,23 @@ def _drift_warnings(data, L):
     vang = s.get("max_angle_violation_rad", 0.0) or 0.0
     if vpos > DRIFT_POSITION * L or vang > DRIFT_ANGLE:
         worst = _worst_violation(data)
-        out.append(("Large constraint drift", f"max violation {vpos:.3e} m ({vpos / L:.1e} of the mechanism size "
-                    f"{L:.3g} m) and {vang:.3e} rad, worst in {worst}; reduce the step or raise the Baumgarte "
-                    "gains / enable projection."))
+        out.append(
+            (
+                "Large constraint drift",
+                f"max violation {vpos:.3e} m ({vpos / L:.1e} of the mechanism size "
+                f"{L:.3g} m) and {vang:.3e} rad, worst in {worst}; reduce the step or raise the Baumgarte "
+                "gains / enable projection.",
+            )
+        )
     drift = s.get("energy_drift", 0.0) or 0.0
     if drift > DRIFT_ENERGY:
-        out.append(("Energy balance drift", f"relative energy-balance error {drift:.2e} (> {DRIFT_ENERGY:g}): the "
-                    "integration error is visible in the loads; reduce the step or use a tighter tolerance."))
+        out.append(
+            (
+                "Energy balance drift",
+                f"relative energy-balance error {drift:.2e} (> {DRIFT_ENERGY:g}): the "
+                "integration error is visible in the loads; reduce the step or use a tighter tolerance.",
+            )
+        )
     return out
 
 

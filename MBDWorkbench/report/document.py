@@ -1,15 +1,17 @@
 """The report as a list of blocks (headings, paragraphs, tables, plots) built once from
 ReportData and rendered by both the HTML and the PDF writer, so both hold the same content."""
+
 import datetime
 import platform
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..solver.catalog import JOINTS
+from ..solver.integrators import METHODS
 from . import derived, plots
 
-
-NOISE = 1e-6      # relative size of components printed as 0 in the peak table
+NOISE = 1e-6  # relative size of components printed as 0 in the peak table
 
 
 @dataclass
@@ -21,7 +23,7 @@ class Heading:
 @dataclass
 class Para:
     text: str
-    style: str = "normal"       # normal | note | warning
+    style: str = "normal"  # normal | note | warning
 
 
 @dataclass
@@ -29,7 +31,7 @@ class Table:
     header: list
     rows: list
     caption: str = ""
-    numeric: list = field(default_factory=list)   # column indices aligned right
+    numeric: list = field(default_factory=list)  # column indices aligned right
 
 
 def g(x, digits=4):
@@ -52,9 +54,17 @@ def versions():
     import numba
     import numpy
     import scipy
+
     from .. import __version__
-    return {"MBD Workbench": __version__, "Python": platform.python_version(), "NumPy": numpy.__version__,
-            "SciPy": scipy.__version__, "Numba": numba.__version__, "Matplotlib": matplotlib.__version__}
+
+    return {
+        "MBD Workbench": __version__,
+        "Python": platform.python_version(),
+        "NumPy": numpy.__version__,
+        "SciPy": scipy.__version__,
+        "Numba": numba.__version__,
+        "Matplotlib": matplotlib.__version__,
+    }
 
 
 # ----------------------------------------------------------------------------- build
@@ -76,40 +86,60 @@ def build(data, points=(), view=None, files=()):
     return blocks
 
 
-def title_block(data):
+def title_block(data) -> list:
     s, st = data.summary, data.summary.get("settings", {})
     integ = st.get("integrator", s.get("integrator", "?"))
     rows = [["Model", data.model.name]]
     if data.model.description:
         rows.append(["Description", data.model.description])
-    rows += [["Report generated", datetime.datetime.now().strftime("%Y-%m-%d %H:%M")],
-             ["Results", data.source],
-             ["Status", s.get("status", "?") + (f": {s['message']}" if s.get("message") else "")],
-             ["Solver", "index-1 DAE with Baumgarte stabilisation, Tikhonov-regularised multipliers"],
-             ["Integrator", f"{integ}, " + settings_text(st, integ)],
-             ["Simulated time", f"{g(s.get('t_start'))} to {g(s.get('t_end'))} s, {s.get('samples')} output samples, "
-                                f"{s.get('steps')} steps"],
-             ["Run time", f"{g(s.get('wall_time_s'), 3)} s (wall clock)"],
-             ["Max constraint violation", f"{g(s.get('max_position_violation_m'), 3)} m, "
-                                          f"{g(s.get('max_angle_violation_rad'), 3)} rad"],
-             ["Relative energy drift", g(s.get("energy_drift"), 3)],
-             ["Gravity", f"{vec(data.model.gravity)} m/s\u00b2"]]
+    rows += [
+        ["Report generated", datetime.datetime.now().strftime("%Y-%m-%d %H:%M")],
+        ["Results", data.source],
+        ["Status", s.get("status", "?") + (f": {s['message']}" if s.get("message") else "")],
+        ["Solver", formulation(integ)],
+        ["Integrator", f"{integ}, " + settings_text(st, integ)],
+        [
+            "Simulated time",
+            f"{g(s.get('t_start'))} to {g(s.get('t_end'))} s, {s.get('samples')} output samples, "
+            f"{s.get('steps')} steps",
+        ],
+        ["Run time", f"{g(s.get('wall_time_s'), 3)} s (wall clock)"],
+        [
+            "Max constraint violation",
+            f"{g(s.get('max_position_violation_m'), 3)} m, {g(s.get('max_angle_violation_rad'), 3)} rad",
+        ],
+        ["Relative energy drift", g(s.get("energy_drift"), 3)],
+        ["Gravity", f"{vec(data.model.gravity)} m/s\u00b2"],
+    ]
     moved = [a for a in s.get("assembly", []) if a.get("moved_m", 0) > 1e-9 or a.get("rotated_rad", 0) > 1e-9]
     if moved:
-        rows.append(["Initial assembly", "; ".join(f"'{a['body']}' moved {g(a['moved_m'], 3)} m, "
-                                                   f"{g(a['rotated_rad'], 3)} rad" for a in moved)])
+        rows.append(
+            [
+                "Initial assembly",
+                "; ".join(f"'{a['body']}' moved {g(a['moved_m'], 3)} m, {g(a['rotated_rad'], 3)} rad" for a in moved),
+            ]
+        )
     sv = s.get("versions") or versions()
     rows.append(["Software", ", ".join(f"{k} {v}" for k, v in sv.items())])
     return [Table(["Item", "Value"], rows)]
 
 
+def formulation(integ: str) -> str:
+    """The equations integrator ``integ`` solves (from the integrator registry); '-' if unknown."""
+    text = METHODS[integ].formulation if integ in METHODS else "-"
+    return text[:1].upper() + text[1:]
+
+
 def settings_text(st, integ):
     """Integrator settings relevant to ``integ``."""
-    parts = [f"step {g(st.get('step'))} s" if integ not in ("bdf", "radau", "lsoda")
-             else f"max step {g(st.get('step'))} s, rtol {g(st.get('rtol'))}, atol {g(st.get('atol'))}",
-             f"output every {g(st.get('output_step'))} s",
-             f"Baumgarte \u03b1 = {g(st.get('baumgarte_alpha'))} 1/s, \u03b2 = {g(st.get('baumgarte_beta'))} 1/s",
-             f"Tikhonov \u03b5 = {g(st.get('tikhonov_eps'))}"]
+    parts = [
+        f"step {g(st.get('step'))} s"
+        if integ not in ("bdf", "radau", "lsoda")
+        else f"max step {g(st.get('step'))} s, rtol {g(st.get('rtol'))}, atol {g(st.get('atol'))}",
+        f"output every {g(st.get('output_step'))} s",
+        f"Baumgarte \u03b1 = {g(st.get('baumgarte_alpha'))} 1/s, \u03b2 = {g(st.get('baumgarte_beta'))} 1/s",
+        f"Tikhonov \u03b5 = {g(st.get('tikhonov_eps'))}",
+    ]
     if integ == "galpha":
         parts.append(f"\u03c1\u221e = {g(st.get('rho_inf'))}")
     if st.get("projection"):
@@ -122,9 +152,14 @@ def settings_text(st, integ):
 def key_results(data, peaks):
     rows = []
     for d in derived.driver_peaks(data):
-        rows.append([f"driver '{d['driver']}'", f"max |effort| {g(abs(d['effort']))} {d['unit']} at t = {g(d['t_effort'])} s; "
-                     f"max |power| {g(abs(d['power']))} W at t = {g(d['t_power'])} s; "
-                     f"net energy delivered {g(d['energy'])} J"])
+        rows.append(
+            [
+                f"driver '{d['driver']}'",
+                f"max |effort| {g(abs(d['effort']))} {d['unit']} at t = {g(d['t_effort'])} s; "
+                f"max |power| {g(abs(d['power']))} W at t = {g(d['t_power'])} s; "
+                f"net energy delivered {g(d['energy'])} J",
+            ]
+        )
     if peaks:
         pf = max(peaks, key=lambda p: p["F_max"])
         pt = max(peaks, key=lambda p: p["T_max"])
@@ -137,8 +172,12 @@ def key_results(data, peaks):
 def warning_blocks(warns):
     out = [Heading("Warnings", 1)]
     if not warns:
-        return out + [Para("None: no redundant constraints, no singular configuration, constraint and energy drift "
-                           "within limits.", "note")]
+        return out + [
+            Para(
+                "None: no redundant constraints, no singular configuration, constraint and energy drift within limits.",
+                "note",
+            )
+        ]
     return out + [Para(f"{title}: {text}", "warning") for title, text in warns]
 
 
@@ -148,26 +187,57 @@ def model_blocks(model):
     rows = []
     for b in model.bodies:
         I = np.asarray(b.inertia, float)
-        rows.append([b.name, "yes" if b.grounded else "", g(b.mass), vec(b.position),
-                     g(I[0, 0]), g(I[1, 1]), g(I[2, 2]), g(I[0, 1]), g(I[0, 2]), g(I[1, 2])])
-    out.append(Table(["body", "fixed", "mass [kg]", "CoG [m]", "Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"], rows,
-                     "CoG at the initial configuration (global); inertia about the CoG in the body frame [kg m\u00b2].",
-                     numeric=[2, 4, 5, 6, 7, 8, 9]))
-    out += [Heading("Joints", 2), Table(["joint", "type", "body i", "body j", "eqs", "frame [m]"],
-                                        [[j.name, j.type, j.body_i, j.body_j, str(len(derived.JOINT_ROWS[j.type])),
-                                          frame_text(j)] for j in model.joints],
-                                        "Frames: global at the initial configuration, or local per body (about its "
-                                        "CoG, body frame). Reactions are reported in the frame carried by body i.",
-                                        numeric=[4])]
+        rows.append(
+            [
+                b.name,
+                "yes" if b.grounded else "",
+                g(b.mass),
+                vec(b.position),
+                g(I[0, 0]),
+                g(I[1, 1]),
+                g(I[2, 2]),
+                g(I[0, 1]),
+                g(I[0, 2]),
+                g(I[1, 2]),
+            ]
+        )
+    out.append(
+        Table(
+            ["body", "fixed", "mass [kg]", "CoG [m]", "Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz"],
+            rows,
+            "CoG at the initial configuration (global); inertia about the CoG in the body frame [kg m\u00b2].",
+            numeric=[2, 4, 5, 6, 7, 8, 9],
+        )
+    )
+    out += [
+        Heading("Joints", 2),
+        Table(
+            ["joint", "type", "body i", "body j", "eqs", "frame [m]"],
+            [[j.name, j.type, j.body_i, j.body_j, str(JOINTS[j.type].equations), frame_text(j)] for j in model.joints],
+            "Frames: global at the initial configuration, or local per body (about its "
+            "CoG, body frame). Reactions are reported in the frame carried by body i.",
+            numeric=[4],
+        ),
+    ]
     if model.drivers:
-        out += [Heading("Drivers", 2), Table(["driver", "type", "joint", "profile"],
-                                             [[d.name, d.type, d.joint, profile_text(d.profile)] for d in model.drivers],
-                                             "Driver value: joint angle [rad] or displacement along the joint z axis "
-                                             "[m], zero at the initial configuration.")]
+        rows = [[d.name, d.type, d.joint, profile_text(d.profile)] for d in model.drivers]
+        out += [
+            Heading("Drivers", 2),
+            Table(
+                ["driver", "type", "joint", "profile"],
+                rows,
+                "Driver value: joint angle [rad] or displacement along the joint z axis "
+                "[m], zero at the initial configuration.",
+            ),
+        ]
     out += [Heading("Springs, dampers and applied loads", 2)]
     if model.forces:
-        out.append(Table(["name", "type", "acts on", "parameters"],
-                         [[f.name, f.type.replace("_", " "), force_target(f), force_params(f)] for f in model.forces]))
+        out.append(
+            Table(
+                ["name", "type", "acts on", "parameters"],
+                [[f.name, f.type.replace("_", " "), force_target(f), force_params(f)] for f in model.forces],
+            )
+        )
     else:
         out.append(Para("None (gravity only).", "note"))
     return out
@@ -216,37 +286,57 @@ def force_params(f):
 
 
 # ----------------------------------------------------------------------------- mobility, peaks
-def mobility_blocks(mob):
-    gr = mob["grubler"]
-    rows = [["Moving bodies", f"{gr['moving_bodies']} (6 coordinates each)"],
-            ["Grubler count", f"6 x {gr['moving_bodies']} - {gr['joint_equations']} joint equations = {gr['dof']}; "
-                              f"- {gr['driver_equations']} driver equations = {gr['dof_driven']}"]]
-    out = [Heading("Mobility and redundancy", 1)]
+def mobility_blocks(mob: dict) -> list:
     rep, scan = mob["report"], mob["scan"]
-    if rep is None:
-        return out + [Table(["Quantity", "Value"], rows),
-                      Para("Numerical rank analysis unavailable (MBDWorkbench.solver.analysis not installed): "
-                           "the Grubler count ignores special geometry (parallel axes, planar mechanisms).", "note")]
+    out = [Heading("Mobility and redundancy", 1)]
     ratio = float(np.min(scan.ratio)) if len(scan.ratio) else 1.0
-    rows += [["Joint equations", f"{rep.n_joint_equations}, independent {rep.rank_joints}, redundant "
-                                 f"{len(rep.redundant)}"],
-             ["Degrees of freedom", f"{rep.mobility} without drivers, {rep.mobility_driven} left free by the "
-                                    f"{rep.n_driver_equations} driver equation(s)"],
-             ["Singular configurations", (f"at t = {', '.join(g(t) for t in scan.times[:8])} s" if scan.times
-                                          else "none") + f" ({len(scan.t)} samples checked; smallest singular-value "
-                                          f"ratio {g(ratio, 3)})"]]
+    rows = [
+        ["Moving bodies", f"{rep.n_moving} (6 coordinates each)"],
+        [
+            "Grubler count",
+            f"6 x {rep.n_moving} - {rep.n_joint_equations} joint equations = {rep.grubler}; "
+            f"- {rep.n_driver_equations} driver equations = {rep.grubler_driven}",
+        ],
+        ["Joint equations", f"{rep.n_joint_equations}, independent {rep.rank_joints}, redundant {len(rep.redundant)}"],
+        [
+            "Degrees of freedom",
+            f"{rep.mobility} without drivers, {rep.mobility_driven} left free by the "
+            f"{rep.n_driver_equations} driver equation(s)",
+        ],
+        [
+            "Singular configurations",
+            (f"at t = {', '.join(g(t) for t in scan.times[:8])} s" if scan.times else "none")
+            + f" ({len(scan.t)} samples checked; smallest singular-value "
+            f"ratio {g(ratio, 3)})",
+        ],
+    ]
     if rep.relaxations:
-        rows.append(["Suggested relaxation", "; ".join(f"'{r.joint}' {r.old} \u2192 {r.new} (-{r.removes} equations)"
-                                                       for r in rep.relaxations)
-                     + ("" if not rep.relaxed_redundancy else f" ({rep.relaxed_redundancy} redundant would remain)")])
-    out.append(Table(["Quantity", "Value"], rows,
-                     f"Rank of the constraint Jacobian at t = {g(rep.t)} s (first sample), made dimensionless with "
-                     f"the length scale {g(rep.length_scale, 3)} m, relative tolerance {rep.tol:g}."))
+        rows.append(
+            [
+                "Suggested relaxation",
+                "; ".join(f"'{r.joint}' {r.old} \u2192 {r.new} (-{r.removes} equations)" for r in rep.relaxations)
+                + ("" if not rep.relaxed_redundancy else f" ({rep.relaxed_redundancy} redundant would remain)"),
+            ]
+        )
+    out.append(
+        Table(
+            ["Quantity", "Value"],
+            rows,
+            f"Rank of the constraint Jacobian at t = {g(rep.t)} s (first sample), made dimensionless with "
+            f"the length scale {g(rep.length_scale, 3)} m, relative tolerance {rep.tol:g}.",
+        )
+    )
     if rep.redundant:
-        out.append(Table(["redundant equation", "load shared with"],
-                         [[e["label"], ", ".join(n for n in mob["involved"].get(e["row"], []) if n != e["name"])]
-                          for e in rep.redundant],
-                         "Equations that repeat earlier ones (model order); one valid choice among equivalent ones."))
+        out.append(
+            Table(
+                ["redundant equation", "load shared with"],
+                [
+                    [e["label"], ", ".join(n for n in mob["involved"].get(e["row"], []) if n != e["name"])]
+                    for e in rep.redundant
+                ],
+                "Equations that repeat earlier ones (model order); one valid choice among equivalent ones.",
+            )
+        )
     return out
 
 
@@ -255,13 +345,37 @@ def peak_blocks(peaks, mob):
     rows = []
     for p in peaks:
         star = " *" if p["joint"] in affected else ""
-        rows.append([p["joint"] + star, p["type"], g(p["F_max"]), g(p["t_F"]), *components(p["F"], p["F_max"]),
-                     g(p["T_max"]), g(p["t_T"]), *components(p["T"], p["T_max"])])
+        rows.append(
+            [
+                p["joint"] + star,
+                p["type"],
+                g(p["F_max"]),
+                g(p["t_F"]),
+                *components(p["F"], p["F_max"]),
+                g(p["T_max"]),
+                g(p["t_T"]),
+                *components(p["T"], p["T_max"]),
+            ]
+        )
     nm = "N\u00a0m"
-    head = ["joint", "type", "max |F| [N]", "t [s]", "Fx [N]", "Fy [N]", "Fz [N]",
-            f"max |T| [{nm}]", "t [s]", f"Tx [{nm}]", f"Ty [{nm}]", f"Tz [{nm}]"]
-    cap = ("Peak reaction force and torque (about the joint origin) that body i exerts on body j; components at the "
-           f"time of the peak, in the joint frame carried by body i (below {NOISE:g} of the magnitude shown as 0).")
+    head = [
+        "joint",
+        "type",
+        "max |F| [N]",
+        "t [s]",
+        "Fx [N]",
+        "Fy [N]",
+        "Fz [N]",
+        f"max |T| [{nm}]",
+        "t [s]",
+        f"Tx [{nm}]",
+        f"Ty [{nm}]",
+        f"Tz [{nm}]",
+    ]
+    cap = (
+        "Peak reaction force and torque (about the joint origin) that body i exerts on body j; components at the "
+        f"time of the peak, in the joint frame carried by body i (below {NOISE:g} of the magnitude shown as 0)."
+    )
     if affected:
         cap += " * reaction partly statically indeterminate (redundant constraints, minimum-norm split)."
     return [Heading("Peak loads", 1), Table(head, rows, cap, numeric=list(range(2, 12)))]
@@ -274,17 +388,27 @@ def components(v, magnitude):
 
 def plot_blocks(data, peaks, points, view):
     out = [Heading("Plots", 1)]
-    items = (plots.driver_plots(data, peaks) + plots.reaction_plots(data, peaks) + plots.point_plots(data, points)
-             + plots.violation_plots(data) + plots.energy_plot(data) + plots.motion_plot(data, view))
+    items = (
+        plots.driver_plots(data, peaks)
+        + plots.reaction_plots(data, peaks)
+        + plots.point_plots(data, points)
+        + plots.violation_plots(data)
+        + plots.energy_plot(data)
+        + plots.motion_plot(data, view)
+    )
     return out + items
 
 
 def file_blocks(files):
     if not files:
         return []
-    text = {"report.html": "this report (self-contained HTML)", "report.pdf": "this report (PDF)",
-            "timeseries.json": "every time series of the run (keys are the CSV headers, with units)",
-            "peak_loads.csv": "the peak-load table", "points.csv": "paths, velocities and accelerations of the points",
-            "motion.gif": "stick-figure animation of the motion", "motion_strip.png": "stick-figure frames of the motion"}
+    text = {
+        "report.html": "this report (self-contained HTML)",
+        "report.pdf": "this report (PDF)",
+        "timeseries.json": "every time series of the run (keys are the CSV headers, with units)",
+        "peak_loads.csv": "the peak-load table",
+        "points.csv": "paths, velocities and accelerations of the points",
+        "motion.gif": "stick-figure animation of the motion",
+        "motion_strip.png": "stick-figure frames of the motion",
+    }
     return [Heading("Files", 1), Table(["file", "content"], [[f, text.get(f, "")] for f in files])]
-

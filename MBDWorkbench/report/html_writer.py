@@ -1,5 +1,6 @@
 """Render report blocks to one self-contained HTML file: inline CSS, figures as base64
 PNG data URIs, no scripts, fonts, links or files outside the page."""
+
 import base64
 import html
 import io
@@ -40,8 +41,10 @@ def png_data_uri(fig):
 def render_plot(p):
     fig = Figure(figsize=(CONTENT_W, p.height))
     p.draw(fig, (0.0, 0.0, CONTENT_W, p.height))
-    return (f'<figure><h3>{html.escape(p.title)}</h3><img alt="{html.escape(p.title)}" src="{png_data_uri(fig)}">'
-            f"<figcaption>{html.escape(p.caption)}</figcaption></figure>")
+    return (
+        f'<figure><h3>{html.escape(p.title)}</h3><img alt="{html.escape(p.title)}" src="{png_data_uri(fig)}">'
+        f"<figcaption>{html.escape(p.caption)}</figcaption></figure>"
+    )
 
 
 def render_table(t):
@@ -49,8 +52,9 @@ def render_table(t):
     head = "".join(f"<th>{e(str(h))}</th>" for h in t.header)
     rows = []
     for r in t.rows:
-        cells = "".join(f'<td class="num">{e(str(c))}</td>' if k in t.numeric else f"<td>{e(str(c))}</td>"
-                        for k, c in enumerate(r))
+        cells = "".join(
+            f'<td class="num">{e(str(c))}</td>' if k in t.numeric else f"<td>{e(str(c))}</td>" for k, c in enumerate(r)
+        )
         rows.append(f"<tr>{cells}</tr>")
     cap = f"<caption>{e(t.caption)}</caption>" if t.caption else ""
     return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
@@ -70,9 +74,12 @@ def render(blocks, title):
             parts.append(render_plot(b))
         else:
             raise TypeError(f"unknown report block {type(b).__name__}")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"
-            + "\n".join(parts) + "\n</body></html>\n")
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>\n"
+        + "\n".join(parts)
+        + "\n</body></html>\n"
+    )
 
 
 def write_html(blocks, path, title):

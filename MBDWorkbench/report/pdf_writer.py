@@ -1,5 +1,6 @@
 """Render report blocks to an A4 PDF with matplotlib's PdfPages (text, tables with
 wrapped cells and repeated headers, plots drawn directly on the page: vector output)."""
+
 import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
@@ -9,12 +10,12 @@ from matplotlib.textpath import TextToPath
 from .document import Heading, Para, Table
 from .plots import Plot
 
-PAGE_W, PAGE_H = 8.27, 11.69          # A4 [in]
+PAGE_W, PAGE_H = 8.27, 11.69  # A4 [in]
 MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = 0.7, 0.75, 0.7
 CONTENT_W = PAGE_W - 2 * MARGIN_X
-BODY, SMALL, TABLE = 9.0, 7.5, 7.0    # font sizes [pt]
+BODY, SMALL, TABLE = 9.0, 7.5, 7.0  # font sizes [pt]
 HEAD = {0: 16.0, 1: 13.0, 2: 10.5}
-CELL_PAD = 0.06                        # [in] each side of a cell
+CELL_PAD = 0.06  # [in] each side of a cell
 _T2P = TextToPath()
 
 
@@ -68,8 +69,15 @@ class PdfBuilder:
         self.page += 1
         self.fig = Figure(figsize=(PAGE_W, PAGE_H))
         self.fig.text(MARGIN_X / PAGE_W, 1 - 0.4 / PAGE_H, self.title, fontsize=SMALL, color="0.4", va="center")
-        self.fig.text(1 - MARGIN_X / PAGE_W, 0.35 / PAGE_H, f"page {self.page}", fontsize=SMALL, color="0.4",
-                      ha="right", va="center")
+        self.fig.text(
+            1 - MARGIN_X / PAGE_W,
+            0.35 / PAGE_H,
+            f"page {self.page}",
+            fontsize=SMALL,
+            color="0.4",
+            ha="right",
+            va="center",
+        )
         self.y = MARGIN_TOP
 
     def finish_page(self):
@@ -142,9 +150,18 @@ class PdfBuilder:
 
     def _table_header(self, head, widths, head_h, lh):
         from matplotlib.patches import Rectangle
+
         top = 1 - self.y / PAGE_H
-        self.fig.patches.append(Rectangle((MARGIN_X / PAGE_W, top - head_h / PAGE_H), sum(widths) / PAGE_W,
-                                          head_h / PAGE_H, transform=self.fig.transFigure, color="#e8edf3", zorder=0))
+        self.fig.patches.append(
+            Rectangle(
+                (MARGIN_X / PAGE_W, top - head_h / PAGE_H),
+                sum(widths) / PAGE_W,
+                head_h / PAGE_H,
+                transform=self.fig.transFigure,
+                color="#e8edf3",
+                zorder=0,
+            )
+        )
         self.y += 0.03
         self._row(head, widths, lh, [], bold=True)
         self.y += head_h - 0.03
@@ -164,8 +181,11 @@ class PdfBuilder:
 
     def _rule(self, lw, color):
         y = 1 - self.y / PAGE_H
-        self.fig.add_artist(matplotlib.lines.Line2D([MARGIN_X / PAGE_W, 1 - MARGIN_X / PAGE_W], [y, y],
-                                                    lw=lw, color=color, transform=self.fig.transFigure))
+        self.fig.add_artist(
+            matplotlib.lines.Line2D(
+                [MARGIN_X / PAGE_W, 1 - MARGIN_X / PAGE_W], [y, y], lw=lw, color=color, transform=self.fig.transFigure
+            )
+        )
 
     def plot(self, b):
         cap = wrap(b.caption, CONTENT_W, SMALL)
@@ -185,16 +205,21 @@ def column_widths(table, avail):
     """Column widths [in]: natural (one-line) widths; if too wide, the text columns are
     shrunk (their cells wrap) in proportion to their widths, numeric columns never."""
     n = len(table.header)
-    nat = [max([text_width(str(table.header[c]), TABLE, True)] + [text_width(str(r[c]), TABLE) for r in table.rows])
-           + 2 * CELL_PAD + 0.02 for c in range(n)]
+    nat = [
+        max([text_width(str(table.header[c]), TABLE, True)] + [text_width(str(r[c]), TABLE) for r in table.rows])
+        + 2 * CELL_PAD
+        + 0.02
+        for c in range(n)
+    ]
     if sum(nat) <= avail:
         if n <= 4:
             nat[-1] += avail - sum(nat)
         return nat
     fixed = set(table.numeric)
-    words = [max(text_width(w, TABLE, True) for w in str(table.header[c]).split(" ")) + 2 * CELL_PAD + 0.02
-             for c in range(n)]
-    for c in fixed:       # numeric headers may wrap at spaces, numbers never
+    words = [
+        max(text_width(w, TABLE, True) for w in str(table.header[c]).split(" ")) + 2 * CELL_PAD + 0.02 for c in range(n)
+    ]
+    for c in fixed:  # numeric headers may wrap at spaces, numbers never
         nat[c] = max([words[c]] + [text_width(str(r[c]), TABLE) + 2 * CELL_PAD + 0.02 for r in table.rows])
     while True:
         flexible = [c for c in range(n) if c not in fixed]
@@ -228,7 +253,7 @@ def write_pdf(blocks, path, title):
         pb.new_page()
         for k, b in enumerate(blocks):
             if isinstance(b, Heading):
-                pb.heading(b, _keep(blocks[k + 1:k + 3]))
+                pb.heading(b, _keep(blocks[k + 1 : k + 3]))
             elif isinstance(b, Para):
                 pb.para(b)
             elif isinstance(b, Table):
@@ -239,4 +264,3 @@ def write_pdf(blocks, path, title):
                 raise TypeError(f"unknown report block {type(b).__name__}")
         pb.close()
     return pb.page
-

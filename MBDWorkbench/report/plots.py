@@ -1,22 +1,24 @@
 """Report figures. Each ``Plot`` draws into a box of a matplotlib Figure given in inches,
 so the same drawing fills a PDF page region and a standalone PNG for the HTML."""
+
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
 from . import derived
 
 LEFT, RIGHT_LEGEND, RIGHT, TOP, BOTTOM, GAP = 0.85, 1.75, 0.25, 0.3, 0.5, 0.45
-MAX_LINES = 8            # curves per axes before a plot is split
+MAX_LINES = 8  # curves per axes before a plot is split
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"]
 FONT = 8
-H2, H3 = 4.15, 5.6       # heights [in] of two- and three-axes plots
+H2, H3 = 4.15, 5.6  # heights [in] of two- and three-axes plots
 
 
 @dataclass
 class Plot:
     """A figure block: ``draw(fig, box)`` with box = (x0, y0, width, height) in inches."""
+
     title: str
     caption: str
     height: float
@@ -32,8 +34,9 @@ def axes_stack(fig, box, n, legend=True):
     axes = []
     for k in range(n):
         bottom = y0 + BOTTOM + (n - 1 - k) * (ah + GAP)
-        ax = fig.add_axes([(x0 + LEFT) / W, bottom / H, (w - LEFT - right) / W, ah / H],
-                          sharex=axes[0] if axes else None)
+        ax = fig.add_axes(
+            [(x0 + LEFT) / W, bottom / H, (w - LEFT - right) / W, ah / H], sharex=axes[0] if axes else None
+        )
         ax.tick_params(labelsize=FONT)
         ax.grid(True, lw=0.4, alpha=0.5)
         axes.append(ax)
@@ -45,12 +48,19 @@ def axes_stack(fig, box, n, legend=True):
 
 def _legend(ax, title=None):
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=FONT - 1, frameon=False,
-                  title=title, title_fontsize=FONT - 1, borderaxespad=0.0)
+        ax.legend(
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            fontsize=FONT - 1,
+            frameon=False,
+            title=title,
+            title_fontsize=FONT - 1,
+            borderaxespad=0.0,
+        )
 
 
 def _short(name, n=22):
-    return name if len(name) <= n else name[:n - 1] + "\u2026"
+    return name if len(name) <= n else name[: n - 1] + "\u2026"
 
 
 def _ylabel(ax, text):
@@ -58,7 +68,7 @@ def _ylabel(ax, text):
 
 
 def _chunks(items, n=MAX_LINES):
-    return [items[k:k + n] for k in range(0, len(items), n)] or [[]]
+    return [items[k : k + n] for k in range(0, len(items), n)] or [[]]
 
 
 # ----------------------------------------------------------------------------- plots
@@ -68,20 +78,27 @@ def driver_plots(data, peaks):
         return []
     out = []
     for part, names in enumerate(_chunks(data.driver_names)):
+
         def draw(fig, box, names=names):
             a1, a2 = axes_stack(fig, box, 2)
             units = sorted({data.driver_unit(d) for d in names})
             for c, d in enumerate(names):
                 col = COLORS[c % len(COLORS)]
-                a1.plot(data.t, data.effort(d), color=col, lw=1.2, label=f"{_short(d)} [{data.driver_unit(d)}]")
-                a2.plot(data.t, data.power(d), color=col, lw=1.2, label=_short(d))
+                a1.plot(data.t, data.driver_effort(d), color=col, lw=1.2, label=f"{_short(d)} [{data.driver_unit(d)}]")
+                a2.plot(data.t, data.driver_power(d), color=col, lw=1.2, label=_short(d))
             _ylabel(a1, f"effort [{' / '.join(units)}]")
             _ylabel(a2, "power [W]")
             a1.set_title("torque / force applied by the driver to body_j", fontsize=FONT, loc="left")
             _legend(a1), _legend(a2)
-        out.append(Plot("Driver efforts and power" + _part(part, data.driver_names),
-                        "Driver effort (torque or force it applies to body_j) and mechanical power delivered.",
-                        H2, draw))
+
+        out.append(
+            Plot(
+                "Driver efforts and power" + _part(part, data.driver_names),
+                "Driver effort (torque or force it applies to body_j) and mechanical power delivered.",
+                H2,
+                draw,
+            )
+        )
     return out
 
 
@@ -111,9 +128,15 @@ def reaction_plots(data, peaks):
             _ylabel(a2, "|T| [N m]")
             a1.set_title("reaction of body_i on body_j (dots: peaks)", fontsize=FONT, loc="left")
             _legend(a1, "joint"), _legend(a2, "joint")
-        out.append(Plot("Joint reaction magnitudes" + _part(part, data.joint_names),
-                        "Magnitude of the reaction force and of the reaction torque about the joint origin.",
-                        H2, draw))
+
+        out.append(
+            Plot(
+                "Joint reaction magnitudes" + _part(part, data.joint_names),
+                "Magnitude of the reaction force and of the reaction torque about the joint origin.",
+                H2,
+                draw,
+            )
+        )
     return out
 
 
@@ -133,9 +156,16 @@ def point_plots(data, points):
                     ax.plot(data.t, np.linalg.norm(v, axis=1), color="k", lw=1.0, ls="--", label="magnitude")
                 _ylabel(ax, f"{key} [{unit}]")
                 _legend(ax, "global")
-        out.append(Plot(f"Point {label}: body '{body}' {_fmt_vec(local)}",
-                        f"Point fixed to body '{body}' at {_fmt_vec(local)} m from its CoG (body frame); global "
-                        "components. Acceleration: second-order finite difference of the velocity.", H3, draw))
+
+        out.append(
+            Plot(
+                f"Point {label}: body '{body}' {_fmt_vec(local)}",
+                f"Point fixed to body '{body}' at {_fmt_vec(local)} m from its CoG (body frame); global "
+                "components. Acceleration: second-order finite difference of the velocity.",
+                H3,
+                draw,
+            )
+        )
     return out
 
 
@@ -165,14 +195,28 @@ def violation_plots(data):
             for ax, angular in ((a1, False), (a2, True)):
                 if not ax.get_lines():
                     has = any(angular in derived.row_kinds(data.model, n) for n in group)
-                    ax.text(0.5, 0.5, "exactly zero throughout" if has else "no equations of this kind",
-                            transform=ax.transAxes, ha="center", va="center", fontsize=FONT)
+                    ax.text(
+                        0.5,
+                        0.5,
+                        "exactly zero throughout" if has else "no equations of this kind",
+                        transform=ax.transAxes,
+                        ha="center",
+                        va="center",
+                        fontsize=FONT,
+                    )
                     ax.set_yticks([])
             a1.set_title("max |violation| of each joint's / driver's equations", fontsize=FONT, loc="left")
             _legend(a1), _legend(a2)
-        out.append(Plot("Constraint violation" + _part(part, names),
-                        "Largest absolute violation of the position-level constraint equations of each joint and "
-                        "driver (lengths in m, angles in rad).", H2, draw))
+
+        out.append(
+            Plot(
+                "Constraint violation" + _part(part, names),
+                "Largest absolute violation of the position-level constraint equations of each joint and "
+                "driver (lengths in m, angles in rad).",
+                H2,
+                draw,
+            )
+        )
     return out
 
 
@@ -182,18 +226,25 @@ def energy_plot(data):
 
     def draw(fig, box):
         a1, a2 = axes_stack(fig, box, 2)
-        curves = (("kinetic", "kinetic T", COLORS[0], "-"), ("potential", "potential V", COLORS[1], "-"),
-                  ("total", "T + V", "k", "-"), ("work_drivers", "work of drivers", COLORS[2], "--"),
-                  ("work_nonconservative", "work of dampers\n& applied loads", COLORS[3], "--"))
+        curves = (
+            ("kinetic", "kinetic T", COLORS[0], "-"),
+            ("potential", "potential V", COLORS[1], "-"),
+            ("total", "T + V", "k", "-"),
+            ("work_drivers", "work of drivers", COLORS[2], "--"),
+            ("work_nonconservative", "work of dampers\n& applied loads", COLORS[3], "--"),
+        )
         for key, label, col, ls in curves:
             a1.plot(data.t, e[key], color=col, ls=ls, lw=1.2, label=label)
         a2.plot(data.t, e["balance"], color=COLORS[4], lw=1.2, label="balance")
         _ylabel(a1, "energy / work [J]")
         _ylabel(a2, "balance [J]")
         _legend(a1), _legend(a2)
+
     drift = data.summary.get("energy_drift")
-    cap = ("Energies and works; balance = T + V - (T + V)(t=0) - work of drivers - work of dampers and applied "
-           "loads, zero for an exact solution: its deviation measures the integration error")
+    cap = (
+        "Energies and works; balance = T + V - (T + V)(t=0) - work of drivers - work of dampers and applied "
+        "loads, zero for an exact solution: its deviation measures the integration error"
+    )
     cap += f" (relative drift {drift:.2e})." if isinstance(drift, (int, float)) else "."
     return [Plot("Energy balance", cap, H2, draw)]
 
@@ -201,6 +252,7 @@ def energy_plot(data):
 def motion_plot(data, view=None, snapshots=8):
     """Stick figure of the mechanism at a few instants, projected on the view plane."""
     from .animation import StickFigure
+
     stick = StickFigure(data, view)
 
     def draw(fig, box):
@@ -214,6 +266,15 @@ def motion_plot(data, view=None, snapshots=8):
             stick.draw_frame(ax, k, alpha=alpha, labels=(n == len(ks) - 1))
         stick.decorate(ax)
         _legend(ax)
-    times = ", ".join(f"{data.t[k]:.3g}" for k in np.unique(np.linspace(0, len(data) - 1, snapshots).round().astype(int)))
-    return [Plot("Motion overview", f"Stick figure (bodies as lines between their joint points) at t = {times} s, "
-                 f"later instants darker; {stick.view_text}.", H2, draw)]
+
+    samples = np.unique(np.linspace(0, len(data) - 1, snapshots).round().astype(int))
+    times = ", ".join(f"{data.t[k]:.3g}" for k in samples)
+    return [
+        Plot(
+            "Motion overview",
+            f"Stick figure (bodies as lines between their joint points) at t = {times} s, "
+            f"later instants darker; {stick.view_text}.",
+            H2,
+            draw,
+        )
+    ]

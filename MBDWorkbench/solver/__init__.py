@@ -1,13 +1,30 @@
 """Pure-numerics multibody solver (no FreeCAD): model, joints, kernels, integrators."""
+
 from ._cache import configure as _configure_cache
 
 _configure_cache()
-from .errors import ModelError, AssemblyError, SimulationError, Cancelled
-from .model import Model, Body, Joint, Frame, Force, Driver, Settings, load, from_dict, GROUND
+from .errors import AssemblyError, Cancelled, ModelError, SimulationError
+from .model import GROUND, Body, Driver, Force, Frame, Joint, Model, Settings, from_dict, load
+from .results import Results
 from .simulate import simulate
 from .system import System
-from .results import Results
 
-__all__ = ["Model", "Body", "Joint", "Frame", "Force", "Driver", "Settings", "load", "from_dict",
-           "simulate", "System", "Results", "ModelError", "AssemblyError", "SimulationError",
-           "Cancelled", "GROUND"]
+__all__ = [
+    "Model",
+    "Body",
+    "Joint",
+    "Frame",
+    "Force",
+    "Driver",
+    "Settings",
+    "load",
+    "from_dict",
+    "simulate",
+    "System",
+    "Results",
+    "ModelError",
+    "AssemblyError",
+    "SimulationError",
+    "Cancelled",
+    "GROUND",
+]

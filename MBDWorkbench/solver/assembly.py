@@ -1,5 +1,6 @@
 """Initial conditions: Newton assembly of approximate positions onto Phi = 0 and
 projection of the initial velocities onto Phi_q v = -Phi_t."""
+
 import numpy as np
 import scipy.linalg
 
@@ -12,9 +13,9 @@ def apply_increment(system, Y, delta):
     """Move every body by delta = [dr (global, m), dtheta (body frame, rad)] per body."""
     Y = Y.copy()
     for b in range(system.nb):
-        Y[7 * b:7 * b + 3] += delta[6 * b:6 * b + 3]
-        q = Y[7 * b + 3:7 * b + 7].copy()
-        rotate_by_body_vector(q, delta[6 * b + 3:6 * b + 6].copy(), Y[7 * b + 3:7 * b + 7])
+        Y[7 * b : 7 * b + 3] += delta[6 * b : 6 * b + 3]
+        q = Y[7 * b + 3 : 7 * b + 7].copy()
+        rotate_by_body_vector(q, delta[6 * b + 3 : 6 * b + 6].copy(), Y[7 * b + 3 : 7 * b + 7])
     return Y
 
 
@@ -44,8 +45,10 @@ def assemble_positions(system, Y, t=0.0, tol=1e-10, max_iter=60):
         return Y
     worst = system.worst_joints(phi)
     detail = ", ".join(f"'{n}' off by {v:.3g}" for n, v in worst)
-    raise AssemblyError(f"the mechanism does not assemble at t = {t:g} s: {detail} "
-                        f"(residual {np.max(np.abs(phi)):.3g} after Newton)", worst)
+    raise AssemblyError(
+        f"the mechanism does not assemble at t = {t:g} s: {detail} (residual {np.max(np.abs(phi)):.3g} after Newton)",
+        worst,
+    )
 
 
 def project_velocities(system, Y, t=0.0):
@@ -57,7 +60,7 @@ def project_velocities(system, Y, t=0.0):
     minv = system.static.minv.reshape(-1)
     C = (J * minv) @ J.T
     mu = scipy.linalg.lstsq(C, rate, cond=1e-12)[0]
-    Y[7 * system.nb:] -= minv * (J.T @ mu)
+    Y[7 * system.nb :] -= minv * (J.T @ mu)
     return Y
 
 
@@ -65,8 +68,8 @@ def assembly_report(system, Y0, Y1):
     """How far assembly moved each body: [{'body', 'moved_m', 'rotated_rad'}]."""
     out = []
     for b, body in enumerate(system.moving):
-        dr = float(np.linalg.norm(Y1[7 * b:7 * b + 3] - Y0[7 * b:7 * b + 3]))
-        q0, q1 = Y0[7 * b + 3:7 * b + 7], Y1[7 * b + 3:7 * b + 7]
+        dr = float(np.linalg.norm(Y1[7 * b : 7 * b + 3] - Y0[7 * b : 7 * b + 3]))
+        q0, q1 = Y0[7 * b + 3 : 7 * b + 7], Y1[7 * b + 3 : 7 * b + 7]
         c = abs(float(np.dot(q0, q1)) / (np.linalg.norm(q0) * np.linalg.norm(q1)))
         out.append({"body": body.name, "moved_m": dr, "rotated_rad": 2.0 * float(np.arccos(min(1.0, c)))})
     return out

@@ -15,9 +15,11 @@ folded at compile time.
 Bytecode: int64 pairs ``(opcode, operand)``; operands index the program's own
 constants (``OP_CONST``, ``OP_POWC``) or tables (``OP_TABLE``).
 """
+
 import keyword
 import math
 import numbers
+import operator
 import re
 
 import numpy as np
@@ -25,8 +27,8 @@ from numba import njit
 
 from .errors import ModelError
 
-MAX_LENGTH = 2000   # characters in an expression
-MAX_DEPTH = 100     # nesting levels (parentheses, unary signs, powers, calls)
+MAX_LENGTH = 2000  # characters in an expression
+MAX_DEPTH = 100  # nesting levels (parentheses, unary signs, powers, calls)
 
 
 class ExpressionError(ModelError):
@@ -39,14 +41,22 @@ OP_POWC, OP_POW, OP_ATAN2, OP_MIN, OP_MAX, OP_STEP, OP_TABLE = 7, 8, 9, 10, 11, 
 OP_SIN, OP_COS, OP_TAN, OP_ASIN, OP_ACOS, OP_ATAN = 20, 21, 22, 23, 24, 25
 OP_EXP, OP_LOG, OP_SQRT, OP_ABS, OP_SINH, OP_COSH, OP_TANH = 26, 27, 28, 29, 30, 31, 32
 
-UNARY_FUNCS = {"sin": (OP_SIN, math.sin), "cos": (OP_COS, math.cos), "tan": (OP_TAN, math.tan),
-               "asin": (OP_ASIN, math.asin), "acos": (OP_ACOS, math.acos),
-               "atan": (OP_ATAN, math.atan), "exp": (OP_EXP, math.exp),
-               "log": (OP_LOG, math.log), "sqrt": (OP_SQRT, math.sqrt), "abs": (OP_ABS, abs),
-               "sinh": (OP_SINH, math.sinh), "cosh": (OP_COSH, math.cosh),
-               "tanh": (OP_TANH, math.tanh)}
-MULTI_FUNCS = {"atan2": (OP_ATAN2, 2, 2), "min": (OP_MIN, 2, None),
-               "max": (OP_MAX, 2, None), "step": (OP_STEP, 5, 5)}
+UNARY_FUNCS = {
+    "sin": (OP_SIN, math.sin),
+    "cos": (OP_COS, math.cos),
+    "tan": (OP_TAN, math.tan),
+    "asin": (OP_ASIN, math.asin),
+    "acos": (OP_ACOS, math.acos),
+    "atan": (OP_ATAN, math.atan),
+    "exp": (OP_EXP, math.exp),
+    "log": (OP_LOG, math.log),
+    "sqrt": (OP_SQRT, math.sqrt),
+    "abs": (OP_ABS, abs),
+    "sinh": (OP_SINH, math.sinh),
+    "cosh": (OP_COSH, math.cosh),
+    "tanh": (OP_TANH, math.tanh),
+}
+MULTI_FUNCS = {"atan2": (OP_ATAN2, 2, 2), "min": (OP_MIN, 2, None), "max": (OP_MAX, 2, None), "step": (OP_STEP, 5, 5)}
 CONSTANTS = {"pi": math.pi, "e": math.e}
 
 
@@ -109,7 +119,7 @@ def _chain(g0, g1, g2, u1, u2):
 def _powc(u, p):
     """(u^p, d/du, d2/du2) for a constant exponent p (negative u ok for integer p)."""
     pm2 = math.pow(u, p - 2.0)
-    if pm2 != 0.0 and abs(pm2) < np.inf:   # one pow call; else the careful path
+    if pm2 != 0.0 and abs(pm2) < np.inf:  # one pow call; else the careful path
         pm1 = pm2 * u
         return pm1 * u, p * pm1, p * (p - 1.0) * pm2
     g1 = p * math.pow(u, p - 1.0) if p != 0.0 else 0.0
@@ -162,12 +172,16 @@ def _step(s, i):
         return s[i + 2, 0], s[i + 2, 1], s[i + 2, 2]
     if x >= x1:
         return s[i + 4, 0], s[i + 4, 1], s[i + 4, 2]
-    d0, d1, d2 = _div(x - x0, s[i, 1] - s[i + 1, 1], s[i, 2] - s[i + 1, 2],
-                      x1 - x0, s[i + 3, 1] - s[i + 1, 1], s[i + 3, 2] - s[i + 1, 2])
-    g0, g1, g2 = _chain(d0 * d0 * (3.0 - 2.0 * d0), 6.0 * d0 * (1.0 - d0),
-                        6.0 - 12.0 * d0, d1, d2)
-    a0, a1, a2 = _mul(s[i + 4, 0] - s[i + 2, 0], s[i + 4, 1] - s[i + 2, 1],
-                      s[i + 4, 2] - s[i + 2, 2], g0, g1, g2)
+    d0, d1, d2 = _div(
+        x - x0,
+        s[i, 1] - s[i + 1, 1],
+        s[i, 2] - s[i + 1, 2],
+        x1 - x0,
+        s[i + 3, 1] - s[i + 1, 1],
+        s[i + 3, 2] - s[i + 1, 2],
+    )
+    g0, g1, g2 = _chain(d0 * d0 * (3.0 - 2.0 * d0), 6.0 * d0 * (1.0 - d0), 6.0 - 12.0 * d0, d1, d2)
+    a0, a1, a2 = _mul(s[i + 4, 0] - s[i + 2, 0], s[i + 4, 1] - s[i + 2, 1], s[i + 4, 2] - s[i + 2, 2], g0, g1, g2)
     return s[i + 2, 0] + a0, s[i + 2, 1] + a1, s[i + 2, 2] + a2
 
 
@@ -212,8 +226,7 @@ def _binary(op, a0, a1, a2, b0, b1, b2):
 
 
 @njit(cache=True, error_model="numpy")
-def eval_jet(k, t, code, code_start, consts, const_start, table_x, table_y,
-             table_start, table_base, stack):
+def eval_jet(k, t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack):
     """Evaluate program ``k`` of a pack at time ``t`` (float) -> (f, df/dt, d2f/dt2).
 
     Argument order after (k, t) is ``pack_args(pack)``:
@@ -239,43 +252,62 @@ def eval_jet(k, t, code, code_start, consts, const_start, table_x, table_y,
         elif op < OP_NEG or (op >= OP_POW and op <= OP_MAX):
             sp -= 1
             stack[sp - 1, 0], stack[sp - 1, 1], stack[sp - 1, 2] = _binary(
-                op, stack[sp - 1, 0], stack[sp - 1, 1], stack[sp - 1, 2],
-                stack[sp, 0], stack[sp, 1], stack[sp, 2])
+                op, stack[sp - 1, 0], stack[sp - 1, 1], stack[sp - 1, 2], stack[sp, 0], stack[sp, 1], stack[sp, 2]
+            )
         elif op >= OP_SIN:
             g0, g1, g2 = _elementary(op, stack[sp - 1, 0])
             stack[sp - 1, 0], stack[sp - 1, 1], stack[sp - 1, 2] = _chain(
-                g0, g1, g2, stack[sp - 1, 1], stack[sp - 1, 2])
+                g0, g1, g2, stack[sp - 1, 1], stack[sp - 1, 2]
+            )
         elif op == OP_NEG:
             for j in range(3):
                 stack[sp - 1, j] = -stack[sp - 1, j]
         elif op == OP_POWC:
             g0, g1, g2 = _powc(stack[sp - 1, 0], consts[c0 + arg])
             stack[sp - 1, 0], stack[sp - 1, 1], stack[sp - 1, 2] = _chain(
-                g0, g1, g2, stack[sp - 1, 1], stack[sp - 1, 2])
+                g0, g1, g2, stack[sp - 1, 1], stack[sp - 1, 2]
+            )
         elif op == OP_STEP:
             sp -= 4
             stack[sp - 1, 0], stack[sp - 1, 1], stack[sp - 1, 2] = _step(stack, sp - 1)
         elif op == OP_TABLE:
             g = table_base[k] + arg
             stack[sp - 1, 0], stack[sp - 1, 1], stack[sp - 1, 2] = _table(
-                stack[sp - 1, 0], stack[sp - 1, 1], stack[sp - 1, 2], table_x, table_y,
-                table_start[g], table_start[g + 1])
+                stack[sp - 1, 0],
+                stack[sp - 1, 1],
+                stack[sp - 1, 2],
+                table_x,
+                table_y,
+                table_start[g],
+                table_start[g + 1],
+            )
     return stack[0, 0], stack[0, 1], stack[0, 2]
 
 
 # ------------------------------------------------------------------ parser
-_TOKEN = re.compile(r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
-                    r"|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^(),]))", re.ASCII)
+_TOKEN = re.compile(
+    r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
+    r"|(?P<name>[A-Za-z_][A-Za-z_0-9]*)|(?P<op>\*\*|[-+*/^(),]))",
+    re.ASCII,
+)
 _FORBIDDEN = dict(
     [(c, "strings are not allowed") for c in "'\""]
     + [(c, "subscripts and lists are not allowed") for c in "[]"]
     + [(c, "comparisons are not allowed") for c in "<>!"]
     + [(c, "bitwise operators are not allowed") for c in "&|~"]
-    + [(".", "attribute access is not allowed"), ("{", "braces are not allowed"),
-       ("}", "braces are not allowed"), ("=", "comparisons and assignments are not allowed"),
-       (":", "lambdas and slices are not allowed"), (";", "statements are not allowed"),
-       ("%", "the % operator is not supported"), ("@", "the @ operator is not allowed"),
-       ("#", "comments are not allowed"), ("\\", "backslashes are not allowed")])
+    + [
+        (".", "attribute access is not allowed"),
+        ("{", "braces are not allowed"),
+        ("}", "braces are not allowed"),
+        ("=", "comparisons and assignments are not allowed"),
+        (":", "lambdas and slices are not allowed"),
+        (";", "statements are not allowed"),
+        ("%", "the % operator is not supported"),
+        ("@", "the @ operator is not allowed"),
+        ("#", "comments are not allowed"),
+        ("\\", "backslashes are not allowed"),
+    ]
+)
 
 
 def _excerpt(text, col):
@@ -284,7 +316,7 @@ def _excerpt(text, col):
         return '"%s"' % text
     lo = max(0, col - 40)
     tail = "..." if lo + 80 < len(text) else ""
-    return '"%s%s%s"' % ("..." if lo else "", text[lo:lo + 80], tail)
+    return '"%s%s%s"' % ("..." if lo else "", text[lo : lo + 80], tail)
 
 
 def _tokenize(text):
@@ -319,8 +351,9 @@ class _Parser:
         self.i = 0
 
     def fail(self, problem, col, hint=""):
-        raise ExpressionError(self.path, "%s at column %d in %s%s" % (
-            problem, col, _excerpt(self.text, col), "; " + hint if hint else ""))
+        raise ExpressionError(
+            self.path, "%s at column %d in %s%s" % (problem, col, _excerpt(self.text, col), "; " + hint if hint else "")
+        )
 
     def peek(self):
         return self.tokens[self.i]
@@ -388,8 +421,7 @@ class _Parser:
     def expect(self, tok, open_col):
         kind, got, col = self.peek()
         if got != tok or kind != "op":
-            self.fail("expected %r (to close column %d), found %s"
-                      % (tok, open_col, _describe(kind, got)), col)
+            self.fail("expected %r (to close column %d), found %s" % (tok, open_col, _describe(kind, got)), col)
         self.take()
 
     def name(self, tok, col):
@@ -401,8 +433,11 @@ class _Parser:
                 self.fail("function %r needs arguments: %s(...)" % (tok, tok), col)
             return self.call(tok, col)
         if is_call:
-            self.fail("unknown function %r" % tok, col, "allowed functions: " + ", ".join(
-                sorted(UNARY_FUNCS) + sorted(MULTI_FUNCS)))
+            self.fail(
+                "unknown function %r" % tok,
+                col,
+                "allowed functions: " + ", ".join(sorted(UNARY_FUNCS) + sorted(MULTI_FUNCS)),
+            )
         if tok == "t":
             return ("t",)
         if tok in CONSTANTS:
@@ -418,11 +453,9 @@ class _Parser:
         self.expect(")", open_col)
         lo, hi = (1, 1) if name in UNARY_FUNCS else MULTI_FUNCS[name][1:]
         if len(args) < lo or (hi is not None and len(args) > hi):
-            want = "%d argument%s" % (lo, "s" * (lo > 1)) if lo == hi else \
-                "at least %d arguments" % lo
+            want = "%d argument%s" % (lo, "s" * (lo > 1)) if lo == hi else "at least %d arguments" % lo
             self.fail("%s() takes %s, got %d" % (name, want, len(args)), col)
-        if name == "step" and args[1][0] == "num" and args[3][0] == "num" \
-                and not args[1][1] < args[3][1]:
+        if name == "step" and args[1][0] == "num" and args[3][0] == "num" and not args[1][1] < args[3][1]:
             self.fail("step(x, x0, h0, x1, h1) needs x0 < x1", col)
         return make_call(name, args)
 
@@ -471,7 +504,7 @@ def make_mul(factors):
     value, rest = 1.0, []
     for op, node in factors:
         if node[0] == "num":
-            v = _const_value(lambda a, b: a * b if op == "*" else a / b, value, node[1])
+            v = _const_value(operator.mul if op == "*" else operator.truediv, value, node[1])
             if v is not None:
                 value = v
                 continue
@@ -614,8 +647,7 @@ class Program:
     def __init__(self, code, consts, tables, source, max_depth):
         self.code = np.ascontiguousarray(code, dtype=np.int64)
         self.consts = np.ascontiguousarray(consts, dtype=np.float64)
-        self.tables = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
-                       for x, y in tables]
+        self.tables = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in tables]
         self.source = source
         self.max_depth = int(max_depth)
         self._args = None
@@ -642,8 +674,7 @@ def compile_expression(text, path="profile", max_length=MAX_LENGTH):
     if not isinstance(text, str):
         raise ExpressionError(path, "expression must be a string, got %s" % type(text).__name__)
     if max_length is not None and len(text) > max_length:
-        raise ExpressionError(path, "expression too long (%d characters, max %d)"
-                              % (len(text), max_length))
+        raise ExpressionError(path, "expression too long (%d characters, max %d)" % (len(text), max_length))
     if not text.strip():
         raise ExpressionError(path, "empty expression")
     parser = _Parser(text, path)
@@ -665,8 +696,7 @@ def _num(spec, key, path, default=None):
 
 
 def _finite(value, path):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) \
-            or not math.isfinite(float(value)):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
         raise ExpressionError(path, "must be a finite number, got %r" % (value,))
     return float(value)
 
@@ -717,10 +747,8 @@ def _src_constant_speed(spec, path):
 def _src_harmonic(spec, path):
     a = _num(spec, "amplitude", path)
     if ("omega" in spec) == ("frequency" in spec):
-        raise ExpressionError("%s.omega" % path, "give exactly one of 'omega' [rad/s] "
-                              "or 'frequency' [Hz]")
-    w = _num(spec, "omega", path) if "omega" in spec else \
-        2.0 * math.pi * _num(spec, "frequency", path)
+        raise ExpressionError("%s.omega" % path, "give exactly one of 'omega' [rad/s] or 'frequency' [Hz]")
+    w = _num(spec, "omega", path) if "omega" in spec else 2.0 * math.pi * _num(spec, "frequency", path)
     p, c = _num(spec, "phase", path, 0.0), _num(spec, "offset", path, 0.0)
     arg = _join([_scaled(w, "t"), _fmt(p)] if p != 0.0 else [_scaled(w, "t")])
     return _join([_fmt(c)] * (c != 0.0) + [_scaled(a, "sin(%s)" % arg)] * (a != 0.0))
@@ -729,8 +757,7 @@ def _src_harmonic(spec, path):
 def _src_polynomial(spec, path):
     coeffs = _num_list(spec, "coefficients", path, 1)
     powers = ["1", "t"] + ["t^%d" % k for k in range(2, len(coeffs))]
-    terms = [_fmt(c) if k == 0 else _scaled(c, powers[k])
-             for k, c in enumerate(coeffs) if c != 0.0]
+    terms = [_fmt(c) if k == 0 else _scaled(c, powers[k]) for k, c in enumerate(coeffs) if c != 0.0]
     return _join(terms)
 
 
@@ -738,28 +765,35 @@ def _src_step(spec, path):
     t0, t1 = _num(spec, "t0", path), _num(spec, "t1", path)
     if not t0 < t1:
         raise ExpressionError("%s.t1" % path, "must be greater than t0 (%s)" % _fmt(t0))
-    return "step(t, %s, %s, %s, %s)" % (_fmt(t0), _fmt(_num(spec, "value0", path)),
-                                       _fmt(t1), _fmt(_num(spec, "value1", path)))
+    return "step(t, %s, %s, %s, %s)" % (
+        _fmt(t0),
+        _fmt(_num(spec, "value0", path)),
+        _fmt(t1),
+        _fmt(_num(spec, "value1", path)),
+    )
 
 
 def _compile_table(spec, path):
     tx, ty = _num_list(spec, "t", path, 2), _num_list(spec, "value", path, 2)
     if len(tx) != len(ty):
-        raise ExpressionError("%s.value" % path, "has %d entries but t has %d"
-                              % (len(ty), len(tx)))
+        raise ExpressionError("%s.value" % path, "has %d entries but t has %d" % (len(ty), len(tx)))
     for i in range(1, len(tx)):
         if not tx[i] > tx[i - 1]:
-            raise ExpressionError("%s.t" % path, "must be strictly increasing (t[%d]=%s "
-                                  "after t[%d]=%s)" % (i, _fmt(tx[i]), i - 1, _fmt(tx[i - 1])))
+            raise ExpressionError(
+                "%s.t" % path,
+                "must be strictly increasing (t[%d]=%s after t[%d]=%s)" % (i, _fmt(tx[i]), i - 1, _fmt(tx[i - 1])),
+            )
     source = "table(t; %d points, t in [%s, %s])" % (len(tx), _fmt(tx[0]), _fmt(tx[-1]))
     return _compile_node(("table", 0, ("t",)), [(tx, ty)], source)
 
 
-_SOURCES = {"constant": (_src_constant, {"value"}),
-            "constant_speed": (_src_constant_speed, {"speed", "initial"}),
-            "harmonic": (_src_harmonic, {"amplitude", "omega", "frequency", "phase", "offset"}),
-            "polynomial": (_src_polynomial, {"coefficients"}),
-            "step": (_src_step, {"t0", "value0", "t1", "value1"})}
+_SOURCES = {
+    "constant": (_src_constant, {"value"}),
+    "constant_speed": (_src_constant_speed, {"speed", "initial"}),
+    "harmonic": (_src_harmonic, {"amplitude", "omega", "frequency", "phase", "offset"}),
+    "polynomial": (_src_polynomial, {"coefficients"}),
+    "step": (_src_step, {"t0", "value0", "t1", "value1"}),
+}
 _TYPES = sorted(list(_SOURCES) + ["expression", "table"])
 _FIELDS = dict({k: v[1] for k, v in _SOURCES.items()}, expression={"expr"}, table={"t", "value"})
 _IGNORED = {"type", "comment", "description", "name"}
@@ -769,12 +803,13 @@ def _check_dict(spec, path):
     """Validate 'type' and reject unknown fields; returns the type."""
     kind = spec.get("type")
     if kind not in _TYPES:
-        raise ExpressionError("%s.type" % path, "must be one of %s, got %r"
-                              % (", ".join(_TYPES), kind))
+        raise ExpressionError("%s.type" % path, "must be one of %s, got %r" % (", ".join(_TYPES), kind))
     for key in spec:
         if key not in _FIELDS[kind] and key not in _IGNORED:
-            raise ExpressionError("%s.%s" % (path, key), "unknown field for type %r "
-                                  "(allowed: %s)" % (kind, ", ".join(sorted(_FIELDS[kind]))))
+            raise ExpressionError(
+                "%s.%s" % (path, key),
+                "unknown field for type %r (allowed: %s)" % (kind, ", ".join(sorted(_FIELDS[kind]))),
+            )
     return kind
 
 
@@ -791,8 +826,9 @@ def compile_profile(spec, path="profile"):
     if isinstance(spec, numbers.Real) and not isinstance(spec, bool):
         return compile_expression(_fmt(_finite(spec, path)), path)
     if not isinstance(spec, dict):
-        raise ExpressionError(path, "expected an expression string or an object with a "
-                              "'type' field, got %s" % type(spec).__name__)
+        raise ExpressionError(
+            path, "expected an expression string or an object with a 'type' field, got %s" % type(spec).__name__
+        )
     kind = _check_dict(spec, path)
     if kind == "expression":
         if "expr" not in spec:
@@ -831,8 +867,7 @@ def _concat(arrays, dtype):
 
 
 def _offsets(sizes):
-    return np.concatenate([np.zeros(1, np.int64), np.cumsum(np.asarray(sizes, np.int64))])\
-        .astype(np.int64)
+    return np.concatenate([np.zeros(1, np.int64), np.cumsum(np.asarray(sizes, np.int64))]).astype(np.int64)
 
 
 def new_stack(pack):
@@ -850,5 +885,14 @@ def pack_programs(programs):
 
 def pack_args(pack):
     """Arrays in eval_jet's order after (k, t): eval_jet(k, t, *pack_args(pack))."""
-    return (pack.code, pack.code_start, pack.consts, pack.const_start, pack.table_x,
-            pack.table_y, pack.table_start, pack.table_base, pack.stack)
+    return (
+        pack.code,
+        pack.code_start,
+        pack.consts,
+        pack.const_start,
+        pack.table_x,
+        pack.table_y,
+        pack.table_start,
+        pack.table_base,
+        pack.stack,
+    )

@@ -1,6 +1,8 @@
-"""The joint library: every joint type is a list of primitive constraint rows, written once.
+"""Primitive constraint rows, written once: value, Jacobian and gamma of each row kind.
 
-Primitive rows (seed 000, hybrid formulation: Jacobian columns are the global linear
+Joint and driver types are lists of these rows (see :mod:`.catalog`).
+
+Primitive rows ([R1]; DP1, DP2 as in [Haug]; hybrid formulation: Jacobian columns are the global linear
 velocity v and the BODY-frame angular velocity w of each body; ``gamma`` is the
 right-hand side of Phi_q qddot = gamma, i.e. minus the velocity-quadratic part of
 Phi_ddot):
@@ -11,37 +13,32 @@ Phi_ddot):
 * ANGLE  atan2(y_i . x_j, x_i . x_j) (the rotation of j about z_i; driver rows only)
 
 Drivers subtract a time profile f(t) from their row: Phi_t = -f', gamma += f''.
+
+The formulas (:func:`row_terms`, :func:`point_kinematics`, :func:`vector_kinematics`)
+are generic over real and complex poses: the real kernels (:func:`eval_row`, the force
+elements of :mod:`.kernels`) and the complex-step Jacobians of
+:mod:`.integrators.jacobians` call the same code. They act on *sides*: a side is a tuple
+``(b, r, v, w)`` where b indexes the rotation array A (b < 0: the ground, identity
+rotation), r is the position [m], v the global linear velocity [m/s] and w the body-frame
+angular velocity [rad/s] of the body (zeros for the ground).
 """
+
+from __future__ import annotations
+
 import numpy as np
 from numba import njit
 
+from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, dot, scale, sub
+
 POINT, DP1, DP2, ANGLE = 0, 1, 2, 3
 
-# Each row: (kind, vectors). Vector names refer to the joint frame axes carried by
-# body i ("xi", "yi", "zi"), by body j ("xj", "yj"), or to the frame origin on each
-# body ("oi", "oj"); POINT rows name the global direction index 0, 1, 2.
-_POINT3 = [(POINT, 0), (POINT, 1), (POINT, 2)]
-_AXES_PARALLEL = [(DP1, "zi", "xj"), (DP1, "zi", "yj")]
-JOINT_ROWS = {
-    "spherical": _POINT3,
-    "revolute": _POINT3 + _AXES_PARALLEL,
-    "cylindrical": _AXES_PARALLEL + [(DP2, "xi"), (DP2, "yi")],
-    "prismatic": _AXES_PARALLEL + [(DP2, "xi"), (DP2, "yi"), (DP1, "xi", "yj")],
-    "planar": _AXES_PARALLEL + [(DP2, "zi")],
-    "fixed": _POINT3 + _AXES_PARALLEL + [(DP1, "xi", "yj")],
-    "universal": _POINT3 + [(DP1, "xi", "yj")],
-}
-DRIVER_ROW = {"rotational": (ANGLE,), "linear": (DP2, "zi")}
 # Which rows measure a length (metres) rather than an angle (radians).
 ROW_IS_ANGULAR = {POINT: False, DP1: True, DP2: False, ANGLE: True}
 
-
-def joint_dof_removed(jtype):
-    """Number of scalar constraint equations of a joint type."""
-    return len(JOINT_ROWS[jtype])
+Side = tuple  # (b, r, v, w), see the module docstring
 
 
-def row_vectors(spec, local):
+def row_vectors(spec: tuple, local: dict) -> np.ndarray:
     """Local vectors (4, 3) of one row; ``local`` maps frame names to (side, vector)."""
     kind = spec[0]
     out = np.zeros((4, 3))
@@ -57,93 +54,104 @@ def row_vectors(spec, local):
     return out
 
 
-# ----------------------------------------------------------------------------- kernels
+# ----------------------------------------------------------------------------- sides
 @njit(cache=True)
-def _dot(a, b):
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-
-@njit(cache=True)
-def _cross(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-@njit(cache=True)
-def _add(a, b):
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
-
-
-@njit(cache=True)
-def _sub(a, b):
-    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
-
-
-@njit(cache=True)
-def _scale(s, a):
-    return (s * a[0], s * a[1], s * a[2])
-
-
-@njit(cache=True)
-def _mat(A, b, x):
-    """A_b x (x if b is the ground)."""
+def body_side(Y: np.ndarray, nb: int, b: int) -> Side:
+    """The side (b, r, v, w) of moving body b in a state Y = [q (7 nb), qdot (6 nb)];
+    zeros for the ground (b < 0)."""
     if b < 0:
-        return (x[0], x[1], x[2])
-    return (A[b, 0, 0] * x[0] + A[b, 0, 1] * x[1] + A[b, 0, 2] * x[2],
-            A[b, 1, 0] * x[0] + A[b, 1, 1] * x[1] + A[b, 1, 2] * x[2],
-            A[b, 2, 0] * x[0] + A[b, 2, 1] * x[1] + A[b, 2, 2] * x[2])
+        zero = (0.0, 0.0, 0.0)
+        return b, zero, zero, zero
+    o = 7 * nb + 6 * b
+    return b, (Y[7 * b], Y[7 * b + 1], Y[7 * b + 2]), (Y[o], Y[o + 1], Y[o + 2]), (Y[o + 3], Y[o + 4], Y[o + 5])
+
+
+@njit(cache=True, inline="always")
+def vector_kinematics(A: np.ndarray, side: Side, abar: Vec3) -> tuple[Vec3, Vec3, Vec3]:
+    """Global vector a = A abar of a side, its rate, and the velocity-quadratic part of
+    its second derivative."""
+    b, _, _, w = side
+    wa = cross(w, abar)
+    return body_mv(A, b, abar), body_mv(A, b, wa), body_mv(A, b, cross(w, wa))
+
+
+@njit(cache=True, inline="always")
+def point_kinematics(A: np.ndarray, side: Side, sbar: Vec3) -> tuple[Vec3, Vec3, Vec3]:
+    """Global point p = r + A sbar [m] of a side, its velocity [m/s], and the
+    velocity-quadratic part of its acceleration [m/s^2]."""
+    b, r, v, w = side
+    ws = cross(w, sbar)
+    return add(r, body_mv(A, b, sbar)), add(v, body_mv(A, b, ws)), body_mv(A, b, cross(w, ws))
+
+
+# ----------------------------------------------------------------------------- rows
+@njit(cache=True)
+def atan2(s: Scalar, c: Scalar) -> Scalar:
+    """atan2(s, c) [rad]; for complex-step arguments (x + i h dx) the value plus i h times
+    its first derivative, exact for a complex step (the real atan2 has no complex form).
+    For real arguments the added term is zero."""
+    sr, cr = s.real, c.real
+    return np.arctan2(sr, cr) + (cr * (s - sr) - sr * (c - cr)) / (sr * sr + cr * cr)
 
 
 @njit(cache=True)
-def _matT(A, b, x):
-    """A_b^T x (x if b is the ground)."""
-    if b < 0:
-        return (x[0], x[1], x[2])
-    return (A[b, 0, 0] * x[0] + A[b, 1, 0] * x[1] + A[b, 2, 0] * x[2],
-            A[b, 0, 1] * x[0] + A[b, 1, 1] * x[1] + A[b, 2, 1] * x[2],
-            A[b, 0, 2] * x[0] + A[b, 1, 2] * x[1] + A[b, 2, 2] * x[2])
+def wrap_angle(x: Scalar) -> Scalar:
+    """Wrap an angle difference [rad] to (-pi, pi] (by its real part if complex)."""
+    return x - 2.0 * np.pi * np.floor((x.real + np.pi) / (2.0 * np.pi))
 
 
 @njit(cache=True)
-def _vec(arr, r, i):
-    return (arr[r, i, 0], arr[r, i, 1], arr[r, i, 2])
+def _local(vecs, r, i):
+    return (vecs[r, i, 0], vecs[r, i, 1], vecs[r, i, 2])
 
 
 @njit(cache=True)
-def _omega(vel, b):
-    if b < 0:
-        return (0.0, 0.0, 0.0)
-    return (vel[6 * b + 3], vel[6 * b + 4], vel[6 * b + 5])
+def _dp1(A, side_i, side_j, ai_bar, aj_bar):
+    """DP1 a_i.a_j: value, omega-Jacobians of i and j, gamma, rate."""
+    ai, dai, qai = vector_kinematics(A, side_i, ai_bar)
+    aj, daj, qaj = vector_kinematics(A, side_j, aj_bar)
+    ji = cross(ai_bar, body_mtv(A, side_i[0], aj))
+    jj = cross(aj_bar, body_mtv(A, side_j[0], ai))
+    gamma = -(dot(qai, aj) + 2.0 * dot(dai, daj) + dot(ai, qaj))
+    rate = dot(dai, aj) + dot(ai, daj)
+    return dot(ai, aj), ji, jj, gamma, rate
 
 
 @njit(cache=True)
-def _lin(vel, b):
-    if b < 0:
-        return (0.0, 0.0, 0.0)
-    return (vel[6 * b], vel[6 * b + 1], vel[6 * b + 2])
-
-
-@njit(cache=True)
-def _pos(pos, b):
-    if b < 0:
-        return (0.0, 0.0, 0.0)
-    return (pos[7 * b], pos[7 * b + 1], pos[7 * b + 2])
-
-
-@njit(cache=True)
-def _vector_kin(A, vel, b, abar):
-    """Global vector a, its rate, and the quadratic part of its second derivative."""
-    w = _omega(vel, b)
-    wa = _cross(w, abar)
-    return _mat(A, b, abar), _mat(A, b, wa), _mat(A, b, _cross(w, wa))
-
-
-@njit(cache=True)
-def _point_kin(pos, A, vel, b, sbar):
-    """Global point p = r + A s, its velocity, and the quadratic part of its acceleration."""
-    w = _omega(vel, b)
-    ws = _cross(w, sbar)
-    p = _add(_pos(pos, b), _mat(A, b, sbar))
-    return p, _add(_lin(vel, b), _mat(A, b, ws)), _mat(A, b, _cross(w, ws))
+def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, side_j: Side) -> tuple:
+    """Row r (local vectors vecs[r], vecs (m, 4, 3)) of kind ``kind`` between two sides:
+    (phi, Phi_q of side i as linear and angular parts, the same of side j, gamma,
+    rate = Phi_q qdot without Phi_t). Real or complex."""
+    zero = (0.0, 0.0, 0.0)
+    if kind == POINT:
+        e = _local(vecs, r, 2)
+        pi, dpi, qpi = point_kinematics(A, side_i, _local(vecs, r, 0))
+        pj, dpj, qpj = point_kinematics(A, side_j, _local(vecs, r, 1))
+        ang_i = cross(_local(vecs, r, 0), body_mtv(A, side_i[0], e))
+        ang_j = scale(-1.0, cross(_local(vecs, r, 1), body_mtv(A, side_j[0], e)))
+        return (dot(e, sub(pi, pj)), e, ang_i, scale(-1.0, e), ang_j, -dot(e, sub(qpi, qpj)), dot(e, sub(dpi, dpj)))
+    if kind == DP1:
+        phi, ji, jj, gamma, rate = _dp1(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 1))
+        return phi, zero, ji, zero, jj, gamma, rate
+    if kind == DP2:
+        ai_bar, si, sj = _local(vecs, r, 0), _local(vecs, r, 1), _local(vecs, r, 2)
+        ai, dai, qai = vector_kinematics(A, side_i, ai_bar)
+        pi, dpi, qpi = point_kinematics(A, side_i, si)
+        pj, dpj, qpj = point_kinematics(A, side_j, sj)
+        d, dd = sub(pj, pi), sub(dpj, dpi)
+        ang_i = sub(cross(ai_bar, body_mtv(A, side_i[0], d)), cross(si, ai_bar))
+        ang_j = cross(sj, body_mtv(A, side_j[0], ai))
+        gamma = -(dot(qai, d) + 2.0 * dot(dai, dd) + dot(ai, sub(qpj, qpi)))
+        return dot(ai, d), scale(-1.0, ai), ang_i, ai, ang_j, gamma, dot(dai, d) + dot(ai, dd)
+    # ANGLE: theta = atan2(s, c), s = y_i.x_j, c = x_i.x_j
+    s, jsi, jsj, gs, ds = _dp1(A, side_i, side_j, _local(vecs, r, 1), _local(vecs, r, 2))
+    c, jci, jcj, gc, dc = _dp1(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 2))
+    r2 = s * s + c * c
+    ang_i = scale(1.0 / r2, sub(scale(c, jsi), scale(s, jci)))
+    ang_j = scale(1.0 / r2, sub(scale(c, jsj), scale(s, jcj)))
+    rate = (c * ds - s * dc) / r2
+    gamma = (c * gs - s * gc) / r2 + 2.0 * rate * (s * ds + c * dc) / r2
+    return atan2(s, c), zero, ang_i, zero, ang_j, gamma, rate
 
 
 @njit(cache=True)
@@ -154,56 +162,14 @@ def _put(jac, r, side, lin, ang):
 
 
 @njit(cache=True)
-def _dp1(A, vel, bi, bj, ai_bar, aj_bar):
-    """DP1 a_i.a_j: value, omega-Jacobians of i and j, gamma, rate."""
-    ai, dai, qai = _vector_kin(A, vel, bi, ai_bar)
-    aj, daj, qaj = _vector_kin(A, vel, bj, aj_bar)
-    ji = _cross(ai_bar, _matT(A, bi, aj))
-    jj = _cross(aj_bar, _matT(A, bj, ai))
-    gamma = -(_dot(qai, aj) + 2.0 * _dot(dai, daj) + _dot(ai, qaj))
-    rate = _dot(dai, aj) + _dot(ai, daj)
-    return _dot(ai, aj), ji, jj, gamma, rate
-
-
-@njit(cache=True)
-def eval_row(r, kind, bi, bj, vecs, pos, A, vel, jac):
-    """Evaluate primitive row r: fills jac[r] and returns (phi, gamma, rate)
-    where rate = Phi_q qdot (without Phi_t)."""
-    zero = (0.0, 0.0, 0.0)
-    if kind == POINT:
-        e = _vec(vecs, r, 2)
-        pi, dpi, qpi = _point_kin(pos, A, vel, bi, _vec(vecs, r, 0))
-        pj, dpj, qpj = _point_kin(pos, A, vel, bj, _vec(vecs, r, 1))
-        _put(jac, r, 0, e, _cross(_vec(vecs, r, 0), _matT(A, bi, e)))
-        _put(jac, r, 1, _scale(-1.0, e), _scale(-1.0, _cross(_vec(vecs, r, 1), _matT(A, bj, e))))
-        return _dot(e, _sub(pi, pj)), -_dot(e, _sub(qpi, qpj)), _dot(e, _sub(dpi, dpj))
-    if kind == DP1:
-        phi, ji, jj, gamma, rate = _dp1(A, vel, bi, bj, _vec(vecs, r, 0), _vec(vecs, r, 1))
-        _put(jac, r, 0, zero, ji)
-        _put(jac, r, 1, zero, jj)
-        return phi, gamma, rate
-    if kind == DP2:
-        ai_bar, si, sj = _vec(vecs, r, 0), _vec(vecs, r, 1), _vec(vecs, r, 2)
-        ai, dai, qai = _vector_kin(A, vel, bi, ai_bar)
-        pi, dpi, qpi = _point_kin(pos, A, vel, bi, si)
-        pj, dpj, qpj = _point_kin(pos, A, vel, bj, sj)
-        d, dd = _sub(pj, pi), _sub(dpj, dpi)
-        _put(jac, r, 0, _scale(-1.0, ai), _sub(_cross(ai_bar, _matT(A, bi, d)), _cross(si, ai_bar)))
-        _put(jac, r, 1, ai, _cross(sj, _matT(A, bj, ai)))
-        gamma = -(_dot(qai, d) + 2.0 * _dot(dai, dd) + _dot(ai, _sub(qpj, qpi)))
-        return _dot(ai, d), gamma, _dot(dai, d) + _dot(ai, dd)
-    # ANGLE: theta = atan2(s, c), s = y_i.x_j, c = x_i.x_j
-    s, jsi, jsj, gs, ds = _dp1(A, vel, bi, bj, _vec(vecs, r, 1), _vec(vecs, r, 2))
-    c, jci, jcj, gc, dc = _dp1(A, vel, bi, bj, _vec(vecs, r, 0), _vec(vecs, r, 2))
-    r2 = s * s + c * c
-    _put(jac, r, 0, zero, _scale(1.0 / r2, _sub(_scale(c, jsi), _scale(s, jci))))
-    _put(jac, r, 1, zero, _scale(1.0 / r2, _sub(_scale(c, jsj), _scale(s, jcj))))
-    rate = (c * ds - s * dc) / r2
-    gamma = (c * gs - s * gc) / r2 + 2.0 * rate * (s * ds + c * dc) / r2
-    return np.arctan2(s, c), gamma, rate
-
-
-@njit(cache=True)
-def wrap_angle(x):
-    """Wrap an angle difference to (-pi, pi]."""
-    return x - 2.0 * np.pi * np.floor((x + np.pi) / (2.0 * np.pi))
+def eval_row(
+    r: int, kind: int, bi: int, bj: int, vecs: np.ndarray, Y: np.ndarray, nb: int, A: np.ndarray, jac: np.ndarray
+) -> tuple[float, float, float]:
+    """Evaluate primitive row r between bodies bi and bj at state Y (nb moving bodies):
+    fills jac[r] and returns (phi, gamma, rate) where rate = Phi_q qdot (without Phi_t)."""
+    phi, lin_i, ang_i, lin_j, ang_j, gamma, rate = row_terms(
+        kind, vecs, r, A, body_side(Y, nb, bi), body_side(Y, nb, bj)
+    )
+    _put(jac, r, 0, lin_i, ang_i)
+    _put(jac, r, 1, lin_j, ang_j)
+    return phi, gamma, rate

@@ -1,16 +1,18 @@
 """Numba kernels of the system evaluator: forces Q, constraints (Phi, Phi_q, gamma),
 the Schur complement with Tikhonov regularisation and Baumgarte stabilisation, and the
-state derivative dY/dt of seed 000 (Y = [q (7N), qdot (6N)], body-frame angular rates).
+state derivative dY/dt of [R1] (Y = [q (7N), qdot (6N)], body-frame angular rates).
 
-``S`` is the namedtuple of static arrays built by ``system.build_static``; ``W`` the
+``S`` is the namedtuple of static arrays built by ``system.System`` (``Static``); ``W`` the
 namedtuple of work arrays. All SI units.
 """
+
 import numpy as np
 from numba import njit
 
 from .expressions import eval_jet
-from .joints import ANGLE, eval_row, wrap_angle
-from .quaternion import quat_to_matrix, quat_rate
+from .joints import ANGLE, Side, body_side, eval_row, point_kinematics, row_terms, wrap_angle
+from .quaternion import quat_rate, quat_to_matrix
+from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, row, scale, sub
 
 OK, SINGULAR, NOT_FINITE = 0, 1, 2
 _ENTRY_POINTS = {}
@@ -37,14 +39,25 @@ def fast_call(fn, *args):
 @njit(cache=True, inline="always")
 def jet(S, k, t):
     """Value, first and second time derivative of profile program k at time t."""
-    return eval_jet(k, t, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
-                    S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack)
+    return eval_jet(
+        k,
+        t,
+        S.p_code,
+        S.p_code_start,
+        S.p_consts,
+        S.p_const_start,
+        S.p_table_x,
+        S.p_table_y,
+        S.p_table_start,
+        S.p_table_base,
+        S.p_stack,
+    )
 
 
 @njit(cache=True)
 def _update_rotations(nb, Y, A):
     for b in range(nb):
-        quat_to_matrix(Y[7 * b + 3:7 * b + 7], A[b])
+        quat_to_matrix(Y[7 * b + 3 : 7 * b + 7], A[b])
 
 
 @njit(cache=True, inline="always")
@@ -53,54 +66,87 @@ def update_rotations(S, Y, A):
     _update_rotations(S.nb, Y, A)
 
 
+# ----------------------------------------------------------------------------- force elements
+# One element kernel per force type, generic over real and complex arguments: the ODE form
+# (:func:`forces`) and the complex-step Jacobians (integrators/jacobians.py) both call them.
+# ``Q`` holds 6 generalized-force entries (global force, body-frame torque) per slot; body b
+# of a side (see joints.py) is its slot in both Q and A, b < 0 (the ground) receives nothing.
 @njit(cache=True)
-def _cross3(a, b):
-    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-
-@njit(cache=True)
-def _AT(A, b, x):
-    return (A[b, 0, 0] * x[0] + A[b, 1, 0] * x[1] + A[b, 2, 0] * x[2],
-            A[b, 0, 1] * x[0] + A[b, 1, 1] * x[1] + A[b, 2, 1] * x[2],
-            A[b, 0, 2] * x[0] + A[b, 1, 2] * x[1] + A[b, 2, 2] * x[2])
-
-
-@njit(cache=True)
-def _Ax(A, b, x):
-    return (A[b, 0, 0] * x[0] + A[b, 0, 1] * x[1] + A[b, 0, 2] * x[2],
-            A[b, 1, 0] * x[0] + A[b, 1, 1] * x[1] + A[b, 1, 2] * x[2],
-            A[b, 2, 0] * x[0] + A[b, 2, 1] * x[1] + A[b, 2, 2] * x[2])
-
-
-@njit(cache=True)
-def _apply(Q, A, b, s, F):
-    """Add a global force F [N] acting at body-local point s to body b's generalized force."""
+def point_force(Q: np.ndarray, A: np.ndarray, b: int, s: Vec3, F: Vec3) -> None:
+    """Add a global force F [N] acting at body-local point s [m] to slot b of Q."""
     if b < 0:
         return
-    T = _cross3(s, _AT(A, b, F))
+    T = cross(s, body_mtv(A, b, F))
     for k in range(3):
         Q[6 * b + k] += F[k]
         Q[6 * b + 3 + k] += T[k]
 
 
 @njit(cache=True)
-def _point(Y, A, b, s):
-    if b < 0:
-        return (s[0], s[1], s[2])
-    p = _Ax(A, b, s)
-    return (Y[7 * b] + p[0], Y[7 * b + 1] + p[1], Y[7 * b + 2] + p[2])
+def point_load(Q: np.ndarray, A: np.ndarray, b: int, s: Vec3, F: Vec3, T: Vec3, body_frame: bool) -> tuple[Vec3, Vec3]:
+    """Add a force F [N] at body-local point s [m] and a torque T [N m], both global or
+    (``body_frame``) in the body frame, to slot b of Q; returns the global force and the
+    body-frame torque."""
+    if body_frame:
+        Fg, Tb = body_mv(A, b, F), T
+    else:
+        Fg, Tb = F, body_mtv(A, b, T)
+    point_force(Q, A, b, s, Fg)
+    for c in range(3):
+        Q[6 * b + 3 + c] += Tb[c]
+    return Fg, Tb
 
 
 @njit(cache=True)
-def _point_velocity(nb, Y, A, b, s):
-    if b < 0:
-        return (0.0, 0.0, 0.0)
-    o = 7 * nb + 6 * b
-    w = (Y[o + 3], Y[o + 4], Y[o + 5])
-    u = _Ax(A, b, _cross3(w, s))
-    return (Y[o] + u[0], Y[o + 1] + u[1], Y[o + 2] + u[2])
+def spring_damper(
+    Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, si: Vec3, sj: Vec3, k: float, c: float, l0: float
+) -> tuple[Scalar, Scalar]:
+    """Translational spring-damper (stiffness k [N/m], damping c [N s/m], free length l0 [m])
+    between the body-local points si, sj [m] of two sides: adds its forces to Q and returns
+    (potential [J], damper power [W])."""
+    pi, vi, _ = point_kinematics(A, side_i, si)
+    pj, vj, _ = point_kinematics(A, side_j, sj)
+    d = sub(pj, pi)
+    length = np.sqrt(dot(d, d))
+    if length.real < 1e-12:
+        return 0.0, 0.0
+    u = div(d, length)
+    rate = dot(u, sub(vj, vi))
+    stretch = length - l0
+    tension = k * stretch + c * rate
+    point_force(Q, A, side_i[0], si, scale(tension, u))
+    point_force(Q, A, side_j[0], sj, scale(-tension, u))
+    return 0.5 * k * stretch * stretch, -(c * rate * rate)
 
 
+@njit(cache=True)
+def rotational_spring_damper(
+    Q: np.ndarray,
+    A: np.ndarray,
+    side_i: Side,
+    side_j: Side,
+    vecs: np.ndarray,
+    r: int,
+    k: float,
+    c: float,
+    theta0: float,
+) -> tuple[Scalar, Scalar]:
+    """Rotational spring-damper (stiffness k [N m/rad], damping c [N m s/rad], free angle
+    theta0 [rad]) on the joint angle measured by ANGLE row r of ``vecs``: adds its torques
+    to Q and returns (potential [J], damper power [W])."""
+    theta, _, ang_i, _, ang_j, _, rate = row_terms(ANGLE, vecs, r, A, side_i, side_j)
+    dtheta = wrap_angle(theta - theta0)
+    torque = -(k * dtheta + c * rate)
+    for side in range(2):
+        b = side_i[0] if side == 0 else side_j[0]
+        ang = ang_i if side == 0 else ang_j
+        if b >= 0:
+            for i in range(3):
+                Q[6 * b + 3 + i] += torque * ang[i]
+    return 0.5 * k * dtheta * dtheta, -(c * rate * rate)
+
+
+# ----------------------------------------------------------------------------- force loops
 @njit(cache=True)
 def _gravity_gyro(nb, Y, mass, inertia, gravity, Q):
     """Weight and gyroscopic torque -w x (J w) per body; returns the gravity potential [J]."""
@@ -119,110 +165,178 @@ def _gravity_gyro(nb, Y, mass, inertia, gravity, Q):
 
 
 @njit(cache=True)
-def _profile_value(progs, k, c, t, code, code_start, consts, const_start, table_x, table_y, table_start,
-                   table_base, stack):
-    """Value at t of the profile progs[k, c] (0 where it is -1, i.e. absent)."""
+def _profile_value(
+    progs, k, c, t, order, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+):
+    """Value (order 0) or time derivative (order 1) at t of the profile progs[k, c]
+    (0 where it is -1, i.e. absent)."""
     if progs[k, c] < 0:
         return 0.0
-    return eval_jet(progs[k, c], t, code, code_start, consts, const_start, table_x, table_y, table_start,
-                    table_base, stack)[0]
+    return eval_jet(
+        progs[k, c], t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+    )[order]
 
 
 @njit(cache=True)
-def _profile_vector(progs, k, t, code, code_start, consts, const_start, table_x, table_y, table_start,
-                    table_base, stack):
-    """3-vector of profile values at t from row k of ``progs``."""
-    return (_profile_value(progs, k, 0, t, code, code_start, consts, const_start, table_x, table_y,
-                           table_start, table_base, stack),
-            _profile_value(progs, k, 1, t, code, code_start, consts, const_start, table_x, table_y,
-                           table_start, table_base, stack),
-            _profile_value(progs, k, 2, t, code, code_start, consts, const_start, table_x, table_y,
-                           table_start, table_base, stack))
+def _profile_vector(
+    progs, k, t, order, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+):
+    """3-vector of profile values (order 0) or time derivatives (order 1) at t from row k of ``progs``."""
+    return (
+        _profile_value(
+            progs,
+            k,
+            0,
+            t,
+            order,
+            code,
+            code_start,
+            consts,
+            const_start,
+            table_x,
+            table_y,
+            table_start,
+            table_base,
+            stack,
+        ),
+        _profile_value(
+            progs,
+            k,
+            1,
+            t,
+            order,
+            code,
+            code_start,
+            consts,
+            const_start,
+            table_x,
+            table_y,
+            table_start,
+            table_base,
+            stack,
+        ),
+        _profile_value(
+            progs,
+            k,
+            2,
+            t,
+            order,
+            code,
+            code_start,
+            consts,
+            const_start,
+            table_x,
+            table_y,
+            table_start,
+            table_base,
+            stack,
+        ),
+    )
+
+
+@njit(cache=True, inline="always")
+def load_profiles(S: tuple, k: int, t: float, order: int) -> tuple[Vec3, Vec3]:
+    """Force [N] and torque [N m] of load k at time t (order 0) or their time derivatives
+    (order 1), in the frame of the load."""
+    return (
+        _profile_vector(
+            S.load_fprog,
+            k,
+            t,
+            order,
+            S.p_code,
+            S.p_code_start,
+            S.p_consts,
+            S.p_const_start,
+            S.p_table_x,
+            S.p_table_y,
+            S.p_table_start,
+            S.p_table_base,
+            S.p_stack,
+        ),
+        _profile_vector(
+            S.load_tprog,
+            k,
+            t,
+            order,
+            S.p_code,
+            S.p_code_start,
+            S.p_consts,
+            S.p_const_start,
+            S.p_table_x,
+            S.p_table_y,
+            S.p_table_start,
+            S.p_table_base,
+            S.p_stack,
+        ),
+    )
 
 
 @njit(cache=True)
-def _loads(t, nb, Y, A, Q, body, point, fprog, tprog, frame,
-           code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack):
+def _loads(
+    t,
+    nb,
+    Y,
+    A,
+    Q,
+    body,
+    point,
+    fprog,
+    tprog,
+    frame,
+    code,
+    code_start,
+    consts,
+    const_start,
+    table_x,
+    table_y,
+    table_start,
+    table_base,
+    stack,
+):
     """Point forces and torques (profiles of t, global or body frame); returns their power [W]."""
     P = 0.0
     for k in range(body.shape[0]):
-        b = body[k]
-        F = _profile_vector(fprog, k, t, code, code_start, consts, const_start, table_x, table_y,
-                            table_start, table_base, stack)
-        T = _profile_vector(tprog, k, t, code, code_start, consts, const_start, table_x, table_y,
-                            table_start, table_base, stack)
-        s = (point[k, 0], point[k, 1], point[k, 2])
-        if frame[k] == 1:
-            Fg = _Ax(A, b, F)
-            Tb = T
-        else:
-            Fg = F
-            Tb = _AT(A, b, T)
-        _apply(Q, A, b, s, Fg)
-        o = 7 * nb + 6 * b
-        for c in range(3):
-            Q[6 * b + 3 + c] += Tb[c]
-        v = _point_velocity(nb, Y, A, b, s)
-        P += (Fg[0] * v[0] + Fg[1] * v[1] + Fg[2] * v[2]
-              + Tb[0] * Y[o + 3] + Tb[1] * Y[o + 4] + Tb[2] * Y[o + 5])
+        F = _profile_vector(
+            fprog, k, t, 0, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+        )
+        T = _profile_vector(
+            tprog, k, t, 0, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+        )
+        side = body_side(Y, nb, body[k])
+        s = row(point, k)
+        Fg, Tb = point_load(Q, A, body[k], s, F, T, frame[k] == 1)
+        v = point_kinematics(A, side, s)[1]
+        w = side[3]
+        P += dot(Fg, v) + Tb[0] * w[0] + Tb[1] * w[1] + Tb[2] * w[2]
     return P
 
 
 @njit(cache=True)
-def _spring_dampers(nb, Y, A, Q, bi_arr, bj_arr, si_arr, sj_arr, k_arr, c_arr, l0_arr):
+def _spring_dampers(nb, Y, A, Q, bi, bj, si, sj, k_arr, c_arr, l0):
     """Translational spring-dampers; returns (potential [J], damper power [W])."""
     V = 0.0
     P = 0.0
-    for k in range(bi_arr.shape[0]):
-        bi, bj = bi_arr[k], bj_arr[k]
-        si = (si_arr[k, 0], si_arr[k, 1], si_arr[k, 2])
-        sj = (sj_arr[k, 0], sj_arr[k, 1], sj_arr[k, 2])
-        pi, pj = _point(Y, A, bi, si), _point(Y, A, bj, sj)
-        vi, vj = _point_velocity(nb, Y, A, bi, si), _point_velocity(nb, Y, A, bj, sj)
-        d = (pj[0] - pi[0], pj[1] - pi[1], pj[2] - pi[2])
-        length = np.sqrt(d[0] ** 2 + d[1] ** 2 + d[2] ** 2)
-        if length < 1e-12:
-            continue
-        u = (d[0] / length, d[1] / length, d[2] / length)
-        rate = u[0] * (vj[0] - vi[0]) + u[1] * (vj[1] - vi[1]) + u[2] * (vj[2] - vi[2])
-        stretch = length - l0_arr[k]
-        tension = k_arr[k] * stretch + c_arr[k] * rate
-        _apply(Q, A, bi, si, (tension * u[0], tension * u[1], tension * u[2]))
-        _apply(Q, A, bj, sj, (-tension * u[0], -tension * u[1], -tension * u[2]))
-        V += 0.5 * k_arr[k] * stretch * stretch
-        P -= c_arr[k] * rate * rate
+    for k in range(bi.shape[0]):
+        dV, dP = spring_damper(
+            Q, A, body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k]), row(si, k), row(sj, k), k_arr[k], c_arr[k], l0[k]
+        )
+        V += dV
+        P += dP
     return V, P
 
 
 @njit(cache=True)
-def _joint_angle(nb, Y, A, bi, bj, vecs, jac, k):
-    vel = Y[7 * nb:]
-    theta, _, rate = eval_row(k, ANGLE, bi[k], bj[k], vecs, Y, A, vel, jac)
-    return theta, rate
-
-
-@njit(cache=True, inline="always")
-def joint_angle(Y, S, W, k):
-    """Angle [rad] and rate [rad/s] of rotational spring k's joint; fills W.rs_jac[k]."""
-    return _joint_angle(S.nb, Y, W.A, S.rs_bi, S.rs_bj, S.rs_vecs, W.rs_jac, k)
-
-
-@njit(cache=True)
-def _rotational_springs(nb, Y, A, Q, bi, bj, vecs, k_arr, c_arr, th0, jac):
-    """Rotational spring-dampers on joint angles; returns (potential, damper power)."""
+def _rotational_springs(nb, Y, A, Q, bi, bj, vecs, k_arr, c_arr, th0):
+    """Rotational spring-dampers on joint angles; returns (potential [J], damper power [W])."""
     V = 0.0
     P = 0.0
     for k in range(bi.shape[0]):
-        theta, rate = _joint_angle(nb, Y, A, bi, bj, vecs, jac, k)
-        dtheta = wrap_angle(theta - th0[k])
-        torque = -(k_arr[k] * dtheta + c_arr[k] * rate)
-        for side in range(2):
-            b = bi[k] if side == 0 else bj[k]
-            if b >= 0:
-                for c in range(3):
-                    Q[6 * b + 3 + c] += torque * jac[k, side, 3 + c]
-        V += 0.5 * k_arr[k] * dtheta * dtheta
-        P -= c_arr[k] * rate * rate
+        dV, dP = rotational_spring_damper(
+            Q, A, body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k]), vecs, k, k_arr[k], c_arr[k], th0[k]
+        )
+        V += dV
+        P += dP
     return V, P
 
 
@@ -233,32 +347,71 @@ def forces(t, Y, S, W, Q):
     V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, Q)
     P = 0.0
     if S.load_body.shape[0]:
-        P += _loads(t, S.nb, Y, W.A, Q, S.load_body, S.load_point, S.load_fprog, S.load_tprog, S.load_frame,
-                    S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x, S.p_table_y,
-                    S.p_table_start, S.p_table_base, S.p_stack)
+        P += _loads(
+            t,
+            S.nb,
+            Y,
+            W.A,
+            Q,
+            S.load_body,
+            S.load_point,
+            S.load_fprog,
+            S.load_tprog,
+            S.load_frame,
+            S.p_code,
+            S.p_code_start,
+            S.p_consts,
+            S.p_const_start,
+            S.p_table_x,
+            S.p_table_y,
+            S.p_table_start,
+            S.p_table_base,
+            S.p_stack,
+        )
     if S.sd_bi.shape[0]:
         dV, dP = _spring_dampers(S.nb, Y, W.A, Q, S.sd_bi, S.sd_bj, S.sd_si, S.sd_sj, S.sd_k, S.sd_c, S.sd_l0)
         V += dV
         P += dP
     if S.rs_bi.shape[0]:
-        dV, dP = _rotational_springs(S.nb, Y, W.A, Q, S.rs_bi, S.rs_bj, S.rs_vecs, S.rs_k, S.rs_c, S.rs_th0,
-                                     W.rs_jac)
+        dV, dP = _rotational_springs(S.nb, Y, W.A, Q, S.rs_bi, S.rs_bj, S.rs_vecs, S.rs_k, S.rs_c, S.rs_th0)
         V += dV
         P += dP
     return V, P
 
 
 @njit(cache=True)
-def _constraints(t, Y, nb, A, kind_arr, bi, bj, vecs, prog, phi_out, jac, gamma_out, rate_out,
-                 code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack):
-    vel = Y[7 * nb:]
+def _constraints(
+    t,
+    Y,
+    nb,
+    A,
+    kind_arr,
+    bi,
+    bj,
+    vecs,
+    prog,
+    phi_out,
+    jac,
+    gamma_out,
+    rate_out,
+    code,
+    code_start,
+    consts,
+    const_start,
+    table_x,
+    table_y,
+    table_start,
+    table_base,
+    stack,
+):
     for r in range(kind_arr.shape[0]):
         kind = kind_arr[r]
-        phi, gamma, rate = eval_row(r, kind, bi[r], bj[r], vecs, Y, A, vel, jac)
+        phi, gamma, rate = eval_row(r, kind, bi[r], bj[r], vecs, Y, nb, A, jac)
         k = prog[r]
         if k >= 0:
-            f, fd, fdd = eval_jet(k, t, code, code_start, consts, const_start, table_x, table_y,
-                                  table_start, table_base, stack)
+            f, fd, fdd = eval_jet(
+                k, t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+            )
             phi = phi - f
             if kind == ANGLE:
                 phi = wrap_angle(phi)
@@ -272,9 +425,30 @@ def _constraints(t, Y, nb, A, kind_arr, bi, bj, vecs, prog, phi_out, jac, gamma_
 @njit(cache=True, inline="always")
 def constraints(t, Y, S, W):
     """Fill W.phi, W.jac, W.gamma, W.rate (= Phi_q qdot + Phi_t) at (t, Y)."""
-    _constraints(t, Y, S.nb, W.A, S.row_kind, S.row_bi, S.row_bj, S.row_vecs, S.row_prog, W.phi, W.jac,
-                 W.gamma, W.rate, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
-                 S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack)
+    _constraints(
+        t,
+        Y,
+        S.nb,
+        W.A,
+        S.row_kind,
+        S.row_bi,
+        S.row_bj,
+        S.row_vecs,
+        S.row_prog,
+        W.phi,
+        W.jac,
+        W.gamma,
+        W.rate,
+        S.p_code,
+        S.p_code_start,
+        S.p_consts,
+        S.p_const_start,
+        S.p_table_x,
+        S.p_table_y,
+        S.p_table_start,
+        S.p_table_base,
+        S.p_stack,
+    )
 
 
 @njit(cache=True)
@@ -342,8 +516,35 @@ def band_solve(band, bw, x):
 
 
 @njit(cache=True)
-def _multipliers(t, nb, acc, jac, bi, bj, prog, gamma, rate, phi, alpha, beta, band, bw, rhs, lam, perm, minv,
-                 code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack):
+def _multipliers(
+    t,
+    nb,
+    acc,
+    jac,
+    bi,
+    bj,
+    prog,
+    gamma,
+    rate,
+    phi,
+    alpha,
+    beta,
+    band,
+    bw,
+    rhs,
+    lam,
+    perm,
+    minv,
+    code,
+    code_start,
+    consts,
+    const_start,
+    table_x,
+    table_y,
+    table_start,
+    table_base,
+    stack,
+):
     """Solve C lam = J M^-1 Q - gamma* (band Cholesky) and subtract M^-1 J^T lam from acc.
     Returns (ok, driver power [W])."""
     m = bi.shape[0]
@@ -369,8 +570,9 @@ def _multipliers(t, nb, acc, jac, bi, bj, prog, gamma, rate, phi, alpha, beta, b
                 for k in range(6):
                     acc[6 * b + k] -= minv[b, k] * jac[r, side, k] * lr
         if prog[r] >= 0:
-            fd = eval_jet(prog[r], t, code, code_start, consts, const_start, table_x, table_y,
-                          table_start, table_base, stack)[1]
+            fd = eval_jet(
+                prog[r], t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+            )[1]
             Pdrv -= lr * (rate[r] + fd)
     return True, Pdrv
 
@@ -382,7 +584,7 @@ def _state_rates(nb, Y, acc, Ydot):
         o = 7 * nb + 6 * b
         for k in range(3):
             Ydot[7 * b + k] = Y[o + k]
-        quat_rate(Y[7 * b + 3:7 * b + 7], Y[o + 3:o + 6], Ydot[7 * b + 3:7 * b + 7])
+        quat_rate(Y[7 * b + 3 : 7 * b + 7], Y[o + 3 : o + 6], Ydot[7 * b + 3 : 7 * b + 7])
         for k in range(6):
             Ydot[o + k] = acc[6 * b + k]
     for i in range(Ydot.shape[0]):
@@ -405,10 +607,35 @@ def derivatives(t, Y, S, W, Ydot):
     if S.row_kind.shape[0] > 0:
         constraints(t, Y, S, W)
         _schur_band(S, W)
-        ok, Pdrv = _multipliers(t, nb, acc, W.jac, S.row_bi, S.row_bj, S.row_prog, W.gamma, W.rate, W.phi,
-                                S.alpha, S.beta, W.band, S.bw, W.rhs, W.lam, S.perm, S.minv,
-                                S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
-                                S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack)
+        ok, Pdrv = _multipliers(
+            t,
+            nb,
+            acc,
+            W.jac,
+            S.row_bi,
+            S.row_bj,
+            S.row_prog,
+            W.gamma,
+            W.rate,
+            W.phi,
+            S.alpha,
+            S.beta,
+            W.band,
+            S.bw,
+            W.rhs,
+            W.lam,
+            S.perm,
+            S.minv,
+            S.p_code,
+            S.p_code_start,
+            S.p_consts,
+            S.p_const_start,
+            S.p_table_x,
+            S.p_table_y,
+            S.p_table_start,
+            S.p_table_base,
+            S.p_stack,
+        )
         if not ok:
             return SINGULAR, V, Pnc, Pdrv
     if not _state_rates(nb, Y, acc, Ydot):

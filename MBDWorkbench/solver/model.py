@@ -4,20 +4,18 @@ All quantities are SI (m, kg, s, rad, N). Positions, joint frames and attachment
 are given in global coordinates at the initial configuration unless a field says
 ``local`` (then they are in the body's own frame, relative to its centre of gravity).
 """
-from dataclasses import dataclass, field, asdict
+
 import json
 import math
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from .catalog import DRIVER_TYPES, FORCE_TYPES, FORCES, JOINT_TYPES, joints_driven_by
 from .errors import ModelError
+from .integrators import names as integrator_names
 
 GROUND = "ground"
-JOINT_TYPES = ("spherical", "revolute", "prismatic", "cylindrical", "planar", "fixed", "universal")
-DRIVER_TYPES = ("rotational", "linear")
-DRIVEN_JOINTS = {"rotational": ("revolute", "cylindrical"), "linear": ("prismatic", "cylindrical")}
-FORCE_TYPES = ("point_force", "torque", "spring_damper", "rotational_spring_damper")
-INTEGRATORS = ("euler", "symplectic_euler", "rk4", "bdf", "radau", "lsoda", "cros", "galpha")
 
 
 @dataclass
@@ -25,6 +23,7 @@ class Body:
     """A rigid body; ``position`` is its centre of gravity, ``orientation`` the quaternion
     [qw, qx, qy, qz] of its own frame; ``inertia`` is the 3x3 tensor about the CoG in that
     frame [kg m^2]; ``velocity`` [m/s] and ``angular_velocity`` [rad/s] are global."""
+
     name: str
     mass: float
     inertia: list
@@ -39,6 +38,7 @@ class Body:
 @dataclass
 class Frame:
     """A joint frame: origin [m] and z/x axes; global unless attached to a body locally."""
+
     origin: list
     z_axis: list = field(default_factory=lambda: [0.0, 0.0, 1.0])
     x_axis: list = None
@@ -51,6 +51,7 @@ class Joint:
     Give ``frame`` (global, initial configuration) or both ``frame_i`` and ``frame_j``
     (local to each body). Universal joints: the first cross axis is the frame's x axis on
     body_i, the second the frame's y axis on body_j."""
+
     name: str
     type: str
     body_i: str
@@ -71,6 +72,7 @@ class Force:
     rotational_spring_damper: joint (revolute/cylindrical), stiffness [N m/rad],
         damping [N m s/rad], free_angle [rad] (joint angle, 0 at the initial configuration)
     """
+
     name: str
     type: str
     body: str = None
@@ -93,6 +95,7 @@ class Force:
 class Driver:
     """A rheonomic constraint: joint angle [rad] (rotational) or displacement along the
     joint z axis [m] (linear), zero at the initial configuration, equal to profile(t)."""
+
     name: str
     type: str
     joint: str
@@ -103,6 +106,7 @@ class Driver:
 class Settings:
     """Solver settings; Baumgarte alpha, beta [1/s]; Tikhonov eps is dimensionless
     (relative to the unit-diagonal Schur complement)."""
+
     t_end: float = 1.0
     step: float = 1e-3
     output_step: float = 1e-2
@@ -120,6 +124,7 @@ class Settings:
 @dataclass
 class Model:
     """A complete mechanism: bodies, joints, forces, drivers, gravity [m/s^2], settings."""
+
     name: str = "model"
     bodies: list = field(default_factory=list)
     joints: list = field(default_factory=list)
@@ -148,7 +153,7 @@ class Model:
         back: each force keeps only the fields of its type."""
         d = _strip_none(asdict(self))
         for f in d.get("forces", []):
-            allowed = {"name", "type"} | _FORCE_FIELDS.get(f.get("type"), set())
+            allowed = {"name", "type"} | (FORCES[f["type"]].fields if f.get("type") in FORCES else set())
             for key in [k for k in f if k not in allowed]:
                 del f[key]
         return d
@@ -184,8 +189,9 @@ def from_dict(data):
     """Build and validate a Model from a dict (the JSON format)."""
     if not isinstance(data, dict):
         raise ModelError("$", "the model must be a JSON object")
-    _reject_unknown(data, "$", {"name", "bodies", "joints", "forces", "drivers", "gravity",
-                                "settings", "description", "units"})
+    _reject_unknown(
+        data, "$", {"name", "bodies", "joints", "forces", "drivers", "gravity", "settings", "description", "units"}
+    )
     if data.get("units", "SI") != "SI":
         raise ModelError("units", "only SI units are supported in model files")
     model = Model(
@@ -253,8 +259,11 @@ def _inertia(value, path):
 
 
 def _body(d, path):
-    _reject_unknown(d, path, {"name", "mass", "inertia", "position", "orientation", "velocity",
-                              "angular_velocity", "grounded", "source"})
+    _reject_unknown(
+        d,
+        path,
+        {"name", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity", "grounded", "source"},
+    )
     name = _name(d, path)
     if name == GROUND:
         raise ModelError(f"{path}.name", f"'{GROUND}' is reserved for the fixed ground")
@@ -280,9 +289,11 @@ def _frame(d, path):
     if "origin" not in d:
         raise ModelError(f"{path}.origin", "missing")
     x = d.get("x_axis")
-    return Frame(origin=_vector(d["origin"], f"{path}.origin"),
-                 z_axis=_vector(d.get("z_axis", [0, 0, 1]), f"{path}.z_axis"),
-                 x_axis=None if x is None else _vector(x, f"{path}.x_axis"))
+    return Frame(
+        origin=_vector(d["origin"], f"{path}.origin"),
+        z_axis=_vector(d.get("z_axis", [0, 0, 1]), f"{path}.z_axis"),
+        x_axis=None if x is None else _vector(x, f"{path}.x_axis"),
+    )
 
 
 def _joint(d, path):
@@ -294,16 +305,15 @@ def _joint(d, path):
     frames = {k: _frame(d[k], f"{path}.{k}") for k in ("frame", "frame_i", "frame_j") if k in d}
     if "frame" not in frames and not ("frame_i" in frames and "frame_j" in frames):
         raise ModelError(f"{path}.frame", f"joint '{name}': give 'frame' (global) or both 'frame_i' and 'frame_j'")
-    return Joint(name=name, type=jtype, body_i=_name(d, path, "body_i"), body_j=_name(d, path, "body_j"),
-                 frame=frames.get("frame"), frame_i=frames.get("frame_i"), frame_j=frames.get("frame_j"))
-
-
-_FORCE_FIELDS = {
-    "point_force": {"body", "point", "force", "frame"},
-    "torque": {"body", "torque", "frame"},
-    "spring_damper": {"body_i", "point_i", "body_j", "point_j", "stiffness", "damping", "free_length"},
-    "rotational_spring_damper": {"joint", "stiffness", "damping", "free_angle"},
-}
+    return Joint(
+        name=name,
+        type=jtype,
+        body_i=_name(d, path, "body_i"),
+        body_j=_name(d, path, "body_j"),
+        frame=frames.get("frame"),
+        frame_i=frames.get("frame_i"),
+        frame_j=frames.get("frame_j"),
+    )
 
 
 def _force(d, path):
@@ -311,7 +321,7 @@ def _force(d, path):
     ftype = d.get("type")
     if ftype not in FORCE_TYPES:
         raise ModelError(f"{path}.type", f"force '{name}': unknown type {ftype!r} (one of {', '.join(FORCE_TYPES)})")
-    _reject_unknown(d, path, {"name", "type"} | _FORCE_FIELDS[ftype])
+    _reject_unknown(d, path, {"name", "type"} | FORCES[ftype].fields)
     f = Force(name=name, type=ftype)
     if ftype in ("point_force", "torque"):
         f.body = _name(d, path, "body")
@@ -321,7 +331,9 @@ def _force(d, path):
         key = "force" if ftype == "point_force" else "torque"
         comps = d.get(key)
         if not isinstance(comps, list) or len(comps) != 3:
-            raise ModelError(f"{path}.{key}", "must be a list of 3 profiles (numbers, expressions in t or profile objects)")
+            raise ModelError(
+                f"{path}.{key}", "must be a list of 3 profiles (numbers, expressions in t or profile objects)"
+            )
         _check_profiles(comps, f"{path}.{key}")
         setattr(f, key, comps)
         if ftype == "point_force":
@@ -344,6 +356,7 @@ def _force(d, path):
 
 def _check_profiles(comps, path):
     from .expressions import compile_profile
+
     for k, c in enumerate(comps):
         compile_profile(c, f"{path}[{k}]")
 
@@ -357,6 +370,7 @@ def _driver(d, path):
     if "profile" not in d:
         raise ModelError(f"{path}.profile", f"driver '{name}': missing")
     from .expressions import compile_profile
+
     compile_profile(d["profile"], f"{path}.profile")
     return Driver(name=name, type=dtype, joint=_name(d, path, "joint"), profile=d["profile"])
 
@@ -384,8 +398,10 @@ def validate_settings(s, path="settings"):
     rho = _number(s.rho_inf, f"{path}.rho_inf")
     if not 0.0 <= rho <= 1.0:
         raise ModelError(f"{path}.rho_inf", f"must lie in [0, 1], got {rho}")
-    if s.integrator not in INTEGRATORS:
-        raise ModelError(f"{path}.integrator", f"unknown integrator {s.integrator!r} (one of {', '.join(INTEGRATORS)})")
+    if s.integrator not in integrator_names():
+        raise ModelError(
+            f"{path}.integrator", f"unknown integrator {s.integrator!r} (one of {', '.join(integrator_names())})"
+        )
 
 
 # ----------------------------------------------------------------------------- validation
@@ -408,9 +424,13 @@ def validate(model):
     for k, d in enumerate(model.drivers):
         path = f"drivers[{k}]"
         joint = _find_joint(model, d.joint, f"{path}.joint", f"driver '{d.name}'")
-        if joint.type not in DRIVEN_JOINTS[d.type]:
-            raise ModelError(f"{path}.joint", f"driver '{d.name}': a {d.type} driver needs a "
-                             f"{' or '.join(DRIVEN_JOINTS[d.type])} joint, '{joint.name}' is {joint.type}")
+        driven = joints_driven_by(d.type)
+        if joint.type not in driven:
+            raise ModelError(
+                f"{path}.joint",
+                f"driver '{d.name}': a {d.type} driver needs a "
+                f"{' or '.join(driven)} joint, '{joint.name}' is {joint.type}",
+            )
     if not any(not b.grounded for b in model.bodies):
         raise ModelError("bodies", "the model has no moving body")
     validate_settings(model.settings)
@@ -434,11 +454,16 @@ def _check_body(b, path):
         raise ModelError(f"{path}.inertia", f"body '{b.name}': inertia tensor is not symmetric")
     p = np.linalg.eigvalsh(0.5 * (I + I.T))
     if p[0] <= 0:
-        raise ModelError(f"{path}.inertia", f"body '{b.name}': inertia tensor is not positive definite "
-                         f"(principal moments {p.tolist()})")
+        raise ModelError(
+            f"{path}.inertia",
+            f"body '{b.name}': inertia tensor is not positive definite (principal moments {p.tolist()})",
+        )
     if p[0] + p[1] < p[2] * (1 - 1e-9):
-        raise ModelError(f"{path}.inertia", f"body '{b.name}': principal moments {p.tolist()} violate the "
-                         "triangle inequality (I1 + I2 >= I3): no real mass distribution has them")
+        raise ModelError(
+            f"{path}.inertia",
+            f"body '{b.name}': principal moments {p.tolist()} violate the "
+            "triangle inequality (I1 + I2 >= I3): no real mass distribution has them",
+        )
     q = np.asarray(b.orientation, dtype=float)
     if not np.isfinite(q).all() or np.linalg.norm(q) < 1e-9:
         raise ModelError(f"{path}.orientation", f"body '{b.name}': quaternion must be non-zero")
@@ -446,7 +471,9 @@ def _check_body(b, path):
 
 def _body_ref(name, names, path, what):
     if name != GROUND and name not in names:
-        raise ModelError(path, f"{what}: unknown body '{name}' (bodies: {', '.join(sorted(names)) or 'none'}, or '{GROUND}')")
+        raise ModelError(
+            path, f"{what}: unknown body '{name}' (bodies: {', '.join(sorted(names)) or 'none'}, or '{GROUND}')"
+        )
 
 
 def _is_fixed(name, names):
@@ -506,5 +533,8 @@ def _check_force_refs(model, f, names, path):
             raise ModelError(f"{path}.body_j", f"{what}: connects body '{f.body_i}' to itself")
     else:
         joint = _find_joint(model, f.joint, f"{path}.joint", what)
-        if joint.type not in ("revolute", "cylindrical"):
-            raise ModelError(f"{path}.joint", f"{what}: needs a revolute or cylindrical joint, '{joint.name}' is {joint.type}")
+        driven = joints_driven_by("rotational")
+        if joint.type not in driven:
+            raise ModelError(
+                f"{path}.joint", f"{what}: needs a {' or '.join(driven)} joint, '{joint.name}' is {joint.type}"
+            )

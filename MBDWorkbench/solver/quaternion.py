@@ -1,4 +1,5 @@
 """Unit-quaternion helpers (scalar first: q = [qw, qx, qy, qz])."""
+
 import numpy as np
 from numba import njit
 

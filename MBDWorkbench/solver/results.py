@@ -1,17 +1,17 @@
 """Simulation results: sampled in memory, derived quantities (joint reactions in joint
-and global axes, driver efforts, violations, energies) and the results directory format
-of docs/results-format.md."""
+and global axes, driver efforts, violations, energies); written by :mod:`.results_files`
+(docs/results-format.md)."""
 
 import numpy as np
 from numba import njit
 
 from . import quaternion
 from .kernels import fast_call
+from .results_files import write_results
 
 
 @njit(cache=True)
-def joint_wrenches(S, Y, W, row_owner, nj, recv_side, recv_body, recv_sign, recv_origin,
-                   axes_body, axes_local, out):
+def joint_wrenches(S, Y, W, row_owner, nj, recv_side, recv_body, recv_sign, recv_origin, axes_body, axes_local, out):
     """Reaction wrench that body_i exerts on body_j for every joint, from W.jac and
     W.lam: out[k] = [F global (3), T global about the joint origin (3), F joint (3),
     T joint (3)] in N and N m; the joint frame is the one carried by body_i."""
@@ -67,11 +67,19 @@ def reaction_layout(system):
 def software_versions():
     """Versions of Python and the numerical libraries used for a run."""
     import platform
+
     import numba
     import scipy
+
     from .. import __version__
-    return {"MBD Workbench": __version__, "Python": platform.python_version(), "NumPy": np.__version__,
-            "SciPy": scipy.__version__, "Numba": numba.__version__}
+
+    return {
+        "MBD Workbench": __version__,
+        "Python": platform.python_version(),
+        "NumPy": np.__version__,
+        "SciPy": scipy.__version__,
+        "Numba": numba.__version__,
+    }
 
 
 class Results:
@@ -95,10 +103,14 @@ class Results:
         self.assembly = []
 
     # ------------------------------------------------------------------ sampling
-    def record(self, t, Y, acc, lam=None, Ydot=None):
-        """Evaluate and store one output sample at (t, Y); ``acc`` holds the work integrals.
-        ``lam`` / ``Ydot`` (optional) replace the forward-dynamics multipliers and state
-        derivative (kinematic analysis, inverse dynamics and statics impose their own)."""
+    def record(
+        self, t: float, Y: np.ndarray, acc: np.ndarray, lam: np.ndarray | None = None, Ydot: np.ndarray | None = None
+    ) -> dict:
+        """Evaluate and store one output sample at (t [s], Y); ``acc`` holds the work integrals
+        (see integrators.explicit.account_power). ``lam`` (optional, all m rows) replaces the
+        forward-dynamics multipliers: the reactions, driver efforts and driver power [W] are
+        then those of ``lam`` (index-3 integrators, kinematic analysis, inverse dynamics and
+        statics impose their own); ``Ydot`` likewise replaces the state derivative."""
         sys = self.system
         ev = sys.evaluate(t, Y)
         if lam is not None:
@@ -109,8 +121,16 @@ class Results:
         nj = len(self.joint_names)
         wrench = np.zeros((nj, 12))
         if nj:
-            fast_call(joint_wrenches, sys.static, np.ascontiguousarray(Y, dtype=float), sys.work, sys.row_owner, nj,
-                      *self._layout, wrench)
+            fast_call(
+                joint_wrenches,
+                sys.static,
+                np.ascontiguousarray(Y, dtype=float),
+                sys.work,
+                sys.row_owner,
+                nj,
+                *self._layout,
+                wrench,
+            )
         drv_rows = np.nonzero(sys.row_owner >= nj)[0]
         fd = np.array([sys.programs[sys.static.row_prog[r]](t)[1] for r in drv_rows])
         effort = -ev["lam"][drv_rows]
@@ -121,9 +141,23 @@ class Results:
         if acc[5] > 0:
             Wd += 0.5 * (t - acc[0]) * (acc[1] + ev["Pdrv"])
             Wn += 0.5 * (t - acc[0]) * (acc[2] + ev["Pnc"])
-        self._rows.append(dict(t=t, Y=np.array(Y), lam=ev["lam"], phi=ev["phi"], rate=ev["rate"],
-                               T=ev["T"], V=ev["V"], Wd=Wd, Wn=Wn, wrench=wrench, effort=effort,
-                               power=power, Ydot=ev["Ydot"]))
+        self._rows.append(
+            dict(
+                t=t,
+                Y=np.array(Y),
+                lam=ev["lam"],
+                phi=ev["phi"],
+                rate=ev["rate"],
+                T=ev["T"],
+                V=ev["V"],
+                Wd=Wd,
+                Wn=Wn,
+                wrench=wrench,
+                effort=effort,
+                power=power,
+                Ydot=ev["Ydot"],
+            )
+        )
         self._cache = None
         return ev
 
@@ -150,14 +184,19 @@ class Results:
             nb = self.system.nb
             if len(Y) == 0:
                 Y = np.zeros((0, 13 * nb))
-            pos = Y[:, :7 * nb].reshape(len(Y), nb, 7)
+            pos = Y[:, : 7 * nb].reshape(len(Y), nb, 7)
             A = quaternion.matrices(pos[:, :, 3:]) if len(Y) else np.zeros((0, nb, 3, 3))
             A_user = A @ np.transpose(self.system.R_principal, (0, 2, 1))[None]
-            vel = Y[:, 7 * nb:].reshape(len(Y), nb, 6)
-            self._cache = dict(position=pos[:, :, :3], A=A_user,
-                               quaternion=np.array([[quaternion.from_matrix(a) for a in row] for row in A_user]).reshape(len(Y), nb, 4),
-                               velocity=vel[:, :, :3],
-                               angular_velocity=np.einsum("kbij,kbj->kbi", A, vel[:, :, 3:]))
+            vel = Y[:, 7 * nb :].reshape(len(Y), nb, 6)
+            self._cache = dict(
+                position=pos[:, :, :3],
+                A=A_user,
+                quaternion=np.array([[quaternion.from_matrix(a) for a in row] for row in A_user]).reshape(
+                    len(Y), nb, 4
+                ),
+                velocity=vel[:, :, :3],
+                angular_velocity=np.einsum("kbij,kbj->kbi", A, vel[:, :, 3:]),
+            )
         return self._cache
 
     def position(self, body):
@@ -204,11 +243,13 @@ class Results:
         sys = self.system
         names = self.joint_names + self.driver_names
         rows = sys.row_owner == names.index(name)
-        phi, rate = np.abs(self._stack("phi")).reshape(len(self), -1), np.abs(self._stack("rate")).reshape(len(self), -1)
+        phi = np.abs(self._stack("phi")).reshape(len(self), -1)
+        rate = np.abs(self._stack("rate")).reshape(len(self), -1)
         ang, lin = rows & sys.row_angular, rows & ~sys.row_angular
 
         def mx(a, sel):
             return a[:, sel].max(axis=1) if sel.any() else np.zeros(len(self))
+
         return dict(position=mx(phi, lin), angle=mx(phi, ang), velocity=mx(rate, lin), angular_velocity=mx(rate, ang))
 
     def max_violation(self):
@@ -217,8 +258,7 @@ class Results:
             return 0.0, 0.0
         phi = np.abs(self._stack("phi"))
         ang = self.system.row_angular
-        return (float(phi[:, ~ang].max()) if (~ang).any() else 0.0,
-                float(phi[:, ang].max()) if ang.any() else 0.0)
+        return (float(phi[:, ~ang].max()) if (~ang).any() else 0.0, float(phi[:, ang].max()) if ang.any() else 0.0)
 
     def energy(self):
         """Dict of kinetic, potential, total, work_drivers, work_nonconservative and
@@ -240,18 +280,29 @@ class Results:
         """JSON-ready run summary."""
         vpos, vang = self.max_violation()
         s = self.settings
-        return dict(model=self.model.name, status=self.status, message=self.message,
-                    integrator=s.integrator, settings=dict(vars(s)), steps=int(self.steps),
-                    wall_time_s=float(self.wall_time), samples=len(self),
-                    t_start=float(self.t[0]) if len(self) else None,
-                    t_end=float(self.t[-1]) if len(self) else None,
-                    max_position_violation_m=vpos, max_angle_violation_rad=vang,
-                    energy_drift=self.energy_drift(), assembly=self.assembly,
-                    bodies=self.body_names, joints=self.joint_names, drivers=self.driver_names,
-                    warnings=list(getattr(self, "warnings", [])), versions=software_versions())
+        return dict(
+            model=self.model.name,
+            status=self.status,
+            message=self.message,
+            integrator=s.integrator,
+            settings=dict(vars(s)),
+            steps=int(self.steps),
+            wall_time_s=float(self.wall_time),
+            samples=len(self),
+            t_start=float(self.t[0]) if len(self) else None,
+            t_end=float(self.t[-1]) if len(self) else None,
+            max_position_violation_m=vpos,
+            max_angle_violation_rad=vang,
+            energy_drift=self.energy_drift(),
+            assembly=self.assembly,
+            bodies=self.body_names,
+            joints=self.joint_names,
+            drivers=self.driver_names,
+            warnings=list(getattr(self, "warnings", [])),
+            versions=software_versions(),
+        )
 
     # ------------------------------------------------------------------ files
-    def write(self, directory):
-        """Write the CSV files, summary.json and model.json (see docs/results-format.md)."""
-        from .io import write_results
+    def write(self, directory: str) -> str:
+        """Write the CSV files, summary.json and model.json into ``directory``; returns it."""
         return write_results(self, directory)

@@ -2,22 +2,31 @@
 
 A failed or cancelled run keeps (and writes, if ``out_dir`` is given) every sample
 computed so far, then raises SimulationError / Cancelled carrying the results.
+
+The stepper (``integrators.make_stepper``) only integrates; this loop records every
+sample, with the stepper's own multipliers when it has them (index-3 integrators), and
+copies the stepper's warnings into ``Results.warnings``.
 """
+
+from __future__ import annotations
+
 import copy
 import time
+from collections.abc import Callable
 
 import numpy as np
 
 from . import kernels
 from .assembly import assemble
 from .errors import Cancelled, SimulationError
-from .integrators import FIXED_STEP, ADAPTIVE, FixedStepper, AdaptiveStepper
-from .model import validate_settings
+from .integrators import make_stepper
+from .integrators.projection import project_after_output
+from .model import Model, validate_settings
 from .results import Results
 from .system import System
 
 
-def with_settings(model, overrides):
+def with_settings(model: Model, overrides: dict) -> Model:
     """A shallow copy of ``model`` whose settings have the non-None ``overrides`` applied
     and validated (TypeError for an unknown setting name)."""
     settings = copy.copy(model.settings)
@@ -32,17 +41,13 @@ def with_settings(model, overrides):
     return model
 
 
-def make_stepper(system, s, t0, Y0):
-    """The integrator object for settings ``s``."""
-    if s.integrator in FIXED_STEP:
-        return FixedStepper(system, s.integrator, s.step)
-    if s.integrator in ADAPTIVE:
-        return AdaptiveStepper(system, s.integrator, s.rtol, s.atol, s.step, t0, Y0, s.t_end)
-    from . import index3
-    return index3.make_stepper(system, s, t0, Y0)
-
-
-def simulate(model, progress=None, cancel=None, out_dir=None, **overrides):
+def simulate(
+    model: Model,
+    progress: Callable[[float, float], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+    out_dir: str | None = None,
+    **overrides,
+) -> Results:
     """Simulate ``model`` (a Model). Keyword overrides replace model.settings fields
     (t_end, step, output_step, integrator, rtol, atol, baumgarte_alpha, ...).
     ``progress(t, t_end)`` is called at every output time; ``cancel()`` returning True
@@ -57,9 +62,8 @@ def simulate(model, progress=None, cancel=None, out_dir=None, **overrides):
         Y, res.assembly = assemble(system, Y, t0)
     start = time.perf_counter()
     stepper = make_stepper(system, settings, t0, Y)
-    res.warnings = getattr(system, "warnings", [])  # e.g. redundant constraints (index3)
     acc = np.zeros(6)
-    res.record(t0, Y, acc)
+    res.record(t0, Y, acc, lam=stepper.multipliers(t0, Y))
     n_out = max(1, int(round(settings.t_end / settings.output_step)))
     times = np.linspace(t0, settings.t_end, n_out + 1)[1:]
     t = t0
@@ -71,10 +75,8 @@ def simulate(model, progress=None, cancel=None, out_dir=None, **overrides):
             if status != kernels.OK:
                 _fail(system, res, t_reached, Y, status)
             t = t_next
-            if settings.projection:  # ODE-form integrators: project onto Phi = 0, Phi_dot = 0
-                from .index3 import project_after_output
-                stepper = project_after_output(system, settings, stepper, t, Y)
-            res.record(t, Y, acc)
+            stepper = project_after_output(system, settings, stepper, t, Y)
+            res.record(t, Y, acc, lam=stepper.multipliers(t, Y))
             bad = _check_sample(system, res)
             if bad:
                 _fail(system, res, t, Y, kernels.NOT_FINITE, bad)
@@ -93,6 +95,7 @@ def simulate(model, progress=None, cancel=None, out_dir=None, **overrides):
 
 def _finish(res, stepper, start, out_dir):
     res.steps = stepper.steps
+    res.warnings = list(stepper.warnings)
     res.wall_time = time.perf_counter() - start
     if out_dir is not None and len(res):
         res.write(out_dir)
@@ -110,8 +113,11 @@ def _check_sample(system, res):
 
 def _fail(system, res, t, Y, status, reason=""):
     if not reason:
-        reason = ("the constraint Schur complement became singular (try a Tikhonov eps > 0)"
-                  if status == kernels.SINGULAR else "the state became NaN/infinite (blow-up; try a smaller step)")
+        reason = (
+            "the constraint Schur complement became singular (try a Tikhonov eps > 0)"
+            if status == kernels.SINGULAR
+            else "the state became NaN/infinite (blow-up; try a smaller step)"
+        )
     phi = res._rows[-1]["phi"] if len(res) else np.zeros(system.m)
     try:
         phi_now = system.constraint_jacobian(t, Y)[0]
@@ -121,5 +127,6 @@ def _fail(system, res, t, Y, status, reason=""):
         pass
     worst = system.worst_joints(np.nan_to_num(phi, nan=np.inf))
     names = ", ".join(f"'{n}' ({v:.3g})" for n, v in worst) or "none"
-    raise SimulationError(f"simulation stopped at t = {t:.6g} s: {reason}; worst joints: {names}",
-                          time=t, worst_joints=worst)
+    raise SimulationError(
+        f"simulation stopped at t = {t:.6g} s: {reason}; worst joints: {names}", time=t, worst_joints=worst
+    )

@@ -3,6 +3,7 @@
 Each moving body gets a principal, centroidal frame (so its mass matrix is constant and
 diagonal); ``R_principal`` maps it back to the user's frame for results.
 """
+
 from collections import namedtuple
 
 import numpy as np
@@ -10,8 +11,9 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from . import kernels, quaternion
-from .expressions import compile_profile, pack_programs, pack_args
-from .joints import JOINT_ROWS, DRIVER_ROW, ROW_IS_ANGULAR, row_vectors
+from .catalog import DRIVERS, JOINTS
+from .expressions import compile_profile, pack_args, pack_programs
+from .joints import ROW_IS_ANGULAR, row_vectors
 from .model import GROUND, frame_axes
 
 _STATIC_FIELDS = (
@@ -22,7 +24,7 @@ _STATIC_FIELDS = (
     "p_code p_code_start p_consts p_const_start p_table_x p_table_y p_table_start p_table_base p_stack"
 ).split()
 Static = namedtuple("Static", _STATIC_FIELDS)
-Work = namedtuple("Work", "A Q acc phi jac gamma rate lam band rhs rs_jac")
+Work = namedtuple("Work", "A Q acc phi jac gamma rate lam band rhs")
 
 
 def principal_frame(inertia):
@@ -55,19 +57,46 @@ class System:
         pairs, perm, bw = self._schur_structure(rows)
         p = self.params = model.settings
         self.static = Static(
-            nb=self.nb, minv=1.0 / self.mass6, mass=self.mass, inertia=self.J,
+            nb=self.nb,
+            minv=1.0 / self.mass6,
+            mass=self.mass,
+            inertia=self.J,
             gravity=np.asarray(model.gravity, float),
             row_kind=np.array([r["kind"] for r in rows], dtype=np.int64).reshape(-1),
             row_bi=np.array([r["bi"] for r in rows], dtype=np.int64).reshape(-1),
             row_bj=np.array([r["bj"] for r in rows], dtype=np.int64).reshape(-1),
             row_vecs=np.array([r["vecs"] for r in rows], dtype=float).reshape(-1, 4, 3),
             row_prog=np.array([r["prog"] for r in rows], dtype=np.int64).reshape(-1),
-            pair_r=pairs[0], pair_s=pairs[1], pair_side_r=pairs[2], pair_side_s=pairs[3],
-            pair_body=pairs[4], perm=perm, bw=bw,
-            alpha=float(p.baumgarte_alpha), beta=float(p.baumgarte_beta), eps=float(p.tikhonov_eps),
-            **loads, **springs, **rsprings,
-            **dict(zip(["p_code", "p_code_start", "p_consts", "p_const_start", "p_table_x",
-                        "p_table_y", "p_table_start", "p_table_base", "p_stack"], pack_args(pack))))
+            pair_r=pairs[0],
+            pair_s=pairs[1],
+            pair_side_r=pairs[2],
+            pair_side_s=pairs[3],
+            pair_body=pairs[4],
+            perm=perm,
+            bw=bw,
+            alpha=float(p.baumgarte_alpha),
+            beta=float(p.baumgarte_beta),
+            eps=float(p.tikhonov_eps),
+            **loads,
+            **springs,
+            **rsprings,
+            **dict(
+                zip(
+                    [
+                        "p_code",
+                        "p_code_start",
+                        "p_consts",
+                        "p_const_start",
+                        "p_table_x",
+                        "p_table_y",
+                        "p_table_start",
+                        "p_table_base",
+                        "p_stack",
+                    ],
+                    pack_args(pack),
+                )
+            ),
+        )
         self.work = self.new_work()
         self.Y0 = self._initial_state()
 
@@ -89,8 +118,10 @@ class System:
         self.fixed_pose = {GROUND: (np.zeros(3), np.eye(3))}
         for b in self.model.bodies:
             if b.grounded:
-                self.fixed_pose[b.name] = (np.asarray(b.position, float),
-                                           quaternion.matrix(np.asarray(b.orientation, float)))
+                self.fixed_pose[b.name] = (
+                    np.asarray(b.position, float),
+                    quaternion.matrix(np.asarray(b.orientation, float)),
+                )
 
     def body_index(self, name):
         """Moving-body index of ``name``, or -1 for the ground and grounded bodies."""
@@ -128,8 +159,12 @@ class System:
             if j.frame is not None:
                 x, y, z = frame_axes(j.frame, f"{path}.frame", what)
                 o = np.asarray(j.frame.origin, float)
-                vals = (self.to_local_point(body, o), self.to_local_vector(body, x),
-                        self.to_local_vector(body, y), self.to_local_vector(body, z))
+                vals = (
+                    self.to_local_point(body, o),
+                    self.to_local_vector(body, x),
+                    self.to_local_vector(body, y),
+                    self.to_local_vector(body, z),
+                )
             else:
                 fr = j.frame_i if side == "i" else j.frame_j
                 vals = self._user_local(body, fr, f"{path}.frame_{side}", what)
@@ -144,9 +179,17 @@ class System:
         for jk, j in enumerate(self.model.joints):
             local = self.joint_local_frames(j, f"joints[{jk}]")
             self.joint_frames.append(local)
-            for spec in JOINT_ROWS[j.type]:
-                rows.append(dict(kind=spec[0], bi=self.body_index(j.body_i), bj=self.body_index(j.body_j),
-                                 vecs=row_vectors(spec, local), prog=-1, owner=jk))
+            for spec in JOINTS[j.type].rows:
+                rows.append(
+                    dict(
+                        kind=spec[0],
+                        bi=self.body_index(j.body_i),
+                        bj=self.body_index(j.body_j),
+                        vecs=row_vectors(spec, local),
+                        prog=-1,
+                        owner=jk,
+                    )
+                )
         return rows
 
     def add_program(self, spec, path):
@@ -160,11 +203,17 @@ class System:
         for dk, d in enumerate(self.model.drivers):
             jk = names.index(d.joint)
             j = self.model.joints[jk]
-            spec = DRIVER_ROW[d.type]
-            rows.append(dict(kind=spec[0], bi=self.body_index(j.body_i), bj=self.body_index(j.body_j),
-                             vecs=row_vectors(spec, self.joint_frames[jk]),
-                             prog=self.add_program(d.profile, f"drivers[{dk}].profile"),
-                             owner=len(self.model.joints) + dk))
+            spec = DRIVERS[d.type].row
+            rows.append(
+                dict(
+                    kind=spec[0],
+                    bi=self.body_index(j.body_i),
+                    bj=self.body_index(j.body_j),
+                    vecs=row_vectors(spec, self.joint_frames[jk]),
+                    prog=self.add_program(d.profile, f"drivers[{dk}].profile"),
+                    owner=len(self.model.joints) + dk,
+                )
+            )
         return rows
 
     # ------------------------------------------------------------------ forces
@@ -205,20 +254,30 @@ class System:
                 j = self.model.joints[jk]
                 rs["rs_bi"].append(self.body_index(j.body_i))
                 rs["rs_bj"].append(self.body_index(j.body_j))
-                rs["rs_vecs"].append(row_vectors(DRIVER_ROW["rotational"], self.joint_frames[jk]))
+                rs["rs_vecs"].append(row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk]))
                 rs["rs_k"].append(f.stiffness)
                 rs["rs_c"].append(f.damping)
                 rs["rs_th0"].append(f.free_angle)
                 self.rspring_names.append(f.name)
-        shapes = {"load_point": (-1, 3), "load_fprog": (-1, 3), "load_tprog": (-1, 3), "sd_si": (-1, 3),
-                  "sd_sj": (-1, 3), "rs_vecs": (-1, 4, 3)}
+        shapes = {
+            "load_point": (-1, 3),
+            "load_fprog": (-1, 3),
+            "load_tprog": (-1, 3),
+            "sd_si": (-1, 3),
+            "sd_sj": (-1, 3),
+            "rs_vecs": (-1, 4, 3),
+        }
         ints = {"load_body", "load_fprog", "load_tprog", "load_frame", "sd_bi", "sd_bj", "rs_bi", "rs_bj"}
 
         def arr(key, v):
             a = np.array(v, dtype=np.int64 if key in ints else float)
             return a.reshape(shapes.get(key, (-1,)))
-        return ({k: arr(k, v) for k, v in loads.items()}, {k: arr(k, v) for k, v in springs.items()},
-                {k: arr(k, v) for k, v in rs.items()})
+
+        return (
+            {k: arr(k, v) for k, v in loads.items()},
+            {k: arr(k, v) for k, v in springs.items()},
+            {k: arr(k, v) for k, v in rs.items()},
+        )
 
     # ------------------------------------------------------------------ Schur structure
     def _schur_structure(self, rows):
@@ -246,27 +305,34 @@ class System:
             bw = int(max(abs(perm[a] - perm[c]) for a, c in zip(pr, ps))) if pr else 0
         else:
             perm, bw = np.zeros(0, dtype=np.int64), 0
-        i64 = lambda v: np.array(v, dtype=np.int64)
-        return (i64(pr), i64(ps), i64(sr), i64(ss), i64(pb)), perm, bw
+        return tuple(np.array(v, dtype=np.int64) for v in (pr, ps, sr, ss, pb)), perm, bw
 
     def new_work(self):
         """Fresh work arrays for the kernels."""
         nb, m = self.nb, self.m
-        return Work(A=np.zeros((nb, 3, 3)), Q=np.zeros(6 * nb), acc=np.zeros(6 * nb), phi=np.zeros(m),
-                    jac=np.zeros((m, 2, 6)), gamma=np.zeros(m), rate=np.zeros(m), lam=np.zeros(m),
-                    band=np.zeros((m, self.static.bw + 1 if m else 1)), rhs=np.zeros(m),
-                    rs_jac=np.zeros((len(self.static.rs_bi), 2, 6)))
+        return Work(
+            A=np.zeros((nb, 3, 3)),
+            Q=np.zeros(6 * nb),
+            acc=np.zeros(6 * nb),
+            phi=np.zeros(m),
+            jac=np.zeros((m, 2, 6)),
+            gamma=np.zeros(m),
+            rate=np.zeros(m),
+            lam=np.zeros(m),
+            band=np.zeros((m, self.static.bw + 1 if m else 1)),
+            rhs=np.zeros(m),
+        )
 
     # ------------------------------------------------------------------ state
     def _initial_state(self):
         nb = self.nb
         Y = np.zeros(13 * nb)
         for k, b in enumerate(self.moving):
-            Y[7 * k:7 * k + 3] = b.position
-            Y[7 * k + 3:7 * k + 7] = quaternion.from_matrix(self.A0[k])
+            Y[7 * k : 7 * k + 3] = b.position
+            Y[7 * k + 3 : 7 * k + 7] = quaternion.from_matrix(self.A0[k])
             o = 7 * nb + 6 * k
-            Y[o:o + 3] = b.velocity
-            Y[o + 3:o + 6] = self.A0[k].T @ np.asarray(b.angular_velocity, float)
+            Y[o : o + 3] = b.velocity
+            Y[o + 3 : o + 6] = self.A0[k].T @ np.asarray(b.angular_velocity, float)
         return Y
 
     def derivative(self, t, Y):
@@ -278,9 +344,7 @@ class System:
             raise FloatingPointError("singular constraint Schur complement")
         return Ydot
 
-    lam_override = None  # (t, lam) set by index3 steppers: multipliers of the state at time t
-
-    def evaluate(self, t, Y):
+    def evaluate(self, t: float, Y: np.ndarray) -> dict:
         """Everything at one instant: Ydot, multipliers, Phi, Phi rate, energies, powers."""
         Y = np.array(Y, dtype=float)
         kernels.fast_call(kernels.normalize_quaternions, self.static, Y)
@@ -288,12 +352,18 @@ class System:
         status, V, Pnc, Pdrv = kernels.fast_call(kernels.derivatives, float(t), Y, self.static, self.work, Ydot)
         if self.m and status != kernels.SINGULAR:
             kernels.fast_call(kernels.constraints, float(t), Y, self.static, self.work)
-        if self.lam_override is not None:   # index-3 integrators publish their own multipliers
-            from .index3 import apply_lam_override
-            Pdrv = apply_lam_override(self, t, Pdrv)
         w = self.work
-        return dict(status=status, Ydot=Ydot, lam=w.lam.copy(), phi=w.phi.copy(), rate=w.rate.copy(),
-                    V=V, T=kernels.fast_call(kernels.kinetic_energy, self.static, Y), Pnc=Pnc, Pdrv=Pdrv)
+        return dict(
+            status=status,
+            Ydot=Ydot,
+            lam=w.lam.copy(),
+            phi=w.phi.copy(),
+            rate=w.rate.copy(),
+            V=V,
+            T=kernels.fast_call(kernels.kinetic_energy, self.static, Y),
+            Pnc=Pnc,
+            Pdrv=Pdrv,
+        )
 
     def constraint_jacobian(self, t, Y):
         """Dense (Phi [m], Phi_q [m x 6N], gamma [m], rate [m]) at (t, Y)."""
@@ -304,7 +374,7 @@ class System:
         for side, bodies in ((0, self.static.row_bi), (1, self.static.row_bj)):
             for r in np.nonzero(bodies >= 0)[0]:
                 b = bodies[r]
-                Jd[r, 6 * b:6 * b + 6] += self.work.jac[r, side]
+                Jd[r, 6 * b : 6 * b + 6] += self.work.jac[r, side]
         w = self.work
         return w.phi.copy(), Jd, w.gamma.copy(), w.rate.copy()
 
@@ -326,14 +396,7 @@ class System:
     def user_pose(self, Y):
         """CoG positions (nb, 3) and user-frame quaternions (nb, 4) from a state."""
         nb = self.nb
-        q = Y[:7 * nb].reshape(nb, 7)
+        q = Y[: 7 * nb].reshape(nb, 7)
         A = quaternion.matrices(q[:, 3:])
         A_user = A @ np.transpose(self.R_principal, (0, 2, 1))
         return q[:, :3].copy(), np.array([quaternion.from_matrix(a) for a in A_user])
-
-    def global_angular_velocity(self, Y):
-        """Angular velocities (nb, 3) in global axes."""
-        nb = self.nb
-        q = Y[:7 * nb].reshape(nb, 7)
-        w = Y[7 * nb:].reshape(nb, 6)[:, 3:]
-        return np.einsum("bij,bj->bi", quaternion.matrices(q[:, 3:]), w)

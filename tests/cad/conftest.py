@@ -1,4 +1,5 @@
 """Shared fixtures of the headless FreeCAD tests."""
+
 import sys
 
 import pytest

@@ -61,6 +61,7 @@ def build(App, doc, JointObject):
 def _vertex_index(part, local_mm):
     """1-based index of the part's vertex at a point given in the part's own axes [mm]."""
     import FreeCAD as App
+
     p = part.Placement.multVec(App.Vector(*local_mm))
     for k, v in enumerate(part.Shape.Vertexes, 1):
         if (v.Point - p).Length < 1e-9:
@@ -69,10 +70,12 @@ def _vertex_index(part, local_mm):
 
 
 def test_assembly_revolute_frame_masses_and_pendulum_motion(App, doc, JointObject):
+    from oracles.pendulum import pendulum_ode_solution
+
     from MBDWorkbench.cad.assembly_import import find_assemblies, import_assembly
     from MBDWorkbench.cad.document_model import model_from_document
     from MBDWorkbench.solver import simulate
-    from oracles.pendulum import pendulum_ode_solution
+
     asm, a, b = build(App, doc, JointObject)
     assert find_assemblies(doc) == [asm]
     report = import_assembly(doc, asm)

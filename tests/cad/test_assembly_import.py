@@ -3,7 +3,6 @@ has no Assembly workbench). The global joint frame must be the resolver's JCS of
 Reference1 (times Offset1), the parts those of the references; unsupported joints must be
 reported with a reason."""
 
-
 import pytest
 
 from MBDWorkbench.cad.assembly_import import ImportReport, Unsupported, assembly_joints, map_joint
@@ -15,24 +14,40 @@ class Fake:
 
 
 def joint(jtype, **kw):
-    base = dict(Label=jtype + "1", JointType=jtype, Activated=True, Reference1=("asm", ["A.Face1"]),
-                Reference2=("asm", ["B.Face2"]), Placement1="jcs1", Placement2="jcs2")
+    base = dict(
+        Label=jtype + "1",
+        JointType=jtype,
+        Activated=True,
+        Reference1=("asm", ["A.Face1"]),
+        Reference2=("asm", ["B.Face2"]),
+        Placement1="jcs1",
+        Placement2="jcs2",
+    )
     base.update(kw)
     return Fake(**base)
 
 
 def resolver(App, kinds=("planar face", "planar face")):
     """JCS1 = translation (1, 2, 3), JCS2 = identity; part A for Face1, B for Face2."""
+
     def resolve(ref, placement):
         if ref[1][0].startswith("A"):
             return "A", App.Placement(App.Vector(1, 2, 3), App.Rotation(App.Vector(1, 0, 0), 90)), kinds[0]
         return "B", App.Placement(), kinds[1]
+
     return resolve
 
 
-@pytest.mark.parametrize("jtype, ours", [("Fixed", "fixed"), ("Revolute", "revolute"),
-                                         ("Cylindrical", "cylindrical"), ("Slider", "prismatic"),
-                                         ("Ball", "spherical")])
+@pytest.mark.parametrize(
+    "jtype, ours",
+    [
+        ("Fixed", "fixed"),
+        ("Revolute", "revolute"),
+        ("Cylindrical", "cylindrical"),
+        ("Slider", "prismatic"),
+        ("Ball", "spherical"),
+    ],
+)
 def test_direct_mappings_use_the_first_jcs(App, jtype, ours):
     m = map_joint(joint(jtype), resolver(App))
     assert (m.type, m.part1, m.part2, m.label) == (ours, "A", "B", jtype + "1")
@@ -72,8 +87,13 @@ def test_assembly_joints_and_report_text():
     j, g = joint("Revolute"), Fake(ObjectToGround="A", Label="GroundedJoint")
     asm = Fake(OutListRecursive=[j, g, Fake(Label="not a joint")])
     assert assembly_joints(asm) == ([j], [g])
-    rep = ImportReport(assembly="Assembly", joints=["Revolute1"], bodies=["A_body", "B_body"], grounded=["A"],
-                       unsupported=[("Gears1", "Gears joints have no equivalent here")])
+    rep = ImportReport(
+        assembly="Assembly",
+        joints=["Revolute1"],
+        bodies=["A_body", "B_body"],
+        grounded=["A"],
+        unsupported=[("Gears1", "Gears joints have no equivalent here")],
+    )
     text = rep.text()
     assert "1 joints imported (Revolute1)" in text and "Gears1: Gears joints have no equivalent here" in text
 
@@ -82,6 +102,7 @@ def test_import_creates_bodies_joints_and_grounding(App):
     from MBDWorkbench.cad.assembly_import import import_assembly
     from MBDWorkbench.cad.document_model import model_from_document
     from MBDWorkbench.cad.objects import find_objects
+
     doc = App.newDocument("AssemblyImport")
     try:
         a = doc.addObject("Part::Box", "A")
@@ -93,8 +114,11 @@ def test_import_creates_bodies_joints_and_grounding(App):
         def resolve(ref, placement):
             part, plc, kind = resolver(App)(ref, placement)
             return parts[part], plc, kind
-        asm = Fake(Label="Assembly", OutListRecursive=[joint("Revolute"), joint("Gears"),
-                                                       Fake(ObjectToGround=a, Label="Grounded")])
+
+        asm = Fake(
+            Label="Assembly",
+            OutListRecursive=[joint("Revolute"), joint("Gears"), Fake(ObjectToGround=a, Label="Grounded")],
+        )
         report = import_assembly(doc, asm, resolve=resolve)
         assert report.joints == ["Revolute1"] and report.grounded == ["A"]
         assert report.unsupported == [("Gears1", "Gears joints have no equivalent here")]
@@ -112,6 +136,7 @@ def test_resolver_path_without_utils_assembly(App):
     """The fallback resolver (no UtilsAssembly on 0.20): moving part = the object right below
     the assembly, JCS = global placement of the element's object times Placement1."""
     from MBDWorkbench.cad.assembly_import import make_resolver
+
     doc = App.newDocument("Resolver")
     try:
         asm = doc.addObject("App::Part", "Asm")

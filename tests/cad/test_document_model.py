@@ -39,16 +39,28 @@ def rot_y(deg):
 def hand_model():
     """The bar pendulum in JSON, from box formulas (global axes, identity orientation)."""
     from MBDWorkbench.solver.model import from_dict
+
     R = rot_y(ANGLE)
     m = RHO * A * B * C
     I_box = m / 12 * np.diag([B**2 + C**2, A**2 + C**2, A**2 + B**2])
     cog = R @ np.array([A / 2, 0.0, C / 2])  # box corner at (0, -B/2, 0), then rotated
-    return from_dict({
-        "name": "hand", "gravity": [0, 0, -9.81],
-        "bodies": [{"name": "bar", "mass": m, "inertia": (R @ I_box @ R.T).tolist(), "position": cog.tolist()}],
-        "joints": [{"name": "pivot", "type": "revolute", "body_i": "ground", "body_j": "bar",
-                    "frame": {"origin": [0, 0, 0], "z_axis": [0, 1, 0]}}],
-        "settings": {"t_end": 1.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"}})
+    return from_dict(
+        {
+            "name": "hand",
+            "gravity": [0, 0, -9.81],
+            "bodies": [{"name": "bar", "mass": m, "inertia": (R @ I_box @ R.T).tolist(), "position": cog.tolist()}],
+            "joints": [
+                {
+                    "name": "pivot",
+                    "type": "revolute",
+                    "body_i": "ground",
+                    "body_j": "bar",
+                    "frame": {"origin": [0, 0, 0], "z_axis": [0, 1, 0]},
+                }
+            ],
+            "settings": {"t_end": 1.0, "step": 1e-3, "output_step": 0.01, "integrator": "rk4"},
+        }
+    )
 
 
 def assert_same(a, b, path="model"):
@@ -69,6 +81,7 @@ def assert_same(a, b, path="model"):
 
 def build_pendulum(doc):
     import make_pendulum_fcstd
+
     return make_pendulum_fcstd.build(doc, angle_deg=ANGLE)
 
 
@@ -90,18 +103,20 @@ def test_body_properties_shown_in_freecad_units(App, doc):
 
 
 def test_pendulum_document_matches_hand_written_json_and_oracle(App, doc):
+    from oracles.pendulum import pendulum_ode_solution
+
     from MBDWorkbench.cad.document_model import document_model
     from MBDWorkbench.solver import simulate
-    from oracles.pendulum import pendulum_ode_solution
+
     build_pendulum(doc)
     model, mapping = document_model(doc)
     body = model.bodies[0]
-    R = rot_y(ANGLE)
     q = body.orientation  # the part's rotation: 30 deg about y
     np.testing.assert_allclose(q, [math.cos(math.radians(15)), 0, math.sin(math.radians(15)), 0], atol=1e-12)
     m = RHO * A * B * C
-    np.testing.assert_allclose(body.inertia, m / 12 * np.diag([B**2 + C**2, A**2 + C**2, A**2 + B**2]),
-                               atol=1e-15)  # body axes = the bar's own axes
+    np.testing.assert_allclose(
+        body.inertia, m / 12 * np.diag([B**2 + C**2, A**2 + C**2, A**2 + B**2]), atol=1e-15
+    )  # body axes = the bar's own axes
     res = simulate(model)
     ref = simulate(hand_model())
     np.testing.assert_allclose(res.t, ref.t)
@@ -121,6 +136,7 @@ def test_results_move_the_part_about_the_pivot(App, doc):
     from MBDWorkbench.cad.document_model import document_model
     from MBDWorkbench.cad.results_store import store_results
     from MBDWorkbench.solver import simulate
+
     sim, body, joint = build_pendulum(doc)
     model, mapping = document_model(doc)
     stored = store_results(sim, simulate(model), mapping)
@@ -140,9 +156,11 @@ def test_results_move_the_part_about_the_pivot(App, doc):
 
 def test_save_close_reopen_keeps_objects_and_results(App, doc, tmp_path):
     from MBDWorkbench.cad.document_model import document_model, model_from_document
-    from MBDWorkbench.cad.objects import find_objects, make_driver
+    from MBDWorkbench.cad.makers import make_driver
+    from MBDWorkbench.cad.objects import find_objects
     from MBDWorkbench.cad.results_store import load_results, store_results
     from MBDWorkbench.solver import simulate
+
     sim, body, joint = build_pendulum(doc)
     sim.EndTime = 0.2
     make_driver(doc, joint, Rate=90.0)
@@ -177,8 +195,9 @@ def test_save_close_reopen_keeps_objects_and_results(App, doc, tmp_path):
 def test_driver_degrees_are_converted(App, doc):
     """A rotational driver at 90 deg/s turns the bar by exactly pi/2 rad per second."""
     from MBDWorkbench.cad.document_model import model_from_document
-    from MBDWorkbench.cad.objects import make_driver
+    from MBDWorkbench.cad.makers import make_driver
     from MBDWorkbench.solver import simulate
+
     sim, body, joint = build_pendulum(doc)
     sim.EndTime = 0.5
     make_driver(doc, joint, Rate=90.0)
@@ -192,7 +211,8 @@ def test_driver_degrees_are_converted(App, doc):
 
 def test_springs_forces_and_settings_in_si(App, doc):
     from MBDWorkbench.cad.document_model import model_from_document
-    from MBDWorkbench.cad.objects import make_force, make_spring_damper
+    from MBDWorkbench.cad.makers import make_force, make_spring_damper
+
     sim, body, joint = build_pendulum(doc)
     sim.Gravity = App.Vector(0, 0, -1000)
     sim.Integrator = "bdf"
@@ -213,6 +233,7 @@ def test_springs_forces_and_settings_in_si(App, doc):
 
 def test_cli_simulates_fcstd_like_the_exported_json(App, doc, tmp_path):
     from MBDWorkbench.cad.document_model import export_json
+
     sim, body, joint = build_pendulum(doc)
     sim.EndTime = 0.1
     fcstd, js = str(tmp_path / "p.FCStd"), str(tmp_path / "p.json")
@@ -221,10 +242,15 @@ def test_cli_simulates_fcstd_like_the_exported_json(App, doc, tmp_path):
     outs = []
     for src in (fcstd, js):
         out = str(tmp_path / (os.path.basename(src) + "_res"))
-        subprocess.run([sys.executable, "-m", "MBDWorkbench", "simulate", src, "--out", out, "--quiet"],
-                       cwd=REPO, check=True, stdout=subprocess.PIPE)
+        subprocess.run(
+            [sys.executable, "-m", "MBDWorkbench", "simulate", src, "--out", out, "--quiet"],
+            cwd=REPO,
+            check=True,
+            stdout=subprocess.PIPE,
+        )
         outs.append(out)
-    from MBDWorkbench.solver.io import read_csv
+    from MBDWorkbench.solver.results_files import read_csv
+
     a, b = (read_csv(os.path.join(o, "bodies.csv")) for o in outs)
     assert list(a) == list(b) and len(a["time [s]"]) == 11
     for key in a:
@@ -238,9 +264,11 @@ def snapshot(doc):
 
 def test_bad_input_leaves_the_document_unchanged(App, doc):
     import Part
+
     from MBDWorkbench.cad.document_model import model_from_document
-    from MBDWorkbench.cad.objects import make_body, make_simulation
+    from MBDWorkbench.cad.makers import make_body, make_simulation
     from MBDWorkbench.cad.picking import make_joint_from_picks
+
     sim = make_simulation(doc)
     sheet = doc.addObject("Part::Feature", "Sheet")
     sheet.Shape = Part.makePlane(10, 10)
@@ -255,10 +283,14 @@ def test_bad_input_leaves_the_document_unchanged(App, doc):
     cases = [
         (lambda: make_body(doc, sheet), "Sheet.*has no solid"),
         (lambda: make_body(doc, flat), "Flat.*zero volume"),
-        (lambda: make_joint_from_picks(doc, "revolute", [(box, "Face1"), (box, "Face2")]),
-         "both picked elements are on the same part 'Box'"),
-        (lambda: make_joint_from_picks(doc, "revolute", [(box, "Vertex1"), (box2, "Vertex1")]),
-         r"revolute.*Vertex1 of Box \(vertex\), Vertex1 of Box2 \(vertex\) has no axis"),
+        (
+            lambda: make_joint_from_picks(doc, "revolute", [(box, "Face1"), (box, "Face2")]),
+            "both picked elements are on the same part 'Box'",
+        ),
+        (
+            lambda: make_joint_from_picks(doc, "revolute", [(box, "Vertex1"), (box2, "Vertex1")]),
+            r"revolute.*Vertex1 of Box \(vertex\), Vertex1 of Box2 \(vertex\) has no axis",
+        ),
         (lambda: make_joint_from_picks(doc, "revolute", [(sheet, "Edge1"), (box2, "Face1")]), "Sheet.*no solid"),
     ]
     for action, pattern in cases:
@@ -276,6 +308,7 @@ def test_bad_input_leaves_the_document_unchanged(App, doc):
 def test_check_report(App, doc):
     from MBDWorkbench.cad.check import check_report, grubler_text
     from MBDWorkbench.cad.document_model import model_from_document
+
     build_pendulum(doc)
     model = model_from_document(doc)
     assert "6 x 1 - 5 = 1" in grubler_text(model)

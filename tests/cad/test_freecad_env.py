@@ -67,9 +67,7 @@ def test_import_freecad_in_a_fresh_interpreter():
         "assert import_freecad() is App\n"
         "print(App.Version()[0] + '.' + App.Version()[1], Part.makeBox(1, 2, 3).Volume)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, check=True, stdout=subprocess.PIPE, universal_newlines=True
-    ).stdout
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, stdout=subprocess.PIPE, text=True).stdout
     assert out.strip().split()[-1] == "6.0"
 
 
@@ -86,7 +84,5 @@ def test_freecad_pyside_shim_importable_headless():
         "from PySide import QtCore\n"
         "print(QtCore.__name__)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, check=True, stdout=subprocess.PIPE, universal_newlines=True
-    ).stdout
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, check=True, stdout=subprocess.PIPE, text=True).stdout
     assert out.strip().split()[-1].endswith("QtCore")

@@ -70,8 +70,9 @@ def cylinder_props(r, h, rho=STEEL):
     return m, cog, np.diag([ixx, ixx, m * r_**2 / 2])
 
 
-def shift(m, cog, inertia, R=np.eye(3), t=(0, 0, 0)):
-    """Rigidly move a body: x -> R x + t (t in mm). Inertia about the CoG: R I R^T."""
+def shift(m, cog, inertia, R=None, t=(0, 0, 0)):
+    """Rigidly move a body: x -> R x + t (t in mm; R defaults to I). Inertia about the CoG: R I R^T."""
+    R = np.eye(3) if R is None else R
     return m, R @ cog + np.asarray(t, float) * 1e-3, R @ inertia @ R.T
 
 
@@ -254,7 +255,9 @@ def test_nested_app_parts_with_two_children(App, doc):
     Ro, Ri = rot((0, 0, 1), -20), rot((0, 1, 0), 30)
     to, ti = np.array([5, 5, 5.0]), np.array([0, 0, 10.0])
     box_g = shift(*box_props(10, 20, 30), R=Ro @ Ri, t=Ro @ ti + to)
-    cyl_g = shift(*cylinder_props(5, 40), R=Ro @ Ri @ rot((1, 0, 0), 90), t=Ro @ (Ri @ np.array([50, 0, 0.0]) + ti) + to)
+    cyl_g = shift(
+        *cylinder_props(5, 40), R=Ro @ Ri @ rot((1, 0, 0), 90), t=Ro @ (Ri @ np.array([50, 0, 0.0]) + ti) + to
+    )
     check(mass_properties(b1), box_g)
     check(mass_properties(cyl), cyl_g, rel=1e-7)
     mp = mass_properties(outer)
@@ -283,7 +286,11 @@ def test_link_inside_app_part(App, doc):
     container.addObject(link)
     container.Placement = placement(App, (1, 0, 0), 90, (0, 0, 7000))
     doc.recompute()
-    expected = shift(*box_props(10, 20, 30), R=rot((1, 0, 0), 90), t=rot((1, 0, 0), 90) @ np.array([0, 0, 500.0]) + np.array([0, 0, 7000.0]))
+    expected = shift(
+        *box_props(10, 20, 30),
+        R=rot((1, 0, 0), 90),
+        t=rot((1, 0, 0), 90) @ np.array([0, 0, 500.0]) + np.array([0, 0, 7000.0]),
+    )
     check(mass_properties(link), expected)
 
 
@@ -343,10 +350,7 @@ def test_material_density_on_freecad_1(App, doc):
     import Materials
 
     manager = Materials.MaterialManager()
-    cards = [
-        m for m in manager.Materials.values()
-        if m.Name != "Default" and m.hasPhysicalProperty("Density")
-    ]
+    cards = [m for m in manager.Materials.values() if m.Name != "Default" and m.hasPhysicalProperty("Density")]
     if not cards:
         pytest.skip("no material card with a density installed")
     card = cards[0]

@@ -45,6 +45,7 @@ def cylinder_in_rotated_part(App, doc):
 
 def test_circular_edge_gives_centre_and_axis(App, doc):
     from MBDWorkbench.cad.picking import pick_frame
+
     part, cyl = cylinder_in_rotated_part(App, doc)
     top = find(cyl.Shape.Edges, lambda e: type(e.Curve).__name__ == "Circle" and e.BoundBox.ZMin > 10, "Edge")
     obj, f = pick_frame(part, "Cyl." + top)
@@ -56,6 +57,7 @@ def test_circular_edge_gives_centre_and_axis(App, doc):
 
 def test_cylindrical_face_gives_axis_through_its_middle(App, doc):
     from MBDWorkbench.cad.picking import pick_frame
+
     part, cyl = cylinder_in_rotated_part(App, doc)
     side = find(cyl.Shape.Faces, lambda f: type(f.Surface).__name__ == "Cylinder", "Face")
     _, f = pick_frame(part, "Cyl." + side)
@@ -66,6 +68,7 @@ def test_cylindrical_face_gives_axis_through_its_middle(App, doc):
 
 def test_planar_face_gives_outward_normal(App, doc):
     from MBDWorkbench.cad.picking import pick_frame
+
     box = doc.addObject("Part::Box", "Box")
     box.Length, box.Width, box.Height = 10, 20, 30
     box.Placement = App.Placement(App.Vector(5, 6, 7), App.Rotation(App.Vector(0, 0, 1), 30))
@@ -81,6 +84,7 @@ def test_planar_face_gives_outward_normal(App, doc):
 
 def test_vertex_straight_edge_and_sphere(App, doc):
     from MBDWorkbench.cad.picking import pick_frame
+
     box = doc.addObject("Part::Box", "Box")
     box.Length, box.Width, box.Height = 10, 20, 30
     ball = doc.addObject("Part::Sphere", "Ball")
@@ -101,7 +105,9 @@ def test_vertex_straight_edge_and_sphere(App, doc):
 
 
 def test_frame_from_elements(App):
-    from MBDWorkbench.cad.picking import ElementFrame, frame_from_elements, placement_axes
+    from MBDWorkbench.cad.picking import ElementFrame, frame_from_elements
+    from MBDWorkbench.cad.placement import placement_axes
+
     circle = ElementFrame("circular edge", np.array([1.0, 2, 3]), np.array([0, 1.0, 0]), "Edge1 of A")
     point = ElementFrame("vertex", np.array([4.0, 5, 6]), None, "Vertex1 of B")
     o, x, y, z = placement_axes(frame_from_elements("revolute", [point, circle]))
@@ -121,6 +127,7 @@ def test_frame_from_elements(App):
 
 def test_unusable_geometry_is_refused(App, doc):
     from MBDWorkbench.cad.picking import pick_frame
+
     torus = doc.addObject("Part::Torus", "Torus")
     box = doc.addObject("Part::Box", "Box")
     doc.recompute()
@@ -131,8 +138,11 @@ def test_unusable_geometry_is_refused(App, doc):
 
 
 def test_joint_from_picks_creates_bodies_and_frame(App, doc):
-    from MBDWorkbench.cad.objects import find_objects, make_simulation
-    from MBDWorkbench.cad.picking import make_joint_from_picks, placement_axes
+    from MBDWorkbench.cad.makers import make_simulation
+    from MBDWorkbench.cad.objects import find_objects
+    from MBDWorkbench.cad.picking import make_joint_from_picks
+    from MBDWorkbench.cad.placement import placement_axes
+
     make_simulation(doc)
     part, cyl = cylinder_in_rotated_part(App, doc)
     box = doc.addObject("Part::Box", "Box")
@@ -154,8 +164,8 @@ def test_joint_from_picks_creates_bodies_and_frame(App, doc):
 
 
 def test_adjusted_frame_flip_offset_rotation(App):
-    from MBDWorkbench.cad.picking import placement_axes, placement_from_axes
-    from MBDWorkbench.commands.joint_panel import adjusted_frame
+    from MBDWorkbench.cad.placement import adjusted_frame, placement_axes, placement_from_axes
+
     base = placement_from_axes([1, 2, 3], [0, 0, 1], [1, 0, 0])
     o, x, y, z = placement_axes(adjusted_frame(base, flip=True, offset_mm=5))
     np.testing.assert_allclose(z, [0, 0, -1], atol=1e-12)

@@ -31,7 +31,6 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -43,25 +42,25 @@ DEFAULT_SCREEN = "1280x1024x24"
 
 @dataclass
 class GuiRun:
-    returncode: Optional[int]
-    result: Optional[dict]
+    returncode: int | None
+    result: dict | None
     log: str
     out_dir: Path
-    user_home: Optional[Path]
+    user_home: Path | None
     seconds: float
     timed_out: bool
-    forced_exit: Optional[str]
-    command: List[str] = field(default_factory=list)
+    forced_exit: str | None
+    command: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return bool(self.result and self.result.get("ok")) and not self.timed_out
 
     @property
-    def screenshots(self) -> List[Path]:
+    def screenshots(self) -> list[Path]:
         return sorted(self.out_dir.glob("*.png"))
 
-    def checks(self) -> Dict[str, bool]:
+    def checks(self) -> dict[str, bool]:
         return {c["name"]: c["ok"] for c in (self.result or {}).get("checks", [])}
 
     def describe(self, log_lines: int = 60) -> str:
@@ -77,7 +76,7 @@ class GuiRun:
         return "\n".join(lines)
 
 
-def find_freecad_gui() -> Optional[str]:
+def find_freecad_gui() -> str | None:
     """The FreeCAD GUI executable: $FREECAD_GUI, else freecad/FreeCAD on PATH."""
     override = os.environ.get("FREECAD_GUI")
     if override:
@@ -89,7 +88,7 @@ def find_freecad_gui() -> Optional[str]:
     return None
 
 
-def gui_unavailable_reason() -> Optional[str]:
+def gui_unavailable_reason() -> str | None:
     """Why GUI tests cannot run here, or None when they can."""
     if find_freecad_gui() is None:
         return "FreeCAD GUI executable not found (freecad/FreeCAD on PATH or $FREECAD_GUI)"
@@ -98,7 +97,7 @@ def gui_unavailable_reason() -> Optional[str]:
     return None
 
 
-def isolated_env(user_home: Path, extra: Optional[dict] = None) -> dict:
+def isolated_env(user_home: Path, extra: dict | None = None) -> dict:
     """Environment that points FreeCAD at ``user_home`` and suits Xvfb."""
     env = dict(os.environ)
     user_home = Path(user_home)
@@ -129,18 +128,25 @@ def isolated_env(user_home: Path, extra: Optional[dict] = None) -> dict:
     return env
 
 
-_INSTALLER_PREFIX: Optional[List[str]] = None
+_INSTALLER_PREFIX: list[str] | None = None
 
 
-def installer_command() -> List[str]:
+def installer_command() -> list[str]:
     """How to run tools/install_workbench.py: with this interpreter when it can import
     FreeCAD, else with ``freecadcmd`` (whose script arguments follow ``--``)."""
     global _INSTALLER_PREFIX
     if _INSTALLER_PREFIX is None:
         probe = subprocess.run(
-            [sys.executable, "-c", "from MBDWorkbench.cad.freecad_env import import_freecad; "
-                                   "import_freecad(with_part=False, add_mod_paths=False)"],
-            cwd=str(REPO), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120,
+            [
+                sys.executable,
+                "-c",
+                "from MBDWorkbench.cad.freecad_env import import_freecad; "
+                "import_freecad(with_part=False, add_mod_paths=False)",
+            ],
+            cwd=str(REPO),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=120,
         )
         cmd = shutil.which("freecadcmd") or shutil.which("FreeCADCmd")
         if probe.returncode == 0 or cmd is None:
@@ -161,15 +167,13 @@ def make_user_home(user_home: Path, install: bool = True, layout: str = "root") 
     if install:
         env = isolated_env(user_home)
         cmd = installer_command() + ["--layout", layout]
-        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              universal_newlines=True, timeout=120)
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
         if proc.returncode != 0:
             raise RuntimeError("installing the workbench failed:\n%s" % proc.stdout)
         mod_link = user_home / "Mod" / "MultibodyDynamics"
         if not mod_link.is_symlink():
             raise RuntimeError(
-                "the installer did not link %s (FreeCAD ignored FREECAD_USER_HOME?):\n%s"
-                % (mod_link, proc.stdout)
+                "the installer did not link %s (FreeCAD ignored FREECAD_USER_HOME?):\n%s" % (mod_link, proc.stdout)
             )
     return user_home
 
@@ -198,7 +202,7 @@ def run_gui_macro(
     user_home=None,
     timeout: float = 120.0,
     screen: str = DEFAULT_SCREEN,
-    extra_env: Optional[dict] = None,
+    extra_env: dict | None = None,
 ) -> GuiRun:
     """Run ``macro`` (a .py file) in FreeCAD's GUI under Xvfb; return what happened.
 
@@ -235,8 +239,15 @@ def run_gui_macro(
     started = time.time()
     timed_out = False
     with open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, env=env, cwd=str(out_dir), stdout=log, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            env=env,
+            cwd=str(out_dir),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         try:
             proc.wait(timeout=timeout + 30)
         except subprocess.TimeoutExpired:

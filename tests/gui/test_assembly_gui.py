@@ -18,14 +18,17 @@ MACROS = Path(__file__).resolve().parent / "macros"
 def _no_assembly_reason():
     """Why the Assembly workbench is unavailable, or None (checked without importing FreeCAD)."""
     from MBDWorkbench.cad.freecad_env import find_freecad_mod_dir
+
     mod = find_freecad_mod_dir()
     if mod is None or not os.path.isfile(os.path.join(mod, "Assembly", "JointObject.py")):
         return "FreeCAD has no Assembly workbench here (it arrived in 1.0; Mod folder: %s)" % mod
     return None
 
 
-pytestmark = [pytest.mark.skipif(gui_unavailable_reason() is not None, reason=str(gui_unavailable_reason())),
-              pytest.mark.skipif(_no_assembly_reason() is not None, reason=str(_no_assembly_reason()))]
+pytestmark = [
+    pytest.mark.skipif(gui_unavailable_reason() is not None, reason=str(gui_unavailable_reason())),
+    pytest.mark.skipif(_no_assembly_reason() is not None, reason=str(_no_assembly_reason())),
+]
 
 
 def test_import_assembly_command_in_gui(tmp_path):

@@ -55,16 +55,21 @@ def test_init_py_puts_the_repository_on_sys_path(tmp_path, loader, layout):
     mod.symlink_to(REPO if layout == "root" else PKG)
     # with the root layout FreeCAD runs Init.py from the subdirectory named in package.xml
     init_dir = mod / "MBDWorkbench" if layout == "root" else mod
-    script = "import os, sys\nMOD = %r\n" % str(init_dir) + textwrap.dedent(LOADERS[loader]) + textwrap.dedent(
-        """
+    script = (
+        "import os, sys\nMOD = %r\n" % str(init_dir)
+        + textwrap.dedent(LOADERS[loader])
+        + textwrap.dedent(
+            """
         import MBDWorkbench
         print(os.path.realpath(MBDWorkbench.__file__))
         """
+        )
     )
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "FREECAD_USER_HOME")}
     env["FREECAD_USER_HOME"] = str(tmp_path / "empty-home")
-    out = subprocess.run([sys.executable, "-c", script], cwd=str(tmp_path), env=env, check=True,
-                         stdout=subprocess.PIPE, universal_newlines=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=str(tmp_path), env=env, check=True, stdout=subprocess.PIPE, text=True
+    ).stdout
     assert out.strip().splitlines()[-1] == os.path.realpath(PKG / "__init__.py")
 
 
@@ -78,6 +83,4 @@ def _function_source(path, name):
 
 def test_init_and_initgui_share_the_same_finder():
     """The finder is duplicated (nothing can be imported before it ran): keep both equal."""
-    assert _function_source(PKG / "Init.py", "_mbd_find_root") == _function_source(
-        PKG / "InitGui.py", "_mbd_find_root"
-    )
+    assert _function_source(PKG / "Init.py", "_mbd_find_root") == _function_source(PKG / "InitGui.py", "_mbd_find_root")

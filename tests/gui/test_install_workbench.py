@@ -13,9 +13,9 @@ from run_gui_macro import INSTALLER, REPO, installer_command, isolated_env  # no
 
 def _run(*args, env=None, prefix=None):
     prefix = prefix or [sys.executable, str(INSTALLER)]
-    proc = subprocess.run(prefix + list(args), env=env,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                          timeout=120)
+    proc = subprocess.run(
+        prefix + list(args), env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120
+    )
     return proc.returncode, proc.stdout
 
 

@@ -19,8 +19,15 @@ MACROS = Path(__file__).resolve().parent / "macros"
 
 pytestmark = pytest.mark.skipif(gui_unavailable_reason() is not None, reason=str(gui_unavailable_reason()))
 
-EXPECTED_PNGS = ["anim_t0.png", "anim_t035.png", "plot_energy.png", "plot_reaction.png", "view_model.png",
-                 "window_animation.png", "window_joint_frame_panel.png"]
+EXPECTED_PNGS = [
+    "anim_t0.png",
+    "anim_t035.png",
+    "plot_energy.png",
+    "plot_reaction.png",
+    "view_model.png",
+    "window_animation.png",
+    "window_joint_frame_panel.png",
+]
 
 
 def test_workbench_flow_in_gui(tmp_path):
@@ -53,5 +60,9 @@ def test_slider_crank_example_in_gui(tmp_path):
     run = run_gui_macro(MACROS / "macro_screenshots.py", tmp_path / "out", user_home=home, timeout=300)
     assert not run.timed_out and run.forced_exit is None, run.describe()
     assert run.ok and run.result["error"] is None, run.describe()
-    assert sorted(p.name for p in run.screenshots) == ["mbd_animation_plot.png", "mbd_ankle.png", "mbd_model.png",
-                                                       "mbd_plot_reaction.png"]
+    assert sorted(p.name for p in run.screenshots) == [
+        "mbd_animation_plot.png",
+        "mbd_ankle.png",
+        "mbd_model.png",
+        "mbd_plot_reaction.png",
+    ]

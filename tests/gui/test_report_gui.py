@@ -21,6 +21,7 @@ pytestmark = pytest.mark.skipif(gui_unavailable_reason() is not None, reason=str
 
 def _gif_frames(path):
     from PIL import Image, ImageSequence
+
     with Image.open(path) as im:
         return [f.convert("RGB") for f in ImageSequence.Iterator(im)]
 
@@ -28,6 +29,7 @@ def _gif_frames(path):
 def _moving_fraction(a, b):
     """Fraction of pixels that differ between two RGB images."""
     import numpy as np
+
     d = np.abs(np.asarray(a, dtype=int) - np.asarray(b, dtype=int)).sum(axis=2)
     return float((d > 30).mean())
 

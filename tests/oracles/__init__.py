@@ -19,7 +19,7 @@ Modules
 -------
 pendulum      simple / compound pendulum: exact period (elliptic K), energy
               speeds, pivot reactions, high-accuracy ODE solution.
-two_link      planar double pendulum of seed 003 (sections 4/5) in absolute
+two_link      planar double pendulum of [R3] sections 4-5 (docs/references.md) in absolute
               link angles; Lagrange equations, DOP853/Radau solution, points,
               energy, Newton-Euler joint reactions.
 slider_crank  offset slider-crank: closed-form kinematics, velocity
@@ -30,6 +30,6 @@ four_bar      planar four-bar: closed-form position analysis (both branches),
               velocities, accelerations.
 """
 
-from . import pendulum, two_link, slider_crank, rigid_body, four_bar  # noqa: F401
+from . import four_bar, pendulum, rigid_body, slider_crank, two_link  # noqa: F401
 
 __all__ = ["pendulum", "two_link", "slider_crank", "rigid_body", "four_bar"]

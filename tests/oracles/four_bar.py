@@ -92,8 +92,8 @@ class FourBar:
             raise ValueError("four-bar cannot be assembled at this crank angle")
         u = D / s[..., None]
         v = np.stack([-u[..., 1], u[..., 0]], axis=-1)
-        p = (self.b ** 2 - self.c ** 2 + s ** 2) / (2 * s)
-        h = np.sqrt(np.maximum(self.b ** 2 - p ** 2, 0.0))
+        p = (self.b**2 - self.c**2 + s**2) / (2 * s)
+        h = np.sqrt(np.maximum(self.b**2 - p**2, 0.0))
         B = A + p[..., None] * u + br * h[..., None] * v
         AB = B - A
         BB = B - B0
@@ -108,8 +108,7 @@ class FourBar:
 
     def loop_residual(self, theta2, theta3, theta4):
         """a e2 + b e3 - d e(0) - c e4 (should vanish), (...,2)."""
-        return (self.a * _e(theta2) + self.b * _e(theta3) - np.array([self.d, 0.0])
-                - self.c * _e(theta4))
+        return self.a * _e(theta2) + self.b * _e(theta3) - np.array([self.d, 0.0]) - self.c * _e(theta4)
 
     @staticmethod
     def transmission_angle(theta3, theta4):
@@ -132,8 +131,12 @@ class FourBar:
         alpha2 = np.asarray(alpha2, dtype=float)
         th3, th4, w3, w4 = self.velocities(theta2, omega2, branch)
         e2, e3, e4, n2 = _e(theta2), _e(th3), _e(th4), _n(theta2)
-        rhs = (-self.a * alpha2[..., None] * n2 + self.a * (omega2 ** 2)[..., None] * e2
-               + self.b * (w3 ** 2)[..., None] * e3 - self.c * (w4 ** 2)[..., None] * e4)
+        rhs = (
+            -self.a * alpha2[..., None] * n2
+            + self.a * (omega2**2)[..., None] * e2
+            + self.b * (w3**2)[..., None] * e3
+            - self.c * (w4**2)[..., None] * e4
+        )
         den = np.sin(th3 - th4)
         al3 = -np.sum(rhs * e4, axis=-1) / (self.b * den)
         al4 = -np.sum(rhs * e3, axis=-1) / (self.c * den)
@@ -152,9 +155,21 @@ class FourBar:
         e2, n2, e3, n3 = _e(theta2), _n(theta2), _e(th3), _n(th3)
         A = a * e2
         Av = a * omega2[..., None] * n2
-        Aa = a * (alpha2[..., None] * n2 - (omega2 ** 2)[..., None] * e2)
+        Aa = a * (alpha2[..., None] * n2 - (omega2**2)[..., None] * e2)
         B = A + b * e3
         Bv = Av + b * w3[..., None] * n3
-        Ba = Aa + b * (al3[..., None] * n3 - (w3 ** 2)[..., None] * e3)
-        return dict(A=A, A_vel=Av, A_acc=Aa, B=B, B_vel=Bv, B_acc=Ba,
-                    theta3=th3, theta4=th4, omega3=w3, omega4=w4, alpha3=al3, alpha4=al4)
+        Ba = Aa + b * (al3[..., None] * n3 - (w3**2)[..., None] * e3)
+        return dict(
+            A=A,
+            A_vel=Av,
+            A_acc=Aa,
+            B=B,
+            B_vel=Bv,
+            B_acc=Ba,
+            theta3=th3,
+            theta4=th4,
+            omega3=w3,
+            omega4=w4,
+            alpha3=al3,
+            alpha4=al4,
+        )

@@ -149,10 +149,10 @@ class PendulumSolution:
     """Result of :func:`pendulum_ode_solution` (arrays aligned with ``t``)."""
 
     t: np.ndarray
-    theta: np.ndarray       # rad, from downward vertical, CCW +
-    omega: np.ndarray       # rad/s
-    alpha: np.ndarray       # rad/s^2
-    sol: object             # scipy OdeSolution (dense output), callable sol(t) -> [theta, omega]
+    theta: np.ndarray  # rad, from downward vertical, CCW +
+    omega: np.ndarray  # rad/s
+    alpha: np.ndarray  # rad/s^2
+    sol: object  # scipy OdeSolution (dense output), callable sol(t) -> [theta, omega]
     params: dict
 
     def com_position(self, pivot=(0.0, 0.0)):
@@ -167,8 +167,7 @@ class PendulumSolution:
         return pendulum_energy(self.theta, self.omega, p["m"], p["L"], p["g"], p["Jc"])
 
 
-def pendulum_ode_solution(theta0, t, omega0=0.0, m=1.0, L=1.0, g=9.81, Jc=0.0,
-                          method="DOP853", rtol=1e-12, atol=1e-12):
+def pendulum_ode_solution(theta0, t, omega0=0.0, m=1.0, L=1.0, g=9.81, Jc=0.0, method="DOP853", rtol=1e-12, atol=1e-12):
     """Integrate ``Ieff theta'' = -m g L sin theta`` from (theta0, omega0) at t=0.
 
     ``t`` is an increasing array of output times (t[0] may be > 0).  Returns a
@@ -180,10 +179,19 @@ def pendulum_ode_solution(theta0, t, omega0=0.0, m=1.0, L=1.0, g=9.81, Jc=0.0,
     def rhs(_t, y):
         return [y[1], -c * np.sin(y[0])]
 
-    res = solve_ivp(rhs, (0.0, float(t[-1])), [float(theta0), float(omega0)], method=method,
-                    t_eval=t, dense_output=True, rtol=rtol, atol=atol)
+    res = solve_ivp(
+        rhs,
+        (0.0, float(t[-1])),
+        [float(theta0), float(omega0)],
+        method=method,
+        t_eval=t,
+        dense_output=True,
+        rtol=rtol,
+        atol=atol,
+    )
     if not res.success:
         raise RuntimeError(res.message)
     th, om = res.y
-    return PendulumSolution(t=t, theta=th, omega=om, alpha=-c * np.sin(th), sol=res.sol,
-                            params=dict(m=m, L=L, g=g, Jc=Jc))
+    return PendulumSolution(
+        t=t, theta=th, omega=om, alpha=-c * np.sin(th), sol=res.sol, params=dict(m=m, L=L, g=g, Jc=Jc)
+    )

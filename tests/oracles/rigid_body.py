@@ -50,10 +50,19 @@ from scipy.integrate import solve_ivp
 from scipy.special import ellipk
 
 __all__ = [
-    "inertia_matrix", "skew", "quat_to_matrix", "matrix_to_quat", "quat_multiply",
-    "angular_momentum_world", "kinetic_energy", "euler_rhs",
-    "TorqueFreeSolution", "simulate_torque_free",
-    "body_rate_period", "dzhanibekov_flip_interval", "intermediate_axis_spin",
+    "inertia_matrix",
+    "skew",
+    "quat_to_matrix",
+    "matrix_to_quat",
+    "quat_multiply",
+    "angular_momentum_world",
+    "kinetic_energy",
+    "euler_rhs",
+    "TorqueFreeSolution",
+    "simulate_torque_free",
+    "body_rate_period",
+    "dzhanibekov_flip_interval",
+    "intermediate_axis_spin",
 ]
 
 
@@ -75,12 +84,14 @@ def quat_multiply(p, q):
     """Hamilton product p (x) q, scalar-first."""
     pw, px, py, pz = p
     qw, qx, qy, qz = q
-    return np.array([
-        pw * qw - px * qx - py * qy - pz * qz,
-        pw * qx + px * qw + py * qz - pz * qy,
-        pw * qy - px * qz + py * qw + pz * qx,
-        pw * qz + px * qy - py * qx + pz * qw,
-    ])
+    return np.array(
+        [
+            pw * qw - px * qx - py * qy - pz * qz,
+            pw * qx + px * qw + py * qz - pz * qy,
+            pw * qy - px * qz + py * qw + pz * qx,
+            pw * qz + px * qy - py * qx + pz * qw,
+        ]
+    )
 
 
 def quat_to_matrix(q):
@@ -188,8 +199,7 @@ class TorqueFreeSolution:
         return kinetic_energy(self.omega(t), self.J)
 
 
-def simulate_torque_free(J, omega0, t_end, R0=None, attitude="quaternion", method="DOP853",
-                         rtol=1e-12, atol=1e-12):
+def simulate_torque_free(J, omega0, t_end, R0=None, attitude="quaternion", method="DOP853", rtol=1e-12, atol=1e-12):
     """Integrate Euler's equations + attitude kinematics from t = 0 to ``t_end``.
 
     ``omega0``: initial body angular velocity; ``R0``: initial rotation matrix
@@ -217,8 +227,7 @@ def simulate_torque_free(J, omega0, t_end, R0=None, attitude="quaternion", metho
     else:
         raise ValueError("attitude must be 'quaternion' or 'matrix'")
 
-    res = solve_ivp(rhs, (0.0, float(t_end)), y0, method=method, rtol=rtol, atol=atol,
-                    dense_output=True)
+    res = solve_ivp(rhs, (0.0, float(t_end)), y0, method=method, rtol=rtol, atol=atol, dense_output=True)
     if not res.success:
         raise RuntimeError(res.message)
     return TorqueFreeSolution(J=Jm, sol=res.sol, t_end=float(t_end), attitude=attitude)

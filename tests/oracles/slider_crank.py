@@ -117,9 +117,9 @@ class SliderCrank:
         if self.rc is None:
             self.rc = self.r / 2.0
         if self.Jc is None:
-            self.Jc = self.mc * self.r ** 2 / 12.0
+            self.Jc = self.mc * self.r**2 / 12.0
         if self.Jr is None:
-            self.Jr = self.mr * self.l ** 2 / 12.0
+            self.Jr = self.mr * self.l**2 / 12.0
         if self.branch not in (1, -1):
             raise ValueError("branch must be +1 or -1")
         d = np.asarray(self.g_dir, dtype=float)
@@ -133,14 +133,14 @@ class SliderCrank:
     def _sw(self, theta):
         theta = np.asarray(theta, dtype=float)
         s = self.r * np.sin(theta) - self.e
-        rad = self.l ** 2 - s * s
+        rad = self.l**2 - s * s
         if np.any(rad <= 0):
             raise ValueError("slider-crank cannot be assembled (dead centre or beyond)")
         w = self.branch * np.sqrt(rad)
         sp = self.r * np.cos(theta)
         spp = -self.r * np.sin(theta)
         wp = -s * sp / w
-        wpp = -(sp * sp + s * spp) / w - (s * sp) ** 2 / w ** 3
+        wpp = -(sp * sp + s * spp) / w - (s * sp) ** 2 / w**3
         return theta, s, sp, spp, w, wp, wpp
 
     def slider_position(self, theta):
@@ -167,7 +167,7 @@ class SliderCrank:
 
     def d2rod_dtheta2(self, theta):
         theta, s, sp, spp, w, wp, wpp = self._sw(theta)
-        return -spp / w + sp * wp / w ** 2
+        return -spp / w + sp * wp / w**2
 
     def points(self, theta):
         """dict of positions (..., 2): O, B (crank pin), C (slider pin), Gc, Gr, Gs."""
@@ -176,8 +176,9 @@ class SliderCrank:
         x = self.slider_position(theta)
         B = _vec(self.r * ct, self.r * st)
         C = _vec(x, np.full_like(x, self.e))
-        return dict(O=np.zeros_like(B), B=B, C=C, Gc=_vec(self.rc * ct, self.rc * st),
-                    Gr=B + self.rod_com * (C - B), Gs=C)
+        return dict(
+            O=np.zeros_like(B), B=B, C=C, Gc=_vec(self.rc * ct, self.rc * st), Gr=B + self.rod_com * (C - B), Gs=C
+        )
 
     def velocity_coefficients(self, theta):
         """First and second theta-derivatives of every CoM position and body angle.
@@ -195,13 +196,22 @@ class SliderCrank:
         C1, C2 = _vec(xp, zero), _vec(xpp, zero)
         lam = self.rod_com
         return dict(
-            Gc1=_vec(-self.rc * st, self.rc * ct), Gc2=_vec(-self.rc * ct, -self.rc * st),
-            B1=B1, B2=B2, C1=C1, C2=C2,
-            Gr1=(1 - lam) * B1 + lam * C1, Gr2=(1 - lam) * B2 + lam * C2,
-            Gs1=C1, Gs2=C2,
-            crank1=np.ones_like(xp), crank2=zero,
-            rod1=self.drod_dtheta(theta), rod2=self.d2rod_dtheta2(theta),
-            slider1=zero, slider2=zero,
+            Gc1=_vec(-self.rc * st, self.rc * ct),
+            Gc2=_vec(-self.rc * ct, -self.rc * st),
+            B1=B1,
+            B2=B2,
+            C1=C1,
+            C2=C2,
+            Gr1=(1 - lam) * B1 + lam * C1,
+            Gr2=(1 - lam) * B2 + lam * C2,
+            Gs1=C1,
+            Gs2=C2,
+            crank1=np.ones_like(xp),
+            crank2=zero,
+            rod1=self.drod_dtheta(theta),
+            rod2=self.d2rod_dtheta2(theta),
+            slider1=zero,
+            slider2=zero,
         )
 
     def kinematics(self, theta, theta_dot, theta_ddot=0.0):
@@ -219,29 +229,35 @@ class SliderCrank:
         xp, xpp = vc["C1"][..., 0], vc["C2"][..., 0]
         out["x"] = pts["C"][..., 0]
         out["xd"] = xp * wd
-        out["xdd"] = xpp * wd ** 2 + xp * wdd
+        out["xdd"] = xpp * wd**2 + xp * wdd
         out["phi"] = self.rod_angle(theta)
         out["phid"] = vc["rod1"] * wd
-        out["phidd"] = vc["rod2"] * wd ** 2 + vc["rod1"] * wdd
+        out["phidd"] = vc["rod2"] * wd**2 + vc["rod1"] * wdd
         for P in ("B", "C", "Gc", "Gr", "Gs"):
             out[P] = pts[P]
             out[P + "_vel"] = vc[P + "1"] * np.asarray(wd)[..., None]
-            out[P + "_acc"] = (vc[P + "2"] * np.asarray(wd ** 2)[..., None]
-                               + vc[P + "1"] * np.asarray(wdd)[..., None])
+            out[P + "_acc"] = vc[P + "2"] * np.asarray(wd**2)[..., None] + vc[P + "1"] * np.asarray(wdd)[..., None]
         return out
 
     # --------------------------------------------------------------- dynamics
     def generalized_inertia(self, theta):
         vc = self.velocity_coefficients(theta)
         Gr1 = vc["Gr1"]
-        return (self.Jc + self.mc * self.rc ** 2 + self.mr * np.sum(Gr1 * Gr1, axis=-1)
-                + self.Jr * vc["rod1"] ** 2 + self.ms * vc["C1"][..., 0] ** 2)
+        return (
+            self.Jc
+            + self.mc * self.rc**2
+            + self.mr * np.sum(Gr1 * Gr1, axis=-1)
+            + self.Jr * vc["rod1"] ** 2
+            + self.ms * vc["C1"][..., 0] ** 2
+        )
 
     def generalized_inertia_derivative(self, theta):
         vc = self.velocity_coefficients(theta)
-        return 2.0 * (self.mr * np.sum(vc["Gr1"] * vc["Gr2"], axis=-1)
-                      + self.Jr * vc["rod1"] * vc["rod2"]
-                      + self.ms * vc["C1"][..., 0] * vc["C2"][..., 0])
+        return 2.0 * (
+            self.mr * np.sum(vc["Gr1"] * vc["Gr2"], axis=-1)
+            + self.Jr * vc["rod1"] * vc["rod2"]
+            + self.ms * vc["C1"][..., 0] * vc["C2"][..., 0]
+        )
 
     def kinetic_energy(self, theta, theta_dot):
         return 0.5 * self.generalized_inertia(theta) * np.asarray(theta_dot) ** 2
@@ -280,8 +296,7 @@ class SliderCrank:
         wdd = np.asarray(theta_ddot, dtype=float)
         I = self.generalized_inertia(theta)
         dI = self.generalized_inertia_derivative(theta)
-        return (I * wdd + 0.5 * dI * wd ** 2 + self.dV_dtheta(theta)
-                - self.generalized_nonconservative_force(theta, wd))
+        return I * wdd + 0.5 * dI * wd**2 + self.dV_dtheta(theta) - self.generalized_nonconservative_force(theta, wd)
 
     def mechanical_energy(self, theta, theta_dot):
         return self.kinetic_energy(theta, theta_dot) + self.potential_energy(theta)
@@ -292,6 +307,6 @@ class SliderCrank:
         return self.motor_torque(theta_fn(t), theta_dot_fn(t), theta_ddot_fn(t))
 
     def torque_constant_speed(self, t, omega=np.pi, theta0=0.0):
-        """tau(t) for theta = theta0 + omega t (the seed uses omega = pi rad/s)."""
+        """tau(t) for theta = theta0 + omega t ([R3] section 6 uses omega = pi rad/s)."""
         t = np.asarray(t, dtype=float)
         return self.motor_torque(theta0 + omega * t, np.full_like(t, omega), np.zeros_like(t))

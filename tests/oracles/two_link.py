@@ -1,16 +1,16 @@
-r"""Planar double pendulum oracle (seed 003, sections 4 and 5).
+r"""Planar double pendulum oracle ([R3] sections 4 and 5, see docs/references.md).
 
-Seed set-up
------------
+Set-up of [R3] (the reference case of ``seed_model`` and ``seed_solution``)
+---------------------------------------------------------------------------
 A massive fixed base and two uniform links, ``m = 1 kg``, ``L = 1 m``,
 ``Jc = m L^2 / 12``, revolute joints at the base and between the links,
 released at rest from ``q1 = 0.3``, ``q2 = -1.0`` rad, gravity 9.81 along -y.
 In the solver these are 3 bodies, 7 constraints (3 fixing the base, 2 per
 revolute joint).
 
-Reading of the seed's angles (documented assumption)
-----------------------------------------------------
-The seed (a redundant-coordinate paper) gives body coordinates
+Reading of [R3]'s angles (documented assumption)
+------------------------------------------------
+[R3] (a redundant-coordinate paper) gives body coordinates
 ``q_i = (x_i, y_i, theta_i)`` with ``theta_i`` the *absolute* rotation of body
 ``i`` in the world frame, and states only "released from q1 = 0.3 and
 q2 = -1.0 rad".  It does NOT say where the link axis lies in the body frame,
@@ -22,7 +22,7 @@ the reference direction a parameter ``convention``:
   is the body x-axis, so the link direction is ``e(phi) = (cos phi, sin phi)``;
   phi = 0 is a horizontal link pointing to +x, phi = -pi/2 hangs straight down.
   This equals the body rotation angle theta_i of a link modelled along its local
-  x-axis, the most literal reading of the seed's body coordinates.
+  x-axis, the most literal reading of [R3]'s body coordinates.
 * ``"vertical"``: angle from the downward vertical, ``e(phi) = (sin phi, -cos phi)``;
   phi = 0 hangs straight down.  (phi_vertical = phi_horizontal + pi/2.)
 
@@ -98,11 +98,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.integrate import solve_ivp
 
-__all__ = ["DoublePendulum", "DoublePendulumSolution", "seed_model", "seed_solution",
-           "SEED_Q0", "SEED_QD0"]
+__all__ = ["DoublePendulum", "DoublePendulumSolution", "seed_model", "seed_solution", "SEED_Q0", "SEED_QD0"]
 
-SEED_Q0 = (0.3, -1.0)     # absolute link angles at release [rad]
-SEED_QD0 = (0.0, 0.0)     # released at rest
+SEED_Q0 = (0.3, -1.0)  # absolute link angles at release [rad]
+SEED_QD0 = (0.0, 0.0)  # released at rest
 
 _E0 = {"horizontal": np.array([1.0, 0.0]), "vertical": np.array([0.0, -1.0])}
 
@@ -135,9 +134,9 @@ class DoublePendulum:
         if self.convention not in _E0:
             raise ValueError(f"convention must be one of {sorted(_E0)}")
         if self.J1 is None:
-            self.J1 = self.m1 * self.L1 ** 2 / 12.0
+            self.J1 = self.m1 * self.L1**2 / 12.0
         if self.J2 is None:
-            self.J2 = self.m2 * self.L2 ** 2 / 12.0
+            self.J2 = self.m2 * self.L2**2 / 12.0
         if self.c1 is None:
             self.c1 = self.L1 / 2.0
         if self.c2 is None:
@@ -169,8 +168,8 @@ class DoublePendulum:
     # --- dynamics -------------------------------------------------------
     def mass_matrix(self, phi1, phi2):
         m12 = self.m2 * self.L1 * self.c2 * np.cos(phi1 - phi2)
-        M11 = self.J1 + self.m1 * self.c1 ** 2 + self.m2 * self.L1 ** 2
-        M22 = self.J2 + self.m2 * self.c2 ** 2
+        M11 = self.J1 + self.m1 * self.c1**2 + self.m2 * self.L1**2
+        M22 = self.J2 + self.m2 * self.c2**2
         return np.array([[M11, m12], [m12, M22]])
 
     def velocity_terms(self, phi1, phi2, w1, w2):
@@ -195,10 +194,10 @@ class DoublePendulum:
         return np.array([y[2], y[3], a[0], a[1]])
 
     def kinetic_energy(self, phi1, phi2, w1, w2):
-        M11 = self.J1 + self.m1 * self.c1 ** 2 + self.m2 * self.L1 ** 2
-        M22 = self.J2 + self.m2 * self.c2 ** 2
+        M11 = self.J1 + self.m1 * self.c1**2 + self.m2 * self.L1**2
+        M22 = self.J2 + self.m2 * self.c2**2
         M12 = self.m2 * self.L1 * self.c2 * np.cos(phi1 - phi2)
-        return 0.5 * M11 * w1 ** 2 + M12 * w1 * w2 + 0.5 * M22 * w2 ** 2
+        return 0.5 * M11 * w1**2 + M12 * w1 * w2 + 0.5 * M22 * w2**2
 
     def potential_energy(self, phi1, phi2):
         p = self.points(phi1, phi2)
@@ -230,8 +229,9 @@ class DoublePendulum:
         return F_base, F_mid
 
     # --- integration ----------------------------------------------------
-    def simulate(self, q0, qd0=(0.0, 0.0), t_end=4.0, method="DOP853", rtol=1e-12, atol=1e-12,
-                 relative=False, max_step=np.inf):
+    def simulate(
+        self, q0, qd0=(0.0, 0.0), t_end=4.0, method="DOP853", rtol=1e-12, atol=1e-12, relative=False, max_step=np.inf
+    ):
         """Integrate from absolute angles ``q0`` (rad) and rates ``qd0`` (rad/s) at t = 0.
 
         ``relative=True`` reads q0[1], qd0[1] as the joint angle/rate phi2 - phi1.
@@ -249,8 +249,7 @@ class DoublePendulum:
         res = solve_ivp(self.rhs, (0.0, float(t_end)), y0, method=method, **kw)
         if not res.success:
             raise RuntimeError(res.message)
-        return DoublePendulumSolution(model=self, sol=res.sol, t_end=float(t_end), nfev=res.nfev,
-                                      y0=y0)
+        return DoublePendulumSolution(model=self, sol=res.sol, t_end=float(t_end), nfev=res.nfev, y0=y0)
 
     def _jac_fd(self, t, y):
         # central differences are ample for the Newton iteration of an implicit method
@@ -330,13 +329,21 @@ class DoublePendulumSolution:
 
 
 def seed_model(convention="horizontal", g=9.81):
-    """The seed-003 two-link chain: m = 1 kg, L = 1 m, Jc = 1/12 kg m^2, uniform links."""
-    return DoublePendulum(m1=1.0, m2=1.0, L1=1.0, L2=1.0, J1=1.0 / 12, J2=1.0 / 12,
-                          c1=0.5, c2=0.5, g=g, convention=convention)
+    """The two-link chain of [R3]: m = 1 kg, L = 1 m, Jc = 1/12 kg m^2, uniform links."""
+    return DoublePendulum(
+        m1=1.0, m2=1.0, L1=1.0, L2=1.0, J1=1.0 / 12, J2=1.0 / 12, c1=0.5, c2=0.5, g=g, convention=convention
+    )
 
 
-def seed_solution(t_end=4.0, convention="horizontal", method="DOP853", rtol=1e-12, atol=1e-12,
-                  q0=SEED_Q0, qd0=SEED_QD0, relative=False):
-    """High-accuracy reference for the seed case (released at rest from q = (0.3, -1.0))."""
-    return seed_model(convention).simulate(q0, qd0, t_end=t_end, method=method, rtol=rtol,
-                                           atol=atol, relative=relative)
+def seed_solution(
+    t_end=4.0,
+    convention="horizontal",
+    method="DOP853",
+    rtol=1e-12,
+    atol=1e-12,
+    q0=SEED_Q0,
+    qd0=SEED_QD0,
+    relative=False,
+):
+    """High-accuracy reference for the [R3] case (released at rest from q = (0.3, -1.0))."""
+    return seed_model(convention).simulate(q0, qd0, t_end=t_end, method=method, rtol=rtol, atol=atol, relative=relative)

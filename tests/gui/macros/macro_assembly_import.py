@@ -16,8 +16,9 @@ from MBDWorkbench.commands.solve_commands import SolveCommand
 
 def vertex_at(part, local):
     p = part.Placement.multVec(App.Vector(*local))
-    return next("%s.Vertex%d" % (part.Name, k) for k, v in enumerate(part.Shape.Vertexes, 1)
-                if (v.Point - p).Length < 1e-9)
+    return next(
+        "%s.Vertex%d" % (part.Name, k) for k, v in enumerate(part.Shape.Vertexes, 1) if (v.Point - p).Length < 1e-9
+    )
 
 
 doc = App.newDocument("AsmImport")
@@ -38,17 +39,24 @@ hinge = joints.newObject("App::FeaturePython", "Joint")
 JointObject.Joint(hinge, JointObject.JointTypes.index("Revolute"))
 JointObject.ViewProviderJoint(hinge.ViewObject)
 hinge.Label = "Hinge"
-hinge.Proxy.setJointConnectors(hinge, [[asm, ["A.Face4", vertex_at(a, (20, 20, 0))]],
-                                       [asm, ["B.Face3", vertex_at(b, (0, 0, 0))]]])
+hinge.Proxy.setJointConnectors(
+    hinge, [[asm, ["A.Face4", vertex_at(a, (20, 20, 0))]], [asm, ["B.Face3", vertex_at(b, (0, 0, 0))]]]
+)
 doc.recompute()
 wait(100)
 
 seen = run_with_boxes("MBD_ImportAssembly")
-check("import report", seen and seen[0][0] == "MBD_ImportReport" and "1 joints imported" in seen[0][2]
-      and "grounded: A" in seen[0][2], seen)
+check(
+    "import report",
+    seen and seen[0][0] == "MBD_ImportReport" and "1 joints imported" in seen[0][2] and "grounded: A" in seen[0][2],
+    seen,
+)
 bodies = {o.Part.Name: o for o in find_objects(doc, "Body")}
-check("two bodies, A grounded", sorted(bodies) == ["A", "B"] and bodies["A"].Grounded and not bodies["B"].Grounded,
-      sorted(bodies))
+check(
+    "two bodies, A grounded",
+    sorted(bodies) == ["A", "B"] and bodies["A"].Grounded and not bodies["B"].Grounded,
+    sorted(bodies),
+)
 ours = find_objects(doc, "Joint")
 check("one revolute", len(ours) == 1 and ours[0].JointType == "revolute", [o.Label for o in ours])
 corner = a.Placement.multVec(App.Vector(20, 20, 0))
@@ -56,8 +64,11 @@ normal = a.Placement.Rotation.multVec(App.Vector(0, 1, 0))
 if ours:
     frame = ours[0].Frame
     z = frame.Rotation.multVec(App.Vector(0, 0, 1))
-    check("frame at A's corner, z = face normal", (frame.Base - corner).Length < 1e-9 and (z - normal).Length < 1e-12,
-          (frame, corner, normal))
+    check(
+        "frame at A's corner, z = face normal",
+        (frame.Base - corner).Length < 1e-9 and (z - normal).Length < 1e-12,
+        (frame, corner, normal),
+    )
 
 sim = find_simulation(doc)
 sim.EndTime = 0.5

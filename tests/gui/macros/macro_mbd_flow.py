@@ -28,9 +28,11 @@ doc.recompute()
 for part in (block, bar):  # 1.0's default look renders a face seen head-on pure white, like the background
     part.ViewObject.ShapeColor = (0.35, 0.5, 0.75)
 view = Gui.activeDocument().activeView()
-CAMERA = ("#Inventor V2.1 ascii\nOrthographicCamera {\n viewportMapping ADJUST_CAMERA\n position %g -1000 %g\n"
-          " orientation 1 0 0 1.5707964\n nearDistance 1\n farDistance 3000\n aspectRatio 1\n"
-          " focalDistance 1000\n height %g\n}\n")
+CAMERA = (
+    "#Inventor V2.1 ascii\nOrthographicCamera {\n viewportMapping ADJUST_CAMERA\n position %g -1000 %g\n"
+    " orientation 1 0 0 1.5707964\n nearDistance 1\n farDistance 3000\n aspectRatio 1\n"
+    " focalDistance 1000\n height %g\n}\n"
+)
 
 
 def front_view(x=0.0, z=-60.0, height=520.0):
@@ -87,8 +89,11 @@ def pixel_difference(a, b):
 
 # ------------------------------------------------------------------ bodies through the commands
 seen = run_with_boxes("MBD_Body")
-check("body without selection: error box", seen and seen[0][0] == "MBD_ErrorBox" and "select one or more parts"
-      in seen[0][2], seen)
+check(
+    "body without selection: error box",
+    seen and seen[0][0] == "MBD_ErrorBox" and "select one or more parts" in seen[0][2],
+    seen,
+)
 check("nothing created", objects_snapshot() == ["Bar", "Block"], objects_snapshot())
 
 Gui.Selection.clearSelection()
@@ -131,8 +136,11 @@ joints = find_objects(doc, "Joint")
 check("joint created", len(joints) == 1 and joints[0].JointType == "revolute", [j.Label for j in joints])
 joint = joints[0]
 frame_z = joint.Frame.Rotation.multVec(App.Vector(0, 0, 1))
-check("joint frame on the pivot edge", (joint.Frame.Base - App.Vector(0, 0, -20)).Length < 1e-9
-      and abs(abs(frame_z.y) - 1) < 1e-12, joint.Frame)
+check(
+    "joint frame on the pivot edge",
+    (joint.Frame.Base - App.Vector(0, 0, -20)).Length < 1e-9 and abs(abs(frame_z.y) - 1) < 1e-12,
+    joint.Frame,
+)
 check("joint frame drawn", hasattr(joint.ViewObject.Proxy, "transform") and joint.ViewObject.Visibility)
 
 Gui.Selection.clearSelection()
@@ -152,8 +160,12 @@ if panel is not None:
     report_view(True)
     panel.reject()
     wait(100)
-check("cancel restores the frame", (joint.Frame.Base - App.Vector(0, 0, -20)).Length < 1e-12
-      and (joint.Frame.Rotation.multVec(App.Vector(0, 0, 1)) - frame_z).Length < 1e-12, joint.Frame)
+check(
+    "cancel restores the frame",
+    (joint.Frame.Base - App.Vector(0, 0, -20)).Length < 1e-12
+    and (joint.Frame.Rotation.multVec(App.Vector(0, 0, 1)) - frame_z).Length < 1e-12,
+    joint.Frame,
+)
 check("panel closed", not Gui.Control.activeDialog())
 
 sim = find_simulation(doc)
@@ -175,8 +187,11 @@ result["solve_seconds"] = time.time() - started
 check("solve summary shown", seen and seen[0][0] == "MBD_SolveSummary" and "status: completed" in seen[0][2], seen)
 result["solve_summary"] = seen[0][2] if seen else None
 stored = SolveCommand.last[0] if SolveCommand.last else None
-check("results stored", stored is not None and len(stored) == 101 and os.path.isfile(sim.ResultsArchive),
-      sim.ResultsArchive)
+check(
+    "results stored",
+    stored is not None and len(stored) == 101 and os.path.isfile(sim.ResultsArchive),
+    sim.ResultsArchive,
+)
 check("summary property", sim.ResultsSummary and sim.ResultsSummary[0] == "status: completed", sim.ResultsSummary)
 
 # ------------------------------------------------------------------ animation
@@ -216,8 +231,11 @@ check("plot dock open", dock is not None and dock.dock.isVisible())
 dock.select(element=joint.Label, quantity="Reaction force")
 anim.show_time(0.5)
 wait(200)
-check("cursor follows the animation", dock.cursor_time is not None and abs(dock.cursor_time - 0.5) < 0.006,
-      dock.cursor_time)
+check(
+    "cursor follows the animation",
+    dock.cursor_time is not None and abs(dock.cursor_time - 0.5) < 0.006,
+    dock.cursor_time,
+)
 png = dock.save_png(os.path.join(OUT_DIR, "plot_reaction.png"))
 result["plot"] = image_stats(png)
 check("plot PNG not blank", result["plot"].get("distinct_colors", 0) > 10, result["plot"])
@@ -232,8 +250,11 @@ report_view(True)
 anim.reject()
 wait(100)
 check("animation closed", animate.active_panel() is None and not Gui.Control.activeDialog())
-check("placements restored", all(same(doc.getObject(n).Placement, p, 1e-12) for n, p in original.items()),
-      {n: str(doc.getObject(n).Placement) for n in original})
+check(
+    "placements restored",
+    all(same(doc.getObject(n).Placement, p, 1e-12) for n, p in original.items()),
+    {n: str(doc.getObject(n).Placement) for n in original},
+)
 check("no undo step left", doc.UndoCount == undo_before, (undo_before, doc.UndoCount))
 check("markers visible again", joint.ViewObject.Visibility and bar_body.ViewObject.Visibility)
 
@@ -245,8 +266,11 @@ kept = App.Placement(bar.Placement)
 anim.keep.setChecked(True)
 anim.reject()
 wait(100)
-check("kept frame stays", same(bar.Placement, kept, 1e-12) and not same(bar.Placement, original["Bar"], 1e-6),
-      bar.Placement)
+check(
+    "kept frame stays",
+    same(bar.Placement, kept, 1e-12) and not same(bar.Placement, original["Bar"], 1e-6),
+    bar.Placement,
+)
 check("one undo step", doc.UndoCount == undo_before + 1, (undo_before, doc.UndoCount))
 doc.undo()
 check("undo restores the original", same(bar.Placement, original["Bar"], 1e-12), bar.Placement)
@@ -260,6 +284,7 @@ doc = App.openDocument(path)
 wait(200)
 sim = find_simulation(doc)
 from MBDWorkbench.cad.results_store import load_results
+
 again = load_results(sim)
 check("results survive reopen", again is not None and len(again) == 101)
 j2 = find_objects(doc, "Joint")[0]
@@ -270,8 +295,11 @@ check("animate after reopen", anim is not None)
 if anim is not None:
     anim.show_time(0.5)
     anim.reject()
-    check("restored after reopen", same(doc.getObject("Bar").Placement, original["Bar"], 1e-9),
-          doc.getObject("Bar").Placement)
+    check(
+        "restored after reopen",
+        same(doc.getObject("Bar").Placement, original["Bar"], 1e-9),
+        doc.getObject("Bar").Placement,
+    )
 
 # ------------------------------------------------------------------ cancel a long run
 sim.EndTime = 100.0
@@ -294,8 +322,11 @@ seen = run_with_boxes("MBD_Solve", timeout_ms=120000)
 check("cancel button works (GUI responsive during the run)", cancel_state["clicked"], cancel_state)
 check("cancelled run reported", seen and "Run cancelled" in seen[0][2] and "status: cancelled" in seen[0][2], seen)
 partial = load_results(sim)
-check("partial results stored", partial is not None and partial.summary["status"] == "cancelled"
-      and 1 < len(partial) < 10001, (partial.summary["status"], len(partial)) if partial else None)
+check(
+    "partial results stored",
+    partial is not None and partial.summary["status"] == "cancelled" and 1 < len(partial) < 10001,
+    (partial.summary["status"], len(partial)) if partial else None,
+)
 
 # ------------------------------------------------------------------ bad input in a fresh document
 bad = App.newDocument("BadInput")
@@ -319,24 +350,29 @@ seen = run_with_boxes("MBD_Solve")
 check("nothing grounded: error", seen and "nothing is grounded" in seen[0][2], seen)
 seen = run_with_boxes("MBD_Driver")
 check("driver without joint: error", seen and "a driver needs a joint" in seen[0][2], seen)
-check("document unchanged (nothing grounded)", sorted(o.Name for o in bad.Objects) == names
-      and not find_simulation(bad).ResultsArchive)
+check(
+    "document unchanged (nothing grounded)",
+    sorted(o.Name for o in bad.Objects) == names and not find_simulation(bad).ResultsArchive,
+)
 
 # ------------------------------------------------------------------ a document written headless
 import shutil
 
 import MBDWorkbench
 
-example = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples",
-                       "pendulum.FCStd")
+example = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples", "pendulum.FCStd"
+)
 copy = os.path.join(OUT_DIR, "pendulum_copy.FCStd")
 shutil.copy(example, copy)
 pend = App.openDocument(copy)
 wait(200)
 pj = find_objects(pend, "Joint")[0]
-check("headless document: joint view provider attached",
-      type(pj.ViewObject.Proxy).__name__ == "ViewProviderJoint" and pj.ViewObject.DisplayMode == "Frame",
-      (repr(pj.ViewObject.Proxy), pj.ViewObject.DisplayMode))
+check(
+    "headless document: joint view provider attached",
+    type(pj.ViewObject.Proxy).__name__ == "ViewProviderJoint" and pj.ViewObject.DisplayMode == "Frame",
+    (repr(pj.ViewObject.Proxy), pj.ViewObject.DisplayMode),
+)
 check("headless document: part shown", pend.getObject("Bar").ViewObject.Visibility)
 seen = run_with_boxes("MBD_Solve", timeout_ms=120000)
 check("headless document solves", seen and "status: completed" in seen[0][2], seen)

@@ -8,12 +8,12 @@
 import os
 
 import MBDWorkbench
-
 from MBDWorkbench.cad.objects import find_simulation
 from MBDWorkbench.commands import report_command
 
-EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples",
-                       "slider_crank.FCStd")
+EXAMPLE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples", "slider_crank.FCStd"
+)
 
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 wait(100)
@@ -58,8 +58,11 @@ seen = []
 close_message_boxes(seen, 120000)
 Gui.runCommand("MBD_Report")
 wait(100)
-check("report message lists the paths", seen and seen[0][0] == report_command.REPORT_BOX
-      and "motion_3d.gif" in seen[0][2] and "report.html" in seen[0][2], seen)
+check(
+    "report message lists the paths",
+    seen and seen[0][0] == report_command.REPORT_BOX and "motion_3d.gif" in seen[0][2] and "report.html" in seen[0][2],
+    seen,
+)
 result["command_paths"] = report_command.ReportCommand.last
 
 # direct call: frames kept for inspection
@@ -69,8 +72,11 @@ result["direct_paths"] = paths
 result["out_dirs"] = [out1, out2]
 
 after = snapshot()
-check("placements unchanged", set(after) == set(before) and all(same(after[n], before[n]) for n in before),
-      {n: str(after[n]) for n in after if n in before and not same(after[n], before[n])})
+check(
+    "placements unchanged",
+    set(after) == set(before) and all(same(after[n], before[n]) for n in before),
+    {n: str(after[n]) for n in after if n in before and not same(after[n], before[n])},
+)
 check("no undo step", doc.UndoCount == undo_before, (undo_before, doc.UndoCount))
 check("visibility unchanged", {o.Name: o.ViewObject.Visibility for o in doc.Objects} == visible_before)
 

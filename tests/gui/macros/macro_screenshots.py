@@ -80,8 +80,14 @@ def look_rotation(direction, up=(0.0, 0.0, 1.0)):
 dock.dock.hide()
 ankle = App.newDocument("ParallelAnkle")
 make_ankle_fcstd.build(ankle)
-colors = {"Shank": (0.75, 0.75, 0.78), "Foot": (0.45, 0.62, 0.81), "Bar1": (0.99, 0.69, 0.24),
-          "Bar2": (0.99, 0.69, 0.24), "Rod1": (0.54, 0.89, 0.20), "Rod2": (0.54, 0.89, 0.20)}
+colors = {
+    "Shank": (0.75, 0.75, 0.78),
+    "Foot": (0.45, 0.62, 0.81),
+    "Bar1": (0.99, 0.69, 0.24),
+    "Bar2": (0.99, 0.69, 0.24),
+    "Rod1": (0.54, 0.89, 0.20),
+    "Rod2": (0.54, 0.89, 0.20),
+}
 for name, color in colors.items():
     ankle.getObject(name).ViewObject.ShapeColor = color
 ankle.getObject("Shank").ViewObject.Transparency = 50

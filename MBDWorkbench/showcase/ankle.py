@@ -1,9 +1,9 @@
 """Kinematics of a 2-DoF parallel humanoid ankle (two crank-rod legs + universal joint).
 
-Pure numpy, no FreeCAD.  Derivation follows the design note in
-``/work/shared/seeds/001_b5effdd3b215b582.txt`` (Grubler count, closed-form
-inverse kinematics, velocity/force Jacobians, Newton-Raphson forward
-kinematics).
+Pure numpy, no FreeCAD.  Derivation follows the ankle design note [R2] (see
+docs/references.md): Grubler count (section 1), closed-form inverse kinematics
+(section 2), velocity/force Jacobians (section 3), Newton-Raphson forward
+kinematics (section 4).
 
 Conventions (all SI: metres, radians, N*m)
 -----------------------------------------
@@ -29,10 +29,11 @@ Conventions (all SI: metres, radians, N*m)
   (quasi-static, massless links, no friction).  To hold an external load
   with generalized force ``tau_ext`` the motors need ``F = -J.T @ tau_ext``.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -74,7 +75,7 @@ def grubler_mobility(n_links: int, n_joints: int, sum_freedoms: int) -> int:
 
 
 def ankle_mobility() -> int:
-    """Mobility of this ankle from its joint inventory (the seed's count).
+    """Mobility of this ankle from its joint inventory (the count of [R2] section 1).
 
     Bodies: shank(ground), foot, 2 bars, 2 rods -> n = 6 (Hooke cross not a body).
     Joints: 1 universal (2), 2 motor revolutes (1 each), 4 spherical (3 each)
@@ -88,7 +89,7 @@ def ankle_mobility() -> int:
 # --------------------------------------------------------------------------
 # Geometry
 # --------------------------------------------------------------------------
-def _vec(*xs: float):
+def _vec(*xs: float) -> np.ndarray:
     return field(default_factory=lambda: np.array(xs, dtype=float))
 
 
@@ -113,7 +114,7 @@ class AnkleGeometry:
     B2_0: np.ndarray = _vec(-0.050, -0.035, 0.250)
     C1_0: np.ndarray = _vec(-0.050, +0.035, -0.010)
     C2_0: np.ndarray = _vec(-0.050, -0.035, -0.010)
-    L_rod: Optional[np.ndarray] = None
+    L_rod: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         for name in ("A1", "A2", "B1_0", "B2_0", "C1_0", "C2_0"):
@@ -189,13 +190,13 @@ def foot_rotation(roll: float, pitch: float) -> np.ndarray:
 # --------------------------------------------------------------------------
 # Inverse kinematics (closed form)
 # --------------------------------------------------------------------------
-def ik_coefficients(geom: AnkleGeometry, roll: float, pitch: float):
-    """Coefficients of the seed's IK equation ``K sin(th) + N cos(th) = M/2`` per leg.
+def ik_coefficients(geom: AnkleGeometry, roll: float, pitch: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Coefficients of the IK equation ([R2] section 2) ``K sin(th) + N cos(th) = M/2`` per leg.
 
     With ``CA = A - C`` (world), ``AB0 = B0 - A``:
     ``K = CA_x AB0_z - CA_z AB0_x``, ``N = CA_x AB0_x + CA_z AB0_z``,
     ``M = L_rod^2 - L_bar^2 - |CA|^2 - 2 CA_y AB0_y`` (the last term vanishes
-    when the bar is normal to the motor axis, as in the seed).
+    when the bar is normal to the motor axis, as in [R2]).
     Returns arrays ``(K, N, M)`` of shape (2,), units m^2.
     """
     C = geom.C0 @ foot_rotation(roll, pitch).T
@@ -203,15 +204,14 @@ def ik_coefficients(geom: AnkleGeometry, roll: float, pitch: float):
     AB0 = geom.B0 - geom.A
     K = CA[:, 0] * AB0[:, 2] - CA[:, 2] * AB0[:, 0]
     N = CA[:, 0] * AB0[:, 0] + CA[:, 2] * AB0[:, 2]
-    M = (geom.L_rod ** 2 - geom.L_bar ** 2 - np.sum(CA * CA, axis=1)
-         - 2.0 * CA[:, 1] * AB0[:, 1])
+    M = geom.L_rod**2 - geom.L_bar**2 - np.sum(CA * CA, axis=1) - 2.0 * CA[:, 1] * AB0[:, 1]
     return K, N, M
 
 
 def sin_quadratic_roots(K: float, N: float, M: float) -> np.ndarray:
-    """Roots (sin(theta)) of the seed's ``4(N^2+K^2) s^2 - 4 M K s + (M^2 - 4N^2) = 0``.
+    """Roots (sin(theta)) of [R2]'s ``4(N^2+K^2) s^2 - 4 M K s + (M^2 - 4N^2) = 0``.
 
-    Returned as ``[+root, -root]`` (the seed takes '+' for its geometry).
+    Returned as ``[+root, -root]`` ([R2] takes '+' for its geometry).
     Reference only: where ``N = 0`` the two assembly modes share the same
     sin(theta), so :func:`inverse_kinematics` uses the equivalent phase form.
     """
@@ -225,12 +225,11 @@ def sin_quadratic_roots(K: float, N: float, M: float) -> np.ndarray:
     return np.array([(-b + r) / (2 * a), (-b - r) / (2 * a)])
 
 
-def _wrap(a):
+def _wrap(a: float | np.ndarray) -> np.ndarray:
     return (np.asarray(a) + np.pi) % (2.0 * np.pi) - np.pi
 
 
-def inverse_kinematics(geom: AnkleGeometry, roll: float, pitch: float,
-                       branch: int = +1) -> Tuple[float, float]:
+def inverse_kinematics(geom: AnkleGeometry, roll: float, pitch: float, branch: int = +1) -> tuple[float, float]:
     """Motor angles ``(theta1, theta2)`` [rad] for foot ``roll, pitch`` [rad].
 
     Solves ``K sin(th) + N cos(th) = M/2`` (:func:`ik_coefficients`) as
@@ -250,23 +249,23 @@ def inverse_kinematics(geom: AnkleGeometry, roll: float, pitch: float,
         scale = geom.L_bar[k] * (geom.L_rod[k] + geom.L_bar[k])
         if rho <= 1e-15 * scale:
             raise ValueError(
-                f"leg {k + 1}: no IK solution at roll={roll:.6g}, pitch={pitch:.6g} rad "
-                f"(foot point on motor axis)")
+                f"leg {k + 1}: no IK solution at roll={roll:.6g}, pitch={pitch:.6g} rad (foot point on motor axis)"
+            )
         ratio = 0.5 * M[k] / rho
         if abs(ratio) > 1.0:
             if abs(ratio) - 1.0 > 1e-12:
                 raise ValueError(
                     f"leg {k + 1}: no real IK solution at roll={roll:.6g}, "
                     f"pitch={pitch:.6g} rad (|M/2|/sqrt(K^2+N^2) = {abs(ratio):.6g} > 1; "
-                    f"rod cannot reach the bar circle)")
+                    f"rod cannot reach the bar circle)"
+                )
             ratio = np.clip(ratio, -1.0, 1.0)
         th = np.arctan2(K[k], N[k]) + sgn[k] * np.arccos(ratio)
         out.append(float(_wrap(th)))
     return out[0], out[1]
 
 
-def leg_points(geom: AnkleGeometry, theta: Sequence[float], roll: float,
-               pitch: float) -> Dict[str, np.ndarray]:
+def leg_points(geom: AnkleGeometry, theta: Sequence[float], roll: float, pitch: float) -> dict[str, np.ndarray]:
     """World points ``A, B, C`` (each (2, 3), m; row k-1 = leg k) for a pose."""
     th = np.asarray(theta, float).reshape(2)
     AB0 = geom.B0 - geom.A
@@ -278,9 +277,10 @@ def leg_points(geom: AnkleGeometry, theta: Sequence[float], roll: float,
 # --------------------------------------------------------------------------
 # Jacobians
 # --------------------------------------------------------------------------
-def jacobian_parts(geom: AnkleGeometry, theta: Optional[Sequence[float]],
-                   roll: float, pitch: float):
-    """Seed's Jacobian factors ``(Jx, Jq, J_theta)`` at a pose.
+def jacobian_parts(
+    geom: AnkleGeometry, theta: Sequence[float] | None, roll: float, pitch: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Jacobian factors ([R2] section 3) ``(Jx, Jq, J_theta)`` at a pose.
 
     * ``Jq`` (6x2): ``[v; w] = Jq @ [roll_dot, pitch_dot]`` with foot-origin
       velocity ``v = 0`` and world angular velocity
@@ -306,8 +306,7 @@ def jacobian_parts(geom: AnkleGeometry, theta: Optional[Sequence[float]],
     return Jx, Jq, Jt
 
 
-def jacobian(geom: AnkleGeometry, theta: Optional[Sequence[float]], roll: float,
-             pitch: float) -> np.ndarray:
+def jacobian(geom: AnkleGeometry, theta: Sequence[float] | None, roll: float, pitch: float) -> np.ndarray:
     """``J = (Jx Jq)^-1 J_theta`` (2x2, rad/rad): ``[roll_dot, pitch_dot] = J @ theta_dot``.
 
     ``theta`` must be the motor angles of the pose (``None``: IK, branch +1).
@@ -317,25 +316,25 @@ def jacobian(geom: AnkleGeometry, theta: Optional[Sequence[float]], roll: float,
     return np.linalg.solve(Jx @ Jq, Jt)
 
 
-def force_jacobian(geom: AnkleGeometry, theta: Optional[Sequence[float]], roll: float,
-                   pitch: float) -> np.ndarray:
+def force_jacobian(geom: AnkleGeometry, theta: Sequence[float] | None, roll: float, pitch: float) -> np.ndarray:
     """``J^T`` (2x2, m-less): motor torques ``F = J^T @ [tau_roll, tau_pitch]``.
 
     ``F_k`` [N m] is the torque motor k applies to its bar about +Y;
     ``tau`` [N m] is the generalized force on the foot conjugate to
     ``(roll_dot, pitch_dot)`` (see module docstring); from virtual work
-    ``F^T theta_dot = tau^T q_dot``.  The seed's ``J_tau = (J^-1)^T`` maps back.
+    ``F^T theta_dot = tau^T q_dot``.  [R2]'s ``J_tau = (J^-1)^T`` (section 3.4) maps back.
     """
     return jacobian(geom, theta, roll, pitch).T
 
 
-def foot_torque_from_motor_torque(geom: AnkleGeometry, theta, roll: float, pitch: float,
-                                  F: Sequence[float]) -> np.ndarray:
+def foot_torque_from_motor_torque(
+    geom: AnkleGeometry, theta: Sequence[float] | None, roll: float, pitch: float, F: Sequence[float]
+) -> np.ndarray:
     """``tau = (J^-1)^T F`` [N m]: Euler-rate-conjugate foot torques from motor torques."""
     return np.linalg.solve(force_jacobian(geom, theta, roll, pitch), np.asarray(F, float))
 
 
-def euler_torque_from_moment(roll: float, pitch: float, moment_world) -> np.ndarray:
+def euler_torque_from_moment(roll: float, pitch: float, moment_world: Sequence[float]) -> np.ndarray:
     """Generalized torques ``[tau_roll, tau_pitch]`` of a world moment [N m] on the foot.
 
     ``tau = Jq_w^T m = [cos(p) m_x - sin(p) m_z, m_y]``; the component of
@@ -347,15 +346,21 @@ def euler_torque_from_moment(roll: float, pitch: float, moment_world) -> np.ndar
 
 
 # --------------------------------------------------------------------------
-# Forward kinematics (Newton-Raphson, seed section 4)
+# Forward kinematics (Newton-Raphson, [R2] section 4)
 # --------------------------------------------------------------------------
-def forward_kinematics(geom: AnkleGeometry, theta1: float, theta2: float,
-                       guess: Sequence[float] = (0.0, 0.0), tol: float = 1e-12,
-                       max_iter: int = 50, branch: int = +1) -> Tuple[float, float]:
+def forward_kinematics(
+    geom: AnkleGeometry,
+    theta1: float,
+    theta2: float,
+    guess: Sequence[float] = (0.0, 0.0),
+    tol: float = 1e-12,
+    max_iter: int = 50,
+    branch: int = +1,
+) -> tuple[float, float]:
     """Foot ``(roll, pitch)`` [rad] from motor angles [rad] by Newton-Raphson.
 
     Iterates ``Omega <- Omega + J(Omega) (Theta - IK(Omega))`` from ``guess``
-    until ``|Theta - IK(Omega)| < tol`` (rad).  (The seed writes
+    until ``|Theta - IK(Omega)| < tol`` (rad).  ([R2] writes
     ``dTheta = Theta_k - Theta`` with a '+' update, which would step the wrong
     way.)  Steps are halved if the trial pose is unreachable or the residual
     grows.  Raises ``RuntimeError`` when not converged in ``max_iter``.
@@ -363,14 +368,14 @@ def forward_kinematics(geom: AnkleGeometry, theta1: float, theta2: float,
     target = np.array([theta1, theta2], float)
     omega = np.array(guess, float).reshape(2)
 
-    def resid(om):
+    def resid(om: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         th = np.array(inverse_kinematics(geom, om[0], om[1], branch))
         return _wrap(target - th), th
 
     try:
         r, th = resid(omega)
     except ValueError as exc:
-        raise RuntimeError(f"forward kinematics: initial guess unreachable ({exc})")
+        raise RuntimeError(f"forward kinematics: initial guess unreachable ({exc})") from exc
     rn = np.linalg.norm(r)
     for _ in range(max_iter):
         if rn < tol:
@@ -388,20 +393,19 @@ def forward_kinematics(geom: AnkleGeometry, theta1: float, theta2: float,
                 break
             lam *= 0.5
         else:
-            raise RuntimeError("forward kinematics: line search failed (motor angles "
-                               "unreachable?)")
+            raise RuntimeError("forward kinematics: line search failed (motor angles unreachable?)")
         omega, r, th, rn = trial, r_t, th_t, np.linalg.norm(r_t)
     if rn < tol:
         return float(omega[0]), float(omega[1])
-    raise RuntimeError(f"forward kinematics did not converge: |dTheta| = {rn:.3g} rad "
-                       f"after {max_iter} iterations")
+    raise RuntimeError(f"forward kinematics did not converge: |dTheta| = {rn:.3g} rad after {max_iter} iterations")
 
 
 # --------------------------------------------------------------------------
 # Actuator map (controller export)
 # --------------------------------------------------------------------------
-def actuator_map_table(geom: AnkleGeometry, roll_grid, pitch_grid,
-                       branch: int = +1) -> Dict[str, np.ndarray]:
+def actuator_map_table(
+    geom: AnkleGeometry, roll_grid: Sequence[float], pitch_grid: Sequence[float], branch: int = +1
+) -> dict[str, np.ndarray]:
     """Tabulate IK and Jacobians on a (roll, pitch) grid (``indexing='ij'``).
 
     Returns a dict of arrays: ``roll`` (nr,), ``pitch`` (np,) [rad];
@@ -431,8 +435,7 @@ def actuator_map_table(geom: AnkleGeometry, roll_grid, pitch_grid,
             J[i, j], Ji[i, j] = Jij, Jiij
             cond[i, j] = np.linalg.cond(Jij)
             valid[i, j] = True
-    return {"roll": r, "pitch": p, "theta1": th1, "theta2": th2, "J": J,
-            "J_inv": Ji, "cond": cond, "valid": valid}
+    return {"roll": r, "pitch": p, "theta1": th1, "theta2": th2, "J": J, "J_inv": Ji, "cond": cond, "valid": valid}
 
 
 @dataclass
@@ -445,26 +448,28 @@ class ActuatorMapFit:
     """
 
     degree: int
-    exponents: list
+    exponents: list[tuple[int, int]]
     coeffs: np.ndarray
     max_error: np.ndarray
     rms_error: np.ndarray
     max_error_check: np.ndarray
 
-    def basis(self, roll, pitch) -> np.ndarray:
+    def basis(self, roll: float | np.ndarray, pitch: float | np.ndarray) -> np.ndarray:
+        """Monomials ``roll^i pitch^j`` of the fit, shape ``broadcast(roll, pitch).shape + (n_terms,)``."""
         r = np.asarray(roll, float)[..., None]
         p = np.asarray(pitch, float)[..., None]
         i = np.array([e[0] for e in self.exponents])
         j = np.array([e[1] for e in self.exponents])
-        return r ** i * p ** j
+        return r**i * p**j
 
-    def __call__(self, roll, pitch) -> np.ndarray:
+    def __call__(self, roll: float | np.ndarray, pitch: float | np.ndarray) -> np.ndarray:
         """Motor angles [rad], shape ``broadcast(roll, pitch).shape + (2,)``."""
         return self.basis(roll, pitch) @ self.coeffs
 
 
-def fit_actuator_map(geom: AnkleGeometry, roll_grid, pitch_grid, degree: int = 3,
-                     branch: int = +1) -> ActuatorMapFit:
+def fit_actuator_map(
+    geom: AnkleGeometry, roll_grid: Sequence[float], pitch_grid: Sequence[float], degree: int = 3, branch: int = +1
+) -> ActuatorMapFit:
     """Least-squares 2-D polynomial fit of motor angles vs (roll, pitch).
 
     Uses the valid points of :func:`actuator_map_table`; reports max/RMS error
@@ -477,13 +482,12 @@ def fit_actuator_map(geom: AnkleGeometry, roll_grid, pitch_grid, degree: int = 3
     Y = np.stack([tab["theta1"][m], tab["theta2"][m]], axis=1)
     if Y.shape[0] < len(exps):
         raise ValueError(f"need >= {len(exps)} valid grid points for degree {degree}")
-    fit = ActuatorMapFit(degree, exps, np.zeros((len(exps), 2)),
-                         np.zeros(2), np.zeros(2), np.zeros(2))
+    fit = ActuatorMapFit(degree, exps, np.zeros((len(exps), 2)), np.zeros(2), np.zeros(2), np.zeros(2))
     Phi = fit.basis(R[m], P[m])
     fit.coeffs = np.linalg.lstsq(Phi, Y, rcond=None)[0]
     err = Phi @ fit.coeffs - Y
     fit.max_error = np.max(np.abs(err), axis=0)
-    fit.rms_error = np.sqrt(np.mean(err ** 2, axis=0))
+    fit.rms_error = np.sqrt(np.mean(err**2, axis=0))
     rc = 0.5 * (tab["roll"][1:] + tab["roll"][:-1])
     pc = 0.5 * (tab["pitch"][1:] + tab["pitch"][:-1])
     chk = []

@@ -1,21 +1,23 @@
 """CROS with the quaternions themselves as position unknowns (for the comparison of
 docs/index3.md and bench/index3_study.py; production CROS uses local rotation-vector
-increments, index3.CROSStepper).
+increments, integrators.cros.CROSStepper).
 
 Unknowns z = (r, p, v, w, lam[, mu]) with the kinematic relation p' = 1/2 E(p) w
 (E(p) w = p (x) (0, w)); the forces and constraints depend on p through A(p/|p|), so
-their p-derivatives are the rotation-vector derivatives of index3_kernels times
+their p-derivatives are the rotation-vector derivatives of integrators.jacobians times
 d(theta)/dp = 2 E(p)^T / |p|^2 (exact, also off the unit sphere). The unit norm is kept
 
 * ``normalize``: by dividing p by |p| after every step, or
 * ``constraint``: by a row (|p|^2 - 1)/2 = 0 with its own multiplier mu entering the
   kinematic relation p' = 1/2 E(p) w + p mu (GGL-type; mu = 0 on the exact solution).
 """
+
 import numpy as np
 from scipy.sparse.linalg import splu
 
-from .index3 import CROSStepper, SparsePattern
-from .integrators import account_power
+from MBDWorkbench.solver.integrators.cros import CROSStepper
+from MBDWorkbench.solver.integrators.dae import SparsePattern
+from MBDWorkbench.solver.integrators.explicit import account_power
 
 MODES = ("normalize", "constraint")
 
@@ -27,8 +29,7 @@ def quat_E(p):
 
 def quat_Omega(w):
     """Omega(w) (4, 4): p (x) (0, w) = Omega(w) p."""
-    return np.array([[0, -w[0], -w[1], -w[2]], [w[0], 0, w[2], -w[1]],
-                     [w[1], -w[2], 0, w[0]], [w[2], w[1], -w[0], 0]])
+    return np.array([[0, -w[0], -w[1], -w[2]], [w[0], 0, w[2], -w[1]], [w[1], -w[2], 0, w[0]], [w[2], w[1], -w[0], 0]])
 
 
 class CROSQuatStepper(CROSStepper):
@@ -38,7 +39,7 @@ class CROSQuatStepper(CROSStepper):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}")
         self.mode = mode
-        self.name = f"CROS (quaternions, {mode})"
+        self.label = f"CROS (quaternions, {mode})"
         super().__init__(system, settings, t0, Y0)
         nb, n6, ma = self.nb, self.n6, self.ma
         self.n7 = n7 = 7 * nb
@@ -47,7 +48,7 @@ class CROSQuatStepper(CROSStepper):
         self.mu = np.zeros(self.nmu)
         Ki, Kj, _ = self.Kb
         Di, Dj, _ = self.Db
-        self.k_src, k_col, self.k_w = self._expand(Kj[:self.nK])
+        self.k_src, k_col, self.k_w = self._expand(Kj[: self.nK])
         self.j_src, j_col, self.j_w = self._expand(self.jq_c)
         b4 = np.repeat(np.arange(nb), 4)
         prow = 7 * b4 + 3 + np.tile(np.arange(4), nb)
@@ -56,14 +57,25 @@ class CROSQuatStepper(CROSStepper):
         rrow = (7 * np.arange(nb)[:, None] + np.arange(3)).reshape(-1)
         rcol = (6 * np.arange(nb)[:, None] + np.arange(3)).reshape(-1)
         self.ew_r = np.repeat(prow, 3)
-        self.ew_c = n7 + np.tile((6 * np.arange(nb)[:, None] + 3 + np.arange(3)).reshape(nb, 1, 3), (1, 4, 1)).reshape(-1)
+        self.ew_c = n7 + np.tile((6 * np.arange(nb)[:, None] + 3 + np.arange(3)).reshape(nb, 1, 3), (1, 4, 1)).reshape(
+            -1
+        )
         self.om_r = np.repeat(prow, 4)
         self.om_c = (7 * b4[:, None] + 3 + np.arange(4)).reshape(-1)
         lam0 = n7 + n6
-        plain = [(np.arange(n7), np.arange(n7)), (n7 + self.diag6, n7 + self.diag6),
-                 (n7 + self.jq_c, lam0 + self.jq_r), (lam0 + self.jq_r[self.j_src], j_col)]
-        times_ah = [(rrow, n7 + rcol), (self.ew_r, self.ew_c), (self.om_r, self.om_c),
-                    (n7 + Ki[:self.nK][self.k_src], k_col), (n7 + Di[:self.nD], n7 + Dj[:self.nD])]
+        plain = [
+            (np.arange(n7), np.arange(n7)),
+            (n7 + self.diag6, n7 + self.diag6),
+            (n7 + self.jq_c, lam0 + self.jq_r),
+            (lam0 + self.jq_r[self.j_src], j_col),
+        ]
+        times_ah = [
+            (rrow, n7 + rcol),
+            (self.ew_r, self.ew_c),
+            (self.om_r, self.om_c),
+            (n7 + Ki[: self.nK][self.k_src], k_col),
+            (n7 + Di[: self.nD], n7 + Dj[: self.nD]),
+        ]
         if mode == "constraint":
             mu0 = lam0 + ma
             plain += [(prow, mu0 + b4), (mu0 + b4, prow)]
@@ -87,8 +99,8 @@ class CROSQuatStepper(CROSStepper):
         """[1, (2 E(p)^T / |p|^2)^T flattened per body]: d(theta)/dp."""
         w = [np.ones(1)]
         for b in range(self.nb):
-            p = Y[7 * b + 3:7 * b + 7]
-            w.append((2.0 * quat_E(p) / (p @ p)).reshape(-1))   # (4, 3) row-major: [j, k]
+            p = Y[7 * b + 3 : 7 * b + 7]
+            w.append((2.0 * quat_E(p) / (p @ p)).reshape(-1))  # (4, 3) row-major: [j, k]
         return np.concatenate(w)
 
     def _solve(self, t, Y, h):
@@ -105,12 +117,17 @@ class CROSQuatStepper(CROSStepper):
         jq = ev["jq"]
         P = Y[:n7].reshape(nb, 7)[:, 3:]
         wb = v.reshape(nb, 6)[:, 3:]
-        E = np.array([quat_E(p) for p in P])                     # (nb, 4, 3)
-        Om = np.array([quat_Omega(w) for w in wb])               # (nb, 4, 4)
+        E = np.array([quat_E(p) for p in P])  # (nb, 4, 3)
+        Om = np.array([quat_Omega(w) for w in wb])  # (nb, 4, 4)
         mu = self.mu if self.mode == "constraint" else np.zeros(nb)
         plain = [np.ones(n7), self.M, jq, jq[self.j_src] * W[self.j_w]]
-        times = [self.ones_r, 0.5 * E.reshape(-1), (0.5 * Om + mu[:, None, None] * np.eye(4)).reshape(-1),
-                 self.Kb[2][:nK][self.k_src] * W[self.k_w], self.Db[2][:nD]]
+        times = [
+            self.ones_r,
+            0.5 * E.reshape(-1),
+            (0.5 * Om + mu[:, None, None] * np.eye(4)).reshape(-1),
+            self.Kb[2][:nK][self.k_src] * W[self.k_w],
+            self.Db[2][:nD],
+        ]
         Fp = 0.5 * np.einsum("bij,bj->bi", E, wb) + mu[:, None] * P
         rhs_extra = []
         if self.mode == "constraint":
@@ -132,7 +149,7 @@ class CROSQuatStepper(CROSStepper):
 
     def multipliers_at(self, zeta):
         lam0 = self.n7 + self.n6
-        return self.lam + zeta[lam0:lam0 + self.ma].real
+        return self.lam + zeta[lam0 : lam0 + self.ma].real
 
     def step(self, t, Y, h, acc):
         n7, n6, nb, ma = self.n7, self.n6, self.nb, self.ma
@@ -142,12 +159,12 @@ class CROSQuatStepper(CROSStepper):
         self.lam_hat = self.multipliers_at(zeta)
         account_power(acc, t, self._driver_power(ev, Y[self.vel_slice], self.lam_hat), ev["Pnc"])
         Y[:n7] += h * zeta[:n7].real
-        Y[self.vel_slice] += h * zeta[n7:n7 + n6].real
+        Y[self.vel_slice] += h * zeta[n7 : n7 + n6].real
         a = self.A_CROS
-        self.lam = self.lam + (zeta[n7 + n6:n7 + n6 + ma] / a).real
+        self.lam = self.lam + (zeta[n7 + n6 : n7 + n6 + ma] / a).real
         if self.mode == "constraint":
-            self.mu = self.mu + (zeta[n7 + n6 + ma:] / a).real
+            self.mu = self.mu + (zeta[n7 + n6 + ma :] / a).real
         else:
             for b in range(nb):
-                Y[7 * b + 3:7 * b + 7] /= np.linalg.norm(Y[7 * b + 3:7 * b + 7])
+                Y[7 * b + 3 : 7 * b + 7] /= np.linalg.norm(Y[7 * b + 3 : 7 * b + 7])
         self._cache = None

@@ -8,9 +8,10 @@ x = [dr (global, m), dtheta (body frame, rad)], i.e. q(x) = (r + dr, A exp(dthet
 velocities are Y's [v (global), w (body frame)]. A complex step of size ``H`` along
 dtheta_c uses A (I + i H e_c^) which equals A exp(i H e_c^) to O(H^2) (exact in double
 precision for H = 1e-30), so Im(f)/H is the derivative of f to rounding: no subtractive
-cancellation, no step-size tuning. The element formulas repeat those of joints.py and
-kernels.py in complex arithmetic; tests/test_index3.py checks the assembled Jacobian
-against central differences of the real kernels.
+cancellation, no step-size tuning. The element formulas are not repeated here: the row
+kernel of joints.py and the force-element kernels of kernels.py are generic over real and
+complex poses, and this module calls them with complex ones; tests/test_index3.py checks
+the assembled Jacobian against central differences of the real kernels.
 
 Each element writes a dense block (rows = the 6 generalized-force components of each
 of its moving bodies, columns = the 6 position increments and, for velocity-dependent
@@ -18,171 +19,87 @@ elements, the 6 velocities of each of its moving bodies) into triplet arrays; th
 number and order of the triplets depend only on the model, so the sparsity pattern
 is computed once.
 """
+
 import numpy as np
 from numba import njit
 
-from .joints import POINT, DP1, DP2, _add, _cross, _dot, _scale, _sub  # tuple algebra, any dtype
-from .kernels import constraints, forces, jet, update_rotations
-from .quaternion import rotate_by_body_vector
+from ..joints import row_terms
+from ..kernels import (
+    constraints,
+    forces,
+    load_profiles,
+    point_load,
+    rotational_spring_damper,
+    spring_damper,
+    update_rotations,
+)
+from ..quaternion import rotate_by_body_vector
+from ..vec3 import row
 
-H_CS = 1e-30                # complex-step size
+H_CS = 1e-30  # complex-step size
 E_ROW, E_SPRING, E_RSPRING, E_LOAD = 0, 1, 2, 3
-
-
-# ----------------------------------------------------------------------------- small algebra
-# 3-vectors are tuples (no heap allocation inside the complex-step loops); the helpers of
-# joints.py are generic over real and complex entries.
-@njit(cache=True)
-def _v3(arr):
-    """A 3-tuple from the first three entries of a 1-d array (complex)."""
-    return (arr[0] + 0j, arr[1] + 0j, arr[2] + 0j)
-
-
-@njit(cache=True)
-def _mv(A, x):
-    """A x for a (3, 3) matrix."""
-    return (A[0, 0] * x[0] + A[0, 1] * x[1] + A[0, 2] * x[2],
-            A[1, 0] * x[0] + A[1, 1] * x[1] + A[1, 2] * x[2],
-            A[2, 0] * x[0] + A[2, 1] * x[1] + A[2, 2] * x[2])
-
-
-@njit(cache=True)
-def _mtv(A, x):
-    """A^T x for a (3, 3) matrix."""
-    return (A[0, 0] * x[0] + A[1, 0] * x[1] + A[2, 0] * x[2],
-            A[0, 1] * x[0] + A[1, 1] * x[1] + A[2, 1] * x[2],
-            A[0, 2] * x[0] + A[1, 2] * x[1] + A[2, 2] * x[2])
 
 
 # ----------------------------------------------------------------------------- element forces
 @njit(cache=True)
-def _dp1_jac(Ai, Aj, ai_bar, aj_bar):
-    """(value, d/dw_i, d/dw_j) of a_i . a_j (body-frame angular velocity columns)."""
-    ai, aj = _mv(Ai, ai_bar), _mv(Aj, aj_bar)
-    return _dot(ai, aj), _cross(ai_bar, _mtv(Ai, aj)), _cross(aj_bar, _mtv(Aj, ai))
+def _side(r, v, side):
+    """Side ``side`` (see joints.py) of the pose arrays r (2, 3) and velocities v (2, 6)."""
+    return (
+        side,
+        (r[side, 0], r[side, 1], r[side, 2]),
+        (v[side, 0], v[side, 1], v[side, 2]),
+        (v[side, 3], v[side, 4], v[side, 5]),
+    )
 
 
 @njit(cache=True)
-def _put(jac, side, lin, ang):
-    for k in range(3):
-        jac[side, k] = lin[k]
-        jac[side, 3 + k] = ang[k]
+def _row_jacobian(kind, vecs, k, A, side_i, side_j, jac):
+    """Phi_q of row k (vecs (m, 4, 3)) into jac (2, 6) = [side][v (3), w_body (3)]."""
+    _, lin_i, ang_i, lin_j, ang_j, _, _ = row_terms(kind, vecs, k, A, side_i, side_j)
+    for c in range(3):
+        jac[0, c], jac[0, 3 + c], jac[1, c], jac[1, 3 + c] = lin_i[c], ang_i[c], lin_j[c], ang_j[c]
 
 
 @njit(cache=True)
-def row_jacobian(kind, vecs, ri, Ai, rj, Aj, jac):
-    """Phi_q of one primitive row at a (possibly complex) pose: jac (2, 6) =
-    [side][v (3), w_body (3)], the formulas of joints.eval_row."""
-    v0, v1, v2 = _v3(vecs[0]), _v3(vecs[1]), _v3(vecs[2])
-    zero = (0j, 0j, 0j)
-    if kind == POINT:
-        _put(jac, 0, v2, _cross(v0, _mtv(Ai, v2)))
-        _put(jac, 1, _scale(-1.0, v2), _scale(-1.0, _cross(v1, _mtv(Aj, v2))))
-    elif kind == DP1:
-        _, ji, jj = _dp1_jac(Ai, Aj, v0, v1)
-        _put(jac, 0, zero, ji)
-        _put(jac, 1, zero, jj)
-    elif kind == DP2:
-        ai = _mv(Ai, v0)
-        d = _sub(_add(_v3(rj), _mv(Aj, v2)), _add(_v3(ri), _mv(Ai, v1)))
-        _put(jac, 0, _scale(-1.0, ai), _sub(_cross(v0, _mtv(Ai, d)), _cross(v1, v0)))
-        _put(jac, 1, ai, _cross(v2, _mtv(Aj, ai)))
-    else:  # ANGLE: atan2(y_i . x_j, x_i . x_j)
-        s, jsi, jsj = _dp1_jac(Ai, Aj, v1, v2)
-        c, jci, jcj = _dp1_jac(Ai, Aj, v0, v2)
-        r2 = s * s + c * c
-        _put(jac, 0, zero, _scale(1.0 / r2, _sub(_scale(c, jsi), _scale(s, jci))))
-        _put(jac, 1, zero, _scale(1.0 / r2, _sub(_scale(c, jsj), _scale(s, jcj))))
+def row_jacobian(
+    kind: int, vecs: np.ndarray, ri: np.ndarray, Ai: np.ndarray, rj: np.ndarray, Aj: np.ndarray, jac: np.ndarray
+) -> None:
+    """Phi_q of one primitive row (local vectors vecs (4, 3)) at a (possibly complex) pose:
+    jac (2, 6) = [side][v (3), w_body (3)], by joints.row_terms."""
+    r, v = np.stack((ri, rj)), np.zeros((2, 6), ri.dtype)
+    _row_jacobian(kind, vecs.copy().reshape((1, 4, 3)), 0, np.stack((Ai, Aj)), _side(r, v, 0), _side(r, v, 1), jac)
 
 
 @njit(cache=True)
-def _angle_cs(Ai, Aj, vecs):
-    """Joint angle atan2(y_i.x_j, x_i.x_j) for a complex-step pose: real part by atan2,
-    imaginary part by its first derivative (exact for a complex step)."""
-    xj = _mv(Aj, _v3(vecs[2]))
-    s = _dot(_mv(Ai, _v3(vecs[1])), xj)
-    c = _dot(_mv(Ai, _v3(vecs[0])), xj)
-    sr, cr = s.real, c.real
-    return np.arctan2(sr, cr) + 1j * ((cr * s.imag - sr * c.imag) / (sr * sr + cr * cr))
-
-
-@njit(cache=True)
-def _add_point_force(out, side, A, s, F):
-    """Generalized force of a global force F at body point s on side ``side`` of out (12,)."""
-    T = _cross(s, _mtv(A, F))
-    for k in range(3):
-        out[6 * side + k] += F[k]
-        out[6 * side + 3 + k] += T[k]
-
-
-@njit(cache=True)
-def _wrap(x):
-    return x - 2.0 * np.pi * np.floor((x + np.pi) / (2.0 * np.pi))
-
-
-@njit(cache=True)
-def element_force(etype, k, t, S, lam, r, A, v, out, scratch):
+def element_force(
+    etype: int,
+    k: int,
+    t: float,
+    S: tuple,
+    lam: np.ndarray,
+    r: np.ndarray,
+    A: np.ndarray,
+    v: np.ndarray,
+    out: np.ndarray,
+    scratch: np.ndarray,
+) -> None:
     """Generalized force (12,) of element k of type etype on its two bodies, given the
-    poses r (2, 3), A (2, 3, 3) and velocities v (2, 6) of its sides (complex)."""
+    poses r (2, 3), A (2, 3, 3) and velocities v (2, 6) of its sides (complex); scratch
+    (2, 6) receives a row's Jacobian."""
     out[:] = 0.0
+    side_i, side_j = _side(r, v, 0), _side(r, v, 1)
     if etype == E_ROW:
-        row_jacobian(S.row_kind[k], S.row_vecs[k], r[0], A[0], r[1], A[1], scratch)
+        _row_jacobian(S.row_kind[k], S.row_vecs, k, A, side_i, side_j, scratch)
         for side in range(2):
             for c in range(6):
                 out[6 * side + c] = -scratch[side, c] * lam[k]
     elif etype == E_SPRING:
-        si, sj = _v3(S.sd_si[k]), _v3(S.sd_sj[k])
-        pi, pj = _add(_v3(r[0]), _mv(A[0], si)), _add(_v3(r[1]), _mv(A[1], sj))
-        vi = _add(_v3(v[0, :3]), _mv(A[0], _cross(_v3(v[0, 3:]), si)))
-        vj = _add(_v3(v[1, :3]), _mv(A[1], _cross(_v3(v[1, 3:]), sj)))
-        d = _sub(pj, pi)
-        length = np.sqrt(_dot(d, d))
-        if length.real < 1e-12:
-            return
-        u = _scale(1.0 / length, d)
-        tension = S.sd_k[k] * (length - S.sd_l0[k]) + S.sd_c[k] * _dot(u, _sub(vj, vi))
-        _add_point_force(out, 0, A[0], si, _scale(tension, u))
-        _add_point_force(out, 1, A[1], sj, _scale(-tension, u))
+        spring_damper(out, A, side_i, side_j, row(S.sd_si, k), row(S.sd_sj, k), S.sd_k[k], S.sd_c[k], S.sd_l0[k])
     elif etype == E_RSPRING:
-        vecs = S.rs_vecs[k]
-        row_jacobian(3, vecs, r[0], A[0], r[1], A[1], scratch)
-        theta = _angle_cs(A[0], A[1], vecs)
-        rate = 0j
-        for c in range(3):
-            rate += scratch[0, 3 + c] * v[0, 3 + c] + scratch[1, 3 + c] * v[1, 3 + c]
-        dth = _wrap(theta.real - S.rs_th0[k]) + 1j * theta.imag
-        torque = -(S.rs_k[k] * dth + S.rs_c[k] * rate)
-        for side in range(2):
-            for c in range(3):
-                out[6 * side + 3 + c] = torque * scratch[side, 3 + c]
+        rotational_spring_damper(out, A, side_i, side_j, S.rs_vecs, k, S.rs_k[k], S.rs_c[k], S.rs_th0[k])
     else:
-        _load_force(k, t, S, A[0], out, 0)
-
-
-@njit(cache=True)
-def _load_force(k, t, S, A, out, order):
-    """Point force / torque k on side 0 of out; ``order`` 0: value, 1: time derivative."""
-    F0, F1, F2, T0, T1, T2 = 0j, 0j, 0j, 0j, 0j, 0j
-    if S.load_fprog[k, 0] >= 0:
-        F0 = jet(S, S.load_fprog[k, 0], t)[order] + 0j
-    if S.load_fprog[k, 1] >= 0:
-        F1 = jet(S, S.load_fprog[k, 1], t)[order] + 0j
-    if S.load_fprog[k, 2] >= 0:
-        F2 = jet(S, S.load_fprog[k, 2], t)[order] + 0j
-    if S.load_tprog[k, 0] >= 0:
-        T0 = jet(S, S.load_tprog[k, 0], t)[order] + 0j
-    if S.load_tprog[k, 1] >= 0:
-        T1 = jet(S, S.load_tprog[k, 1], t)[order] + 0j
-    if S.load_tprog[k, 2] >= 0:
-        T2 = jet(S, S.load_tprog[k, 2], t)[order] + 0j
-    F, T = (F0, F1, F2), (T0, T1, T2)
-    if S.load_frame[k] == 1:
-        Fg, Tb = _mv(A, F), T
-    else:
-        Fg, Tb = F, _mtv(A, T)
-    _add_point_force(out, 0, A, _v3(S.load_point[k]), Fg)
-    for c in range(3):
-        out[3 + c] += Tb[c]
+        F, T = load_profiles(S, k, t, 0)
+        point_load(out, A, 0, row(S.load_point, k), F, T, S.load_frame[k] == 1)
 
 
 # ----------------------------------------------------------------------------- assembly
@@ -215,7 +132,7 @@ def _perturb(r, A, v, side, c, h):
         r[side, c] += 1j * h
     elif c < 6:
         a = c - 3
-        for i in range(3):      # A += i h A e_a^ ; column j of A e_a^ is A (e_a x e_j)
+        for i in range(3):  # A += i h A e_a^ ; column j of A e_a^ is A (e_a x e_j)
             col1, col2 = (a + 1) % 3, (a + 2) % 3
             x1, x2 = A[side, i, col1].real, A[side, i, col2].real
             A[side, i, col1] += 1j * h * x2
@@ -262,8 +179,13 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     """Triplets of K = d(Q - Phi_q^T lam)/dx and D = dQ/dv at (t, Y) for the active
     constraint rows (lam indexed like the rows). Returns (nK, nD)."""
     update_rotations(S, Y, W.A)
-    buf = (np.zeros((2, 3), np.complex128), np.zeros((2, 3, 3), np.complex128),
-           np.zeros((2, 6), np.complex128), np.zeros(12, np.complex128), np.zeros((2, 6), np.complex128))
+    buf = (
+        np.zeros((2, 3), np.complex128),
+        np.zeros((2, 3, 3), np.complex128),
+        np.zeros((2, 6), np.complex128),
+        np.zeros(12, np.complex128),
+        np.zeros((2, 6), np.complex128),
+    )
     nK, nD = 0, 0
     for r in range(S.row_kind.shape[0]):
         if active[r]:
@@ -275,9 +197,9 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     for k in range(S.load_body.shape[0]):
         nK, nD = element_blocks(E_LOAD, k, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
     nb = S.nb
-    for b in range(nb):          # gyroscopic -(w x J w): d/dw = (J w)^ - w^ J
+    for b in range(nb):  # gyroscopic -(w x J w): d/dw = (J w)^ - w^ J
         o = 7 * nb + 6 * b
-        w = Y[o + 3:o + 6]
+        w = Y[o + 3 : o + 6]
         Jw = S.inertia[b] * w
         for i in range(3):
             for j in range(3):
@@ -308,21 +230,13 @@ def triplet_capacity(S, n_active):
 
 
 @njit(cache=True)
-def load_rate(t, Y, S, W, out):
+def load_rate(t: float, Y: np.ndarray, S: tuple, W: tuple, out: np.ndarray) -> None:
     """dQ/dt (6 N) of the time-dependent loads (the only explicit time dependence of Q)."""
     update_rotations(S, Y, W.A)
     out[:] = 0.0
-    tmp = np.zeros(12, np.complex128)
-    A = np.zeros((3, 3), np.complex128)
     for k in range(S.load_body.shape[0]):
-        b = S.load_body[k]
-        for i in range(3):
-            for j in range(3):
-                A[i, j] = W.A[b, i, j]
-        tmp[:] = 0.0
-        _load_force(k, t, S, A, tmp, 1)
-        for c in range(6):
-            out[6 * b + c] += tmp[c].real
+        dF, dT = load_profiles(S, k, t, 1)
+        point_load(out, W.A, S.load_body[k], row(S.load_point, k), dF, dT, S.load_frame[k] == 1)
 
 
 # ----------------------------------------------------------------------------- state helpers
@@ -334,8 +248,9 @@ def apply_increment(S, Y, x, out):
     for b in range(nb):
         for c in range(3):
             out[7 * b + c] = Y[7 * b + c] + x[6 * b + c]
-        rotate_by_body_vector(Y[7 * b + 3:7 * b + 7].copy(), x[6 * b + 3:6 * b + 6].copy(),
-                              out[7 * b + 3:7 * b + 7])
+        rotate_by_body_vector(
+            Y[7 * b + 3 : 7 * b + 7].copy(), x[6 * b + 3 : 6 * b + 6].copy(), out[7 * b + 3 : 7 * b + 7]
+        )
 
 
 @njit(cache=True)
@@ -346,7 +261,7 @@ def lie_kinematic_blocks(S, Y, Ji, Jj, Jv):
     n = 0
     for b in range(nb):
         o = 7 * nb + 6 * b
-        w = Y[o + 3:o + 6]
+        w = Y[o + 3 : o + 6]
         for i in range(3):
             for j in range(3):
                 Ji[n], Jj[n], Jv[n] = 6 * b + 3 + i, 6 * b + 3 + j, -0.5 * _skew(w, i, j)

@@ -17,22 +17,33 @@ Redundant joint equations are dropped (selection at the start, see analysis.py) 
 position/velocity/acceleration solves and kept for the multipliers. All results are
 ``Results`` objects, written in the same directory format as dynamic runs.
 """
+
 import copy
 
 import numpy as np
 import scipy.linalg
 
-from . import kernels
-from .analysis import (RANK_TOL, ASSEMBLY_TOL, assemble, assembly_report, mobility, scaling,
-                       length_scale, singular_values, dependent_equations, joint_residuals)
-from .assembly import apply_increment
-from .errors import AssemblyError, ModelError, SimulationError
-from .simulate import with_settings
-from .quaternion import quat_rate
-from .results import Results
-from .system import System
+from .. import kernels
+from ..assembly import apply_increment
+from ..errors import AssemblyError, ModelError, SimulationError
+from ..quaternion import quat_rate
+from ..results import Results
+from ..simulate import with_settings
+from ..system import System
+from .mobility import (
+    ASSEMBLY_TOL,
+    RANK_TOL,
+    assemble,
+    assembly_report,
+    dependent_equations,
+    joint_residuals,
+    length_scale,
+    mobility,
+    scaling,
+    singular_values,
+)
 
-SINGULAR_TOL = 1e-4   # sigma_min / sigma_max of the scaled, kept Jacobian (1 / condition number)
+SINGULAR_TOL = 1e-4  # sigma_min / sigma_max of the scaled, kept Jacobian (1 / condition number)
 
 
 class SingularConfigurationError(SimulationError):
@@ -58,15 +69,21 @@ def check_fully_driven(system, Y, t=0.0, tol=RANK_TOL):
     for e in rep.over_driving:
         k = int(system.row_owner[e["row"]]) - nj
         d = system.model.drivers[k]
-        raise ModelError(f"drivers[{k}]", f"driver '{d.name}' on joint '{d.joint}' over-drives the mechanism: "
-                         f"its motion is already fixed by the joints and the drivers before it (mobility "
-                         f"{rep.mobility}, {rep.n_driver_equations} drivers) - remove it or free a joint")
+        raise ModelError(
+            f"drivers[{k}]",
+            f"driver '{d.name}' on joint '{d.joint}' over-drives the mechanism: "
+            f"its motion is already fixed by the joints and the drivers before it (mobility "
+            f"{rep.mobility}, {rep.n_driver_equations} drivers) - remove it or free a joint",
+        )
     if rep.mobility_driven > 0:
         names = ", ".join(f"'{d.name}'" for d in system.model.drivers)
         by = f"drivers {names} leave" if names else "no drivers: it has"
-        raise ModelError("drivers", f"the mechanism is not fully driven at t = {t:g} s: mobility "
-                         f"{rep.mobility}, {by} {rep.mobility_driven} degree(s) of freedom free (add "
-                         "drivers, or the start is a singular configuration; use 'simulate' for free motion)")
+        raise ModelError(
+            "drivers",
+            f"the mechanism is not fully driven at t = {t:g} s: mobility "
+            f"{rep.mobility}, {by} {rep.mobility_driven} degree(s) of freedom free (add "
+            "drivers, or the start is a singular configuration; use 'simulate' for free motion)",
+        )
     return rep
 
 
@@ -82,7 +99,10 @@ def _singular_error(system, t, Js_sel, rows, ratio, res=None):
         f"singular configuration at t = {t:.6g} s: the equations of "
         f"{', '.join(repr(n) for n in names)} become dependent (sigma_min/sigma_max = {ratio:.2g}); "
         "the drivers cannot determine the motion here (dead point, change point or lock-up)",
-        time=t, worst_joints=[(n, ratio) for n in names], results=res)
+        time=t,
+        worst_joints=[(n, ratio) for n in names],
+        results=res,
+    )
     return err
 
 
@@ -91,7 +111,11 @@ def _crossing_error(system, t0, t1, res):
         f"singular configuration between t = {t0:.6g} s and {t1:.6g} s: the determinant of the joint "
         "and driver Jacobian changed sign, so the mechanism passed a dead point or change point (the "
         "positions after it may lie on another assembly branch); use a smaller output step or change "
-        "the drive", time=t1, worst_joints=[], results=res)
+        "the drive",
+        time=t1,
+        worst_joints=[],
+        results=res,
+    )
 
 
 def _position(system, Y, t, rows, rs, cs, tol, max_iter, singular_tol, res):
@@ -122,7 +146,10 @@ def _position(system, Y, t, rows, rs, cs, tol, max_iter, singular_tol, res):
         f"position analysis did not converge at t = {t:.6g} s: "
         + ", ".join(f"'{n}' open by {max(p, a):.3g}" for n, p, a in bad[:4])
         + " (the drivers may have pushed the mechanism past a limit or singular position)",
-        time=t, worst_joints=[(n, max(p, a)) for n, p, a in bad], results=res)
+        time=t,
+        worst_joints=[(n, max(p, a)) for n, p, a in bad],
+        results=res,
+    )
 
 
 def _state_derivative(system, Y, acc6):
@@ -131,9 +158,9 @@ def _state_derivative(system, Y, acc6):
     Ydot = np.zeros_like(Y)
     for b in range(nb):
         o = 7 * nb + 6 * b
-        Ydot[7 * b:7 * b + 3] = Y[o:o + 3]
-        quat_rate(Y[7 * b + 3:7 * b + 7], Y[o + 3:o + 6], Ydot[7 * b + 3:7 * b + 7])
-    Ydot[7 * nb:] = acc6
+        Ydot[7 * b : 7 * b + 3] = Y[o : o + 3]
+        quat_rate(Y[7 * b + 3 : 7 * b + 7], Y[o + 3 : o + 6], Ydot[7 * b + 3 : 7 * b + 7])
+    Ydot[7 * nb :] = acc6
     return Ydot
 
 
@@ -156,8 +183,16 @@ def multipliers(system, t, Y, acc6, J):
 
 
 # ----------------------------------------------------------------------------- kinematics
-def kinematic_analysis(model, t_end=None, output_step=None, tol=ASSEMBLY_TOL,
-                       singular_tol=SINGULAR_TOL, max_iter=30, progress=None, out_dir=None):
+def kinematic_analysis(
+    model,
+    t_end=None,
+    output_step=None,
+    tol=ASSEMBLY_TOL,
+    singular_tol=SINGULAR_TOL,
+    max_iter=30,
+    progress=None,
+    out_dir=None,
+):
     """Kinematic analysis with inverse dynamics of a fully driven mechanism at the output
     times 0, output_step, ..., t_end [s] (model settings unless given). Returns Results
     whose driver efforts and joint reactions are the inverse-dynamics ones. Positions
@@ -170,7 +205,7 @@ def kinematic_analysis(model, t_end=None, output_step=None, tol=ASSEMBLY_TOL,
     n_out = max(1, int(round(settings.t_end / settings.output_step)))
     times = np.linspace(0.0, settings.t_end, n_out + 1)
     Y0 = system.Y0.copy()
-    Y0[7 * system.nb:] = 0.0
+    Y0[7 * system.nb :] = 0.0
     Y = assemble(system, Y0, 0.0, tol)
     res.assembly = assembly_report(system, Y0, Y)
     rep = check_fully_driven(system, Y, 0.0)
@@ -182,7 +217,7 @@ def kinematic_analysis(model, t_end=None, output_step=None, tol=ASSEMBLY_TOL,
         for k, t in enumerate(times):
             if k:
                 dt = t - times[k - 1]
-                Y = apply_increment(system, Y, Y[7 * system.nb:] * dt + 0.5 * a * dt * dt)
+                Y = apply_increment(system, Y, Y[7 * system.nb :] * dt + 0.5 * a * dt * dt)
             Y, iters, sign = _position(system, Y, t, rows, rs, cs, tol, max_iter, singular_tol, res)
             if k and sign != last_sign:
                 raise _crossing_error(system, times[k - 1], t, res)
@@ -210,9 +245,9 @@ def _rates(system, t, Y, rows):
     """Velocities, accelerations and inverse-dynamics multipliers at a solved position."""
     nb = system.nb
     Y = Y.copy()
-    Y[7 * nb:] = 0.0
+    Y[7 * nb :] = 0.0
     _, J, _, phi_t = system.constraint_jacobian(t, Y)
-    Y[7 * nb:] = np.linalg.solve(J[rows], -phi_t[rows])
+    Y[7 * nb :] = np.linalg.solve(J[rows], -phi_t[rows])
     _, J, gamma, _ = system.constraint_jacobian(t, Y)
     a = np.linalg.solve(J[rows], gamma[rows])
     lam, _ = multipliers(system, t, Y, a, J)
@@ -236,7 +271,7 @@ def static_equilibrium(model, t=0.0, tol=ASSEMBLY_TOL, force_tol=1e-9, max_iter=
     physical). Raises AssemblyError if it does not converge."""
     system, settings, res = _prepare(model, {}, "statics")
     Y0 = system.Y0.copy()
-    Y0[7 * system.nb:] = 0.0
+    Y0[7 * system.nb :] = 0.0
     Y = assemble(system, Y0, t, tol)
     L = length_scale(system, Y)
     rs, cs = scaling(system, L)
@@ -299,26 +334,32 @@ def _static_newton(system, Y, t, rows, rs, cs, L, fscale, tol, force_tol, max_it
         Js = J[rows] * rs[rows, None] * cs[None, :]
         kmin = _reduced_min_eig(H, Js)
         if np.max(np.abs(Rs)) < force_tol and np.max(np.abs(phi)) < tol:
-            return Y, dict(iterations=it, force_residual=float(np.max(np.abs(R))),
-                           stable=bool(kmin > 0), min_reduced_stiffness=float(kmin * fscale * L))
+            return Y, dict(
+                iterations=it,
+                force_residual=float(np.max(np.abs(R))),
+                stable=bool(kmin > 0),
+                min_reduced_stiffness=float(kmin * fscale * L),
+            )
         scale = max(1.0, float(np.abs(H).max()))
         Y_new = None
         f = phi[rows] * rs[rows]
-        if kmin > 1e-6 * scale:            # Newton: residual must drop
+        if kmin > 1e-6 * scale:  # Newton: residual must drop
             dx = _kkt_step(H, Js, Rs, f, 0.0)
             Y_new = _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, False)
-        if Y_new is None:                  # damped: descend the potential along the free directions
+        if Y_new is None:  # damped: descend the potential along the free directions
             dx = _kkt_step(H, Js, Rs, f, max(-kmin, 0.0) + 1e-3 * scale)
             Y_new = _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, True)
         if Y_new is None:
             break
         Y = Y_new
     bad = joint_residuals(system, system.constraint_jacobian(t, Y)[0], tol)
-    raise AssemblyError(f"static equilibrium not found at t = {t:g} s after {it} iterations "
-                        f"(force residual {np.max(np.abs(R)):.3g}; open joints: "
-                        f"{', '.join(n for n, _, _ in bad) or 'none'}): the mechanism may have no "
-                        "equilibrium near its start (unbounded motion or too weak springs)",
-                        [(n, max(p, a)) for n, p, a in bad])
+    raise AssemblyError(
+        f"static equilibrium not found at t = {t:g} s after {it} iterations "
+        f"(force residual {np.max(np.abs(R)):.3g}; open joints: "
+        f"{', '.join(n for n, _, _ in bad) or 'none'}): the mechanism may have no "
+        "equilibrium near its start (unbounded motion or too weak springs)",
+        [(n, max(p, a)) for n, p, a in bad],
+    )
 
 
 def _reduced_min_eig(H, Js):
@@ -346,9 +387,11 @@ def _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, damped):
     """Backtracking. Newton steps must reduce ||Q - J^T lam*|| / (F L) + ||Phi|| (scaled);
     damped steps must do positive work with the applied forces (trapezoid estimate, a
     potential-energy decrease) without opening the joints. None if no step qualifies."""
+
     def merit(Yc):
         R = _tangent_residual(system, t, Yc, rows)[0]
         return np.linalg.norm(R * cs / (fscale * L)) + np.linalg.norm(system.constraint_jacobian(t, Yc)[0] * rs)
+
     m0 = merit(Y)
     Q0 = generalized_forces(system, t, Y)
     c0 = np.linalg.norm(system.constraint_jacobian(t, Y)[0] * rs)
@@ -367,6 +410,7 @@ def _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, damped):
         alpha *= 0.5
     return None
 
+
 # ----------------------------------------------------------------------------- accessors
 def accelerations(results, body):
     """CoG acceleration [m/s^2] and angular acceleration [rad/s^2], global axes, of a
@@ -375,5 +419,5 @@ def accelerations(results, body):
     b = results.body_names.index(body)
     Ydot = results._stack("Ydot")
     o = 7 * sys.nb + 6 * b
-    A = results._poses()["A"][:, b] @ sys.R_principal[b]     # principal -> global
-    return Ydot[:, o:o + 3], np.einsum("kij,kj->ki", A, Ydot[:, o + 3:o + 6])
+    A = results._poses()["A"][:, b] @ sys.R_principal[b]  # principal -> global
+    return Ydot[:, o : o + 3], np.einsum("kij,kj->ki", A, Ydot[:, o + 3 : o + 6])

@@ -11,18 +11,20 @@ its scaled row lies within ``tol`` (relative) of the span of the equations befor
 
 Kinematic analysis, inverse dynamics and statics live in ``analysis_kinematics.py``.
 """
+
 import copy
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
 
-from .assembly import apply_increment, assembly_report  # noqa: F401 (re-exported)
-from .errors import AssemblyError, ModelError
-from .joints import JOINT_ROWS, POINT, DP1, DP2
-from .kernels import normalize_quaternions
-from .model import Frame, Driver, frame_axes, validate
-from .system import System
+from ..assembly import apply_increment, assembly_report  # noqa: F401 (re-exported)
+from ..catalog import JOINTS
+from ..errors import AssemblyError, ModelError
+from ..joints import DP1, DP2, POINT
+from ..kernels import normalize_quaternions
+from ..model import Driver, Frame, frame_axes, validate
+from ..system import System
 
 RANK_TOL = 1e-8
 ASSEMBLY_TOL = 1e-10
@@ -32,8 +34,8 @@ ASSEMBLY_TOL = 1e-10
 def length_scale(system, Y):
     """Characteristic length [m] of a configuration: the largest distance of a body CoG
     or joint origin from their centroid (1 m if the model is a single point)."""
-    pts = [Y[7 * b:7 * b + 3] for b in range(system.nb)]
-    for j, f in zip(system.model.joints, system.joint_frames):   # fixed sides are global
+    pts = [Y[7 * b : 7 * b + 3] for b in range(system.nb)]
+    for j, f in zip(system.model.joints, system.joint_frames):  # fixed sides are global
         pts += [f["o" + s] for s, b in (("i", j.body_i), ("j", j.body_j)) if system.body_index(b) < 0]
     P = np.array(pts, dtype=float).reshape(-1, 3)
     L = float(np.max(np.linalg.norm(P - P.mean(axis=0), axis=1))) if len(P) else 0.0
@@ -106,7 +108,7 @@ def row_label(system, r):
         return f"driver '{d.name}' ({d.type} on joint '{d.joint}'): prescribed {what}"
     j = system.model.joints[owner]
     k = r - int(np.nonzero(system.row_owner == owner)[0][0])
-    spec = JOINT_ROWS[j.type][k]
+    spec = JOINTS[j.type].rows[k]
     if spec[0] == POINT:
         desc = f"origins coincide along global {_AXIS[spec[1]]}"
     elif spec[0] == DP1:
@@ -122,8 +124,9 @@ def owner_kind(system, r):
     """('joint' | 'driver', name) owning row r."""
     owner = int(system.row_owner[r])
     nj = len(system.model.joints)
-    return ("driver", system.model.drivers[owner - nj].name) if owner >= nj else \
-        ("joint", system.model.joints[owner].name)
+    return (
+        ("driver", system.model.drivers[owner - nj].name) if owner >= nj else ("joint", system.model.joints[owner].name)
+    )
 
 
 # ----------------------------------------------------------------------------- assembly
@@ -182,9 +185,12 @@ def assemble(system, Y=None, t=0.0, tol=ASSEMBLY_TOL, max_iter=100):
     if np.max(np.abs(phi)) < tol:
         return Y
     bad = joint_residuals(system, phi, tol)
-    raise AssemblyError(f"the mechanism does not assemble at t = {t:g} s: {_describe_residuals(bad)} "
-                        f"(least-squares residual {np.max(np.abs(phi)):.3g} after Newton/Levenberg-Marquardt; "
-                        f"check the lengths and axes of these joints)", [(n, max(p, a)) for n, p, a in bad])
+    raise AssemblyError(
+        f"the mechanism does not assemble at t = {t:g} s: {_describe_residuals(bad)} "
+        f"(least-squares residual {np.max(np.abs(phi)):.3g} after Newton/Levenberg-Marquardt; "
+        f"check the lengths and axes of these joints)",
+        [(n, max(p, a)) for n, p, a in bad],
+    )
 
 
 def _assembly_step(system, Y, t, Js, f, cs, rs, mu):
@@ -209,6 +215,7 @@ def _assembly_step(system, Y, t, Js, f, cs, rs, mu):
 @dataclass
 class Relaxation:
     """Replace joint ``joint`` of type ``old`` by ``new``: removes ``removes`` equations."""
+
     joint: str
     old: str
     new: str
@@ -218,6 +225,7 @@ class Relaxation:
 @dataclass
 class MobilityReport:
     """Mobility and redundancy of a mechanism at one configuration (see module doc)."""
+
     model: str
     n_moving: int
     n_joint_equations: int
@@ -245,10 +253,27 @@ class MobilityReport:
 
     def to_dict(self):
         """JSON-ready dict."""
-        d = {k: getattr(self, k) for k in (
-            "model", "n_moving", "n_joint_equations", "n_driver_equations", "grubler",
-            "grubler_driven", "rank_joints", "rank", "mobility", "mobility_driven", "redundant",
-            "over_driving", "tol", "length_scale", "t", "relaxed_redundancy")}
+        d = {
+            k: getattr(self, k)
+            for k in (
+                "model",
+                "n_moving",
+                "n_joint_equations",
+                "n_driver_equations",
+                "grubler",
+                "grubler_driven",
+                "rank_joints",
+                "rank",
+                "mobility",
+                "mobility_driven",
+                "redundant",
+                "over_driving",
+                "tol",
+                "length_scale",
+                "t",
+                "relaxed_redundancy",
+            )
+        }
         d["relaxations"] = [vars(r) for r in self.relaxations]
         d["singular_values"] = [] if self.singular_values is None else self.singular_values.tolist()
         return d
@@ -256,25 +281,34 @@ class MobilityReport:
     def text(self):
         """Readable multi-line report."""
         nb = self.n_moving
-        lines = [f"Mechanism '{self.model}' at t = {self.t:g} s: {nb} moving bodies, "
-                 f"{self.n_joint_equations} joint equations, {self.n_driver_equations} driver equations",
-                 f"Grubler-Kutzbach count: 6 x {nb} - {self.n_joint_equations} = {self.grubler}"
-                 + (f" ({self.grubler_driven} with drivers)" if self.n_driver_equations else ""),
-                 f"Jacobian rank (relative tol {self.tol:g}, length scale {self.length_scale:.4g} m): "
-                 f"{self.rank_joints} of {self.n_joint_equations} joint equations independent",
-                 f"Mobility (degrees of freedom): {self.mobility}"
-                 + (f"; {self.mobility_driven} left free by the drivers" if self.n_driver_equations else "")]
+        lines = [
+            f"Mechanism '{self.model}' at t = {self.t:g} s: {nb} moving bodies, "
+            f"{self.n_joint_equations} joint equations, {self.n_driver_equations} driver equations",
+            f"Grubler-Kutzbach count: 6 x {nb} - {self.n_joint_equations} = {self.grubler}"
+            + (f" ({self.grubler_driven} with drivers)" if self.n_driver_equations else ""),
+            f"Jacobian rank (relative tol {self.tol:g}, length scale {self.length_scale:.4g} m): "
+            f"{self.rank_joints} of {self.n_joint_equations} joint equations independent",
+            f"Mobility (degrees of freedom): {self.mobility}"
+            + (f"; {self.mobility_driven} left free by the drivers" if self.n_driver_equations else ""),
+        ]
         if self.redundant:
-            lines.append(f"Redundant joint equations ({len(self.redundant)}): the mechanism is "
-                         "over-constrained, some reactions are statically indeterminate")
+            lines.append(
+                f"Redundant joint equations ({len(self.redundant)}): the mechanism is "
+                "over-constrained, some reactions are statically indeterminate"
+            )
             lines += [f"  - {e['label']}" for e in self.redundant]
         else:
             lines.append("No redundant joint equations.")
         if self.relaxations:
-            lines.append("To remove the redundancy without changing the mobility, relax: " + "; ".join(
-                f"'{r.joint}' {r.old} -> {r.new} (-{r.removes})" for r in self.relaxations)
-                + ("" if self.relaxed_redundancy == 0 else
-                   f" ({self.relaxed_redundancy} redundant equations would remain)"))
+            lines.append(
+                "To remove the redundancy without changing the mobility, relax: "
+                + "; ".join(f"'{r.joint}' {r.old} -> {r.new} (-{r.removes})" for r in self.relaxations)
+                + (
+                    ""
+                    if self.relaxed_redundancy == 0
+                    else f" ({self.relaxed_redundancy} redundant equations would remain)"
+                )
+            )
         if self.over_driving:
             lines.append("Over-driven: these drivers conflict with the joints and the other drivers:")
             lines += [f"  - {e['label']}" for e in self.over_driving]
@@ -282,8 +316,10 @@ class MobilityReport:
 
 
 def _row_entries(system, rows):
-    return [dict(row=int(r), kind=owner_kind(system, r)[0], name=owner_kind(system, r)[1],
-                 label=row_label(system, r)) for r in rows]
+    return [
+        dict(row=int(r), kind=owner_kind(system, r)[0], name=owner_kind(system, r)[1], label=row_label(system, r))
+        for r in rows
+    ]
 
 
 def rank_structure(system, Y, t=0.0, tol=RANK_TOL):
@@ -299,6 +335,15 @@ def rank_structure(system, Y, t=0.0, tol=RANK_TOL):
     return J, kept, dropped, s, rank, L
 
 
+def grubler_count(model) -> tuple[int, int, int, int]:
+    """Grubler-Kutzbach count of a Model without any numerics: (moving bodies, joint
+    equations, driver equations, 6 x moving bodies - joint equations = degrees of freedom
+    without the drivers)."""
+    moving = sum(1 for b in model.bodies if not b.grounded)
+    equations = sum(JOINTS[j.type].equations for j in model.joints)
+    return moving, equations, len(model.drivers), 6 * moving - equations
+
+
 def mobility(model, Y=None, t=0.0, tol=RANK_TOL, assemble_first=True, relax=True):
     """Mobility report of a Model (or System) at the configuration Y (default: the
     initial placements, assembled at time t [s] with the drivers at their t values)."""
@@ -312,13 +357,24 @@ def mobility(model, Y=None, t=0.0, tol=RANK_TOL, assemble_first=True, relax=True
     rank_j = sum(1 for r in kept if r < nj_rows)
     nb = system.nb
     rep = MobilityReport(
-        model=system.model.name, n_moving=nb, n_joint_equations=nj_rows,
-        n_driver_equations=system.m - nj_rows, grubler=6 * nb - nj_rows,
-        grubler_driven=6 * nb - system.m, rank_joints=rank_j, rank=rank,
-        mobility=6 * nb - rank_j, mobility_driven=6 * nb - rank,
+        model=system.model.name,
+        n_moving=nb,
+        n_joint_equations=nj_rows,
+        n_driver_equations=system.m - nj_rows,
+        grubler=6 * nb - nj_rows,
+        grubler_driven=6 * nb - system.m,
+        rank_joints=rank_j,
+        rank=rank,
+        mobility=6 * nb - rank_j,
+        mobility_driven=6 * nb - rank,
         redundant=_row_entries(system, [r for r in dropped if r < nj_rows]),
         over_driving=_row_entries(system, [r for r in dropped if r >= nj_rows]),
-        independent=list(kept), singular_values=s, tol=tol, length_scale=L, t=t)
+        independent=list(kept),
+        singular_values=s,
+        tol=tol,
+        length_scale=L,
+        t=t,
+    )
     if relax and rep.redundant:
         rep.relaxations, rep.relaxed_redundancy = suggest_relaxations(system, Y, t, rep, tol)
     return rep
@@ -333,12 +389,7 @@ def _swapped(fr):
     return Frame(origin=list(fr.origin), z_axis=list(x), x_axis=list(z))
 
 
-_RELAX = {  # type -> [(new type, frame transform)], most equations removed first
-    "fixed": [("spherical", None), ("cylindrical", None), ("revolute", None)],
-    "revolute": [("spherical", None), ("universal", _swapped), ("cylindrical", None)],
-    "prismatic": [("cylindrical", None)],
-    "universal": [("spherical", None)],
-}
+_FRAME_TRANSFORMS = {None: None, "swap_xz": _swapped}  # names used by catalog.Relaxation
 
 
 def _relaxed_model(model, jk, new_type, transform):
@@ -357,13 +408,13 @@ def suggest_relaxations(system, Y, t, report, tol=RANK_TOL):
     Joints owning redundant rows are tried first. Returns ([Relaxation], remaining)."""
     model = system.model
     owners = [model.joints.index(model.joint(e["name"])) for e in report.redundant]
-    order = list(dict.fromkeys(reversed(owners))) + \
-        [k for k in reversed(range(len(model.joints))) if k not in owners]
+    order = list(dict.fromkeys(reversed(owners))) + [k for k in reversed(range(len(model.joints))) if k not in owners]
     current, steps, redundancy = model, [], len(report.redundant)
     for jk in order:
         if redundancy == 0:
             break
-        for new_type, tf in _RELAX.get(current.joints[jk].type, []):
+        for relaxation in JOINTS[current.joints[jk].type].relaxations:
+            new_type, tf = relaxation.type, _FRAME_TRANSFORMS[relaxation.frame]
             try:
                 cand = _relaxed_model(current, jk, new_type, tf)
                 sys2 = System(cand)
@@ -373,7 +424,7 @@ def suggest_relaxations(system, Y, t, report, tol=RANK_TOL):
             nj_rows = int(np.sum(sys2.row_owner < len(cand.joints)))
             rank_j = sum(1 for r in kept if r < nj_rows)
             if rank_j == report.rank_joints and rank == report.rank:
-                removed = len(JOINT_ROWS[current.joints[jk].type]) - len(JOINT_ROWS[new_type])
+                removed = JOINTS[current.joints[jk].type].equations - JOINTS[new_type].equations
                 steps.append(Relaxation(cand.joints[jk].name, current.joints[jk].type, new_type, removed))
                 current, redundancy = cand, nj_rows - rank_j
                 break
@@ -387,6 +438,7 @@ class SingularityScan:
     Jacobian rows found independent at the highest-rank sample; ``singular`` lists sample times
     where it falls below ``tol``, ``crossings`` times (linear interpolation) where the
     determinant of that square Jacobian changes sign between samples."""
+
     t: np.ndarray
     ratio: np.ndarray
     singular: list
@@ -411,8 +463,9 @@ def _with_inputs(model, inputs):
         except KeyError:
             raise ModelError("inputs", f"unknown joint '{name}'") from None
         if j.type not in types:
-            raise ModelError("inputs", f"joint '{name}' is {j.type}: only revolute, prismatic or "
-                             "cylindrical joints can be inputs")
+            raise ModelError(
+                "inputs", f"joint '{name}' is {j.type}: only revolute, prismatic or cylindrical joints can be inputs"
+            )
         m.drivers.append(Driver(name=f"input_{name}", type=types[j.type], joint=name, profile=0.0))
     return m
 
@@ -427,7 +480,7 @@ def singular_configurations(results, inputs=None, tol=1e-6):
     if not len(ts):
         return SingularityScan(ts, np.zeros(0), [], [], [], tol)
     ranks = [rank_structure(system, Y, t)[4] for t, Y in zip(ts, Ys)]
-    ref = int(np.argmax(ranks))           # a generic (full-rank) sample fixes the kept rows
+    ref = int(np.argmax(ranks))  # a generic (full-rank) sample fixes the kept rows
     _, kept = rank_structure(system, Ys[ref], ts[ref])[:2]
     L = length_scale(system, Ys[ref])
     rs, cs = scaling(system, L)

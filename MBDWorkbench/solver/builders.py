@@ -1,8 +1,9 @@
 """Model-dict pieces for mechanisms drawn in the x-y plane (used by the shipped examples and
 the index-3 study's models): slender rods and revolutes about z."""
+
 import math
 
-THIN = 1e-4   # inertia of a slender rod about its own axis [kg m^2] (no effect in plane)
+THIN = 1e-4  # inertia of a slender rod about its own axis [kg m^2] (no effect in plane)
 
 
 def rot_z(angle):
@@ -15,12 +16,25 @@ def rod(name, m, L, start, angle, thin=THIN):
     [rad] in the x-y plane; its own x axis runs along the rod (J = m L^2 / 12 transverse)."""
     c, s = math.cos(angle), math.sin(angle)
     J = m * L * L / 12
-    return {"name": name, "mass": m, "inertia": [thin, J, J],
-            "position": [start[0] + 0.5 * L * c, start[1] + 0.5 * L * s, 0.0], "orientation": rot_z(angle)}
+    return {
+        "name": name,
+        "mass": m,
+        "inertia": [thin, J, J],
+        "position": [start[0] + 0.5 * L * c, start[1] + 0.5 * L * s, 0.0],
+        "orientation": rot_z(angle),
+    }
 
 
 def revolute_z(name, bi, bj, origin):
     """A revolute about global z at ``origin`` ((x, y) or (x, y, z)) [m]."""
-    return {"name": name, "type": "revolute", "body_i": bi, "body_j": bj,
-            "frame": {"origin": [origin[0], origin[1], origin[2] if len(origin) > 2 else 0.0],
-                      "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}}
+    return {
+        "name": name,
+        "type": "revolute",
+        "body_i": bi,
+        "body_j": bj,
+        "frame": {
+            "origin": [origin[0], origin[1], origin[2] if len(origin) > 2 else 0.0],
+            "z_axis": [0, 0, 1],
+            "x_axis": [1, 0, 0],
+        },
+    }

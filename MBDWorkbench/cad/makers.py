@@ -1,0 +1,238 @@
+"""Functions that create the workbench's document objects (as FEM's ObjectsFem).
+
+Each maker checks its input before it creates anything, so on :class:`CadError` the
+document is unchanged. Units are FreeCAD's (mm, deg, kg, s; see :mod:`.objects`). In the GUI
+the new object gets its view provider through the ``"created"`` hook of :mod:`.gui_hooks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
+from . import gui_hooks
+from .errors import CadError
+from .mass_properties import mass_properties
+from .objects import MATERIALS, PROXIES, body_of_part, find_simulation, mbd_type
+from .placement import app_vector, placement_from_axes
+
+
+def _new(doc: Any, kind: str, name: str, simulation: Any = None, group_type: str = "App::FeaturePython") -> Any:
+    """A new object of MbdType ``kind`` with its proxy, in ``simulation`` (default: the document's)."""
+    obj = doc.addObject(group_type, name)
+    PROXIES[kind](obj)
+    gui_hooks.call_hook("created", obj)
+    if kind != "Simulation":
+        sim = simulation if simulation is not None else find_simulation(doc)
+        if sim is not None:
+            sim.addObject(obj)
+    return obj
+
+
+def make_simulation(doc: Any, name: str = "Simulation", **settings: Any) -> Any:
+    """A new Simulation container; ``settings`` set its properties (EndTime=..., ...)."""
+    obj = _new(doc, "Simulation", name, group_type="App::DocumentObjectGroupPython")
+    for key, value in settings.items():
+        setattr(obj, key, value)
+    return obj
+
+
+def check_part(part: Any, what: str = "part") -> None:
+    """Raise CadError unless ``part`` has a usable solid (checked by computing its mass properties)."""
+    if part is None:
+        raise CadError("no %s given" % what)
+    mass_properties(part)
+
+
+def make_body(
+    doc: Any,
+    part: Any,
+    density: float | None = None,
+    mass: float = 0.0,
+    grounded: bool = False,
+    label: str | None = None,
+    material: str | None = None,
+    simulation: Any = None,
+) -> Any:
+    """A Body made of ``part``. ``density`` [kg/m^3] (default: steel 7850), ``mass`` [kg]
+    (0: from density), ``material`` a name of MATERIALS. Raises CadError (document
+    unchanged) when the part has no solid, zero volume or already is a body."""
+    existing = body_of_part(doc, part)
+    if existing is not None:
+        raise CadError("part '%s' already is body '%s'" % (part.Label, existing.Label))
+    check_part(part)
+    if material is not None and material not in MATERIALS:
+        raise CadError("unknown material %r (one of %s)" % (material, ", ".join(MATERIALS)))
+    obj = _new(doc, "Body", "Body", simulation)
+    obj.Label = label or "%s_body" % part.Label
+    obj.Part = part
+    if material is not None:
+        obj.Material = material
+    if density is not None:
+        obj.Density = float(density)
+    obj.Mass = float(mass)
+    obj.Grounded = bool(grounded)
+    obj.recompute()
+    return obj
+
+
+def _placement(frame: Any) -> Any:
+    """App.Placement from a Placement or (origin [mm], z axis, x axis or None)."""
+    import FreeCAD as App
+
+    if isinstance(frame, App.Placement):
+        return App.Placement(frame)
+    origin, z, x = (list(frame) + [None])[:3]
+    return placement_from_axes(origin, z, x)
+
+
+def check_joint_bodies(jtype: str, body1: Any, body2: Any, label: str = "joint") -> None:
+    """Raise CadError for an unknown type, a joint on one body twice or between two fixed sides."""
+    if jtype not in JOINT_TYPES:
+        raise CadError("%s: unknown joint type %r (one of %s)" % (label, jtype, ", ".join(JOINT_TYPES)))
+    _check_sides(body1, body2, label)
+
+
+def _check_sides(body1: Any, body2: Any, label: str) -> None:
+    """Raise CadError unless the two sides are two different bodies (None: the ground)."""
+    for b in (body1, body2):
+        if b is not None and mbd_type(b) != "Body":
+            raise CadError("%s: '%s' is not a Multibody Dynamics body" % (label, b.Label))
+    if body1 is not None and body1 == body2:
+        raise CadError(
+            "%s: both sides are the same part '%s' (a joint needs two different parts)"
+            % (label, body1.Part.Label if body1.Part else body1.Label)
+        )
+    if body1 is None and body2 is None:
+        raise CadError("%s: both sides are the ground; pick geometry on at least one part" % label)
+
+
+def make_joint(
+    doc: Any,
+    jtype: str,
+    body1: Any,
+    body2: Any,
+    frame: Any,
+    label: str | None = None,
+    references: tuple[str, str] = ("", ""),
+    simulation: Any = None,
+) -> Any:
+    """A joint of type ``jtype`` between Body objects ``body1`` and ``body2`` (None: ground)
+    with ``frame`` (App.Placement, or (origin [mm], z axis, x axis)) global at the initial
+    configuration. Raises CadError (document unchanged) on bad input."""
+    check_joint_bodies(jtype, body1, body2, "joint '%s'" % (label or jtype))
+    placement = _placement(frame)
+    obj = _new(doc, "Joint", "Joint", simulation)
+    obj.Label = label or jtype.capitalize()
+    obj.JointType = jtype
+    obj.Body1, obj.Body2 = body1, body2
+    obj.Frame = placement
+    obj.Reference1, obj.Reference2 = references
+    return obj
+
+
+def or_list(names: Sequence[str]) -> str:
+    """'a, b or c' (for messages)."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def driven_joint_types() -> tuple[str, ...]:
+    """The joint types that accept some driver, in catalogue order."""
+    return tuple(j for j in JOINT_TYPES if any(j in joints_driven_by(d) for d in DRIVER_TYPES))
+
+
+def _default_driver_type(jtype: str) -> str:
+    """The first driver type ``jtype`` accepts (rotational when it accepts none: reported later)."""
+    accepted = [d for d in DRIVER_TYPES if jtype in joints_driven_by(d)]
+    return accepted[0] if accepted else DRIVER_TYPES[0]
+
+
+def make_driver(
+    doc: Any,
+    joint: Any,
+    profile: str = "constant_speed",
+    driver_type: str | None = None,
+    label: str | None = None,
+    simulation: Any = None,
+    **values: Any,
+) -> Any:
+    """A driver on ``joint``; ``values`` set Rate, Amplitude, Frequency, Phase, Expression."""
+    if joint is None or mbd_type(joint) != "Joint":
+        raise CadError("a driver needs a joint (select a %s joint)" % or_list(driven_joint_types()))
+    jt = joint.JointType
+    if driver_type is None:
+        driver_type = _default_driver_type(jt)
+    if driver_type not in DRIVER_TYPES:
+        raise CadError("driver type must be %s, got %r" % (" or ".join("'%s'" % d for d in DRIVER_TYPES), driver_type))
+    allowed = joints_driven_by(driver_type)
+    if jt not in allowed:
+        raise CadError(
+            "joint '%s' is %s: a %s driver needs a %s joint" % (joint.Label, jt, driver_type, " or ".join(allowed))
+        )
+    obj = _new(doc, "Driver", "Driver", simulation)
+    obj.Label = label or "Motor"
+    obj.Joint = joint
+    obj.DriverType = driver_type
+    obj.Profile = profile
+    for key, value in values.items():
+        setattr(obj, key, value)
+    return obj
+
+
+def make_spring_damper(
+    doc: Any,
+    body1: Any,
+    point1: Sequence[float] | None,
+    body2: Any,
+    point2: Sequence[float] | None,
+    stiffness: float = 1.0,
+    damping: float = 0.0,
+    label: str | None = None,
+    simulation: Any = None,
+    joint: Any = None,
+) -> Any:
+    """A translational spring-damper [N/mm, N s/mm] between two global points [mm], or a
+    rotational one [N mm/deg, N mm s/deg] on ``joint`` (then bodies and points are ignored)."""
+    if joint is not None:
+        rotational = joints_driven_by("rotational")
+        if mbd_type(joint) != "Joint" or joint.JointType not in rotational:
+            raise CadError("a rotational spring needs a %s joint" % " or ".join(rotational))
+    else:
+        _check_sides(body1, body2, "spring '%s'" % (label or "Spring"))
+    obj = _new(doc, "SpringDamper", "Spring", simulation)
+    obj.Label = label or "Spring"
+    if joint is not None:
+        obj.Kind, obj.Joint = "rotational", joint
+    else:
+        obj.Body1, obj.Body2 = body1, body2
+        obj.Point1, obj.Point2 = app_vector(*point1), app_vector(*point2)
+    obj.Stiffness, obj.Damping = float(stiffness), float(damping)
+    return obj
+
+
+def make_force(
+    doc: Any,
+    body: Any,
+    components: Sequence = ("0", "0", "0"),
+    point: Sequence[float] | None = None,
+    kind: str = "point_force",
+    axes: str = "global",
+    label: str | None = None,
+    simulation: Any = None,
+) -> Any:
+    """A point force [N] at a global point [mm] (default: the CoG) or a torque [N mm] on ``body``;
+    components are numbers or expressions in t [s]."""
+    if body is None or mbd_type(body) != "Body":
+        raise CadError("a force needs a body")
+    obj = _new(doc, "Force", "Force", simulation)
+    obj.Label = label or ("Force" if kind == "point_force" else "Torque")
+    obj.Kind, obj.Body, obj.Axes = kind, body, axes
+    if point is None:
+        body.recompute()
+        point = tuple(body.CenterOfGravity)
+    obj.Point = app_vector(*point)
+    obj.X, obj.Y, obj.Z = (str(c) for c in components)
+    return obj

@@ -1,0 +1,48 @@
+"""Time integrators: one registry, :data:`METHODS` (name -> Stepper class), and one
+:func:`make_stepper`. Adding an integrator: a Stepper subclass in a module of this folder
+(contract in :mod:`.base`) and one entry in ``_CLASSES`` below.
+
+Modules: :mod:`.explicit` (euler, symplectic_euler, rk4), :mod:`.scipy_ivp` (bdf, radau,
+lsoda), :mod:`.dae` (the shared index-3 part), :mod:`.cros`, :mod:`.galpha`,
+:mod:`.jacobians` (their exact sparse Jacobians), :mod:`.projection`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ModelError
+from .base import Stepper
+from .cros import CROSStepper
+from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
+from .galpha import GAlphaStepper
+from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper
+
+__all__ = ["METHODS", "Stepper", "make_stepper", "names"]
+
+_CLASSES = (
+    EulerStepper,
+    SymplecticEulerStepper,
+    RK4Stepper,
+    BDFStepper,
+    RadauStepper,
+    LSODAStepper,
+    CROSStepper,
+    GAlphaStepper,
+)  # in the order shown to users
+METHODS: dict[str, type[Stepper]] = {cls.name: cls for cls in _CLASSES}
+
+
+def names() -> tuple[str, ...]:
+    """The integrator names, in the order shown to users."""
+    return tuple(METHODS)
+
+
+def make_stepper(system, settings, t0: float, Y0: np.ndarray) -> Stepper:
+    """The stepper for ``settings.integrator`` started at time t0 [s] from state Y0."""
+    cls = METHODS.get(settings.integrator)
+    if cls is None:
+        raise ModelError(
+            "settings.integrator", f"unknown integrator {settings.integrator!r} (one of {', '.join(METHODS)})"
+        )
+    return cls(system, settings, t0, Y0)

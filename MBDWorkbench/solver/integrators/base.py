@@ -1,0 +1,62 @@
+"""The stepper contract shared by every integrator (modelled on scipy.integrate's OdeSolver).
+
+A stepper advances the state vector ``Y = [q, v]`` of a :class:`~..system.System`
+(q = [x, y, z, qw, qx, qy, qz] per body, v = [v global (m/s), w body (rad/s)] per body)
+from one output time to the next. :func:`..simulate.simulate` owns the loop, the sampling
+and the results; a stepper only integrates.
+
+Contract for a subclass:
+
+* class attributes ``name`` (the settings/CLI name, the key in ``integrators.METHODS``),
+  ``label`` (for reports and messages), ``formulation`` (which equations it integrates, for
+  reports) and ``index`` (1: acceleration-level constraints with Baumgarte feedback,
+  3: position-level constraints);
+* ``__init__(system, settings, t0, Y0)`` calls ``Stepper.__init__``, checks its settings
+  (ModelError naming the field) and prepares; it must not modify ``system`` beyond its
+  work arrays;
+* ``advance(t, Y, t_next, acc) -> (t_reached, status)`` integrates Y in place from t to
+  t_next [s], adding the driver and non-conservative work to ``acc`` (see
+  :func:`.explicit.account_power`); status is a ``kernels`` status code (OK on success);
+* ``steps`` counts the accepted steps; ``warnings`` lists messages for the user (simulate
+  copies them into ``Results.warnings``);
+* ``multipliers(t, Y)`` returns the Lagrange multipliers of all m constraint rows that
+  the stepper itself computed at the output time t (index-3 integrators), or None: then
+  the results take them from the index-1 KKT solve at (t, Y);
+* ``restart(t, Y)`` returns the stepper to continue with after Y was changed outside the
+  stepper at time t (projection): ``self`` for one-step methods.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+INDEX1_FORMULATION = (
+    "the index-1 DAE (acceleration-level constraints) with Baumgarte stabilisation and Tikhonov-regularised multipliers"
+)
+INDEX3_FORMULATION = "the index-3 DAE (position-level constraints) directly, no stabilisation"
+
+
+class Stepper:
+    """Base class of the integrators (see the module docstring for the contract)."""
+
+    name: str = ""
+    label: str = ""
+    formulation: str = INDEX1_FORMULATION
+    index: int = 1
+
+    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+        self.system, self.settings = system, settings
+        self.steps = 0
+        self.warnings: list[str] = []
+
+    def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
+        """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
+        raise NotImplementedError
+
+    def multipliers(self, t: float, Y: np.ndarray) -> np.ndarray | None:
+        """Multipliers of all constraint rows computed by the stepper at output time t, or None."""
+        return None
+
+    def restart(self, t: float, Y: np.ndarray) -> Stepper:
+        """The stepper to continue with after Y was changed from outside at time t [s]."""
+        return self

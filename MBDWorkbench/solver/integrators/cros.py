@@ -1,0 +1,115 @@
+"""The one-stage complex Rosenbrock scheme CROS ([CROS]; [R3] section 3) on the index-3 DAE,
+fixed step; the shared set-up is :class:`.dae.Index3Stepper`."""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.sparse.linalg import splu
+
+from .. import kernels
+from . import jacobians as ik
+from .dae import Index3Stepper, SparsePattern
+from .explicit import account_power
+
+
+class CROSStepper(Index3Stepper):
+    """One-stage complex Rosenbrock scheme CROS ([R3] section 3), fixed step:
+    (M_aug - (1+i)/2 h J) zeta = F + (1+i)/2 h F_t, z_{k+1} = z_k + h Re(zeta), with
+    z = (x, v, lam); J = dF/dz exact (complex step) and sparse, complex sparse LU.
+
+    Scaled unknowns: the multiplier part is solved as a h zeta_lam and the constraint
+    rows are divided by -a h, so the matrix [[I - a h Jxx, -a h I, 0],
+    [-a h K, M - a h D, Phi_q^T], [Phi_q, 0, 0]] stays well conditioned as h -> 0."""
+
+    name, label = "cros", "CROS"
+    A_CROS = 0.5 + 0.5j
+    PHI_MAX = 0.1  # m or rad: a larger violation means the scheme has diverged
+
+    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+        super().__init__(system, settings, t0, Y0)
+        self.h = float(settings.step)
+        n6, ma = self.n6, self.ma
+        self.n = 2 * n6 + ma
+        Ki, Kj, _ = self.Kb
+        Di, Dj, _ = self.Db
+        Li, Lj, _ = self.Lb
+        d = self.diag6
+        plain = [
+            (d, d),  # I (x, x)
+            (n6 + d, n6 + d),  # M (v, v)
+            (n6 + self.jq_c, 2 * n6 + self.jq_r),  # Phi_q^T (v, lam)
+            (2 * n6 + self.jq_r, self.jq_c),
+        ]  # Phi_q (lam, x)
+        times_ah = [
+            (Li, Lj),  # Jxx (x, x)
+            (d, n6 + d),  # I (x, v)
+            (n6 + Ki[: self.nK], Kj[: self.nK]),  # K (v, x)
+            (n6 + Di[: self.nD], n6 + Dj[: self.nD]),
+        ]  # D (v, v)
+        self.pattern = SparsePattern(self.n, [plain, times_ah])
+        self.ones6 = np.ones(n6)
+        self._cache = None
+
+    def _solve(self, t, Y, h):
+        """zeta of the CROS step of size h at (t, Y, self.lam) and the evaluation there;
+        the multiplier part is returned as a h zeta_lam. Cached for one (t, Y, h)."""
+        c = self._cache
+        if c is not None and c[0] == t and c[1] == h and np.array_equal(c[2], Y):
+            return c[3], c[4]
+        v = Y[self.vel_slice]
+        self._set_lam(self.lam)
+        ev = self._evaluate(t, Y, blocks=True)
+        nK, nD = self._counts
+        a = self.A_CROS
+        jq = ev["jq"]
+        data = self.pattern.data(
+            [[self.ones6, self.M, jq, jq], [self.Lb[2], self.ones6, self.Kb[2][:nK], self.Db[2][:nD]]], [1.0, -a * h]
+        )
+        try:
+            lu = splu(self.pattern.matrix(data))
+        except RuntimeError:
+            self._singular(t, Y, "singular CROS iteration matrix")
+        Fv = ev["Q"] - self._jqT_matvec(jq, self.lam) + a * h * self.Qt
+        phi_t = ev["rate"] - self._jq_matvec(jq, v)
+        zeta = lu.solve(np.concatenate([v, Fv, -ev["phi"] / (a * h) - phi_t]))
+        if not np.all(np.isfinite(zeta)):
+            self._singular(t, Y, "the CROS step produced NaN/infinite values")
+        self._cache = (t, h, Y.copy(), zeta, ev)
+        return zeta, ev
+
+    def multipliers_at(self, zeta: np.ndarray) -> np.ndarray:
+        """Multipliers at t_k from the step's solve: Re(lam_k + a h zeta_lam) (see
+        docs/index3.md; the scheme's own update lam_k + h Re(zeta_lam) carries an O(1)
+        error -2 C^-1 Phi_k / h^2 and is kept only as the scheme's state)."""
+        return self.lam + zeta[2 * self.n6 :].real
+
+    def step(self, t: float, Y: np.ndarray, h: float, acc: np.ndarray) -> None:
+        """One CROS step of size h from (t, Y, self.lam), Y updated in place."""
+        n6 = self.n6
+        zeta, ev = self._solve(t, Y, h)
+        if self.ma and np.max(np.abs(ev["phi"])) > self.PHI_MAX:
+            self._singular(
+                t,
+                Y,
+                f"the constraint violation exceeds {self.PHI_MAX:g}: CROS diverges "
+                f"(singular configuration or step too large)",
+            )
+        self.lam_hat = self.multipliers_at(zeta)
+        account_power(acc, t, self._driver_power(ev, Y[self.vel_slice], self.lam_hat), ev["Pnc"])
+        ik.apply_increment(self.S, Y.copy(), h * zeta[:n6].real, Y)
+        Y[self.vel_slice] += h * zeta[n6 : 2 * n6].real
+        self.lam = self.lam + (zeta[2 * n6 :] / self.A_CROS).real
+        self._cache = None
+
+    def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
+        """Integrate Y in place from t to t_next [s] with the fixed step (shortened to hit
+        t_next); returns (t_next, OK) or raises SimulationError."""
+        n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
+        h = (t_next - t) / n
+        for k in range(n):
+            self.step(t + k * h, Y, h, acc)
+            self.steps += 1
+        self._check_rank(t_next, Y)
+        zeta, _ = self._solve(t_next, Y, h)  # the next step's solve gives lam(t_next)
+        self._publish(t_next, Y, self.multipliers_at(zeta))
+        return t_next, kernels.OK

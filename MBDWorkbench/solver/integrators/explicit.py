@@ -1,0 +1,106 @@
+"""Fixed-step ODE-form integrators: explicit Euler, symplectic Euler and RK4, with the step
+loop in Numba ([R1]), and the work accounting shared by every integrator.
+
+Every integrator advances the state to the next output time and keeps a running
+trapezoidal integral of the driver power and the non-conservative power (``acc`` =
+[t_prev [s], P_drv_prev [W], P_nc_prev [W], W_drv [J], W_nc [J], have_prev]).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .. import kernels
+from ..quaternion import rotate_by_body_vector
+from .base import Stepper
+
+
+@njit(cache=True)
+def account_power(acc, t, Pdrv, Pnc):
+    """Add the trapezoid from the previous evaluation point to t to the work integrals."""
+    if acc[5] > 0.0:
+        dt = t - acc[0]
+        acc[3] += 0.5 * dt * (acc[1] + Pdrv)
+        acc[4] += 0.5 * dt * (acc[2] + Pnc)
+    acc[0], acc[1], acc[2], acc[5] = t, Pdrv, Pnc, 1.0
+
+
+@njit(cache=True)
+def run_fixed(method, t, Y, h, nsteps, S, W, acc):
+    """Advance Y in place by ``nsteps`` steps of size h [s]. Returns (steps done, status)."""
+    n = Y.shape[0]
+    k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    off = 7 * S.nb
+    for step in range(nsteps):
+        status, V, Pnc, Pdrv = kernels.derivatives(t, Y, S, W, k1)
+        if status != kernels.OK:
+            return step, status
+        account_power(acc, t, Pdrv, Pnc)
+        if method == 0:
+            for i in range(n):
+                Y[i] += h * k1[i]
+        elif method == 1:
+            for i in range(off, n):
+                Y[i] += h * k1[i]
+            for b in range(S.nb):
+                o = off + 6 * b
+                for c in range(3):
+                    Y[7 * b + c] += h * Y[o + c]
+                rotate_by_body_vector(Y[7 * b + 3 : 7 * b + 7].copy(), h * Y[o + 3 : o + 6], Y[7 * b + 3 : 7 * b + 7])
+        else:
+            for i in range(n):
+                tmp[i] = Y[i] + 0.5 * h * k1[i]
+            status = kernels.derivatives(t + 0.5 * h, tmp, S, W, k2)[0]
+            for i in range(n):
+                tmp[i] = Y[i] + 0.5 * h * k2[i]
+            status = max(status, kernels.derivatives(t + 0.5 * h, tmp, S, W, k3)[0])
+            for i in range(n):
+                tmp[i] = Y[i] + h * k3[i]
+            status = max(status, kernels.derivatives(t + h, tmp, S, W, k4)[0])
+            if status != kernels.OK:
+                return step, status
+            for i in range(n):
+                Y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
+        kernels.normalize_quaternions(S, Y)
+        t += h
+    return nsteps, kernels.OK
+
+
+class FixedStepStepper(Stepper):
+    """Fixed-step integration to successive output times (the step settings.step is
+    shortened so that output times are hit exactly); ``method`` is run_fixed's code."""
+
+    method: int = -1
+
+    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+        super().__init__(system, settings, t0, Y0)
+        self.h = settings.step
+
+    def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
+        """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
+        n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
+        h = (t_next - t) / n
+        done, status = kernels.fast_call(
+            run_fixed, self.method, float(t), Y, float(h), n, self.system.static, self.system.work, acc
+        )
+        self.steps += done
+        return (t_next if status == kernels.OK else t + done * h), status
+
+
+class EulerStepper(FixedStepStepper):
+    """Explicit (forward) Euler, first order."""
+
+    name, label, method = "euler", "explicit Euler", 0
+
+
+class SymplecticEulerStepper(FixedStepStepper):
+    """Symplectic (semi-implicit) Euler: velocities first, positions with the new velocities."""
+
+    name, label, method = "symplectic_euler", "symplectic Euler", 1
+
+
+class RK4Stepper(FixedStepStepper):
+    """The classical fourth-order Runge-Kutta scheme."""
+
+    name, label, method = "rk4", "RK4", 2

@@ -1,0 +1,383 @@
+"""The results format in one place (docs/results-format.md): the file names, the column
+headers of each CSV, summary.json and model.json; one writer (a folder or a zip) and one
+reader (a folder, or a zip of one as the FreeCAD document keeps it) whose
+:class:`ResultTables` offers the accessors of :class:`~.results.Results` in SI units."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import zipfile
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import quaternion
+from .errors import ModelError
+
+TIME = "time [s]"
+BODIES, JOINTS, DRIVERS, VIOLATIONS, ENERGY = "bodies.csv", "joints.csv", "drivers.csv", "violations.csv", "energy.csv"
+FILES = (BODIES, JOINTS, DRIVERS, VIOLATIONS, ENERGY)
+SUMMARY, MODEL = "summary.json", "model.json"
+DIGITS = 10  # significant digits of the CSV numbers
+
+BODY_QUANTITIES = {
+    "position": (("x", "y", "z"), "m"),
+    "orientation": (("qw", "qx", "qy", "qz"), "-"),
+    "velocity": (("vx", "vy", "vz"), "m/s"),
+    "angular_velocity": (("wx", "wy", "wz"), "rad/s"),
+}
+VIOLATION_UNITS = {"position": "m", "angle": "rad", "velocity": "m/s", "angular_velocity": "rad/s"}
+ENERGY_KEYS = ("kinetic", "potential", "total", "work_drivers", "work_nonconservative", "balance")
+
+Table = dict  # {column header: (K,) array}, in file column order
+
+
+class ResultsFileError(ModelError):
+    """A results folder or zip that is missing, damaged or lacks a file or column; ``path`` names it."""
+
+
+# ----------------------------------------------------------------------------- column headers
+def body_headers(body: str, quantity: str) -> list[str]:
+    """Headers of one quantity of BODY_QUANTITIES in bodies.csv, e.g. ``crank.x [m]``."""
+    names, unit = BODY_QUANTITIES[quantity]
+    return [f"{body}.{n} [{unit}]" for n in names]
+
+
+def reaction_headers(joint: str, frame: str = "joint") -> tuple[list[str], list[str]]:
+    """Force [N] and torque [N m] headers in joints.csv: joint frame, or global axes for any other ``frame``."""
+    sfx = "" if frame == "joint" else "_global"
+    return [f"{joint}.F{n}{sfx} [N]" for n in "xyz"], [f"{joint}.T{n}{sfx} [N m]" for n in "xyz"]
+
+
+def magnitude_headers(joint: str) -> list[str]:
+    """Headers of |F| [N] and |T| [N m] (joint frame) in joints.csv."""
+    return [f"{joint}.F_magnitude [N]", f"{joint}.T_magnitude [N m]"]
+
+
+def effort_unit(driver_type: str) -> str:
+    """Unit of a driver's effort: 'N m' for a rotational driver, 'N' for a linear one."""
+    return "N m" if driver_type == "rotational" else "N"
+
+
+def effort_header(driver: str, unit: str) -> str:
+    """Header of a driver's effort in drivers.csv."""
+    return f"{driver}.effort [{unit}]"
+
+
+def power_header(driver: str) -> str:
+    """Header of a driver's power [W] in drivers.csv."""
+    return f"{driver}.power [W]"
+
+
+def violation_headers(name: str) -> dict[str, str]:
+    """{position, angle, velocity, angular_velocity: header} of a joint or driver in violations.csv."""
+    return {k: f"{name}.{k} [{u}]" for k, u in VIOLATION_UNITS.items()}
+
+
+def energy_headers() -> dict[str, str]:
+    """{ENERGY_KEYS item: header [J]} of energy.csv."""
+    return {k: f"{k} [J]" for k in ENERGY_KEYS}
+
+
+# ----------------------------------------------------------------------------- tables of a Results
+def tables(res) -> dict[str, Table]:
+    """Every CSV of a Results (full precision): {file name: {header: (K,) array}}."""
+    t = res.t
+    return {
+        BODIES: _body_table(res, t),
+        JOINTS: _joint_table(res, t),
+        DRIVERS: _driver_table(res, t),
+        VIOLATIONS: _violation_table(res, t),
+        ENERGY: _energy_table(res, t),
+    }
+
+
+def _body_table(res, t) -> Table:
+    table = {TIME: t}
+    for b in res.body_names:
+        for quantity in BODY_QUANTITIES:
+            table.update(zip(body_headers(b, quantity), getattr(res, quantity)(b).T))
+    return table
+
+
+def _joint_table(res, t) -> Table:
+    table = {TIME: t}
+    for j in res.joint_names:
+        for frame in ("joint", "global"):
+            for headers, values in zip(reaction_headers(j, frame), res.reaction(j, frame)):
+                table.update(zip(headers, values.T))
+        table.update(zip(magnitude_headers(j), (np.linalg.norm(v, axis=1) for v in res.reaction(j))))
+    return table
+
+
+def _driver_table(res, t) -> Table:
+    table = {TIME: t}
+    for d, drv in zip(res.driver_names, res.model.drivers):
+        table[effort_header(d, effort_unit(drv.type))] = res.driver_effort(d)
+        table[power_header(d)] = res.driver_power(d)
+    return table
+
+
+def _violation_table(res, t) -> Table:
+    table = {TIME: t}
+    for name in res.joint_names + res.driver_names:
+        v = res.violation(name)
+        table.update((h, v[k]) for k, h in violation_headers(name).items())
+    return table
+
+
+def _energy_table(res, t) -> Table:
+    e = res.energy()
+    return {TIME: t, **{h: e[k] for k, h in energy_headers().items()}}
+
+
+def as_stored(tables_: dict[str, Table]) -> dict[str, Table]:
+    """The tables rounded to DIGITS significant digits: exactly what a reader gets back from the files."""
+    return {
+        name: {h: np.array([f"{v:.{DIGITS}g}" for v in col], dtype=float) for h, col in table.items()}
+        for name, table in tables_.items()
+    }
+
+
+def summary_document(res) -> dict:
+    """summary.json of a Results: its summary plus the list of files."""
+    summary = res.summary()
+    summary["files"] = list(FILES) + [MODEL]
+    return summary
+
+
+# ----------------------------------------------------------------------------- writing
+def csv_text(table: Table) -> str:
+    """A CSV: one header row, then the columns zipped into rows of DIGITS significant digits."""
+    out = io.StringIO(newline="")
+    w = csv.writer(out)
+    w.writerow(list(table))
+    for row in zip(*table.values()):
+        w.writerow([f"{v:.{DIGITS}g}" for v in row])
+    return out.getvalue()
+
+
+def write_csv(path: str, table: Table) -> str:
+    """Write one table as a CSV file; returns the path."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        f.write(csv_text(table))
+    return path
+
+
+def documents(res) -> dict[str, str]:
+    """{file name: text} of every file of the results of ``res``."""
+    docs = {name: csv_text(table) for name, table in tables(res).items()}
+    docs[MODEL] = json.dumps(res.model.to_dict(), indent=2)
+    docs[SUMMARY] = json.dumps(summary_document(res), indent=2, default=float)
+    return docs
+
+
+def write_results(res, directory: str) -> str:
+    """Write every file of a Results into ``directory`` (created if needed); returns it."""
+    os.makedirs(directory, exist_ok=True)
+    for name, text in documents(res).items():
+        with open(os.path.join(directory, name), "w", newline="", encoding="utf-8") as f:
+            f.write(text)
+    return directory
+
+
+def write_zip(res, zip_path: str, extras: dict[str, str] | None = None) -> str:
+    """Write the results of ``res`` plus ``extras`` ({file name: text}) into one zip file; returns its path."""
+    docs = {**documents(res), **(extras or {})}
+    with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(docs):
+            z.writestr(name, docs[name])
+    return zip_path
+
+
+# ----------------------------------------------------------------------------- reading
+@dataclass
+class ResultsFiles:
+    """What a results folder or zip holds: ``tables`` {CSV file: Table}, ``summary``
+    (summary.json), ``model`` (model.json as a dict, None when absent), ``extras``
+    {file name: parsed JSON} of the extra files asked for, and ``source`` (the path read)."""
+
+    source: str
+    tables: dict
+    summary: dict
+    model: dict | None
+    extras: dict
+
+
+def read_results(path, extras: tuple[str, ...] = ()) -> ResultsFiles:
+    """Read a results folder or a zip of one (plus the JSON files named in ``extras``).
+    Raises ResultsFileError naming the missing, damaged or truncated file."""
+    path = os.fspath(path)
+    source = _Source(path)
+    try:
+        summary = _read_json(source, SUMMARY, "summary.json is missing: not a results directory")
+        model = _read_json(source, MODEL, None)
+        tables_ = {name: _read_table(source, name) for name in FILES}
+        more = {name: _read_json(source, name, "results file is missing") for name in extras}
+    except zipfile.BadZipFile as exc:
+        raise ResultsFileError(path, f"damaged results archive: {exc}") from None
+    finally:
+        source.close()
+    return ResultsFiles(path, tables_, summary, model, more)
+
+
+class _Source:
+    """The files of a results folder or zip, by name."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.zip = path, None
+        if os.path.isdir(path):
+            return
+        if not os.path.exists(path):
+            raise ResultsFileError(path, "results directory does not exist")
+        try:
+            self.zip = zipfile.ZipFile(path)
+        except zipfile.BadZipFile as exc:
+            raise ResultsFileError(path, f"not a results directory nor a zip of one: {exc}") from None
+
+    def where(self, name: str) -> str:
+        return os.path.join(self.path, name)
+
+    def has(self, name: str) -> bool:
+        return name in self.zip.namelist() if self.zip else os.path.isfile(self.where(name))
+
+    def text(self, name: str) -> str:
+        if self.zip:
+            return self.zip.read(name).decode("utf-8")
+        with open(self.where(name), newline="", encoding="utf-8") as f:
+            return f.read()
+
+    def close(self) -> None:
+        if self.zip:
+            self.zip.close()
+
+
+def _read_json(source: _Source, name: str, missing: str | None):
+    """Parsed JSON file; None when absent and ``missing`` is None, else ResultsFileError(missing)."""
+    if not source.has(name):
+        if missing is None:
+            return None
+        raise ResultsFileError(source.where(name), missing)
+    try:
+        return json.loads(source.text(name))
+    except json.JSONDecodeError as e:
+        raise ResultsFileError(source.where(name), f"not valid JSON (truncated file?): {e}") from None
+
+
+def _read_table(source: _Source, name: str) -> Table:
+    if not source.has(name):
+        raise ResultsFileError(source.where(name), "results file is missing")
+    return parse_csv(source.text(name), source.where(name))
+
+
+def read_csv(path: str) -> Table:
+    """Read one CSV file into {column header: numpy array} (ResultsFileError if missing, empty or ragged)."""
+    if not os.path.isfile(path):
+        raise ResultsFileError(path, "results file is missing")
+    with open(path, newline="", encoding="utf-8") as f:
+        return parse_csv(f.read(), path)
+
+
+def parse_csv(text: str, path: str) -> Table:
+    """{column header: numpy array} of a CSV text; ResultsFileError naming ``path`` if it is
+    empty, ragged or holds something other than numbers."""
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    if not rows:
+        raise ResultsFileError(path, "results file is empty")
+    header, data = rows[0], rows[1:]
+    for k, row in enumerate(data):
+        if len(row) != len(header):
+            raise ResultsFileError(
+                path, f"line {k + 2} has {len(row)} values, the header has {len(header)} (truncated file?)"
+            )
+    try:
+        arr = np.array(data, dtype=float).reshape(len(data), len(header))
+    except ValueError as e:
+        raise ResultsFileError(path, f"cannot read the numbers (truncated or corrupted file?): {e}") from None
+    return {h: arr[:, c] for c, h in enumerate(header)}
+
+
+# ----------------------------------------------------------------------------- accessors
+class ResultTables:
+    """Sampled results held as tables ({CSV file: Table}, SI units) with the accessors of a
+    :class:`~.results.Results`; ``source`` names where they came from (for error messages).
+    Names of bodies, joints and drivers come from the summary."""
+
+    error = ResultsFileError  # raised (path, message) for a missing column
+
+    def __init__(self, tables_: dict[str, Table], summary: dict, source: str) -> None:
+        self.tables, self.summary, self.source = tables_, summary, source
+        self.t = self.col(BODIES, TIME)
+        self.body_names = list(summary.get("bodies", []))
+        self.joint_names = list(summary.get("joints", []))
+        self.driver_names = list(summary.get("drivers", []))
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+    def col(self, file: str, header: str) -> np.ndarray:
+        """One column (K,); ``error`` naming the file and the column if it is absent."""
+        try:
+            return self.tables[file][header]
+        except KeyError:
+            raise self.error(
+                os.path.join(self.source, file), f"column '{header}' is missing (results written for another model?)"
+            ) from None
+
+    def _cols(self, file: str, headers: list[str]) -> np.ndarray:
+        return np.column_stack([self.col(file, h) for h in headers])
+
+    def position(self, body: str) -> np.ndarray:
+        """CoG position [m], global, (K, 3)."""
+        return self._cols(BODIES, body_headers(body, "position"))
+
+    def orientation(self, body: str) -> np.ndarray:
+        """Unit quaternions [qw, qx, qy, qz] of the body's own frame, (K, 4)."""
+        q = self._cols(BODIES, body_headers(body, "orientation"))
+        return q / np.linalg.norm(q, axis=1, keepdims=True)
+
+    def rotation(self, body: str) -> np.ndarray:
+        """Rotation matrices of the body's own frame, (K, 3, 3)."""
+        return quaternion.matrices(self.orientation(body))
+
+    def velocity(self, body: str) -> np.ndarray:
+        """CoG velocity [m/s], global, (K, 3)."""
+        return self._cols(BODIES, body_headers(body, "velocity"))
+
+    def angular_velocity(self, body: str) -> np.ndarray:
+        """Angular velocity [rad/s], global axes, (K, 3)."""
+        return self._cols(BODIES, body_headers(body, "angular_velocity"))
+
+    def reaction(self, joint: str, frame: str = "joint") -> tuple[np.ndarray, np.ndarray]:
+        """Force [N] and torque [N m] (about the joint origin) that body_i exerts on body_j,
+        in the joint frame carried by body_i or in 'global' axes: two (K, 3) arrays."""
+        F, T = reaction_headers(joint, frame)
+        return self._cols(JOINTS, F), self._cols(JOINTS, T)
+
+    def driver_unit(self, driver: str) -> str:
+        """'N m' for a rotational driver, 'N' for a linear one."""
+        return "N m" if effort_header(driver, "N m") in self.tables[DRIVERS] else "N"
+
+    def driver_effort(self, driver: str) -> np.ndarray:
+        """Driver torque [N m] or force [N] applied to body_j, (K,)."""
+        return self.col(DRIVERS, effort_header(driver, self.driver_unit(driver)))
+
+    def driver_power(self, driver: str) -> np.ndarray:
+        """Mechanical power [W] delivered by the driver, (K,)."""
+        return self.col(DRIVERS, power_header(driver))
+
+    def violation(self, name: str) -> dict[str, np.ndarray]:
+        """Max |violation| of a joint's or driver's equations per sample: dict of
+        position [m], angle [rad], velocity [m/s], angular_velocity [rad/s]."""
+        return {k: self.col(VIOLATIONS, h) for k, h in violation_headers(name).items()}
+
+    def energy(self) -> dict[str, np.ndarray]:
+        """Dict of ENERGY_KEYS [J] (balance = total - total(0) - works), each (K,)."""
+        return {k: self.col(ENERGY, h) for k, h in energy_headers().items()}
+
+    def index_at(self, t: float) -> int:
+        """Index of the sample nearest to time ``t`` [s] (the first at or after it)."""
+        return int(np.clip(np.searchsorted(self.t, t - 1e-12), 0, len(self.t) - 1)) if len(self.t) else 0

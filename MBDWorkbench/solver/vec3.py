@@ -1,0 +1,84 @@
+"""3-vector algebra on tuples, for the Numba kernels.
+
+Tuples live in registers (no heap allocation inside the element loops). Every helper is
+generic over real and complex entries: Numba compiles one specialisation per type, so
+the element formulas of :mod:`.joints` and :mod:`.kernels` serve both the real kernels
+and the complex-step Jacobians of :mod:`.integrators.jacobians`.
+
+Rotation matrices are body ``b`` of an (n, 3, 3) array, where ``b < 0`` stands for the
+ground (identity rotation): :func:`body_mv`, :func:`body_mtv`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+Scalar = float | complex
+Vec3 = tuple  # (x, y, z), Scalar entries
+
+
+@njit(cache=True)
+def row(a: np.ndarray, k: int) -> Vec3:
+    """Row k of an (n, 3) array as a tuple."""
+    return (a[k, 0], a[k, 1], a[k, 2])
+
+
+@njit(cache=True)
+def dot(a: Vec3, b: Vec3) -> Scalar:
+    """a . b"""
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
+@njit(cache=True)
+def cross(a: Vec3, b: Vec3) -> Vec3:
+    """a x b"""
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+@njit(cache=True)
+def add(a: Vec3, b: Vec3) -> Vec3:
+    """a + b"""
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2])
+
+
+@njit(cache=True)
+def sub(a: Vec3, b: Vec3) -> Vec3:
+    """a - b"""
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
+@njit(cache=True)
+def scale(s: Scalar, a: Vec3) -> Vec3:
+    """s a for a scalar s."""
+    return (s * a[0], s * a[1], s * a[2])
+
+
+@njit(cache=True)
+def div(a: Vec3, s: Scalar) -> Vec3:
+    """a / s for a scalar s."""
+    return (a[0] / s, a[1] / s, a[2] / s)
+
+
+@njit(cache=True)
+def body_mv(A: np.ndarray, b: int, x: Vec3) -> Vec3:
+    """A_b x for body b of an (n, 3, 3) array (x itself if b < 0: the ground)."""
+    if b < 0:
+        return (x[0], x[1], x[2])
+    return (
+        A[b, 0, 0] * x[0] + A[b, 0, 1] * x[1] + A[b, 0, 2] * x[2],
+        A[b, 1, 0] * x[0] + A[b, 1, 1] * x[1] + A[b, 1, 2] * x[2],
+        A[b, 2, 0] * x[0] + A[b, 2, 1] * x[1] + A[b, 2, 2] * x[2],
+    )
+
+
+@njit(cache=True)
+def body_mtv(A: np.ndarray, b: int, x: Vec3) -> Vec3:
+    """A_b^T x for body b of an (n, 3, 3) array (x itself if b < 0: the ground)."""
+    if b < 0:
+        return (x[0], x[1], x[2])
+    return (
+        A[b, 0, 0] * x[0] + A[b, 1, 0] * x[1] + A[b, 2, 0] * x[2],
+        A[b, 0, 1] * x[0] + A[b, 1, 1] * x[1] + A[b, 2, 1] * x[2],
+        A[b, 0, 2] * x[0] + A[b, 1, 2] * x[1] + A[b, 2, 2] * x[2],
+    )
