@@ -14,15 +14,15 @@
 #   Mod/MultibodyDynamics -> the MBDWorkbench folder (its parent is added here).
 
 
-def _mbd_find_root(hints):
+def _mbd_find_root(hints: list[str]) -> str | None:
     """Folder holding the MBDWorkbench package, from hint paths (files or folders)."""
     import os
     import sys
 
-    def is_root(folder):
+    def is_root(folder: str) -> bool:
         return os.path.isfile(os.path.join(folder, "MBDWorkbench", "cad", "freecad_env.py"))
 
-    def roots_near(path):
+    def roots_near(path: str) -> list[str]:
         if not path or path.startswith("<"):
             return []
         path = os.path.abspath(path)

@@ -12,15 +12,15 @@
 # search is repeated here in case it did not run (e.g. an InitGui-only reload).
 
 
-def _mbd_find_root(hints):
+def _mbd_find_root(hints: list[str]) -> str | None:
     """Folder holding the MBDWorkbench package, from hint paths (files or folders)."""
     import os
     import sys
 
-    def is_root(folder):
+    def is_root(folder: str) -> bool:
         return os.path.isfile(os.path.join(folder, "MBDWorkbench", "cad", "freecad_env.py"))
 
-    def roots_near(path):
+    def roots_near(path: str) -> list[str]:
         if not path or path.startswith("<"):
             return []
         path = os.path.abspath(path)
@@ -74,6 +74,7 @@ _mbd_root = _mbd_find_root(_mbd_hints)
 
 import os as _mbd_os
 import sys as _mbd_sys
+from collections.abc import Callable as _mbd_Callable
 
 import FreeCAD
 import FreeCADGui
@@ -88,12 +89,12 @@ else:
         _mbd_sys.path.remove(_mbd_root)
     _mbd_sys.path.insert(0, _mbd_root)
 
-    def _mbd_view_provider_hook(event):
+    def _mbd_view_provider_hook(event: str) -> "_mbd_Callable[[FreeCAD.DocumentObject], None]":
         """The GUI hook for ``event`` (see MBDWorkbench.cad.gui_hooks): the document objects get
         their view providers, also in documents opened before the workbench is activated. The
         view providers (and the solver they import) are loaded at the first call, not at start-up."""
 
-        def hook(obj):
+        def hook(obj: "FreeCAD.DocumentObject") -> None:
             from MBDWorkbench.commands import view_providers
 
             view_providers.HOOKS[event](obj)
@@ -119,7 +120,7 @@ else:
         ToolTip = "Rigid multibody dynamics: bodies, joints, simulation, animation and reports"
         Icon = ""  # set below (needs the install folder)
 
-        def Initialize(self):
+        def Initialize(self) -> None:
             import FreeCAD
 
             from MBDWorkbench import commands
@@ -132,16 +133,16 @@ else:
             self.appendMenu("&Multibody Dynamics", list(commands.TOOLBARS[2][1]))
             FreeCAD.Console.PrintLog("Multibody Dynamics: commands %s\n" % (names,))
 
-        def Activated(self):
+        def Activated(self) -> None:
             pass
 
-        def Deactivated(self):
+        def Deactivated(self) -> None:
             pass
 
-        def ContextMenu(self, recipient):
+        def ContextMenu(self, recipient: str) -> None:
             pass
 
-        def GetClassName(self):
+        def GetClassName(self) -> str:
             return "Gui::PythonWorkbench"
 
     MultibodyDynamicsWorkbench.Icon = _mbd_os.path.join(

@@ -16,6 +16,7 @@ import json
 
 from .cli_common import Progress, load_model, out_dir, report_stopped_run
 from .solver.errors import SimulationError
+from .solver.tolerances import RANK_TOL, SINGULAR_TOL
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -135,7 +136,7 @@ def _kin_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--singular-tol",
         type=float,
-        default=1e-4,
+        default=SINGULAR_TOL,
         help="stop when sigma_min/sigma_max of the Jacobian falls below this (1/condition number)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -146,7 +147,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="mobility, redundant constraints and relaxations of a model")
     p.add_argument("model", help="model .json or .FCStd")
     p.add_argument("--t", type=float, default=0.0, help="time [s] at which the drivers are assembled")
-    p.add_argument("--tol", type=float, default=1e-8, help="relative rank tolerance")
+    p.add_argument("--tol", type=float, default=RANK_TOL, help="relative rank tolerance")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_analyze)
     p = sub.add_parser("kinematics", help="kinematic analysis of a fully driven mechanism")

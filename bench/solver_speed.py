@@ -5,6 +5,8 @@ slider-crank example. Writes bench/results/solver_speed.{md,json}.
 Run: /usr/bin/python3 bench/solver_speed.py [--integrator rk4]
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
@@ -16,9 +18,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from MBDWorkbench.solver import from_dict, load, simulate  # noqa: E402
+from MBDWorkbench.solver.model import Model  # noqa: E402
+from MBDWorkbench.solver.results import Results  # noqa: E402
 
 
-def chain(n, link=0.2, mass=0.5):
+def chain(n: int, link: float = 0.2, mass: float = 0.5) -> Model:
     """N uniform links (length ``link`` m) along x, joined by revolutes whose axes
     alternate between y and z, the first hinged to the ground; gravity -z."""
     J = mass * link**2 / 12
@@ -46,7 +50,7 @@ def chain(n, link=0.2, mass=0.5):
     )
 
 
-def measure(model, integrator, repeats=3):
+def measure(model: Model, integrator: str, repeats: int = 3) -> Results:
     """Best wall time of the integration (assembly excluded) and the steps done."""
     simulate(model, t_end=0.01, integrator=integrator)  # compile / warm up
     best = None
@@ -56,7 +60,7 @@ def measure(model, integrator, repeats=3):
     return best
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--integrator", default="rk4")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))

@@ -22,14 +22,23 @@ from MBDWorkbench.solver.analyses.kinematics import (  # noqa: E402
     static_equilibrium,
 )
 from MBDWorkbench.solver.analyses.mobility import (  # noqa: E402
-    assemble,
     independent_rows,
     mobility,
     numerical_rank,
     singular_configurations,
 )
+from MBDWorkbench.solver.assembly import assemble, assemble_initial_state  # noqa: E402
 from MBDWorkbench.solver.errors import AssemblyError, ModelError  # noqa: E402
 from MBDWorkbench.solver.results_files import read_csv  # noqa: E402
+from MBDWorkbench.solver.tolerances import (  # noqa: E402
+    ASSEMBLY_TOL,
+    PROJECTION_TOL,
+    RANK_TOL,
+    REDUNDANCY_TOL,
+    REPORT_NEAR_SINGULAR,
+    SAMPLED_RANK_TOL,
+    SINGULAR_TOL,
+)
 from tests.oracles.four_bar import FourBar  # noqa: E402
 from tests.oracles.slider_crank import SliderCrank  # noqa: E402
 
@@ -233,6 +242,37 @@ def test_unassemblable_mechanism_names_joints():
     assert any(name in msg for name in ("'J1'", "'J2'", "'J3'", "'J4'"))
     with pytest.raises(AssemblyError):
         kinematic_analysis(model)
+
+
+def test_initial_state_is_the_one_assembly_plus_projected_velocities():
+    sys_ = System(load(FOUR_BAR))
+    Y = sys_.Y0.copy()
+    rng = np.random.default_rng(2)
+    Y[: 7 * sys_.nb] += rng.normal(0, 0.01, 7 * sys_.nb)
+    Y[7 * sys_.nb :] = rng.normal(0, 1.0, 6 * sys_.nb)
+    Y1, report = assemble_initial_state(sys_, Y)
+    n = 7 * sys_.nb
+    assert np.array_equal(Y1[:n], assemble(sys_, Y)[:n])
+    _, _, _, rate = sys_.constraint_jacobian(0.0, Y1)
+    assert np.max(np.abs(rate)) < 1e-10  # Phi_q v + Phi_t = 0
+    assert [m["body"] for m in report] == [b.name for b in sys_.moving]
+    for b, m in enumerate(report):
+        assert m["moved_m"] == pytest.approx(np.linalg.norm(Y1[7 * b : 7 * b + 3] - Y[7 * b : 7 * b + 3]))
+        assert m["rotated_rad"] > 0.0
+
+
+def test_raw_metric_assembly_meets_the_projection_tolerance():
+    sys_ = System(load(FOUR_BAR))
+    Y = sys_.Y0.copy()
+    Y[: 7 * sys_.nb] += np.random.default_rng(3).normal(0, 1e-4, 7 * sys_.nb)
+    Yp = assemble(sys_, Y, tol=PROJECTION_TOL, scaled=False)
+    assert np.max(np.abs(sys_.constraint_jacobian(0.0, Yp)[0])) < PROJECTION_TOL
+
+
+def test_tolerances_are_ordered_by_purpose():
+    assert PROJECTION_TOL < ASSEMBLY_TOL  # projection repeats at every output time
+    assert REDUNDANCY_TOL < RANK_TOL < SAMPLED_RANK_TOL  # exact redundancy < diagnosis < drifting samples
+    assert SINGULAR_TOL <= REPORT_NEAR_SINGULAR  # the report warns before the kinematics stops
 
 
 # ----------------------------------------------------------------------------- kinematics

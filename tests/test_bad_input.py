@@ -80,7 +80,7 @@ def test_unassemblable_mechanism_names_joint():
     }
     with pytest.raises(AssemblyError, match="does not assemble") as e:
         simulate(from_dict(d))
-    assert any(f"'{name}' off by" in str(e.value) for name in ("rod_pin", "guide", "crank_pin"))
+    assert any(f"'{name}' open by" in str(e.value) for name in ("rod_pin", "guide", "crank_pin"))
 
 
 def test_blow_up_stops_with_time_and_joint_and_keeps_results(tmp_path):

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from oracles.four_bar import FourBar
 from oracles.slider_crank import SliderCrank
-from oracles.two_link import seed_solution
+from oracles.two_link import two_link_solution
 
 from bench.study.index3_models import four_bar, slider_crank, two_link
 from MBDWorkbench.solver import ModelError, SimulationError, from_dict, kernels, quaternion, simulate
-from MBDWorkbench.solver.assembly import assemble
+from MBDWorkbench.solver.assembly import assemble_initial_state
 from MBDWorkbench.solver.integrators import jacobians as ik
 from MBDWorkbench.solver.integrators import make_stepper
 from MBDWorkbench.solver.integrators.cros import CROSStepper
@@ -42,7 +42,7 @@ def tip_of(system, Y):
 
 # ----------------------------------------------------------------------------- order
 def test_cros_closure_and_tip_are_second_order():
-    ref = seed_solution(t_end=1.0)
+    ref = two_link_solution(t_end=1.0)
     closure, tip = [], []
     for h in (4e-3, 2e-3, 1e-3):
         res = simulate(two_link(), integrator="cros", t_end=1.0, step=h, output_step=h)
@@ -55,12 +55,12 @@ def test_cros_closure_and_tip_are_second_order():
 
 
 def test_galpha_fixed_step_is_second_order_and_closes_exactly():
-    ref = seed_solution(t_end=1.0)
+    ref = two_link_solution(t_end=1.0)
     errs = []
     for h in (2e-3, 1e-3):
         model = two_link(settings={"integrator": "galpha", "step": h})
         system = System(model)
-        Y, _ = assemble(system, system.Y0.copy())
+        Y, _ = assemble_initial_state(system, system.Y0.copy())
         stepper = GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
         acc, err = np.zeros(6), 0.0
         for k in range(50):
@@ -114,7 +114,7 @@ def test_galpha_multiplier_settles_as_rho_inf_power_n():
         theta0=1.0, profile="step(t, 0, 0, 0.3, 0.3)", settings={"integrator": "galpha", "step": 5e-3, "rho_inf": 0.5}
     )
     system = System(model)
-    Y, _ = assemble(system, system.Y0.copy())
+    Y, _ = assemble_initial_state(system, system.Y0.copy())
     stepper = GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
     drv = int(np.nonzero(system.static.row_prog >= 0)[0][0])
     acc, errors = np.zeros(6), []

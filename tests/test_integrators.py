@@ -5,13 +5,13 @@ import os
 
 import numpy as np
 import pytest
-from oracles.two_link import seed_solution
+from oracles.two_link import two_link_solution
 
 from MBDWorkbench.solver import ModelError, Settings, System, load, simulate
 from MBDWorkbench.solver.integrators import METHODS, Stepper, make_stepper, names
 
 MODEL = load(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples", "two_link.json"))
-REF = seed_solution(t_end=1.0)
+REF = two_link_solution(t_end=1.0)
 
 
 def tip_error(**kw):

@@ -139,39 +139,39 @@ def test_two_link_lagrange_vs_redundant_newton_euler(convention):
         assert np.allclose(a_min, a_red, rtol=1e-12, atol=1e-12)
 
 
-def test_two_link_seed_energy_and_integrator_agreement():
-    s = two_link.seed_solution(t_end=10.0)
+def test_two_link_energy_and_integrator_agreement():
+    s = two_link.two_link_solution(t_end=10.0)
     t = np.linspace(0, 10, 2001)
     E = s.energy(t)
     assert np.ptp(E) < 1e-9
     # second integrator (implicit Radau) on the early part of the (chaotic) motion
-    r = two_link.seed_solution(t_end=2.0, method="Radau")
+    r = two_link.two_link_solution(t_end=2.0, method="Radau")
     t2 = np.linspace(0, 2, 201)
     assert np.max(np.abs(r.end_effector(t2) - s.end_effector(t2))) < 1e-9
     assert np.max(np.abs(r.angles(t2) - s.angles(t2))) < 1e-9
     # initial state
-    assert np.allclose(s.angles([0.0])[0], two_link.SEED_Q0)
+    assert np.allclose(s.angles([0.0])[0], two_link.TWO_LINK_Q0)
     assert np.allclose(s.rates([0.0])[0], 0.0)
 
 
 def test_two_link_conventions_and_relative_are_consistent():
-    h = two_link.seed_solution(t_end=3.0, convention="horizontal")
-    v = two_link.seed_model("vertical").simulate(np.array(two_link.SEED_Q0) + np.pi / 2, t_end=3.0)
-    rel = two_link.seed_solution(t_end=3.0, q0=(0.3, -1.3), relative=True)
+    h = two_link.two_link_solution(t_end=3.0, convention="horizontal")
+    v = two_link.two_link_model("vertical").simulate(np.array(two_link.TWO_LINK_Q0) + np.pi / 2, t_end=3.0)
+    rel = two_link.two_link_solution(t_end=3.0, q0=(0.3, -1.3), relative=True)
     t = np.linspace(0, 3, 301)
     assert np.max(np.abs(h.end_effector(t) - v.end_effector(t))) < 1e-9
     assert np.max(np.abs(h.angles(t) + np.pi / 2 - v.angles(t))) < 1e-9
     assert np.max(np.abs(h.energy(t) - v.energy(t))) < 1e-9
     assert np.max(np.abs(rel.angles(t) - h.angles(t))) < 1e-9
     # "vertical": hanging straight down at phi = 0
-    m = two_link.seed_model("vertical")
+    m = two_link.two_link_model("vertical")
     assert np.allclose(m.points(0.0, 0.0)["P2"], [0.0, -2.0])
-    m = two_link.seed_model("horizontal")
+    m = two_link.two_link_model("horizontal")
     assert np.allclose(m.points(0.0, 0.0)["P2"], [2.0, 0.0])
 
 
 def test_two_link_kinematics_and_reactions():
-    s = two_link.seed_solution(t_end=4.0)
+    s = two_link.two_link_solution(t_end=4.0)
     m = s.model
     t = np.linspace(0.01, 3.99, 157)
     P0, P1 = s.joint_positions(t)
@@ -344,7 +344,7 @@ def test_slider_crank_virtual_work_vs_newton_euler(idx):
         assert kin["xdd"][i] == pytest.approx(d["xdd"], abs=1e-10)
         assert kin["phid"][i] == pytest.approx(d["phid"], abs=1e-12)
         assert kin["phidd"][i] == pytest.approx(d["phidd"], abs=1e-10)
-    # constant speed (seed: theta = pi t) and statics
+    # constant speed ([R3] section 6: theta = pi t) and statics
     tc = np.linspace(0, 2, 21)
     tau_c = sc.torque_constant_speed(tc, omega=np.pi)
     for i, ti in enumerate(tc):

@@ -7,7 +7,7 @@ import pytest
 from oracles import pendulum as pend_oracle
 from oracles import rigid_body as rb_oracle
 from oracles.slider_crank import SliderCrank
-from oracles.two_link import seed_solution
+from oracles.two_link import two_link_solution
 
 from MBDWorkbench.solver import from_dict, load, simulate
 
@@ -50,7 +50,7 @@ def test_pendulum_period_and_pivot_reaction():
 
 def test_two_link_chain_matches_minimal_coordinates():
     res = simulate(example("two_link"), t_end=4.0, step=5e-4, output_step=0.01)
-    ref = seed_solution(t_end=4.0)
+    ref = two_link_solution(t_end=4.0)
     tip = res.point("link2", [0.5, 0, 0])[:, :2]
     ref_tip = ref.end_effector(res.t)
     assert np.abs(tip - ref_tip).max() < 1e-6

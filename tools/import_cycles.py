@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Report import cycles in the MBDWorkbench package; exit 1 when there is one.
 
-Every import counts (module level and inside functions), relative ones resolved; ``from X
-import name`` points at ``X.name`` when that is a module of the package, else at ``X``.
+Every import that runs counts (module level and inside functions), relative ones resolved;
+``from X import name`` points at ``X.name`` when that is a module of the package, else at
+``X``. Imports for type hints only (under ``if TYPE_CHECKING:``) count too: they are arrows a
+reader follows, and a layer that needs a type from above is misplaced.
 Usage: python3 tools/import_cycles.py [package folder]   (default: MBDWorkbench/)
 """
 
@@ -26,7 +28,8 @@ def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     """Modules of the package that module ``name`` (file ``path``) imports."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    tree = ast.parse(path.read_text(), str(path))
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):

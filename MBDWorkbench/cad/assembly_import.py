@@ -21,12 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..solver.catalog import joint_for_assembly
 from .errors import CadError
 from .makers import check_part, make_body, make_joint, make_simulation
 from .objects import body_of_part, find_simulation
 from .picking import element_frame
+
+if TYPE_CHECKING:
+    import FreeCAD as App
 
 LIMITS = ("EnableLengthMin", "EnableLengthMax", "EnableAngleMin", "EnableAngleMax")
 _ZERO_MM = 1e-9
@@ -59,7 +63,7 @@ class ImportReport:
     unsupported: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def text(self):
+    def text(self) -> str:
         lines = [
             "Assembly '%s': %d joints imported (%s), %d bodies, grounded: %s"
             % (
@@ -107,7 +111,7 @@ def _our_joint_type(joint, jtype: str, kind1: str, kind2: str) -> str:
     return "planar"
 
 
-def map_joint(joint, resolve: Callable) -> MappedJoint:
+def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     """MappedJoint of one assembly joint, or raise Unsupported. ``resolve(reference,
     placement)`` returns (part, global JCS App.Placement, element kind) where the element
     kind is 'planar face', 'cylindrical face', ..., or '' when unknown."""
@@ -134,12 +138,12 @@ def map_joint(joint, resolve: Callable) -> MappedJoint:
 
 
 # ----------------------------------------------------------------------------- FreeCAD 1.0
-def find_assemblies(doc):
+def find_assemblies(doc: App.Document) -> list[App.DocumentObject]:
     """Assembly objects of a document (none on FreeCAD 0.20)."""
     return [o for o in doc.Objects if o.TypeId == "Assembly::AssemblyObject"]
 
 
-def assembly_joints(assembly):
+def assembly_joints(assembly: App.DocumentObject) -> tuple[list[App.DocumentObject], list[App.DocumentObject]]:
     """(joints, grounding objects) inside an assembly's joint groups."""
     joints, grounds = [], []
     for obj in getattr(assembly, "OutListRecursive", []) or []:
@@ -157,7 +161,7 @@ def _element_kind(shape):
         return ""
 
 
-def make_resolver(assembly):
+def make_resolver(assembly: App.DocumentObject) -> Callable:
     """resolve(reference, placement) for real FreeCAD 1.0 objects."""
     import FreeCAD as App
     import Part
@@ -167,7 +171,7 @@ def make_resolver(assembly):
     except ImportError:
         UtilsAssembly = None
 
-    def moving_part(root, sub, ref):
+    def moving_part(root: App.DocumentObject, sub: str, ref: tuple) -> App.DocumentObject:
         if UtilsAssembly is not None and hasattr(UtilsAssembly, "getMovingPart"):
             try:
                 return UtilsAssembly.getMovingPart(assembly, ref)
@@ -177,7 +181,7 @@ def make_resolver(assembly):
         k = path.index(assembly) if assembly in path else 0
         return path[k + 1] if len(path) > k + 1 else path[-1]
 
-    def global_jcs(root, sub, ref, placement):
+    def global_jcs(root: App.DocumentObject, sub: str, ref: tuple, placement: App.Placement) -> App.Placement:
         if UtilsAssembly is not None and hasattr(UtilsAssembly, "getJcsGlobalPlc"):
             try:
                 return UtilsAssembly.getJcsGlobalPlc(placement, ref)
@@ -186,7 +190,7 @@ def make_resolver(assembly):
         obj_path = sub.rsplit(".", 1)[0] + "." if "." in sub else ""
         return App.Placement(root.getSubObject(obj_path, retType=2)[1]).multiply(placement)
 
-    def resolve(ref, placement):
+    def resolve(ref: tuple, placement: App.Placement) -> tuple[App.DocumentObject, App.Placement, str]:
         root, subs = ref[0], list(ref[1]) if len(ref) > 1 else [""]
         sub = subs[0] if subs else ""
         part = moving_part(root, sub, ref)
@@ -202,7 +206,12 @@ def make_resolver(assembly):
     return resolve
 
 
-def import_assembly(doc, assembly, resolve=None, simulation=None):
+def import_assembly(
+    doc: App.Document,
+    assembly: App.DocumentObject,
+    resolve: Callable | None = None,
+    simulation: App.DocumentObject | None = None,
+) -> ImportReport:
     """Create Bodies and Joints for an Assembly's supported joints; return an ImportReport
     listing the unsupported ones. Parts are checked before anything is created."""
     resolve = resolve or make_resolver(assembly)

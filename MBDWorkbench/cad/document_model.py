@@ -19,16 +19,22 @@ from __future__ import annotations
 
 import math
 import os
+from typing import TYPE_CHECKING
 
 from .errors import CadError
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
 from .placement import placement_axes, placement_from_pose, quaternion_wxyz, rotation_matrix
 
+if TYPE_CHECKING:
+    import FreeCAD as App
+
+    from ..solver.model import Model
+
 DEG = math.pi / 180.0
 
 
 # ----------------------------------------------------------------------------- placements
-def global_placement(obj):
+def global_placement(obj: App.DocumentObject) -> App.Placement:
     """Global App.Placement of a part (container placements applied; Links included)."""
     import FreeCAD as App
 
@@ -39,7 +45,7 @@ def global_placement(obj):
     return App.Placement(obj.getSubObject("", retType=2)[1])
 
 
-def set_global_placement(obj, placement):
+def set_global_placement(obj: App.DocumentObject, placement: App.Placement) -> None:
     """Give ``obj`` the global ``placement`` by setting its own Placement (containers kept)."""
     parent = global_placement(obj).multiply(obj.Placement.inverse())
     new = parent.inverse().multiply(placement)
@@ -262,7 +268,7 @@ def _check_grounded(sim, bodies, joints, forces):
     )
 
 
-def document_model(doc, simulation=None):
+def document_model(doc: App.Document, simulation: App.DocumentObject | None = None) -> tuple[Model, dict]:
     """(Model, mapping) of a document. ``mapping['bodies'][name]`` gives each body's object,
     part and the offset (position [mm], quaternion) with part placement = body pose * offset."""
     from ..solver.model import Model, validate
@@ -303,12 +309,12 @@ def document_model(doc, simulation=None):
     return model, mapping
 
 
-def model_from_document(doc, simulation=None):
+def model_from_document(doc: App.Document, simulation: App.DocumentObject | None = None) -> Model:
     """The solver Model of a FreeCAD document (SI units, validated)."""
     return document_model(doc, simulation)[0]
 
 
-def open_document(path):
+def open_document(path: str) -> tuple[App.Document, bool]:
     """(document, opened_here) for an .FCStd file, headless or in the GUI."""
     from .freecad_env import import_freecad
 
@@ -326,7 +332,7 @@ def open_document(path):
     return doc, True
 
 
-def model_from_document_file(path, simulation=None):
+def model_from_document_file(path: str, simulation: str | App.DocumentObject | None = None) -> Model:
     """Open an .FCStd file (headless), build its Model, close it again. Errors in the
     document are raised as the solver's ModelError naming the file (the CLI reports them)."""
     from ..solver.errors import ModelError
@@ -348,7 +354,7 @@ def model_from_document_file(path, simulation=None):
             App.closeDocument(doc.Name)
 
 
-def export_json(doc, path, simulation=None):
+def export_json(doc: App.Document, path: str, simulation: App.DocumentObject | None = None) -> Model:
     """Write the document's model as a JSON model file; return the Model."""
     model = model_from_document(doc, simulation)
     model.save(path)

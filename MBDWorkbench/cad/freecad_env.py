@@ -27,7 +27,12 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import FreeCAD as App
 
 __all__ = [
     "FreeCADNotFoundError",
@@ -195,7 +200,7 @@ def find_freecad_lib() -> str:
     )
 
 
-def find_freecad_mod_dir(App=None) -> str | None:
+def find_freecad_mod_dir(App: ModuleType | None = None) -> str | None:
     """FreeCAD's system ``Mod`` folder (with Part, PartDesign, ...), or None.
 
     On Debian FreeCAD's home path (``/usr/lib/freecad-python3/``, derived from the real path of
@@ -225,7 +230,7 @@ def find_freecad_mod_dir(App=None) -> str | None:
     return None
 
 
-def _add_mod_paths(App) -> None:
+def _add_mod_paths(App: ModuleType) -> None:
     """Make FreeCAD's Python modules (``PartDesign``, ``Draft``, ...) importable headless.
 
     FreeCAD itself puts ``Mod`` and every ``Mod/<X>`` on ``sys.path`` when it finds them next
@@ -249,7 +254,7 @@ def _add_mod_paths(App) -> None:
             sys.path.append(path)
 
 
-def import_freecad(with_part: bool = True, add_mod_paths: bool = True):
+def import_freecad(with_part: bool = True, add_mod_paths: bool = True) -> ModuleType:
     """Import and return the ``FreeCAD`` module (``App``), also importing ``Part``.
 
     Returns at once when FreeCAD is already imported (inside FreeCAD). Otherwise finds the
@@ -282,7 +287,7 @@ def import_freecad(with_part: bool = True, add_mod_paths: bool = True):
     return App
 
 
-def write_document(name, build, path):
+def write_document(name: str, build: Callable[[App.Document], object], path: str) -> None:
     """Create a new FreeCAD document ``name``, fill it with ``build(doc)``, save it to
     ``path`` and close it (used by the example generators)."""
     App = import_freecad()

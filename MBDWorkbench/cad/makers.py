@@ -8,7 +8,7 @@ the new object gets its view provider through the ``"created"`` hook of :mod:`.g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
 from . import gui_hooks
@@ -17,8 +17,17 @@ from .mass_properties import mass_properties
 from .objects import MATERIALS, PROXIES, body_of_part, find_simulation, mbd_type
 from .placement import app_vector, placement_from_axes
 
+if TYPE_CHECKING:
+    import FreeCAD as App
 
-def _new(doc: Any, kind: str, name: str, simulation: Any = None, group_type: str = "App::FeaturePython") -> Any:
+
+def _new(
+    doc: App.Document,
+    kind: str,
+    name: str,
+    simulation: App.DocumentObject | None = None,
+    group_type: str = "App::FeaturePython",
+) -> App.DocumentObject:
     """A new object of MbdType ``kind`` with its proxy, in ``simulation`` (default: the document's)."""
     obj = doc.addObject(group_type, name)
     PROXIES[kind](obj)
@@ -30,7 +39,7 @@ def _new(doc: Any, kind: str, name: str, simulation: Any = None, group_type: str
     return obj
 
 
-def make_simulation(doc: Any, name: str = "Simulation", **settings: Any) -> Any:
+def make_simulation(doc: App.Document, name: str = "Simulation", **settings: Any) -> App.DocumentObject:
     """A new Simulation container; ``settings`` set its properties (EndTime=..., ...)."""
     obj = _new(doc, "Simulation", name, group_type="App::DocumentObjectGroupPython")
     for key, value in settings.items():
@@ -38,7 +47,7 @@ def make_simulation(doc: Any, name: str = "Simulation", **settings: Any) -> Any:
     return obj
 
 
-def check_part(part: Any, what: str = "part") -> None:
+def check_part(part: App.DocumentObject, what: str = "part") -> None:
     """Raise CadError unless ``part`` has a usable solid (checked by computing its mass properties)."""
     if part is None:
         raise CadError("no %s given" % what)
@@ -46,15 +55,15 @@ def check_part(part: Any, what: str = "part") -> None:
 
 
 def make_body(
-    doc: Any,
-    part: Any,
+    doc: App.Document,
+    part: App.DocumentObject,
     density: float | None = None,
     mass: float = 0.0,
     grounded: bool = False,
     label: str | None = None,
     material: str | None = None,
-    simulation: Any = None,
-) -> Any:
+    simulation: App.DocumentObject | None = None,
+) -> App.DocumentObject:
     """A Body made of ``part``. ``density`` [kg/m^3] (default: steel 7850), ``mass`` [kg]
     (0: from density), ``material`` a name of MATERIALS. Raises CadError (document
     unchanged) when the part has no solid, zero volume or already is a body."""
@@ -77,7 +86,7 @@ def make_body(
     return obj
 
 
-def _placement(frame: Any) -> Any:
+def _placement(frame: App.Placement | Sequence) -> App.Placement:
     """App.Placement from a Placement or (origin [mm], z axis, x axis or None)."""
     import FreeCAD as App
 
@@ -87,14 +96,14 @@ def _placement(frame: Any) -> Any:
     return placement_from_axes(origin, z, x)
 
 
-def check_joint_bodies(jtype: str, body1: Any, body2: Any, label: str = "joint") -> None:
+def check_joint_bodies(jtype: str, body1: App.DocumentObject, body2: App.DocumentObject, label: str = "joint") -> None:
     """Raise CadError for an unknown type, a joint on one body twice or between two fixed sides."""
     if jtype not in JOINT_TYPES:
         raise CadError("%s: unknown joint type %r (one of %s)" % (label, jtype, ", ".join(JOINT_TYPES)))
     _check_sides(body1, body2, label)
 
 
-def _check_sides(body1: Any, body2: Any, label: str) -> None:
+def _check_sides(body1: App.DocumentObject, body2: App.DocumentObject, label: str) -> None:
     """Raise CadError unless the two sides are two different bodies (None: the ground)."""
     for b in (body1, body2):
         if b is not None and mbd_type(b) != "Body":
@@ -109,15 +118,15 @@ def _check_sides(body1: Any, body2: Any, label: str) -> None:
 
 
 def make_joint(
-    doc: Any,
+    doc: App.Document,
     jtype: str,
-    body1: Any,
-    body2: Any,
-    frame: Any,
+    body1: App.DocumentObject,
+    body2: App.DocumentObject,
+    frame: App.Placement | Sequence,
     label: str | None = None,
     references: tuple[str, str] = ("", ""),
-    simulation: Any = None,
-) -> Any:
+    simulation: App.DocumentObject | None = None,
+) -> App.DocumentObject:
     """A joint of type ``jtype`` between Body objects ``body1`` and ``body2`` (None: ground)
     with ``frame`` (App.Placement, or (origin [mm], z axis, x axis)) global at the initial
     configuration. Raises CadError (document unchanged) on bad input."""
@@ -151,14 +160,14 @@ def _default_driver_type(jtype: str) -> str:
 
 
 def make_driver(
-    doc: Any,
-    joint: Any,
+    doc: App.Document,
+    joint: App.DocumentObject,
     profile: str = "constant_speed",
     driver_type: str | None = None,
     label: str | None = None,
-    simulation: Any = None,
+    simulation: App.DocumentObject | None = None,
     **values: Any,
-) -> Any:
+) -> App.DocumentObject:
     """A driver on ``joint``; ``values`` set Rate, Amplitude, Frequency, Phase, Expression."""
     if joint is None or mbd_type(joint) != "Joint":
         raise CadError("a driver needs a joint (select a %s joint)" % or_list(driven_joint_types()))
@@ -183,17 +192,17 @@ def make_driver(
 
 
 def make_spring_damper(
-    doc: Any,
-    body1: Any,
+    doc: App.Document,
+    body1: App.DocumentObject,
     point1: Sequence[float] | None,
-    body2: Any,
+    body2: App.DocumentObject,
     point2: Sequence[float] | None,
     stiffness: float = 1.0,
     damping: float = 0.0,
     label: str | None = None,
-    simulation: Any = None,
-    joint: Any = None,
-) -> Any:
+    simulation: App.DocumentObject | None = None,
+    joint: App.DocumentObject | None = None,
+) -> App.DocumentObject:
     """A translational spring-damper [N/mm, N s/mm] between two global points [mm], or a
     rotational one [N mm/deg, N mm s/deg] on ``joint`` (then bodies and points are ignored)."""
     if joint is not None:
@@ -214,15 +223,15 @@ def make_spring_damper(
 
 
 def make_force(
-    doc: Any,
-    body: Any,
+    doc: App.Document,
+    body: App.DocumentObject,
     components: Sequence = ("0", "0", "0"),
     point: Sequence[float] | None = None,
     kind: str = "point_force",
     axes: str = "global",
     label: str | None = None,
-    simulation: Any = None,
-) -> Any:
+    simulation: App.DocumentObject | None = None,
+) -> App.DocumentObject:
     """A point force [N] at a global point [mm] (default: the CoG) or a torque [N mm] on ``body``;
     components are numbers or expressions in t [s]."""
     if body is None or mbd_type(body) != "Body":

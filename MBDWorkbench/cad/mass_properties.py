@@ -40,11 +40,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import CadError
+
+if TYPE_CHECKING:
+    import FreeCAD as App
+    import Part
 
 __all__ = [
     "CadError",
@@ -115,7 +119,7 @@ def _is_document_object(obj) -> bool:
     return hasattr(obj, "TypeId") and hasattr(obj, "Document") and hasattr(obj, "Name")
 
 
-def global_shape(obj) -> tuple[Any, str, list[str]]:
+def global_shape(obj: App.DocumentObject) -> tuple[Part.Shape, str, list[str]]:
     """``(shape, how, notes)``: the object's shape with all placements applied, in mm.
 
     See the module docstring for why ``Part.getShape(root, subname)`` is used.
@@ -158,7 +162,7 @@ def _quantity_value(value, unit: str) -> float | None:
     return value if math.isfinite(value) and value > 0 else None
 
 
-def material_density(obj) -> tuple[float | None, str]:
+def material_density(obj: App.DocumentObject) -> tuple[float | None, str]:
     """Density [kg/m^3] of a non-default material assigned to ``obj`` (FreeCAD 1.0+).
 
     Looks at ``obj.ShapeMaterial`` and, for a Link, at the linked object's. Returns
@@ -220,7 +224,9 @@ def _check_density(density: float, label: str) -> float:
     return density
 
 
-def mass_properties(obj_or_shape, density_kg_m3: float | None = None) -> MassProperties:
+def mass_properties(
+    obj_or_shape: App.DocumentObject | Part.Shape, density_kg_m3: float | None = None
+) -> MassProperties:
     """Mass properties (SI) of a FreeCAD document object or ``Part.Shape``.
 
     ``obj_or_shape``: a Part::Feature (any object with a shape), App::Link, App::Part,

@@ -25,7 +25,7 @@ attached through :mod:`.gui_hooks`).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..solver import integrators
 from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
@@ -33,6 +33,9 @@ from . import gui_hooks
 from .errors import CadError
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
 from .placement import app_vector
+
+if TYPE_CHECKING:
+    import FreeCAD as App
 
 MBD_TYPES = ("Simulation", "Body", "Joint", "Driver", "SpringDamper", "Force")
 DEFAULT_INTEGRATOR = "rk4"
@@ -73,7 +76,7 @@ def _add(obj, ptype, name, group, tooltip, default=None, mode=None, enum=None):
         obj.setEditorMode(name, mode)
 
 
-def mbd_type(obj: Any) -> str | None:
+def mbd_type(obj: App.DocumentObject) -> str | None:
     """'Body', 'Joint', ... for objects of this workbench, else None."""
     try:
         value = getattr(obj, "MbdType", None)
@@ -82,7 +85,7 @@ def mbd_type(obj: Any) -> str | None:
     return value if value in MBD_TYPES else None
 
 
-def is_restoring(obj: Any) -> bool:
+def is_restoring(obj: App.DocumentObject) -> bool:
     """True while the document is being loaded (no derived updates then)."""
     try:
         return "Restore" in obj.State or bool(getattr(obj.Document, "Restoring", False))
@@ -95,39 +98,39 @@ class _Proxy:
 
     Type = ""
 
-    def __init__(self, obj):
+    def __init__(self, obj: App.DocumentObject) -> None:
         obj.Proxy = self
         self.setup(obj)
 
-    def properties(self):
+    def properties(self) -> list[tuple]:
         """(type, name, group, tooltip, default, editor mode, enumeration) tuples."""
         return []
 
-    def setup(self, obj):
+    def setup(self, obj: App.DocumentObject) -> None:
         _add(obj, "App::PropertyString", "MbdType", "Base", "Kind of Multibody Dynamics object", self.Type, HIDDEN)
         for spec in self.properties():
             _add(obj, *spec)
 
-    def onDocumentRestored(self, obj):
+    def onDocumentRestored(self, obj: App.DocumentObject) -> None:
         self.setup(obj)  # adds properties introduced by newer versions
         gui_hooks.call_hook("restored", obj)  # documents made headless have no view provider
 
-    def execute(self, obj):
+    def execute(self, obj: App.DocumentObject) -> None:
         pass
 
-    def onChanged(self, obj, prop):
+    def onChanged(self, obj: App.DocumentObject, prop: str) -> None:
         pass
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, str]:
         return {"Type": self.Type}
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, str] | None) -> None:
         return None
 
-    def dumps(self):
+    def dumps(self) -> dict[str, str]:
         return self.__getstate__()
 
-    def loads(self, state):
+    def loads(self, state: dict[str, str] | None) -> None:
         return self.__setstate__(state)
 
 
@@ -136,7 +139,7 @@ class SimulationProxy(_Proxy):
 
     Type = "Simulation"
 
-    def properties(self):
+    def properties(self) -> list[tuple]:
         g = "Simulation"
         return [
             ("App::PropertyFloat", "EndTime", g, "End time [s]", 2.0),
@@ -182,7 +185,7 @@ class BodyProxy(_Proxy):
 
     Type = "Body"
 
-    def properties(self):
+    def properties(self) -> list[tuple]:
         g, c = "Body", "Mass properties (computed)"
         return [
             ("App::PropertyLink", "Part", g, "The part (solid, App::Part, Link, PartDesign Body) this body is made of"),
@@ -204,7 +207,7 @@ class BodyProxy(_Proxy):
             ("App::PropertyString", "MassSource", c, "Where the mass properties come from", "", READ_ONLY),
         ]
 
-    def onChanged(self, obj, prop):
+    def onChanged(self, obj: App.DocumentObject, prop: str) -> None:
         if is_restoring(obj) or getattr(self, "_updating", False):
             return
         if not {"Material", "Density"} <= set(obj.PropertiesList):
@@ -221,7 +224,7 @@ class BodyProxy(_Proxy):
         finally:
             self._updating = False
 
-    def execute(self, obj):
+    def execute(self, obj: App.DocumentObject) -> None:
         mp = body_mass_properties(obj)
         obj.ComputedMass = mp.mass
         obj.CenterOfGravity = app_vector(*(mp.cog * 1e3))
@@ -236,7 +239,7 @@ class JointProxy(_Proxy):
 
     Type = "Joint"
 
-    def properties(self):
+    def properties(self) -> list[tuple]:
         g = "Joint"
         return [
             ("App::PropertyEnumeration", "JointType", g, "Kind of joint", JOINT_TYPES[0], None, JOINT_TYPES),
@@ -259,7 +262,7 @@ class DriverProxy(_Proxy):
 
     Type = "Driver"
 
-    def properties(self):
+    def properties(self) -> list[tuple]:
         g = "Driver"
         return [
             (
@@ -305,7 +308,7 @@ class SpringDamperProxy(_Proxy):
 
     Type = "SpringDamper"
 
-    def properties(self):
+    def properties(self) -> list[tuple]:
         g = "Spring damper"
         return [
             (
@@ -335,7 +338,7 @@ class ForceProxy(_Proxy):
 
     Type = "Force"
 
-    def properties(self):
+    def properties(self) -> list[tuple]:
         g = "Force"
         return [
             (
@@ -370,7 +373,7 @@ PROXIES = {
 
 
 # ----------------------------------------------------------------------------- queries
-def body_mass_properties(body: Any) -> MassProperties:
+def body_mass_properties(body: App.DocumentObject) -> MassProperties:
     """MassProperties of a Body object: from its part with its Density, scaled to Mass when
     an explicit mass [kg] is given. Raises CadError naming the body."""
     part = body.Part
@@ -396,18 +399,18 @@ def body_mass_properties(body: Any) -> MassProperties:
     return mp
 
 
-def find_objects(doc: Any, kind: str | None = None) -> list:
+def find_objects(doc: App.Document, kind: str | None = None) -> list:
     """Objects of this workbench in ``doc`` (of one MbdType when ``kind`` is given)."""
     return [o for o in doc.Objects if mbd_type(o) and (kind is None or mbd_type(o) == kind)]
 
 
-def find_simulation(doc: Any) -> Any:
+def find_simulation(doc: App.Document) -> App.DocumentObject | None:
     """The document's Simulation (the first one), or None."""
     sims = find_objects(doc, "Simulation")
     return sims[0] if sims else None
 
 
-def simulation_members(sim: Any) -> list:
+def simulation_members(sim: App.DocumentObject) -> list:
     """MBD objects in a Simulation's group (recursively)."""
     out, todo = [], list(sim.Group)
     while todo:
@@ -418,7 +421,7 @@ def simulation_members(sim: Any) -> list:
     return out
 
 
-def body_of_part(doc: Any, part: Any) -> Any:
+def body_of_part(doc: App.Document, part: App.DocumentObject) -> App.DocumentObject | None:
     """The Body object whose Part is ``part``, or None."""
     for b in find_objects(doc, "Body"):
         if b.Part == part:

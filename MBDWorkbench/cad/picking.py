@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +29,10 @@ from .errors import CadError
 from .makers import check_part, make_body, make_joint
 from .objects import body_of_part, find_objects
 from .placement import as_array, placement_from_axes, unit
+
+if TYPE_CHECKING:
+    import FreeCAD as App
+    import Part
 
 _PARALLEL_TOL = 1e-6
 
@@ -43,7 +47,7 @@ class ElementFrame:
     description: str
 
 
-def element_frame(shape, description="element"):
+def element_frame(shape: Part.Shape, description: str = "element") -> ElementFrame:
     """ElementFrame of a global sub-shape (Vertex, Edge or Face); CadError if unusable."""
     stype = shape.ShapeType
     if stype == "Vertex":
@@ -89,7 +93,7 @@ def _face_frame(face, description):
     )
 
 
-def frame_from_elements(jtype: str, frames: Sequence[ElementFrame], label: str = "joint") -> Any:
+def frame_from_elements(jtype: str, frames: Sequence[ElementFrame], label: str = "joint") -> App.Placement:
     """App.Placement of a joint of type ``jtype`` from one or two ElementFrames."""
     if not frames:
         raise CadError("%s: no geometry picked" % label)
@@ -118,7 +122,7 @@ def frame_from_elements(jtype: str, frames: Sequence[ElementFrame], label: str =
 
 
 # ----------------------------------------------------------------------------- picks
-def pick_shape(root, subname):
+def pick_shape(root: App.DocumentObject, subname: str) -> Part.Shape:
     """The picked element as a global shape (container placements applied)."""
     import Part
 
@@ -131,7 +135,9 @@ def pick_shape(root, subname):
     return shape
 
 
-def pick_part(root, subname, known_parts=()):
+def pick_part(
+    root: App.DocumentObject, subname: str, known_parts: Sequence[App.DocumentObject] = ()
+) -> App.DocumentObject:
     """The object a pick belongs to as a part: one of ``known_parts`` on its path if any
     (outermost first), else the PartDesign Body holding the leaf feature, else the leaf."""
     path = [o for o in root.getSubObjectList(subname) if o is not None]
@@ -148,16 +154,18 @@ def pick_part(root, subname, known_parts=()):
     return leaf
 
 
-def element_name(subname):
+def element_name(subname: str) -> str:
     """'Face3' from 'Part.Box.Face3'."""
     return subname.rsplit(".", 1)[-1]
 
 
-def describe_pick(part, subname):
+def describe_pick(part: App.DocumentObject, subname: str) -> str:
     return "%s of %s" % (element_name(subname) or "shape", part.Label)
 
 
-def pick_frame(root, subname, known_parts=()):
+def pick_frame(
+    root: App.DocumentObject, subname: str, known_parts: Sequence[App.DocumentObject] = ()
+) -> tuple[App.DocumentObject, ElementFrame]:
     """(part object, ElementFrame) of one pick."""
     part = pick_part(root, subname, known_parts)
     if not element_name(subname):
@@ -166,8 +174,12 @@ def pick_frame(root, subname, known_parts=()):
 
 
 def make_joint_from_picks(
-    doc: Any, jtype: str, picks: Sequence[tuple[Any, str]], label: str | None = None, simulation: Any = None
-) -> Any:
+    doc: App.Document,
+    jtype: str,
+    picks: Sequence[tuple[App.DocumentObject, str]],
+    label: str | None = None,
+    simulation: App.DocumentObject | None = None,
+) -> App.DocumentObject:
     """A joint of type ``jtype`` from one pick (joint to the ground) or two picks on two
     parts; parts without a Body get one (steel). Everything is checked before anything is
     created, so on CadError the document is unchanged."""

@@ -7,19 +7,22 @@ when called. Lengths in mm (FreeCAD's unit), quaternions as [qw, qx, qy, qz].
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import CadError
 
+if TYPE_CHECKING:
+    import FreeCAD as App
 
-def as_array(v: Any) -> np.ndarray:
+
+def as_array(v: App.Vector) -> np.ndarray:
     """numpy (3,) array of an App.Vector (or anything with x, y, z)."""
     return np.array([v.x, v.y, v.z], dtype=float)
 
 
-def app_vector(x: float, y: float, z: float) -> Any:
+def app_vector(x: float, y: float, z: float) -> App.Vector:
     """App.Vector of three floats."""
     import FreeCAD as App
 
@@ -35,7 +38,7 @@ def unit(v: Sequence[float], what: str) -> np.ndarray:
     return v / n
 
 
-def placement_from_axes(origin: Sequence[float], z: Sequence[float], x: Sequence[float] | None = None) -> Any:
+def placement_from_axes(origin: Sequence[float], z: Sequence[float], x: Sequence[float] | None = None) -> App.Placement:
     """App.Placement at ``origin`` [mm] whose z axis is ``z`` and x axis ``x`` (made
     orthogonal to z; default: a vector perpendicular to z)."""
     import FreeCAD as App
@@ -53,7 +56,9 @@ def placement_from_axes(origin: Sequence[float], z: Sequence[float], x: Sequence
     return App.Placement(m)
 
 
-def adjusted_frame(base: Any, flip: bool = False, offset_mm: float = 0.0, rotation_deg: float = 0.0) -> Any:
+def adjusted_frame(
+    base: App.Placement, flip: bool = False, offset_mm: float = 0.0, rotation_deg: float = 0.0
+) -> App.Placement:
     """``base`` (App.Placement) flipped about its x axis (z reversed), moved ``offset_mm``
     along its (new) z axis and turned ``rotation_deg`` about it."""
     import FreeCAD as App
@@ -67,7 +72,7 @@ def adjusted_frame(base: Any, flip: bool = False, offset_mm: float = 0.0, rotati
     return App.Placement(base).multiply(local)
 
 
-def placement_axes(placement: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def placement_axes(placement: App.Placement) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(origin [mm], x, y, z) numpy arrays of an App.Placement."""
     import FreeCAD as App
 
@@ -76,7 +81,7 @@ def placement_axes(placement: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     return (as_array(placement.Base),) + tuple(axes)
 
 
-def rotation_matrix(rotation: Any) -> np.ndarray:
+def rotation_matrix(rotation: App.Rotation) -> np.ndarray:
     """3x3 numpy matrix of an App.Rotation."""
     import FreeCAD as App
 
@@ -84,13 +89,13 @@ def rotation_matrix(rotation: Any) -> np.ndarray:
     return np.array([[c.x, c.y, c.z] for c in cols]).T
 
 
-def quaternion_wxyz(rotation: Any) -> list[float]:
+def quaternion_wxyz(rotation: App.Rotation) -> list[float]:
     """[qw, qx, qy, qz] of an App.Rotation (FreeCAD's Q is (x, y, z, w))."""
     x, y, z, w = rotation.Q
     return [float(w), float(x), float(y), float(z)]
 
 
-def placement_from_pose(position_mm: Sequence[float], quat_wxyz: Sequence[float]) -> Any:
+def placement_from_pose(position_mm: Sequence[float], quat_wxyz: Sequence[float]) -> App.Placement:
     """App.Placement from a position [mm] and a quaternion [qw, qx, qy, qz]."""
     import FreeCAD as App
 

@@ -13,14 +13,20 @@ import json
 import os
 import shutil
 import tempfile
+from typing import TYPE_CHECKING
 
 from ..solver import results_files as fmt
 from .mass_properties import CadError
 
+if TYPE_CHECKING:
+    import FreeCAD as App
+
+    from ..solver.results import Results
+
 PLACEMENTS = "placements.json"
 
 
-def summary_lines(summary):
+def summary_lines(summary: dict) -> list[str]:
     """Human-readable summary of a run (list of lines) from a summary dict."""
     lines = ["status: %s" % summary.get("status")]
     if summary.get("message"):
@@ -37,12 +43,12 @@ def summary_lines(summary):
     return lines
 
 
-def write_archive(res, mapping: dict, zip_path: str) -> str:
+def write_archive(res: Results, mapping: dict, zip_path: str) -> str:
     """Write the results files of ``res`` plus placements.json into the zip ``zip_path``."""
     return fmt.write_zip(res, zip_path, {PLACEMENTS: json.dumps(mapping, indent=1)})
 
 
-def store_results(sim, res, mapping):
+def store_results(sim: App.DocumentObject, res: Results, mapping: dict) -> StoredResults:
     """Keep ``res`` (solver Results) with the document in Simulation ``sim``; return the
     StoredResults read back from the stored file."""
     tmp = tempfile.mkdtemp(prefix="mbd_archive_")
@@ -55,7 +61,7 @@ def store_results(sim, res, mapping):
     return StoredResults(sim.ResultsArchive)
 
 
-def load_results(sim):
+def load_results(sim: App.DocumentObject) -> StoredResults | None:
     """StoredResults of a Simulation, or None when it has none."""
     path = getattr(sim, "ResultsArchive", "") or ""
     if not path or not os.path.isfile(path):
@@ -76,7 +82,7 @@ class StoredResults(fmt.ResultTables):
         self.path = path
         self.mapping = files.extras[PLACEMENTS]
 
-    def part_placements(self, k):
+    def part_placements(self, k: int) -> dict[str, App.Placement]:
         """{part object name: global App.Placement} of the moving bodies' parts at sample k."""
         from .placement import placement_from_pose
 

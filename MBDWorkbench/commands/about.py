@@ -1,12 +1,14 @@
 """MBD_About: a message box with the workbench's version and where it runs from."""
 
+from __future__ import annotations
+
 import os
 import sys
 
 from .common import icon, qt_modules
 
 
-def about_text():
+def about_text() -> str:
     """The About text (plain, one item a line)."""
     import MBDWorkbench
 
@@ -25,17 +27,17 @@ def about_text():
 class AboutCommand:
     """Show what this workbench is and where it is installed."""
 
-    def GetResources(self):
+    def GetResources(self) -> dict:
         return {
             "Pixmap": icon("workbench"),
             "MenuText": "About Multibody Dynamics",
             "ToolTip": "Version and installation of the Multibody Dynamics workbench",
         }
 
-    def IsActive(self):
+    def IsActive(self) -> bool:
         return True
 
-    def Activated(self):
+    def Activated(self) -> None:
         import FreeCADGui
 
         _, _, QtWidgets = qt_modules()

@@ -8,30 +8,39 @@ Listeners (the plot dock) are told the current time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from .common import Command, active_document, dialog_buttons, message, qt_modules, stored_results_or_message
 
-_listeners = []
-_active = []
+if TYPE_CHECKING:
+    import FreeCAD as App
+
+    from ..cad.results_store import StoredResults
+
+TimeListener = Callable[[float | None], object]  # called with the shown time [s], None on close
+_listeners: list[TimeListener] = []
+_active: list[AnimationPanel] = []
 
 
-def add_time_listener(func):
+def add_time_listener(func: TimeListener) -> None:
     """``func(t)`` is called whenever the animation shows time t [s]."""
     if func not in _listeners:
         _listeners.append(func)
 
 
-def remove_time_listener(func):
+def remove_time_listener(func: TimeListener) -> None:
     if func in _listeners:
         _listeners.remove(func)
 
 
-def active_panel():
+def active_panel() -> AnimationPanel | None:
     """The open AnimationPanel, or None."""
     return _active[0] if _active else None
 
 
 # ---------------------------------------------------------------------- shared by the report
-def result_parts(doc, results):
+def result_parts(doc: App.Document, results: StoredResults) -> list[App.DocumentObject]:
     """Document objects of the parts the results move; ValueError naming any missing one."""
     names = list(results.part_placements(0))
     parts = [doc.getObject(name) for name in names]
@@ -41,7 +50,7 @@ def result_parts(doc, results):
     return parts
 
 
-def place_parts(doc, results, k):
+def place_parts(doc: App.Document, results: StoredResults, k: int) -> None:
     """Place the parts at sample ``k`` of the results (global placements, mm)."""
     from ..cad.document_model import set_global_placement
 
@@ -49,7 +58,7 @@ def place_parts(doc, results, k):
         set_global_placement(doc.getObject(name), plc)
 
 
-def hide_markers(doc):
+def hide_markers(doc: App.Document) -> list[str]:
     """Hide joint frames and CoG balls (they show the initial configuration); their names."""
     from ..cad.objects import find_objects
 
@@ -62,14 +71,14 @@ def hide_markers(doc):
     return hidden
 
 
-def show_markers(doc, names):
+def show_markers(doc: App.Document, names: list[str]) -> None:
     for name in names:
         obj = doc.getObject(name)
         if obj is not None and obj.ViewObject is not None:
             obj.ViewObject.Visibility = True
 
 
-def restore_placements(doc, original):
+def restore_placements(doc: App.Document, original: dict[str, App.Placement]) -> None:
     """Put back ``original`` ({object name: Placement})."""
     for name, plc in original.items():
         obj = doc.getObject(name)
@@ -77,7 +86,7 @@ def restore_placements(doc, original):
             obj.Placement = plc
 
 
-def begin_preview(doc, parts):
+def begin_preview(doc: App.Document, parts: list[App.DocumentObject]) -> dict[str, App.Placement]:
     """Start moving ``parts`` without touching the document: returns their original placements
     and opens the transaction that :func:`end_preview` aborts (so no undo step is left)."""
     original = {p.Name: type(p.Placement)(p.Placement) for p in parts}
@@ -85,7 +94,7 @@ def begin_preview(doc, parts):
     return original
 
 
-def end_preview(doc, original):
+def end_preview(doc: App.Document, original: dict[str, App.Placement]) -> None:
     """Restore the original placements and abort the preview transaction."""
     restore_placements(doc, original)
     doc.abortTransaction()
@@ -97,7 +106,7 @@ class AnimationPanel:
 
     TICK_MS = 40
 
-    def __init__(self, doc, results):
+    def __init__(self, doc: App.Document, results: StoredResults) -> None:
         from PySide import QtCore
 
         _, _, QtWidgets = qt_modules()
@@ -157,7 +166,7 @@ class AnimationPanel:
         return form
 
     # ------------------------------------------------------------------ motion
-    def show_index(self, k):
+    def show_index(self, k: int) -> None:
         """Place the parts at sample ``k``."""
         k = int(max(0, min(k, len(self.results) - 1)))
         self.index = k
@@ -174,11 +183,11 @@ class AnimationPanel:
             except Exception:
                 remove_time_listener(func)
 
-    def show_time(self, t):
+    def show_time(self, t: float) -> None:
         """Place the parts at the sample nearest to time ``t`` [s]."""
         self.show_index(self.results.index_at(t))
 
-    def toggle(self):
+    def toggle(self) -> None:
         self.playing = not self.playing
         self.play_button.setText("Pause" if self.playing else "Play")
         if self.playing:
@@ -202,11 +211,11 @@ class AnimationPanel:
         self.time = t
 
     # ------------------------------------------------------------------ closing
-    def restore(self):
+    def restore(self) -> None:
         """Put every part back where it was when the panel opened."""
         restore_placements(self.doc, self.original)
 
-    def finish(self, keep=None):
+    def finish(self, keep: bool | None = None) -> None:
         """Close: restore placements (or keep the current frame as one undoable step)."""
         self.timer.stop()
         keep = self.keep.isChecked() if keep is None else keep
@@ -226,27 +235,27 @@ class AnimationPanel:
                 remove_time_listener(func)
         self.doc.recompute()
 
-    def getStandardButtons(self):
+    def getStandardButtons(self) -> int:
         return dialog_buttons("Close")
 
-    def reject(self):
+    def reject(self) -> bool:
         import FreeCADGui
 
         self.finish()
         FreeCADGui.Control.closeDialog()
         return True
 
-    def accept(self):
+    def accept(self) -> bool:
         return self.reject()
 
 
 class AnimateCommand(Command):
     MENU, TIP, ICON = "Animate", "Play the results: move the parts along the simulated motion", "animate"
 
-    def IsActive(self):
+    def IsActive(self) -> bool:
         return active_document() is not None and active_panel() is None
 
-    def Activated(self):
+    def Activated(self) -> None:
         import FreeCADGui
 
         doc = active_document()

@@ -6,6 +6,14 @@ from __future__ import annotations
 import contextlib
 import os
 import traceback
+from collections.abc import Callable, Iterator
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import FreeCAD as App
+
+    from ..cad.results_store import StoredResults
 
 ICON_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "resources", "icons")
 ERROR_BOX = "MBD_ErrorBox"
@@ -17,7 +25,7 @@ def icon(name: str) -> str:
     return os.path.join(ICON_DIR, name if name.endswith(".svg") else name + ".svg")
 
 
-def qt_modules():
+def qt_modules() -> tuple[ModuleType, ModuleType, ModuleType]:
     """(QtCore, QtGui, QtWidgets) through FreeCAD's PySide shim.
 
     FreeCAD 0.20: ``from PySide import QtGui, QtCore`` works and QtGui holds the widgets;
@@ -45,7 +53,7 @@ class Command:
         return active_document() is not None
 
 
-def main_window():
+def main_window() -> Any:
     import FreeCADGui
 
     return FreeCADGui.getMainWindow()
@@ -56,7 +64,7 @@ def _exec(dialog):
     return run()
 
 
-def message(title, text, kind="info", name=None, details=None):
+def message(title: str, text: str, kind: str = "info", name: str | None = None, details: str | None = None) -> None:
     """A modal message box (objectName ``name``); also printed to FreeCAD's console."""
     import FreeCAD
 
@@ -74,7 +82,7 @@ def message(title, text, kind="info", name=None, details=None):
     _exec(box)
 
 
-def show_error(title, exc):
+def show_error(title: str, exc: BaseException) -> None:
     """Report an exception: its text in a dialog (the same text a headless call raises)."""
     from ..cad.mass_properties import CadError
     from ..solver.errors import AssemblyError, ModelError, SimulationError
@@ -85,7 +93,7 @@ def show_error(title, exc):
 
 
 @contextlib.contextmanager
-def transaction(doc, name):
+def transaction(doc: App.Document, name: str) -> Iterator[None]:
     """One undoable step; aborted (document unchanged) when the body raises."""
     doc.openTransaction(name)
     try:
@@ -97,7 +105,7 @@ def transaction(doc, name):
         doc.commitTransaction()
 
 
-def run_guarded(title, doc, func, *args, **kwargs):
+def run_guarded(title: str, doc: App.Document | None, func: Callable, *args: Any, **kwargs: Any) -> Any:
     """Run ``func`` in a transaction; on error show it and leave the document unchanged.
     Returns func's result or None."""
     try:
@@ -114,13 +122,13 @@ def run_guarded(title, doc, func, *args, **kwargs):
         return None
 
 
-def active_document():
+def active_document() -> App.Document | None:
     import FreeCAD
 
     return FreeCAD.ActiveDocument
 
 
-def selected_picks():
+def selected_picks() -> list[tuple[App.DocumentObject, str]]:
     """[(root object, full subname)] of the sub-elements selected, in selection order."""
     import FreeCADGui
 
@@ -132,14 +140,14 @@ def selected_picks():
     return picks
 
 
-def selected_objects():
+def selected_objects() -> list[App.DocumentObject]:
     """Selected objects (leaf objects, as FreeCAD resolves them)."""
     import FreeCADGui
 
     return list(FreeCADGui.Selection.getSelection())
 
 
-def dialog_buttons(*names):
+def dialog_buttons(*names: str) -> int:
     """QDialogButtonBox flags (an int on PySide2, PySide6 accepts the enum value)."""
     _, _, QtWidgets = qt_modules()
     flags = None
@@ -152,7 +160,7 @@ def dialog_buttons(*names):
         return getattr(flags, "value", flags)
 
 
-def stored_results_or_message(doc, title):
+def stored_results_or_message(doc: App.Document, title: str) -> StoredResults | None:
     """The stored results of the document's Simulation, or None after telling the user to
     run Solve first."""
     from ..cad.objects import find_simulation

@@ -6,13 +6,18 @@ Cancel restores the frame the joint had when the panel opened.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..cad.placement import adjusted_frame
 from .common import dialog_buttons, qt_modules
 
-_open = []
+if TYPE_CHECKING:
+    import FreeCAD as App
+
+_open: list[JointFramePanel] = []
 
 
-def open_panel():
+def open_panel() -> JointFramePanel | None:
     """The open JointFramePanel, or None."""
     return _open[0] if _open else None
 
@@ -20,7 +25,7 @@ def open_panel():
 class JointFramePanel:
     """Flip / offset / rotate the frame of one joint."""
 
-    def __init__(self, joint):
+    def __init__(self, joint: App.DocumentObject) -> None:
         _, _, QtWidgets = qt_modules()
         self.joint = joint
         self.doc = joint.Document
@@ -62,7 +67,9 @@ class JointFramePanel:
         _open[:] = [self]
         self.update()
 
-    def set_values(self, flip=None, offset_mm=None, rotation_deg=None):
+    def set_values(
+        self, flip: bool | None = None, offset_mm: float | None = None, rotation_deg: float | None = None
+    ) -> None:
         """Set the controls (as the user would) and update the frame."""
         if flip is not None:
             self.flip.setChecked(bool(flip))
@@ -72,7 +79,7 @@ class JointFramePanel:
             self.rotation.setValue(float(rotation_deg))
         self.update()
 
-    def update(self, *args):
+    def update(self, *args: object) -> None:
         frame = adjusted_frame(self.original, self.flip.isChecked(), self.offset.value(), self.rotation.value())
         self.joint.Frame = frame
         z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
@@ -81,15 +88,15 @@ class JointFramePanel:
             % (frame.Base.x, frame.Base.y, frame.Base.z, z.x, z.y, z.z)
         )
 
-    def getStandardButtons(self):
+    def getStandardButtons(self) -> int:
         return dialog_buttons("Ok", "Cancel")
 
-    def accept(self):
+    def accept(self) -> bool:
         self.doc.commitTransaction()
         self._close()
         return True
 
-    def reject(self):
+    def reject(self) -> bool:
         self.joint.Frame = self.original
         self.doc.abortTransaction()
         self._close()

@@ -3,8 +3,13 @@ springs, forces, the joint-frame editor, JSON export and the Assembly import."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..solver.catalog import JOINTS, joints_driven_by
 from .common import Command, active_document, message, run_guarded, selected_objects, selected_picks
+
+if TYPE_CHECKING:
+    import FreeCAD as App
 
 
 def _ensure_simulation(doc):
@@ -17,7 +22,7 @@ def _ensure_simulation(doc):
 class SimulationCommand(Command):
     MENU, TIP, ICON = "Simulation", "Create the simulation container (end time, integrator, gravity)", "simulation"
 
-    def Activated(self):
+    def Activated(self) -> None:
         from ..cad.makers import make_simulation
         from ..cad.objects import find_simulation
 
@@ -28,7 +33,9 @@ class SimulationCommand(Command):
         run_guarded("Create simulation", doc, make_simulation, doc)
 
 
-def make_bodies(doc, picks, grounded=False):
+def make_bodies(
+    doc: App.Document, picks: list[tuple[App.DocumentObject, str]], grounded: bool = False
+) -> list[App.DocumentObject]:
     """Bodies for the parts of the picked objects (checked first; all or nothing)."""
     from ..cad.errors import CadError
     from ..cad.makers import check_part, make_body
@@ -55,7 +62,7 @@ class BodyCommand(Command):
     MENU, TIP, ICON = "Body", "Make the selected parts rigid bodies (mass from their solids, steel by default)", "body"
     GROUNDED = False
 
-    def Activated(self):
+    def Activated(self) -> None:
         doc = active_document()
         run_guarded("Create body", doc, make_bodies, doc, selected_picks(), self.GROUNDED)
 
@@ -75,12 +82,12 @@ def make_joint_command(jtype: str) -> type:
         MENU, ICON = menu, record.icon
         TIP = record.tooltip + ". Select one element (joint to the ground) or two elements on two parts."
 
-        def Activated(self):
+        def Activated(self) -> None:
             from ..cad.picking import make_joint_from_picks
 
             doc = active_document()
 
-            def create():
+            def create() -> App.DocumentObject:
                 _ensure_simulation(doc)
                 return make_joint_from_picks(doc, jtype, selected_picks())
 
@@ -99,7 +106,7 @@ def _selected_of_type(kind):
 class EditJointFrameCommand(Command):
     MENU, TIP, ICON = "Edit joint frame", "Flip, offset or rotate the frame of the selected joint", "joint_frame"
 
-    def Activated(self):
+    def Activated(self) -> None:
         joints = _selected_of_type("Joint")
         if len(joints) != 1:
             message("Edit joint frame", "Select one joint first.", "error")
@@ -113,13 +120,13 @@ class DriverCommand(Command):
     MENU, ICON = "Driver", "driver"
     TIP = "Drive the selected joint (motor): angle or displacement as a function of time"
 
-    def Activated(self):
+    def Activated(self) -> None:
         from ..cad.errors import CadError
         from ..cad.makers import driven_joint_types, make_driver, or_list
 
         doc = active_document()
 
-        def create():
+        def create() -> App.DocumentObject:
             joints = _selected_of_type("Joint")
             if not joints:
                 raise CadError("a driver needs a joint: select a %s joint first" % or_list(driven_joint_types()))
@@ -156,13 +163,13 @@ class SpringDamperCommand(Command):
         "spring",
     )
 
-    def Activated(self):
+    def Activated(self) -> None:
         from ..cad.errors import CadError
         from ..cad.makers import make_spring_damper
 
         doc = active_document()
 
-        def create():
+        def create() -> App.DocumentObject:
             joints = _selected_of_type("Joint")
             if joints:
                 return make_spring_damper(doc, None, None, None, None, joint=joints[0])
@@ -181,13 +188,13 @@ class SpringDamperCommand(Command):
 class ForceCommand(Command):
     MENU, TIP, ICON = "Force", "Point force at the picked point of a part (or at the CoG of a selected body)", "force"
 
-    def Activated(self):
+    def Activated(self) -> None:
         from ..cad.errors import CadError
         from ..cad.makers import make_force
 
         doc = active_document()
 
-        def create():
+        def create() -> App.DocumentObject:
             bodies = _selected_of_type("Body")
             if bodies:
                 return make_force(doc, bodies[0])
@@ -203,7 +210,7 @@ class ForceCommand(Command):
 class ExportJsonCommand(Command):
     MENU, TIP, ICON = "Export JSON model", "Write the model as a JSON file for the command-line solver", "export"
 
-    def Activated(self):
+    def Activated(self) -> None:
         from ..cad.document_model import export_json
         from .common import main_window, qt_modules
 
@@ -222,7 +229,7 @@ class ImportAssemblyCommand(Command):
         name for joint in JOINTS.values() for name in joint.assembly_names
     )
 
-    def Activated(self):
+    def Activated(self) -> None:
         from ..cad.assembly_import import find_assemblies, import_assembly
 
         doc = active_document()

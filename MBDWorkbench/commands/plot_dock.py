@@ -9,15 +9,20 @@ balance) for the whole model.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .common import Command, active_document, qt_modules, stored_results_or_message
+
+if TYPE_CHECKING:
+    from ..solver.results_files import ResultTables
 
 DOCK_NAME = "MBD_PlotDock"
 QUANTITIES = ("Reaction force", "Reaction torque", "Driver effort", "Drift", "Energy")
 
 
-def figure_canvas_class():
+def figure_canvas_class() -> type:
     """FigureCanvasQTAgg for FreeCAD's Qt binding (qtagg on matplotlib >= 3.5, else qt5agg)."""
     try:
         from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
@@ -26,7 +31,7 @@ def figure_canvas_class():
     return FigureCanvasQTAgg
 
 
-def plot_series(results, element, quantity):
+def plot_series(results: ResultTables, element: str, quantity: str) -> tuple[str, str, list[tuple[str, np.ndarray]]]:
     """(title, y label, [(label, y array)]) of one plot; raises ValueError if not available."""
     if quantity == "Energy":
         e = results.energy()
@@ -64,7 +69,7 @@ def plot_series(results, element, quantity):
 class PlotDock:
     """The dock widget and its matplotlib figure."""
 
-    def __init__(self, results):
+    def __init__(self, results: ResultTables) -> None:
         from matplotlib.figure import Figure
         from PySide import QtCore
 
@@ -106,7 +111,7 @@ class PlotDock:
         if hasattr(window, "resizeDocks"):
             window.resizeDocks([self.dock], [440], QtCore.Qt.Horizontal)
 
-    def set_results(self, results):
+    def set_results(self, results: ResultTables) -> None:
         """Show another run's results (keeps the selection when possible)."""
         self.results = results
         current = self.element.currentText()
@@ -118,7 +123,7 @@ class PlotDock:
         self.element.blockSignals(False)
         self.redraw()
 
-    def select(self, element=None, quantity=None):
+    def select(self, element: str | None = None, quantity: str | None = None) -> None:
         """Choose what to plot (as the user would in the combo boxes)."""
         if element is not None:
             self.element.setCurrentIndex(self.element.findText(element))
@@ -126,7 +131,7 @@ class PlotDock:
             self.quantity.setCurrentIndex(self.quantity.findText(quantity))
         self.redraw()
 
-    def redraw(self, *args):
+    def redraw(self, *args: object) -> None:
         self.figure.clear()
         ax = self.figure.add_subplot(111)
         try:
@@ -148,7 +153,7 @@ class PlotDock:
         self.cursor = ax.axvline(self.results.t[0], color="k", lw=1.0, ls="--")
         self.set_time(self.cursor_time)
 
-    def set_time(self, t):
+    def set_time(self, t: float | None) -> None:
         """Move the time cursor to ``t`` [s] (None hides it)."""
         self.cursor_time = t
         if self.cursor is not None:
@@ -157,7 +162,7 @@ class PlotDock:
                 self.cursor.set_xdata([t, t])
             self.canvas.draw_idle()
 
-    def save_png(self, path, dpi=100):
+    def save_png(self, path: str, dpi: int = 100) -> str:
         """Write the current plot to ``path``."""
         self.canvas.draw()
         self.figure.savefig(path, dpi=dpi)
@@ -172,10 +177,10 @@ class PlotDock:
             self.save_png(path)
 
 
-_docks = []
+_docks: list[PlotDock] = []
 
 
-def plot_dock():
+def plot_dock() -> PlotDock | None:
     """The open PlotDock, or None."""
     return _docks[0] if _docks else None
 
@@ -183,7 +188,7 @@ def plot_dock():
 class PlotCommand(Command):
     MENU, TIP, ICON = "Plots", "Dock with reactions, driver efforts, drift and energy of the last run", "plot"
 
-    def Activated(self):
+    def Activated(self) -> None:
         doc = active_document()
         results = stored_results_or_message(doc, "Plots")
         if results is None:

@@ -14,17 +14,24 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .common import Command, active_document, main_window, message, qt_modules, show_error
+
+if TYPE_CHECKING:
+    import FreeCAD as App
+
+    from ..cad.results_store import StoredResults
 
 GIF_NAME = "motion_3d.gif"
 FRAMES_DIR = "motion_3d_frames"
 REPORT_BOX = "MBD_ReportDone"
 
 
-def has_stored_results(doc):
+def has_stored_results(doc: App.Document | None) -> bool:
     """True when ``doc`` has a Simulation whose results archive exists (cheap: no parsing)."""
     from ..cad.objects import find_simulation
 
@@ -33,7 +40,7 @@ def has_stored_results(doc):
     return bool(path) and os.path.isfile(path)
 
 
-def frame_indices(n_samples, frames):
+def frame_indices(n_samples: int, frames: int) -> list[int]:
     """``frames`` sample indices evenly spaced over 0 .. n_samples-1 (duplicates removed)."""
     if n_samples < 1:
         raise ValueError("the results have no samples")
@@ -42,7 +49,14 @@ def frame_indices(n_samples, frames):
     return sorted(set(int(round(x)) for x in np.linspace(0, n_samples - 1, int(frames))))
 
 
-def render_frames(doc, results, indices, frame_dir, size=(640, 480), background="White"):
+def render_frames(
+    doc: App.Document,
+    results: StoredResults,
+    indices: Sequence[int],
+    frame_dir: str,
+    size: tuple[int, int] = (640, 480),
+    background: str = "White",
+) -> list[str]:
     """Render the 3D view with the parts at each sample index; returns the PNG paths.
 
     The parts are restored and the preview transaction aborted afterwards (even on error)."""
@@ -72,7 +86,7 @@ def render_frames(doc, results, indices, frame_dir, size=(640, 480), background=
     return paths
 
 
-def write_gif(pngs, path, duration_ms):
+def write_gif(pngs: Sequence[str], path: str, duration_ms: float) -> str:
     """Assemble PNG frames into a looping GIF (Pillow)."""
     from PIL import Image
 
@@ -84,7 +98,15 @@ def write_gif(pngs, path, duration_ms):
     return path
 
 
-def make_report(doc, sim, out_dir, frames=24, size=(640, 480), overwrite=False, keep_frames=False):
+def make_report(
+    doc: App.Document,
+    sim: App.DocumentObject,
+    out_dir: str | os.PathLike,
+    frames: int = 24,
+    size: tuple[int, int] = (640, 480),
+    overwrite: bool = False,
+    keep_frames: bool = False,
+) -> list[str]:
     """Write the motion-study report of ``sim``'s stored results and ``motion_3d.gif`` (rendered
     from the 3D view of ``doc``) into ``out_dir``; returns the written paths.
 
@@ -152,13 +174,13 @@ class ReportCommand(Command):
     )
     last = None  # paths written by the last run (for scripts and tests)
 
-    def IsActive(self):
+    def IsActive(self) -> bool:
         from .animate import active_panel
 
         doc = active_document()
         return doc is not None and active_panel() is None and has_stored_results(doc)
 
-    def Activated(self):
+    def Activated(self) -> None:
         from ..cad.objects import find_simulation
 
         doc = active_document()

@@ -9,8 +9,17 @@ partial results of a cancelled or failed run) are stored with the document.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from .common import Command, active_document, message, qt_modules, show_error
+
+if TYPE_CHECKING:
+    import FreeCAD as App
+
+    from ..cad.results_store import StoredResults
+    from ..solver.errors import SimulationError
+    from ..solver.model import Model
+    from ..solver.results import Results
 
 SUMMARY_BOX = "MBD_SolveSummary"
 CHECK_BOX = "MBD_CheckReport"
@@ -26,7 +35,7 @@ def _model(doc):
 class CheckCommand(Command):
     MENU, TIP, ICON = "Check model", "Degrees of freedom and redundant constraints of the mechanism", "check"
 
-    def Activated(self):
+    def Activated(self) -> None:
         from ..cad.check import check_report
 
         doc = active_document()
@@ -42,7 +51,7 @@ class CheckCommand(Command):
 class SolveRun:
     """One solver run with a progress dialog; ``run()`` returns (results, error or None)."""
 
-    def __init__(self, model, title="Solving"):
+    def __init__(self, model: Model, title: str = "Solving") -> None:
         _, _, QtWidgets = qt_modules()
         from .common import main_window
 
@@ -62,7 +71,7 @@ class SolveRun:
         self.cancel_requested = False
         self._last = 0.0
 
-    def progress(self, t, t_end):
+    def progress(self, t: float, t_end: float) -> None:
         now = time.perf_counter()
         if now - self._last < 0.05 and t < t_end:
             return
@@ -72,10 +81,10 @@ class SolveRun:
         self.dialog.setLabelText("Simulating %s: t = %.4g of %.4g s" % (self.model.name, t, t_end))
         QtWidgets.QApplication.processEvents()
 
-    def cancel(self):
+    def cancel(self) -> bool:
         return self.cancel_requested or self.dialog.wasCanceled()
 
-    def run(self):
+    def run(self) -> tuple[Results | None, SimulationError | None]:
         from ..solver.errors import SimulationError
         from ..solver.simulate import simulate
 
@@ -89,7 +98,7 @@ class SolveRun:
             self.dialog.close()
 
 
-def solve_document(doc, title="Solve"):
+def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Exception | None]:
     """Build, run, store; returns (StoredResults or None, summary text, error or None)."""
     from ..cad.makers import make_simulation
     from ..cad.objects import find_simulation
@@ -112,7 +121,7 @@ class SolveCommand(Command):
     TIP = "Run the dynamic simulation (progress bar with Cancel); results are kept in the document"
     last = None  # (StoredResults, summary text, error) of the last run, for scripts and tests
 
-    def Activated(self):
+    def Activated(self) -> None:
         doc = active_document()
         try:
             SolveCommand.last = solve_document(doc)

@@ -9,10 +9,14 @@ them here. The document objects get them through the hooks of
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..cad.objects import mbd_type
 from .common import icon
+
+if TYPE_CHECKING:
+    import FreeCAD as App
+    import FreeCADGui as Gui
 
 ICONS = {
     "Simulation": "simulation",
@@ -25,18 +29,18 @@ ICONS = {
 AXIS_COLORS = ((0.9, 0.1, 0.1), (0.1, 0.75, 0.1), (0.1, 0.3, 0.95))  # x red, y green, z blue
 
 
-def attach_new(obj: Any) -> None:
+def attach_new(obj: App.DocumentObject) -> None:
     """Give an object a maker just created its view provider (no-op without a ViewObject)."""
     if getattr(obj, "ViewObject", None) is not None:
         attach(obj)
 
 
-def attach_after_restore(obj: Any) -> None:
+def attach_after_restore(obj: App.DocumentObject) -> None:
     """Once loading has finished, give a restored object our view provider if it has none
     (a document written headless has no GuiDocument.xml)."""
     doc_name, name = obj.Document.Name, obj.Name
 
-    def check():
+    def check() -> None:
         import FreeCAD as App
 
         doc = App.listDocuments().get(doc_name)
@@ -58,7 +62,7 @@ def attach_after_restore(obj: Any) -> None:
         pass
 
 
-def attach(obj: Any) -> None:
+def attach(obj: App.DocumentObject) -> None:
     """Give an MBD object its view provider (GUI only)."""
     kind = mbd_type(obj)
     cls = {"Joint": ViewProviderJoint, "Body": ViewProviderBody, "Simulation": ViewProviderSimulation}.get(
@@ -87,57 +91,57 @@ HOOKS = {"created": attach_new, "restored": attach_after_restore}  # see cad.gui
 class ViewProviderMbd:
     """Icon, double-click editing and stateless pickling."""
 
-    def __init__(self, vobj):
+    def __init__(self, vobj: Gui.ViewProviderDocumentObject) -> None:
         vobj.Proxy = self
 
-    def attach(self, vobj):
+    def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
         self.Object = vobj.Object
         vobj.addDisplayMode(_coin().SoSeparator(), "Default")  # nothing drawn, shown as visible
 
-    def getIcon(self):
+    def getIcon(self) -> str:
         return icon(ICONS.get(mbd_type(getattr(self, "Object", None)), "workbench"))
 
-    def updateData(self, obj, prop):
+    def updateData(self, obj: App.DocumentObject, prop: str) -> None:
         pass
 
-    def onChanged(self, vobj, prop):
+    def onChanged(self, vobj: Gui.ViewProviderDocumentObject, prop: str) -> None:
         pass
 
-    def getDisplayModes(self, vobj):
+    def getDisplayModes(self, vobj: Gui.ViewProviderDocumentObject) -> list[str]:
         return ["Default"]
 
-    def getDefaultDisplayMode(self):
+    def getDefaultDisplayMode(self) -> str:
         return "Default"
 
-    def setDisplayMode(self, mode):
+    def setDisplayMode(self, mode: str) -> str:
         return mode
 
-    def __getstate__(self):
+    def __getstate__(self) -> None:
         return None
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: object) -> None:
         return None
 
-    def dumps(self):
+    def dumps(self) -> None:
         return None
 
-    def loads(self, state):
+    def loads(self, state: object) -> None:
         return None
 
 
 class ViewProviderSimulation(ViewProviderMbd):
     """The Simulation container: double click opens the animation when results exist."""
 
-    def attach(self, vobj):
+    def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
         self.Object = vobj.Object
 
-    def getDisplayModes(self, vobj):
+    def getDisplayModes(self, vobj: Gui.ViewProviderDocumentObject) -> list[str]:
         return []
 
-    def claimChildren(self):
+    def claimChildren(self) -> list[App.DocumentObject]:
         return list(getattr(self.Object, "Group", []))
 
-    def doubleClicked(self, vobj):
+    def doubleClicked(self, vobj: Gui.ViewProviderDocumentObject) -> bool:
         import FreeCADGui
 
         FreeCADGui.runCommand("MBD_Animate")
@@ -213,12 +217,12 @@ def _set_transform(transform, placement):
 class ViewProviderJoint(ViewProviderMbd):
     """Draws the joint frame (x red, y green, z blue) on top of the geometry."""
 
-    def __init__(self, vobj):
+    def __init__(self, vobj: Gui.ViewProviderDocumentObject) -> None:
         vobj.addProperty("App::PropertyLength", "AxisLength", "Joint frame", "Length of the drawn axes")
         vobj.AxisLength = 25.0
         super().__init__(vobj)
 
-    def attach(self, vobj):
+    def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
         coin = _coin()
         self.Object = vobj.Object
         self.root = coin.SoAnnotation() if hasattr(coin, "SoAnnotation") else coin.SoSeparator()
@@ -235,21 +239,21 @@ class ViewProviderJoint(ViewProviderMbd):
         self.axes.removeAllChildren()
         self.axes.addChild(_axes_node(max(length, 1e-3)))
 
-    def getDisplayModes(self, vobj):
+    def getDisplayModes(self, vobj: Gui.ViewProviderDocumentObject) -> list[str]:
         return ["Frame"]
 
-    def getDefaultDisplayMode(self):
+    def getDefaultDisplayMode(self) -> str:
         return "Frame"
 
-    def updateData(self, obj, prop):
+    def updateData(self, obj: App.DocumentObject, prop: str) -> None:
         if prop == "Frame" and hasattr(self, "transform"):
             _set_transform(self.transform, obj.Frame)
 
-    def onChanged(self, vobj, prop):
+    def onChanged(self, vobj: Gui.ViewProviderDocumentObject, prop: str) -> None:
         if prop == "AxisLength" and hasattr(self, "axes"):
             self._rebuild(vobj)
 
-    def setEdit(self, vobj, mode=0):
+    def setEdit(self, vobj: Gui.ViewProviderDocumentObject, mode: int = 0) -> bool | None:
         if mode != 0:
             return None
         import FreeCADGui
@@ -259,13 +263,13 @@ class ViewProviderJoint(ViewProviderMbd):
         FreeCADGui.Control.showDialog(JointFramePanel(vobj.Object))
         return True
 
-    def unsetEdit(self, vobj, mode=0):
+    def unsetEdit(self, vobj: Gui.ViewProviderDocumentObject, mode: int = 0) -> bool:
         import FreeCADGui
 
         FreeCADGui.Control.closeDialog()
         return True
 
-    def doubleClicked(self, vobj):
+    def doubleClicked(self, vobj: Gui.ViewProviderDocumentObject) -> bool:
         import FreeCADGui
 
         if FreeCADGui.Control.activeDialog():
@@ -277,7 +281,7 @@ class ViewProviderJoint(ViewProviderMbd):
 class ViewProviderBody(ViewProviderMbd):
     """Marks the body's centre of gravity with a small ball."""
 
-    def attach(self, vobj):
+    def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
         coin = _coin()
         self.Object = vobj.Object
         self.root = coin.SoSeparator()
@@ -290,17 +294,17 @@ class ViewProviderBody(ViewProviderMbd):
         vobj.addDisplayMode(self.root, "CoG")
         self.updateData(vobj.Object, "CenterOfGravity")
 
-    def getDisplayModes(self, vobj):
+    def getDisplayModes(self, vobj: Gui.ViewProviderDocumentObject) -> list[str]:
         return ["CoG"]
 
-    def getDefaultDisplayMode(self):
+    def getDefaultDisplayMode(self) -> str:
         return "CoG"
 
-    def updateData(self, obj, prop):
+    def updateData(self, obj: App.DocumentObject, prop: str) -> None:
         if prop in ("CenterOfGravity", "Volume") and hasattr(self, "transform"):
             c = obj.CenterOfGravity
             self.transform.translation.setValue(c.x, c.y, c.z)
             self.sphere.radius = max(0.5, 0.05 * max(float(obj.Volume), 0.0) ** (1.0 / 3.0))
 
-    def claimChildren(self):
+    def claimChildren(self) -> list[App.DocumentObject]:
         return []

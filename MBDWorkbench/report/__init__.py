@@ -7,21 +7,26 @@ directory or zip (no FreeCAD needed).
     write_report("slider_crank_results", "report_dir")          # from a saved run
 """
 
+from __future__ import annotations
+
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 
+from ..solver.model import Model
 from ..solver.results import Results
 from . import derived, document, export
-from .animation import have_pillow, write_gif, write_strip
+from .animation import View, have_pillow, write_gif, write_strip
 from .data import ReportData, ReportError, from_results, load_results_dir
+from .derived import UserPoint
 from .html_writer import write_html
 from .pdf_writer import write_pdf
 
 __all__ = ["write_report", "load_results_dir", "report_files", "ReportData", "ReportError"]
 
 
-def report_files(points=False, animation="auto"):
+def report_files(points: bool = False, animation: str | None = "auto") -> list[str]:
     """Names of the files write_report creates (same order as its returned paths)."""
     names = ["report.html", "report.pdf", "timeseries.json", "peak_loads.csv"]
     if points:
@@ -55,7 +60,13 @@ def _as_data(results, model):
 
 
 def write_report(
-    results, directory, points=None, overwrite=False, view=None, model=None, animation="auto"
+    results: Results | ReportData | str | os.PathLike,
+    directory: str | os.PathLike,
+    points: Sequence[UserPoint] | None = None,
+    overwrite: bool = False,
+    view: View = None,
+    model: Model | dict | str | None = None,
+    animation: str | None = "auto",
 ) -> list[str]:
     """Write the report of a run into ``directory``; returns the list of written paths.
 
@@ -99,7 +110,7 @@ def _check_targets(directory, targets, overwrite):
 def _render(data, pts, view, blocks, names, out):
     title = f"Motion-study report: {data.model.name}"
 
-    def p(name):
+    def p(name: str) -> str:
         return os.path.join(out, name)
 
     write_html(blocks, p("report.html"), title)

@@ -2,10 +2,21 @@
 strip of PNG frames when Pillow is missing). Bodies are lines between their joint
 points, projected on the best-fitting plane of the motion or on a chosen view."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import derived
-from .data import ReportError
+from .data import ReportData, ReportError
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.lines import Line2D
+
+View = str | Sequence[float] | None  # 'xy', 'xz', ... a plane normal, or None: the best-fitting plane
 
 VIEWS = {"xy": (0, 1), "yx": (1, 0), "xz": (0, 2), "zx": (2, 0), "yz": (1, 2), "zy": (2, 1)}
 AXES = np.eye(3)
@@ -16,7 +27,7 @@ MAX_FRAMES = 100
 class StickFigure:
     """Global paths of every body's joint points and their 2-D projection."""
 
-    def __init__(self, data, view=None):
+    def __init__(self, data: ReportData, view: View = None) -> None:
         self.data = data
         local, fixed = derived.body_points(data)
         self.paths = {}
@@ -37,11 +48,11 @@ class StickFigure:
         parts = [p[ks].reshape(-1, 3) for p in self.paths.values()] + [self.fixed]
         return np.concatenate(parts, axis=0)
 
-    def project(self, P):
+    def project(self, P: np.ndarray) -> np.ndarray:
         """(..., 3) global points [m] -> (..., 2) view coordinates [m]."""
         return np.stack([P @ self.u, P @ self.v], axis=-1)
 
-    def body_lines(self, k):
+    def body_lines(self, k: int) -> list[tuple[str, np.ndarray | None, np.ndarray, np.ndarray]]:
         """Per body at sample k: (name, outline (n, 2) or None, joint points (n, 2), CoG (2,));
         the outline is None when all points coincide with the CoG (drawn as a square)."""
         out = []
@@ -54,7 +65,9 @@ class StickFigure:
                 out.append((b, _outline(pts, cog), pts, cog))
         return out
 
-    def draw_frame(self, ax, k, alpha=1.0, labels=True):
+    def draw_frame(
+        self, ax: Axes, k: int, alpha: float = 1.0, labels: bool = True
+    ) -> list[tuple[Line2D, Line2D, Line2D]]:
         """Draw sample k: bodies as lines/polygons through their points, CoG dots, ground.
         Returns the artists as [(outline line, points, CoG marker)] per body."""
         artists = []
@@ -76,7 +89,7 @@ class StickFigure:
             ax.plot(g[:, 0], g[:, 1], "^", color="k", ms=7, label="ground" if labels else None)
         return artists
 
-    def update(self, artists, k):
+    def update(self, artists: list[tuple[Line2D, Line2D, Line2D]], k: int) -> None:
         """Move the artists of draw_frame to sample k."""
         for (ln, pt, mk), (_, line, pts, cog) in zip(artists, self.body_lines(k)):
             if line is not None:
@@ -84,7 +97,7 @@ class StickFigure:
             pt.set_data(pts[:, 0], pts[:, 1])
             mk.set_data([cog[0]], [cog[1]])
 
-    def decorate(self, ax, font=8):
+    def decorate(self, ax: Axes, font: float = 8) -> None:
         """Equal aspect, limits covering the whole motion, axis labels with units."""
         lo, hi = self.lo, self.hi
         pad = 0.08 * max(self.scale, 1e-6)
@@ -115,7 +128,7 @@ def _outline(pts, cog):
     return np.vstack([pts[order], pts[order[:1]]])
 
 
-def projection(cloud, view=None):
+def projection(cloud: np.ndarray, view: View = None) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str]:
     """(u, v, axis labels, description) of the view plane. ``view``: None (best-fitting
     plane of the motion, snapped to a global plane when within ~10 degrees), 'xy', 'xz',
     'yz', ... or a normal vector."""
@@ -144,14 +157,14 @@ def _plane_axes(n, what):
     v /= np.linalg.norm(v)
     u = np.cross(v, n)
 
-    def d(w):
+    def d(w: np.ndarray) -> str:
         return "(" + ", ".join(f"{x:.2f}" for x in w) + ")"
 
     return u, v, (f"u [m] along {d(u)}", f"v [m] along {d(v)}"), f"projected on {what} {d(n)}"
 
 
 # ----------------------------------------------------------------------------- files
-def have_pillow():
+def have_pillow() -> bool:
     """True if Pillow (python3-pil) can be imported."""
     try:
         import PIL  # noqa: F401
@@ -160,12 +173,12 @@ def have_pillow():
     return True
 
 
-def frame_indices(data, n=MAX_FRAMES):
+def frame_indices(data: ReportData, n: int = MAX_FRAMES) -> np.ndarray:
     """At most n evenly spaced sample indices, first and last included."""
     return np.unique(np.linspace(0, len(data) - 1, min(len(data), n)).round().astype(int))
 
 
-def write_gif(data, path, view=None):
+def write_gif(data: ReportData, path: str, view: View = None) -> str:
     """Animated GIF of the stick figure, played at about real time (5-25 frames/s)."""
     from matplotlib.animation import FuncAnimation, PillowWriter
     from matplotlib.figure import Figure
@@ -181,7 +194,7 @@ def write_gif(data, path, view=None):
     title = ax.set_title("", fontsize=9, loc="left")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7, frameon=False)
 
-    def frame(n):
+    def frame(n: int) -> list:
         stick.update(artists, ks[n])
         title.set_text(f"{data.model.name}   t = {data.t[ks[n]]:.3f} s")
         return []
@@ -190,7 +203,7 @@ def write_gif(data, path, view=None):
     return path
 
 
-def write_strip(data, path, view=None, panels=8):
+def write_strip(data: ReportData, path: str, view: View = None, panels: int = 8) -> str:
     """One PNG with up to ``panels`` stick-figure frames side by side (no Pillow needed)."""
     from matplotlib.figure import Figure
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +19,9 @@ from ..solver import results_files as fmt
 from ..solver.errors import ModelError
 from ..solver.model import Model, from_dict, load
 from ..solver.system import System
+
+if TYPE_CHECKING:
+    from ..solver.results import Results
 
 TIME = fmt.TIME
 
@@ -77,7 +81,7 @@ class ReportData(fmt.ResultTables):
 
 
 # ----------------------------------------------------------------------------- loading
-def load_results_dir(path, model=None) -> ReportData:
+def load_results_dir(path: str | os.PathLike, model: Model | dict | str | None = None) -> ReportData:
     """Read a results folder (or a zip of one) into ReportData.
 
     ``model`` (a Model, a model dict or a JSON path) defaults to the saved model.json; if
@@ -102,7 +106,7 @@ def load_results_dir(path, model=None) -> ReportData:
     return _check_columns(ReportData(model, files.summary, files.tables, path))
 
 
-def from_results(results) -> ReportData:
+def from_results(results: Results) -> ReportData:
     """ReportData of an in-memory Results: its tables and summary as the results files would
     hold them, its own states; nothing is written."""
     if not len(results):

@@ -1,6 +1,11 @@
 """Quantities the report derives from ReportData: peak loads, kinematics of user points,
 mobility and redundancy of the constraint equations, and the warnings."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.integrate import trapezoid
 
@@ -8,17 +13,22 @@ from ..solver import quaternion
 from ..solver.analyses import mobility as analysis
 from ..solver.catalog import JOINTS
 from ..solver.joints import ROW_IS_ANGULAR
-from .data import ReportError
+from ..solver.tolerances import REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
+from .data import ReportData, ReportError
 
-RANK_TOL = 1e-6  # rank tolerance (relative) for states sampled from a run
-NEAR_SINGULAR = 1e-3  # smallest / largest singular value below this: warn
+if TYPE_CHECKING:
+    from ..solver.model import Model
+
+UserPoint = tuple[str, Sequence[float]]  # (body name, point [m] in the body's own frame about its CoG)
+CheckedPoint = tuple[str, str, np.ndarray]  # (label 'P1'.., body name, point (3,) [m])
+
 DRIFT_POSITION = 1e-5  # position violation warning, relative to the mechanism size
 DRIFT_ANGLE = 1e-5  # angular violation warning [rad]
 DRIFT_ENERGY = 1e-3  # relative energy-balance drift warning
 
 
 # ----------------------------------------------------------------------------- peaks
-def peak_loads(data):
+def peak_loads(data: ReportData) -> list[dict]:
     """Per joint: max |F| [N] and max |T| [N m], their times [s] and the joint-frame
     components at those times. List of dicts (keys joint, type, F_max, t_F, F, T_max,
     t_T, T)."""
@@ -42,7 +52,7 @@ def peak_loads(data):
     return out
 
 
-def driver_peaks(data) -> list[dict]:
+def driver_peaks(data: ReportData) -> list[dict]:
     """Per driver: max |effort| and max |power| with their times."""
     out = []
     for d in data.driver_names:
@@ -63,7 +73,7 @@ def driver_peaks(data) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- points
-def check_points(data, points):
+def check_points(data: ReportData, points: Sequence[UserPoint] | None) -> list[CheckedPoint]:
     """Validate [(body, local_point), ...]; returns [(label 'P1'.., body, array(3))]."""
     out = []
     fixed = {b.name for b in data.model.bodies if b.grounded} | {"ground"}
@@ -91,7 +101,7 @@ def _is_vector(v):
     return a.shape == (3,) and bool(np.all(np.isfinite(a)))
 
 
-def point_kinematics(data, body, local):
+def point_kinematics(data: ReportData, body: str, local: np.ndarray) -> dict[str, np.ndarray]:
     """Global position [m], velocity [m/s] and acceleration [m/s^2] (K, 3) of a point
     given in the body's own frame relative to its CoG. The acceleration is the
     second-order finite difference (numpy.gradient) of the velocity."""
@@ -114,7 +124,7 @@ def _fixed_point(model, body, local):
 
 
 # ----------------------------------------------------------------------------- geometry
-def body_points(data) -> tuple[dict, list]:
+def body_points(data: ReportData) -> tuple[dict, list]:
     """Local attachment points of every moving body (user frame about the CoG, [m]):
     joint origins and spring ends; and the global fixed points (ground side). Returns
     ({body: [(label, local (3,))]}, [(label, global (3,))])."""
@@ -140,7 +150,7 @@ def body_points(data) -> tuple[dict, list]:
 
 
 # ----------------------------------------------------------------------------- mobility
-def row_kinds(model, name):
+def row_kinds(model: Model, name: str) -> set[bool]:
     """Set of booleans 'is angular' of the equations of joint or driver ``name``."""
     for j in model.joints:
         if j.name == name:
@@ -148,15 +158,15 @@ def row_kinds(model, name):
     return {d.type == "rotational" for d in model.drivers if d.name == name}
 
 
-def mobility(data) -> dict:
+def mobility(data: ReportData) -> dict:
     """Mobility and redundancy at the first sample and the singular-configuration scan of
-    the solver's mobility analysis (tolerance RANK_TOL: the sampled states carry the run's
+    the solver's mobility analysis (tolerance SAMPLED_RANK_TOL: the sampled states carry the run's
     constraint drift). Returns dict(report (MobilityReport, with the Grubler count),
     scan (SingularityScan), involved {redundant row: sorted joint/driver names sharing its load})."""
     system, Y, t0 = data.system, data.Y, float(data.t[0])
-    rep = analysis.mobility(system, Y=Y[0], t=t0, tol=RANK_TOL)
-    scan = analysis.singular_configurations(data, tol=RANK_TOL)
-    J, kept = analysis.rank_structure(system, Y[0], t0, RANK_TOL)[:2]
+    rep = analysis.mobility(system, Y=Y[0], t=t0, tol=SAMPLED_RANK_TOL)
+    scan = analysis.singular_configurations(data, tol=SAMPLED_RANK_TOL)
+    J, kept = analysis.rank_structure(system, Y[0], t0, SAMPLED_RANK_TOL)[:2]
     involved = {
         r: sorted(
             {system.owner_name(int(system.row_owner[i])) for i in _involved(J, kept, r)}
@@ -177,7 +187,7 @@ def _involved(J, kept, r, tol=1e-6):
 
 
 # ----------------------------------------------------------------------------- warnings
-def warnings(data, mob):
+def warnings(data: ReportData, mob: dict) -> list[tuple[str, str]]:
     """List of (title, text) warnings: run status, redundant constraints and how their
     reactions were distributed, over-driving, singular configurations, drift."""
     out = []
@@ -204,7 +214,7 @@ def warnings(data, mob):
                 "these instants are unreliable.",
             )
         )
-    elif len(scan.ratio) and float(np.min(scan.ratio)) < NEAR_SINGULAR:
+    elif len(scan.ratio) and float(np.min(scan.ratio)) < REPORT_NEAR_SINGULAR:
         k = int(np.argmin(scan.ratio))
         out.append(
             (
@@ -222,7 +232,7 @@ def _times(ts, n=6):
     return shown + (", ..." if len(ts) > n else "")
 
 
-def redundant_joints(mob):
+def redundant_joints(mob: dict) -> list[str]:
     """Names of the joints/drivers whose reactions share a redundant load."""
     return sorted({n for names in mob["involved"].values() for n in names})
 

@@ -1,15 +1,25 @@
 """The report as a list of blocks (headings, paragraphs, tables, plots) built once from
 ReportData and rendered by both the HTML and the PDF writer, so both hold the same content."""
 
+from __future__ import annotations
+
 import datetime
 import platform
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..solver.catalog import JOINTS
 from ..solver.integrators import METHODS
 from . import derived, plots
+from .animation import View
+from .data import ReportData
+from .derived import CheckedPoint
+
+if TYPE_CHECKING:
+    from ..solver.model import Force, Joint, Model
 
 NOISE = 1e-6  # relative size of components printed as 0 in the peak table
 
@@ -34,7 +44,10 @@ class Table:
     numeric: list = field(default_factory=list)  # column indices aligned right
 
 
-def g(x, digits=4):
+Block = Heading | Para | Table | plots.Plot  # one element of the report, rendered by html_writer and pdf_writer
+
+
+def g(x: float | None, digits: int = 4) -> str:
     """A number in compact engineering-friendly form."""
     if x is None:
         return "-"
@@ -44,11 +57,11 @@ def g(x, digits=4):
     return f"{x:.{digits}g}"
 
 
-def vec(v, digits=4):
+def vec(v: Sequence[float], digits: int = 4) -> str:
     return "(" + ", ".join(g(x, digits) for x in v) + ")"
 
 
-def versions():
+def versions() -> dict[str, str]:
     """Software versions of the report environment: name -> version string."""
     import matplotlib
     import numba
@@ -68,7 +81,9 @@ def versions():
 
 
 # ----------------------------------------------------------------------------- build
-def build(data, points=(), view=None, files=()):
+def build(
+    data: ReportData, points: Sequence[CheckedPoint] = (), view: View = None, files: Sequence[str] = ()
+) -> list[Block]:
     """All blocks of the report. ``points``: [(label, body, local)] from
     derived.check_points; ``files``: names of the files written beside the report."""
     peaks = derived.peak_loads(data)
@@ -86,7 +101,7 @@ def build(data, points=(), view=None, files=()):
     return blocks
 
 
-def title_block(data) -> list:
+def title_block(data: ReportData) -> list[Block]:
     s, st = data.summary, data.summary.get("settings", {})
     integ = st.get("integrator", s.get("integrator", "?"))
     rows = [["Model", data.model.name]]
@@ -130,7 +145,7 @@ def formulation(integ: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def settings_text(st, integ):
+def settings_text(st: dict, integ: str) -> str:
     """Integrator settings relevant to ``integ``."""
     parts = [
         f"step {g(st.get('step'))} s"
@@ -149,7 +164,7 @@ def settings_text(st, integ):
     return ", ".join(parts)
 
 
-def key_results(data, peaks):
+def key_results(data: ReportData, peaks: list[dict]) -> list[Block]:
     rows = []
     for d in derived.driver_peaks(data):
         rows.append(
@@ -169,7 +184,7 @@ def key_results(data, peaks):
     return [Heading("Key results", 1), Table(["Quantity", "Value"], rows)] if rows else []
 
 
-def warning_blocks(warns):
+def warning_blocks(warns: list[tuple[str, str]]) -> list[Block]:
     out = [Heading("Warnings", 1)]
     if not warns:
         return out + [
@@ -182,7 +197,7 @@ def warning_blocks(warns):
 
 
 # ----------------------------------------------------------------------------- model
-def model_blocks(model):
+def model_blocks(model: Model) -> list[Block]:
     out = [Heading("Model", 1), Heading("Bodies", 2)]
     rows = []
     for b in model.bodies:
@@ -243,7 +258,7 @@ def model_blocks(model):
     return out
 
 
-def frame_text(j):
+def frame_text(j: Joint) -> str:
     if j.frame is not None:
         f = j.frame
         return f"origin {vec(f.origin)}, z {vec(f.z_axis, 3)}" + (f", x {vec(f.x_axis, 3)}" if f.x_axis else "")
@@ -253,7 +268,7 @@ def frame_text(j):
     return "local " + "; ".join(parts)
 
 
-def profile_text(p):
+def profile_text(p: str | float | dict) -> str:
     if isinstance(p, dict):
         items = []
         for k, v in p.items():
@@ -266,7 +281,7 @@ def profile_text(p):
     return str(p)
 
 
-def force_target(f):
+def force_target(f: Force) -> str:
     if f.type in ("point_force", "torque"):
         return f.body + (f" at {vec(f.point)}" if f.point is not None else "")
     if f.type == "spring_damper":
@@ -274,7 +289,7 @@ def force_target(f):
     return f"joint {f.joint}"
 
 
-def force_params(f):
+def force_params(f: Force) -> str:
     if f.type == "point_force":
         return f"F = [{', '.join(str(c) for c in f.force)}] N ({f.frame} axes)"
     if f.type == "torque":
@@ -286,7 +301,7 @@ def force_params(f):
 
 
 # ----------------------------------------------------------------------------- mobility, peaks
-def mobility_blocks(mob: dict) -> list:
+def mobility_blocks(mob: dict) -> list[Block]:
     rep, scan = mob["report"], mob["scan"]
     out = [Heading("Mobility and redundancy", 1)]
     ratio = float(np.min(scan.ratio)) if len(scan.ratio) else 1.0
@@ -340,7 +355,7 @@ def mobility_blocks(mob: dict) -> list:
     return out
 
 
-def peak_blocks(peaks, mob):
+def peak_blocks(peaks: list[dict], mob: dict) -> list[Block]:
     affected = set(derived.redundant_joints(mob))
     rows = []
     for p in peaks:
@@ -381,12 +396,12 @@ def peak_blocks(peaks, mob):
     return [Heading("Peak loads", 1), Table(head, rows, cap, numeric=list(range(2, 12)))]
 
 
-def components(v, magnitude):
+def components(v: Sequence[float], magnitude: float) -> list[str]:
     """Vector components as text; those below NOISE x magnitude (round-off) shown as 0."""
     return [g(x) if abs(x) > NOISE * magnitude else "0" for x in v]
 
 
-def plot_blocks(data, peaks, points, view):
+def plot_blocks(data: ReportData, peaks: list[dict], points: Sequence[CheckedPoint], view: View) -> list[Block]:
     out = [Heading("Plots", 1)]
     items = (
         plots.driver_plots(data, peaks)
@@ -399,7 +414,7 @@ def plot_blocks(data, peaks, points, view):
     return out + items
 
 
-def file_blocks(files):
+def file_blocks(files: Sequence[str]) -> list[Block]:
     if not files:
         return []
     text = {

@@ -2,6 +2,8 @@
 are the results CSV headers, units in brackets), the peak-load table and the user points
 as CSV."""
 
+from __future__ import annotations
+
 import csv
 import json
 
@@ -9,6 +11,8 @@ import numpy as np
 
 from ..solver import results_files as fmt
 from . import derived
+from .data import ReportData
+from .derived import CheckedPoint
 
 GROUPS = tuple((f.removesuffix(".csv"), f) for f in fmt.FILES)  # (timeseries.json group, results CSV)
 
@@ -18,7 +22,7 @@ def _list(a):
     return [float(x) if np.isfinite(x) else None for x in a]
 
 
-def point_columns(data, points):
+def point_columns(data: ReportData, points: list[CheckedPoint]) -> dict[str, np.ndarray]:
     """{header: array} of the points' position [m], velocity [m/s] and acceleration [m/s^2]."""
     cols = {fmt.TIME: data.t}
     for label, body, local in points:
@@ -29,7 +33,7 @@ def point_columns(data, points):
     return cols
 
 
-def write_timeseries_json(data, points, path):
+def write_timeseries_json(data: ReportData, points: list[CheckedPoint], path: str) -> str:
     """All series: {"model", "source", "points": {label: {body, local_point_m}},
     "series": {group: {header: [values]}}}; null marks a non-finite value."""
     series = {g: {h: _list(v) for h, v in data.tables[f].items()} for g, f in GROUPS}
@@ -47,12 +51,12 @@ def write_timeseries_json(data, points, path):
     return path
 
 
-def write_points_csv(data, points: list, path: str) -> str:
+def write_points_csv(data: ReportData, points: list[CheckedPoint], path: str) -> str:
     """The user points' position [m], velocity [m/s] and acceleration [m/s^2] as CSV."""
     return fmt.write_csv(path, point_columns(data, points))
 
 
-def write_peaks_csv(peaks, path):
+def write_peaks_csv(peaks: list[dict], path: str) -> str:
     """The peak-load table; components in the joint frame carried by body_i."""
     head = [
         "joint",

@@ -1,13 +1,16 @@
 """Render report blocks to one self-contained HTML file: inline CSS, figures as base64
 PNG data URIs, no scripts, fonts, links or files outside the page."""
 
+from __future__ import annotations
+
 import base64
 import html
 import io
+from collections.abc import Sequence
 
 from matplotlib.figure import Figure
 
-from .document import Heading, Para, Table
+from .document import Block, Heading, Para, Table
 from .pdf_writer import CONTENT_W
 from .plots import Plot
 
@@ -31,14 +34,14 @@ figcaption { font-style: italic; color: #555; font-size: .9em; }
 """
 
 
-def png_data_uri(fig):
+def png_data_uri(fig: Figure) -> str:
     """A Figure as a ``data:image/png;base64,...`` URI."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, metadata={"Software": None})
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def render_plot(p):
+def render_plot(p: Plot) -> str:
     fig = Figure(figsize=(CONTENT_W, p.height))
     p.draw(fig, (0.0, 0.0, CONTENT_W, p.height))
     return (
@@ -47,7 +50,7 @@ def render_plot(p):
     )
 
 
-def render_table(t):
+def render_table(t: Table) -> str:
     e = html.escape
     head = "".join(f"<th>{e(str(h))}</th>" for h in t.header)
     rows = []
@@ -60,7 +63,7 @@ def render_table(t):
     return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def render(blocks, title):
+def render(blocks: Sequence[Block], title: str) -> str:
     """The HTML document as a string."""
     parts = []
     for b in blocks:
@@ -82,7 +85,7 @@ def render(blocks, title):
     )
 
 
-def write_html(blocks, path, title):
+def write_html(blocks: Sequence[Block], path: str, title: str) -> str:
     with open(path, "w", encoding="utf-8") as f:
         f.write(render(blocks, title))
     return path

@@ -1,13 +1,17 @@
 """Render report blocks to an A4 PDF with matplotlib's PdfPages (text, tables with
 wrapped cells and repeated headers, plots drawn directly on the page: vector output)."""
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.textpath import TextToPath
 
-from .document import Heading, Para, Table
+from .document import Block, Heading, Para, Table
 from .plots import Plot
 
 PAGE_W, PAGE_H = 8.27, 11.69  # A4 [in]
@@ -19,7 +23,7 @@ CELL_PAD = 0.06  # [in] each side of a cell
 _T2P = TextToPath()
 
 
-def text_width(s, size, bold=False):
+def text_width(s: str, size: float, bold: bool = False) -> float:
     """Width of a one-line string [in] at font size ``size`` [pt]."""
     if not s:
         return 0.0
@@ -27,7 +31,7 @@ def text_width(s, size, bold=False):
     return _T2P.get_text_width_height_descent(s, prop, ismath=False)[0] / 72.0
 
 
-def wrap(s, width, size, bold=False):
+def wrap(s: str, width: float, size: float, bold: bool = False) -> list[str]:
     """Lines of ``s`` that fit ``width`` [in] (greedy on measured widths)."""
     lines = []
     for para in str(s).split("\n"):
@@ -57,14 +61,14 @@ def _fit(s, width, size, bold):
 class PdfBuilder:
     """Lays blocks out top to bottom on A4 pages with a header and page numbers."""
 
-    def __init__(self, path, title):
+    def __init__(self, path: str, title: str) -> None:
         self.pdf = PdfPages(path, metadata={"Title": title, "Creator": "MBD Workbench"})
         self.title = title
         self.page = 0
         self.fig = None
         self.y = 0.0
 
-    def new_page(self):
+    def new_page(self) -> None:
         self.finish_page()
         self.page += 1
         self.fig = Figure(figsize=(PAGE_W, PAGE_H))
@@ -80,28 +84,28 @@ class PdfBuilder:
         )
         self.y = MARGIN_TOP
 
-    def finish_page(self):
+    def finish_page(self) -> None:
         if self.fig is not None:
             self.pdf.savefig(self.fig)
             self.fig = None
 
-    def close(self):
+    def close(self) -> None:
         self.finish_page()
         self.pdf.close()
 
-    def room(self):
+    def room(self) -> float:
         return PAGE_H - MARGIN_BOTTOM - self.y
 
-    def ensure(self, h):
+    def ensure(self, h: float) -> None:
         if self.fig is None or self.room() < h:
             self.new_page()
 
-    def text(self, x, s, size, **kw):
+    def text(self, x: float, s: str, size: float, **kw: object) -> None:
         """One line at the cursor (top-aligned), x in inches."""
         self.fig.text(x / PAGE_W, 1 - self.y / PAGE_H, s, fontsize=size, va="top", **kw)
 
     # ------------------------------------------------------------------ blocks
-    def heading(self, b, keep=0.6):
+    def heading(self, b: Heading, keep: float = 0.6) -> None:
         """A heading kept on one page with ``keep`` inches of what follows it."""
         size = HEAD.get(b.level, 10.0)
         before = 0.0 if b.level == 0 else 0.18
@@ -110,7 +114,7 @@ class PdfBuilder:
         self.text(MARGIN_X, b.text, size, weight="bold")
         self.y += size / 72 * 1.6
 
-    def para(self, b):
+    def para(self, b: Para) -> None:
         size = BODY if b.style == "normal" else BODY - 0.5
         color = {"warning": "#9a1b1b", "note": "0.25"}.get(b.style, "black")
         indent = 0.15 if b.style == "warning" else 0.0
@@ -124,7 +128,7 @@ class PdfBuilder:
             self.y += lh
         self.y += 0.08
 
-    def table(self, b):
+    def table(self, b: Table) -> None:
         widths = column_widths(b, CONTENT_W)
         head = [wrap(h, widths[c] - 2 * CELL_PAD, TABLE, True) for c, h in enumerate(b.header)]
         rows = [[wrap(cell, widths[c] - 2 * CELL_PAD, TABLE) for c, cell in enumerate(r)] for r in b.rows]
@@ -187,7 +191,7 @@ class PdfBuilder:
             )
         )
 
-    def plot(self, b):
+    def plot(self, b: Plot) -> None:
         cap = wrap(b.caption, CONTENT_W, SMALL)
         need = 0.3 + b.height + len(cap) * SMALL / 72 * 1.35 + 0.1
         self.ensure(need)
@@ -201,7 +205,7 @@ class PdfBuilder:
         self.y += 0.2
 
 
-def column_widths(table, avail):
+def column_widths(table: Table, avail: float) -> list[float]:
     """Column widths [in]: natural (one-line) widths; if too wide, the text columns are
     shrunk (their cells wrap) in proportion to their widths, numeric columns never."""
     n = len(table.header)
@@ -246,7 +250,7 @@ def _keep(following):
     return h + 0.6
 
 
-def write_pdf(blocks, path, title):
+def write_pdf(blocks: Sequence[Block], path: str, title: str) -> int:
     """Write ``blocks`` to ``path``; returns the number of pages."""
     with matplotlib.rc_context({"pdf.fonttype": 42, "font.family": "DejaVu Sans"}):
         pb = PdfBuilder(path, title)

@@ -1,12 +1,25 @@
 """Report figures. Each ``Plot`` draws into a box of a matplotlib Figure given in inches,
 so the same drawing fills a PDF page region and a standalone PNG for the HTML."""
 
-from collections.abc import Callable
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import derived
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from .animation import View
+    from .data import ReportData
+    from .derived import CheckedPoint
+
+Box = tuple[float, float, float, float]  # (x0, y0, width, height) [in] in a Figure
 
 LEFT, RIGHT_LEGEND, RIGHT, TOP, BOTTOM, GAP = 0.85, 1.75, 0.25, 0.3, 0.5, 0.45
 MAX_LINES = 8  # curves per axes before a plot is split
@@ -25,7 +38,7 @@ class Plot:
     draw: Callable
 
 
-def axes_stack(fig, box, n, legend=True):
+def axes_stack(fig: Figure, box: Box, n: int, legend: bool = True) -> list[Axes]:
     """n vertically stacked axes sharing x inside ``box``, legend space on the right."""
     x0, y0, w, h = box
     W, H = fig.get_size_inches()
@@ -72,14 +85,14 @@ def _chunks(items, n=MAX_LINES):
 
 
 # ----------------------------------------------------------------------------- plots
-def driver_plots(data, peaks):
+def driver_plots(data: ReportData, peaks: list[dict]) -> list[Plot]:
     """Driver efforts and power."""
     if not data.driver_names:
         return []
     out = []
     for part, names in enumerate(_chunks(data.driver_names)):
 
-        def draw(fig, box, names=names):
+        def draw(fig: Figure, box: Box, names: list[str] = names) -> None:
             a1, a2 = axes_stack(fig, box, 2)
             units = sorted({data.driver_unit(d) for d in names})
             for c, d in enumerate(names):
@@ -106,7 +119,7 @@ def _part(k, items):
     return f" ({k + 1}/{len(_chunks(items))})" if len(items) > MAX_LINES else ""
 
 
-def reaction_plots(data, peaks):
+def reaction_plots(data: ReportData, peaks: list[dict]) -> list[Plot]:
     """|F| and |T| per joint, with the peaks marked."""
     by_name = {p["joint"]: p for p in peaks}
     out = []
@@ -114,7 +127,7 @@ def reaction_plots(data, peaks):
         if not names:
             break
 
-        def draw(fig, box, names=names):
+        def draw(fig: Figure, box: Box, names: list[str] = names) -> None:
             a1, a2 = axes_stack(fig, box, 2)
             for c, j in enumerate(names):
                 col = COLORS[c % len(COLORS)]
@@ -140,13 +153,13 @@ def reaction_plots(data, peaks):
     return out
 
 
-def point_plots(data, points):
+def point_plots(data: ReportData, points: Sequence[CheckedPoint]) -> list[Plot]:
     """Position, velocity and acceleration components of each user point."""
     out = []
     for label, body, local in points:
         kin = derived.point_kinematics(data, body, local)
 
-        def draw(fig, box, kin=kin):
+        def draw(fig: Figure, box: Box, kin: dict[str, np.ndarray] = kin) -> None:
             axes = axes_stack(fig, box, 3)
             for ax, key, unit in zip(axes, ("position", "velocity", "acceleration"), ("m", "m/s", "m/s\u00b2")):
                 v = kin[key]
@@ -173,7 +186,7 @@ def _fmt_vec(v):
     return "(" + ", ".join(f"{x:.4g}" for x in v) + ")"
 
 
-def violation_plots(data):
+def violation_plots(data: ReportData) -> list[Plot]:
     """Constraint violation per joint and driver (log scale)."""
     names = data.joint_names + data.driver_names
     out = []
@@ -181,7 +194,7 @@ def violation_plots(data):
         if not group:
             break
 
-        def draw(fig, box, group=group):
+        def draw(fig: Figure, box: Box, group: list[str] = group) -> None:
             a1, a2 = axes_stack(fig, box, 2)
             for c, n in enumerate(group):
                 v = data.violation(n)
@@ -220,11 +233,11 @@ def violation_plots(data):
     return out
 
 
-def energy_plot(data):
+def energy_plot(data: ReportData) -> list[Plot]:
     """Energies, works and the balance."""
     e = data.energy()
 
-    def draw(fig, box):
+    def draw(fig: Figure, box: Box) -> None:
         a1, a2 = axes_stack(fig, box, 2)
         curves = (
             ("kinetic", "kinetic T", COLORS[0], "-"),
@@ -249,13 +262,13 @@ def energy_plot(data):
     return [Plot("Energy balance", cap, H2, draw)]
 
 
-def motion_plot(data, view=None, snapshots=8):
+def motion_plot(data: ReportData, view: View = None, snapshots: int = 8) -> list[Plot]:
     """Stick figure of the mechanism at a few instants, projected on the view plane."""
     from .animation import StickFigure
 
     stick = StickFigure(data, view)
 
-    def draw(fig, box):
+    def draw(fig: Figure, box: Box) -> None:
         x0, y0, w, h = box
         W, H = fig.get_size_inches()
         ax = fig.add_axes([(x0 + LEFT) / W, (y0 + BOTTOM) / H, (w - LEFT - RIGHT_LEGEND) / W, (h - TOP - BOTTOM) / H])

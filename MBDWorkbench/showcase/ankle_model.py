@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..solver.analyses.mobility import assemble
+from ..solver.assembly import assemble
 from ..solver.errors import ModelError
 from ..solver.model import Model, from_dict
 from ..solver.quaternion import matrix

@@ -1,5 +1,16 @@
-"""Initial conditions: Newton assembly of approximate positions onto Phi = 0 and
-projection of the initial velocities onto Phi_q v = -Phi_t."""
+"""Position assembly onto Phi(q, t) = 0 and velocity projection onto Phi_q v = -Phi_t.
+
+:func:`assemble` is the one position solver: the analyses, the simulation start
+(:func:`assemble_initial_state`), the output-time projection of ODE-form runs and the
+showcase all call it. Jacobian columns are 6 per moving body (global linear velocity,
+body-frame angular velocity); :func:`scaling` makes the Jacobian dimensionless (length
+rows divided by the model's length scale ``L``, linear columns multiplied by ``L``) so
+that metres and radians weigh alike in steps and rank decisions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 import scipy.linalg
@@ -7,10 +18,22 @@ import scipy.linalg
 from .errors import AssemblyError
 from .kernels import normalize_quaternions
 from .quaternion import rotate_by_body_vector
+from .tolerances import ASSEMBLY_TOL
+
+if TYPE_CHECKING:
+    from .system import System
 
 
-def apply_increment(system, Y, delta):
-    """Move every body by delta = [dr (global, m), dtheta (body frame, rad)] per body."""
+class BodyMove(TypedDict):
+    """How far assembly moved one body: CoG distance [m] and rotation angle [rad]."""
+
+    body: str
+    moved_m: float
+    rotated_rad: float
+
+
+def apply_increment(system: System, Y: np.ndarray, delta: np.ndarray) -> np.ndarray:
+    """Copy of Y with every body moved by delta = [dr (global, m), dtheta (body frame, rad)] per body."""
     Y = Y.copy()
     for b in range(system.nb):
         Y[7 * b : 7 * b + 3] += delta[6 * b : 6 * b + 3]
@@ -19,40 +42,126 @@ def apply_increment(system, Y, delta):
     return Y
 
 
-def assemble_positions(system, Y, t=0.0, tol=1e-10, max_iter=60):
-    """Gauss-Newton with backtracking line search (minimum-norm steps, so redundant
-    constraints are fine). Returns the assembled state; raises AssemblyError naming the
-    joints that cannot close and by how much."""
-    Y = Y.copy()
+# ----------------------------------------------------------------------------- scaling
+def length_scale(system: System, Y: np.ndarray) -> float:
+    """Characteristic length [m] of a configuration: the largest distance of a body CoG
+    or joint origin from their centroid (1 m if the model is a single point)."""
+    pts = [Y[7 * b : 7 * b + 3] for b in range(system.nb)]
+    for j, f in zip(system.model.joints, system.joint_frames):  # fixed sides are global
+        pts += [f["o" + s] for s, b in (("i", j.body_i), ("j", j.body_j)) if system.body_index(b) < 0]
+    P = np.array(pts, dtype=float).reshape(-1, 3)
+    L = float(np.max(np.linalg.norm(P - P.mean(axis=0), axis=1))) if len(P) else 0.0
+    return L if L > 1e-9 else 1.0
+
+
+def scaling(system: System, L: float) -> tuple[np.ndarray, np.ndarray]:
+    """Row scale (1/L [1/m] for length rows, 1 for angle rows) and column scale (L [m] for
+    linear velocity columns, 1 for angular) making the Jacobian dimensionless."""
+    rows = np.where(system.row_angular, 1.0, 1.0 / L)
+    cols = np.tile(np.r_[np.full(3, L), np.ones(3)], system.nb)
+    return rows, cols
+
+
+# ----------------------------------------------------------------------------- positions
+def assemble(
+    system: System,
+    Y: np.ndarray | None = None,
+    t: float = 0.0,
+    tol: float = ASSEMBLY_TOL,
+    max_iter: int = 100,
+    scaled: bool = True,
+) -> np.ndarray:
+    """Close all joints and drivers at time t [s] from approximate placements ``Y``
+    (default: the model's initial state) until max |Phi| < ``tol`` [m, rad]: Gauss-Newton
+    with minimum-norm steps (redundant equations are fine) and backtracking, switching to
+    Levenberg-Marquardt damping when a step does not reduce the residual. Steps are of
+    minimum norm in the dimensionless coordinates of :func:`scaling`, or in the raw ones
+    (m, rad) when ``scaled`` is False (the output-time projection). Velocities are left
+    unchanged. Returns the assembled state; raises AssemblyError naming the joints that
+    stay open and by how much."""
+    Y = (system.Y0 if Y is None else np.asarray(Y, float)).copy()
     normalize_quaternions(system.static, Y)
     if system.m == 0:
         return Y
-    phi, J, _, _ = system.constraint_jacobian(t, Y)
-    norm = np.linalg.norm(phi)
+    rs, cs = scaling(system, length_scale(system, Y)) if scaled else (np.ones(system.m), np.ones(6 * system.nb))
+    phi, J = system.constraint_jacobian(t, Y)[:2]
+    mu = 0.0
     for _ in range(max_iter):
         if np.max(np.abs(phi)) < tol:
             return Y
-        delta = -scipy.linalg.lstsq(J, phi, cond=1e-10, lapack_driver="gelsd")[0]
-        for alpha in (1.0, 0.5, 0.25, 0.125, 0.0625, 0.03125):
-            Y_try = apply_increment(system, Y, alpha * delta)
-            phi_try, J_try, _, _ = system.constraint_jacobian(t, Y_try)
-            if np.linalg.norm(phi_try) < norm:
+        Js = J * rs[:, None] * cs[None, :]
+        Y_new = _damped_step(system, Y, t, Js, phi * rs, cs, rs, mu)
+        if Y_new is None:
+            if mu > 1e8:
                 break
-        else:
-            break
-        Y, phi, J, norm = Y_try, phi_try, J_try, np.linalg.norm(phi_try)
+            mu = max(10.0 * mu, 1e-6 * float(np.sum(Js * Js)) + 1e-12)
+            continue
+        mu = mu / 10.0 if mu > 1e-12 else 0.0
+        Y = Y_new
+        phi, J = system.constraint_jacobian(t, Y)[:2]
     if np.max(np.abs(phi)) < tol:
         return Y
-    worst = system.worst_joints(phi)
-    detail = ", ".join(f"'{n}' off by {v:.3g}" for n, v in worst)
-    raise AssemblyError(
-        f"the mechanism does not assemble at t = {t:g} s: {detail} (residual {np.max(np.abs(phi)):.3g} after Newton)",
-        worst,
+    raise _not_assembled(system, phi, t, tol)
+
+
+def _damped_step(system, Y, t, Js, f, cs, rs, mu):
+    """One Newton step (Levenberg-Marquardt damped if mu > 0) on the scaled residual f
+    with backtracking; None if the residual does not drop."""
+    if mu == 0.0:
+        dx = -scipy.linalg.lstsq(Js, f, cond=1e-12, lapack_driver="gelsd")[0]
+    else:
+        n = Js.shape[1]
+        dx = -np.linalg.solve(Js.T @ Js + mu * np.eye(n), Js.T @ f)
+    norm0 = np.linalg.norm(f)
+    alpha = 1.0
+    for _ in range(12):
+        Y_try = apply_increment(system, Y, alpha * dx * cs)
+        phi_try = system.constraint_jacobian(t, Y_try)[0]
+        if np.all(np.isfinite(phi_try)) and np.linalg.norm(phi_try * rs) < norm0 * (1 - 1e-4 * alpha):
+            return Y_try
+        alpha *= 0.5
+    return None
+
+
+def joint_residuals(system: System, phi: np.ndarray, tol: float = 0.0) -> list[tuple[str, float, float]]:
+    """[(name, position residual [m], angle residual [rad])] of the joints and drivers
+    violating ``phi`` by more than ``tol``, worst first."""
+    out = []
+    n_own = len(system.model.joints) + len(system.model.drivers)
+    for k in range(n_own):
+        rows = system.row_owner == k
+        lin = np.abs(phi[rows & ~system.row_angular])
+        ang = np.abs(phi[rows & system.row_angular])
+        p = float(lin.max()) if lin.size else 0.0
+        a = float(ang.max()) if ang.size else 0.0
+        if max(p, a) > tol or not np.isfinite(p + a):
+            out.append((system.owner_name(k), p, a))
+    return sorted(out, key=lambda x: -max(x[1], x[2]))
+
+
+def _describe_residuals(res, count=4):
+    parts = []
+    for name, p, a in res[:count]:
+        bits = ([f"{p:.3g} m"] if p > 0 else []) + ([f"{a:.3g} rad"] if a > 0 else [])
+        parts.append(f"'{name}' open by {' and '.join(bits) or '0'}")
+    return ", ".join(parts)
+
+
+def _not_assembled(system, phi, t, tol):
+    """AssemblyError naming the joints left open by more than tol."""
+    bad = joint_residuals(system, phi, tol)
+    return AssemblyError(
+        f"the mechanism does not assemble at t = {t:g} s: {_describe_residuals(bad)} "
+        f"(least-squares residual {np.max(np.abs(phi)):.3g} after Newton/Levenberg-Marquardt; "
+        f"check the lengths and axes of these joints)",
+        [(n, max(p, a)) for n, p, a in bad],
     )
 
 
-def project_velocities(system, Y, t=0.0):
-    """Mass-weighted least-change projection of the velocities onto Phi_q v + Phi_t = 0."""
+# ----------------------------------------------------------------------------- velocities
+def project_velocities(system: System, Y: np.ndarray, t: float = 0.0) -> np.ndarray:
+    """Copy of Y with the velocities projected onto Phi_q v + Phi_t = 0 at time t [s]
+    (mass-weighted least change)."""
     Y = Y.copy()
     if system.m == 0:
         return Y
@@ -64,8 +173,9 @@ def project_velocities(system, Y, t=0.0):
     return Y
 
 
-def assembly_report(system, Y0, Y1):
-    """How far assembly moved each body: [{'body', 'moved_m', 'rotated_rad'}]."""
+# ----------------------------------------------------------------------------- initial state
+def assembly_report(system: System, Y0: np.ndarray, Y1: np.ndarray) -> list[BodyMove]:
+    """How far assembly moved each body from Y0 to Y1 (metres, radians)."""
     out = []
     for b, body in enumerate(system.moving):
         dr = float(np.linalg.norm(Y1[7 * b : 7 * b + 3] - Y0[7 * b : 7 * b + 3]))
@@ -75,8 +185,8 @@ def assembly_report(system, Y0, Y1):
     return out
 
 
-def assemble(system, Y, t=0.0, tol=1e-10):
-    """Assemble positions and project velocities; returns (Y, report) where the report
-    lists how far each body moved (metres, radians)."""
-    Y1 = project_velocities(system, assemble_positions(system, Y, t, tol), t)
+def assemble_initial_state(system: System, Y: np.ndarray, t: float = 0.0) -> tuple[np.ndarray, list[BodyMove]]:
+    """Initial conditions of a run at time t [s]: positions assembled (:func:`assemble`),
+    velocities projected; returns (state, how far each body moved)."""
+    Y1 = project_velocities(system, assemble(system, Y, t), t)
     return Y1, assembly_report(system, Y, Y1)

@@ -15,7 +15,7 @@ origin on body j kept in the plane of body i normal to a_i. Axis names: ``xi``, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .joints import ANGLE, DP1, DP2, POINT
 
@@ -43,7 +43,8 @@ class JointType:
     geometry (its z axis); drivers: driver types (:data:`DRIVER_TYPES`) it accepts, also
     the joints that take a rotational spring-damper; relaxations: weaker joints tried,
     in order, when its equations are redundant; assembly_names: FreeCAD 1.x Assembly
-    ``JointType`` values mapped directly onto it."""
+    ``JointType`` values mapped directly onto it; frees: the relative motion it allows
+    (docs)."""
 
     name: str
     rows: tuple[Row, ...]
@@ -53,6 +54,7 @@ class JointType:
     drivers: tuple[str, ...] = ()
     relaxations: tuple[Relaxation, ...] = ()
     assembly_names: tuple[str, ...] = ()
+    frees: str = ""
 
     @property
     def equations(self) -> int:
@@ -77,17 +79,58 @@ class DriverType:
     coordinate: str
 
 
+# Kinds of force-element fields: model.py reads and checks each kind the same way for every
+# force type (same JSON paths and messages), reading a force's fields kind by kind in this order.
+FIELD_KINDS: dict[str, str] = {
+    "moving_body": "name of a moving body (not ground, not grounded)",
+    "body": "name of a body, or ground",
+    "other_body": "name of a body, or ground, other than the force's previous body field",
+    "rotational_joint": "name of a joint that takes a rotational driver (revolute, cylindrical)",
+    "frame": "'global' or 'body'",
+    "profiles3": "3 profiles of t (numbers, expressions in t or profile objects)",
+    "point": "global point at the initial configuration [m]",
+    "nonneg": "number >= 0",
+    "number": "finite number",
+}
+REQUIRED = "required"  # default of a field that must be given
+
+
+@dataclass(frozen=True)
+class ForceField:
+    """One model-file field of a force type: ``kind`` is a key of :data:`FIELD_KINDS`;
+    ``default`` the value when the field is absent (:data:`REQUIRED`: it must be given;
+    ``None`` for a number: it may also be null); ``doc`` its meaning and unit (the docs
+    table of tools/catalog_docs.py and the ``model.Force`` docstring). A field name shared
+    by several force types has one kind and one default."""
+
+    name: str
+    kind: str
+    default: object = REQUIRED
+    doc: str = ""
+
+    @property
+    def value_when_absent(self) -> object:
+        """The attribute value of ``model.Force`` when the field is not given."""
+        return None if self.default == REQUIRED else self.default
+
+
 @dataclass(frozen=True)
 class ForceType:
     """One kind of force element: ``fields`` are its model-file fields besides name and
-    type; ``label`` / ``tooltip`` the GUI text. Its formula is one element kernel in
-    :mod:`.kernels`, generic over real and complex arguments (the ODE form and the
-    complex-step Jacobians of :mod:`.integrators.jacobians` both call it)."""
+    type, in the order model files list them; ``label`` / ``tooltip`` the GUI text. Its
+    formula is one element kernel in :mod:`.kernels` (generic over real and complex
+    arguments: the ODE form and the complex-step Jacobians of :mod:`.integrators.jacobians`
+    both call it), its parameters are packed by :mod:`.system`."""
 
     name: str
-    fields: frozenset = field(default_factory=frozenset)
+    fields: tuple[ForceField, ...]
     label: str = ""
     tooltip: str = ""
+
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        """Names of its fields besides name and type."""
+        return tuple(f.name for f in self.fields)
 
 
 # The order is the GUI order (toolbar, property enumeration): keep existing entries in place.
@@ -102,6 +145,7 @@ JOINTS: dict[str, JointType] = {
             drivers=("rotational",),
             relaxations=(Relaxation("spherical"), Relaxation("universal", "swap_xz"), Relaxation("cylindrical")),
             assembly_names=("Revolute",),
+            frees="rotation about z",
         ),
         JointType(
             "prismatic",
@@ -111,6 +155,7 @@ JOINTS: dict[str, JointType] = {
             drivers=("linear",),
             relaxations=(Relaxation("cylindrical"),),
             assembly_names=("Slider",),
+            frees="translation along z",
         ),
         JointType(
             "cylindrical",
@@ -119,6 +164,7 @@ JOINTS: dict[str, JointType] = {
             "Rotation about and translation along one axis",
             drivers=("rotational", "linear"),
             assembly_names=("Cylindrical",),
+            frees="rotation about and translation along z",
         ),
         JointType(
             "spherical",
@@ -127,12 +173,14 @@ JOINTS: dict[str, JointType] = {
             "Ball joint at a point (pick a vertex, circle or sphere)",
             needs_axis=False,
             assembly_names=("Ball",),
+            frees="3 rotations",
         ),
         JointType(
             "planar",
             _AXES_PARALLEL + ((DP2, "zi"),),
             "Planar joint",
             "Motion in a plane (pick a planar face: its normal)",
+            frees="translation in the x-y plane, rotation about z",
         ),
         JointType(
             "fixed",
@@ -142,6 +190,7 @@ JOINTS: dict[str, JointType] = {
             needs_axis=False,
             relaxations=(Relaxation("spherical"), Relaxation("cylindrical"), Relaxation("revolute")),
             assembly_names=("Fixed",),
+            frees="nothing",
         ),
         JointType(
             "universal",
@@ -149,6 +198,7 @@ JOINTS: dict[str, JointType] = {
             "Universal joint",
             "Cardan joint: pick one axis on each part (the cross axes)",
             relaxations=(Relaxation("spherical"),),
+            frees="rotation about x (carried by body_i) and y (carried by body_j)",
         ),
     )
 }
@@ -166,25 +216,52 @@ FORCES: dict[str, ForceType] = {
     for f in (
         ForceType(
             "point_force",
-            frozenset({"body", "point", "force", "frame"}),
+            (
+                ForceField("body", "moving_body"),
+                ForceField("point", "point", None, "global, default: the CoG"),
+                ForceField("force", "profiles3", doc="3 profiles, N"),
+                ForceField("frame", "frame", "global", "`global`/`body`, default `global`"),
+            ),
             "Force",
             "A force [N] at a body point, profiles of t, global or body frame",
         ),
         ForceType(
             "torque",
-            frozenset({"body", "torque", "frame"}),
+            (
+                ForceField("body", "moving_body"),
+                ForceField("torque", "profiles3", doc="3 profiles, N m"),
+                ForceField("frame", "frame", "global", "`global`/`body`, default `global`"),
+            ),
             "Torque",
             "A torque [N m] on a body, profiles of t, global or body frame",
         ),
         ForceType(
             "spring_damper",
-            frozenset({"body_i", "point_i", "body_j", "point_j", "stiffness", "damping", "free_length"}),
+            (
+                ForceField("body_i", "body"),
+                ForceField("point_i", "point", doc="global"),
+                ForceField("body_j", "other_body"),
+                ForceField("point_j", "point", doc="global"),
+                ForceField("stiffness", "nonneg", 0.0, "N/m"),
+                ForceField("damping", "nonneg", 0.0, "N s/m"),
+                ForceField("free_length", "nonneg", None, "m, default: the initial distance"),
+            ),
             "Spring-damper",
             "Translational spring-damper between two body points",
         ),
         ForceType(
             "rotational_spring_damper",
-            frozenset({"joint", "stiffness", "damping", "free_angle"}),
+            (
+                ForceField("joint", "rotational_joint", doc="revolute/cylindrical"),
+                ForceField("stiffness", "nonneg", 0.0, "N m/rad"),
+                ForceField("damping", "nonneg", 0.0, "N m s/rad"),
+                ForceField(
+                    "free_angle",
+                    "number",
+                    0.0,
+                    "rad, joint angle, 0 at the initial configuration, measured in (-pi, pi] around it",
+                ),
+            ),
             "Torsion spring-damper",
             "Rotational spring-damper on a revolute or cylindrical joint",
         ),
@@ -207,3 +284,45 @@ def joint_for_assembly(assembly_name: str) -> str | None:
         if assembly_name in j.assembly_names:
             return j.name
     return None
+
+
+INDEX1_FORMULATION = (
+    "the index-1 DAE (acceleration-level constraints) with Baumgarte stabilisation and Tikhonov-regularised multipliers"
+)
+INDEX3_FORMULATION = "the index-3 DAE (position-level constraints) directly, no stabilisation"
+
+
+@dataclass(frozen=True)
+class IntegratorType:
+    """One time integrator: ``name`` in settings and the CLI, ``label`` for reports and
+    messages, ``index`` 1 (acceleration-level constraints, Baumgarte feedback) or 3
+    (position-level constraints), ``description`` for help texts. Its Stepper class (same
+    ``name``) is registered in ``integrators.METHODS``."""
+
+    name: str
+    label: str
+    index: int
+    description: str
+
+    @property
+    def formulation(self) -> str:
+        """Which equations it integrates (for reports)."""
+        return INDEX1_FORMULATION if self.index == 1 else INDEX3_FORMULATION
+
+
+# The order is the one users see (CLI help, FreeCAD's Integrator enumeration).
+INTEGRATORS: dict[str, IntegratorType] = {
+    i.name: i
+    for i in (
+        IntegratorType("euler", "explicit Euler", 1, "explicit Euler, fixed step"),
+        IntegratorType("symplectic_euler", "symplectic Euler", 1, "symplectic Euler, fixed step"),
+        IntegratorType("rk4", "RK4", 1, "classical Runge-Kutta of order 4, fixed step"),
+        IntegratorType("bdf", "BDF", 1, "SciPy's BDF, adaptive step"),
+        IntegratorType("radau", "Radau", 1, "SciPy's Radau IIA, adaptive step"),
+        IntegratorType("lsoda", "LSODA", 1, "SciPy's LSODA, adaptive step"),
+        IntegratorType("cros", "CROS", 3, "one-stage complex Rosenbrock scheme on the index-3 DAE, fixed step"),
+        IntegratorType("galpha", "generalized-alpha", 3, "Lie-group generalized-alpha on the index-3 DAE, adaptive"),
+    )
+}
+
+INTEGRATOR_TYPES: tuple[str, ...] = tuple(INTEGRATORS)

@@ -16,11 +16,15 @@ Bytecode: int64 pairs ``(opcode, operand)``; operands index the program's own
 constants (``OP_CONST``, ``OP_POWC``) or tables (``OP_TABLE``).
 """
 
+from __future__ import annotations
+
 import keyword
 import math
 import numbers
 import operator
 import re
+from collections.abc import Iterable, Sequence
+from typing import NoReturn
 
 import numpy as np
 from numba import njit
@@ -29,6 +33,7 @@ from .errors import ModelError
 
 MAX_LENGTH = 2000  # characters in an expression
 MAX_DEPTH = 100  # nesting levels (parentheses, unary signs, powers, calls)
+Node = tuple  # parse node: ("num", v) | ("t",) | ("add", ...) | ... (see _Parser)
 
 
 class ExpressionError(ModelError):
@@ -226,7 +231,19 @@ def _binary(op, a0, a1, a2, b0, b1, b2):
 
 
 @njit(cache=True, error_model="numpy")
-def eval_jet(k, t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack):
+def eval_jet(
+    k: int,
+    t: float,
+    code: np.ndarray,
+    code_start: np.ndarray,
+    consts: np.ndarray,
+    const_start: np.ndarray,
+    table_x: np.ndarray,
+    table_y: np.ndarray,
+    table_start: np.ndarray,
+    table_base: np.ndarray,
+    stack: np.ndarray,
+) -> tuple[float, float, float]:
     """Evaluate program ``k`` of a pack at time ``t`` (float) -> (f, df/dt, d2f/dt2).
 
     Argument order after (k, t) is ``pack_args(pack)``:
@@ -345,44 +362,44 @@ class _Parser:
     | ('neg', node) | ('pow', base, exp) | ('call', name, [args]) | ('table', j, arg).
     """
 
-    def __init__(self, text, path):
+    def __init__(self, text: str, path: str) -> None:
         self.text, self.path, self.depth = text, path, 0
         self.tokens = _tokenize(text)
         self.i = 0
 
-    def fail(self, problem, col, hint=""):
+    def fail(self, problem: str, col: int, hint: str = "") -> NoReturn:
         raise ExpressionError(
             self.path, "%s at column %d in %s%s" % (problem, col, _excerpt(self.text, col), "; " + hint if hint else "")
         )
 
-    def peek(self):
+    def peek(self) -> tuple[str, str, int]:
         return self.tokens[self.i]
 
-    def take(self):
+    def take(self) -> tuple[str, str, int]:
         self.i += 1
         return self.tokens[self.i - 1]
 
-    def parse(self):
+    def parse(self) -> Node:
         node = self.sum()
         kind, tok, col = self.peek()
         if kind != "end":
             self.fail("unexpected %s" % _describe(kind, tok), col)
         return node
 
-    def sum(self):
+    def sum(self) -> Node:
         terms = [(1.0, self.product())]
         while self.peek()[1] in ("+", "-") and self.peek()[0] == "op":
             sign = 1.0 if self.take()[1] == "+" else -1.0
             terms.append((sign, self.product()))
         return make_add(terms)
 
-    def product(self):
+    def product(self) -> Node:
         factors = [("*", self.unary())]
         while self.peek()[1] in ("*", "/") and self.peek()[0] == "op":
             factors.append((self.take()[1], self.unary()))
         return make_mul(factors)
 
-    def unary(self):
+    def unary(self) -> Node:
         kind, tok, col = self.peek()
         self.depth += 1
         if self.depth > MAX_DEPTH:
@@ -396,14 +413,14 @@ class _Parser:
         self.depth -= 1
         return node
 
-    def power(self):
+    def power(self) -> Node:
         base = self.primary()
         if self.peek()[1] in ("^", "**") and self.peek()[0] == "op":
             self.take()
             return make_pow(base, self.unary())
         return base
 
-    def primary(self):
+    def primary(self) -> Node:
         kind, tok, col = self.take()
         if kind == "num":
             value = float(tok)
@@ -418,13 +435,13 @@ class _Parser:
             return node
         self.fail("unexpected %s" % _describe(kind, tok), col)
 
-    def expect(self, tok, open_col):
+    def expect(self, tok: str, open_col: int) -> None:
         kind, got, col = self.peek()
         if got != tok or kind != "op":
             self.fail("expected %r (to close column %d), found %s" % (tok, open_col, _describe(kind, got)), col)
         self.take()
 
-    def name(self, tok, col):
+    def name(self, tok: str, col: int) -> Node:
         is_call = self.peek()[1] == "(" and self.peek()[0] == "op"
         if keyword.iskeyword(tok):
             self.fail("Python keyword %r is not allowed" % tok, col)
@@ -444,7 +461,7 @@ class _Parser:
             return ("num", CONSTANTS[tok])
         self.fail("unknown name %r" % tok, col, "allowed names: t, pi, e")
 
-    def call(self, name, col):
+    def call(self, name: str, col: int) -> Node:
         open_col = self.take()[2]
         args = [self.sum()]
         while self.peek()[1] == "," and self.peek()[0] == "op":
@@ -482,7 +499,7 @@ def _const_value(fn, *args):
     return value if math.isfinite(value) else None
 
 
-def make_add(terms):
+def make_add(terms: list[tuple[float, Node]]) -> Node:
     """Sum of (sign, node), constant terms folded."""
     if len(terms) == 1 and terms[0][0] > 0:
         return terms[0][1]
@@ -497,7 +514,7 @@ def make_add(terms):
     return ("add", rest)
 
 
-def make_mul(factors):
+def make_mul(factors: list[tuple[str, Node]]) -> Node:
     """Product of ('*'|'/', node), constant factors folded into one leading factor."""
     if len(factors) == 1:
         return factors[0][1]
@@ -520,7 +537,7 @@ def make_mul(factors):
     return ("mul", rest)
 
 
-def make_neg(node):
+def make_neg(node: Node) -> Node:
     """-node, folded into constants and leading constant factors."""
     if node[0] == "num":
         return ("num", -node[1])
@@ -531,7 +548,7 @@ def make_neg(node):
     return ("neg", node)
 
 
-def make_pow(base, exp):
+def make_pow(base: Node, exp: Node) -> Node:
     """base^exp, folded when both are constant."""
     if exp[0] == "num":
         if base[0] == "num":
@@ -543,7 +560,7 @@ def make_pow(base, exp):
     return ("pow", base, exp)
 
 
-def make_call(name, args):
+def make_call(name: str, args: list[Node]) -> Node:
     """Function call, folded when all arguments are constant."""
     if all(a[0] == "num" for a in args):
         fn = UNARY_FUNCS[name][1] if name in UNARY_FUNCS else _PY_FUNCS[name]
@@ -570,22 +587,22 @@ _PY_FUNCS = {"atan2": math.atan2, "min": min, "max": max, "step": _py_step}
 class _Emitter:
     """Postfix code generator tracking the constant pool and stack depth."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.code, self.consts, self.depth, self.max_depth = [], [], 0, 0
 
-    def op(self, opcode, arg=0, pops=0, pushes=0):
+    def op(self, opcode: int, arg: int = 0, pops: int = 0, pushes: int = 0) -> None:
         self.code += [opcode, arg]
         self.depth += pushes - pops
         self.max_depth = max(self.max_depth, self.depth)
 
-    def const(self, value):
+    def const(self, value: float) -> int:
         for i, c in enumerate(self.consts):
             if c == value and math.copysign(1.0, c) == math.copysign(1.0, value):
                 return i
         self.consts.append(float(value))
         return len(self.consts) - 1
 
-    def emit(self, node):
+    def emit(self, node: Node) -> None:
         kind = node[0]
         if kind == "num":
             self.op(OP_CONST, self.const(node[1]), pushes=1)
@@ -606,7 +623,7 @@ class _Emitter:
         else:
             self.emit_call(node[1], node[2])
 
-    def emit_chain(self, items, ops):
+    def emit_chain(self, items: list[tuple], ops: dict) -> None:
         first_op, first = items[0]
         self.emit(first)
         if first_op == -1.0:
@@ -615,7 +632,7 @@ class _Emitter:
             self.emit(node)
             self.op(ops[key], pops=1)
 
-    def emit_pow(self, base, exp):
+    def emit_pow(self, base: Node, exp: Node) -> None:
         self.emit(base)
         if exp[0] == "num":
             self.op(OP_POWC, self.const(exp[1]))
@@ -623,7 +640,7 @@ class _Emitter:
             self.emit(exp)
             self.op(OP_POW, pops=1)
 
-    def emit_call(self, name, args):
+    def emit_call(self, name: str, args: list[Node]) -> None:
         if name in UNARY_FUNCS:
             self.emit(args[0])
             self.op(UNARY_FUNCS[name][0])
@@ -644,7 +661,14 @@ class _Emitter:
 class Program:
     """One compiled profile: bytecode, constants, tables, readable source."""
 
-    def __init__(self, code, consts, tables, source, max_depth):
+    def __init__(
+        self,
+        code: Sequence[int],
+        consts: Sequence[float],
+        tables: list[tuple[Sequence[float], Sequence[float]]],
+        source: str,
+        max_depth: int,
+    ) -> None:
         self.code = np.ascontiguousarray(code, dtype=np.int64)
         self.consts = np.ascontiguousarray(consts, dtype=np.float64)
         self.tables = [(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)) for x, y in tables]
@@ -652,14 +676,14 @@ class Program:
         self.max_depth = int(max_depth)
         self._args = None
 
-    def __call__(self, t):
+    def __call__(self, t: float) -> tuple[float, float, float]:
         """(f, f', f'') at time t through the njit evaluator."""
         if self._args is None:
             self._args = pack_args(pack_programs([self]))
         f, f1, f2 = eval_jet(0, float(t), *self._args)
         return float(f), float(f1), float(f2)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Program(%r)" % self.source
 
 
@@ -669,7 +693,7 @@ def _compile_node(node, tables, source):
     return Program(em.code, em.consts, tables, source, em.max_depth)
 
 
-def compile_expression(text, path="profile", max_length=MAX_LENGTH):
+def compile_expression(text: str, path: str = "profile", max_length: int | None = MAX_LENGTH) -> Program:
     """Compile an expression string in t (language in the module docstring)."""
     if not isinstance(text, str):
         raise ExpressionError(path, "expression must be a string, got %s" % type(text).__name__)
@@ -813,7 +837,7 @@ def _check_dict(spec, path):
     return kind
 
 
-def compile_profile(spec, path="profile"):
+def compile_profile(spec: str | float | dict, path: str = "profile") -> Program:
     """Compile a profile spec (expression string, number or dict) into a Program.
 
     Dict types: expression{expr}, constant{value}, constant_speed{speed, initial=0},
@@ -843,7 +867,7 @@ def compile_profile(spec, path="profile"):
 class ProgramPack:
     """Programs concatenated into flat typed arrays for njit kernels (see eval_jet)."""
 
-    def __init__(self, programs):
+    def __init__(self, programs: Iterable[Program]) -> None:
         programs = list(programs)
         tables = [tb for p in programs for tb in p.tables]
         self.sources = [p.source for p in programs]
@@ -858,7 +882,7 @@ class ProgramPack:
         self.max_depth = max([p.max_depth for p in programs] + [1])
         self.stack = new_stack(self)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.sources)
 
 
@@ -870,12 +894,12 @@ def _offsets(sizes):
     return np.concatenate([np.zeros(1, np.int64), np.cumsum(np.asarray(sizes, np.int64))]).astype(np.int64)
 
 
-def new_stack(pack):
+def new_stack(pack: ProgramPack) -> np.ndarray:
     """A fresh scratch stack for ``pack`` (one per thread when evaluating in parallel)."""
     return np.zeros((pack.max_depth, 3), dtype=np.float64)
 
 
-def pack_programs(programs):
+def pack_programs(programs: Sequence[Program]) -> ProgramPack:
     """Concatenate Programs into a ProgramPack (program k keeps index k)."""
     for i, p in enumerate(programs):
         if not isinstance(p, Program):
@@ -883,7 +907,7 @@ def pack_programs(programs):
     return ProgramPack(programs)
 
 
-def pack_args(pack):
+def pack_args(pack: ProgramPack) -> tuple[np.ndarray, ...]:
     """Arrays in eval_jet's order after (k, t): eval_jet(k, t, *pack_args(pack))."""
     return (
         pack.code,

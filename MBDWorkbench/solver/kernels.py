@@ -12,7 +12,7 @@ from numba import njit
 from .expressions import eval_jet
 from .joints import ANGLE, Side, body_side, eval_row, point_kinematics, row_terms, wrap_angle
 from .quaternion import quat_rate, quat_to_matrix
-from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, row, scale, sub
+from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 OK, SINGULAR, NOT_FINITE = 0, 1, 2
 _ENTRY_POINTS = {}
@@ -67,10 +67,23 @@ def update_rotations(S, Y, A):
 
 
 # ----------------------------------------------------------------------------- force elements
-# One element kernel per force type, generic over real and complex arguments: the ODE form
-# (:func:`forces`) and the complex-step Jacobians (integrators/jacobians.py) both call them.
-# ``Q`` holds 6 generalized-force entries (global force, body-frame torque) per slot; body b
-# of a side (see joints.py) is its slot in both Q and A, b < 0 (the ground) receives nothing.
+# One element kernel per kind of force element, generic over real and complex arguments: the
+# ODE form (:func:`forces`) and the complex-step Jacobians (integrators/jacobians.py) both
+# reach them through :func:`force_element`. ``Q`` holds 6 generalized-force entries (global
+# force, body-frame torque) per slot; body b of a side (see joints.py) is its slot in both Q
+# and A, b < 0 (the ground) receives nothing.
+#
+# system.py packs each force of the model into one element: its kernel code (below), the
+# moving bodies of its two sides (S.force_bi, S.force_bj; -1: ground or none), up to 4 local
+# vectors (S.force_vecs), numbers (S.force_par), 6 profile programs (S.force_prog, -1: none)
+# and a flag (S.force_flag). The elements are sorted by kernel code: those of kernel c are
+# S.force_start[c] to S.force_start[c + 1] - 1. A new kernel: its function below, its code
+# and READS_VELOCITY entry here, one branch in :func:`force_element`.
+LOAD, SPRING_DAMPER, ROTATIONAL_SPRING_DAMPER = 0, 1, 2
+READS_VELOCITY = np.array([False, True, True])  # per kernel code: the force depends on the velocities
+FORCE_KERNELS = READS_VELOCITY.shape[0]
+
+
 @njit(cache=True)
 def point_force(Q: np.ndarray, A: np.ndarray, b: int, s: Vec3, F: Vec3) -> None:
     """Add a global force F [N] acting at body-local point s [m] to slot b of Q."""
@@ -97,7 +110,17 @@ def point_load(Q: np.ndarray, A: np.ndarray, b: int, s: Vec3, F: Vec3, T: Vec3, 
     return Fg, Tb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def load(Q: np.ndarray, A: np.ndarray, side: Side, s: Vec3, F: Vec3, T: Vec3, body_frame: bool) -> tuple[float, Scalar]:
+    """A force F [N] at body-local point s [m] and a torque T [N m] on a side, both global or
+    (``body_frame``) in the body frame: adds them to Q and returns (0 potential, power [W])."""
+    Fg, Tb = point_load(Q, A, side[0], s, F, T, body_frame)
+    v = point_kinematics(A, side, s)[1]
+    w = side[3]
+    return 0.0, dot(Fg, v) + Tb[0] * w[0] + Tb[1] * w[1] + Tb[2] * w[2]
+
+
+@njit(cache=True, inline="always")
 def spring_damper(
     Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, si: Vec3, sj: Vec3, k: float, c: float, l0: float
 ) -> tuple[Scalar, Scalar]:
@@ -119,7 +142,7 @@ def spring_damper(
     return 0.5 * k * stretch * stretch, -(c * rate * rate)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rotational_spring_damper(
     Q: np.ndarray,
     A: np.ndarray,
@@ -146,6 +169,92 @@ def rotational_spring_damper(
     return 0.5 * k * dtheta * dtheta, -(c * rate * rate)
 
 
+@njit(cache=True)
+def _profiles(
+    progs, k, t, order, u, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+):
+    """Fill u (6) with the profiles progs[k] of element k (0 where -1, i.e. absent): values
+    (order 0) or time derivatives (order 1) at t."""
+    for c in range(u.shape[0]):
+        u[c] = 0.0
+        if progs[k, c] >= 0:
+            u[c] = eval_jet(
+                progs[k, c], t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+            )[order]
+
+
+@njit(cache=True, inline="always")
+def _has_profiles(progs, k):
+    """Whether element k has a profile."""
+    for c in range(progs.shape[1]):
+        if progs[k, c] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _vec(vecs, k, i):
+    """Local vector i of element k."""
+    return (vecs[k, i, 0], vecs[k, i, 1], vecs[k, i, 2])
+
+
+@njit(cache=True, inline="always")
+def _numbers(par, k):
+    """The numbers of element k."""
+    return par[k, 0], par[k, 1], par[k, 2], par[k, 3]
+
+
+@njit(cache=True, inline="always")
+def force_element(
+    code: int,
+    k: int,
+    order: int,
+    Q: np.ndarray,
+    A: np.ndarray,
+    side_i: Side,
+    side_j: Side,
+    vecs: np.ndarray,
+    p: tuple,
+    flag: int,
+    u: np.ndarray,
+) -> tuple[Scalar, Scalar]:
+    """Add the generalized force of force element k (kernel ``code``, local vectors vecs[k])
+    on sides i and j to Q or, with order 1, its explicit time derivative, given its numbers
+    p, flag and profiles u (see :func:`force_element_data`). Returns (potential [J], power
+    [W])."""
+    if code == LOAD:
+        return load(Q, A, side_i, _vec(vecs, k, 0), (u[0], u[1], u[2]), (u[3], u[4], u[5]), flag == 1)
+    if order > 0:  # the other elements do not depend on t explicitly
+        return 0.0, 0.0
+    if code == SPRING_DAMPER:
+        return spring_damper(Q, A, side_i, side_j, _vec(vecs, k, 0), _vec(vecs, k, 1), p[0], p[1], p[2])
+    return rotational_spring_damper(Q, A, side_i, side_j, vecs, k, p[0], p[1], p[2])
+
+
+@njit(cache=True, inline="always")
+def force_element_data(S: tuple, k: int, t: float, order: int, u: np.ndarray) -> tuple[tuple, int]:
+    """(numbers, flag) of force element k; fills u (6) with its profiles at t (order 0) or
+    their time derivatives (order 1)."""
+    if _has_profiles(S.force_prog, k):
+        _profiles(
+            S.force_prog,
+            k,
+            t,
+            order,
+            u,
+            S.p_code,
+            S.p_code_start,
+            S.p_consts,
+            S.p_const_start,
+            S.p_table_x,
+            S.p_table_y,
+            S.p_table_start,
+            S.p_table_base,
+            S.p_stack,
+        )
+    return _numbers(S.force_par, k), S.force_flag[k]
+
+
 # ----------------------------------------------------------------------------- force loops
 @njit(cache=True)
 def _gravity_gyro(nb, Y, mass, inertia, gravity, Q):
@@ -165,125 +274,22 @@ def _gravity_gyro(nb, Y, mass, inertia, gravity, Q):
 
 
 @njit(cache=True)
-def _profile_value(
-    progs, k, c, t, order, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
-):
-    """Value (order 0) or time derivative (order 1) at t of the profile progs[k, c]
-    (0 where it is -1, i.e. absent)."""
-    if progs[k, c] < 0:
-        return 0.0
-    return eval_jet(
-        progs[k, c], t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
-    )[order]
-
-
-@njit(cache=True)
-def _profile_vector(
-    progs, k, t, order, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
-):
-    """3-vector of profile values (order 0) or time derivatives (order 1) at t from row k of ``progs``."""
-    return (
-        _profile_value(
-            progs,
-            k,
-            0,
-            t,
-            order,
-            code,
-            code_start,
-            consts,
-            const_start,
-            table_x,
-            table_y,
-            table_start,
-            table_base,
-            stack,
-        ),
-        _profile_value(
-            progs,
-            k,
-            1,
-            t,
-            order,
-            code,
-            code_start,
-            consts,
-            const_start,
-            table_x,
-            table_y,
-            table_start,
-            table_base,
-            stack,
-        ),
-        _profile_value(
-            progs,
-            k,
-            2,
-            t,
-            order,
-            code,
-            code_start,
-            consts,
-            const_start,
-            table_x,
-            table_y,
-            table_start,
-            table_base,
-            stack,
-        ),
-    )
-
-
-@njit(cache=True, inline="always")
-def load_profiles(S: tuple, k: int, t: float, order: int) -> tuple[Vec3, Vec3]:
-    """Force [N] and torque [N m] of load k at time t (order 0) or their time derivatives
-    (order 1), in the frame of the load."""
-    return (
-        _profile_vector(
-            S.load_fprog,
-            k,
-            t,
-            order,
-            S.p_code,
-            S.p_code_start,
-            S.p_consts,
-            S.p_const_start,
-            S.p_table_x,
-            S.p_table_y,
-            S.p_table_start,
-            S.p_table_base,
-            S.p_stack,
-        ),
-        _profile_vector(
-            S.load_tprog,
-            k,
-            t,
-            order,
-            S.p_code,
-            S.p_code_start,
-            S.p_consts,
-            S.p_const_start,
-            S.p_table_x,
-            S.p_table_y,
-            S.p_table_start,
-            S.p_table_base,
-            S.p_stack,
-        ),
-    )
-
-
-@njit(cache=True)
-def _loads(
+def _force_elements(
     t,
+    order,
     nb,
     Y,
     A,
     Q,
-    body,
-    point,
-    fprog,
-    tprog,
-    frame,
+    V,
+    P,
+    start,
+    bi,
+    bj,
+    vecs,
+    par,
+    progs,
+    flag,
     code,
     code_start,
     consts,
@@ -294,50 +300,61 @@ def _loads(
     table_base,
     stack,
 ):
-    """Point forces and torques (profiles of t, global or body frame); returns their power [W]."""
-    P = 0.0
-    for k in range(body.shape[0]):
-        F = _profile_vector(
-            fprog, k, t, 0, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
-        )
-        T = _profile_vector(
-            tprog, k, t, 0, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
-        )
-        side = body_side(Y, nb, body[k])
-        s = row(point, k)
-        Fg, Tb = point_load(Q, A, body[k], s, F, T, frame[k] == 1)
-        v = point_kinematics(A, side, s)[1]
-        w = side[3]
-        P += dot(Fg, v) + Tb[0] * w[0] + Tb[1] * w[1] + Tb[2] * w[2]
-    return P
-
-
-@njit(cache=True)
-def _spring_dampers(nb, Y, A, Q, bi, bj, si, sj, k_arr, c_arr, l0):
-    """Translational spring-dampers; returns (potential [J], damper power [W])."""
-    V = 0.0
-    P = 0.0
-    for k in range(bi.shape[0]):
-        dV, dP = spring_damper(
-            Q, A, body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k]), row(si, k), row(sj, k), k_arr[k], c_arr[k], l0[k]
-        )
-        V += dV
-        P += dP
+    """Add all force elements to Q (order 1: their explicit time derivatives), kernel by
+    kernel; returns V and P plus their potentials [J] and powers [W], summed per kernel."""
+    u = np.zeros(6)
+    for kernel in range(start.shape[0] - 1):
+        if start[kernel + 1] == start[kernel]:
+            continue
+        group_V = 0.0
+        group_P = 0.0
+        for k in range(start[kernel], start[kernel + 1]):
+            if _has_profiles(progs, k):
+                _profiles(
+                    progs, k, t, order, u, code, code_start, consts, const_start, table_x, table_y, table_start,
+                    table_base, stack,
+                )  # fmt: skip
+            side_i, side_j = body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k])
+            dV, dP = force_element(kernel, k, order, Q, A, side_i, side_j, vecs, _numbers(par, k), flag[k], u)
+            group_V += dV
+            group_P += dP
+        V += group_V
+        P += group_P
     return V, P
 
 
-@njit(cache=True)
-def _rotational_springs(nb, Y, A, Q, bi, bj, vecs, k_arr, c_arr, th0):
-    """Rotational spring-dampers on joint angles; returns (potential [J], damper power [W])."""
-    V = 0.0
-    P = 0.0
-    for k in range(bi.shape[0]):
-        dV, dP = rotational_spring_damper(
-            Q, A, body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k]), vecs, k, k_arr[k], c_arr[k], th0[k]
-        )
-        V += dV
-        P += dP
-    return V, P
+@njit(cache=True, inline="always")
+def force_elements(t: float, order: int, Y: np.ndarray, S: tuple, W: tuple, Q: np.ndarray, V: float) -> tuple:
+    """Add all force elements to Q (order 0) or their explicit time derivatives dQ/dt
+    (order 1); returns (V + their potential [J], their power [W])."""
+    if S.force_bi.shape[0] == 0:
+        return V, 0.0
+    return _force_elements(
+        t,
+        order,
+        S.nb,
+        Y,
+        W.A,
+        Q,
+        V,
+        0.0,
+        S.force_start,
+        S.force_bi,
+        S.force_bj,
+        S.force_vecs,
+        S.force_par,
+        S.force_prog,
+        S.force_flag,
+        S.p_code,
+        S.p_code_start,
+        S.p_consts,
+        S.p_const_start,
+        S.p_table_x,
+        S.p_table_y,
+        S.p_table_start,
+        S.p_table_base,
+        S.p_stack,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -345,38 +362,7 @@ def forces(t, Y, S, W, Q):
     """Generalized forces Q (global force, body-frame torque per body, gyroscopic term
     included). Returns (potential energy [J], power of non-conservative forces [W])."""
     V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, Q)
-    P = 0.0
-    if S.load_body.shape[0]:
-        P += _loads(
-            t,
-            S.nb,
-            Y,
-            W.A,
-            Q,
-            S.load_body,
-            S.load_point,
-            S.load_fprog,
-            S.load_tprog,
-            S.load_frame,
-            S.p_code,
-            S.p_code_start,
-            S.p_consts,
-            S.p_const_start,
-            S.p_table_x,
-            S.p_table_y,
-            S.p_table_start,
-            S.p_table_base,
-            S.p_stack,
-        )
-    if S.sd_bi.shape[0]:
-        dV, dP = _spring_dampers(S.nb, Y, W.A, Q, S.sd_bi, S.sd_bj, S.sd_si, S.sd_sj, S.sd_k, S.sd_c, S.sd_l0)
-        V += dV
-        P += dP
-    if S.rs_bi.shape[0]:
-        dV, dP = _rotational_springs(S.nb, Y, W.A, Q, S.rs_bi, S.rs_bj, S.rs_vecs, S.rs_k, S.rs_c, S.rs_th0)
-        V += dV
-        P += dP
-    return V, P
+    return force_elements(t, 0, Y, S, W, Q, V)
 
 
 @njit(cache=True)

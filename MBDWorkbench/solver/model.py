@@ -7,13 +7,22 @@ are given in global coordinates at the initial configuration unless a field says
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, make_dataclass
 
 import numpy as np
 
-from .catalog import DRIVER_TYPES, FORCE_TYPES, FORCES, JOINT_TYPES, joints_driven_by
+from .catalog import (
+    DRIVER_TYPES,
+    FIELD_KINDS,
+    FORCE_TYPES,
+    FORCES,
+    INTEGRATOR_TYPES,
+    JOINT_TYPES,
+    REQUIRED,
+    ForceField,
+    joints_driven_by,
+)
 from .errors import ModelError
-from .integrators import names as integrator_names
 
 GROUND = "ground"
 
@@ -61,34 +70,22 @@ class Joint:
     frame_j: Frame = None
 
 
-@dataclass
-class Force:
-    """A force element. ``type`` is one of FORCE_TYPES; the other fields depend on it:
+def _force_class() -> type:
+    """The Force dataclass: name, type and one attribute per field of the force types of
+    catalog.FORCES, equal to the field's default when absent (None for required fields)."""
+    defaults = {}
+    for ftype in FORCES.values():
+        for spec in ftype.fields:
+            defaults.setdefault(spec.name, spec.value_when_absent)
+    attributes = [("name", str), ("type", str)] + [(k, object, field(default=v)) for k, v in defaults.items()]
+    cls = make_dataclass("Force", attributes, namespace={"__module__": __name__})
+    cls.__doc__ = "A force element; ``type`` is one of FORCE_TYPES, its fields are (catalog.FORCES):\n\n" + "\n".join(
+        f"{t.name}: " + ", ".join(f"{f.name} [{f.doc}]" if f.doc else f.name for f in t.fields) for t in FORCES.values()
+    )
+    return cls
 
-    point_force: body, point (global), force [3 profiles, N], frame 'global'|'body'
-    torque: body, torque [3 profiles, N m], frame 'global'|'body'
-    spring_damper: body_i, point_i, body_j, point_j (global), stiffness [N/m],
-        damping [N s/m], free_length [m] (default: initial distance)
-    rotational_spring_damper: joint (revolute/cylindrical), stiffness [N m/rad],
-        damping [N m s/rad], free_angle [rad] (joint angle, 0 at the initial configuration)
-    """
 
-    name: str
-    type: str
-    body: str = None
-    point: list = None
-    force: list = None
-    torque: list = None
-    frame: str = "global"
-    body_i: str = None
-    point_i: list = None
-    body_j: str = None
-    point_j: list = None
-    joint: str = None
-    stiffness: float = 0.0
-    damping: float = 0.0
-    free_length: float = None
-    free_angle: float = 0.0
+Force = _force_class()
 
 
 @dataclass
@@ -152,16 +149,20 @@ class Model:
         """A JSON-ready dict (the format of docs/model-format.md) that ``from_dict`` reads
         back: each force keeps only the fields of its type."""
         d = _strip_none(asdict(self))
-        for f in d.get("forces", []):
-            allowed = {"name", "type"} | (FORCES[f["type"]].fields if f.get("type") in FORCES else set())
-            for key in [k for k in f if k not in allowed]:
-                del f[key]
+        d["forces"] = [_force_dict(f) for f in d["forces"]]
         return d
 
     def save(self, path):
         """Write the model as JSON."""
         with open(path, "w") as f:
             json.dump(self.to_dict(), f, indent=2)
+
+
+def _force_dict(f: dict) -> dict:
+    """Name, type and the fields of the force's type, in the catalogue order."""
+    ftype = FORCES.get(f.get("type"))
+    keys = ("name", "type") + (ftype.field_names if ftype else ())
+    return {k: f[k] for k in keys if k in f}
 
 
 def _strip_none(obj):
@@ -316,45 +317,53 @@ def _joint(d, path):
     )
 
 
-def _force(d, path):
+_KIND_ORDER = tuple(FIELD_KINDS)  # force fields are read kind by kind: the first error found is reported
+
+
+def _force(d: dict, path: str) -> Force:
+    """Read a force: name, type and the fields its ForceType lists (catalog.FORCES)."""
     name = _name(d, path)
     ftype = d.get("type")
-    if ftype not in FORCE_TYPES:
-        raise ModelError(f"{path}.type", f"force '{name}': unknown type {ftype!r} (one of {', '.join(FORCE_TYPES)})")
-    _reject_unknown(d, path, {"name", "type"} | FORCES[ftype].fields)
+    _check_force_type(ftype, f"{path}.type", f"force '{name}'")
+    specs = FORCES[ftype].fields
+    _reject_unknown(d, path, {"name", "type", *FORCES[ftype].field_names})
     f = Force(name=name, type=ftype)
-    if ftype in ("point_force", "torque"):
-        f.body = _name(d, path, "body")
-        f.frame = d.get("frame", "global")
-        if f.frame not in ("global", "body"):
-            raise ModelError(f"{path}.frame", "must be 'global' or 'body'")
-        key = "force" if ftype == "point_force" else "torque"
-        comps = d.get(key)
-        if not isinstance(comps, list) or len(comps) != 3:
-            raise ModelError(
-                f"{path}.{key}", "must be a list of 3 profiles (numbers, expressions in t or profile objects)"
-            )
-        _check_profiles(comps, f"{path}.{key}")
-        setattr(f, key, comps)
-        if ftype == "point_force":
-            f.point = _vector(d.get("point"), f"{path}.point") if "point" in d else None
-    elif ftype == "spring_damper":
-        f.body_i, f.body_j = _name(d, path, "body_i"), _name(d, path, "body_j")
-        f.point_i = _vector(d.get("point_i"), f"{path}.point_i")
-        f.point_j = _vector(d.get("point_j"), f"{path}.point_j")
-        f.stiffness = _number(d.get("stiffness", 0.0), f"{path}.stiffness", nonnegative=True)
-        f.damping = _number(d.get("damping", 0.0), f"{path}.damping", nonnegative=True)
-        if d.get("free_length") is not None:
-            f.free_length = _number(d["free_length"], f"{path}.free_length", nonnegative=True)
-    else:
-        f.joint = _name(d, path, "joint")
-        f.stiffness = _number(d.get("stiffness", 0.0), f"{path}.stiffness", nonnegative=True)
-        f.damping = _number(d.get("damping", 0.0), f"{path}.damping", nonnegative=True)
-        f.free_angle = _number(d.get("free_angle", 0.0), f"{path}.free_angle")
+    for spec in sorted(specs, key=lambda spec: _KIND_ORDER.index(spec.kind)):
+        setattr(f, spec.name, _force_field(d, path, spec))
     return f
 
 
-def _check_profiles(comps, path):
+def _check_force_type(ftype: str, path: str, what: str) -> None:
+    if ftype not in FORCE_TYPES:
+        raise ModelError(path, f"{what}: unknown type {ftype!r} (one of {', '.join(FORCE_TYPES)})")
+
+
+def _force_field(d: dict, path: str, spec: ForceField) -> object:
+    """The value of one force field (a ForceField of the catalogue), checked by kind."""
+    key, kind, required = spec.name, spec.kind, spec.default == REQUIRED
+    where = f"{path}.{key}"
+    if kind in ("moving_body", "body", "other_body", "rotational_joint"):
+        return _name(d, path, key)
+    if kind == "frame":
+        value = d.get(key, spec.default)
+        if value not in ("global", "body"):
+            raise ModelError(where, "must be 'global' or 'body'")
+        return value
+    if kind == "profiles3":
+        comps = d.get(key)
+        if not isinstance(comps, list) or len(comps) != 3:
+            raise ModelError(where, "must be a list of 3 profiles (numbers, expressions in t or profile objects)")
+        _check_profiles(comps, where)
+        return comps
+    if kind == "point":
+        return _vector(d.get(key), where) if required or key in d else spec.default
+    value = d.get(key) if required else d.get(key, spec.default)
+    if value is None and spec.default is None:
+        return None
+    return _number(value, where, nonnegative=kind == "nonneg")
+
+
+def _check_profiles(comps: list, path: str) -> None:
     from .expressions import compile_profile
 
     for k, c in enumerate(comps):
@@ -398,9 +407,9 @@ def validate_settings(s, path="settings"):
     rho = _number(s.rho_inf, f"{path}.rho_inf")
     if not 0.0 <= rho <= 1.0:
         raise ModelError(f"{path}.rho_inf", f"must lie in [0, 1], got {rho}")
-    if s.integrator not in integrator_names():
+    if s.integrator not in INTEGRATOR_TYPES:
         raise ModelError(
-            f"{path}.integrator", f"unknown integrator {s.integrator!r} (one of {', '.join(integrator_names())})"
+            f"{path}.integrator", f"unknown integrator {s.integrator!r} (one of {', '.join(INTEGRATOR_TYPES)})"
         )
 
 
@@ -520,21 +529,27 @@ def _find_joint(model, name, path, what):
     raise ModelError(path, f"{what}: unknown joint '{name}'")
 
 
-def _check_force_refs(model, f, names, path):
+def _check_force_refs(model, f, names: dict, path: str) -> None:
+    """Check the bodies and joints a force names, field by field in catalogue order."""
     what = f"force '{f.name}'"
-    if f.type in ("point_force", "torque"):
-        _body_ref(f.body, names, f"{path}.body", what)
-        if _is_fixed(f.body, names):
-            raise ModelError(f"{path}.body", f"{what}: acts on the fixed body '{f.body}'")
-    elif f.type == "spring_damper":
-        _body_ref(f.body_i, names, f"{path}.body_i", what)
-        _body_ref(f.body_j, names, f"{path}.body_j", what)
-        if f.body_i == f.body_j:
-            raise ModelError(f"{path}.body_j", f"{what}: connects body '{f.body_i}' to itself")
-    else:
-        joint = _find_joint(model, f.joint, f"{path}.joint", what)
-        driven = joints_driven_by("rotational")
-        if joint.type not in driven:
-            raise ModelError(
-                f"{path}.joint", f"{what}: needs a {' or '.join(driven)} joint, '{joint.name}' is {joint.type}"
-            )
+    _check_force_type(f.type, f"{path}.type", what)
+    previous_body = None
+    for spec in FORCES[f.type].fields:
+        value, where = getattr(f, spec.name), f"{path}.{spec.name}"
+        if spec.kind in ("moving_body", "body", "other_body"):
+            _body_ref(value, names, where, what)
+        if spec.kind == "moving_body" and _is_fixed(value, names):
+            raise ModelError(where, f"{what}: acts on the fixed body '{value}'")
+        if spec.kind == "other_body" and value == previous_body:
+            raise ModelError(where, f"{what}: connects body '{value}' to itself")
+        if spec.kind in ("body", "other_body"):
+            previous_body = value
+        if spec.kind == "rotational_joint":
+            _check_rotational_joint(model, value, where, what)
+
+
+def _check_rotational_joint(model, name: str, path: str, what: str) -> None:
+    joint = _find_joint(model, name, path, what)
+    driven = joints_driven_by("rotational")
+    if joint.type not in driven:
+        raise ModelError(path, f"{what}: needs a {' or '.join(driven)} joint, '{joint.name}' is {joint.type}")

@@ -1,11 +1,14 @@
 """Unit-quaternion helpers (scalar first: q = [qw, qx, qy, qz])."""
 
+from __future__ import annotations
+
 import numpy as np
 from numba import njit
+from numpy.typing import ArrayLike
 
 
 @njit(cache=True)
-def quat_to_matrix(q, out):
+def quat_to_matrix(q: np.ndarray, out: np.ndarray) -> None:
     """Rotation matrix A (body -> global) of a quaternion, normalised on the fly."""
     n = np.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
     w, x, y, z = q[0] / n, q[1] / n, q[2] / n, q[3] / n
@@ -21,7 +24,7 @@ def quat_to_matrix(q, out):
 
 
 @njit(cache=True)
-def quat_rate(q, w_body, out):
+def quat_rate(q: np.ndarray, w_body: np.ndarray, out: np.ndarray) -> None:
     """Quaternion derivative 0.5 * q (x) (0, w) for a body-frame angular velocity [rad/s]."""
     out[0] = -0.5 * (q[1] * w_body[0] + q[2] * w_body[1] + q[3] * w_body[2])
     out[1] = 0.5 * (q[0] * w_body[0] + q[2] * w_body[2] - q[3] * w_body[1])
@@ -30,7 +33,7 @@ def quat_rate(q, w_body, out):
 
 
 @njit(cache=True)
-def quat_mul(a, b, out):
+def quat_mul(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
     """Hamilton product a (x) b."""
     out[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3]
     out[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2]
@@ -39,7 +42,7 @@ def quat_mul(a, b, out):
 
 
 @njit(cache=True)
-def rotate_by_body_vector(q, phi_body, out):
+def rotate_by_body_vector(q: np.ndarray, phi_body: np.ndarray, out: np.ndarray) -> None:
     """out = q (x) exp(phi/2): rotate a pose by a body-frame rotation vector [rad], normalised."""
     ang = np.sqrt(phi_body[0] ** 2 + phi_body[1] ** 2 + phi_body[2] ** 2)
     dq = np.empty(4)
@@ -60,14 +63,14 @@ def rotate_by_body_vector(q, phi_body, out):
         out[k] /= n
 
 
-def matrix(q):
+def matrix(q: ArrayLike) -> np.ndarray:
     """Rotation matrix of quaternion ``q`` (numpy convenience)."""
     out = np.empty((3, 3))
     quat_to_matrix(np.asarray(q, dtype=float), out)
     return out
 
 
-def from_matrix(A):
+def from_matrix(A: ArrayLike) -> np.ndarray:
     """Quaternion (qw >= 0) of a proper rotation matrix."""
     A = np.asarray(A, dtype=float)
     tr = np.trace(A)
@@ -88,14 +91,14 @@ def from_matrix(A):
     return q if q[0] >= 0 else -q
 
 
-def from_axis_angle(axis, angle):
+def from_axis_angle(axis: ArrayLike, angle: float) -> np.ndarray:
     """Quaternion of a rotation by ``angle`` [rad] about ``axis``."""
     axis = np.asarray(axis, dtype=float)
     axis = axis / np.linalg.norm(axis)
     return np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * axis])
 
 
-def matrices(Q):
+def matrices(Q: ArrayLike) -> np.ndarray:
     """Rotation matrices (k, 3, 3) of quaternions (k, 4), vectorised."""
     Q = np.asarray(Q, dtype=float)
     Q = Q / np.linalg.norm(Q, axis=-1, keepdims=True)

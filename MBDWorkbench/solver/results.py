@@ -2,16 +2,38 @@
 and global axes, driver efforts, violations, energies); written by :mod:`.results_files`
 (docs/results-format.md)."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
+from numpy.typing import ArrayLike
 
 from . import quaternion
 from .kernels import fast_call
 from .results_files import write_results
 
+if TYPE_CHECKING:
+    from .model import Model, Settings
+    from .system import Static, System, Work
+
 
 @njit(cache=True)
-def joint_wrenches(S, Y, W, row_owner, nj, recv_side, recv_body, recv_sign, recv_origin, axes_body, axes_local, out):
+def joint_wrenches(
+    S: Static,
+    Y: np.ndarray,
+    W: Work,
+    row_owner: np.ndarray,
+    nj: int,
+    recv_side: np.ndarray,
+    recv_body: np.ndarray,
+    recv_sign: np.ndarray,
+    recv_origin: np.ndarray,
+    axes_body: np.ndarray,
+    axes_local: np.ndarray,
+    out: np.ndarray,
+) -> None:
     """Reaction wrench that body_i exerts on body_j for every joint, from W.jac and
     W.lam: out[k] = [F global (3), T global about the joint origin (3), F joint (3),
     T joint (3)] in N and N m; the joint frame is the one carried by body_i."""
@@ -43,7 +65,7 @@ def joint_wrenches(S, Y, W, row_owner, nj, recv_side, recv_body, recv_sign, recv
             out[k, 9 + a] = axis[0] * out[k, 3] + axis[1] * out[k, 4] + axis[2] * out[k, 5]
 
 
-def reaction_layout(system):
+def reaction_layout(system: System) -> tuple[np.ndarray, ...]:
     """Static per-joint arrays for joint_wrenches: which side receives the reaction."""
     nj = len(system.model.joints)
     side = np.zeros(nj, np.int64)
@@ -64,7 +86,7 @@ def reaction_layout(system):
     return side, body, sign, origin, axes_body, axes
 
 
-def software_versions():
+def software_versions() -> dict[str, str]:
     """Versions of Python and the numerical libraries used for a run."""
     import platform
 
@@ -87,9 +109,9 @@ class Results:
     given for the user's body frames (CoG position, orientation quaternion, global
     velocities)."""
 
-    def __init__(self, system, settings):
+    def __init__(self, system: System, settings: Settings) -> None:
         self.system = system
-        self.model = system.model
+        self.model: Model = system.model
         self.settings = settings
         self.body_names = [b.name for b in system.moving]
         self.joint_names = [j.name for j in system.model.joints]
@@ -161,7 +183,7 @@ class Results:
         self._cache = None
         return ev
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._rows)
 
     def _stack(self, key):
@@ -169,12 +191,12 @@ class Results:
 
     # ------------------------------------------------------------------ accessors
     @property
-    def t(self):
+    def t(self) -> np.ndarray:
         """Output times [s]."""
         return self._stack("t")
 
     @property
-    def Y(self):
+    def Y(self) -> np.ndarray:
         """Raw solver states (principal body frames), shape (K, 13 N)."""
         return self._stack("Y")
 
@@ -199,45 +221,45 @@ class Results:
             )
         return self._cache
 
-    def position(self, body):
+    def position(self, body: str) -> np.ndarray:
         """CoG position [m], shape (K, 3)."""
         return self._poses()["position"][:, self.body_names.index(body)]
 
-    def rotation(self, body):
+    def rotation(self, body: str) -> np.ndarray:
         """Rotation matrices of the body's own frame, shape (K, 3, 3)."""
         return self._poses()["A"][:, self.body_names.index(body)]
 
-    def orientation(self, body):
+    def orientation(self, body: str) -> np.ndarray:
         """Quaternions [qw, qx, qy, qz] of the body's own frame, shape (K, 4)."""
         return self._poses()["quaternion"][:, self.body_names.index(body)]
 
-    def velocity(self, body):
+    def velocity(self, body: str) -> np.ndarray:
         """CoG velocity [m/s], global, shape (K, 3)."""
         return self._poses()["velocity"][:, self.body_names.index(body)]
 
-    def angular_velocity(self, body):
+    def angular_velocity(self, body: str) -> np.ndarray:
         """Angular velocity [rad/s], global axes, shape (K, 3)."""
         return self._poses()["angular_velocity"][:, self.body_names.index(body)]
 
-    def point(self, body, local_point):
+    def point(self, body: str, local_point: ArrayLike) -> np.ndarray:
         """Global path [m] of a point given in the body's own frame relative to its CoG."""
         return self.position(body) + self.rotation(body) @ np.asarray(local_point, float)
 
-    def reaction(self, joint, frame="joint"):
+    def reaction(self, joint: str, frame: str = "joint") -> tuple[np.ndarray, np.ndarray]:
         """Reaction (force [N], torque [N m] about the joint origin) that body_i exerts on
         body_j, in the joint frame (carried by body_i) or 'global' axes: two (K, 3) arrays."""
         w = self._stack("wrench")[:, self.joint_names.index(joint)]
         return (w[:, 6:9], w[:, 9:12]) if frame == "joint" else (w[:, 0:3], w[:, 3:6])
 
-    def driver_effort(self, driver):
+    def driver_effort(self, driver: str) -> np.ndarray:
         """Driver torque [N m] or force [N] applied to body_j, shape (K,)."""
         return self._stack("effort")[:, self.driver_names.index(driver)]
 
-    def driver_power(self, driver):
+    def driver_power(self, driver: str) -> np.ndarray:
         """Mechanical power [W] delivered by the driver, shape (K,)."""
         return self._stack("power")[:, self.driver_names.index(driver)]
 
-    def violation(self, name):
+    def violation(self, name: str) -> dict[str, np.ndarray]:
         """Per-sample violations of a joint or driver: dict of position [m], angle [rad],
         velocity [m/s] and angular_velocity [rad/s] (max abs over its equations)."""
         sys = self.system
@@ -247,12 +269,12 @@ class Results:
         rate = np.abs(self._stack("rate")).reshape(len(self), -1)
         ang, lin = rows & sys.row_angular, rows & ~sys.row_angular
 
-        def mx(a, sel):
+        def mx(a: np.ndarray, sel: np.ndarray) -> np.ndarray:
             return a[:, sel].max(axis=1) if sel.any() else np.zeros(len(self))
 
         return dict(position=mx(phi, lin), angle=mx(phi, ang), velocity=mx(rate, lin), angular_velocity=mx(rate, ang))
 
-    def max_violation(self):
+    def max_violation(self) -> tuple[float, float]:
         """(max position violation [m], max angular violation [rad]) over the run."""
         if not len(self) or not self.system.m:
             return 0.0, 0.0
@@ -260,7 +282,7 @@ class Results:
         ang = self.system.row_angular
         return (float(phi[:, ~ang].max()) if (~ang).any() else 0.0, float(phi[:, ang].max()) if ang.any() else 0.0)
 
-    def energy(self):
+    def energy(self) -> dict[str, np.ndarray]:
         """Dict of kinetic, potential, total, work_drivers, work_nonconservative and
         balance = total - total(0) - works [J], each (K,)."""
         T, V, Wd, Wn = (self._stack(k) for k in ("T", "V", "Wd", "Wn"))
@@ -268,7 +290,7 @@ class Results:
         bal = E - (E[0] if len(E) else 0.0) - Wd - Wn
         return dict(kinetic=T, potential=V, total=E, work_drivers=Wd, work_nonconservative=Wn, balance=bal)
 
-    def energy_drift(self):
+    def energy_drift(self) -> float:
         """max |balance| / max(|E0|, max kinetic energy, 1e-12): relative energy drift."""
         if not len(self):
             return 0.0
@@ -276,7 +298,7 @@ class Results:
         scale = max(abs(e["total"][0]), float(np.max(e["kinetic"])), float(np.max(np.abs(e["work_drivers"]))), 1e-12)
         return float(np.max(np.abs(e["balance"])) / scale)
 
-    def summary(self):
+    def summary(self) -> dict:
         """JSON-ready run summary."""
         vpos, vang = self.max_violation()
         s = self.settings

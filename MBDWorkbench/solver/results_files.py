@@ -11,11 +11,16 @@ import json
 import os
 import zipfile
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from . import quaternion
 from .errors import ModelError
+
+# A :class:`~.results.Results` (read through its public accessors). Not imported: results.py
+# imports this module to write itself, and the format sits below the in-memory results.
+Results = Any
 
 TIME = "time [s]"
 BODIES, JOINTS, DRIVERS, VIOLATIONS, ENERGY = "bodies.csv", "joints.csv", "drivers.csv", "violations.csv", "energy.csv"
@@ -83,7 +88,7 @@ def energy_headers() -> dict[str, str]:
 
 
 # ----------------------------------------------------------------------------- tables of a Results
-def tables(res) -> dict[str, Table]:
+def tables(res: Results) -> dict[str, Table]:
     """Every CSV of a Results (full precision): {file name: {header: (K,) array}}."""
     t = res.t
     return {
@@ -95,7 +100,7 @@ def tables(res) -> dict[str, Table]:
     }
 
 
-def _body_table(res, t) -> Table:
+def _body_table(res: Results, t: np.ndarray) -> Table:
     table = {TIME: t}
     for b in res.body_names:
         for quantity in BODY_QUANTITIES:
@@ -103,7 +108,7 @@ def _body_table(res, t) -> Table:
     return table
 
 
-def _joint_table(res, t) -> Table:
+def _joint_table(res: Results, t: np.ndarray) -> Table:
     table = {TIME: t}
     for j in res.joint_names:
         for frame in ("joint", "global"):
@@ -113,7 +118,7 @@ def _joint_table(res, t) -> Table:
     return table
 
 
-def _driver_table(res, t) -> Table:
+def _driver_table(res: Results, t: np.ndarray) -> Table:
     table = {TIME: t}
     for d, drv in zip(res.driver_names, res.model.drivers):
         table[effort_header(d, effort_unit(drv.type))] = res.driver_effort(d)
@@ -121,7 +126,7 @@ def _driver_table(res, t) -> Table:
     return table
 
 
-def _violation_table(res, t) -> Table:
+def _violation_table(res: Results, t: np.ndarray) -> Table:
     table = {TIME: t}
     for name in res.joint_names + res.driver_names:
         v = res.violation(name)
@@ -129,7 +134,7 @@ def _violation_table(res, t) -> Table:
     return table
 
 
-def _energy_table(res, t) -> Table:
+def _energy_table(res: Results, t: np.ndarray) -> Table:
     e = res.energy()
     return {TIME: t, **{h: e[k] for k, h in energy_headers().items()}}
 
@@ -142,7 +147,7 @@ def as_stored(tables_: dict[str, Table]) -> dict[str, Table]:
     }
 
 
-def summary_document(res) -> dict:
+def summary_document(res: Results) -> dict:
     """summary.json of a Results: its summary plus the list of files."""
     summary = res.summary()
     summary["files"] = list(FILES) + [MODEL]
@@ -167,7 +172,7 @@ def write_csv(path: str, table: Table) -> str:
     return path
 
 
-def documents(res) -> dict[str, str]:
+def documents(res: Results) -> dict[str, str]:
     """{file name: text} of every file of the results of ``res``."""
     docs = {name: csv_text(table) for name, table in tables(res).items()}
     docs[MODEL] = json.dumps(res.model.to_dict(), indent=2)
@@ -175,7 +180,7 @@ def documents(res) -> dict[str, str]:
     return docs
 
 
-def write_results(res, directory: str) -> str:
+def write_results(res: Results, directory: str) -> str:
     """Write every file of a Results into ``directory`` (created if needed); returns it."""
     os.makedirs(directory, exist_ok=True)
     for name, text in documents(res).items():
@@ -184,7 +189,7 @@ def write_results(res, directory: str) -> str:
     return directory
 
 
-def write_zip(res, zip_path: str, extras: dict[str, str] | None = None) -> str:
+def write_zip(res: Results, zip_path: str, extras: dict[str, str] | None = None) -> str:
     """Write the results of ``res`` plus ``extras`` ({file name: text}) into one zip file; returns its path."""
     docs = {**documents(res), **(extras or {})}
     with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as z:
@@ -207,7 +212,7 @@ class ResultsFiles:
     extras: dict
 
 
-def read_results(path, extras: tuple[str, ...] = ()) -> ResultsFiles:
+def read_results(path: str | os.PathLike, extras: tuple[str, ...] = ()) -> ResultsFiles:
     """Read a results folder or a zip of one (plus the JSON files named in ``extras``).
     Raises ResultsFileError naming the missing, damaged or truncated file."""
     path = os.fspath(path)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from . import kernels
-from .assembly import assemble
+from .assembly import assemble_initial_state
 from .errors import Cancelled, SimulationError
 from .integrators import make_stepper
 from .integrators.projection import project_after_output
@@ -59,7 +59,7 @@ def simulate(
     t0 = 0.0
     Y = system.Y0.copy()
     if settings.assemble:
-        Y, res.assembly = assemble(system, Y, t0)
+        Y, res.assembly = assemble_initial_state(system, Y, t0)
     start = time.perf_counter()
     stepper = make_stepper(system, settings, t0, Y)
     acc = np.zeros(6)

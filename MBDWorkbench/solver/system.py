@@ -19,8 +19,7 @@ from .model import GROUND, frame_axes
 _STATIC_FIELDS = (
     "nb minv mass inertia gravity row_kind row_bi row_bj row_vecs row_prog "
     "pair_r pair_s pair_side_r pair_side_s pair_body perm bw alpha beta eps "
-    "load_body load_point load_fprog load_tprog load_frame "
-    "sd_bi sd_bj sd_si sd_sj sd_k sd_c sd_l0 rs_bi rs_bj rs_vecs rs_k rs_c rs_th0 "
+    "force_start force_bi force_bj force_vecs force_par force_prog force_flag "
     "p_code p_code_start p_consts p_const_start p_table_x p_table_y p_table_start p_table_base p_stack"
 ).split()
 Static = namedtuple("Static", _STATIC_FIELDS)
@@ -34,6 +33,20 @@ def principal_frame(inertia):
     if np.linalg.det(R) < 0:
         R[:, 2] = -R[:, 2]
     return J, R
+
+
+class ForceElement:
+    """One force element as the kernels see it (kernels.py): kernel code, moving-body indices
+    of its two sides (-1: ground or none), local vectors [m or unit], numbers, profile
+    program indices (-1: none) and a flag."""
+
+    VECS, PAR, PROG = 4, 4, 6
+
+    def __init__(self, code: int, bi: int, bj: int = -1, flag: int = 0) -> None:
+        self.code, self.bi, self.bj, self.flag = code, bi, bj, flag
+        self.vecs = np.zeros((self.VECS, 3))
+        self.par = np.zeros(self.PAR)
+        self.prog = np.full(self.PROG, -1, dtype=np.int64)
 
 
 class System:
@@ -51,7 +64,7 @@ class System:
         self.m = len(rows)
         self.row_owner = np.array([r["owner"] for r in rows], dtype=np.int64)
         self.row_angular = np.array([ROW_IS_ANGULAR[r["kind"]] for r in rows], dtype=bool)
-        loads, springs, rsprings = self._force_arrays()
+        force_arrays = self._force_arrays()
         pack = pack_programs(self.programs)
         self.pack = pack
         pairs, perm, bw = self._schur_structure(rows)
@@ -77,9 +90,7 @@ class System:
             alpha=float(p.baumgarte_alpha),
             beta=float(p.baumgarte_beta),
             eps=float(p.tikhonov_eps),
-            **loads,
-            **springs,
-            **rsprings,
+            **force_arrays,
             **dict(
                 zip(
                     [
@@ -217,67 +228,56 @@ class System:
         return rows
 
     # ------------------------------------------------------------------ forces
-    def _force_arrays(self):
-        loads = dict(load_body=[], load_point=[], load_fprog=[], load_tprog=[], load_frame=[])
-        springs = dict(sd_bi=[], sd_bj=[], sd_si=[], sd_sj=[], sd_k=[], sd_c=[], sd_l0=[])
-        rs = dict(rs_bi=[], rs_bj=[], rs_vecs=[], rs_k=[], rs_c=[], rs_th0=[])
-        self.spring_names, self.rspring_names = [], []
-        joints = {j.name: k for k, j in enumerate(self.model.joints)}
-        for fk, f in enumerate(self.model.forces):
-            path = f"forces[{fk}]"
-            if f.type in ("point_force", "torque"):
-                b = self.body_index(f.body)
-                point = self.r0[b] if f.point is None else f.point
-                loads["load_body"].append(b)
-                loads["load_point"].append(self.to_local_point(f.body, point))
-                fp = [-1, -1, -1]
-                tp = [-1, -1, -1]
-                if f.type == "point_force":
-                    fp = [self.add_program(c, f"{path}.force[{i}]") for i, c in enumerate(f.force)]
-                else:
-                    tp = [self.add_program(c, f"{path}.torque[{i}]") for i, c in enumerate(f.torque)]
-                loads["load_fprog"].append(fp)
-                loads["load_tprog"].append(tp)
-                loads["load_frame"].append(1 if f.frame == "body" else 0)
-            elif f.type == "spring_damper":
-                pi, pj = np.asarray(f.point_i, float), np.asarray(f.point_j, float)
-                springs["sd_bi"].append(self.body_index(f.body_i))
-                springs["sd_bj"].append(self.body_index(f.body_j))
-                springs["sd_si"].append(self.to_local_point(f.body_i, pi))
-                springs["sd_sj"].append(self.to_local_point(f.body_j, pj))
-                springs["sd_k"].append(f.stiffness)
-                springs["sd_c"].append(f.damping)
-                springs["sd_l0"].append(np.linalg.norm(pj - pi) if f.free_length is None else f.free_length)
-                self.spring_names.append(f.name)
-            else:
-                jk = joints[f.joint]
-                j = self.model.joints[jk]
-                rs["rs_bi"].append(self.body_index(j.body_i))
-                rs["rs_bj"].append(self.body_index(j.body_j))
-                rs["rs_vecs"].append(row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk]))
-                rs["rs_k"].append(f.stiffness)
-                rs["rs_c"].append(f.damping)
-                rs["rs_th0"].append(f.free_angle)
-                self.rspring_names.append(f.name)
-        shapes = {
-            "load_point": (-1, 3),
-            "load_fprog": (-1, 3),
-            "load_tprog": (-1, 3),
-            "sd_si": (-1, 3),
-            "sd_sj": (-1, 3),
-            "rs_vecs": (-1, 4, 3),
-        }
-        ints = {"load_body", "load_fprog", "load_tprog", "load_frame", "sd_bi", "sd_bj", "rs_bi", "rs_bj"}
-
-        def arr(key, v):
-            a = np.array(v, dtype=np.int64 if key in ints else float)
-            return a.reshape(shapes.get(key, (-1,)))
-
-        return (
-            {k: arr(k, v) for k, v in loads.items()},
-            {k: arr(k, v) for k, v in springs.items()},
-            {k: arr(k, v) for k, v in rs.items()},
+    def _force_arrays(self) -> dict:
+        """The force elements (see kernels.py), sorted by kernel code, as the force_* arrays
+        of Static."""
+        elements = [self._FORCE_PACKERS[f.type](self, f, f"forces[{fk}]") for fk, f in enumerate(self.model.forces)]
+        elements.sort(key=lambda e: e.code)  # stable: model order within a kernel
+        counts = np.bincount(np.array([e.code for e in elements], dtype=np.int64), minlength=kernels.FORCE_KERNELS)
+        return dict(
+            force_start=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+            force_bi=np.array([e.bi for e in elements], dtype=np.int64),
+            force_bj=np.array([e.bj for e in elements], dtype=np.int64),
+            force_vecs=np.array([e.vecs for e in elements], dtype=float).reshape(-1, 4, 3),
+            force_par=np.array([e.par for e in elements], dtype=float).reshape(-1, ForceElement.PAR),
+            force_prog=np.array([e.prog for e in elements], dtype=np.int64).reshape(-1, ForceElement.PROG),
+            force_flag=np.array([e.flag for e in elements], dtype=np.int64),
         )
+
+    def _pack_load(self, f, path: str) -> ForceElement:
+        """point_force or torque: profiles of a force at a point and of a torque on one body."""
+        b = self.body_index(f.body)
+        e = ForceElement(kernels.LOAD, b, flag=1 if f.frame == "body" else 0)
+        e.vecs[0] = self.to_local_point(f.body, self.r0[b] if f.point is None else f.point)
+        key, first = ("force", 0) if f.type == "point_force" else ("torque", 3)
+        for i, c in enumerate(getattr(f, key)):
+            e.prog[first + i] = self.add_program(c, f"{path}.{key}[{i}]")
+        return e
+
+    def _pack_spring_damper(self, f, path: str) -> ForceElement:
+        """Translational spring-damper: end points, stiffness, damping, free length."""
+        pi, pj = np.asarray(f.point_i, float), np.asarray(f.point_j, float)
+        e = ForceElement(kernels.SPRING_DAMPER, self.body_index(f.body_i), self.body_index(f.body_j))
+        e.vecs[0], e.vecs[1] = self.to_local_point(f.body_i, pi), self.to_local_point(f.body_j, pj)
+        l0 = np.linalg.norm(pj - pi) if f.free_length is None else f.free_length
+        e.par[:3] = f.stiffness, f.damping, l0
+        return e
+
+    def _pack_rotational_spring_damper(self, f, path: str) -> ForceElement:
+        """Rotational spring-damper: the joint's ANGLE row vectors, stiffness, damping, free angle."""
+        jk = [j.name for j in self.model.joints].index(f.joint)
+        j = self.model.joints[jk]
+        e = ForceElement(kernels.ROTATIONAL_SPRING_DAMPER, self.body_index(j.body_i), self.body_index(j.body_j))
+        e.vecs[:] = row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk])
+        e.par[:3] = f.stiffness, f.damping, f.free_angle
+        return e
+
+    _FORCE_PACKERS = {
+        "point_force": _pack_load,
+        "torque": _pack_load,
+        "spring_damper": _pack_spring_damper,
+        "rotational_spring_damper": _pack_rotational_spring_damper,
+    }
 
     # ------------------------------------------------------------------ Schur structure
     def _schur_structure(self, rows):

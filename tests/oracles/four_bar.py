@@ -110,11 +110,6 @@ class FourBar:
         """a e2 + b e3 - d e(0) - c e4 (should vanish), (...,2)."""
         return self.a * _e(theta2) + self.b * _e(theta3) - np.array([self.d, 0.0]) - self.c * _e(theta4)
 
-    @staticmethod
-    def transmission_angle(theta3, theta4):
-        """mu = theta4 - theta3 wrapped to (-pi, pi]."""
-        return np.angle(np.exp(1j * (np.asarray(theta4) - np.asarray(theta3))))
-
     # ---------------------------------------------------------------- velocities
     def velocities(self, theta2, omega2, branch=None):
         """(theta3, theta4, omega3, omega4)."""

@@ -155,9 +155,6 @@ class PendulumSolution:
     sol: object  # scipy OdeSolution (dense output), callable sol(t) -> [theta, omega]
     params: dict
 
-    def com_position(self, pivot=(0.0, 0.0)):
-        return pendulum_com_position(self.theta, self.params["L"], pivot)
-
     def pivot_reaction(self):
         p = self.params
         return pivot_reaction(self.theta, self.omega, p["m"], p["L"], p["g"], p["Jc"])

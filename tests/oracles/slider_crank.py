@@ -125,10 +125,6 @@ class SliderCrank:
         d = np.asarray(self.g_dir, dtype=float)
         self.g_vec = self.g * d / np.linalg.norm(d)
 
-    @property
-    def fully_rotatable(self):
-        return self.l > self.r + abs(self.e)
-
     # ------------------------------------------------------------- kinematics
     def _sw(self, theta):
         theta = np.asarray(theta, dtype=float)
@@ -300,11 +296,6 @@ class SliderCrank:
 
     def mechanical_energy(self, theta, theta_dot):
         return self.kinetic_energy(theta, theta_dot) + self.potential_energy(theta)
-
-    def torque_history(self, t, theta_fn, theta_dot_fn, theta_ddot_fn):
-        """tau(t) for a prescribed motion given as three callables of t."""
-        t = np.asarray(t, dtype=float)
-        return self.motor_torque(theta_fn(t), theta_dot_fn(t), theta_ddot_fn(t))
 
     def torque_constant_speed(self, t, omega=np.pi, theta0=0.0):
         """tau(t) for theta = theta0 + omega t ([R3] section 6 uses omega = pi rad/s)."""

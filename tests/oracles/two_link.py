@@ -1,6 +1,6 @@
 r"""Planar double pendulum oracle ([R3] sections 4 and 5, see docs/references.md).
 
-Set-up of [R3] (the reference case of ``seed_model`` and ``seed_solution``)
+Set-up of [R3] (the reference case of ``two_link_model`` and ``two_link_solution``)
 ---------------------------------------------------------------------------
 A massive fixed base and two uniform links, ``m = 1 kg``, ``L = 1 m``,
 ``Jc = m L^2 / 12``, revolute joints at the base and between the links,
@@ -26,7 +26,7 @@ the reference direction a parameter ``convention``:
 * ``"vertical"``: angle from the downward vertical, ``e(phi) = (sin phi, -cos phi)``;
   phi = 0 hangs straight down.  (phi_vertical = phi_horizontal + pi/2.)
 
-Both are CCW-positive.  Use ``relative=True`` in :func:`seed_solution` /
+Both are CCW-positive.  Use ``relative=True`` in :func:`two_link_solution` /
 ``simulate`` if the initial q2 is to be read as the joint angle phi2 - phi1.
 
 Geometry
@@ -96,12 +96,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.integrate import solve_ivp
 
-__all__ = ["DoublePendulum", "DoublePendulumSolution", "seed_model", "seed_solution", "SEED_Q0", "SEED_QD0"]
+__all__ = [
+    "DoublePendulum",
+    "DoublePendulumSolution",
+    "two_link_model",
+    "two_link_solution",
+    "TWO_LINK_Q0",
+    "TWO_LINK_QD0",
+]
 
-SEED_Q0 = (0.3, -1.0)  # absolute link angles at release [rad]
-SEED_QD0 = (0.0, 0.0)  # released at rest
+TWO_LINK_Q0 = (0.3, -1.0)  # absolute link angles at release [rad]
+TWO_LINK_QD0 = (0.0, 0.0)  # released at rest
 
 _E0 = {"horizontal": np.array([1.0, 0.0]), "vertical": np.array([0.0, -1.0])}
 
@@ -130,7 +138,7 @@ class DoublePendulum:
     convention: str = "horizontal"
     base: tuple = (0.0, 0.0)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.convention not in _E0:
             raise ValueError(f"convention must be one of {sorted(_E0)}")
         if self.J1 is None:
@@ -146,19 +154,19 @@ class DoublePendulum:
         self._base = np.asarray(self.base, dtype=float)
 
     # --- geometry -------------------------------------------------------
-    def e(self, phi):
+    def e(self, phi: ArrayLike) -> np.ndarray:
         """Unit vector along the link (proximal -> distal), shape (..., 2)."""
         phi = np.asarray(phi, dtype=float)
         c, s = np.cos(phi), np.sin(phi)
         ex, ey = self._e0
         return np.stack([c * ex - s * ey, s * ex + c * ey], axis=-1)
 
-    def n(self, phi):
+    def n(self, phi: ArrayLike) -> np.ndarray:
         """d e / d phi = e rotated by +90 deg, shape (..., 2)."""
         ev = self.e(phi)
         return np.stack([-ev[..., 1], ev[..., 0]], axis=-1)
 
-    def points(self, phi1, phi2):
+    def points(self, phi1: ArrayLike, phi2: ArrayLike) -> dict[str, np.ndarray]:
         """dict of positions (each (..., 2)): G1, G2 (CoMs), P0 (base), P1 (middle joint), P2 (tip)."""
         e1, e2 = self.e(phi1), self.e(phi2)
         P0 = np.broadcast_to(self._base, e1.shape).copy()
@@ -166,47 +174,49 @@ class DoublePendulum:
         return dict(P0=P0, G1=P0 + self.c1 * e1, P1=P1, G2=P1 + self.c2 * e2, P2=P1 + self.L2 * e2)
 
     # --- dynamics -------------------------------------------------------
-    def mass_matrix(self, phi1, phi2):
+    def mass_matrix(self, phi1: ArrayLike, phi2: ArrayLike) -> np.ndarray:
         m12 = self.m2 * self.L1 * self.c2 * np.cos(phi1 - phi2)
         M11 = self.J1 + self.m1 * self.c1**2 + self.m2 * self.L1**2
         M22 = self.J2 + self.m2 * self.c2**2
         return np.array([[M11, m12], [m12, M22]])
 
-    def velocity_terms(self, phi1, phi2, w1, w2):
+    def velocity_terms(self, phi1: ArrayLike, phi2: ArrayLike, w1: ArrayLike, w2: ArrayLike) -> np.ndarray:
         """Coriolis/centrifugal vector h (on the left-hand side)."""
         k = self.m2 * self.L1 * self.c2 * np.sin(phi1 - phi2)
         return np.array([k * w2 * w2, -k * w1 * w1])
 
-    def gravity_forces(self, phi1, phi2):
+    def gravity_forces(self, phi1: ArrayLike, phi2: ArrayLike) -> np.ndarray:
         """Generalised gravity forces Q_g (on the right-hand side)."""
         gn1 = self.n(phi1) @ self.g_vec
         gn2 = self.n(phi2) @ self.g_vec
         return np.array([(self.m1 * self.c1 + self.m2 * self.L1) * gn1, self.m2 * self.c2 * gn2])
 
-    def accelerations(self, phi1, phi2, w1, w2):
+    def accelerations(self, phi1: float, phi2: float, w1: float, w2: float) -> np.ndarray:
         """(phi1'', phi2'') from M phi'' = Q_g - h (scalar inputs)."""
         M = self.mass_matrix(phi1, phi2)
         rhs = self.gravity_forces(phi1, phi2) - self.velocity_terms(phi1, phi2, w1, w2)
         return np.linalg.solve(M, rhs)
 
-    def rhs(self, _t, y):
+    def rhs(self, _t: float, y: np.ndarray) -> np.ndarray:
         a = self.accelerations(y[0], y[1], y[2], y[3])
         return np.array([y[2], y[3], a[0], a[1]])
 
-    def kinetic_energy(self, phi1, phi2, w1, w2):
+    def kinetic_energy(self, phi1: ArrayLike, phi2: ArrayLike, w1: ArrayLike, w2: ArrayLike) -> np.ndarray:
         M11 = self.J1 + self.m1 * self.c1**2 + self.m2 * self.L1**2
         M22 = self.J2 + self.m2 * self.c2**2
         M12 = self.m2 * self.L1 * self.c2 * np.cos(phi1 - phi2)
         return 0.5 * M11 * w1**2 + M12 * w1 * w2 + 0.5 * M22 * w2**2
 
-    def potential_energy(self, phi1, phi2):
+    def potential_energy(self, phi1: ArrayLike, phi2: ArrayLike) -> np.ndarray:
         p = self.points(phi1, phi2)
         return -(self.m1 * (p["G1"] @ self.g_vec) + self.m2 * (p["G2"] @ self.g_vec))
 
-    def energy(self, phi1, phi2, w1, w2):
+    def energy(self, phi1: ArrayLike, phi2: ArrayLike, w1: ArrayLike, w2: ArrayLike) -> np.ndarray:
         return self.kinetic_energy(phi1, phi2, w1, w2) + self.potential_energy(phi1, phi2)
 
-    def com_accelerations(self, phi1, phi2, w1, w2, a1, a2):
+    def com_accelerations(
+        self, phi1: ArrayLike, phi2: ArrayLike, w1: ArrayLike, w2: ArrayLike, a1: ArrayLike, a2: ArrayLike
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(aG1, aG2), each (..., 2)."""
         w1 = np.asarray(w1)[..., None]
         w2 = np.asarray(w2)[..., None]
@@ -217,7 +227,9 @@ class DoublePendulum:
         u2 = a2 * n2 - w2 * w2 * e2
         return self.c1 * u1, self.L1 * u1 + self.c2 * u2
 
-    def reactions(self, phi1, phi2, w1, w2, a1, a2):
+    def reactions(
+        self, phi1: ArrayLike, phi2: ArrayLike, w1: ArrayLike, w2: ArrayLike, a1: ArrayLike, a2: ArrayLike
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Joint forces from Newton-Euler, each (..., 2), world frame.
 
         Returns ``(F_base, F_mid)``: F_base = force of the base ON link 1 at the
@@ -230,8 +242,16 @@ class DoublePendulum:
 
     # --- integration ----------------------------------------------------
     def simulate(
-        self, q0, qd0=(0.0, 0.0), t_end=4.0, method="DOP853", rtol=1e-12, atol=1e-12, relative=False, max_step=np.inf
-    ):
+        self,
+        q0: ArrayLike,
+        qd0: ArrayLike = (0.0, 0.0),
+        t_end: float = 4.0,
+        method: str = "DOP853",
+        rtol: float = 1e-12,
+        atol: float = 1e-12,
+        relative: bool = False,
+        max_step: float = np.inf,
+    ) -> DoublePendulumSolution:
         """Integrate from absolute angles ``q0`` (rad) and rates ``qd0`` (rad/s) at t = 0.
 
         ``relative=True`` reads q0[1], qd0[1] as the joint angle/rate phi2 - phi1.
@@ -273,77 +293,79 @@ class DoublePendulumSolution:
     nfev: int = 0
     y0: np.ndarray = field(default=None)
 
-    def state(self, t):
+    def state(self, t: ArrayLike) -> np.ndarray:
         """array (len(t), 4): phi1, phi2, phi1', phi2'."""
         t = np.atleast_1d(np.asarray(t, dtype=float))
         if np.any(t < -1e-12) or np.any(t > self.t_end + 1e-12):
             raise ValueError("requested time outside the integrated interval")
         return self.sol(t).T
 
-    def angles(self, t):
+    def angles(self, t: ArrayLike) -> np.ndarray:
         """(len(t), 2) absolute link angles [rad] in the model's convention."""
         return self.state(t)[:, :2]
 
-    def rates(self, t):
+    def rates(self, t: ArrayLike) -> np.ndarray:
         """(len(t), 2) absolute angular rates [rad/s] (= body angular velocities)."""
         return self.state(t)[:, 2:]
 
-    def angular_accelerations(self, t):
+    def angular_accelerations(self, t: ArrayLike) -> np.ndarray:
         y = self.state(t)
         return np.array([self.model.accelerations(*row) for row in y])
 
-    def points(self, t):
+    def points(self, t: ArrayLike) -> dict[str, np.ndarray]:
         y = self.state(t)
         return self.model.points(y[:, 0], y[:, 1])
 
-    def com_positions(self, t):
+    def com_positions(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(G1, G2), each (len(t), 2)."""
         p = self.points(t)
         return p["G1"], p["G2"]
 
-    def joint_positions(self, t):
+    def joint_positions(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(P0 base pivot, P1 middle joint), each (len(t), 2)."""
         p = self.points(t)
         return p["P0"], p["P1"]
 
-    def end_effector(self, t):
+    def end_effector(self, t: ArrayLike) -> np.ndarray:
         """(len(t), 2) tip of link 2."""
         return self.points(t)["P2"]
 
-    def energy(self, t):
+    def energy(self, t: ArrayLike) -> np.ndarray:
         y = self.state(t)
         return self.model.energy(y[:, 0], y[:, 1], y[:, 2], y[:, 3])
 
-    def com_velocities(self, t):
+    def com_velocities(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         y = self.state(t)
         m = self.model
         w1, w2 = y[:, 2:3], y[:, 3:4]
         n1, n2 = m.n(y[:, 0]), m.n(y[:, 1])
         return m.c1 * w1 * n1, m.L1 * w1 * n1 + m.c2 * w2 * n2
 
-    def reactions(self, t):
+    def reactions(self, t: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """(F_base, F_mid), each (len(t), 2); see :meth:`DoublePendulum.reactions`."""
         y = self.state(t)
         acc = self.angular_accelerations(t)
         return self.model.reactions(y[:, 0], y[:, 1], y[:, 2], y[:, 3], acc[:, 0], acc[:, 1])
 
 
-def seed_model(convention="horizontal", g=9.81):
+def two_link_model(convention: str = "horizontal", g: float = 9.81) -> DoublePendulum:
     """The two-link chain of [R3]: m = 1 kg, L = 1 m, Jc = 1/12 kg m^2, uniform links."""
     return DoublePendulum(
         m1=1.0, m2=1.0, L1=1.0, L2=1.0, J1=1.0 / 12, J2=1.0 / 12, c1=0.5, c2=0.5, g=g, convention=convention
     )
 
 
-def seed_solution(
-    t_end=4.0,
-    convention="horizontal",
-    method="DOP853",
-    rtol=1e-12,
-    atol=1e-12,
-    q0=SEED_Q0,
-    qd0=SEED_QD0,
-    relative=False,
-):
+def two_link_solution(
+    t_end: float = 4.0,
+    convention: str = "horizontal",
+    method: str = "DOP853",
+    rtol: float = 1e-12,
+    atol: float = 1e-12,
+    q0: ArrayLike = TWO_LINK_Q0,
+    qd0: ArrayLike = TWO_LINK_QD0,
+    relative: bool = False,
+) -> DoublePendulumSolution:
     """High-accuracy reference for the [R3] case (released at rest from q = (0.3, -1.0))."""
-    return seed_model(convention).simulate(q0, qd0, t_end=t_end, method=method, rtol=rtol, atol=atol, relative=relative)
+    return two_link_model(convention).simulate(
+        q0, qd0, t_end=t_end, method=method, rtol=rtol, atol=atol, relative=relative
+    )

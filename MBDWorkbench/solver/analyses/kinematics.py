@@ -13,37 +13,29 @@
   tangent stiffness, Levenberg-Marquardt damping along the free directions so that it
   settles in a stable equilibrium from a nearby start).
 
-Redundant joint equations are dropped (selection at the start, see analysis.py) for the
+Redundant joint equations are dropped (selection at the start, see :mod:`.mobility`) for the
 position/velocity/acceleration solves and kept for the multipliers. All results are
 ``Results`` objects, written in the same directory format as dynamic runs.
 """
 
+from __future__ import annotations
+
 import copy
+from collections.abc import Callable
 
 import numpy as np
 import scipy.linalg
 
 from .. import kernels
-from ..assembly import apply_increment
+from ..assembly import apply_increment, assemble, assembly_report, joint_residuals, length_scale, scaling
 from ..errors import AssemblyError, ModelError, SimulationError
+from ..model import Model
 from ..quaternion import quat_rate
 from ..results import Results
 from ..simulate import with_settings
 from ..system import System
-from .mobility import (
-    ASSEMBLY_TOL,
-    RANK_TOL,
-    assemble,
-    assembly_report,
-    dependent_equations,
-    joint_residuals,
-    length_scale,
-    mobility,
-    scaling,
-    singular_values,
-)
-
-SINGULAR_TOL = 1e-4  # sigma_min / sigma_max of the scaled, kept Jacobian (1 / condition number)
+from ..tolerances import ASSEMBLY_TOL, RANK_TOL, SINGULAR_TOL, STATICS_FORCE_TOL
+from .mobility import MobilityReport, dependent_equations, mobility, singular_values
 
 
 class SingularConfigurationError(SimulationError):
@@ -61,8 +53,8 @@ def _prepare(model, overrides, label):
     return system, settings, Results(system, settings)
 
 
-def check_fully_driven(system, Y, t=0.0, tol=RANK_TOL):
-    """Mobility report at (t, Y); raises ModelError naming the drivers when the
+def check_fully_driven(system: System, Y: np.ndarray, t: float = 0.0, tol: float = RANK_TOL) -> MobilityReport:
+    """Mobility report at (t [s], Y); raises ModelError naming the drivers when the
     mechanism is over-driven or leaves degrees of freedom to no driver."""
     rep = mobility(system, Y, t, tol, relax=False)
     nj = len(system.model.joints)
@@ -164,7 +156,7 @@ def _state_derivative(system, Y, acc6):
     return Ydot
 
 
-def generalized_forces(system, t, Y):
+def generalized_forces(system: System, t: float, Y: np.ndarray) -> np.ndarray:
     """Q (6 per body: global force [N], principal-body-frame torque [N m] including the
     gyroscopic term) at (t, Y)."""
     Q = np.zeros(6 * system.nb)
@@ -173,8 +165,9 @@ def generalized_forces(system, t, Y):
     return Q
 
 
-def multipliers(system, t, Y, acc6, J):
-    """Minimum-norm lam solving J^T lam = Q - M a; returns (lam, relative residual)."""
+def multipliers(system: System, t: float, Y: np.ndarray, acc6: np.ndarray, J: np.ndarray) -> tuple[np.ndarray, float]:
+    """Minimum-norm lam solving J^T lam = Q - M a at time t [s] (accelerations acc6, 6 per
+    body, m/s^2 and rad/s^2); returns (lam, relative residual)."""
     rhs = generalized_forces(system, t, Y) - system.mass6.reshape(-1) * acc6
     if system.m == 0:
         return np.zeros(0), 0.0
@@ -184,15 +177,15 @@ def multipliers(system, t, Y, acc6, J):
 
 # ----------------------------------------------------------------------------- kinematics
 def kinematic_analysis(
-    model,
-    t_end=None,
-    output_step=None,
-    tol=ASSEMBLY_TOL,
-    singular_tol=SINGULAR_TOL,
-    max_iter=30,
-    progress=None,
-    out_dir=None,
-):
+    model: Model,
+    t_end: float | None = None,
+    output_step: float | None = None,
+    tol: float = ASSEMBLY_TOL,
+    singular_tol: float = SINGULAR_TOL,
+    max_iter: int = 30,
+    progress: Callable[[float, float], None] | None = None,
+    out_dir: str | None = None,
+) -> Results:
     """Kinematic analysis with inverse dynamics of a fully driven mechanism at the output
     times 0, output_step, ..., t_end [s] (model settings unless given). Returns Results
     whose driver efforts and joint reactions are the inverse-dynamics ones. Positions
@@ -254,14 +247,21 @@ def _rates(system, t, Y, rows):
     return Y, a, lam
 
 
-def inverse_dynamics(model, **kwargs):
+def inverse_dynamics(model: Model, **kwargs) -> Results:
     """Driver efforts and joint reactions along the kinematic analysis (same arguments
     and Results as kinematic_analysis, which always computes them)."""
     return kinematic_analysis(model, **kwargs)
 
 
 # ----------------------------------------------------------------------------- statics
-def static_equilibrium(model, t=0.0, tol=ASSEMBLY_TOL, force_tol=1e-9, max_iter=100, out_dir=None):
+def static_equilibrium(
+    model: Model,
+    t: float = 0.0,
+    tol: float = ASSEMBLY_TOL,
+    force_tol: float = STATICS_FORCE_TOL,
+    max_iter: int = 100,
+    out_dir: str | None = None,
+) -> Results:
     """Static equilibrium at time t [s] (drivers held at their value at t, zero
     velocities) under gravity, loads and springs. Returns Results with one sample whose
     reactions and driver efforts hold the mechanism; ``results.equilibrium`` has
@@ -412,7 +412,7 @@ def _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, damped):
 
 
 # ----------------------------------------------------------------------------- accessors
-def accelerations(results, body):
+def accelerations(results: Results, body: str) -> tuple[np.ndarray, np.ndarray]:
     """CoG acceleration [m/s^2] and angular acceleration [rad/s^2], global axes, of a
     body along a run (from the stored state derivatives): two (K, 3) arrays."""
     sys = results.system

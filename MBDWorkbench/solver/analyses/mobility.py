@@ -1,69 +1,53 @@
-"""Mechanism analyses on the constraint Jacobian: mobility, redundancy, assembly,
-singular configurations.
+"""Mechanism analyses on the constraint Jacobian: mobility, redundancy, relaxations,
+singular configurations (assembly itself: ``solver.assembly.assemble``).
 
 Jacobian columns are 6 per moving body (global linear velocity, body-frame angular
 velocity), rows are the primitive joint equations in joint order, then one row per
-driver (see joints.py). Rank decisions use a *dimensionless* Jacobian: length rows
-(m) are divided by the model's length scale ``L`` and linear columns multiplied by
-``L``, so metres and radians weigh alike. A singular value counts when it exceeds
-``tol * sigma_max`` (``RANK_TOL = 1e-8`` by default); an equation is redundant when
-its scaled row lies within ``tol`` (relative) of the span of the equations before it.
+driver (see joints.py). Rank decisions use the *dimensionless* Jacobian of
+``solver.assembly.scaling`` (length rows divided by the model's length scale ``L``, linear
+columns multiplied by ``L``), so metres and radians weigh alike. A singular value counts
+when it exceeds ``tol * sigma_max`` (``tolerances.RANK_TOL`` by default); an equation is
+redundant when its scaled row lies within ``tol`` (relative) of the span of the
+equations before it.
 
-Kinematic analysis, inverse dynamics and statics live in ``analysis_kinematics.py``.
+Kinematic analysis, inverse dynamics and statics live in :mod:`.kinematics`.
 """
+
+from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.linalg
 
-from ..assembly import apply_increment, assembly_report  # noqa: F401 (re-exported)
+from ..assembly import assemble, length_scale, scaling
 from ..catalog import JOINTS
-from ..errors import AssemblyError, ModelError
+from ..errors import ModelError
 from ..joints import DP1, DP2, POINT
-from ..kernels import normalize_quaternions
-from ..model import Driver, Frame, frame_axes, validate
+from ..model import Driver, Frame, Model, frame_axes, validate
 from ..system import System
+from ..tolerances import RANK_TOL, SAMPLED_RANK_TOL
 
-RANK_TOL = 1e-8
-ASSEMBLY_TOL = 1e-10
-
-
-# ----------------------------------------------------------------------------- scaling
-def length_scale(system, Y):
-    """Characteristic length [m] of a configuration: the largest distance of a body CoG
-    or joint origin from their centroid (1 m if the model is a single point)."""
-    pts = [Y[7 * b : 7 * b + 3] for b in range(system.nb)]
-    for j, f in zip(system.model.joints, system.joint_frames):  # fixed sides are global
-        pts += [f["o" + s] for s, b in (("i", j.body_i), ("j", j.body_j)) if system.body_index(b) < 0]
-    P = np.array(pts, dtype=float).reshape(-1, 3)
-    L = float(np.max(np.linalg.norm(P - P.mean(axis=0), axis=1))) if len(P) else 0.0
-    return L if L > 1e-9 else 1.0
+if TYPE_CHECKING:
+    from ..results import Results
 
 
-def scaling(system, L):
-    """Row scale (1/L for length rows, 1 for angle rows) and column scale (L for linear
-    velocity columns, 1 for angular) making the Jacobian dimensionless."""
-    rows = np.where(system.row_angular, 1.0, 1.0 / L)
-    cols = np.tile(np.r_[np.full(3, L), np.ones(3)], system.nb)
-    return rows, cols
-
-
-def singular_values(A):
+def singular_values(A: np.ndarray) -> np.ndarray:
     """Singular values of a (possibly empty) matrix, descending."""
     if A.size == 0:
         return np.zeros(0)
     return scipy.linalg.svdvals(A)
 
 
-def numerical_rank(A, tol=RANK_TOL):
+def numerical_rank(A: np.ndarray, tol: float = RANK_TOL) -> int:
     """Number of singular values above ``tol * sigma_max``."""
     s = singular_values(A)
     return int(np.sum(s > tol * s[0])) if len(s) and s[0] > 0 else 0
 
 
-def independent_rows(A, tol=RANK_TOL):
+def independent_rows(A: np.ndarray, tol: float = RANK_TOL) -> tuple[list[int], list[int]]:
     """Greedy in-order selection: (kept, dropped) row indices; a row is dropped when it
     lies within ``tol`` (relative to its norm) of the span of the rows kept before it."""
     basis = np.zeros((0, A.shape[1]))
@@ -98,7 +82,7 @@ def _vector_name(v):
     return f"{v[0]}_{v[1]}"
 
 
-def row_label(system, r):
+def row_label(system: System, r: int) -> str:
     """Human-readable description of constraint row r (joint/driver, type, equation)."""
     owner = int(system.row_owner[r])
     nj = len(system.model.joints)
@@ -120,95 +104,13 @@ def row_label(system, r):
     return f"joint '{j.name}' ({j.type}) equation {k + 1}: {desc}"
 
 
-def owner_kind(system, r):
+def owner_kind(system: System, r: int) -> tuple[str, str]:
     """('joint' | 'driver', name) owning row r."""
     owner = int(system.row_owner[r])
     nj = len(system.model.joints)
     return (
         ("driver", system.model.drivers[owner - nj].name) if owner >= nj else ("joint", system.model.joints[owner].name)
     )
-
-
-# ----------------------------------------------------------------------------- assembly
-def joint_residuals(system, phi, tol=0.0):
-    """[(name, position residual [m], angle residual [rad])] of the joints and drivers
-    violating ``phi`` by more than ``tol``, worst first."""
-    out = []
-    n_own = len(system.model.joints) + len(system.model.drivers)
-    for k in range(n_own):
-        rows = system.row_owner == k
-        lin = np.abs(phi[rows & ~system.row_angular])
-        ang = np.abs(phi[rows & system.row_angular])
-        p = float(lin.max()) if lin.size else 0.0
-        a = float(ang.max()) if ang.size else 0.0
-        if max(p, a) > tol or not np.isfinite(p + a):
-            out.append((system.owner_name(k), p, a))
-    return sorted(out, key=lambda x: -max(x[1], x[2]))
-
-
-def _describe_residuals(res, count=4):
-    parts = []
-    for name, p, a in res[:count]:
-        bits = ([f"{p:.3g} m"] if p > 0 else []) + ([f"{a:.3g} rad"] if a > 0 else [])
-        parts.append(f"'{name}' open by {' and '.join(bits) or '0'}")
-    return ", ".join(parts)
-
-
-def assemble(system, Y=None, t=0.0, tol=ASSEMBLY_TOL, max_iter=100):
-    """Close all joints and drivers at time t [s] from approximate placements ``Y``
-    (default: the model's initial state): Gauss-Newton with minimum-norm steps and
-    backtracking, switching to Levenberg-Marquardt damping when a step does not reduce
-    the scaled residual. Velocities are left unchanged. Returns the assembled state;
-    raises AssemblyError naming the joints that stay open and by how much."""
-    Y = (system.Y0 if Y is None else np.asarray(Y, float)).copy()
-    normalize_quaternions(system.static, Y)
-    if system.m == 0:
-        return Y
-    rs, cs = scaling(system, length_scale(system, Y))
-    phi, J = system.constraint_jacobian(t, Y)[:2]
-    f = phi * rs
-    mu = 0.0
-    for _ in range(max_iter):
-        if np.max(np.abs(phi)) < tol:
-            return Y
-        Js = J * rs[:, None] * cs[None, :]
-        Y_new = _assembly_step(system, Y, t, Js, f, cs, rs, mu)
-        if Y_new is None:
-            if mu > 1e8:
-                break
-            mu = max(10.0 * mu, 1e-6 * float(np.sum(Js * Js)) + 1e-12)
-            continue
-        mu = mu / 10.0 if mu > 1e-12 else 0.0
-        Y = Y_new
-        phi, J = system.constraint_jacobian(t, Y)[:2]
-        f = phi * rs
-    if np.max(np.abs(phi)) < tol:
-        return Y
-    bad = joint_residuals(system, phi, tol)
-    raise AssemblyError(
-        f"the mechanism does not assemble at t = {t:g} s: {_describe_residuals(bad)} "
-        f"(least-squares residual {np.max(np.abs(phi)):.3g} after Newton/Levenberg-Marquardt; "
-        f"check the lengths and axes of these joints)",
-        [(n, max(p, a)) for n, p, a in bad],
-    )
-
-
-def _assembly_step(system, Y, t, Js, f, cs, rs, mu):
-    """One damped Newton step with backtracking; None if the residual does not drop."""
-    if mu == 0.0:
-        dx = -scipy.linalg.lstsq(Js, f, cond=1e-12, lapack_driver="gelsd")[0]
-    else:
-        n = Js.shape[1]
-        dx = -np.linalg.solve(Js.T @ Js + mu * np.eye(n), Js.T @ f)
-    norm0 = np.linalg.norm(f)
-    alpha = 1.0
-    for _ in range(12):
-        Y_try = apply_increment(system, Y, alpha * dx * cs)
-        phi_try = system.constraint_jacobian(t, Y_try)[0]
-        if np.all(np.isfinite(phi_try)) and np.linalg.norm(phi_try * rs) < norm0 * (1 - 1e-4 * alpha):
-            return Y_try
-        alpha *= 0.5
-    return None
 
 
 # ----------------------------------------------------------------------------- mobility
@@ -241,17 +143,17 @@ class MobilityReport:
     independent: list
     relaxations: list = field(default_factory=list)
     relaxed_redundancy: int = 0
-    singular_values: np.ndarray = None
+    singular_values: np.ndarray | None = None
     tol: float = RANK_TOL
     length_scale: float = 1.0
     t: float = 0.0
 
     @property
-    def redundant_rows(self):
+    def redundant_rows(self) -> list[int]:
         """Row indices of the redundant joint equations."""
         return [e["row"] for e in self.redundant]
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         """JSON-ready dict."""
         d = {
             k: getattr(self, k)
@@ -278,7 +180,7 @@ class MobilityReport:
         d["singular_values"] = [] if self.singular_values is None else self.singular_values.tolist()
         return d
 
-    def text(self):
+    def text(self) -> str:
         """Readable multi-line report."""
         nb = self.n_moving
         lines = [
@@ -322,8 +224,11 @@ def _row_entries(system, rows):
     ]
 
 
-def rank_structure(system, Y, t=0.0, tol=RANK_TOL):
-    """(scaled Jacobian, kept rows, dropped rows, singular values, rank, length scale)."""
+def rank_structure(
+    system: System, Y: np.ndarray, t: float = 0.0, tol: float = RANK_TOL
+) -> tuple[np.ndarray, list[int], list[int], np.ndarray, int, float]:
+    """(scaled Jacobian, kept rows, dropped rows, singular values, rank, length scale [m])
+    at the state Y and time t [s]."""
     L = length_scale(system, Y)
     rs, cs = scaling(system, L)
     J = system.constraint_jacobian(t, Y)[1] * rs[:, None] * cs[None, :]
@@ -335,7 +240,7 @@ def rank_structure(system, Y, t=0.0, tol=RANK_TOL):
     return J, kept, dropped, s, rank, L
 
 
-def grubler_count(model) -> tuple[int, int, int, int]:
+def grubler_count(model: Model) -> tuple[int, int, int, int]:
     """Grubler-Kutzbach count of a Model without any numerics: (moving bodies, joint
     equations, driver equations, 6 x moving bodies - joint equations = degrees of freedom
     without the drivers)."""
@@ -344,7 +249,14 @@ def grubler_count(model) -> tuple[int, int, int, int]:
     return moving, equations, len(model.drivers), 6 * moving - equations
 
 
-def mobility(model, Y=None, t=0.0, tol=RANK_TOL, assemble_first=True, relax=True):
+def mobility(
+    model: Model | System,
+    Y: np.ndarray | None = None,
+    t: float = 0.0,
+    tol: float = RANK_TOL,
+    assemble_first: bool = True,
+    relax: bool = True,
+) -> MobilityReport:
     """Mobility report of a Model (or System) at the configuration Y (default: the
     initial placements, assembled at time t [s] with the drivers at their t values)."""
     system = model if isinstance(model, System) else System(model)
@@ -402,7 +314,9 @@ def _relaxed_model(model, jk, new_type, transform):
     return m
 
 
-def suggest_relaxations(system, Y, t, report, tol=RANK_TOL):
+def suggest_relaxations(
+    system: System, Y: np.ndarray, t: float, report: MobilityReport, tol: float = RANK_TOL
+) -> tuple[list[Relaxation], int]:
     """Greedy joint relaxations (e.g. revolute -> cylindrical / universal / spherical)
     that remove redundant equations while keeping the rank (hence the mobility).
     Joints owning redundant rows are tried first. Returns ([Relaxation], remaining)."""
@@ -447,7 +361,7 @@ class SingularityScan:
     tol: float
 
     @property
-    def times(self):
+    def times(self) -> list[float]:
         """All detected singular times [s], sorted."""
         return sorted(self.singular + self.crossings)
 
@@ -470,7 +384,9 @@ def _with_inputs(model, inputs):
     return m
 
 
-def singular_configurations(results, inputs=None, tol=1e-6):
+def singular_configurations(
+    results: Results, inputs: list[str] | None = None, tol: float = SAMPLED_RANK_TOL
+) -> SingularityScan:
     """Scan a Results for configurations where the constraint Jacobian (joints + the
     model's drivers, or + the motions of the joints named in ``inputs`` taken as
     actuated) loses rank. Returns a SingularityScan."""
@@ -499,7 +415,7 @@ def singular_configurations(results, inputs=None, tol=1e-6):
     return SingularityScan(ts, ratio, sing, cross, list(kept), tol)
 
 
-def dependent_equations(system, J_scaled, rows, count=4):
+def dependent_equations(system: System, J_scaled: np.ndarray, rows: list[int], count: int = 4) -> list[str]:
     """Names of the joints/drivers whose equations (among ``rows``) form the
     near-dependency of the scaled Jacobian J_scaled[rows] (left singular vector of its
     smallest singular value), largest weight first."""

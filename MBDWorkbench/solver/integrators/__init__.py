@@ -1,5 +1,6 @@
 """Time integrators: one registry, :data:`METHODS` (name -> Stepper class), and one
-:func:`make_stepper`. Adding an integrator: a Stepper subclass in a module of this folder
+:func:`make_stepper`. Adding an integrator: its record in ``catalog.INTEGRATORS`` (name,
+label, index, description), a Stepper subclass with that ``name`` in a module of this folder
 (contract in :mod:`.base`) and one entry in ``_CLASSES`` below.
 
 Modules: :mod:`.explicit` (euler, symplectic_euler, rk4), :mod:`.scipy_ivp` (bdf, radau,
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..catalog import INTEGRATOR_TYPES
 from ..errors import ModelError
 from .base import Stepper
 from .cros import CROSStepper
@@ -29,13 +31,15 @@ _CLASSES = (
     LSODAStepper,
     CROSStepper,
     GAlphaStepper,
-)  # in the order shown to users
-METHODS: dict[str, type[Stepper]] = {cls.name: cls for cls in _CLASSES}
+)
+METHODS: dict[str, type[Stepper]] = {name: cls for name in INTEGRATOR_TYPES for cls in _CLASSES if cls.name == name}
+if len(METHODS) != len(_CLASSES) or len(METHODS) != len(INTEGRATOR_TYPES):
+    raise ImportError("integrators: catalog.INTEGRATORS and the Stepper classes do not match one to one")
 
 
 def names() -> tuple[str, ...]:
-    """The integrator names, in the order shown to users."""
-    return tuple(METHODS)
+    """The integrator names, in the order shown to users (the catalogue's)."""
+    return INTEGRATOR_TYPES
 
 
 def make_stepper(system, settings, t0: float, Y0: np.ndarray) -> Stepper:

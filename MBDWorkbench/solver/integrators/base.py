@@ -7,10 +7,10 @@ and the results; a stepper only integrates.
 
 Contract for a subclass:
 
-* class attributes ``name`` (the settings/CLI name, the key in ``integrators.METHODS``),
+* class attribute ``name`` (the settings/CLI name, the key in ``integrators.METHODS``);
   ``label`` (for reports and messages), ``formulation`` (which equations it integrates, for
   reports) and ``index`` (1: acceleration-level constraints with Baumgarte feedback,
-  3: position-level constraints);
+  3: position-level constraints) are copied from its ``catalog.INTEGRATORS`` record;
 * ``__init__(system, settings, t0, Y0)`` calls ``Stepper.__init__``, checks its settings
   (ModelError naming the field) and prepares; it must not modify ``system`` beyond its
   work arrays;
@@ -28,12 +28,15 @@ Contract for a subclass:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
-INDEX1_FORMULATION = (
-    "the index-1 DAE (acceleration-level constraints) with Baumgarte stabilisation and Tikhonov-regularised multipliers"
-)
-INDEX3_FORMULATION = "the index-3 DAE (position-level constraints) directly, no stabilisation"
+from ..catalog import INDEX1_FORMULATION, INTEGRATORS
+
+if TYPE_CHECKING:
+    from ..model import Settings
+    from ..system import System
 
 
 class Stepper:
@@ -44,7 +47,14 @@ class Stepper:
     formulation: str = INDEX1_FORMULATION
     index: int = 1
 
-    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+    def __init_subclass__(cls, **kwargs) -> None:
+        """Copy label, formulation and index from the catalogue record of ``cls.name``."""
+        super().__init_subclass__(**kwargs)
+        spec = INTEGRATORS.get(cls.__dict__.get("name", ""))
+        if spec is not None:
+            cls.label, cls.formulation, cls.index = spec.label, spec.formulation, spec.index
+
+    def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         self.system, self.settings = system, settings
         self.steps = 0
         self.warnings: list[str] = []

@@ -3,6 +3,8 @@ fixed step; the shared set-up is :class:`.dae.Index3Stepper`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.sparse.linalg import splu
 
@@ -10,6 +12,10 @@ from .. import kernels
 from . import jacobians as ik
 from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
+
+if TYPE_CHECKING:
+    from ..model import Settings
+    from ..system import System
 
 
 class CROSStepper(Index3Stepper):
@@ -21,11 +27,11 @@ class CROSStepper(Index3Stepper):
     rows are divided by -a h, so the matrix [[I - a h Jxx, -a h I, 0],
     [-a h K, M - a h D, Phi_q^T], [Phi_q, 0, 0]] stays well conditioned as h -> 0."""
 
-    name, label = "cros", "CROS"
+    name = "cros"
     A_CROS = 0.5 + 0.5j
     PHI_MAX = 0.1  # m or rad: a larger violation means the scheme has diverged
 
-    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+    def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)
         self.h = float(settings.step)
         n6, ma = self.n6, self.ma

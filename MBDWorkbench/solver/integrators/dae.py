@@ -22,17 +22,11 @@ from scipy.sparse.linalg import splu
 
 from .. import kernels
 from ..errors import ModelError, SimulationError
+from ..tolerances import INDEX3_NEAR_SINGULAR, REDUNDANCY_TOL
 from . import jacobians as ik
-from .base import INDEX3_FORMULATION, Stepper
+from .base import Stepper
 
-# Relative rank tolerance of Phi_q for the index-3 solve: singular values below
-# REDUNDANCY_TOL * s_max count as zero and their rows are dropped. Tighter than the
-# mobility analysis' RANK_TOL (1e-8, a diagnosis with its own --tol) and the report's
-# (1e-6, states sampled from a run): here only exactly redundant rows may leave the
-# solve, and the value fixes which rows do, hence the results.
-REDUNDANCY_TOL = 1e-9
 RANK_CHECK_SIZE = 20000  # re-check the rank at every output time while m * 6N <= this
-NEAR_SINGULAR = 1e-4  # s_min/s_max of the independent rows that triggers a warning
 
 
 def check_settings(s) -> None:
@@ -118,9 +112,6 @@ def owners_of(system, rows: np.ndarray) -> list[str]:
 class Index3Stepper(Stepper):
     """Shared set-up and evaluations of the index-3 integrators."""
 
-    formulation = INDEX3_FORMULATION
-    index = 3
-
     def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
         check_settings(settings)
         super().__init__(system, settings, t0, Y0)
@@ -163,18 +154,18 @@ class Index3Stepper(Stepper):
 
     def _check_rank(self, t, Y):
         """Warn (once per episode) when the active rows of Phi_q become nearly dependent
-        during the run (s_min/s_max < NEAR_SINGULAR): a singular or locking position is
+        during the run (s_min/s_max < INDEX3_NEAR_SINGULAR): a singular or locking position is
         near. Output times of models with m 6N <= RANK_CHECK_SIZE only."""
         if not self._rank_checks or self.ma == 0:
             return
         ratio, worst = self._weakest_direction(t, Y)
-        if ratio < NEAR_SINGULAR and not self._near_singular:
+        if ratio < INDEX3_NEAR_SINGULAR and not self._near_singular:
             names = ", ".join(f"'{n}'" for n, _ in worst)
             self._warn(
                 f"the constraint Jacobian is nearly rank-deficient at t = {t:.6g} s (s_min/s_max = "
                 f"{ratio:.2g}); joints in the weakest direction: {names}"
             )
-        self._near_singular = ratio < 100 * NEAR_SINGULAR
+        self._near_singular = ratio < 100 * INDEX3_NEAR_SINGULAR
 
     # ------------------------------------------------------------------ index maps
     def _index_maps(self):

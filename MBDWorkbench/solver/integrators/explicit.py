@@ -8,6 +8,8 @@ trapezoidal integral of the driver power and the non-conservative power (``acc``
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
@@ -15,9 +17,13 @@ from .. import kernels
 from ..quaternion import rotate_by_body_vector
 from .base import Stepper
 
+if TYPE_CHECKING:
+    from ..model import Settings
+    from ..system import Static, System, Work
+
 
 @njit(cache=True)
-def account_power(acc, t, Pdrv, Pnc):
+def account_power(acc: np.ndarray, t: float, Pdrv: float, Pnc: float) -> None:
     """Add the trapezoid from the previous evaluation point to t to the work integrals."""
     if acc[5] > 0.0:
         dt = t - acc[0]
@@ -27,7 +33,9 @@ def account_power(acc, t, Pdrv, Pnc):
 
 
 @njit(cache=True)
-def run_fixed(method, t, Y, h, nsteps, S, W, acc):
+def run_fixed(
+    method: int, t: float, Y: np.ndarray, h: float, nsteps: int, S: Static, W: Work, acc: np.ndarray
+) -> tuple[int, int]:
     """Advance Y in place by ``nsteps`` steps of size h [s]. Returns (steps done, status)."""
     n = Y.shape[0]
     k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
@@ -73,7 +81,7 @@ class FixedStepStepper(Stepper):
 
     method: int = -1
 
-    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+    def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)
         self.h = settings.step
 
@@ -91,16 +99,16 @@ class FixedStepStepper(Stepper):
 class EulerStepper(FixedStepStepper):
     """Explicit (forward) Euler, first order."""
 
-    name, label, method = "euler", "explicit Euler", 0
+    name, method = "euler", 0
 
 
 class SymplecticEulerStepper(FixedStepStepper):
     """Symplectic (semi-implicit) Euler: velocities first, positions with the new velocities."""
 
-    name, label, method = "symplectic_euler", "symplectic Euler", 1
+    name, method = "symplectic_euler", 1
 
 
 class RK4Stepper(FixedStepStepper):
     """The classical fourth-order Runge-Kutta scheme."""
 
-    name, label, method = "rk4", "RK4", 2
+    name, method = "rk4", 2

@@ -3,6 +3,8 @@ iterations; the shared set-up is :class:`.dae.Index3Stepper`."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.sparse.linalg import splu
 
@@ -10,6 +12,10 @@ from .. import kernels
 from . import jacobians as ik
 from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
+
+if TYPE_CHECKING:
+    from ..model import Settings
+    from ..system import System
 
 
 class GAlphaStepper(Index3Stepper):
@@ -19,11 +25,11 @@ class GAlphaStepper(Index3Stepper):
     rows scaled by 1/(beta' h^2)), and step-size control from the local error estimate
     h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie)."""
 
-    name, label = "galpha", "generalized-alpha"
+    name = "galpha"
     MAX_NEWTON = 10
     NEWTON_TOL = 1e-8
 
-    def __init__(self, system, settings, t0: float, Y0: np.ndarray, adaptive: bool = True) -> None:
+    def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray, adaptive: bool = True) -> None:
         super().__init__(system, settings, t0, Y0)
         rho = float(settings.rho_inf)
         self.am = (2 * rho - 1) / (rho + 1)

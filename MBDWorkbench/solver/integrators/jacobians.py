@@ -1,7 +1,7 @@
 """Numba kernels of the index-3 integrators: the exact, sparse Jacobian of the
 generalized force F_v = Q(q, v, t) - Phi_q(q)^T lambda by complex-step differentiation,
-element by element (constraint row, spring, rotational spring, load), plus the analytic
-gyroscopic block.
+element by element (constraint rows and force elements), plus the analytic gyroscopic
+block.
 
 Coordinates (docs/index3.md): positions are perturbed by a local increment per body,
 x = [dr (global, m), dtheta (body frame, rad)], i.e. q(x) = (r + dr, A exp(dtheta^)),
@@ -9,8 +9,9 @@ velocities are Y's [v (global), w (body frame)]. A complex step of size ``H`` al
 dtheta_c uses A (I + i H e_c^) which equals A exp(i H e_c^) to O(H^2) (exact in double
 precision for H = 1e-30), so Im(f)/H is the derivative of f to rounding: no subtractive
 cancellation, no step-size tuning. The element formulas are not repeated here: the row
-kernel of joints.py and the force-element kernels of kernels.py are generic over real and
-complex poses, and this module calls them with complex ones; tests/test_index3.py checks
+kernel of joints.py and the force-element kernels of kernels.py (reached through
+kernels.force_element, whatever the force type) are generic over real and complex poses,
+and this module calls them with complex ones; tests/test_index3.py checks
 the assembled Jacobian against central differences of the real kernels.
 
 Each element writes a dense block (rows = the 6 generalized-force components of each
@@ -25,19 +26,20 @@ from numba import njit
 
 from ..joints import row_terms
 from ..kernels import (
+    FORCE_KERNELS,
+    READS_VELOCITY,
     constraints,
+    fast_call,
+    force_element,
+    force_element_data,
+    force_elements,
     forces,
-    load_profiles,
-    point_load,
-    rotational_spring_damper,
-    spring_damper,
     update_rotations,
 )
 from ..quaternion import rotate_by_body_vector
-from ..vec3 import row
 
 H_CS = 1e-30  # complex-step size
-E_ROW, E_SPRING, E_RSPRING, E_LOAD = 0, 1, 2, 3
+ROW = -1  # element code of a constraint row; force elements have their kernel code (kernels.py)
 
 
 # ----------------------------------------------------------------------------- element forces
@@ -70,48 +72,43 @@ def row_jacobian(
     _row_jacobian(kind, vecs.copy().reshape((1, 4, 3)), 0, np.stack((Ai, Aj)), _side(r, v, 0), _side(r, v, 1), jac)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def element_force(
-    etype: int,
+    code: int,
     k: int,
-    t: float,
-    S: tuple,
-    lam: np.ndarray,
+    kind: int,
+    lam_k: float,
+    vecs: np.ndarray,
+    p: tuple,
+    flag: int,
+    u: np.ndarray,
     r: np.ndarray,
     A: np.ndarray,
     v: np.ndarray,
     out: np.ndarray,
     scratch: np.ndarray,
 ) -> None:
-    """Generalized force (12,) of element k of type etype on its two bodies, given the
-    poses r (2, 3), A (2, 3, 3) and velocities v (2, 6) of its sides (complex); scratch
-    (2, 6) receives a row's Jacobian."""
+    """Generalized force (12,) of element k on its two bodies, given the poses r (2, 3),
+    A (2, 3, 3) and velocities v (2, 6) of its sides (complex): constraint row k (code ROW;
+    its kind, multiplier lam_k and the rows' vecs; scratch (2, 6) receives its Jacobian) or
+    force element k of kernel ``code`` (the elements' vecs, its numbers p, flag, profiles u)."""
     out[:] = 0.0
     side_i, side_j = _side(r, v, 0), _side(r, v, 1)
-    if etype == E_ROW:
-        _row_jacobian(S.row_kind[k], S.row_vecs, k, A, side_i, side_j, scratch)
+    if code == ROW:
+        _row_jacobian(kind, vecs, k, A, side_i, side_j, scratch)
         for side in range(2):
             for c in range(6):
-                out[6 * side + c] = -scratch[side, c] * lam[k]
-    elif etype == E_SPRING:
-        spring_damper(out, A, side_i, side_j, row(S.sd_si, k), row(S.sd_sj, k), S.sd_k[k], S.sd_c[k], S.sd_l0[k])
-    elif etype == E_RSPRING:
-        rotational_spring_damper(out, A, side_i, side_j, S.rs_vecs, k, S.rs_k[k], S.rs_c[k], S.rs_th0[k])
+                out[6 * side + c] = -scratch[side, c] * lam_k
     else:
-        F, T = load_profiles(S, k, t, 0)
-        point_load(out, A, 0, row(S.load_point, k), F, T, S.load_frame[k] == 1)
+        force_element(code, k, 0, out, A, side_i, side_j, vecs, p, flag, u)
 
 
 # ----------------------------------------------------------------------------- assembly
 @njit(cache=True)
-def _element_bodies(etype, k, S):
-    if etype == E_ROW:
+def _element_bodies(code, k, S):
+    if code == ROW:
         return S.row_bi[k], S.row_bj[k]
-    if etype == E_SPRING:
-        return S.sd_bi[k], S.sd_bj[k]
-    if etype == E_RSPRING:
-        return S.rs_bi[k], S.rs_bj[k]
-    return S.load_body[k], -1
+    return S.force_bi[k], S.force_bj[k]
 
 
 @njit(cache=True)
@@ -142,13 +139,18 @@ def _perturb(r, A, v, side, c, h):
 
 
 @njit(cache=True)
-def element_blocks(etype, k, t, Y, S, Aall, lam, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf):
+def element_blocks(code, k, t, Y, S, Aall, lam, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf):
     """Complex-step derivative of element k's generalized force w.r.t. the position
     increments (into K) and, if with_vel, the velocities (into D) of its moving bodies.
-    ``buf`` = complex scratch arrays (r, A, v, out, scratch)."""
+    ``buf`` = scratch arrays (r, A, v, out, scratch: complex; u: real)."""
     nb = S.nb
-    r, A, v, out, scratch = buf
-    bodies = _element_bodies(etype, k, S)
+    r, A, v, out, scratch, u = buf
+    bodies = _element_bodies(code, k, S)
+    if code == ROW:
+        kind, lam_k, vecs, p, flag = S.row_kind[k], lam[k], S.row_vecs, (0.0, 0.0, 0.0, 0.0), 0
+    else:
+        p, flag = force_element_data(S, k, t, 0, u)
+        kind, lam_k, vecs = 0, 0.0, S.force_vecs
     ncol = 12 if with_vel else 6
     for ps in range(2):
         pb = bodies[ps]
@@ -158,7 +160,7 @@ def element_blocks(etype, k, t, Y, S, Aall, lam, with_vel, Ki, Kj, Kv, nK, Di, D
             for side in range(2):
                 _side_state(Y, Aall, nb, bodies[side], r, A, v, side)
             _perturb(r, A, v, ps, c, H_CS)
-            element_force(etype, k, t, S, lam, r, A, v, out, scratch)
+            element_force(code, k, kind, lam_k, vecs, p, flag, u, r, A, v, out, scratch)
             for side in range(2):
                 b = bodies[side]
                 if b < 0:
@@ -185,17 +187,17 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
         np.zeros((2, 6), np.complex128),
         np.zeros(12, np.complex128),
         np.zeros((2, 6), np.complex128),
+        np.zeros(6),
     )
     nK, nD = 0, 0
     for r in range(S.row_kind.shape[0]):
         if active[r]:
-            nK, nD = element_blocks(E_ROW, r, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
-    for k in range(S.sd_bi.shape[0]):
-        nK, nD = element_blocks(E_SPRING, k, t, Y, S, W.A, lam, True, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
-    for k in range(S.rs_bi.shape[0]):
-        nK, nD = element_blocks(E_RSPRING, k, t, Y, S, W.A, lam, True, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
-    for k in range(S.load_body.shape[0]):
-        nK, nD = element_blocks(E_LOAD, k, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
+            nK, nD = element_blocks(ROW, r, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
+    for with_vel in (True, False):  # the velocity-dependent force elements first
+        for code in range(FORCE_KERNELS):
+            if READS_VELOCITY[code] == with_vel:
+                for k in range(S.force_start[code], S.force_start[code + 1]):
+                    nK, nD = element_blocks(code, k, t, Y, S, W.A, lam, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
     nb = S.nb
     for b in range(nb):  # gyroscopic -(w x J w): d/dw = (J w)^ - w^ J
         o = 7 * nb + 6 * b
@@ -221,22 +223,20 @@ def _skew(a, i, j):
     return -a[1] if j == 0 else a[0]
 
 
-def triplet_capacity(S, n_active):
-    """Upper bounds on the K and D triplet counts."""
-    ns, nr, nl = S.sd_bi.shape[0], S.rs_bi.shape[0], S.load_body.shape[0]
-    nK = 144 * (n_active + ns + nr) + 36 * nl
-    nD = 144 * (ns + nr) + 9 * S.nb
+def triplet_capacity(S: tuple, n_active: int) -> tuple[int, int]:
+    """Upper bounds on the K and D triplet counts (a 12 x 12 block per element)."""
+    counts = np.diff(S.force_start)
+    nK = 144 * (n_active + int(counts.sum()))
+    nD = 144 * int(counts[READS_VELOCITY].sum()) + 9 * S.nb
     return max(nK, 1), max(nD, 1)
 
 
 @njit(cache=True)
 def load_rate(t: float, Y: np.ndarray, S: tuple, W: tuple, out: np.ndarray) -> None:
-    """dQ/dt (6 N) of the time-dependent loads (the only explicit time dependence of Q)."""
+    """dQ/dt (6 N) at fixed state: the explicit time dependence of Q (the loads' profiles)."""
     update_rotations(S, Y, W.A)
     out[:] = 0.0
-    for k in range(S.load_body.shape[0]):
-        dF, dT = load_profiles(S, k, t, 1)
-        point_load(out, W.A, S.load_body[k], row(S.load_point, k), dF, dT, S.load_frame[k] == 1)
+    force_elements(t, 1, Y, S, W, out, 0.0)
 
 
 # ----------------------------------------------------------------------------- state helpers
@@ -271,11 +271,8 @@ def lie_kinematic_blocks(S, Y, Ji, Jj, Jv):
 
 # ----------------------------------------------------------------------------- fused evaluation
 @njit(cache=True)
-def prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
-    """Everything one step needs at (t, Y), in a single call: W.Q (forces), W.phi, W.jac,
-    W.rate, W.gamma, the active Phi_q values jq (gathered by jq_g), dQ/dt of the loads
-    (Qt) and, if ``blocks``, the K, D and Lie-kinematic triplets (lam indexed by rows).
-    Returns (potential energy, non-conservative power, nK, nD)."""
+def _prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
+    """The compiled body of :func:`prepare`."""
     update_rotations(S, Y, W.A)
     V, Pnc = forces(t, Y, S, W, W.Q)
     if S.row_kind.shape[0] > 0:
@@ -283,10 +280,32 @@ def prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, D
     flat = W.jac.reshape(-1)
     for i in range(jq_g.shape[0]):
         jq[i] = flat[jq_g[i]]
-    if S.load_body.shape[0] > 0:
+    if S.force_bi.shape[0] > 0:
         load_rate(t, Y, S, W, Qt)
     nK, nD = 0, 0
     if blocks:
         nK, nD = force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv)
         lie_kinematic_blocks(S, Y, Li, Lj, Lv)
     return V, Pnc, nK, nD
+
+
+def prepare(
+    t: float,
+    Y: np.ndarray,
+    S: tuple,
+    W: tuple,
+    lam: np.ndarray,
+    active: np.ndarray,
+    jq_g: np.ndarray,
+    jq: np.ndarray,
+    Qt: np.ndarray,
+    blocks: bool,
+    *triplets: np.ndarray,
+) -> tuple:
+    """Everything one step needs at (t, Y), in a single call: W.Q (forces), W.phi, W.jac,
+    W.rate, W.gamma, the active Phi_q values jq (gathered by jq_g), dQ/dt of the loads
+    (Qt) and, if ``blocks``, the K, D and Lie-kinematic triplets (``triplets`` = Ki, Kj,
+    Kv, Di, Dj, Dv, Li, Lj, Lv; lam indexed by rows). Returns (potential energy [J],
+    non-conservative power [W], nK, nD). Called through kernels.fast_call: resolving the
+    types of the Static and Work arguments costs more than evaluating a small model."""
+    return fast_call(_prepare, t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, *triplets)

@@ -3,12 +3,18 @@ time so that the work integrals are accounted at every step."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from scipy.integrate import BDF, LSODA, OdeSolver, Radau
 
 from .. import kernels
 from .base import Stepper
 from .explicit import account_power
+
+if TYPE_CHECKING:
+    from ..model import Settings
+    from ..system import System
 
 
 class SciPyStepper(Stepper):
@@ -17,7 +23,7 @@ class SciPyStepper(Stepper):
 
     solver_class: type[OdeSolver]
 
-    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+    def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)
         self.solver = self.solver_class(
             self._fun, t0, Y0.copy(), settings.t_end, rtol=settings.rtol, atol=settings.atol, max_step=settings.step
@@ -61,16 +67,16 @@ class SciPyStepper(Stepper):
 class BDFStepper(SciPyStepper):
     """Variable-order backward differentiation formulas (SciPy's BDF)."""
 
-    name, label, solver_class = "bdf", "BDF", BDF
+    name, solver_class = "bdf", BDF
 
 
 class RadauStepper(SciPyStepper):
     """Implicit Runge-Kutta Radau IIA of order 5 (SciPy's Radau)."""
 
-    name, label, solver_class = "radau", "Radau", Radau
+    name, solver_class = "radau", Radau
 
 
 class LSODAStepper(SciPyStepper):
     """Adams/BDF with automatic stiffness detection (SciPy's LSODA)."""
 
-    name, label, solver_class = "lsoda", "LSODA", LSODA
+    name, solver_class = "lsoda", LSODA

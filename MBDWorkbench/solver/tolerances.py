@@ -1,0 +1,23 @@
+"""Every numerical tolerance of the solver and the report, named by purpose.
+
+Rank tolerances are relative: a singular value of the dimensionless constraint Jacobian
+(see ``assembly.scaling``) counts when it exceeds ``tol * sigma_max``. Each value differs
+from its neighbours for the reason given on its line; changing one changes results.
+"""
+
+# Residuals max |Phi| [m, rad]
+ASSEMBLY_TOL = 1e-10  # a state counts as assembled: simulate start, analyses, kinematic positions
+PROJECTION_TOL = 1e-11  # projection of ODE-form runs: repeated at every output time, one decade below ASSEMBLY_TOL
+
+# Rank decisions
+RANK_TOL = 1e-8  # mobility/redundancy of an assembled state (|Phi| < ASSEMBLY_TOL); a diagnosis, `--tol` overrides
+REDUNDANCY_TOL = 1e-9  # rows an index-3 run drops at its start: only exactly redundant ones may leave the solve
+SAMPLED_RANK_TOL = 1e-6  # states sampled from a run carry its constraint drift, which blurs exact dependencies
+
+# Singular configurations: sigma_min / sigma_max of the independent rows (1 / condition number)
+SINGULAR_TOL = 1e-4  # the kinematic analysis stops: the drivers no longer determine the motion
+INDEX3_NEAR_SINGULAR = 1e-4  # an index-3 run warns (and keeps going) near a singular or locking position
+REPORT_NEAR_SINGULAR = 1e-3  # the report warns earlier: reactions there are already sensitive to small errors
+
+# Statics
+STATICS_FORCE_TOL = 1e-9  # force residual of static equilibrium, relative to (force scale x length scale)
