@@ -5,6 +5,8 @@ are given in global coordinates at the initial configuration unless a field says
 ``local`` (then they are in the body's own frame, relative to its centre of gravity).
 """
 
+from __future__ import annotations
+
 import json
 import math
 from dataclasses import asdict, dataclass, field, make_dataclass
@@ -131,28 +133,28 @@ class Model:
     settings: Settings = field(default_factory=Settings)
     description: str = ""
 
-    def body(self, name):
+    def body(self, name: str) -> Body:
         """The body called ``name`` (KeyError if absent)."""
         for b in self.bodies:
             if b.name == name:
                 return b
         raise KeyError(name)
 
-    def joint(self, name):
+    def joint(self, name: str) -> Joint:
         """The joint called ``name`` (KeyError if absent)."""
         for j in self.joints:
             if j.name == name:
                 return j
         raise KeyError(name)
 
-    def to_dict(self):
+    def to_dict(self) -> dict:
         """A JSON-ready dict (the format of docs/model-format.md) that ``from_dict`` reads
         back: each force keeps only the fields of its type."""
         d = _strip_none(asdict(self))
         d["forces"] = [_force_dict(f) for f in d["forces"]]
         return d
 
-    def save(self, path):
+    def save(self, path: str) -> None:
         """Write the model as JSON."""
         with open(path, "w") as f:
             json.dump(self.to_dict(), f, indent=2)
@@ -176,7 +178,7 @@ def _strip_none(obj):
 
 
 # ----------------------------------------------------------------------------- loading
-def load(path):
+def load(path: str) -> Model:
     """Load and validate a JSON model file."""
     try:
         with open(path) as f:
@@ -186,7 +188,7 @@ def load(path):
     return from_dict(data)
 
 
-def from_dict(data):
+def from_dict(data: dict) -> Model:
     """Build and validate a Model from a dict (the JSON format)."""
     if not isinstance(data, dict):
         raise ModelError("$", "the model must be a JSON object")
@@ -394,7 +396,7 @@ def _settings(d, path):
     return s
 
 
-def validate_settings(s, path="settings"):
+def validate_settings(s: Settings, path: str = "settings") -> None:
     """Check solver settings; raises ModelError naming the field."""
     _number(s.t_end, f"{path}.t_end", positive=True)
     _number(s.step, f"{path}.step", positive=True)
@@ -414,7 +416,7 @@ def validate_settings(s, path="settings"):
 
 
 # ----------------------------------------------------------------------------- validation
-def validate(model):
+def validate(model: Model) -> None:
     """Check names, references, masses, inertias and joint axes; raise ModelError."""
     names = {}
     for k, b in enumerate(model.bodies):
@@ -503,7 +505,7 @@ def _check_joint(model, j, names, path):
             frame_axes(fr, f"{path}.{key}", what)
 
 
-def frame_axes(fr, path="frame", what="joint"):
+def frame_axes(fr: Frame, path: str = "frame", what: str = "joint") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Orthonormal (x, y, z) of a Frame; x defaults to a vector perpendicular to z."""
     z = np.asarray(fr.z_axis, dtype=float)
     nz = np.linalg.norm(z)
