@@ -30,6 +30,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         baumgarte_alpha=args.alpha,
         baumgarte_beta=args.beta,
         tikhonov_eps=args.eps,
+        rho_inf=args.rho_inf,
     )
     if args.no_assemble:
         overrides["assemble"] = False
@@ -46,6 +47,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         paths = write_report(res, args.report, overwrite=args.overwrite)
         print(f"report: {', '.join(str(p) for p in paths)}")
     return 0
+
+
+def rho_inf(text: str) -> float:
+    """argparse type of --rho-inf: a number in [0, 1] (argparse names the option in its error)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must lie in [0, 1], got {text}")
+    return value
 
 
 def print_summary(res: Results, out: str) -> None:
@@ -79,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--alpha", type=float, help="Baumgarte alpha [1/s]")
     s.add_argument("--beta", type=float, help="Baumgarte beta [1/s]")
     s.add_argument("--eps", type=float, help="Tikhonov regularisation (dimensionless)")
+    s.add_argument(
+        "--rho-inf",
+        type=rho_inf,
+        help="spectral radius at infinity of the generalized-alpha integrator, in [0, 1] (default: model settings)",
+    )
     s.add_argument("--projection", action="store_true", help="project positions/velocities after each output step")
     s.add_argument("--no-assemble", action="store_true", help="skip the initial assembly")
     s.add_argument("--out", help="results directory (default: <model>_results)")

@@ -76,7 +76,8 @@ def test_files_hold_the_documented_columns(run):
     header, _ = csv_columns(os.path.join(folder, "joints.csv"))
     assert header[1:4] == ["pivot.Fx [N]", "pivot.Fy [N]", "pivot.Fz [N]"]
     assert header[7:10] == ["pivot.Fx_global [N]", "pivot.Fy_global [N]", "pivot.Fz_global [N]"]
-    assert header[-2:] == ["pivot.F_magnitude [N]", "pivot.T_magnitude [N m]"]
+    assert header[13:15] == ["pivot.F_magnitude [N]", "pivot.T_magnitude [N m]"]
+    assert header[15:17] == ["pivot.angle [rad]", "pivot.angle_rate [rad/s]"]
     header, _ = csv_columns(os.path.join(folder, "energy.csv"))
     assert header == [
         "time [s]",

@@ -14,7 +14,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from MBDWorkbench.solver.catalog import FORCES, JOINTS  # noqa: E402
+from MBDWorkbench.solver.catalog import COORDINATES, FORCES, JOINTS  # noqa: E402
 
 # Mappings with conditions, written in cad/assembly_import.map_joint (not one-to-one names).
 CONDITIONAL_ASSEMBLY_ROWS = (
@@ -25,8 +25,13 @@ CONDITIONAL_ASSEMBLY_ROWS = (
 
 def joint_table() -> str:
     """The joint types of docs/model-format.md."""
-    rows = [f"| `{j.name}` | {j.equations} | {j.frees} |" for j in JOINTS.values()]
-    return "\n".join(["| type | equations | frees |", "|---|---|---|", *rows])
+    rows = [f"| `{j.name}` | {j.equations} | {j.frees} | {coordinate_cell(j.coordinates)} |" for j in JOINTS.values()]
+    return "\n".join(["| type | equations | frees | coordinates (joints.csv) |", "|---|---|---|---|", *rows])
+
+
+def coordinate_cell(names: tuple[str, ...]) -> str:
+    """The coordinates of a joint type with their units, for the joint table."""
+    return ", ".join(f"{n} [{COORDINATES[n].unit}]" for n in names) or "-"
 
 
 def assembly_table() -> str:

@@ -3,7 +3,8 @@ follows the animation.
 
 For the selected joint: reaction force and torque (that Body1 exerts on Body2, in the joint
 frame carried by Body1: x, y, z and magnitude) and drift (constraint violation); for a
-driver: its effort (torque [N m] or force [N]) and drift; energy (kinetic, potential, total,
+driver: its effort (torque [N m] or force [N]) and drift; the joint's coordinates (angle,
+displacement; see catalog.COORDINATES) and their rates; energy (kinetic, potential, total,
 balance) for the whole model.
 """
 
@@ -19,7 +20,15 @@ if TYPE_CHECKING:
     from ..solver.results_files import ResultTables
 
 DOCK_NAME = "MBD_PlotDock"
-QUANTITIES = ("Reaction force", "Reaction torque", "Driver effort", "Drift", "Energy")
+QUANTITIES = (
+    "Reaction force",
+    "Reaction torque",
+    "Driver effort",
+    "Joint coordinate",
+    "Joint coordinate rate",
+    "Drift",
+    "Energy",
+)
 
 
 def figure_canvas_class() -> type:
@@ -56,6 +65,8 @@ def plot_series(results: ResultTables, element: str, quantity: str) -> tuple[str
             "%s [%s]" % ("torque" if unit == "N m" else "force", unit),
             [("effort", results.driver_effort(element))],
         )
+    if quantity in ("Joint coordinate", "Joint coordinate rate"):
+        return coordinate_series(results, element, quantity == "Joint coordinate rate")
     if quantity == "Drift":
         v = results.violation(element)
         return (
@@ -64,6 +75,22 @@ def plot_series(results: ResultTables, element: str, quantity: str) -> tuple[str
             [("position [m]", v["position"]), ("angle [rad]", v["angle"])],
         )
     raise ValueError("unknown quantity %r" % quantity)
+
+
+def coordinate_series(results: ResultTables, joint: str, rates: bool) -> tuple[str, str, list[tuple[str, np.ndarray]]]:
+    """Plot of a joint's coordinates (or their rates); ValueError for a driver, a joint type
+    without coordinates or results written before joint coordinates existed."""
+    from ..solver.catalog import COORDINATES
+
+    names = results.joint_coordinate_names(joint) if joint in results.joint_names else ()
+    if not names:
+        raise ValueError("'%s' has no joint coordinates (revolute, prismatic, cylindrical joints have)" % joint)
+    data = results.joint_coordinate_rate(joint) if rates else results.joint_coordinate(joint)
+    units = [COORDINATES[n].rate_unit if rates else COORDINATES[n].unit for n in names]
+    suffix = " rate" if rates else ""
+    series = [("%s%s [%s]" % (n, suffix, u), data[:, k]) for k, (n, u) in enumerate(zip(names, units))]
+    title = "Joint coordinate%s of %s" % ("s" if len(names) > 1 else "", joint) + (" (rates)" if rates else "")
+    return title, " / ".join("[%s]" % u for u in units), series
 
 
 class PlotDock:

@@ -44,7 +44,8 @@ class JointType:
     the joints that take a rotational spring-damper; relaxations: weaker joints tried,
     in order, when its equations are redundant; assembly_names: FreeCAD 1.x Assembly
     ``JointType`` values mapped directly onto it; frees: the relative motion it allows
-    (docs)."""
+    (docs); coordinates: its relative coordinates (keys of :data:`COORDINATES`) written as
+    results in joints.csv with their rates."""
 
     name: str
     rows: tuple[Row, ...]
@@ -55,6 +56,7 @@ class JointType:
     relaxations: tuple[Relaxation, ...] = ()
     assembly_names: tuple[str, ...] = ()
     frees: str = ""
+    coordinates: tuple[str, ...] = ()
 
     @property
     def equations(self) -> int:
@@ -146,6 +148,7 @@ JOINTS: dict[str, JointType] = {
             relaxations=(Relaxation("spherical"), Relaxation("universal", "swap_xz"), Relaxation("cylindrical")),
             assembly_names=("Revolute",),
             frees="rotation about z",
+            coordinates=("angle",),
         ),
         JointType(
             "prismatic",
@@ -156,6 +159,7 @@ JOINTS: dict[str, JointType] = {
             relaxations=(Relaxation("cylindrical"),),
             assembly_names=("Slider",),
             frees="translation along z",
+            coordinates=("displacement",),
         ),
         JointType(
             "cylindrical",
@@ -165,6 +169,7 @@ JOINTS: dict[str, JointType] = {
             drivers=("rotational", "linear"),
             assembly_names=("Cylindrical",),
             frees="rotation about and translation along z",
+            coordinates=("angle", "displacement"),
         ),
         JointType(
             "spherical",
@@ -208,6 +213,34 @@ DRIVERS: dict[str, DriverType] = {
     for d in (
         DriverType("rotational", (ANGLE,), "rad", "Rotational driver", "joint angle about the frame z axis"),
         DriverType("linear", (DP2, "zi"), "m", "Linear driver", "displacement along the frame z axis"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class CoordinateType:
+    """A relative joint coordinate written as a result (joints.csv): measured by the row
+    of the driver type ``driver`` (so a driven joint's coordinate is its driver profile),
+    ``unit`` and ``rate_unit`` its SI units; angles are unwrapped over time."""
+
+    name: str
+    driver: str
+    unit: str
+    rate_unit: str
+    doc: str
+
+    @property
+    def row(self) -> Row:
+        """The primitive row measuring the coordinate."""
+        return DRIVERS[self.driver].row
+
+
+# The order is the column order in joints.csv.
+COORDINATES: dict[str, CoordinateType] = {
+    c.name: c
+    for c in (
+        CoordinateType("angle", "rotational", "rad", "rad/s", "rotation of body_j about the frame z axis, unwrapped"),
+        CoordinateType("displacement", "linear", "m", "m/s", "translation of body_j along the frame z axis"),
     )
 }
 

@@ -11,6 +11,8 @@ from numba import njit
 from numpy.typing import ArrayLike
 
 from . import quaternion
+from .catalog import COORDINATES, JOINTS
+from .joints import body_side, row_terms, row_vectors
 from .kernels import fast_call
 from .results_files import write_results
 
@@ -63,6 +65,27 @@ def joint_wrenches(
                 axis = A[bi] @ axis
             out[k, 6 + a] = axis[0] * out[k, 0] + axis[1] * out[k, 1] + axis[2] * out[k, 2]
             out[k, 9 + a] = axis[0] * out[k, 3] + axis[1] * out[k, 4] + axis[2] * out[k, 5]
+
+
+@njit(cache=True)
+def row_series(kind: int, bi: int, bj: int, vecs: np.ndarray, Y: np.ndarray, nb: int, A: np.ndarray, out: np.ndarray):
+    """Value and rate of one primitive row (local vectors vecs[0]) between bodies bi and bj
+    at every sample: out[k] = (phi, dphi/dt without Phi_t) at state Y[k], rotations A[k]."""
+    for k in range(Y.shape[0]):
+        terms = row_terms(kind, vecs, 0, A[k], body_side(Y[k], nb, bi), body_side(Y[k], nb, bj))
+        out[k, 0] = terms[0].real
+        out[k, 1] = terms[6].real
+
+
+def unwrap_angle(t: np.ndarray, theta: np.ndarray, rate: np.ndarray) -> np.ndarray:
+    """Angles [rad] given in (-pi, pi] made continuous: each sample takes the branch nearest
+    to the previous one advanced by the trapezoidal integral of the rate [rad/s], so a joint
+    turning by more than pi between two output samples is still counted right."""
+    out = np.array(theta, dtype=float)
+    for k in range(1, len(out)):
+        predicted = out[k - 1] + 0.5 * (rate[k - 1] + rate[k]) * (t[k] - t[k - 1])
+        out[k] += 2.0 * np.pi * np.round((predicted - out[k]) / (2.0 * np.pi))
+    return out
 
 
 def reaction_layout(system: System) -> tuple[np.ndarray, ...]:
@@ -181,6 +204,7 @@ class Results:
             )
         )
         self._cache = None
+        self._coordinates = None
         return ev
 
     def __len__(self) -> int:
@@ -250,6 +274,48 @@ class Results:
         body_j, in the joint frame (carried by body_i) or 'global' axes: two (K, 3) arrays."""
         w = self._stack("wrench")[:, self.joint_names.index(joint)]
         return (w[:, 6:9], w[:, 9:12]) if frame == "joint" else (w[:, 0:3], w[:, 3:6])
+
+    def joint_coordinate_names(self, joint: str) -> tuple[str, ...]:
+        """Names of the joint's relative coordinates (keys of catalog.COORDINATES), from its
+        type's catalogue record: ('angle',) for a revolute, () for a spherical joint."""
+        return JOINTS[self.model.joints[self.joint_names.index(joint)].type].coordinates
+
+    def joint_coordinate(self, joint: str) -> np.ndarray:
+        """Relative coordinates of a joint, shape (K, n), n = len(joint_coordinate_names):
+        angle [rad] of body_j about the frame z axis, unwrapped over time, and displacement
+        [m] along it, measured as drivers measure them (zero at the initial configuration)."""
+        return self._joint_coordinates()[joint][0]
+
+    def joint_coordinate_rate(self, joint: str) -> np.ndarray:
+        """Rates [rad/s or m/s] of the joint's coordinates, shape (K, n)."""
+        return self._joint_coordinates()[joint][1]
+
+    def _joint_coordinates(self) -> dict:
+        """{joint: (values (K, n), rates (K, n))}, computed once per set of samples."""
+        if getattr(self, "_coordinates", None) is None:
+            t, Y, nb = self.t, np.ascontiguousarray(self.Y, dtype=float), self.system.nb
+            A = quaternion.matrices(Y[:, : 7 * nb].reshape(len(Y), nb, 7)[:, :, 3:]) if len(Y) else None
+            A = np.ascontiguousarray(A) if A is not None else None
+            self._coordinates = {j: self._coordinate_series(k, t, Y, A) for k, j in enumerate(self.joint_names)}
+        return self._coordinates
+
+    def _coordinate_series(self, k: int, t: np.ndarray, Y: np.ndarray, A: np.ndarray | None) -> tuple[np.ndarray, ...]:
+        """Values and rates (K, n) of joint k's coordinates at the samples (t, Y), rotations A (K, nb, 3, 3)."""
+        sys, joint = self.system, self.model.joints[k]
+        names = self.joint_coordinate_names(joint.name)
+        values, rates = np.zeros((len(Y), len(names))), np.zeros((len(Y), len(names)))
+        if not len(Y) or not names:
+            return values, rates
+        bi, bj = sys.body_index(joint.body_i), sys.body_index(joint.body_j)
+        series = np.zeros((len(Y), 2))
+        for c, name in enumerate(names):
+            spec = COORDINATES[name].row
+            vecs = row_vectors(spec, sys.joint_frames[k])[None]
+            row_series(spec[0], bi, bj, vecs, Y, sys.nb, A, series)
+            rates[:, c] = series[:, 1]
+            angle = COORDINATES[name].unit == "rad"
+            values[:, c] = unwrap_angle(t, series[:, 0], series[:, 1]) if angle else series[:, 0]
+        return values, rates
 
     def driver_effort(self, driver: str) -> np.ndarray:
         """Driver torque [N m] or force [N] applied to body_j, shape (K,)."""

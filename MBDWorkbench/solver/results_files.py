@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import quaternion
+from .catalog import COORDINATES
 from .errors import ModelError
 
 # A :class:`~.results.Results` (read through its public accessors). Not imported: results.py
@@ -60,6 +61,13 @@ def reaction_headers(joint: str, frame: str = "joint") -> tuple[list[str], list[
 def magnitude_headers(joint: str) -> list[str]:
     """Headers of |F| [N] and |T| [N m] (joint frame) in joints.csv."""
     return [f"{joint}.F_magnitude [N]", f"{joint}.T_magnitude [N m]"]
+
+
+def coordinate_headers(joint: str, coordinate: str) -> tuple[str, str]:
+    """Headers of a joint coordinate (a key of catalog.COORDINATES) and of its rate in
+    joints.csv, e.g. ``hinge.angle [rad]`` and ``hinge.angle_rate [rad/s]``."""
+    c = COORDINATES[coordinate]
+    return f"{joint}.{c.name} [{c.unit}]", f"{joint}.{c.name}_rate [{c.rate_unit}]"
 
 
 def effort_unit(driver_type: str) -> str:
@@ -115,6 +123,10 @@ def _joint_table(res: Results, t: np.ndarray) -> Table:
             for headers, values in zip(reaction_headers(j, frame), res.reaction(j, frame)):
                 table.update(zip(headers, values.T))
         table.update(zip(magnitude_headers(j), (np.linalg.norm(v, axis=1) for v in res.reaction(j))))
+        values, rates = res.joint_coordinate(j), res.joint_coordinate_rate(j)
+        for c, name in enumerate(res.joint_coordinate_names(j)):
+            value_header, rate_header = coordinate_headers(j, name)
+            table[value_header], table[rate_header] = values[:, c], rates[:, c]
     return table
 
 
@@ -361,6 +373,24 @@ class ResultTables:
         in the joint frame carried by body_i or in 'global' axes: two (K, 3) arrays."""
         F, T = reaction_headers(joint, frame)
         return self._cols(JOINTS, F), self._cols(JOINTS, T)
+
+    def joint_coordinate_names(self, joint: str) -> tuple[str, ...]:
+        """Names of the joint's coordinates (keys of catalog.COORDINATES) in joints.csv;
+        empty for a joint type without coordinates or results written before they existed."""
+        return tuple(c for c in COORDINATES if coordinate_headers(joint, c)[0] in self.tables[JOINTS])
+
+    def joint_coordinate(self, joint: str) -> np.ndarray:
+        """Relative coordinates of a joint [rad or m] (angles unwrapped), (K, n), n =
+        len(joint_coordinate_names(joint))."""
+        return self._coordinate_cols(joint, 0)
+
+    def joint_coordinate_rate(self, joint: str) -> np.ndarray:
+        """Rates of the joint's coordinates [rad/s or m/s], (K, n)."""
+        return self._coordinate_cols(joint, 1)
+
+    def _coordinate_cols(self, joint: str, which: int) -> np.ndarray:
+        headers = [coordinate_headers(joint, c)[which] for c in self.joint_coordinate_names(joint)]
+        return self._cols(JOINTS, headers) if headers else np.zeros((len(self.t), 0))
 
     def driver_unit(self, driver: str) -> str:
         """'N m' for a rotational driver, 'N' for a linear one."""
