@@ -12,6 +12,7 @@ from numba import njit
 from .expressions import eval_jet
 from .joints import ANGLE, Side, body_side, eval_row, point_kinematics, row_terms, wrap_angle
 from .quaternion import quat_rate, quat_to_matrix
+from .tolerances import SCHUR_PIVOT_TOL
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 OK, SINGULAR, NOT_FINITE = 0, 1, 2
@@ -438,7 +439,7 @@ def constraints(t, Y, S, W):
 
 
 @njit(cache=True)
-def _schur(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm, eps):
+def _schur(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm):
     band[:, :] = 0.0
     for p in range(pair_r.shape[0]):
         r, s, b = pair_r[p], pair_s[p], pair_body[p]
@@ -451,6 +452,11 @@ def _schur(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s,
             band[i, i - j] += val
         else:
             band[j, j - i] += val
+
+
+@njit(cache=True)
+def _regularise(band, eps):
+    """C + eps diag(C) (+ 1e-15 max diag, so that eps = 0 still factors exactly redundant rows)."""
     m = band.shape[0]
     dmax = 0.0
     for i in range(m):
@@ -461,14 +467,15 @@ def _schur(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s,
 
 @njit(cache=True, inline="always")
 def _schur_band(S, W):
-    """Assemble the band of the permuted, regularised Schur complement C = J M^-1 J^T."""
-    _schur(W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm, S.eps)
+    """Assemble the band of the permuted Schur complement C = J M^-1 J^T."""
+    _schur(W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
 
 
 @njit(cache=True)
-def band_cholesky(band, bw):
+def band_cholesky(band, bw, pivot_tol=0.0):
     """In-place Cholesky factor of a symmetric band matrix (row i, column i - k at
-    band[i, k]); returns False if it is not positive definite."""
+    band[i, k]); returns False unless every pivot exceeds pivot_tol x its diagonal entry
+    (pivot_tol = 0: unless it is positive definite)."""
     m = band.shape[0]
     for i in range(m):
         j0 = max(0, i - bw)
@@ -477,7 +484,7 @@ def band_cholesky(band, bw):
             for k in range(max(j0, j - bw), j):
                 s -= band[i, i - k] * band[j, j - k]
             if j == i:
-                if not s > 0.0:
+                if not s > pivot_tol * band[i, 0]:
                     return False
                 band[i, 0] = np.sqrt(s)
             else:
@@ -501,6 +508,75 @@ def band_solve(band, bw, x):
         x[i] = s / band[i, 0]
 
 
+REFINE_SWEEPS = 12  # at most this many iterative-refinement sweeps per multiplier solve
+REFINE_TOL = 1e-15  # relative change of the constraint accelerations at which the refinement stops
+
+
+@njit(cache=True)
+def _constraint_acc(nb, bi, bj, jac, minv, lam, u):
+    """u = M^-1 J^T lam (the accelerations the constraint loads take away)."""
+    for i in range(6 * nb):
+        u[i] = 0.0
+    for r in range(bi.shape[0]):
+        lr = lam[r]
+        for side in range(2):
+            b_ = bi[r] if side == 0 else bj[r]
+            if b_ >= 0:
+                for k in range(6):
+                    u[6 * b_ + k] += minv[b_, k] * jac[r, side, k] * lr
+
+
+@njit(cache=True)
+def _schur_residual(nb, bi, bj, jac, minv, b, lam, u, res):
+    """u = M^-1 J^T lam and res = b - J u = b - C lam with the UNregularised C."""
+    m = bi.shape[0]
+    _constraint_acc(nb, bi, bj, jac, minv, lam, u)
+    for r in range(m):
+        s = 0.0
+        for side in range(2):
+            b_ = bi[r] if side == 0 else bj[r]
+            if b_ >= 0:
+                for k in range(6):
+                    s += jac[r, side, k] * u[6 * b_ + k]
+        res[r] = b[r] - s
+
+
+@njit(cache=True)
+def _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, b, lam, rhs, u, res, lam_prev, u_prev):
+    """lam = C^-1 b for the unregularised C = J M^-1 J^T, by iterative refinement with the
+    factor of C + eps diag(C) in ``band``: lam += (C + eps D)^-1 (b - C lam). The sweeps stop when
+    the change of the constraint accelerations u = M^-1 J^T lam, in the kinetic-energy norm (so
+    independent of units and masses), is at rounding level (REFINE_TOL relative) or stops
+    shrinking. For consistent b the accelerations do not depend on eps; for redundant rows
+    J^T lam is unique (lam is not) and a component of b outside the range of C (drift of a
+    redundant set) does not stall the refinement. Leaves u = M^-1 J^T lam."""
+    m = bi.shape[0]
+    for r in range(m):
+        rhs[perm[r]] = b[r]
+    band_solve(band, bw, rhs)
+    for r in range(m):
+        lam[r] = rhs[perm[r]]
+    _schur_residual(nb, bi, bj, jac, minv, b, lam, u, res)
+    prev = np.inf
+    for _ in range(REFINE_SWEEPS):
+        for i in range(6 * nb):
+            u_prev[i] = u[i]
+        for r in range(m):
+            rhs[perm[r]] = res[r]
+        band_solve(band, bw, rhs)
+        for r in range(m):
+            lam[r] += rhs[perm[r]]
+        _schur_residual(nb, bi, bj, jac, minv, b, lam, u, res)
+        du2, u2 = 0.0, 0.0
+        for i in range(6 * nb):
+            w = 1.0 / minv[i // 6, i % 6]
+            du2 += w * (u[i] - u_prev[i]) ** 2
+            u2 += w * u[i] * u[i]
+        if not du2 > REFINE_TOL * REFINE_TOL * u2 or not du2 < 0.25 * prev:
+            return
+        prev = du2
+
+
 @njit(cache=True)
 def _multipliers(
     t,
@@ -521,6 +597,12 @@ def _multipliers(
     lam,
     perm,
     minv,
+    bvec,
+    u,
+    res,
+    lam_prev,
+    u_prev,
+    refine,
     code,
     code_start,
     consts,
@@ -531,11 +613,10 @@ def _multipliers(
     table_base,
     stack,
 ):
-    """Solve C lam = J M^-1 Q - gamma* (band Cholesky) and subtract M^-1 J^T lam from acc.
-    Returns (ok, driver power [W])."""
+    """Solve C lam = J M^-1 Q - gamma* with the banded Cholesky factor in ``band`` (of C itself
+    if ``refine`` is False, else of C + eps diag(C), then refined against C) and subtract
+    M^-1 J^T lam from acc. Returns the driver power [W]."""
     m = bi.shape[0]
-    if not band_cholesky(band, bw):
-        return False, 0.0
     for r in range(m):
         s = 0.0
         for side in range(2):
@@ -544,23 +625,26 @@ def _multipliers(
                 for k in range(6):
                     s += jac[r, side, k] * acc[6 * b + k]
         gstar = gamma[r] - 2.0 * alpha * rate[r] - beta * beta * phi[r]
-        rhs[perm[r]] = s - gstar
-    band_solve(band, bw, rhs)
+        bvec[r] = s - gstar
+    if refine:
+        _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, bvec, lam, rhs, u, res, lam_prev, u_prev)
+    else:
+        for r in range(m):
+            rhs[perm[r]] = bvec[r]
+        band_solve(band, bw, rhs)
+        for r in range(m):
+            lam[r] = rhs[perm[r]]
+        _constraint_acc(nb, bi, bj, jac, minv, lam, u)
+    for i in range(6 * nb):
+        acc[i] -= u[i]
     Pdrv = 0.0
     for r in range(m):
-        lr = rhs[perm[r]]
-        lam[r] = lr
-        for side in range(2):
-            b = bi[r] if side == 0 else bj[r]
-            if b >= 0:
-                for k in range(6):
-                    acc[6 * b + k] -= minv[b, k] * jac[r, side, k] * lr
         if prog[r] >= 0:
             fd = eval_jet(
                 prog[r], t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
             )[1]
-            Pdrv -= lr * (rate[r] + fd)
-    return True, Pdrv
+            Pdrv -= lam[r] * (rate[r] + fd)
+    return Pdrv
 
 
 @njit(cache=True)
@@ -592,8 +676,16 @@ def derivatives(t, Y, S, W, Ydot):
     Pdrv = 0.0
     if S.row_kind.shape[0] > 0:
         constraints(t, Y, S, W)
+        # exact Cholesky of C when no row is (nearly) dependent on the others; otherwise the
+        # regularised factor and iterative refinement against C (no eps bias either way)
         _schur_band(S, W)
-        ok, Pdrv = _multipliers(
+        refine = not band_cholesky(W.band, S.bw, SCHUR_PIVOT_TOL)
+        if refine:
+            _schur_band(S, W)
+            _regularise(W.band, S.eps)
+            if not band_cholesky(W.band, S.bw):
+                return SINGULAR, V, Pnc, Pdrv
+        Pdrv = _multipliers(
             t,
             nb,
             acc,
@@ -612,6 +704,12 @@ def derivatives(t, Y, S, W, Ydot):
             W.lam,
             S.perm,
             S.minv,
+            W.bvec,
+            W.u,
+            W.res,
+            W.lam_prev,
+            W.u_prev,
+            refine,
             S.p_code,
             S.p_code_start,
             S.p_consts,
@@ -622,8 +720,6 @@ def derivatives(t, Y, S, W, Ydot):
             S.p_table_base,
             S.p_stack,
         )
-        if not ok:
-            return SINGULAR, V, Pnc, Pdrv
     if not _state_rates(nb, Y, acc, Ydot):
         return NOT_FINITE, V, Pnc, Pdrv
     return OK, V, Pnc, Pdrv

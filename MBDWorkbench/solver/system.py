@@ -23,7 +23,7 @@ _STATIC_FIELDS = (
     "p_code p_code_start p_consts p_const_start p_table_x p_table_y p_table_start p_table_base p_stack"
 ).split()
 Static = namedtuple("Static", _STATIC_FIELDS)
-Work = namedtuple("Work", "A Q acc phi jac gamma rate lam band rhs")
+Work = namedtuple("Work", "A Q acc phi jac gamma rate lam band rhs bvec u res lam_prev u_prev")
 
 
 def principal_frame(inertia):
@@ -321,6 +321,11 @@ class System:
             lam=np.zeros(m),
             band=np.zeros((m, self.static.bw + 1 if m else 1)),
             rhs=np.zeros(m),
+            bvec=np.zeros(m),
+            u=np.zeros(6 * nb),
+            res=np.zeros(m),
+            lam_prev=np.zeros(m),
+            u_prev=np.zeros(6 * nb),
         )
 
     # ------------------------------------------------------------------ state

@@ -12,6 +12,7 @@ PROJECTION_TOL = 1e-11  # projection of ODE-form runs: repeated at every output 
 # Rank decisions
 RANK_TOL = 1e-8  # mobility/redundancy of an assembled state (|Phi| < ASSEMBLY_TOL); a diagnosis, `--tol` overrides
 REDUNDANCY_TOL = 1e-9  # rows an index-3 run drops at its start: only exactly redundant ones may leave the solve
+SCHUR_PIVOT_TOL = 1e-6  # ODE-form Schur complement: a smaller pivot (x its diagonal) -> regularise and refine
 SAMPLED_RANK_TOL = 1e-6  # states sampled from a run carry its constraint drift, which blurs exact dependencies
 
 # Singular configurations: sigma_min / sigma_max of the independent rows (1 / condition number)
