@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..solver.catalog import JOINTS
-from ..solver.integrators import METHODS
+from ..solver.catalog import INTEGRATORS, JOINTS
 from . import derived, plots
 from .animation import View
 from .data import ReportData
@@ -140,8 +139,8 @@ def title_block(data: ReportData) -> list[Block]:
 
 
 def formulation(integ: str) -> str:
-    """The equations integrator ``integ`` solves (from the integrator registry); '-' if unknown."""
-    text = METHODS[integ].formulation if integ in METHODS else "-"
+    """The equations integrator ``integ`` solves (from the integrator catalogue); '-' if unknown."""
+    text = INTEGRATORS[integ].formulation if integ in INTEGRATORS else "-"
     return text[:1].upper() + text[1:]
 
 
