@@ -299,9 +299,9 @@ def test_four_bar_with_four_revolutes_runs(integrator):
     theta2 = math.radians(60)
     res = simulate(four_bar(theta2=theta2, speed=2.0), integrator=integrator, t_end=1.5, step=1e-3, output_step=0.01)
     assert res.status == "completed"
-    assert len(res.warnings) == 1 and "rank 18" in res.warnings[0]
+    assert len(res.warnings) == 1 and "rank 18" in res.warnings[0].message
     for name in ("crank_pivot", "crank_coupler", "coupler_rocker", "rocker_pivot"):
-        assert f"'{name}'" in res.warnings[0]
+        assert f"'{name}'" in res.warnings[0].message
     _, th4 = FourBar(1.0, 0.3, 1.0, 0.8).positions(theta2 + 2.0 * res.t)
     R = res.rotation("rocker")
     err = np.angle(np.exp(1j * (np.arctan2(R[:, 1, 0], R[:, 0, 0]) - th4)))
@@ -324,7 +324,7 @@ def test_redundant_multipliers_match_the_core_choice(integrator):
     model = load(os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples", "bricard.json"))
     ref = simulate(model, integrator="rk4", t_end=0.1, step=5e-4)
     res = simulate(model, integrator=integrator, t_end=0.1, step=5e-4, rtol=1e-9, atol=1e-9)
-    assert "rank 29" in res.warnings[0]
+    assert "rank 29" in res.warnings[0].message
     lam_ref, lam = ref._rows[0]["lam"], res._rows[0]["lam"]
     assert np.abs(lam - lam_ref).max() < 1e-5 * np.abs(lam_ref).max()
     lam_ref, lam = ref._rows[-1]["lam"], res._rows[-1]["lam"]
@@ -363,8 +363,8 @@ def test_rank_loss_at_a_limit_position_is_detected_and_named():
     stepper._check_rank(0.4, Y)
     assert len(stepper.warnings) == 1
     stepper._check_rank(0.5, system.Y0)
-    assert "nearly rank-deficient at t = 0.5 s" in stepper.warnings[-1]
-    assert "'coupler_rocker'" in stepper.warnings[-1] and "'rocker_pivot'" in stepper.warnings[-1]
+    assert "nearly rank-deficient at t = 0.5 s" in stepper.warnings[-1].message
+    assert "'coupler_rocker'" in stepper.warnings[-1].message and "'rocker_pivot'" in stepper.warnings[-1].message
 
 
 # ----------------------------------------------------------------------------- projection

@@ -386,7 +386,7 @@ class Results:
             bodies=self.body_names,
             joints=self.joint_names,
             drivers=self.driver_names,
-            warnings=list(getattr(self, "warnings", [])),
+            warnings=[w.to_dict() for w in getattr(self, "warnings", [])],
             versions=software_versions(),
         )
 

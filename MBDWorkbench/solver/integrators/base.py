@@ -17,8 +17,9 @@ Contract for a subclass:
 * ``advance(t, Y, t_next, acc) -> (t_reached, status)`` integrates Y in place from t to
   t_next [s], adding the driver and non-conservative work to ``acc`` (see
   :func:`.explicit.account_power`); status is a ``kernels`` status code (OK on success);
-* ``steps`` counts the accepted steps; ``warnings`` lists messages for the user (simulate
-  copies them into ``Results.warnings``);
+* ``steps`` counts the accepted steps; ``warnings`` lists :class:`..status.RunWarning` for
+  the user, added with ``warn(kind, message, time, elements)`` (simulate copies them into
+  ``Results.warnings``);
 * ``multipliers(t, Y)`` returns the Lagrange multipliers of all m constraint rows that
   the stepper itself computed at the output time t (index-3 integrators), or None: then
   the results take them from the index-1 KKT solve at (t, Y);
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..catalog import INDEX1_FORMULATION, INTEGRATORS
+from ..status import RunWarning
 
 if TYPE_CHECKING:
     from ..model import Settings
@@ -57,7 +59,12 @@ class Stepper:
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         self.system, self.settings = system, settings
         self.steps = 0
-        self.warnings: list[str] = []
+        self.warnings: list[RunWarning] = []
+
+    def warn(self, kind: str, message: str, time: float | None = None, elements: tuple[str, ...] = ()) -> None:
+        """Add a warning (kind in ``status.WARNING_KINDS``), once per distinct message."""
+        if all(w.message != message for w in self.warnings):
+            self.warnings.append(RunWarning(kind, message, time, tuple(elements)))
 
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""

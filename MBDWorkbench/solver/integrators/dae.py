@@ -139,18 +139,17 @@ class Index3Stepper(Stepper):
         self._rank_checks = self.m * 6 * self.nb <= RANK_CHECK_SIZE
         self._near_singular = False
         if self.redundant:
-            self._warn(
+            self.warn(
+                "redundant",
                 f"rank-deficient constraint Jacobian at t = {t0:g} s: {self.m} equations, rank "
                 f"{rank} ({len(drop)} redundant); joints involved: "
                 f"{', '.join(repr(n) for n in owners_of(self.system, involved))}; the redundant "
                 f"equations of {', '.join(repr(n) for n in owners_of(self.system, drop))} are "
                 f"dropped from the {self.label} solve and the multipliers are reported with "
-                f"minimum norm"
+                f"minimum norm",
+                t0,
+                owners_of(self.system, involved),
             )
-
-    def _warn(self, text):
-        if text not in self.warnings:
-            self.warnings.append(text)
 
     def _check_rank(self, t, Y):
         """Warn (once per episode) when the active rows of Phi_q become nearly dependent
@@ -161,9 +160,12 @@ class Index3Stepper(Stepper):
         ratio, worst = self._weakest_direction(t, Y)
         if ratio < INDEX3_NEAR_SINGULAR and not self._near_singular:
             names = ", ".join(f"'{n}'" for n, _ in worst)
-            self._warn(
+            self.warn(
+                "near_singular",
                 f"the constraint Jacobian is nearly rank-deficient at t = {t:.6g} s (s_min/s_max = "
-                f"{ratio:.2g}); joints in the weakest direction: {names}"
+                f"{ratio:.2g}); joints in the weakest direction: {names}",
+                t,
+                tuple(n for n, _ in worst),
             )
         self._near_singular = ratio < 100 * INDEX3_NEAR_SINGULAR
 

@@ -1,0 +1,56 @@
+"""How a run ended and what the user must know about its result.
+
+Every run ends with one status of :data:`STATUSES`. A warning is a :class:`RunWarning`:
+its ``kind`` (one of :data:`WARNING_KINDS`), a message for the user, the time [s] it refers
+to (None for the whole run) and the names of the joints, drivers or bodies concerned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+COMPLETED = "completed"
+COMPLETED_WITH_WARNINGS = "completed_with_warnings"
+FAILED = "failed"
+CANCELLED = "cancelled"
+STATUSES = (COMPLETED, COMPLETED_WITH_WARNINGS, FAILED, CANCELLED)
+
+WARNING_KINDS = {
+    "violation": "constraint violation above its tolerance",
+    "energy_drift": "energy drift of a conservative model above its tolerance",
+    "redundant": "redundant constraint equations (their multipliers are not unique)",
+    "rank_change": "the rank of the constraint Jacobian changed during the run",
+    "overdriven": "over-driven or conflicting drivers (run forced)",
+    "near_singular": "near-singular configuration",
+    "ill_scaled": "ill-scaled masses or inertias",
+    "integrator": "a remark of the integrator",
+}
+
+
+@dataclass(frozen=True)
+class RunWarning:
+    """One warning of a run: ``kind`` in WARNING_KINDS, ``time`` [s] or None, ``elements``
+    the names of the joints / drivers / bodies concerned."""
+
+    kind: str
+    message: str
+    time: float | None = None
+    elements: tuple[str, ...] = field(default_factory=tuple)
+
+    def __post_init__(self) -> None:
+        if self.kind not in WARNING_KINDS:
+            raise ValueError(f"unknown warning kind '{self.kind}'")
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_dict(self) -> dict:
+        """JSON form (summary.json)."""
+        return {"kind": self.kind, "message": self.message, "time": self.time, "elements": list(self.elements)}
+
+    @classmethod
+    def from_dict(cls, d: dict | str) -> RunWarning:
+        """Inverse of to_dict; a plain string (older results) becomes an 'integrator' warning."""
+        if isinstance(d, str):
+            return cls("integrator", d)
+        return cls(d["kind"], d["message"], d.get("time"), tuple(d.get("elements", ())))
