@@ -9,7 +9,8 @@ existing primitive rows, add one :class:`JointType` here and an icon
 Primitive rows are written once, in :mod:`.joints` (value, Jacobian and gamma).
 A row is ``(kind, *args)``: ``(POINT, axis)`` with axis 0, 1, 2 a global direction;
 ``(DP1, a_i, a_j)`` two joint-frame axes kept perpendicular; ``(DP2, a_i)`` the frame
-origin on body j kept in the plane of body i normal to a_i. Axis names: ``xi``, ``yi``,
+origin on body j kept in the plane of body i normal to a_i; ``(DISTANCE,)`` the two anchor
+points kept at the joint's length (:func:`.model.distance_anchors`). Axis names: ``xi``, ``yi``,
 ``zi`` (frame axes carried by body i), ``xj``, ``yj`` (carried by body j).
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .joints import ANGLE, DP1, DP2, POINT
+from .joints import ANGLE, DISTANCE, DP1, DP2, POINT
 
 Row = tuple
 
@@ -204,6 +205,17 @@ JOINTS: dict[str, JointType] = {
             "Cardan joint: pick one axis on each part (the cross axes)",
             relaxations=(Relaxation("spherical"),),
             frees="rotation about x (carried by body_i) and y (carried by body_j)",
+        ),
+        # FreeCAD's Assembly "Distance" joint is not mapped: it becomes a different constraint for
+        # each pair of picked geometries (point-point: a distance; plane-plane: planar; ...).
+        JointType(
+            "distance",
+            ((DISTANCE,),),
+            "Distance joint (rod)",
+            "Massless rod: keeps two points at a fixed distance (picked point on the first part, "
+            "centre of gravity of the second)",
+            needs_axis=False,
+            frees="all but the distance of the two points",
         ),
     )
 }

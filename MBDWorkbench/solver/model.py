@@ -13,18 +13,23 @@ from dataclasses import asdict, dataclass, field, make_dataclass
 
 import numpy as np
 
+from . import quaternion
 from .catalog import (
     DRIVER_TYPES,
+    DRIVERS,
     FIELD_KINDS,
     FORCE_TYPES,
     FORCES,
     INTEGRATOR_TYPES,
     JOINT_TYPES,
+    JOINTS,
     REQUIRED,
     ForceField,
     joints_driven_by,
 )
 from .errors import ModelError
+from .joints import DP2, ROW_ROTATION_ONLY, ROW_TURNS
+from .tolerances import COINCIDENT_TOL
 
 GROUND = "ground"
 
@@ -33,17 +38,26 @@ GROUND = "ground"
 class Body:
     """A rigid body; ``position`` is its centre of gravity, ``orientation`` the quaternion
     [qw, qx, qy, qz] of its own frame; ``inertia`` is the 3x3 tensor about the CoG in that
-    frame [kg m^2]; ``velocity`` [m/s] and ``angular_velocity`` [rad/s] are global."""
+    frame [kg m^2]; ``velocity`` [m/s] and ``angular_velocity`` [rad/s] are global.
+
+    A ``point_mass`` has no inertia (None or zeros; stored as zeros) and no rotation: its
+    orientation stays as given, its angular velocity is zero, and joints and forces attach to it
+    at its centre and must not turn it (see :func:`joint_rows`)."""
 
     name: str
     mass: float
-    inertia: list
+    inertia: list = None
     position: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
     orientation: list = field(default_factory=lambda: [1.0, 0.0, 0.0, 0.0])
     velocity: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
     angular_velocity: list = field(default_factory=lambda: [0.0, 0.0, 0.0])
     grounded: bool = False
     source: str = ""
+    point_mass: bool = False
+
+    def __post_init__(self) -> None:
+        if self.point_mass and self.inertia is None:
+            self.inertia = [[0.0] * 3 for _ in range(3)]
 
 
 @dataclass
@@ -61,7 +75,10 @@ class Joint:
 
     Give ``frame`` (global, initial configuration) or both ``frame_i`` and ``frame_j``
     (local to each body). Universal joints: the first cross axis is the frame's x axis on
-    body_i, the second the frame's y axis on body_j."""
+    body_i, the second the frame's y axis on body_j. Distance joints keep two anchor points
+    (:func:`distance_anchors`) at ``length`` [m] (default: their initial distance): the origins
+    of ``frame_i`` and ``frame_j``, or the origin of ``frame`` on body_i and ``point_j`` on body_j
+    (global, initial configuration; default: body_j's centre of gravity)."""
 
     name: str
     type: str
@@ -70,6 +87,8 @@ class Joint:
     frame: Frame = None
     frame_i: Frame = None
     frame_j: Frame = None
+    point_j: list = None
+    length: float = None
 
 
 def _force_class() -> type:
@@ -152,6 +171,8 @@ class Model:
         back: each force keeps only the fields of its type."""
         d = _strip_none(asdict(self))
         d["forces"] = [_force_dict(f) for f in d["forces"]]
+        for b in d["bodies"]:  # a point mass has no inertia; a rigid body does not say it is one
+            b.pop("inertia" if b["point_mass"] else "point_mass", None)
         return d
 
     def save(self, path: str) -> None:
@@ -265,19 +286,34 @@ def _body(d, path):
     _reject_unknown(
         d,
         path,
-        {"name", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity", "grounded", "source"},
+        {
+            "name",
+            "mass",
+            "inertia",
+            "position",
+            "orientation",
+            "velocity",
+            "angular_velocity",
+            "grounded",
+            "source",
+            "point_mass",
+        },
     )
     name = _name(d, path)
     if name == GROUND:
         raise ModelError(f"{path}.name", f"'{GROUND}' is reserved for the fixed ground")
     if "mass" not in d:
         raise ModelError(f"{path}.mass", f"missing (body '{name}')")
-    if "inertia" not in d:
+    point_mass = d.get("point_mass", False)
+    if not isinstance(point_mass, bool):
+        raise ModelError(f"{path}.point_mass", f"body '{name}': must be true or false, got {point_mass!r}")
+    if "inertia" not in d and not point_mass:
         raise ModelError(f"{path}.inertia", f"missing (body '{name}')")
     return Body(
         name=name,
         mass=_number(d["mass"], f"{path}.mass"),
-        inertia=_inertia(d["inertia"], f"{path}.inertia"),
+        inertia=_inertia(d["inertia"], f"{path}.inertia") if "inertia" in d else None,
+        point_mass=point_mass,
         position=_vector(d.get("position", [0, 0, 0]), f"{path}.position"),
         orientation=_vector(d.get("orientation", [1, 0, 0, 0]), f"{path}.orientation", 4),
         velocity=_vector(d.get("velocity", [0, 0, 0]), f"{path}.velocity"),
@@ -299,8 +335,11 @@ def _frame(d, path):
     )
 
 
+DISTANCE_FIELDS = ("point_j", "length")  # joint fields of the distance type only
+
+
 def _joint(d, path):
-    _reject_unknown(d, path, {"name", "type", "body_i", "body_j", "frame", "frame_i", "frame_j"})
+    _reject_unknown(d, path, {"name", "type", "body_i", "body_j", "frame", "frame_i", "frame_j", *DISTANCE_FIELDS})
     name = _name(d, path)
     jtype = d.get("type")
     if jtype not in JOINT_TYPES:
@@ -316,6 +355,8 @@ def _joint(d, path):
         frame=frames.get("frame"),
         frame_i=frames.get("frame_i"),
         frame_j=frames.get("frame_j"),
+        point_j=_vector(d["point_j"], f"{path}.point_j") if "point_j" in d else None,
+        length=_number(d["length"], f"{path}.length") if "length" in d else None,
     )
 
 
@@ -442,6 +483,13 @@ def validate(model: Model) -> None:
                 f"driver '{d.name}': a {d.type} driver needs a "
                 f"{' or '.join(driven)} joint, '{joint.name}' is {joint.type}",
             )
+        turned = _turned_point_masses(model, joint, DRIVERS[d.type].row)
+        if turned:
+            raise ModelError(
+                f"{path}.joint",
+                f"driver '{d.name}': a {d.type} driver on joint '{joint.name}' would turn point mass "
+                f"'{turned[0]}', which has no rotation",
+            )
     if not any(not b.grounded for b in model.bodies):
         raise ModelError("bodies", "the model has no moving body")
     validate_settings(model.settings)
@@ -458,6 +506,31 @@ def _unique(names, path):
 def _check_body(b, path):
     if not (isinstance(b.mass, (int, float)) and math.isfinite(b.mass) and b.mass > 0):
         raise ModelError(f"{path}.mass", f"body '{b.name}': mass must be positive, got {b.mass!r}")
+    if b.point_mass:
+        _check_point_mass(b, path)
+    else:
+        _check_inertia(b, path)
+    q = np.asarray(b.orientation, dtype=float)
+    if not np.isfinite(q).all() or np.linalg.norm(q) < 1e-9:
+        raise ModelError(f"{path}.orientation", f"body '{b.name}': quaternion must be non-zero")
+
+
+def _check_point_mass(b: Body, path: str) -> None:
+    """A point mass: no inertia (zeros) and no angular velocity."""
+    I = np.asarray(b.inertia, dtype=float)
+    if I.shape != (3, 3) or np.any(I != 0.0):
+        raise ModelError(f"{path}.inertia", f"body '{b.name}': a point mass has no inertia (leave 'inertia' out)")
+    w = np.asarray(b.angular_velocity, dtype=float)
+    if w.shape != (3,) or np.any(w != 0.0):
+        raise ModelError(
+            f"{path}.angular_velocity", f"body '{b.name}': a point mass does not rotate (angular velocity must be 0)"
+        )
+
+
+def _check_inertia(b: Body, path: str) -> None:
+    """A rigid body's inertia: finite, symmetric, positive definite, triangle inequality."""
+    if b.inertia is None:
+        raise ModelError(f"{path}.inertia", f"missing (body '{b.name}')")
     I = np.asarray(b.inertia, dtype=float)
     if I.shape != (3, 3) or not np.all(np.isfinite(I)):
         raise ModelError(f"{path}.inertia", f"body '{b.name}': inertia must be a finite 3x3 tensor")
@@ -475,9 +548,6 @@ def _check_body(b, path):
             f"body '{b.name}': principal moments {p.tolist()} violate the "
             "triangle inequality (I1 + I2 >= I3): no real mass distribution has them",
         )
-    q = np.asarray(b.orientation, dtype=float)
-    if not np.isfinite(q).all() or np.linalg.norm(q) < 1e-9:
-        raise ModelError(f"{path}.orientation", f"body '{b.name}': quaternion must be non-zero")
 
 
 def _body_ref(name, names, path, what):
@@ -503,6 +573,132 @@ def _check_joint(model, j, names, path):
         fr = getattr(j, key)
         if fr is not None:
             frame_axes(fr, f"{path}.{key}", what)
+    if j.type == "distance":
+        _check_distance(model, j, path)
+    else:
+        for key in DISTANCE_FIELDS:
+            if getattr(j, key) is not None:
+                raise ModelError(f"{path}.{key}", f"{what}: only distance joints take '{key}'")
+    _check_point_mass_anchors(model, j, path)
+    joint_rows(model, j, path)
+
+
+def _check_distance(model: Model, j: Joint, path: str) -> None:
+    """Anchors of a distance joint apart at the initial configuration, its length positive."""
+    what = f"joint '{j.name}'"
+    if j.frame is None and j.point_j is not None:
+        raise ModelError(f"{path}.point_j", f"{what}: 'point_j' goes with a global 'frame', not 'frame_i'/'frame_j'")
+    if j.frame is not None and j.point_j is None and j.body_j == GROUND:
+        raise ModelError(f"{path}.point_j", f"{what}: give 'point_j' (the rod's end on the ground)")
+    p_i, p_j = distance_anchors(model, j)
+    if np.linalg.norm(p_j - p_i) <= COINCIDENT_TOL:  # the equation has no direction there
+        raise ModelError(path, f"{what}: its two points coincide at the initial configuration")
+    if j.length is not None and not (isinstance(j.length, (int, float)) and math.isfinite(j.length) and j.length > 0):
+        raise ModelError(f"{path}.length", f"{what}: length must be a positive number of metres, got {j.length!r}")
+
+
+def initial_pose(model: Model, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """(position [m], rotation matrix of its own frame) of a body, or the ground, at the
+    initial configuration."""
+    if name == GROUND:
+        return np.zeros(3), np.eye(3)
+    b = model.body(name)
+    return np.asarray(b.position, float), quaternion.matrices(np.asarray(b.orientation, float))
+
+
+def distance_anchors(model: Model, j: Joint) -> tuple[np.ndarray, np.ndarray]:
+    """Global anchor points (p_i, p_j) [m] of a distance joint at the initial configuration:
+    the origins of frame_i and frame_j, or the origin of the global frame (on body_i) and
+    point_j (on body_j; default: body_j's centre of gravity)."""
+    if j.frame is None:
+        return tuple(_local_to_global(model, b, fr.origin) for b, fr in ((j.body_i, j.frame_i), (j.body_j, j.frame_j)))
+    p_j = initial_pose(model, j.body_j)[0] if j.point_j is None else np.asarray(j.point_j, float)
+    return np.asarray(j.frame.origin, float), p_j
+
+
+def _local_to_global(model: Model, name: str, local) -> np.ndarray:
+    r, A = initial_pose(model, name)
+    return r + A @ np.asarray(local, float)
+
+
+def joint_anchor(model: Model, j: Joint, side: str) -> np.ndarray:
+    """Global point [m] at which joint j attaches to its body on ``side`` ('i' or 'j') at the
+    initial configuration: its frame origin (distance joints: :func:`distance_anchors`)."""
+    if j.type == "distance":
+        return distance_anchors(model, j)[side == "j"]
+    if j.frame is not None:
+        return np.asarray(j.frame.origin, float)
+    return _local_to_global(model, getattr(j, "body_" + side), getattr(j, "frame_" + side).origin)
+
+
+# ----------------------------------------------------------------------------- point masses
+def is_point_mass(model: Model, name: str) -> bool:
+    """Whether ``name`` is a moving point mass (a grounded one is as fixed as the ground)."""
+    if name == GROUND:
+        return False
+    b = model.body(name)
+    return b.point_mass and not b.grounded
+
+
+def _never_turns(model: Model, name: str) -> bool:
+    """The ground, a grounded body or a point mass: its orientation is constant."""
+    return name == GROUND or model.body(name).grounded or model.body(name).point_mass
+
+
+def body_dofs(body: Body) -> int:
+    """Degrees of freedom of a moving body: 6, or 3 for a point mass."""
+    return 3 if body.point_mass else 6
+
+
+def _turned_point_masses(model: Model, j: Joint, spec: tuple) -> list[str]:
+    """The point masses of joint j whose rotation the row ``spec`` depends on."""
+    sides = ROW_TURNS[spec[0]]
+    return [getattr(j, "body_" + s) for s in sides if is_point_mass(model, getattr(j, "body_" + s))]
+
+
+def joint_rows(model: Model, j: Joint, path: str = "joint") -> tuple[int, ...]:
+    """Indices (into its type's rows) of the equations of joint j that the solver keeps: all of
+    them, except equations between the orientations of two bodies that never turn (ground,
+    grounded bodies, point masses) when a point mass is involved: those hold for all time.
+    Raises ModelError if an equation would turn a point mass."""
+    rows = JOINTS[j.type].rows
+    both_fixed = _never_turns(model, j.body_i) and _never_turns(model, j.body_j)
+    kept = []
+    for k, spec in enumerate(rows):
+        turned = _turned_point_masses(model, j, spec)
+        if not turned:
+            kept.append(k)
+        elif not (both_fixed and spec[0] in ROW_ROTATION_ONLY):
+            raise ModelError(path, f"joint '{j.name}' ({j.type}) {_turn_message(j, spec, turned[0])}")
+    return tuple(kept)
+
+
+def _turn_message(j: Joint, spec: tuple, body: str) -> str:
+    hint = (
+        "make the point mass body_j: the plane or axis of the joint is carried by body_i"
+        if spec[0] == DP2 and body == j.body_i
+        else "a point mass takes spherical and distance joints, and joints to bodies that never turn "
+        "(ground, grounded bodies, point masses)"
+    )
+    return f"would turn point mass '{body}', which has no rotation; {hint}"
+
+
+def _check_point_mass_anchors(model: Model, j: Joint, path: str) -> None:
+    """Joint j attaches to each of its point masses at the point mass's centre."""
+    for side in ("i", "j"):
+        name = getattr(j, "body_" + side)
+        if is_point_mass(model, name):
+            _check_at_centre(model, name, joint_anchor(model, j, side), path, f"joint '{j.name}'")
+
+
+def _check_at_centre(model: Model, name: str, point, path: str, what: str) -> None:
+    """A global point [m] at the initial configuration lies at point mass ``name``'s centre."""
+    off = float(np.linalg.norm(np.asarray(point, float) - np.asarray(model.body(name).position, float)))
+    if off > COINCIDENT_TOL:
+        raise ModelError(
+            path,
+            f"{what}: attaches to point mass '{name}' {off:.3g} m from its centre (a point mass has only its centre)",
+        )
 
 
 def frame_axes(fr: Frame, path: str = "frame", what: str = "joint") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -548,6 +744,29 @@ def _check_force_refs(model, f, names: dict, path: str) -> None:
             previous_body = value
         if spec.kind == "rotational_joint":
             _check_rotational_joint(model, value, where, what)
+    _check_point_mass_force(model, f, path)
+
+
+def _check_point_mass_force(model: Model, f, path: str) -> None:
+    """Forces on point masses act at their centre and carry no torque."""
+    what = f"force '{f.name}'"
+    for spec in FORCES[f.type].fields:
+        if spec.kind == "point":  # the point of the body field with the same suffix (point_i: body_i)
+            body = getattr(f, "body" + spec.name[len("point") :])
+            point = getattr(f, spec.name)
+            if point is not None and is_point_mass(model, body):
+                _check_at_centre(model, body, point, f"{path}.{spec.name}", what)
+        if spec.name == "torque" and is_point_mass(model, f.body):
+            raise ModelError(
+                f"{path}.body", f"{what}: a torque cannot act on point mass '{f.body}' (it has no rotation)"
+            )
+        if spec.kind == "rotational_joint":
+            joint = model.joint(getattr(f, spec.name))
+            for name in (joint.body_i, joint.body_j):
+                if is_point_mass(model, name):
+                    raise ModelError(
+                        f"{path}.{spec.name}", f"{what}: joint '{joint.name}' cannot turn point mass '{name}'"
+                    )
 
 
 def _check_rotational_joint(model, name: str, path: str, what: str) -> None:

@@ -1,6 +1,10 @@
 """Simulation results: sampled in memory, derived quantities (joint reactions in joint
 and global axes, driver efforts, violations, energies); written by :mod:`.results_files`
-(docs/results-format.md)."""
+(docs/results-format.md).
+
+The joint frame of a distance joint (a rod) follows the rod: its z axis runs from the rod's end
+on body_j to its end on body_i at every instant, so its reaction Fz is the rod tension [N],
+positive when the rod pulls (Fx = Fy = 0)."""
 
 from __future__ import annotations
 
@@ -109,6 +113,26 @@ def reaction_layout(system: System) -> tuple[np.ndarray, ...]:
     return side, body, sign, origin, axes_body, axes
 
 
+def rod_axes(p_i: np.ndarray, p_j: np.ndarray, x_hint: np.ndarray) -> np.ndarray:
+    """Rows x, y, z of the frame of a rod from p_j to p_i [m]: z = (p_i - p_j) / |p_i - p_j|,
+    x = ``x_hint`` (a global vector, or a perpendicular if it is along z) made normal to z."""
+    z = (p_i - p_j) / np.linalg.norm(p_i - p_j)
+    x = x_hint - np.dot(x_hint, z) * z
+    if np.linalg.norm(x) < 1e-6:
+        x = np.cross(z, [1.0, 0.0, 0.0] if abs(z[0]) < 0.9 else [0.0, 1.0, 0.0])
+    x /= np.linalg.norm(x)
+    return np.array([x, np.cross(z, x), z])
+
+
+def _global(system: System, Y: np.ndarray, b: int, local: np.ndarray, vector: bool = False) -> np.ndarray:
+    """A point [m] (or a ``vector``) of moving body b in kernel coordinates, in global axes at
+    state Y whose rotation matrices are in system.work.A; fixed sides (b < 0) are global."""
+    if b < 0:
+        return np.asarray(local, float)
+    A = system.work.A[b]
+    return A @ local if vector else Y[7 * b : 7 * b + 3] + A @ local
+
+
 def software_versions() -> dict[str, str]:
     """Versions of Python and the numerical libraries used for a run."""
     import platform
@@ -140,6 +164,7 @@ class Results:
         self.joint_names = [j.name for j in system.model.joints]
         self.driver_names = [d.name for d in system.model.drivers]
         self._layout = reaction_layout(system)
+        self._rods = [k for k, j in enumerate(system.model.joints) if j.type == "distance"]
         self._rows = []
         self.status = "running"
         self.message = ""
@@ -176,6 +201,7 @@ class Results:
                 *self._layout,
                 wrench,
             )
+            self._rod_reactions(np.asarray(Y, dtype=float), wrench)
         drv_rows = np.nonzero(sys.row_owner >= nj)[0]
         fd = np.array([sys.programs[sys.static.row_prog[r]](t)[1] for r in drv_rows])
         effort = -ev["lam"][drv_rows]
@@ -206,6 +232,16 @@ class Results:
         self._cache = None
         self._coordinates = None
         return ev
+
+    def _rod_reactions(self, Y: np.ndarray, wrench: np.ndarray) -> None:
+        """Joint-frame reactions of the distance joints in their rod frames (:func:`rod_axes`)
+        at the state Y just evaluated (its rotation matrices are in the work arrays)."""
+        sys = self.system
+        for k in self._rods:
+            j, f = self.model.joints[k], sys.joint_frames[k]
+            ends = [_global(sys, Y, sys.body_index(b), f["o" + s]) for b, s in ((j.body_i, "i"), (j.body_j, "j"))]
+            axes = rod_axes(*ends, _global(sys, Y, sys.body_index(j.body_i), f["xi"], vector=True))
+            wrench[k, 6:9], wrench[k, 9:12] = axes @ wrench[k, 0:3], axes @ wrench[k, 3:6]
 
     def __len__(self) -> int:
         return len(self._rows)

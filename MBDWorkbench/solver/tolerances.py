@@ -22,3 +22,6 @@ REPORT_NEAR_SINGULAR = 1e-3  # the report warns earlier: reactions there are alr
 
 # Statics
 STATICS_FORCE_TOL = 1e-9  # force residual of static equilibrium, relative to (force scale x length scale)
+
+# Geometry [m]
+COINCIDENT_TOL = 1e-9  # points this close coincide: joints and forces at a point mass's centre, the ends of a rod
