@@ -8,7 +8,7 @@ import argparse
 import sys
 
 from .analysis_cli import register as register_analyses
-from .cli_common import Progress, load_model, out_dir, report_stopped_run
+from .cli_common import NO_LIMITS_HELP, Progress, load_model, out_dir, report_stopped_run
 from .solver import integrators
 from .solver.errors import AssemblyError, ModelError, SimulationError
 from .solver.results import Results
@@ -36,6 +36,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         overrides["assemble"] = False
     if getattr(args, "projection", False):
         overrides["projection"] = True
+    if getattr(args, "no_limits", False):
+        overrides["check_limits"] = False
     try:
         res = simulate(model, progress=None if args.quiet else Progress(), out_dir=out, **overrides)
     except SimulationError as e:
@@ -98,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument("--projection", action="store_true", help="project positions/velocities after each output step")
     s.add_argument("--no-assemble", action="store_true", help="skip the initial assembly")
+    s.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
     s.add_argument("--out", help="results directory (default: <model>_results)")
     s.add_argument("--report", help="also write the motion-study report into this directory")
     s.add_argument("--overwrite", action="store_true", help="replace an existing report in --report DIR")

@@ -11,11 +11,19 @@ from typing import TextIO
 from .solver.errors import ModelError, SimulationError
 from .solver.model import Model, load
 
+NO_LIMITS_HELP = (
+    "run even when the estimated steps, samples or result memory exceed the limits of solver/limits.py "
+    "(docs/model-format.md, Limits)"
+)
+
 
 def load_model(path: str) -> Model:
-    """Load a JSON model or a FreeCAD document (.FCStd) into a Model."""
+    """Load a JSON model or a FreeCAD document (.FCStd) into a Model; ModelError naming the
+    file when it is missing, a directory, unreadable or not a model."""
     if not os.path.exists(path):
         raise ModelError(path, "file not found")
+    if os.path.isdir(path):
+        raise ModelError(path, "is a directory, not a model file")
     if path.lower().endswith(".fcstd"):
         from .cad.document_model import model_from_document_file
 

@@ -13,9 +13,11 @@ import json
 import os
 import shutil
 import tempfile
+import zipfile
 from typing import TYPE_CHECKING
 
 from ..solver import results_files as fmt
+from .archive import check_results_archive
 from .mass_properties import CadError
 
 if TYPE_CHECKING:
@@ -71,9 +73,13 @@ def load_results(sim: App.DocumentObject) -> StoredResults | None:
 
 class StoredResults(fmt.ResultTables):
     """Results read from an archive (the one results reader): time series in SI units with
-    the accessors of a Results (see docs/results-format.md) and ``mapping`` (placements.json)."""
+    the accessors of a Results (see docs/results-format.md) and ``mapping`` (placements.json).
+    A zip is checked first (:func:`archive.check_results_archive`: entry sizes within
+    ``solver.limits``, CRCs), so a damaged or oversized archive is refused before it is read."""
 
     def __init__(self, path: str) -> None:
+        if zipfile.is_zipfile(path):
+            check_results_archive(path)
         try:
             files = fmt.read_results(path, extras=(PLACEMENTS,))
         except fmt.ResultsFileError as exc:

@@ -103,13 +103,15 @@ class ForceField:
     """One model-file field of a force type: ``kind`` is a key of :data:`FIELD_KINDS`;
     ``default`` the value when the field is absent (:data:`REQUIRED`: it must be given;
     ``None`` for a number: it may also be null); ``doc`` its meaning and unit (the docs
-    table of tools/catalog_docs.py and the ``model.Force`` docstring). A field name shared
-    by several force types has one kind and one default."""
+    table of tools/catalog_docs.py and the ``model.Force`` docstring); ``range`` the key of
+    ``limits.RANGES`` its numbers must lie in (fields of kind point, nonneg and number). A
+    field name shared by several force types has one kind, one default and one range."""
 
     name: str
     kind: str
     default: object = REQUIRED
     doc: str = ""
+    range: str = "number"
 
     @property
     def value_when_absent(self) -> object:
@@ -263,7 +265,7 @@ FORCES: dict[str, ForceType] = {
             "point_force",
             (
                 ForceField("body", "moving_body"),
-                ForceField("point", "point", None, "global, default: the CoG"),
+                ForceField("point", "point", None, "global, default: the CoG", "length"),
                 ForceField("force", "profiles3", doc="3 profiles, N"),
                 ForceField("frame", "frame", "global", "`global`/`body`, default `global`"),
             ),
@@ -284,12 +286,12 @@ FORCES: dict[str, ForceType] = {
             "spring_damper",
             (
                 ForceField("body_i", "body"),
-                ForceField("point_i", "point", doc="global"),
+                ForceField("point_i", "point", doc="global", range="length"),
                 ForceField("body_j", "other_body"),
-                ForceField("point_j", "point", doc="global"),
-                ForceField("stiffness", "nonneg", 0.0, "N/m"),
-                ForceField("damping", "nonneg", 0.0, "N s/m"),
-                ForceField("free_length", "nonneg", None, "m, default: the initial distance"),
+                ForceField("point_j", "point", doc="global", range="length"),
+                ForceField("stiffness", "nonneg", 0.0, "N/m", "stiffness"),
+                ForceField("damping", "nonneg", 0.0, "N s/m", "damping"),
+                ForceField("free_length", "nonneg", None, "m, default: the initial distance", "nonneg_length"),
             ),
             "Spring-damper",
             "Translational spring-damper between two body points",
@@ -298,13 +300,14 @@ FORCES: dict[str, ForceType] = {
             "rotational_spring_damper",
             (
                 ForceField("joint", "rotational_joint", doc="revolute/cylindrical"),
-                ForceField("stiffness", "nonneg", 0.0, "N m/rad"),
-                ForceField("damping", "nonneg", 0.0, "N m s/rad"),
+                ForceField("stiffness", "nonneg", 0.0, "N m/rad", "stiffness"),
+                ForceField("damping", "nonneg", 0.0, "N m s/rad", "damping"),
                 ForceField(
                     "free_angle",
                     "number",
                     0.0,
                     "rad, joint angle, 0 at the initial configuration, measured in (-pi, pi] around it",
+                    "angle",
                 ),
             ),
             "Torsion spring-damper",

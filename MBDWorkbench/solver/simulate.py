@@ -21,7 +21,7 @@ from .assembly import assemble_initial_state
 from .errors import Cancelled, SimulationError
 from .integrators import make_stepper
 from .integrators.projection import project_after_output
-from .model import Model, validate_settings
+from .model import Model, validate_run, validate_settings
 from .results import Results
 from .system import System
 
@@ -53,6 +53,7 @@ def simulate(
     ``progress(t, t_end)`` is called at every output time; ``cancel()`` returning True
     stops the run. Returns Results."""
     model = with_settings(model, overrides)
+    validate_run(model)  # size estimate against solver/limits.py, profiles at the output times
     settings = model.settings
     system = System(model)
     res = Results(system, settings)

@@ -31,7 +31,7 @@ import scipy.linalg
 from .. import kernels
 from ..assembly import apply_increment, assemble, assembly_report, joint_residuals, length_scale, scaling
 from ..errors import AssemblyError, ModelError, SimulationError
-from ..model import Model
+from ..model import Model, validate_run
 from ..quaternion import quat_rate
 from ..results import Results
 from ..simulate import with_settings
@@ -204,6 +204,7 @@ def kinematic_analysis(
     ``singular_tol`` (condition number above its inverse), when its determinant changes
     sign between samples, or when Newton does not converge."""
     system, settings, res = _prepare(model, dict(t_end=t_end, output_step=output_step), "kinematics")
+    validate_run(system.model, "kinematics")
     n_out = max(1, int(round(settings.t_end / settings.output_step)))
     times = np.linspace(0.0, settings.t_end, n_out + 1)
     Y0 = system.Y0.copy()
@@ -279,6 +280,7 @@ def static_equilibrium(
     positive definite on the free directions) and 'min_reduced_stiffness' (its smallest
     eigenvalue, N m per unit of the dimensionless coordinates: only the sign is
     physical). Raises AssemblyError if it does not converge."""
+    validate_run(model, "statics", t)
     system, settings, res = _prepare(model, {}, "statics")
     Y0 = system.Y0.copy()
     Y0[7 * system.nb :] = 0.0
