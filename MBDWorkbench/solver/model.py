@@ -25,6 +25,7 @@ from .catalog import (
     joints_driven_by,
 )
 from .errors import ModelError
+from .tolerances import ENERGY_TOL, VIOLATION_ANGLE_TOL, VIOLATION_TOL
 
 GROUND = "ground"
 
@@ -104,7 +105,10 @@ class Driver:
 @dataclass
 class Settings:
     """Solver settings; Baumgarte alpha, beta [1/s]; Tikhonov eps is dimensionless
-    (relative to the unit-diagonal Schur complement)."""
+    (relative to the unit-diagonal Schur complement). Quality gate (docs/solver.md):
+    ``violation_tol`` (position violation / model length scale, dimensionless),
+    ``violation_angle_tol`` [rad], ``energy_tol`` (energy error / energy exchanged, conservative
+    models); ``allow_overdriven`` runs an over-driven model instead of refusing it."""
 
     t_end: float = 1.0
     step: float = 1e-3
@@ -118,6 +122,10 @@ class Settings:
     assemble: bool = True
     rho_inf: float = 0.8
     projection: bool = False
+    violation_tol: float = VIOLATION_TOL
+    violation_angle_tol: float = VIOLATION_ANGLE_TOL
+    energy_tol: float = ENERGY_TOL
+    allow_overdriven: bool = False
 
 
 @dataclass
@@ -413,6 +421,15 @@ def validate_settings(s: Settings, path: str = "settings") -> None:
         raise ModelError(
             f"{path}.integrator", f"unknown integrator {s.integrator!r} (one of {', '.join(INTEGRATOR_TYPES)})"
         )
+    _validate_quality_settings(s, path)
+
+
+def _validate_quality_settings(s: Settings, path: str) -> None:
+    """The quality-gate settings: positive finite tolerances, a JSON boolean for allow_overdriven."""
+    for key in ("violation_tol", "violation_angle_tol", "energy_tol"):
+        _number(getattr(s, key), f"{path}.{key}", positive=True)
+    if not isinstance(s.allow_overdriven, bool):
+        raise ModelError(f"{path}.allow_overdriven", f"must be true or false, got {s.allow_overdriven!r}")
 
 
 # ----------------------------------------------------------------------------- validation
