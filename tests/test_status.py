@@ -59,7 +59,7 @@ def test_a_good_run_is_completed_without_warnings():
 # ----------------------------------------------------------------------------- violation
 def test_violation_warning_names_the_joint_and_the_first_time():
     # explicit Euler without Baumgarte feedback: the bob drifts off its pivot
-    res = simulate(from_dict(pendulum(t_end=1.0)), integrator="euler", step=2e-3, baumgarte_alpha=0, baumgarte_beta=0)
+    res = simulate(from_dict(pendulum(t_end=2.0)), integrator="euler", step=5e-3, baumgarte_alpha=0, baumgarte_beta=0)
     w = only(res, "violation")
     assert res.status == COMPLETED_WITH_WARNINGS
     assert w.elements[0] == "pivot"
@@ -110,10 +110,10 @@ def pendulum_energy(res) -> np.ndarray:
 
 
 def test_energy_drift_warning_for_a_conservative_model():
-    res = simulate(from_dict(pendulum(t_end=2.0)), integrator="euler", step=2e-3)
+    res = simulate(from_dict(pendulum(t_end=2.0)), integrator="euler", step=5e-3)
     E = pendulum_energy(res)
     drift = np.abs(E - E[0]).max() / (0.5 * (res.velocity("bob") ** 2).sum(axis=1)).max()
-    assert drift > 10 * res.settings.energy_tol
+    assert drift > 2 * res.settings.energy_tol
     w = only(res, "energy_drift")
     assert res.status == COMPLETED_WITH_WARNINGS
     k = int(np.argmin(np.abs(res.t - w.time)))
@@ -436,7 +436,7 @@ def test_the_report_shows_the_status_and_every_run_warning():
     from MBDWorkbench.report import derived, document
     from MBDWorkbench.report.data import from_results
 
-    res = simulate(from_dict(pendulum(t_end=1.0)), integrator="euler", step=2e-3)
+    res = simulate(from_dict(pendulum(t_end=2.0)), integrator="euler", step=5e-3)
     assert {"violation", "energy_drift"} <= set(kinds(res))
     data = from_results(res)
     titles = [title for title, _ in derived.warnings(data, derived.mobility(data))]

@@ -169,7 +169,7 @@ def redundant_warning(system: System, rank: RankReport, t: float) -> RunWarning:
     involved = set()
     for r in rank.redundant:
         involved |= set(involved_rows(rank, r))
-    names = [n for n in _owners(system, involved)]
+    names = _owners(system, involved)
     n_joint_rows = int(np.sum(system.row_owner < len(system.model.joints)))
     return RunWarning(
         "redundant",
@@ -201,7 +201,9 @@ def ill_scaled_warning(system: System, L: float, t: float) -> RunWarning | None:
         "ill_scaled",
         f"ill-scaled masses: the mass-matrix entries (masses, and inertias divided by L^2 with the model "
         f"size L = {L:.3g} m) span a ratio of {ratio:.2g} (> {ILL_SCALED_RATIO:.0e}), smallest in body "
-        f"'{lo}', largest in body '{hi}': accelerations and reactions of the light body lose accuracy",
+        f"'{lo}', largest in body '{hi}': where a light body carries the load of a heavy one, its acceleration "
+        "is a small difference of large joint loads and rounding errors grow with the ratio (check the masses "
+        "and inertias and their units)",
         t,
         tuple(dict.fromkeys((lo, hi))),
     )
@@ -324,7 +326,8 @@ def violation_warnings(res: Results, L: float) -> list[RunWarning]:
     if not system.m:
         return []
     tol = np.where(system.row_angular, s.violation_angle_tol, s.violation_tol * L)
-    ratio = _phi(res) / tol[None, :]
+    phi = _phi(res)
+    ratio = phi / tol[None, :]
     over = ratio > 1.0
     if not over.any():
         return []
@@ -335,7 +338,7 @@ def violation_warnings(res: Results, L: float) -> list[RunWarning]:
         name = system.owner_name(int(system.row_owner[r]))
         per_owner[name] = max(per_owner.get(name, 0.0), float(ratio[:, r].max()))
     names = sorted(per_owner, key=lambda n: -per_owner[n])
-    phi = _phi(res)[worst_sample, worst_row]
+    worst = phi[worst_sample, worst_row]
     unit = "rad" if system.row_angular[worst_row] else "m"
     t = res.t
     return [
@@ -343,7 +346,7 @@ def violation_warnings(res: Results, L: float) -> list[RunWarning]:
             "violation",
             f"constraint violation above its tolerance ({s.violation_tol:g} x L = {s.violation_tol * L:.3g} m, "
             f"{s.violation_angle_tol:g} rad; model size L = {L:.3g} m) from t = {t[first]:.6g} s: worst "
-            f"{phi:.3g} {unit} in '{system.owner_name(int(system.row_owner[worst_row]))}' at "
+            f"{worst:.3g} {unit} in '{system.owner_name(int(system.row_owner[worst_row]))}' at "
             f"t = {t[worst_sample]:.6g} s; joints/drivers concerned: {_quoted(names)}. Parts leave their "
             "joints by this much: reduce the step or the tolerances, or enable projection",
             float(t[first]),
