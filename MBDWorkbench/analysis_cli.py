@@ -6,7 +6,8 @@
     statics MODEL            static equilibrium with the drivers held -> results directory
     ankle-export [MODEL]     actuator-to-foot maps of the parallel ankle for controllers
 
-Exit codes as cli.py: 0 success, 1 analysis stopped (singular configuration), 2 bad input.
+Exit codes as cli.py: 0 completed, 2 bad input, 3 completed with warnings, 4 failed (an
+analysis stopped, e.g. at a singular configuration), 5 cancelled, 70 internal error.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .cli_common import NO_LIMITS_HELP, Progress, load_model, out_dir, report_stopped_run
+from .cli_common import NO_LIMITS_HELP, Progress, exit_code, load_model, out_dir, report_stopped_run, status_lines
 from .solver.errors import SimulationError
 from .solver.tolerances import RANK_TOL, SINGULAR_TOL
 
@@ -63,6 +64,8 @@ def _run_kinematics(args: argparse.Namespace, label: str):
     except SimulationError as e:
         return report_stopped_run(e, out)
     vpos, vang = res.max_violation()
+    for line in status_lines(res.status, getattr(res, "warnings", [])):
+        print(line)
     print(
         f"{model.name}: {label}, {len(res)} samples to t = {res.t[-1]:.6g} s, {res.steps} Newton "
         f"iterations; max violation {vpos:.3e} m, {vang:.3e} rad"
@@ -76,7 +79,7 @@ def cmd_kinematics(args: argparse.Namespace) -> int:
     if isinstance(out, int):
         return out
     print(f"results written to {out[1]}")
-    return 0
+    return exit_code(out[0].status)
 
 
 def cmd_inverse_dynamics(args: argparse.Namespace) -> int:
@@ -94,7 +97,7 @@ def cmd_inverse_dynamics(args: argparse.Namespace) -> int:
             f"RMS {float((e**2).mean()) ** 0.5:.6g} {unit}, peak power {float(abs(p).max()):.6g} W"
         )
     print(f"results written to {path}")
-    return 0
+    return exit_code(res.status)
 
 
 def cmd_statics(args: argparse.Namespace) -> int:

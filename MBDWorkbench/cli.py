@@ -1,17 +1,25 @@
 """Command-line interface. Each subcommand is a function ``cmd_NAME(args)`` registered in
-``build_parser`` (the analyses in :mod:`.analysis_cli`); exit code 0 on success, 1 on a
-simulation failure, 2 on bad input. Shared helpers: :mod:`.cli_common`."""
+``build_parser`` (the analyses in :mod:`.analysis_cli`). Exit codes (``solver.status``,
+docs/solver.md): 0 completed, 2 bad input (invalid model or settings, no assembly, an
+over-driven model refused), 3 completed with warnings, 4 failed, 5 cancelled (Ctrl-C), 70 an
+unexpected internal error (its traceback is written to a log file in the temporary folder).
+Shared helpers: :mod:`.cli_common`."""
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import os
 import sys
+import tempfile
+import traceback
 
 from .analysis_cli import register as register_analyses
-from .cli_common import NO_LIMITS_HELP, Progress, load_model, out_dir, report_stopped_run
+from .cli_common import NO_LIMITS_HELP, Progress, exit_code, load_model, out_dir, report_stopped_run, status_lines
 from .solver import integrators
 from .solver.errors import AssemblyError, ModelError, SimulationError
 from .solver.results import Results
+from .solver.status import CANCELLED, EXIT_BAD_INPUT, EXIT_CODES, EXIT_INTERNAL
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -31,7 +39,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         baumgarte_beta=args.beta,
         tikhonov_eps=args.eps,
         rho_inf=args.rho_inf,
+        violation_tol=args.violation_tol,
+        violation_angle_tol=args.angle_tol,
+        energy_tol=args.energy_tol,
     )
+    if args.force:
+        overrides["allow_overdriven"] = True
     if args.no_assemble:
         overrides["assemble"] = False
     if getattr(args, "projection", False):
@@ -48,7 +61,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
         paths = write_report(res, args.report, overwrite=args.overwrite)
         print(f"report: {', '.join(str(p) for p in paths)}")
-    return 0
+    return exit_code(res.status)
 
 
 def rho_inf(text: str) -> float:
@@ -62,9 +75,22 @@ def rho_inf(text: str) -> float:
     return value
 
 
+def positive(text: str) -> float:
+    """argparse type of the tolerances: a positive finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (value > 0.0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
 def print_summary(res: Results, out: str) -> None:
-    """The run summary printed after a simulation."""
+    """The run summary printed after a simulation: status, warnings, figures."""
     vpos, vang = res.max_violation()
+    for line in status_lines(res.status, res.warnings):
+        print(line)
     print(
         f"{res.model.name}: {res.settings.integrator}, {res.steps} steps, wall time {res.wall_time:.3f} s, "
         f"{len(res)} samples to t = {res.t[-1]:.6g} s"
@@ -99,6 +125,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="spectral radius at infinity of the generalized-alpha integrator, in [0, 1] (default: model settings)",
     )
     s.add_argument("--projection", action="store_true", help="project positions/velocities after each output step")
+    s.add_argument(
+        "--violation-tol",
+        type=positive,
+        help="quality gate: position violation tolerance relative to the model size (default: model settings)",
+    )
+    s.add_argument("--angle-tol", type=positive, help="quality gate: angular violation tolerance [rad]")
+    s.add_argument(
+        "--energy-tol", type=positive, help="quality gate: relative energy drift tolerance of conservative models"
+    )
+    s.add_argument(
+        "--force", action="store_true", help="run an over-driven model instead of refusing it (ends with a warning)"
+    )
     s.add_argument("--no-assemble", action="store_true", help="skip the initial assembly")
     s.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
     s.add_argument("--out", help="results directory (default: <model>_results)")
@@ -111,10 +149,38 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit code."""
+    """Entry point; returns the process exit code (module docstring)."""
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except (ModelError, AssemblyError) as e:
         print(f"error: {e}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    except SimulationError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return exit_code(getattr(e.results, "status", "failed"))
+    except KeyboardInterrupt:
+        print(f"\n{args.command}: cancelled (Ctrl-C)", file=sys.stderr)
+        return EXIT_CODES[CANCELLED]
+    except Exception as e:
+        log = write_crash_log(args.command, sys.argv[1:] if argv is None else argv)
+        what = " ".join(str(e).split())[:200]
+        print(
+            f"internal error in '{args.command}': {type(e).__name__}: {what} (a bug; traceback in {log})",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+def write_crash_log(command: str, argv: list[str]) -> str:
+    """Write the current exception's traceback, the command's arguments ``argv`` and the
+    versions to a new log file in the temporary folder; returns its path."""
+    from . import __version__
+
+    fd, path = tempfile.mkstemp(prefix=f"mbd_{command}_error_", suffix=".log", dir=tempfile.gettempdir())
+    with os.fdopen(fd, "w") as f:
+        now = datetime.datetime.now()
+        f.write(f"MBD Workbench {__version__}, Python {sys.version.split()[0]}, {now:%Y-%m-%d %H:%M:%S}\n")
+        f.write(f"command: python3 -m MBDWorkbench {' '.join(map(str, argv))}\n\n")
+        f.write(traceback.format_exc())
+    return path

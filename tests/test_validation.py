@@ -287,6 +287,7 @@ def test_result_memory_estimate_bounds_the_samples(tmp_path):
     import tracemalloc
 
     model = from_dict(example("ankle.json"))
+    simulate(model, t_end=5e-3, step=1e-3, output_step=1e-3, out_dir=str(tmp_path / "warm-up"))  # compile first
     peaks = []
     for n in (20, 120):
         tracemalloc.start()

@@ -122,7 +122,10 @@ class ForceField:
 @dataclass(frozen=True)
 class ForceType:
     """One kind of force element: ``fields`` are its model-file fields besides name and
-    type, in the order model files list them; ``label`` / ``tooltip`` the GUI text. Its
+    type, in the order model files list them; ``label`` / ``tooltip`` the GUI text;
+    ``conservative``: it only stores energy (its potential is in the energy balance) unless
+    one of its ``dissipative`` fields is non-zero (the quality gate checks the energy of
+    models whose elements all keep it; applied loads are not conservative). Its
     formula is one element kernel in :mod:`.kernels` (generic over real and complex
     arguments: the ODE form and the complex-step Jacobians of :mod:`.integrators.jacobians`
     both call it), its parameters are packed by :mod:`.system`."""
@@ -131,6 +134,8 @@ class ForceType:
     fields: tuple[ForceField, ...]
     label: str = ""
     tooltip: str = ""
+    conservative: bool = False
+    dissipative: tuple[str, ...] = ()
 
     @property
     def field_names(self) -> tuple[str, ...]:
@@ -295,6 +300,8 @@ FORCES: dict[str, ForceType] = {
             ),
             "Spring-damper",
             "Translational spring-damper between two body points",
+            conservative=True,
+            dissipative=("damping",),
         ),
         ForceType(
             "rotational_spring_damper",
@@ -312,6 +319,8 @@ FORCES: dict[str, ForceType] = {
             ),
             "Torsion spring-damper",
             "Rotational spring-damper on a revolute or cylindrical joint",
+            conservative=True,
+            dissipative=("damping",),
         ),
     )
 }

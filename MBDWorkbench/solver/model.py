@@ -47,7 +47,7 @@ from .limits import (
     estimate_run,
     sample_count,
 )
-from .tolerances import COINCIDENT_TOL
+from .tolerances import COINCIDENT_TOL, ENERGY_TOL, VIOLATION_ANGLE_TOL, VIOLATION_TOL
 
 GROUND = "ground"
 
@@ -142,7 +142,11 @@ class Driver:
 class Settings:
     """Solver settings; Baumgarte alpha, beta [1/s]; Tikhonov eps is dimensionless
     (relative to the unit-diagonal Schur complement); ``check_limits``: refuse runs whose
-    estimated size exceeds the limits of :mod:`.limits` (False: run anyway)."""
+    estimated size exceeds the limits of :mod:`.limits` (False: run anyway). Quality gate
+    (docs/solver.md): ``violation_tol`` (position violation / model length scale,
+    dimensionless), ``violation_angle_tol`` [rad], ``energy_tol`` (energy error / energy
+    exchanged, conservative models); ``allow_overdriven`` runs an over-driven model instead of
+    refusing it."""
 
     t_end: float = 1.0
     step: float = 1e-3
@@ -157,6 +161,10 @@ class Settings:
     rho_inf: float = 0.8
     projection: bool = False
     check_limits: bool = True
+    violation_tol: float = VIOLATION_TOL
+    violation_angle_tol: float = VIOLATION_ANGLE_TOL
+    energy_tol: float = ENERGY_TOL
+    allow_overdriven: bool = False
 
 
 @dataclass
@@ -580,6 +588,15 @@ def validate_settings(s: Settings, path: str = "settings") -> None:
         raise ModelError(
             f"{path}.integrator", f"unknown integrator {_show(s.integrator)} (one of {', '.join(INTEGRATOR_TYPES)})"
         )
+    _validate_quality_settings(s, path)
+
+
+def _validate_quality_settings(s: Settings, path: str) -> None:
+    """The quality-gate settings: positive finite tolerances, a JSON boolean for allow_overdriven."""
+    for key in ("violation_tol", "violation_angle_tol", "energy_tol"):
+        _number(getattr(s, key), f"{path}.{key}", positive=True)
+    if not isinstance(s.allow_overdriven, bool):
+        raise ModelError(f"{path}.allow_overdriven", f"must be true or false, got {s.allow_overdriven!r}")
 
 
 # ----------------------------------------------------------------------------- validation
