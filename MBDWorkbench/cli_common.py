@@ -10,6 +10,7 @@ from typing import TextIO
 
 from .solver.errors import ModelError, SimulationError
 from .solver.model import Model, load
+from .solver.results_files import ResultsWriteError
 
 
 def load_model(path: str) -> Model:
@@ -53,6 +54,6 @@ def report_stopped_run(error: SimulationError, out: str) -> int:
     """Print why a run stopped and where its partial results are; returns exit code 1."""
     sys.stderr.write("\n")
     print(f"error: {error}", file=sys.stderr)
-    if error.results is not None and len(error.results):
+    if error.results is not None and len(error.results) and not isinstance(error, ResultsWriteError):
         print(f"results up to t = {error.results.t[-1]:.6g} s written to {out}", file=sys.stderr)
     return 1
