@@ -5,6 +5,7 @@ axes, joint coordinates, driver efforts, violations, energies); written by
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -71,25 +72,33 @@ def joint_wrenches(
 
 
 @njit(cache=True)
-def coordinate_rows(
-    kinds: np.ndarray, body_i: np.ndarray, body_j: np.ndarray, vecs: np.ndarray, Y: np.ndarray, nb: int, A: np.ndarray
-) -> np.ndarray:
-    """Value and rate of the primitive row measuring each joint coordinate c (local vectors
-    vecs[c]) at one state Y with rotations A (nb, 3, 3): out[c] = (phi, dphi/dt without Phi_t)."""
-    out = np.zeros((kinds.shape[0], 2))
+def joint_coordinates(
+    kinds: np.ndarray,
+    body_i: np.ndarray,
+    body_j: np.ndarray,
+    vecs: np.ndarray,
+    angle: np.ndarray,
+    Y: np.ndarray,
+    nb: int,
+    A: np.ndarray,
+    dt: float,
+    previous: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Value and rate of each joint coordinate c at one state Y with rotations A (nb, 3, 3),
+    measured by the primitive row of local vectors vecs[c]: out[c] = (phi [rad or m], its rate
+    without Phi_t). Angles (``angle[c]``) given in (-pi, pi] are put on the branch nearest to
+    previous[c] (value, rate) of the sample ``dt`` [s] earlier advanced by the trapezoidal
+    integral of the rate, so a joint turning by more than pi between two samples is still
+    counted right (dt < 0: no earlier sample)."""
     for c in range(kinds.shape[0]):
         terms = row_terms(kinds[c], vecs, c, A, body_side(Y, nb, body_i[c]), body_side(Y, nb, body_j[c]))
-        out[c, 0] = terms[0].real
-        out[c, 1] = terms[6].real
-    return out
-
-
-def unwrap_step(theta: np.ndarray, rate: np.ndarray, dt: float, previous: np.ndarray, previous_rate: np.ndarray):
-    """Angles [rad] given in (-pi, pi] put on the branch nearest to the previous sample's
-    angles advanced by the trapezoidal integral of the rate [rad/s] over ``dt`` [s], so a joint
-    turning by more than pi between two output samples is still counted right."""
-    predicted = previous + 0.5 * (previous_rate + rate) * dt
-    return theta + 2.0 * np.pi * np.round((predicted - theta) / (2.0 * np.pi))
+        value, rate = terms[0].real, terms[6].real
+        if angle[c] and dt >= 0.0:
+            predicted = previous[c, 0] + 0.5 * (previous[c, 1] + rate) * dt
+            value += 2.0 * np.pi * np.rint((predicted - value) / (2.0 * np.pi))
+        out[c, 0] = value
+        out[c, 1] = rate
 
 
 def coordinate_layout(system: System) -> dict:
@@ -204,31 +213,21 @@ class SampleStore:
     def reserve(self, n: int) -> None:
         """Make room for ``n`` samples in all (no copy when that many are recorded)."""
         if n > self._capacity:
-            self._capacity = n
             self._data = {k: _resized(v, n) for k, v in self._data.items()}
+            self._capacity = n
 
     def append(self, row: dict) -> None:
         """Store one sample: {quantity: number or array of a fixed shape}."""
         if self._frozen:
             raise ValueError("a window of results is read only")
         if not self._data:
-            self._allocate(row)
+            self._capacity = max(self._capacity, 16)
+            self._data = {key: np.zeros((self._capacity, *np.shape(value))) for key, value in row.items()}
         if self._n == self._capacity:
-            self.reserve(max(16, 2 * self._capacity))
+            self.reserve(2 * self._capacity)
         for key, value in row.items():
             self._data[key][self._n] = value
         self._n += 1
-
-    def _allocate(self, row: dict) -> None:
-        """The columns, for the capacity reserved; if that much memory cannot be had at once,
-        for a few samples (grown as they come)."""
-        shapes = {key: np.shape(value) for key, value in row.items()}
-        self._capacity = max(self._capacity, 16)
-        try:
-            self._data = {key: np.zeros((self._capacity, *shape)) for key, shape in shapes.items()}
-        except MemoryError:
-            self._data, self._capacity = {}, 16
-            self._data = {key: np.zeros((self._capacity, *shape)) for key, shape in shapes.items()}
 
     def column(self, key: str) -> np.ndarray:
         """Every sample of one quantity, (K, ...), a read-only view."""
@@ -258,10 +257,10 @@ class _Sample:
         self.store, self.k = store, k
 
     def __getitem__(self, key: str):
-        return self.store.column(key)[self.k]
-
-    def keys(self) -> list[str]:
-        return list(self.store._data)
+        value = self.store._data[key][self.k]
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+        return value
 
 
 def _resized(a: np.ndarray, n: int) -> np.ndarray:
@@ -287,6 +286,7 @@ class Results:
         self._samples = SampleStore()
         self._cache = None  # derived body quantities of the samples (see _poses)
         self._total0 = None  # total energy of a window's run at its first sample [J]
+        self._last_coordinates = None  # (t [s], (value, rate) of each joint coordinate) of the last sample
         self.status = "running"
         self.message = ""
         self.steps = 0
@@ -356,19 +356,18 @@ class Results:
         return ev
 
     def _coordinates_at(self, t: float, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Joint coordinates [rad or m] and their rates at (t, Y), angles unwrapped against the last sample."""
-        lay, nb = self._coordinate_layout, self.system.nb
-        if not len(lay["kinds"]):
-            return np.zeros(0), np.zeros(0)
-        Y = np.ascontiguousarray(Y, dtype=float)
-        A = np.ascontiguousarray(quaternion.matrices(Y[: 7 * nb].reshape(nb, 7)[:, 3:]))
-        rows = coordinate_rows(lay["kinds"], lay["body_i"], lay["body_j"], lay["vecs"], Y, nb, A)
-        values, rates = rows[:, 0], rows[:, 1]
-        if len(self):
-            last = {key: self._stack(key)[-1] for key in ("t", "coordinate", "coordinate_rate")}
-            unwrapped = unwrap_step(values, rates, t - last["t"], last["coordinate"], last["coordinate_rate"])
-            values = np.where(lay["angle"], unwrapped, values)
-        return values, rates
+        """Joint coordinates [rad or m] and their rates at (t, Y) (rotations: those system.evaluate
+        left in the work arrays), angles unwrapped against the last sample."""
+        lay = self._coordinate_layout
+        out = np.zeros((len(lay["kinds"]), 2))
+        if len(out):
+            dt = float(t - self._last_coordinates[0]) if self._last_coordinates else -1.0
+            previous = self._last_coordinates[1] if self._last_coordinates else out
+            layout = lay["kinds"], lay["body_i"], lay["body_j"], lay["vecs"], lay["angle"]
+            Y = np.ascontiguousarray(Y, dtype=float)
+            fast_call(joint_coordinates, *layout, Y, self.system.nb, self.system.work.A, dt, previous, out)
+        self._last_coordinates = (t, out)
+        return out[:, 0], out[:, 1]
 
     def __len__(self) -> int:
         return len(self._samples)
@@ -383,8 +382,10 @@ class Results:
         return self._samples.column(key)
 
     def reserve(self, samples: int) -> None:
-        """Make room for ``samples`` samples ahead (simulate knows how many it records)."""
-        self._samples.reserve(samples)
+        """Make room for ``samples`` samples ahead (simulate knows how many it records); if
+        that much memory cannot be had at once, the samples grow as they come."""
+        with contextlib.suppress(MemoryError):
+            self._samples.reserve(samples)
 
     def window(self, start: int, stop: int) -> Results:
         """Samples [start, stop) as a Results of their own, sharing this one's arrays, with its

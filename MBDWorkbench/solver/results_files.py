@@ -268,12 +268,17 @@ class ResultsWriter:
         the folder into place; returns its path. Nothing is done after a failed write (aborted)."""
         if self.closed:
             return self.path
-        self.write_all(res)
-        with self._guard(res):
-            self._files[SUMMARY] = open(os.path.join(self.folder.temp, SUMMARY), "wb")
-            self._files[SUMMARY].write(json.dumps(summary_document(res), indent=2, default=float).encode())
-            self._close_files(sync=True)
-            self.folder.commit()
+        try:
+            self.write_all(res)
+            with self._guard(res):
+                summary = json.dumps(summary_document(res), indent=2, default=float).encode()
+                self._files[SUMMARY] = open(os.path.join(self.folder.temp, SUMMARY), "wb")
+                self._files[SUMMARY].write(summary)
+                self._close_files(sync=True)
+                self.folder.commit()
+        except BaseException:
+            self.abort()  # the old folder stays
+            raise
         return self.path
 
     def abort(self) -> None:
@@ -304,11 +309,11 @@ class ResultsWriter:
         """model.json and the CSV headers."""
         with open(os.path.join(self.folder.temp, MODEL), "wb") as f:
             f.write(json.dumps(res.model.to_dict(), indent=2).encode())
-        first = tables(res.window(0, min(1, len(res))))
+        first, files = tables(res.window(0, min(1, len(res)))), {}
         for name in FILES:
-            self._files[name] = open(os.path.join(self.folder.temp, name), "wb")
-            self._files[name].write(header_text(first[name]).encode())
-        self.chunk = chunk_samples(res)
+            files[name] = open(os.path.join(self.folder.temp, name), "wb")
+            files[name].write(header_text(first[name]).encode())
+        self._files, self.chunk = files, chunk_samples(res)
 
     def _take_back(self, marks: dict[str, int]) -> None:
         for name, f in self._files.items():

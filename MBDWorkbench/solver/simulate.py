@@ -2,8 +2,8 @@
 
 A failed or cancelled run keeps (and writes, if ``out_dir`` is given) every sample
 computed so far, then raises SimulationError / Cancelled carrying the results. The results
-folder is checked and locked before solving and written while the run goes
-(results_files.ResultsWriter, docs/results-format.md "Writing results").
+folder is checked before solving and written while the run goes (results_files.ResultsWriter,
+docs/results-format.md "Writing results").
 
 The stepper (``integrators.make_stepper``) only integrates; this loop records every
 sample, with the stepper's own multipliers when it has them (index-3 integrators), and
@@ -59,31 +59,29 @@ def simulate(
     """Simulate ``model`` (a Model). Keyword overrides replace model.settings fields
     (t_end, step, output_step, integrator, rtol, atol, baumgarte_alpha, ...).
     ``progress(t, t_end)`` is called at every output time; ``cancel()`` returning True
-    stops the run (checked at least every CANCEL_CHECK_S of wall time). ``out_dir``: the
-    results folder, checked and locked before solving and written while the run goes; a
+    stops the run (checked about every CANCEL_CHECK_S of wall time). ``out_dir``: the
+    results folder, checked before solving, then locked and written while the run goes; a
     non-empty one is refused unless ``overwrite`` (then replaced as a whole at the end);
-    or ``writer``, a ResultsWriter opened by the caller. Returns Results."""
-    try:
-        model = with_settings(model, overrides)
-        if writer is None and out_dir is not None:
-            writer = ResultsWriter(out_dir, overwrite)
-        settings = model.settings
-        system = System(model)
-        res = Results(system, settings)
-        n_out = max(1, int(round(settings.t_end / settings.output_step)))
-        res.reserve(n_out + 1)
-        t0 = 0.0
-        Y = system.Y0.copy()
-        if settings.assemble:
-            Y, res.assembly = assemble_initial_state(system, Y, t0)
-        start = time.perf_counter()
-        stepper = make_stepper(system, settings, t0, Y)
-        acc = np.zeros(6)
-        res.record(t0, Y, acc, lam=stepper.multipliers(t0, Y))
-    except BaseException:
-        if writer is not None:
-            writer.abort()  # nothing computed: the old folder stays
-        raise
+    or ``writer``, a ResultsWriter the caller opened (committed here once the run has
+    started; the caller aborts it if this raises before). Returns Results."""
+    model = with_settings(model, overrides)
+    if writer is None and out_dir is not None:
+        ResultsWriter(out_dir, overwrite).abort()  # refused here, before solving, if it may not be written
+    settings = model.settings
+    system = System(model)
+    res = Results(system, settings)
+    t0 = 0.0
+    Y = system.Y0.copy()
+    if settings.assemble:
+        Y, res.assembly = assemble_initial_state(system, Y, t0)
+    start = time.perf_counter()
+    stepper = make_stepper(system, settings, t0, Y)
+    acc = np.zeros(6)
+    res.record(t0, Y, acc, lam=stepper.multipliers(t0, Y))
+    n_out = max(1, int(round(settings.t_end / settings.output_step)))
+    res.reserve(n_out + 1)
+    if writer is None and out_dir is not None:
+        writer = ResultsWriter(out_dir, overwrite)
     times = np.linspace(t0, settings.t_end, n_out + 1)[1:]
     t = t0
     pace = _Pace(settings.step)
