@@ -169,7 +169,7 @@ def test_a_non_empty_out_needs_overwrite_and_only_results_are_replaced(tmp_path,
     assert "is not empty" in err and "--overwrite" in err
     (out / "my_notes.txt").write_text("not results")
     assert main(["simulate", model, "--out", str(out), "--overwrite", "--quiet"]) == 2
-    assert "my_notes.txt, which the results does not write; not replaced" in capsys.readouterr().err
+    assert "my_notes.txt, which are not results files; not replaced" in capsys.readouterr().err
     os.remove(out / "my_notes.txt")
     assert snapshot(out) == before and no_leftovers(tmp_path) == []
 

@@ -16,6 +16,7 @@ process ends, however it ends, so a killed run never leaves a stale lock.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import glob
@@ -113,7 +114,7 @@ class OutputFolder:
         if foreign:
             raise OutputTargetError(
                 self.target,
-                f"holds {_names(foreign)}, which the {self.what} does not write; not replaced (choose another folder)",
+                f"holds {_names(foreign)}, which are not {self.what} files; not replaced (choose another folder)",
             )
 
     def _remove_stale(self) -> None:
@@ -148,8 +149,9 @@ class OutputFolder:
             if _same_file(fd, self.lock_path):  # not unlinked by a releasing writer meanwhile
                 break
             os.close(fd)
-        os.ftruncate(fd, 0)
-        os.write(fd, str(os.getpid()).encode())
+        with contextlib.suppress(OSError):  # the process id only serves the message of a refused writer
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
         self._lock_fd = fd
 
     def _unlock(self) -> None:
