@@ -8,22 +8,30 @@ Shared helpers: :mod:`.cli_common`."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import os
+import signal
 import sys
 import tempfile
+import threading
 import traceback
+from collections.abc import Callable, Iterator
 
 from .analysis_cli import register as register_analyses
 from .cli_common import NO_LIMITS_HELP, Progress, exit_code, load_model, out_dir, report_stopped_run, status_lines
 from .solver import integrators
-from .solver.errors import AssemblyError, ModelError, SimulationError
+from .solver.errors import AssemblyError, Cancelled, ModelError, SimulationError
+from .solver.output_folder import OutputFolder, OutputTargetError
 from .solver.results import Results
+from .solver.results_files import ResultsWriter
 from .solver.status import CANCELLED, EXIT_BAD_INPUT, EXIT_CODES, EXIT_INTERNAL
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Run a dynamic simulation and write the results directory."""
+    """Run a dynamic simulation and write the results directory (and the report). Both folders
+    are checked and locked before solving; SIGINT and SIGTERM cancel the run, whose samples so
+    far are written (docs/results-format.md, "Writing results")."""
     from .solver.simulate import simulate
 
     model = load_model(args.model)
@@ -51,17 +59,79 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         overrides["projection"] = True
     if getattr(args, "no_limits", False):
         overrides["check_limits"] = False
+    writer, report = open_targets(out, getattr(args, "report", None), args.overwrite)
     try:
-        res = simulate(model, progress=None if args.quiet else Progress(), out_dir=out, **overrides)
-    except SimulationError as e:
-        return report_stopped_run(e, out)
-    print_summary(res, out)
-    if getattr(args, "report", None):
-        from .report import write_report
+        with cancel_on_signals() as cancelled:
+            try:
+                progress = None if args.quiet else Progress()
+                res = simulate(model, progress=progress, cancel=cancelled, writer=writer, **overrides)
+            except SimulationError as e:
+                return report_stopped_run(e, out)
+            except KeyboardInterrupt:  # a second signal: the samples so far are written all the same
+                return report_stopped_run(Cancelled("interrupted"), out)
+        print_summary(res, out)
+        if report is not None:
+            from .report import write_report
 
-        paths = write_report(res, args.report, overwrite=args.overwrite)
-        print(f"report: {', '.join(str(p) for p in paths)}")
-    return exit_code(res.status)
+            written = write_report(res, report.temp)  # into the new folder, renamed into place below
+            paths = [os.path.join(report.target, os.path.relpath(p, report.temp)) for p in written]
+            report.commit()
+            print(f"report: {', '.join(paths)}")
+        return exit_code(res.status)
+    finally:  # nothing to do after a commit
+        writer.abort()
+        if report is not None:
+            report.abort()
+
+
+def open_targets(out: str, report: str | None, overwrite: bool) -> tuple[ResultsWriter, OutputFolder | None]:
+    """The results writer of ``out`` and the report folder (None without ``--report``), both
+    checked and locked before solving (OutputTargetError, exit code 2, if one may not be written)."""
+    if report is not None:
+        a, b = os.path.realpath(out), os.path.realpath(report)
+        if a == b or a.startswith(b + os.sep) or b.startswith(a + os.sep):
+            raise OutputTargetError(report, f"must be a folder apart from --out ({out}), neither inside the other")
+    writer = ResultsWriter(out, overwrite)
+    if report is None:
+        return writer, None
+    try:
+        return writer, OutputFolder(report, overwrite, report_names(), "report")
+    except BaseException:
+        writer.abort()
+        raise
+
+
+def report_names() -> set[str]:
+    """The names a report folder may hold to be replaced with --overwrite: what write_report writes."""
+    from .report import report_files
+    from .report.animation import have_pillow
+
+    names = set(report_files(points=True, animation="png"))
+    return names | set(report_files(points=True, animation="gif")) if have_pillow() else names
+
+
+@contextlib.contextmanager
+def cancel_on_signals() -> Iterator[Callable[[], bool]]:
+    """A cancel() for simulate that turns True at the first SIGINT (Ctrl-C) or SIGTERM: the run
+    stops at its next check (within a second) and writes its samples so far; a second signal
+    interrupts at once (KeyboardInterrupt). Signal handlers can only be set in the main thread."""
+    caught = []
+
+    def handler(signum, frame):
+        if caught:
+            raise KeyboardInterrupt
+        caught.append(signum)
+        print(f"\n{signal.Signals(signum).name}: cancelling the run (again to interrupt at once)", file=sys.stderr)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield lambda: bool(caught)
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
 
 
 def rho_inf(text: str) -> float:
@@ -141,7 +211,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
     s.add_argument("--out", help="results directory (default: <model>_results)")
     s.add_argument("--report", help="also write the motion-study report into this directory")
-    s.add_argument("--overwrite", action="store_true", help="replace an existing report in --report DIR")
+    s.add_argument(
+        "--overwrite", action="store_true", help="replace an existing --out folder and --report folder, each as a whole"
+    )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
     register_analyses(sub)

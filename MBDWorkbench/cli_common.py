@@ -10,9 +10,10 @@ import sys
 import time
 from typing import TextIO
 
-from .solver.errors import ModelError, SimulationError
+from .solver.errors import Cancelled, ModelError, SimulationError
 from .solver.model import Model, load
-from .solver.status import EXIT_CODES, FAILED, describe
+from .solver.results_files import ResultsWriteError
+from .solver.status import CANCELLED, EXIT_CODES, FAILED, describe
 
 NO_LIMITS_HELP = (
     "run even when the estimated steps, samples or result memory exceed the limits of solver/limits.py "
@@ -79,9 +80,11 @@ def report_stopped_run(error: SimulationError, out: str) -> int:
     sys.stderr.write("\n")
     print(f"error: {error}", file=sys.stderr)
     res = error.results
-    status = getattr(res, "status", FAILED) if res is not None else FAILED
+    status = (
+        getattr(res, "status", FAILED) if res is not None else (CANCELLED if isinstance(error, Cancelled) else FAILED)
+    )
     for line in status_lines(status, getattr(res, "warnings", []) if res is not None else []):
         print(line, file=sys.stderr)
-    if res is not None and len(res):
+    if res is not None and len(res) and not isinstance(error, ResultsWriteError):
         print(f"results up to t = {res.t[-1]:.6g} s written to {out}", file=sys.stderr)
     return exit_code(status)

@@ -14,6 +14,7 @@ import os
 import shutil
 import tempfile
 import zipfile
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..solver import results_files as fmt
@@ -45,17 +46,22 @@ def summary_lines(summary: dict) -> list[str]:
     return lines
 
 
-def write_archive(res: Results, mapping: dict, zip_path: str) -> str:
-    """Write the results files of ``res`` plus placements.json into the zip ``zip_path``."""
-    return fmt.write_zip(res, zip_path, {PLACEMENTS: json.dumps(mapping, indent=1)})
+def write_archive(
+    res: Results, mapping: dict, zip_path: str, progress: Callable[[int, int], None] | None = None
+) -> str:
+    """Write the results files of ``res`` plus placements.json into the zip ``zip_path``, a chunk
+    of rows at a time (memory independent of the run's length); ``progress(rows, rows in all)``."""
+    return fmt.write_zip(res, zip_path, {PLACEMENTS: json.dumps(mapping, indent=1)}, progress)
 
 
-def store_results(sim: App.DocumentObject, res: Results, mapping: dict) -> StoredResults:
+def store_results(
+    sim: App.DocumentObject, res: Results, mapping: dict, progress: Callable[[int, int], None] | None = None
+) -> StoredResults:
     """Keep ``res`` (solver Results) with the document in Simulation ``sim``; return the
-    StoredResults read back from the stored file."""
+    StoredResults read back from the stored file. ``progress(rows, rows in all)`` while writing."""
     tmp = tempfile.mkdtemp(prefix="mbd_archive_")
     try:
-        path = write_archive(res, mapping, os.path.join(tmp, "%s_results.zip" % sim.Name))
+        path = write_archive(res, mapping, os.path.join(tmp, "%s_results.zip" % sim.Name), progress)
         sim.ResultsArchive = path  # FreeCAD copies the file into the document
         sim.ResultsSummary = summary_lines(res.summary())
     finally:

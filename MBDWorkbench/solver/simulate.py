@@ -7,7 +7,9 @@ stepper's and the status is one of ``status.STATUSES``: ``completed`` only witho
 
 A failed or cancelled run keeps (and writes, if ``out_dir`` is given) every sample
 computed so far, then raises SimulationError / Cancelled carrying the results
-(KeyboardInterrupt during the run becomes Cancelled).
+(KeyboardInterrupt during the run becomes Cancelled). The results folder is checked before
+solving and written while the run goes (results_files.ResultsWriter, docs/results-format.md
+"Writing results").
 
 The stepper (``integrators.make_stepper``) only integrates; this loop records every
 sample, with the stepper's own multipliers when it has them (index-3 integrators).
@@ -16,20 +18,24 @@ sample, with the stepper's own multipliers when it has them (index-3 integrators
 from __future__ import annotations
 
 import copy
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
 from . import kernels, quality
 from .assembly import assemble_initial_state
-from .errors import AssemblyError, Cancelled, SimulationError
+from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output
 from .model import Model, validate_run, validate_settings
 from .results import Results
+from .results_files import ResultsWriter
 from .status import CANCELLED, COMPLETED, FAILED, final_status
 from .system import System
+
+CANCEL_CHECK_S = 0.25  # wall time [s] between two checks of cancel() within a long output interval
 
 
 def with_settings(model: Model, overrides: dict) -> Model:
@@ -52,15 +58,23 @@ def simulate(
     progress: Callable[[float, float], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     out_dir: str | None = None,
+    overwrite: bool = False,
+    writer: ResultsWriter | None = None,
     **overrides,
 ) -> Results:
     """Simulate ``model`` (a Model). Keyword overrides replace model.settings fields
     (t_end, step, output_step, integrator, rtol, atol, baumgarte_alpha, violation_tol,
     allow_overdriven, ...). ``progress(t, t_end)`` is called at every output time;
-    ``cancel()`` returning True stops the run. Returns Results (``status`` completed or
-    completed_with_warnings, ``warnings`` a list of RunWarning)."""
+    ``cancel()`` returning True stops the run (checked about every CANCEL_CHECK_S of wall
+    time). ``out_dir``: the results folder, checked before solving, then locked and written
+    while the run goes; a non-empty one is refused unless ``overwrite`` (then replaced as a
+    whole at the end); or ``writer``, a ResultsWriter the caller opened (committed here once
+    the run has started; the caller aborts it if this raises before). Returns Results
+    (``status`` completed or completed_with_warnings, ``warnings`` a list of RunWarning)."""
     model = with_settings(model, overrides)
     validate_run(model)  # size estimate against solver/limits.py, profiles at the output times
+    if writer is None and out_dir is not None:
+        ResultsWriter(out_dir, overwrite).abort()  # refused here, before solving, if it may not be written
     settings = model.settings
     system = System(model)
     res = Results(system, settings)
@@ -73,35 +87,51 @@ def simulate(
     start = quality.start_of_run(system, Y, t0, settings)
     clock = time.perf_counter()
     stepper, t, t_next = None, t0, t0
+    times = _output_times(settings, t0)
+    res.reserve(len(times) + 1)
+    if writer is None and out_dir is not None:
+        writer = ResultsWriter(out_dir, overwrite)
+    pace = _Pace(settings.step)
     try:
         stepper = make_stepper(system, settings, t0, Y)
         acc = np.zeros(6)
         res.record(t0, Y, acc, lam=stepper.multipliers(t0, Y))
-        for t_next in _output_times(settings, t0):
-            if cancel is not None and cancel():
-                raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
-            t_reached, status = _advance(model, stepper, t, Y, t_next, acc, index)
-            if status != kernels.OK:
-                _fail(system, res, t_reached, Y, status)
+        _write(writer, res)
+        for t_next in times:
+            for t_sub in pace.split(t, t_next):
+                if cancel is not None and cancel():
+                    raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
+                t_reached, status = _advance(model, stepper, pace.at, Y, t_sub, acc, index)
+                if status != kernels.OK:
+                    _fail(system, res, t_reached, Y, status)
             t = t_next
             stepper = project_after_output(system, settings, stepper, t, Y)
             res.record(t, Y, acc, lam=stepper.multipliers(t, Y))
             bad = _check_sample(system, res)
             if bad:
                 _fail(system, res, t, Y, kernels.NOT_FINITE, bad)
+            _write(writer, res)
             if progress is not None:
                 progress(t, settings.t_end)
     except KeyboardInterrupt:
         error = Cancelled(f"interrupted (Ctrl-C) at t = {t:.6g} s", time=t)
-        _stopped(res, error, stepper, start, clock, out_dir)
+        _stopped(res, error, stepper, start, clock, writer)
         raise error from None
     except SimulationError as e:
         error = e if isinstance(e, Cancelled) else _explained(model, e, t, t_next, index)
-        _stopped(res, error, stepper, start, clock, out_dir)
+        _stopped(res, error, stepper, start, clock, writer)
         if error is e:
             raise
         raise error from e
-    _finish(res, COMPLETED, stepper, start, clock, out_dir)
+    except Exception as e:  # an internal error: keep the samples so far
+        if isinstance(e, ModelError) or not len(res):  # refused before the first sample: nothing to keep
+            if writer is not None:
+                writer.abort()
+            raise
+        res.message = f"stopped at t = {t:.6g} s: {type(e).__name__}: {e}".rstrip(": ")
+        _finish(res, FAILED, stepper, start, clock, writer)
+        raise
+    _finish(res, COMPLETED, stepper, start, clock, writer)
     return res
 
 
@@ -154,20 +184,55 @@ def _explained(model, error: SimulationError, t: float, t_next: float, index: in
     return cause
 
 
-def _stopped(res, error: SimulationError, stepper, start, clock, out_dir) -> None:
+def _stopped(res, error: SimulationError, stepper, start, clock, writer) -> None:
     """Record a failed or cancelled run (partial results kept, gate run on them)."""
     res.message = str(error)
     error.results = res
-    _finish(res, CANCELLED if isinstance(error, Cancelled) else FAILED, stepper, start, clock, out_dir)
+    _finish(res, CANCELLED if isinstance(error, Cancelled) else FAILED, stepper, start, clock, writer)
 
 
-def _finish(res, status, stepper, start, clock, out_dir):
+def _finish(res, status, stepper, start, clock, writer):
     res.steps = stepper.steps if stepper is not None else 0
     res.wall_time = time.perf_counter() - clock
     res.warnings = quality.gate(res, start, list(stepper.warnings) if stepper is not None else [])
     res.status = final_status(status, res.warnings)
-    if out_dir is not None and len(res):
-        res.write(out_dir)
+    if writer is not None:
+        writer.commit(res)  # after the status is final: summary.json is written here
+
+
+def _write(writer: ResultsWriter | None, res: Results) -> None:
+    if writer is not None:
+        writer.append(res)
+
+
+class _Pace:
+    """Splits an output interval into sub-intervals of whole numbers of the base step ``h`` [s],
+    few enough steps each that one ``advance`` lasts about CANCEL_CHECK_S of wall time, so
+    cancel() is honoured within a second even inside compiled step loops. Intervals that are
+    short enough are not split (the run is then exactly the unsplit one); the steppers take the
+    same steps either way, as their steps divide the interval evenly."""
+
+    def __init__(self, h: float) -> None:
+        self.h = h
+        self.max_steps = 1000  # until timed
+        self.at = 0.0  # start of the current sub-interval [s]
+        self.calls = 0
+
+    def split(self, t: float, t_next: float) -> Iterator[float]:
+        """Ends of the sub-intervals of [t, t_next]; ``at`` holds the start of each."""
+        n = max(1, math.ceil((t_next - t) / self.h - 1e-9))
+        done = 0
+        while done < n:
+            k = min(n - done, self.max_steps)
+            self.at = t if done == 0 else t + (t_next - t) * done / n
+            started = time.perf_counter()
+            yield t_next if done + k == n else t + (t_next - t) * (done + k) / n
+            elapsed = time.perf_counter() - started
+            self.calls += 1
+            timed = self.calls > 1  # the first call compiles and warms up
+            if timed and (elapsed > CANCEL_CHECK_S or k == self.max_steps):
+                self.max_steps = max(1, min(100_000, int(k * CANCEL_CHECK_S / max(elapsed, 1e-9))))
+            done += k
 
 
 def _check_sample(system, res):
