@@ -351,6 +351,27 @@ def test_non_finite_driver_profile_names_the_driver():
         simulate(from_dict(d), t_end=0.5)  # at the start: bad input
 
 
+def test_the_gate_also_judges_the_samples_of_a_failed_run():
+    d = pendulum(t_end=2.0)  # an absurdly stiff spring with explicit Euler blows up
+    d["forces"] = [
+        {
+            "name": "stiff",
+            "type": "spring_damper",
+            "body_i": "ground",
+            "point_i": [0, 0, -1],
+            "body_j": "bob",
+            "point_j": [1, 0, 0],
+            "stiffness": 1e7,
+            "free_length": 0.5,
+        }
+    ]
+    with pytest.raises(SimulationError) as e:
+        simulate(from_dict(d), integrator="euler")
+    res = e.value.results
+    assert res.status == FAILED and "violation" in kinds(res)
+    assert pivot_offset(res).max() > res.settings.violation_tol * 0.5
+
+
 # ----------------------------------------------------------------------------- cancel
 def test_ctrl_c_cancels_and_keeps_the_results():
     def progress(t, t_end):
