@@ -10,7 +10,7 @@ values out of range, links to missing objects and deleted objects. Most mutants 
 this process (``from_dict`` + validation + the run-size check + a tiny run, analysis or
 kinematic analysis); a handful go through the CLI in a subprocess.
 
-CI runs MBD_FUZZ_N mutants (default 240; see tests/README.md for a nightly-size run), from
+CI runs MBD_FUZZ_N mutants (default 400; see tests/README.md for a nightly-size run), from
 MBD_FUZZ_SEED. A failure prints the seed and index of the mutant and its mutations.
 """
 
@@ -39,7 +39,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")
 JSON_EXAMPLES = sorted(f for f in os.listdir(EXAMPLES) if f.endswith(".json"))
 FCSTD_EXAMPLES = sorted(f for f in os.listdir(EXAMPLES) if f.endswith(".FCStd"))
-N = int(os.environ.get("MBD_FUZZ_N", "240"))
+N = int(os.environ.get("MBD_FUZZ_N", "400"))
 SEED = int(os.environ.get("MBD_FUZZ_SEED", "11"))
 RUN_TIMEOUT = 60  # s per in-process mutant (a hang fails the test instead of blocking CI)
 ALLOWED = (ModelError, AssemblyError, SimulationError)
@@ -112,11 +112,15 @@ def _slots(tree):
     return out
 
 
+def _items(data, key):
+    """The objects of the list ``data[key]`` (none when a mutation made it something else)."""
+    value = data.get(key)
+    return [e for e in value if isinstance(e, dict)] if isinstance(value, list) else []
+
+
 def _names(data):
     """Names of the model's elements (for renamed references)."""
-    return [
-        e.get("name") for k in ("bodies", "joints", "forces", "drivers") for e in data.get(k, []) if isinstance(e, dict)
-    ]
+    return [e.get("name") for k in ("bodies", "joints", "forces", "drivers") for e in _items(data, k)]
 
 
 def _nested(value, depth):
@@ -157,9 +161,9 @@ def _mutate_once(data, rng):
     elif op == 6:
         container[key] = "x" * rng.choice((300, 200_000))
     elif op == 7:
-        group = rng.choice([k for k in ("bodies", "joints", "drivers", "forces") if data.get(k)] or ["bodies"])
-        if isinstance(data.get(group), list) and data[group]:
-            data[group].append(copy.deepcopy(rng.choice(data[group])))
+        group = rng.choice([k for k in ("bodies", "joints", "drivers", "forces") if _items(data, k)] or ["bodies"])
+        if _items(data, group):
+            data[group].append(copy.copy(rng.choice(data[group])))  # shallow: it may hold deep nesting
         where = f"{group}[+duplicate]"
     elif op == 8:
         return _mutate_profile(data, rng)
@@ -173,14 +177,15 @@ def _mutate_once(data, rng):
 def _mutate_profile(data, rng):
     """A driver profile or a load component replaced by a nasty expression or profile."""
     spec = rng.choice(EXPRESSIONS + PROFILES)
-    drivers = [d for d in data.get("drivers", []) if isinstance(d, dict)]
+    drivers = _items(data, "drivers")
     if drivers and rng.random() < 0.7:
         rng.choice(drivers)["profile"] = copy.deepcopy(spec)
         return f"driver profile {str(spec)[:40]!r}"
-    bodies = [b.get("name") for b in data.get("bodies", []) if isinstance(b, dict)]
+    bodies = [b.get("name") for b in _items(data, "bodies")]
     force = {"name": "fuzz_load", "type": rng.choice(("point_force", "torque")), "body": rng.choice(bodies or ["b"])}
     force["force" if force["type"] == "point_force" else "torque"] = [0, copy.deepcopy(spec), 0]
-    data.setdefault("forces", []).append(force) if isinstance(data.get("forces", []), list) else None
+    if isinstance(data.setdefault("forces", []), list):
+        data["forces"].append(force)
     return f"load profile {str(spec)[:40]!r}"
 
 
@@ -204,7 +209,7 @@ def _mutate_setting(data, rng):
 
 
 def _mutate_body_number(data, rng):
-    bodies = [b for b in data.get("bodies", []) if isinstance(b, dict)]
+    bodies = _items(data, "bodies")
     if not bodies:
         return "no body"
     body = rng.choice(bodies)
@@ -296,7 +301,17 @@ def _report(failures):
 WHAT = ("simulate", "simulate", "analyze", "kinematics")
 
 
-def test_json_mutants_end_cleanly():
+@pytest.fixture(scope="module")
+def compiled():
+    """Compile every integrator's kernels before the timed mutants (a cold Numba cache takes minutes)."""
+    from MBDWorkbench.solver.catalog import INTEGRATOR_TYPES
+
+    model = from_dict(json.load(open(os.path.join(EXAMPLES, "slider_crank.json"))))
+    for name in INTEGRATOR_TYPES:
+        simulate(model, integrator=name, t_end=2e-3, step=1e-3, output_step=1e-3, projection=name == "rk4")
+
+
+def test_json_mutants_end_cleanly(compiled):
     """N seeded mutants of the JSON examples through from_dict, validation and a tiny run."""
     rng = random.Random(SEED)
     failures = []
@@ -383,7 +398,7 @@ def document_mutant(name: str, rng: random.Random) -> tuple[bytes, str]:
     return out.getvalue(), "; ".join(done)
 
 
-def test_document_mutants_end_cleanly(tmp_path):
+def test_document_mutants_end_cleanly(compiled, tmp_path):
     """N/4 seeded mutants of the FreeCAD example documents through the document reader,
     validation and a tiny run (skipped where FreeCAD is missing)."""
     from MBDWorkbench.cad.freecad_env import FreeCADNotFoundError, import_freecad
@@ -427,7 +442,7 @@ def _cli_cases(tmp_path):
     return cases
 
 
-def test_cli_mutants_exit_cleanly(tmp_path):
+def test_cli_mutants_exit_cleanly(compiled, tmp_path):
     """Damaged files through `python3 -m MBDWorkbench`: an exit code, no traceback, no hang."""
     for command, name, raw, extra in _cli_cases(tmp_path):
         path = tmp_path / name

@@ -36,6 +36,7 @@ from .limits import (
     MAX_EXPRESSION_LENGTH,
     MAX_POLYNOMIAL_COEFFICIENTS,
     MAX_TABLE_POINTS,
+    MAX_TEXT_LENGTH,
     RANGES,
 )
 
@@ -894,14 +895,16 @@ _IGNORED = {"type", "comment", "description", "name"}
 def _check_dict(spec, path):
     """Validate 'type' and reject unknown fields; returns the type."""
     kind = spec.get("type")
-    if kind not in _TYPES:
-        raise ExpressionError("%s.type" % path, "must be one of %s, got %r" % (", ".join(_TYPES), kind))
+    if not isinstance(kind, str) or kind not in _TYPES:
+        raise ExpressionError("%s.type" % path, "must be one of %s, got %s" % (", ".join(_TYPES), _show(kind)))
     for key in spec:
         if key not in _FIELDS[kind] and key not in _IGNORED:
             raise ExpressionError(
                 "%s.%s" % (path, key),
                 "unknown field for type %r (allowed: %s)" % (kind, ", ".join(sorted(_FIELDS[kind]))),
             )
+        if key in _IGNORED and key != "type" and not (isinstance(spec[key], str) and len(spec[key]) <= MAX_TEXT_LENGTH):
+            raise ExpressionError("%s.%s" % (path, key), "must be a string of at most %d characters" % MAX_TEXT_LENGTH)
     return kind
 
 
