@@ -87,4 +87,4 @@ def report_stopped_run(error: SimulationError, out: str) -> int:
         print(line, file=sys.stderr)
     if res is not None and len(res) and not isinstance(error, ResultsWriteError):
         print(f"results up to t = {res.t[-1]:.6g} s written to {out}", file=sys.stderr)
-    return exit_code(status)
+    return exit_code(FAILED if isinstance(error, ResultsWriteError) else status)

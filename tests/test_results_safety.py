@@ -360,7 +360,7 @@ def test_sigint_and_sigterm_cancel_and_keep_the_samples(tmp_path, signum):
     simulate(from_dict(pendulum()), out_dir=str(out))  # an earlier, completed run
     model = model_file(tmp_path, pendulum(t_end=1e5))  # hours to the end
     proc = subprocess.Popen(
-        [sys.executable, "-m", "MBDWorkbench", "simulate", model, "--out", str(out), "--overwrite"],
+        [sys.executable, "-m", "MBDWorkbench", "simulate", model, "--out", str(out), "--overwrite", "--no-limits"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

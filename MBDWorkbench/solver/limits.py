@@ -47,7 +47,7 @@ RANGES: dict[str, Range] = {
     "velocity": Range(-1e4, 1e4, "m/s", "initial speeds beyond any mechanism (Mach 30) only blow up or stall a run"),
     "angular_velocity": Range(-1e5, 1e5, "rad/s", "1 million rpm: beyond any rotor; faster only blows up or stalls"),
     "acceleration": Range(-1e6, 1e6, "m/s^2", _PRODUCTS),
-    "mass": Range(1e-9, 1e9, "kg", "the mass matrix and its inverse stay within float64 (1 ug .. 1 Mt)"),
+    "mass": Range(1e-12, 1e12, "kg", "the mass matrix and its inverse stay within float64 (1 ng .. 1 Gt)"),
     "inertia": Range(-1e12, 1e12, "kg m^2", _PRODUCTS + " (tensor entries)"),
     "direction": Range(-1e6, 1e6, "-", "axis and quaternion components, normalised by the solver"),
     "angle": Range(-1e6, 1e6, "rad", _PRODUCTS),

@@ -209,7 +209,14 @@ def test_damaged_results_archive_is_refused(results_zip, tmp_path):
     with zipfile.ZipFile(results_zip) as z:
         info = z.getinfo("bodies.csv")
     data = bytearray(open(results_zip, "rb").read())
-    data[info.header_offset + 30 + len(info.filename) + len(info.extra) + 5] ^= 0xFF
+    local = (
+        info.header_offset
+    )  # the local header's own name and extra lengths (its extra may differ from the directory's)
+    name_len, extra_len = (
+        int.from_bytes(data[local + 26 : local + 28], "little"),
+        int.from_bytes(data[local + 28 : local + 30], "little"),
+    )
+    data[local + 30 + name_len + extra_len + 5] ^= 0xFF
     path = tmp_path / "damaged.zip"
     path.write_bytes(bytes(data))
     with pytest.raises(CadError, match="corrupt, truncated or too large"):
