@@ -1,0 +1,187 @@
+"""Run the variants of a study: in this process (``serial``, the reference path) or as
+independent Dask tasks, on a ``dask.distributed.LocalCluster`` of worker processes started here
+or on an existing cluster (``scheduler``, e.g. ``tcp://host:8786``).
+
+The client warms Numba's on-disk cache (one short run of the first variant) before submitting,
+so workers of this machine load compiled kernels instead of compiling; on an existing cluster
+every worker also warms once (a cache hit where it shares the file system). Dask retries the
+tasks of a lost worker; a variant that fails is a row with its status and message. Ctrl-C
+(KeyboardInterrupt) or ``cancel()`` cancels the variants not finished: their rows are marked
+``cancelled`` and the finished rows are kept."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..solver.status import CANCELLED, FAILED
+from .designs import variants
+from .kpis import check_columns
+from .spec import Study, variant_model
+from .variant import Row, run_variant, warm_up, warm_worker
+
+WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+POLL_S = 0.05  # wall time [s] between two looks at the unfinished tasks (and cancel())
+
+ProgressFn = Callable[[int, int, int, float], None]  # (done, total, failed, elapsed [s])
+
+
+@dataclass
+class StudyRun:
+    """The outcome of a study: one Row per variant (in design order), whether it was cancelled,
+    the engine used, its number of workers and the wall times [s] of the whole run and of the
+    variants' part (after start-up and warm-up)."""
+
+    study: Study
+    rows: list[Row]
+    cancelled: bool = False
+    engine: str = "serial"
+    workers: int = 1
+    elapsed: float = 0.0
+    variants_elapsed: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def run_study(
+    study: Study,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    serial: bool = False,
+    progress: ProgressFn | None = None,
+    cancel: Callable[[], bool] | None = None,
+    on_row: Callable[[Row], None] | None = None,
+    save_dir: str | None = None,
+) -> StudyRun:
+    """Run every variant of ``study``; ``workers``: worker processes of the local cluster
+    (default: the number of CPUs); ``scheduler``: address of an existing cluster instead;
+    ``serial``: run in this process. ``on_row(row)`` is called as each variant finishes;
+    ``save_dir``: write each variant's full results to ``save_dir/NNNN``."""
+    clock = time.perf_counter()
+    values = variants(study)
+    models = [variant_model(study, v) for v in values]
+    warm = warm_up(models[0])
+    if warm is not None:
+        check_columns(warm, study.outputs)
+    jobs = [(m, v, study.outputs, i, save_dir) for i, (m, v) in enumerate(zip(models, values))]
+    if serial:
+        run = _run_serial(study, jobs, progress, cancel, on_row)
+    else:
+        run = _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row)
+    run.elapsed = time.perf_counter() - clock
+    return run
+
+
+def _run_serial(study, jobs, progress, cancel, on_row) -> StudyRun:
+    rows: list[Row | None] = [None] * len(jobs)
+    tracker = _Tracker(len(jobs), progress, on_row)
+    cancelled = False
+    try:
+        for job in jobs:
+            if cancel is not None and cancel():
+                cancelled = True
+                break
+            row = run_variant(*job)
+            rows[row.index] = row
+            tracker.add(row)
+    except KeyboardInterrupt:
+        cancelled = True
+    return StudyRun(study, _complete(rows, jobs), cancelled, "serial", 1, variants_elapsed=tracker.elapsed())
+
+
+def _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row) -> StudyRun:
+    from distributed import Client, LocalCluster
+
+    cluster = None
+    if scheduler:
+        client = Client(scheduler, timeout="30s")
+    else:
+        n = workers or os.cpu_count() or 1
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+            env=WORKER_ENV,
+        )
+        client = Client(cluster)
+    try:
+        if scheduler:  # workers elsewhere may not share this machine's cache: each warms once
+            client.run(warm_worker, jobs[0][0])
+        n_workers = len(client.scheduler_info()["workers"])
+        run = _gather(client, study, jobs, progress, cancel, on_row)
+        run.engine, run.workers = ("dask " + scheduler) if scheduler else "dask local cluster", n_workers
+        return run
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _gather(client, study, jobs, progress, cancel, on_row) -> StudyRun:
+    """Submit every job, collect the rows as they finish."""
+    token = uuid.uuid4().hex[:12]
+    tracker = _Tracker(len(jobs), progress, on_row)
+    futures = {
+        client.submit(run_variant, *job, key=f"mbd-variant-{token}-{job[3]:05d}", pure=False): job[3] for job in jobs
+    }
+    rows: list[Row | None] = [None] * len(jobs)
+    pending, cancelled = set(futures), False
+    try:
+        while pending:
+            if cancel is not None and cancel():
+                cancelled = True
+                break
+            done = {f for f in pending if f.done()}
+            if not done:
+                time.sleep(POLL_S)
+                continue
+            pending -= done
+            for fut in sorted(done, key=futures.get):
+                row = _row_of(fut, futures[fut], jobs)
+                rows[row.index] = row
+                tracker.add(row)
+    except KeyboardInterrupt:
+        cancelled = True
+    if pending:
+        client.cancel(list(pending))
+    return StudyRun(study, _complete(rows, jobs), cancelled, variants_elapsed=tracker.elapsed())
+
+
+def _row_of(fut, index: int, jobs) -> Row:
+    """The row a finished future holds; a task Dask gave up on (e.g. its workers kept dying) is a failed row."""
+    try:
+        return fut.result()
+    except Exception as e:  # noqa: BLE001 - KilledWorker and the like
+        return Row(index, jobs[index][1], FAILED, f"engine: {type(e).__name__}: {e}")
+
+
+def _complete(rows: list[Row | None], jobs) -> list[Row]:
+    """Rows of the variants not run (cancelled study) marked as cancelled."""
+    return [
+        r if r is not None else Row(i, jobs[i][1], CANCELLED, "not run: study cancelled") for i, r in enumerate(rows)
+    ]
+
+
+class _Tracker:
+    """Counts finished variants and reports the progress."""
+
+    def __init__(self, total: int, progress: ProgressFn | None, on_row: Callable[[Row], None] | None) -> None:
+        self.total, self.progress, self.on_row = total, progress, on_row
+        self.done = self.failed = 0
+        self.start = time.perf_counter()
+
+    def add(self, row: Row) -> None:
+        self.done += 1
+        self.failed += row.status == FAILED
+        if self.on_row is not None:
+            self.on_row(row)
+        if self.progress is not None:
+            self.progress(self.done, self.total, self.failed, self.elapsed())
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
