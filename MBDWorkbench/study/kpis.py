@@ -170,8 +170,8 @@ def check_columns(res, outputs: list[dict]) -> None:
     """ModelError naming the output whose column the results of ``res`` lack."""
     from ..solver.results_files import tables
 
-    headers = {h for table in tables(res).values() for h in table}
+    headers = [h for table in tables(res).values() for h in table]
     for k, o in enumerate(outputs):
         if o["kpi"] == "column" and o["column"] not in headers:
-            near = sorted(h for h in headers if h.split(".")[0] == o["column"].split(".")[0])[:8]
+            near = [h for h in headers if h.split(".")[0] == o["column"].split(".")[0]][:8] or headers[1:9]
             raise ModelError(f"outputs[{k}].column", f"no results column {o['column']!r} (e.g. {', '.join(near)})")
