@@ -5,6 +5,7 @@ a failed variant is a row of the study, not its end."""
 from __future__ import annotations
 
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -17,7 +18,8 @@ from . import kpis
 class Row:
     """One variant's row of study.csv: its ``index``, parameter ``values``, run ``status``
     (solver.status.STATUSES), ``message``, number of run ``warnings``, KPI values (empty when
-    the run did not complete) and ``wall_time`` [s] of the simulation."""
+    the run did not complete), ``wall_time`` [s] of the simulation and the Dask ``worker`` that
+    ran it ("" in the client)."""
 
     index: int
     values: dict
@@ -26,11 +28,18 @@ class Row:
     warnings: int = 0
     kpis: list = field(default_factory=list)
     wall_time: float = 0.0
+    worker: str = ""
 
 
 def run_variant(model: dict, values: dict, outputs: list[dict], index: int, save_dir: str | None = None) -> Row:
     """Simulate the variant ``index`` (``model``: its model dict, ``values``: its parameters,
     for the row) and compute its KPIs; ``save_dir``: write its full results there too."""
+    row = _run(model, values, outputs, index, save_dir)
+    row.worker = _worker_address()
+    return row
+
+
+def _run(model: dict, values: dict, outputs: list[dict], index: int, save_dir: str | None) -> Row:
     from ..solver.model import from_dict
     from ..solver.simulate import simulate
 
@@ -55,6 +64,18 @@ def run_variant(model: dict, values: dict, outputs: list[dict], index: int, save
         return Row(index, values, FAILED, f"KPI or results: {type(e).__name__}: {e}", _warnings(res), wall_time=wall)
     message = "; ".join(str(w) for w in res.warnings)
     return Row(index, values, res.status, message, len(res.warnings), values_out, wall)
+
+
+def _worker_address() -> str:
+    """The address of the Dask worker running this task, "" outside a worker."""
+    if "distributed" not in sys.modules:
+        return ""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except ValueError:  # not in a worker
+        return ""
 
 
 def _warnings(res) -> int:
