@@ -152,3 +152,47 @@ def test_study_on_an_existing_scheduler_with_two_dask_workers(dask_cluster, tmp_
     assert [(r["drivers[motor].profile.speed"], r["motor.peak_effort [N m]"]) for r in rows] == [
         (r.values["drivers[motor].profile.speed"], r.kpis[0]) for r in run.rows
     ]
+
+
+def _read_until(stream, text: bytes, seconds: float) -> bytes:
+    """Bytes of ``stream`` (a pipe) up to and including ``text``; raises after ``seconds``."""
+    import selectors
+
+    got, deadline = b"", time.monotonic() + seconds
+    with selectors.DefaultSelector() as sel:
+        sel.register(stream, selectors.EVENT_READ)
+        while text not in got:
+            if time.monotonic() > deadline or not sel.select(timeout=max(0.0, deadline - time.monotonic())):
+                raise AssertionError(f"no {text!r} within {seconds} s: {got[-500:]!r}")
+            chunk = os.read(stream.fileno(), 4096)
+            if not chunk:
+                raise AssertionError(f"the study ended before {text!r}: {got[-2000:]!r}")
+            got += chunk
+    return got
+
+
+@pytest.mark.parametrize("engine", [["--workers", "2"], ["--serial"]])
+def test_ctrl_c_keeps_the_finished_rows(tmp_path, engine):
+    data = sweep_study(t_end=1.0)
+    data["model"] = os.path.join(EXAMPLES, "slider_crank.json")
+    data["fixed"]["settings.step"] = 1e-4
+    data["parameters"][0]["values"] = [1.0 + 0.25 * k for k in range(40)]
+    (tmp_path / "s.json").write_text(json.dumps(data))
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "MBDWorkbench", "study", str(tmp_path / "s.json"), "--out", str(out), *engine]
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        _read_until(p.stderr, b"study: 2/40", 300)
+        os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
+        p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 5
+    _, rows = read_csv(out / "study.csv")
+    statuses = [r["status"] for r in rows]
+    assert len(rows) == 40 and statuses.count("completed") >= 2 and "cancelled" in statuses
+    assert set(statuses) <= {"completed", "cancelled"}
+    for r in rows:
+        assert (r["motor.peak_effort [N m]"] is None) == (r["status"] == "cancelled")

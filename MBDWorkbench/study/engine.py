@@ -85,6 +85,9 @@ def _run_serial(study, jobs, progress, cancel, on_row) -> StudyRun:
                 cancelled = True
                 break
             row = run_variant(*job)
+            if row.status == CANCELLED:  # Ctrl-C inside the run: simulate turned it into Cancelled
+                cancelled = True
+                break
             rows[row.index] = row
             tracker.add(row)
     except KeyboardInterrupt:
