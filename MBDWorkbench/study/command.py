@@ -106,6 +106,8 @@ def _print_summary(run, out: str, plots: list[str]) -> None:
     for r in run.rows:
         if r.status == FAILED:
             print(f"variant {r.index}: {r.message}", file=sys.stderr)
+    if run.cancelled:
+        print(f"\nstudy cancelled: {counts[CANCELLED]} variants not run, the finished rows are kept", file=sys.stderr)
     print(f"study written to {out}" + (f" (plots: {', '.join(plots)})" if plots else ""))
 
 

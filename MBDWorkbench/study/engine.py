@@ -11,11 +11,14 @@ tasks of a lost worker; a variant that fails is a row with its status and messag
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import signal
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..solver.status import CANCELLED, FAILED
@@ -102,15 +105,15 @@ def _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row) -> Stud
     if scheduler:
         client = Client(scheduler, timeout="30s")
     else:
-        n = workers or os.cpu_count() or 1
-        cluster = LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.ERROR,
-            env=WORKER_ENV,
-        )
+        with _sigint_ignored():  # the worker processes inherit it: Ctrl-C is the client's to handle
+            cluster = LocalCluster(
+                n_workers=workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+                env=WORKER_ENV,
+            )
         client = Client(cluster)
     try:
         if scheduler:  # workers elsewhere may not share this machine's cache: each warms once
@@ -123,6 +126,19 @@ def _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row) -> Stud
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while worker processes are started (in the main thread only)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _gather(client, study, jobs, progress, cancel, on_row) -> StudyRun:
