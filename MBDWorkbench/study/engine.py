@@ -3,8 +3,9 @@ independent Dask tasks, on a ``dask.distributed.LocalCluster`` of worker process
 or on an existing cluster (``scheduler``, e.g. ``tcp://host:8786``).
 
 The client warms Numba's on-disk cache (one short run of the first variant) before submitting,
-so workers of this machine load compiled kernels instead of compiling; on an existing cluster
-every worker also warms once (a cache hit where it shares the file system). Dask retries the
+so workers of this machine load compiled kernels instead of compiling; then every worker warms
+once (a cache hit where it shares the file system, a compile where it does not), so the
+variants' wall times hold no start-up. Dask retries the
 tasks of a lost worker; a variant that fails is a row with its status and message. Ctrl-C
 (KeyboardInterrupt) or ``cancel()`` cancels the variants not finished: their rows are marked
 ``cancelled`` and the finished rows are kept."""
@@ -116,10 +117,10 @@ def _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row) -> Stud
             )
         client = Client(cluster)
     try:
-        if scheduler:  # workers elsewhere may not share this machine's cache: each warms once
-            client.run(warm_worker, jobs[0][0])
+        warm = client.run(warm_worker, jobs[0][0])  # once per worker: loads (or compiles) the kernels
         n_workers = len(client.scheduler_info()["workers"])
         run = _gather(client, study, jobs, progress, cancel, on_row)
+        run.notes.append("worker warm-up [s]: " + ", ".join(f"{t:.2f}" for t in warm.values()))
         run.engine, run.workers = ("dask " + scheduler) if scheduler else "dask local cluster", n_workers
         return run
     finally:
