@@ -161,6 +161,7 @@ def test_parameter_paths_address_elements_by_name():
         (lambda d: d["outputs"][0].update(driver="pump"), "outputs[0].driver", "pump"),
         (lambda d: d["fixed"].update({"settings.t_end": "long"}), "fixed.settings.t_end", "wrong type"),
         (lambda d: d.update(model="nothing_here.json"), "model", "not found"),
+        (lambda d: d["outputs"][2].update(at=5.0), "outputs[2].at", "after the end"),
     ],
 )
 def test_bad_study_files_name_the_field(change, field, text):
@@ -208,3 +209,43 @@ def test_standardised_regression_coefficients_of_a_linear_response():
     y = 3.0 * X[:, 0] - 4.0 * X[:, 1]
     src = standardised_regression_coefficients(X, y)
     np.testing.assert_allclose(src, [3.0 * X[:, 0].std() / y.std(), -4.0 * X[:, 1].std() / y.std()], rtol=1e-10)
+
+
+def test_example_studies_are_valid():
+    from MBDWorkbench.study.spec import load_study
+
+    folder = os.path.join(EXAMPLES, "studies")
+    names = [n for n in os.listdir(folder) if n.endswith(".json")]
+    assert names
+    for name in names:
+        assert len(variants(load_study(os.path.join(folder, name)))) > 1
+
+
+def test_plots_of_a_2d_grid_and_of_a_monte_carlo(tmp_path):
+    from MBDWorkbench.study.plots import write_plots
+
+    grid = sweep_study(speeds=[1.0, 2.0], t_end=0.1)
+    grid["parameters"].append({"path": "bodies[slider].mass", "values": [1.0, 2.0, 3.0]})
+    grid["outputs"] = [{"kpi": "peak_effort"}]
+    files = write_plots(run_study(parse_study(grid, EXAMPLES), serial=True), tmp_path / "grid")
+    assert [os.path.basename(f) for f in files] == ["heat_map_00.png"]
+    mc = write_plots(run_study(parse_study(_mc_study(samples=6), EXAMPLES), serial=True), tmp_path / "mc")
+    assert [os.path.basename(f) for f in mc] == ["histograms.png", "sensitivity.png"]
+    assert all(os.path.getsize(f) > 1000 for f in files + mc)
+
+
+def test_save_variants_writes_each_results_folder(tmp_path):
+    from MBDWorkbench.solver.results_files import DRIVERS, read_results
+
+    data = sweep_study(speeds=[2.0, 3.0], t_end=0.3)
+    data["model"] = os.path.join(EXAMPLES, "slider_crank.json")
+    (tmp_path / "s.json").write_text(json.dumps(data))
+    out = tmp_path / "out"
+    args = ["study", str(tmp_path / "s.json"), "--out", str(out), "--serial", "--save-variants", "--quiet"]
+    assert main(args) == 0
+    assert sorted(os.listdir(out / "variants")) == ["0000", "0001"]
+    _, rows = read_csv(out / "study.csv")
+    for k, row in enumerate(rows):
+        saved = read_results(out / "variants" / f"{k:04d}")
+        effort = saved.tables[DRIVERS]["motor.effort [N m]"]
+        assert np.abs(effort).max() == pytest.approx(row["motor.peak_effort [N m]"], rel=1e-9)

@@ -16,13 +16,13 @@ MAX_KPIS = 12  # KPIs shown per figure
 
 
 def kpi_matrix(run: StudyRun) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """(KPI columns, X parameters (n, p), Y KPIs (n, k)) of the completed variants (NaN rows dropped)."""
+    """(KPI columns, X parameters (n, p), Y KPIs (n, k)) of the variants with KPIs (failed ones left out)."""
     study = run.study
     names = kpis.columns(study.outputs, study.model)
     ok = [r for r in run.rows if r.kpis]
-    X = np.array([[float(r.values[p.path]) for p in study.parameters] for r in ok], float).reshape(len(ok), -1)
-    Y = np.array([r.kpis for r in ok], float).reshape(len(ok), len(names))
-    return names, X, Y
+    X = np.array([[float(r.values[p.path]) for p in study.parameters] for r in ok], float)
+    Y = np.array([r.kpis for r in ok], float)
+    return names, X.reshape(len(ok), len(study.parameters)), Y.reshape(len(ok), len(names))
 
 
 def standardised_regression_coefficients(X: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -60,7 +60,7 @@ def write_plots(run: StudyRun, folder: str) -> list[str]:
 def _grid_axes(n: int):
     import matplotlib.pyplot as plt
 
-    cols = min(3, n)
+    cols = 2 if n == 4 else min(3, n)
     rows = -(-n // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
     for ax in axes.flat[n:]:

@@ -72,6 +72,7 @@ def parse_study(data: object, folder: str = ".", source: str = "") -> Study:
         raise ModelError("save_variants", f"must be true or false, got {save!r}")
     study = Study(name, model, parameters, design, outputs, fixed, save, source)
     _check_fixed_model(study)
+    _check_output_times(study)
     return study
 
 
@@ -234,6 +235,16 @@ def _check_fixed_model(study: Study) -> None:
         from_dict(variant_model(study, {}))
     except ModelError as e:
         raise ModelError("fixed", f"the model with these values is invalid: {e}") from None
+
+
+def _check_output_times(study: Study) -> None:
+    """A KPI 'at' a time [s] must lie within the run (unless the end time is varied)."""
+    if any(p.path == "settings.t_end" for p in study.parameters):
+        return
+    t_end = variant_model(study, {})["settings"]["t_end"]
+    for k, o in enumerate(study.outputs):
+        if o["kpi"] == "column" and "at" in o and o["at"] > t_end:
+            raise ModelError(f"outputs[{k}].at", f"{o['at']} s is after the end of the runs (t_end = {t_end} s)")
 
 
 def variant_model(study: Study, values: dict) -> dict:
