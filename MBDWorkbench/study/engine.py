@@ -16,17 +16,19 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from ..solver.errors import ModelError
 from ..solver.status import CANCELLED, FAILED
 from .designs import variants
 from .kpis import check_columns
 from .spec import Study, variant_model
-from .variant import Row, run_variant, warm_up, warm_worker
+from .variant import Row, code_digest, run_variant, warm_up, warm_worker
 
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
 POLL_S = 0.05  # wall time [s] between two looks at the unfinished tasks (and cancel())
@@ -106,7 +108,8 @@ def _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row) -> Stud
     if scheduler:
         client = Client(scheduler, timeout="30s")
     else:
-        with _sigint_ignored():  # the worker processes inherit it: Ctrl-C is the client's to handle
+        # the workers inherit both: Ctrl-C is the client's to handle; they import this MBDWorkbench
+        with _sigint_ignored(), _package_first_on_path():
             cluster = LocalCluster(
                 n_workers=workers or os.cpu_count() or 1,
                 threads_per_worker=1,
@@ -118,6 +121,8 @@ def _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row) -> Stud
         client = Client(cluster)
     try:
         warm = client.run(warm_worker, jobs[0][0])  # once per worker: loads (or compiles) the kernels
+        _check_same_code({w: digest for w, (_, digest) in warm.items()}, scheduler)
+        warm = {w: seconds for w, (seconds, _) in warm.items()}
         n_workers = len(client.scheduler_info()["workers"])
         run = _gather(client, study, jobs, progress, cancel, on_row)
         run.notes.append("worker warm-up [s]: " + ", ".join(f"{t:.2f}" for t in warm.values()))
@@ -140,6 +145,30 @@ def _sigint_ignored() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _package_first_on_path() -> Iterator[None]:
+    """The folder holding this MBDWorkbench first on sys.path while worker processes start (they
+    copy it): FreeCAD puts its installed workbench in front, which may be another version."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, root)
+    try:
+        yield
+    finally:
+        sys.path.remove(root)
+
+
+def _check_same_code(digests: dict[str, str], scheduler: str | None) -> None:
+    """ModelError naming the workers whose MBDWorkbench sources differ from the client's."""
+    mine = code_digest()
+    other = sorted(w for w, d in digests.items() if d != mine)
+    if other:
+        raise ModelError(
+            "--scheduler" if scheduler else "workers",
+            f"worker(s) {', '.join(other)} import another version of MBDWorkbench than this client "
+            "(put this checkout first on their PYTHONPATH)",
+        )
 
 
 def _gather(client, study, jobs, progress, cancel, on_row) -> StudyRun:

@@ -96,8 +96,17 @@ def warm_up(model: dict):
         return None
 
 
-def warm_worker(model: dict) -> float:
-    """:func:`warm_up` on a worker: its wall time [s] (a cache hit where the file system is shared)."""
+def warm_worker(model: dict) -> tuple[float, str]:
+    """:func:`warm_up` on a worker: its wall time [s] (a cache hit where the file system is
+    shared) and the worker's :func:`code_digest`."""
     clock = time.perf_counter()
     warm_up(model)
-    return time.perf_counter() - clock
+    return time.perf_counter() - clock, code_digest()
+
+
+def code_digest() -> str:
+    """SHA-1 of the sources of the MBDWorkbench this process imports (solver and study)."""
+    from ..solver._cache import source_digest
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return source_digest(os.path.join(package, "solver")) + source_digest(os.path.join(package, "study"))
