@@ -200,6 +200,9 @@ def test_cli_serial_study_writes_csv_and_plot(tmp_path):
     columns, rows = read_csv(out / "study.csv")
     assert [r["drivers[motor].profile.speed"] for r in rows] == SPEEDS
     assert (out / "plots" / "kpi_vs_parameter.png").stat().st_size > 1000
+    page = (out / "report.html").read_text()
+    assert "drivers[motor].profile.speed" in page and "data:image/png;base64," in page
+    assert page.count("<td>completed</td>") == 1 + len(SPEEDS)  # the status table, then each variant
     assert main(["study", str(tmp_path / "s.json"), "--out", str(out), "--serial"]) == 2  # no overwrite
 
 

@@ -14,7 +14,7 @@ from typing import TextIO
 from ..solver.output_folder import OutputFolder
 from ..solver.status import CANCELLED, COMPLETED, COMPLETED_WITH_WARNINGS, EXIT_BAD_INPUT, EXIT_CODES, FAILED
 
-STUDY_FILES = {"study.csv", "study.json", "plots", "variants"}
+STUDY_FILES = {"study.csv", "study.json", "plots", "variants", "report.html"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", help="address of an existing Dask scheduler, e.g. tcp://127.0.0.1:8786")
     p.add_argument("--serial", action="store_true", help="run the variants one by one in this process (no Dask)")
     p.add_argument("--save-variants", action="store_true", help="also write each variant's results to variants/NNNN")
-    p.add_argument("--no-plots", action="store_true", help="write study.csv only")
+    p.add_argument("--no-plots", action="store_true", help="no plots (study.csv and report.html only)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing study folder as a whole")
     p.add_argument("--quiet", action="store_true", help="no progress line")
     p.set_defaults(func=cmd_study)
@@ -69,6 +69,7 @@ def cmd_study(args: argparse.Namespace) -> int:
         write_csv(run, os.path.join(folder.temp, STUDY_CSV))
         shutil.copyfile(args.study, os.path.join(folder.temp, "study.json"))
         written = [] if args.no_plots else _plots(run, os.path.join(folder.temp, "plots"))
+        _report(run, folder.temp, written)
         folder.commit()
     finally:
         folder.abort()
@@ -84,6 +85,15 @@ def _plots(run, folder: str) -> list[str]:
     except Exception as e:  # noqa: BLE001 - the table is the result; a plot failure is reported only
         print(f"warning: plots not written: {type(e).__name__}: {e}", file=sys.stderr)
         return []
+
+
+def _report(run, folder: str, plots: list[str]) -> None:
+    from .report import REPORT_HTML, write_report
+
+    try:
+        write_report(run, os.path.join(folder, REPORT_HTML), [os.path.join(folder, "plots", p) for p in plots])
+    except Exception as e:  # noqa: BLE001 - the table is the result; a report failure is reported only
+        print(f"warning: report not written: {type(e).__name__}: {e}", file=sys.stderr)
 
 
 def study_exit_code(run) -> int:
