@@ -230,3 +230,35 @@ def test_fcstd_base_model_is_converted_once_and_workers_never_import_freecad():
         res = simulate(model, t_end=0.3)
         assert row.status == res.status  # the model dict round trip may change the last bits only:
         assert row.kpis[0] == pytest.approx(np.abs(res.driver_effort("Motor")).max(), rel=1e-12)
+
+
+FREECAD_SCRIPT = """
+import json, sys
+for name in [m for m in sys.modules if m.split(".")[0] == "MBDWorkbench"]:  # the installed workbench
+    del sys.modules[name]
+sys.path[:0] = [{root!r}, {tests!r}]
+from test_study import EXAMPLES, sweep_study
+from MBDWorkbench.study.engine import run_study
+from MBDWorkbench.study.spec import parse_study
+run = run_study(parse_study(sweep_study(), EXAMPLES), workers=1)
+print("ROWS=" + json.dumps([[r.status, r.worker, r.kpis] for r in run.rows]))
+"""
+
+
+def test_local_cluster_from_freecads_own_interpreter(tmp_path):
+    """Inside FreeCAD sys.executable is FreeCAD (here freecadcmd): the workers must still start
+    with a Python interpreter and import this checkout."""
+    import shutil
+
+    freecadcmd = shutil.which("freecadcmd")
+    if freecadcmd is None:
+        pytest.skip("freecadcmd is not installed")
+    script = tmp_path / "study_in_freecad.py"
+    script.write_text(FREECAD_SCRIPT.format(root=ROOT, tests=os.path.join(ROOT, "tests")))
+    done = subprocess.run([freecadcmd, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("ROWS=")]
+    assert lines, done.stdout[-3000:] + done.stderr[-3000:]
+    rows = json.loads(lines[0][5:])
+    serial = run_study(parse_study(sweep_study(), EXAMPLES), serial=True)
+    assert [r[0] for r in rows] == ["completed"] * len(SPEEDS) and all(r[1].startswith("tcp://") for r in rows)
+    assert [r[2] for r in rows] == [r.kpis for r in serial.rows]

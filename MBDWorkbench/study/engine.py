@@ -149,14 +149,33 @@ def _sigint_ignored() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _package_first_on_path() -> Iterator[None]:
-    """The folder holding this MBDWorkbench first on sys.path while worker processes start (they
-    copy it): FreeCAD puts its installed workbench in front, which may be another version."""
+    """While worker processes start (they copy sys.path): the folder holding this MBDWorkbench
+    first on sys.path (FreeCAD puts its installed workbench in front, which may be another
+    version), and a Python interpreter to start them with (inside FreeCAD, sys.executable is
+    FreeCAD itself)."""
+    import multiprocessing.spawn as spawn
+
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     sys.path.insert(0, root)
+    executable = spawn.get_executable()
+    spawn.set_executable(python_executable())
     try:
         yield
     finally:
+        spawn.set_executable(executable)
         sys.path.remove(root)
+
+
+def python_executable() -> str:
+    """The Python interpreter of this process: sys.executable, or when that is not a Python (a
+    FreeCAD binary embedding it) the python3.X / python3 of sys.exec_prefix."""
+    if os.path.basename(sys.executable).startswith("python"):
+        return sys.executable
+    folder = os.path.join(sys.exec_prefix, "bin")
+    for name in (f"python{sys.version_info.major}.{sys.version_info.minor}", "python3"):
+        if os.access(os.path.join(folder, name), os.X_OK):
+            return os.path.join(folder, name)
+    return sys.executable
 
 
 def _check_same_code(digests: dict[str, str], scheduler: str | None) -> None:
