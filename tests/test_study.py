@@ -252,3 +252,19 @@ def test_save_variants_writes_each_results_folder(tmp_path):
         saved = read_results(out / "variants" / f"{k:04d}")
         effort = saved.tables[DRIVERS]["motor.effort [N m]"]
         assert np.abs(effort).max() == pytest.approx(row["motor.peak_effort [N m]"], rel=1e-9)
+
+
+def test_parameter_choices_and_range_study_of_a_picker():
+    from MBDWorkbench.study.choices import parameter_choices, range_study
+
+    model = parse_study(sweep_study(), EXAMPLES).model
+    choices = dict(parameter_choices(model))
+    assert choices["bodies[rod].mass"] == 1.0 and choices["drivers[motor].profile.speed"] == pytest.approx(np.pi)
+    assert choices["forces[spring].stiffness"] == 20.0 and choices["settings.step"] == 1e-3
+    assert choices["gravity[1]"] == -9.81 and "settings.integrator" not in choices
+    for path in choices:  # every choice is a valid parameter path
+        assert paths.get(model, path) == choices[path]
+    study = parse_study(range_study(model, "bodies[rod].mass", "grid", 0.5, 1.5, 3), EXAMPLES)
+    assert [v["bodies[rod].mass"] for v in variants(study)] == [0.5, 1.0, 1.5]
+    mc = parse_study(range_study(model, "settings.step", "monte_carlo", 1e-4, 1e-3, 4, seed=2), EXAMPLES)
+    assert len(variants(mc)) == 4

@@ -46,14 +46,13 @@ def cmd_study(args: argparse.Namespace) -> int:
     """Check the study file, run its variants, write study.csv and the plots into ``--out``."""
     from .engine import run_study
     from .spec import load_study
-    from .table import STUDY_CSV, write_csv
 
     if args.serial and (args.scheduler or args.workers):
         print("error: --serial runs in this process: no --workers or --scheduler", file=sys.stderr)
         return EXIT_BAD_INPUT
     study = load_study(args.study)
     out = args.out or os.path.splitext(os.path.basename(args.study))[0] + "_study"
-    folder = OutputFolder(out, args.overwrite, STUDY_FILES, "study")
+    folder = open_folder(out, args.overwrite)
     try:
         save = os.path.join(folder.temp, "variants") if (args.save_variants or study.save_variants) else None
         if save:
@@ -66,15 +65,29 @@ def cmd_study(args: argparse.Namespace) -> int:
             progress=None if args.quiet else StudyProgress(),
             save_dir=save,
         )
-        write_csv(run, os.path.join(folder.temp, STUDY_CSV))
         shutil.copyfile(args.study, os.path.join(folder.temp, "study.json"))
-        written = [] if args.no_plots else _plots(run, os.path.join(folder.temp, "plots"))
-        _report(run, folder.temp, written)
+        written = fill_folder(run, folder.temp, plots=not args.no_plots)
         folder.commit()
     finally:
         folder.abort()
     _print_summary(run, out, written)
     return study_exit_code(run)
+
+
+def open_folder(out: str, overwrite: bool) -> OutputFolder:
+    """The study folder, checked and locked before anything runs (OutputTargetError if it may not be written)."""
+    return OutputFolder(out, overwrite, STUDY_FILES, "study")
+
+
+def fill_folder(run, folder: str, plots: bool = True) -> list[str]:
+    """Write study.csv, the plots (unless ``plots`` is False) and report.html into ``folder``;
+    returns the names of the plot files."""
+    from .table import STUDY_CSV, write_csv
+
+    write_csv(run, os.path.join(folder, STUDY_CSV))
+    written = _plots(run, os.path.join(folder, "plots")) if plots else []
+    _report(run, folder, written)
+    return written
 
 
 def _plots(run, folder: str) -> list[str]:
