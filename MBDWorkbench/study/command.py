@@ -50,6 +50,11 @@ def cmd_study(args: argparse.Namespace) -> int:
     if args.serial and (args.scheduler or args.workers):
         print("error: --serial runs in this process: no --workers or --scheduler", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.scheduler and args.workers:
+        print(
+            "error: --workers sizes the local cluster; an existing cluster (--scheduler) has its own", file=sys.stderr
+        )
+        return EXIT_BAD_INPUT
     study = load_study(args.study)
     out = args.out or os.path.splitext(os.path.basename(args.study))[0] + "_study"
     folder = open_folder(out, args.overwrite)
