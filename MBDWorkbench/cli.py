@@ -26,6 +26,7 @@ from .solver.output_folder import OutputFolder, OutputTargetError
 from .solver.results import Results
 from .solver.results_files import ResultsWriter
 from .solver.status import CANCELLED, EXIT_BAD_INPUT, EXIT_CODES, EXIT_INTERNAL
+from .study.command import register as register_study
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -217,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
     register_analyses(sub)
+    register_study(sub)
     return p
 
 

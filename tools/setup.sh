@@ -2,7 +2,7 @@
 # Install what MBD Workbench needs from Debian's packages (idempotent; quiet when all is there).
 # FreeCAD's Python is the system /usr/bin/python3: every command of the project uses it.
 set -euo pipefail
-PKGS=(freecad python3-numpy python3-scipy python3-numba python3-matplotlib python3-pytest
+PKGS=(freecad python3-numpy python3-scipy python3-numba python3-matplotlib python3-pytest python3-dask python3-distributed
       python3-pil xvfb xauth poppler-utils)
 missing=()
 for p in "${PKGS[@]}"; do

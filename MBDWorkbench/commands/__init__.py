@@ -19,7 +19,19 @@ JOINT_COMMANDS = tuple(JOINT_COMMAND_PREFIX + name for name in JOINTS)
 TOOLBARS = (
     ("MBD Model", ("MBD_Simulation", "MBD_Body", "MBD_GroundedBody", "MBD_Driver", "MBD_SpringDamper", "MBD_Force")),
     ("MBD Joints", JOINT_COMMANDS + ("MBD_EditJointFrame", "MBD_ImportAssembly")),
-    ("MBD Solve", ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_Report", "MBD_ExportJSON", "MBD_About")),
+    (
+        "MBD Solve",
+        (
+            "MBD_Check",
+            "MBD_Solve",
+            "MBD_Animate",
+            "MBD_Plot",
+            "MBD_Report",
+            "MBD_ParameterStudy",
+            "MBD_ExportJSON",
+            "MBD_About",
+        ),
+    ),
 )
 COMMANDS = tuple(name for _, names in TOOLBARS for name in names)
 
@@ -43,6 +55,7 @@ def _command_classes() -> dict:
     from .plot_dock import PlotCommand
     from .report_command import ReportCommand
     from .solve_commands import CheckCommand, SolveCommand
+    from .study_panel import ParameterStudyCommand
 
     classes = {
         "MBD_About": AboutCommand,
@@ -59,6 +72,7 @@ def _command_classes() -> dict:
         "MBD_Animate": AnimateCommand,
         "MBD_Plot": PlotCommand,
         "MBD_Report": ReportCommand,
+        "MBD_ParameterStudy": ParameterStudyCommand,
         "MBD_ExportJSON": ExportJsonCommand,
     }
     for name in JOINT_COMMANDS:
