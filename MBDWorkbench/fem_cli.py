@@ -28,6 +28,7 @@ def cmd_fem_loads(args: argparse.Namespace) -> int:
             youngs_modulus=args.youngs_modulus,
             poisson=args.poisson,
             mesh_size=args.mesh_size,
+            report=args.report,
         )
         summary = fem_loads(req)
     except (CadError, FreeCADNotFoundError) as exc:
@@ -49,6 +50,8 @@ def cmd_fem_loads(args: argparse.Namespace) -> int:
         )
     paths = output_paths(args.out)
     print("wrote %s, %s, %s, %s" % (paths["document"], paths["summary"], paths["loads_csv"], paths["loads_json"]))
+    if summary.get("report"):
+        print("report: %s" % ", ".join(summary["report"]))
     return 0
 
 
@@ -65,4 +68,5 @@ def register(sub) -> None:
     s.add_argument("--youngs-modulus", type=float, help="Young's modulus [MPa] (default: the material card)")
     s.add_argument("--poisson", type=float, help="Poisson's ratio (default: the material card)")
     s.add_argument("--mesh-size", type=float, help="largest element size [mm] (default: half the part's thinnest side)")
+    s.add_argument("--report", help="also write the motion-study report, with its structural check, into this folder")
     s.set_defaults(func=cmd_fem_loads)

@@ -42,7 +42,8 @@ class FemRequest:
     """What to analyse: document, body (label or model name), instants (``time`` [s], or the
     ``worst`` N instants of the largest joint reaction; default the worst one), output copy
     ``out``; Young's modulus [MPa] and Poisson's ratio override the material card; ``mesh_size``
-    [mm] the largest element (default: a fifth of the part's smallest bounding-box side)."""
+    [mm] the largest element (default: half the part's smallest bounding-box side); ``report``: a
+    folder for the motion-study report with its "Structural check" section."""
 
     document: str
     body: str
@@ -53,6 +54,7 @@ class FemRequest:
     youngs_modulus: float | None = None
     poisson: float | None = None
     mesh_size: float | None = None
+    report: str | None = None
 
 
 def output_paths(out: str) -> dict:
@@ -75,6 +77,10 @@ def check_outputs(req: FemRequest) -> dict:
         raise CadError("--out %s is the document itself: the analysis goes into a copy" % req.out)
     paths = output_paths(req.out)
     existing = [p for p in paths.values() if os.path.exists(p)]
+    if req.report:
+        from ..report import report_files
+
+        existing += [p for p in (os.path.join(req.report, n) for n in report_files()) if os.path.exists(p)]
     if existing and not req.overwrite:
         raise CadError("%s exists (give --overwrite to replace it)" % ", ".join(existing))
     if not os.path.isdir(os.path.dirname(os.path.abspath(req.out))):
@@ -376,8 +382,12 @@ def fem_loads(req: FemRequest, results=None) -> dict:
 
     ctx = prepare(req)
     try:
-        _, cases = load_cases(ctx, req, results)
+        res, cases = load_cases(ctx, req, results)
         summary = _analyse(ctx, req, cases)
+        if req.report:
+            from ..report import write_report
+
+            summary["report"] = write_report(res, req.report, overwrite=req.overwrite, structural=[summary])
     finally:
         if ctx["opened"]:
             App.closeDocument(ctx["doc"].Name)
