@@ -173,3 +173,24 @@ def test_bad_request_is_named_and_creates_nothing(fem, tmp_path, change, message
     with pytest.raises(CadError, match=message):
         fem_loads(FemRequest(path, "Rod", out=out))
     assert os.listdir(os.path.dirname(out)) == []
+
+
+def test_command_line_writes_copy_and_refuses_to_overwrite(fem, crank_doc, tmp_path):
+    """`python3 -m MBDWorkbench fem-loads` at a given --time; a second run without --overwrite
+    exits with 2 and changes nothing."""
+    import json
+    import subprocess
+
+    out = str(tmp_path / "copy.FCStd")
+    cmd = [sys.executable, "-m", "MBDWorkbench", "fem-loads", crank_doc, "--body", "Rod", "--time", "0.025"]
+    cmd += ["--out", out, "--mesh-size", "4"]
+    before = os.path.getmtime(crank_doc)
+    run = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    summary = json.load(open(str(tmp_path / "copy_fem.json")))
+    assert abs(summary["cases"][0]["time_s"] - 0.025) < 1e-9
+    assert "max von Mises" in run.stdout
+    stamp = os.path.getmtime(out)
+    again = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 2 and "--overwrite" in again.stderr
+    assert os.path.getmtime(out) == stamp and os.path.getmtime(crank_doc) == before
