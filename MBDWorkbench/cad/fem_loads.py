@@ -329,15 +329,26 @@ def result_summary(result, coords: dict) -> dict:
 
 # ----------------------------------------------------------------------------- the command
 def prepare(req: FemRequest):
-    """Everything checked before anything is written: (doc, opened, model, body, body_obj, shape,
-    faces, E, nu, paths). Raises CadError naming what is wrong."""
-    from .document_model import document_model, open_document
+    """Everything checked before anything is kept: a private copy of the document
+    (``<out>.part.FCStd``, removed on error; the user's document, even when open in the GUI, is
+    not touched) opened headless, its model, body, solid, material constants and joint faces.
+    Raises CadError naming what is wrong."""
+    import FreeCAD as App
+
+    from .archive import check_document_file
+    from .document_model import document_model
     from .freecad_env import import_freecad
 
     paths = check_outputs(req)
     import_freecad()
-    doc, opened = open_document(req.document)
+    if not os.path.isfile(req.document):
+        raise CadError("%s: file not found" % req.document)
+    check_document_file(req.document)
+    work = paths["document"] + ".part.FCStd"
+    shutil.copyfile(req.document, work)
+    doc = None
     try:
+        doc = App.openDocument(work)
         doc.recompute()
         model, mapping = document_model(doc)
         body, body_obj = find_body(doc, mapping, req.body)
@@ -345,15 +356,22 @@ def prepare(req: FemRequest):
         E, nu, source = material_constants(body_obj, req)
         faces = joint_faces(doc, model, body, body_obj, shape)
     except Exception:
-        if opened:
-            import FreeCAD as App
-
-            App.closeDocument(doc.Name)
+        discard(doc, work)
         raise
     return dict(
-        doc=doc, opened=opened, model=model, body=body, body_obj=body_obj, shape=shape, faces=faces, E=E, nu=nu,
+        doc=doc, work=work, model=model, body=body, body_obj=body_obj, shape=shape, faces=faces, E=E, nu=nu,
         material_source=source, paths=paths,
     )  # fmt: skip
+
+
+def discard(doc, work: str) -> None:
+    """Close the private copy and delete its file."""
+    import FreeCAD as App
+
+    if doc is not None:
+        App.closeDocument(doc.Name)
+    if os.path.exists(work):
+        os.remove(work)
 
 
 def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
@@ -378,19 +396,16 @@ def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
 
 def fem_loads(req: FemRequest, results=None) -> dict:
     """Run the request (module docstring); returns the summary written to ``<out>_fem.json``."""
-    import FreeCAD as App  # noqa: N813  (imported by prepare)
-
     ctx = prepare(req)
     try:
         res, cases = load_cases(ctx, req, results)
         summary = _analyse(ctx, req, cases)
-        if req.report:
-            from ..report import write_report
-
-            summary["report"] = write_report(res, req.report, overwrite=req.overwrite, structural=[summary])
     finally:
-        if ctx["opened"]:
-            App.closeDocument(ctx["doc"].Name)
+        discard(ctx["doc"], ctx["work"])
+    if req.report:
+        from ..report import write_report
+
+        summary["report"] = write_report(res, req.report, overwrite=req.overwrite, structural=[summary])
     return summary
 
 
@@ -453,9 +468,8 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         if worst_reaction > SUPPORT_TOL * largest:
             record["warning"] = "support reactions %.3g N exceed %g of the largest load" % (reaction, SUPPORT_TOL)
         summary["cases"].append(record)
-    tmp = paths["document"] + ".part.FCStd"
-    doc.saveAs(tmp)
-    os.replace(tmp, paths["document"])
+    doc.save()
+    shutil.copyfile(ctx["work"], paths["document"])
     write_load_table(cases, paths["loads_csv"], paths["loads_json"])
     with open(paths["summary"], "w") as fh:
         json.dump(summary, fh, indent=1)
