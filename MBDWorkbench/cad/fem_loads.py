@@ -11,6 +11,7 @@ must be ~0. The user's document is never written: the analysis goes into a copy.
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 import re
@@ -370,8 +371,9 @@ def discard(doc, work: str) -> None:
 
     if doc is not None:
         App.closeDocument(doc.Name)
-    if os.path.exists(work):
-        os.remove(work)
+    for path in [work] + glob.glob(glob.escape(work) + "[0-9]*"):  # and FreeCAD's backups of it
+        if os.path.exists(path):
+            os.remove(path)
 
 
 def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
