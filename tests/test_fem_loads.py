@@ -91,3 +91,19 @@ def test_load_table_files(slider_crank, tmp_path):
     assert np.linalg.norm(F.sum(axis=0)) < 1e-6 * np.abs(F).max()
     data = json.load(open(tmp_path / "t.json"))
     assert [c["time_s"] for c in data["cases"]] == [c.time for c in cases]
+
+
+def test_report_gains_structural_check_section(slider_crank, tmp_path):
+    """write_report(..., structural=[summary]) adds the section with each analysed instant."""
+    from MBDWorkbench.report import write_report
+
+    case = dict(
+        time_s=0.5, largest_load_N=12.5, max_von_mises_MPa=3.25, max_von_mises_at_mm=[1, 2, 3],
+        max_displacement_mm=0.0125, support_reaction_relative=1e-7, analysis="FEM_Rod_t0_5000",
+    )  # fmt: skip
+    summary = dict(body="rod", copy="copy.FCStd", youngs_modulus_MPa=2e5, poisson_ratio=0.3, cases=[case])
+    write_report(slider_crank, tmp_path / "with", animation=None, structural=[summary])
+    write_report(slider_crank, tmp_path / "without", animation=None)
+    html = (tmp_path / "with" / "report.html").read_text()
+    assert "Structural check" in html and "FEM_Rod_t0_5000" in html and "3.25" in html
+    assert "Structural check" not in (tmp_path / "without" / "report.html").read_text()
