@@ -342,6 +342,7 @@ def prepare(req: FemRequest):
 
     paths = check_outputs(req)
     import_freecad()
+    check_fem_tools()
     if not os.path.isfile(req.document):
         raise CadError("%s: file not found" % req.document)
     check_document_file(req.document)
@@ -363,6 +364,19 @@ def prepare(req: FemRequest):
         doc=doc, work=work, model=model, body=body, body_obj=body_obj, shape=shape, faces=faces, E=E, nu=nu,
         material_source=source, paths=paths,
     )  # fmt: skip
+
+
+def check_fem_tools() -> None:
+    """CadError unless FreeCAD's FEM module, Gmsh and CalculiX are there."""
+    try:
+        import ObjectsFem  # noqa: F401
+        from femtools import ccxtools  # noqa: F401
+    except ImportError as exc:
+        raise CadError("FreeCAD's FEM module is not available: %s" % exc) from None
+    missing = [f"{tool} (Debian package {pkg})" for tool, pkg in (("gmsh", "gmsh"), ("ccx", "calculix-ccx"))]
+    missing = [m for m in missing if shutil.which(m.split()[0]) is None]
+    if missing:
+        raise CadError("the FEM check needs %s: not found on PATH" % " and ".join(missing))
 
 
 def discard(doc, work: str) -> None:

@@ -161,7 +161,7 @@ def _no_solid(App, doc, objs):
 @pytest.mark.parametrize(
     "change, message",
     [(_no_material, "body 'Rod_body'.*Young's modulus"), (_no_references, "joint 'CrankPin'.*no face reference"),
-     (_no_solid, "Rod")],
+     (_no_solid, "body 'Rod_body'.*no solid")],
 )  # fmt: skip
 def test_bad_request_is_named_and_creates_nothing(fem, tmp_path, change, message):
     from MBDWorkbench.cad.errors import CadError
