@@ -9,6 +9,7 @@ import pytest
 from MBDWorkbench.loads.nodal import (
     body_force_loads,
     inp_additions,
+    printed_forces,
     rbe3_forces,
     resultant,
     support_321,
@@ -130,7 +131,9 @@ def test_inp_additions_and_dat_reactions():
         "\n forces (fx,fy,fz) for set NMBDSUPPORT and time  0.1000000E+01\n\n"
         "         1  1.0E-03 -2.0E-03  0.0E+00\n         2  0.0E+00  5.0E-04  1.0E-06\n"
     )
-    assert np.allclose(support_reactions(dat), [[1e-3, -2e-3, 0], [0, 5e-4, 1e-6]])
+    assert np.allclose(printed_forces(dat)[2], [0, 5e-4, 1e-6])
+    loads = {1: np.array([1e-3, 0.0, 0.0])}  # node 1 also carries a load: not a reaction
+    assert np.allclose(support_reactions(dat, loads, [(1, 1), (1, 2), (2, 3)]), [0.0, -2e-3, 1e-6])
 
 
 def test_structural_section_lists_each_case():

@@ -309,7 +309,7 @@ def solve(analysis, solver, loads: dict, coords: dict, workdir: str) -> dict:
         raise CadError("CalculiX did not solve (see %s.dat and the ccx output)" % base)
     fea.load_results()
     with open(base + ".dat") as fh:
-        reactions = support_reactions(fh.read())
+        reactions = support_reactions(fh.read(), loads, support)
     result = next(o for o in analysis.Group if o.isDerivedFrom("Fem::FemResultObjectPython"))
     return dict(result=result, reactions=reactions, support=support, inp=fea.inp_file_name)
 
@@ -464,8 +464,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         sum_F, sum_M = resultant(X * 1e-3, F, p0_mm * 1e-3)
         solved = solve(analysis, solver, loads, coords, workdir)
         largest = case.largest_load()
-        reaction = float(np.linalg.norm(solved["reactions"].sum(axis=0))) if len(solved["reactions"]) else 0.0
-        worst_reaction = float(np.abs(solved["reactions"]).max()) if len(solved["reactions"]) else 0.0
+        worst_reaction = float(np.abs(solved["reactions"]).max())
         record = case_summary(case)
         record.update(
             analysis=analysis.Name,
@@ -482,7 +481,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
             **result_summary(solved["result"], coords),
         )
         if worst_reaction > SUPPORT_TOL * largest:
-            record["warning"] = "support reactions %.3g N exceed %g of the largest load" % (reaction, SUPPORT_TOL)
+            record["warning"] = "support reaction %.3g N exceeds %g of the largest load" % (worst_reaction, SUPPORT_TOL)
         summary["cases"].append(record)
     doc.save()
     shutil.copyfile(ctx["work"], paths["document"])

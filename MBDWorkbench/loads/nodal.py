@@ -146,15 +146,27 @@ def inp_additions(text: str, loads: dict, support: list, set_name: str = "NMBDSU
     return text[:i_step] + nset + text[i_step:i_end] + "\n".join(step) + "\n" + text[i_end:]
 
 
-def support_reactions(dat_text: str) -> np.ndarray:
-    """Support reaction forces (k, 3) [N] printed in a CalculiX .dat file (the last block)."""
+def printed_forces(dat_text: str) -> dict:
+    """{node: (3,) force} of the last "forces (fx,fy,fz) for set ..." block of a CalculiX .dat
+    file: the nodes' internal forces K u, i.e. support reaction plus the load applied there."""
     blocks = re.split(r"forces \(fx,fy,fz\) for set \S+ and time\s+\S+", dat_text)
     if len(blocks) < 2:
         raise ValueError("no support reactions in the CalculiX .dat file")
-    rows = []
+    out = {}
     for line in blocks[-1].strip().splitlines():
         parts = line.split()
         if len(parts) != 4:
             break
-        rows.append([float(x) for x in parts[1:]])
-    return np.array(rows)
+        out[int(parts[0])] = np.array([float(x) for x in parts[1:]])
+    return out
+
+
+def support_reactions(dat_text: str, loads: dict, support: list) -> np.ndarray:
+    """Reaction [N] of each supported (node, dof) of ``support``: the printed internal force
+    minus the load applied at that node (``loads``: {node: (3,)})."""
+    forces = printed_forces(dat_text)
+    out = []
+    for node, dof in support:
+        applied = loads.get(node, np.zeros(3))[dof - 1]
+        out.append(forces[node][dof - 1] - applied)
+    return np.array(out)
