@@ -11,7 +11,9 @@ must be ~0. The user's document is never written: the analysis goes into a copy.
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import io
 import json
 import os
 import re
@@ -294,7 +296,8 @@ def solve(analysis, solver, loads: dict, coords: dict, workdir: str) -> dict:
     fea = ccxtools.FemToolsCcx(analysis, solver)
     fea.update_objects()
     fea.setup_working_dir(workdir)
-    fea.write_inp_file()
+    with contextlib.redirect_stdout(io.StringIO()):  # the writer prints its material sets
+        fea.write_inp_file()
     if not fea.inp_file_name:
         raise CadError("FreeCAD's CalculiX writer wrote no input file")
     support = support_321(coords)
