@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 
 from .analysis_cli import register as register_analyses
 from .cli_common import NO_LIMITS_HELP, Progress, exit_code, load_model, out_dir, report_stopped_run, status_lines
+from .fem_cli import register as register_fem
 from .solver import integrators
 from .solver.errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .solver.output_folder import OutputFolder, OutputTargetError
@@ -219,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_simulate)
     register_analyses(sub)
     register_study(sub)
+    register_fem(sub)
     return p
 
 

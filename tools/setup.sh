@@ -3,7 +3,7 @@
 # FreeCAD's Python is the system /usr/bin/python3: every command of the project uses it.
 set -euo pipefail
 PKGS=(freecad python3-numpy python3-scipy python3-numba python3-matplotlib python3-pytest python3-dask python3-distributed
-      python3-pil xvfb xauth poppler-utils)
+      python3-pil xvfb xauth poppler-utils calculix-ccx gmsh)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

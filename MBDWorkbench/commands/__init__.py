@@ -27,6 +27,7 @@ TOOLBARS = (
             "MBD_Animate",
             "MBD_Plot",
             "MBD_Report",
+            "MBD_FemCheck",
             "MBD_ParameterStudy",
             "MBD_ExportJSON",
             "MBD_About",
@@ -40,6 +41,7 @@ def _command_classes() -> dict:
     """{name: class} of every command."""
     from .about import AboutCommand
     from .animate import AnimateCommand
+    from .fem_command import FemCheckCommand
     from .model_commands import (
         BodyCommand,
         DriverCommand,
@@ -72,6 +74,7 @@ def _command_classes() -> dict:
         "MBD_Animate": AnimateCommand,
         "MBD_Plot": PlotCommand,
         "MBD_Report": ReportCommand,
+        "MBD_FemCheck": FemCheckCommand,
         "MBD_ParameterStudy": ParameterStudyCommand,
         "MBD_ExportJSON": ExportJsonCommand,
     }

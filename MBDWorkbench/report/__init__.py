@@ -22,6 +22,7 @@ from .data import ReportData, ReportError, from_results, load_results_dir
 from .derived import UserPoint
 from .html_writer import write_html
 from .pdf_writer import write_pdf
+from .structural import structural_blocks
 
 __all__ = ["write_report", "load_results_dir", "report_files", "ReportData", "ReportError"]
 
@@ -67,6 +68,7 @@ def write_report(
     view: View = None,
     model: Model | dict | str | None = None,
     animation: str | None = "auto",
+    structural: Sequence[dict] = (),
 ) -> list[str]:
     """Write the report of a run into ``directory``; returns the list of written paths.
 
@@ -75,7 +77,8 @@ def write_report(
     frame about its CoG), ...] whose path, velocity and acceleration are plotted.
     view: None (best-fitting plane), 'xy', 'xz', 'yz', ... or a normal vector, for the
     stick figures. animation: 'auto' (GIF if Pillow is available, else a PNG strip),
-    'gif', 'png' or None. Existing files are never replaced unless ``overwrite``;
+    'gif', 'png' or None. structural: fem-loads summaries (docs/fem.md) for a "Structural
+    check" section. Existing files are never replaced unless ``overwrite``;
     every input is checked before anything is written."""
     data = _as_data(results, model)
     pts = derived.check_points(data, points)
@@ -83,7 +86,7 @@ def write_report(
     directory = os.fspath(directory)
     targets = [os.path.join(directory, n) for n in names]
     _check_targets(directory, targets, overwrite)
-    blocks = document.build(data, pts, view, names)
+    blocks = document.build(data, pts, view, names, structural_blocks(structural))
     os.makedirs(directory, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".report-", dir=directory)
     try:

@@ -81,10 +81,16 @@ def versions() -> dict[str, str]:
 
 # ----------------------------------------------------------------------------- build
 def build(
-    data: ReportData, points: Sequence[CheckedPoint] = (), view: View = None, files: Sequence[str] = ()
+    data: ReportData,
+    points: Sequence[CheckedPoint] = (),
+    view: View = None,
+    files: Sequence[str] = (),
+    sections: Sequence[Block] = (),
 ) -> list[Block]:
     """All blocks of the report. ``points``: [(label, body, local)] from
-    derived.check_points; ``files``: names of the files written beside the report."""
+    derived.check_points; ``files``: names of the files written beside the report;
+    ``sections``: further blocks placed before the list of files (the structural check)."""
+
     peaks = derived.peak_loads(data)
     mob = derived.mobility(data)
     warns = derived.warnings(data, mob)
@@ -96,6 +102,7 @@ def build(
     blocks += mobility_blocks(mob)
     blocks += peak_blocks(peaks, mob)
     blocks += plot_blocks(data, peaks, points, view)
+    blocks += list(sections)
     blocks += file_blocks(files)
     return blocks
 

@@ -1,0 +1,65 @@
+# GUI macro: the 'FEM check of a body' command on examples/slider_crank.FCStd (opened from a
+# temporary copy): the connecting rod is selected, MBD_FemCheck runs (its file dialog replaced
+# by a fixed path), the copy opens with the von Mises stress on the mesh; screenshots of the 3D
+# view and of the window are saved. Checks: command active with a body selected, the summary
+# message, the copy and its result, the user's document unchanged.
+# Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_view, save_window,
+# image_stats, close_message_boxes are provided by the runner.
+import os
+import shutil
+
+import MBDWorkbench
+from MBDWorkbench.commands import fem_command
+
+EXAMPLE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples", "slider_crank.FCStd"
+)
+user_file = os.path.join(OUT_DIR, "slider_crank.FCStd")
+shutil.copyfile(EXAMPLE, user_file)
+stamp = os.path.getmtime(user_file)
+
+Gui.activateWorkbench("MultibodyDynamicsWorkbench")
+mw = Gui.getMainWindow()
+for dock in mw.findChildren(QtWidgets.QDockWidget):
+    if dock.objectName() in ("Python console", "Selection view", "Report view"):
+        dock.setVisible(False)
+wait(100)
+doc = App.openDocument(user_file)
+wait(200)
+cmd = fem_command.FemCheckCommand()
+check("inactive without a selected body", not cmd.IsActive())
+rod_body = [o for o in doc.Objects if getattr(o, "MbdType", "") == "Body" and o.Part.Name == "Rod"][0]
+Gui.Selection.addSelection(doc.Name, rod_body.Name)
+wait(100)
+check("active with the rod's body selected", cmd.IsActive())
+
+out = os.path.join(OUT_DIR, "slider_crank_rod_fem.FCStd")
+fem_command._ask_output = lambda doc: out
+seen = []
+close_message_boxes(seen, 240000)
+Gui.runCommand("MBD_FemCheck")
+wait(300)
+check("summary message", seen and seen[0][0] == fem_command.FEM_BOX and "von Mises" in seen[0][2], seen)
+summary = fem_command.FemCheckCommand.last
+result["summary"] = {k: v for k, v in (summary or {}).items() if k != "cases"}
+result["cases"] = [
+    {k: c[k] for k in ("time_s", "max_von_mises_MPa", "max_displacement_mm", "support_reaction_relative")}
+    for c in (summary or {}).get("cases", [])
+]
+check("copy written", os.path.isfile(out))
+check("user's document untouched", os.path.getmtime(user_file) == stamp and doc.FileName == user_file)
+copy = App.ActiveDocument
+check("copy open and active", copy is not None and os.path.realpath(copy.FileName) == os.path.realpath(out))
+Gui.Selection.clearSelection()
+wait(300)
+result["view"] = save_view("mbd_fem_von_mises", 1000, 700, "White")
+check("stress picture has colours", result["view"].get("distinct_colors", 0) > 20, result["view"])
+result["window"] = save_window("mbd_fem_window")
+result["visible"] = [
+    o.Name for o in copy.Objects if getattr(o, "ViewObject", None) is not None and o.ViewObject.Visibility
+]
+check(
+    "only the stressed mesh is shown",
+    result["visible"] == [summary["cases"][0]["analysis"] + "_Mesh"],
+    result["visible"],
+)
