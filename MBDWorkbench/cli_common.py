@@ -5,9 +5,13 @@ reporting a stopped run, the exit codes (``status.EXIT_CODES``: 0 completed, 2 b
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from .solver.errors import Cancelled, ModelError, SimulationError
@@ -88,3 +92,27 @@ def report_stopped_run(error: SimulationError, out: str) -> int:
     if res is not None and len(res) and not isinstance(error, ResultsWriteError):
         print(f"results up to t = {res.t[-1]:.6g} s written to {out}", file=sys.stderr)
     return exit_code(FAILED if isinstance(error, ResultsWriteError) else status)
+
+
+@contextlib.contextmanager
+def cancel_on_signals() -> Iterator[Callable[[], bool]]:
+    """A cancel() for simulate that turns True at the first SIGINT (Ctrl-C) or SIGTERM: the run
+    stops at its next check (within a second) and writes its samples so far; a second signal
+    interrupts at once (KeyboardInterrupt). Signal handlers can only be set in the main thread."""
+    caught = []
+
+    def handler(signum, frame):
+        if caught:
+            raise KeyboardInterrupt
+        caught.append(signum)
+        print(f"\n{signal.Signals(signum).name}: cancelling the run (again to interrupt at once)", file=sys.stderr)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield lambda: bool(caught)
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)

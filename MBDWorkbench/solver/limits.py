@@ -84,6 +84,11 @@ MAX_ARCHIVE_BYTES = 2 * 2**30  # uncompressed size of all of them
 MAX_STEPS = 10_000_000  # integration steps: t_end / step (adaptive integrators: step is the largest step)
 MAX_SAMPLES = 1_000_000  # output samples: t_end / output_step + 1
 MAX_RESULT_BYTES = 4 * 2**30  # memory of the samples and of the result tables written from them
+# Step budget of a running integrator (adaptive ones may shrink their step far below `step`): a run
+# stops (failed, samples so far kept) once its steps exceed STEP_BUDGET_FACTOR x t_end / step, but
+# never below MIN_STEP_BUDGET nor above MAX_STEPS (step_budget)
+STEP_BUDGET_FACTOR = 100
+MIN_STEP_BUDGET = 100_000
 
 # Memory model of one output sample (Results.record keeps a dict of arrays, the writer tables and CSV text)
 SAMPLE_OVERHEAD_BYTES = 2000  # the sample's dict and its arrays' headers
@@ -128,6 +133,13 @@ def sample_count(t_end: float, output_step: float) -> int:
 def step_count(t_end: float, step: float) -> int:
     """Integration steps over [0, t_end] with ``step`` [s] (a lower bound for adaptive integrators)."""
     return _count(t_end / step)
+
+
+def step_budget(t_end: float, step: float) -> int:
+    """Accepted integration steps a run over [0, t_end] with the (largest) ``step`` [s] may take
+    before it is stopped as stalled: STEP_BUDGET_FACTOR x t_end / step within [MIN_STEP_BUDGET,
+    MAX_STEPS]. Fixed-step integrators take t_end / step steps and never reach it."""
+    return min(MAX_STEPS, max(MIN_STEP_BUDGET, STEP_BUDGET_FACTOR * step_count(t_end, step)))
 
 
 def _count(ratio: float) -> int:
@@ -198,6 +210,12 @@ _SIZES = (
 _RUN_LIMITS = (
     ("integration steps, t_end / step (adaptive integrators: a lower bound, step is their largest step)", MAX_STEPS),
     ("output samples, t_end / output_step + 1", MAX_SAMPLES),
+    (
+        f"integration steps taken while the run goes (an adaptive integrator shrinking its step): "
+        f"{STEP_BUDGET_FACTOR} x t_end / step, at least this, at most {_integer(MAX_STEPS)}; beyond, the run "
+        f"stops as failed with its samples so far",
+        MIN_STEP_BUDGET,
+    ),
     (
         f"bytes of results: samples x ({SAMPLE_OVERHEAD_BYTES} + {STORED_NUMBER_BYTES} x ({_per(STORED_NUMBERS)}) "
         f"+ {WRITTEN_COLUMN_BYTES} x ({_per(WRITTEN_COLUMNS)}))",
