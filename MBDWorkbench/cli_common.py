@@ -17,7 +17,16 @@ from typing import TextIO
 from .solver.errors import Cancelled, ModelError, SimulationError
 from .solver.model import Model, load
 from .solver.results_files import ResultsWriteError
-from .solver.status import CANCELLED, EXIT_CODES, FAILED, describe
+from .solver.status import (
+    CANCELLED,
+    COMPLETED,
+    COMPLETED_WITH_WARNINGS,
+    EXIT_BAD_INPUT,
+    EXIT_CODES,
+    EXIT_INTERNAL,
+    FAILED,
+    describe,
+)
 
 NO_LIMITS_HELP = (
     "run even when the estimated steps, samples or result memory exceed the limits of solver/limits.py "
@@ -71,6 +80,32 @@ def status_lines(status: str, warnings: list) -> list[str]:
         f"status: {status}" + (f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else "")
     ]
     return lines + [f"warning {describe(w)}" for w in warnings]
+
+
+_EXIT_MEANINGS = {
+    COMPLETED: "the run reached its end and the quality gate found nothing",
+    COMPLETED_WITH_WARNINGS: "the run reached its end with warnings (listed in summary.json and printed)",
+    FAILED: "the run stopped early; samples so far kept (also: results that could not be written, e.g. disk "
+    "full, when the old folder is kept as it was)",
+    CANCELLED: "SIGINT (Ctrl-C), SIGTERM or cancel(): the run stopped; samples so far kept",
+}
+
+
+def exit_code_table() -> str:
+    """The exit codes of every subcommand as a Markdown table (docs/results-format.md), from
+    status.EXIT_CODES, EXIT_BAD_INPUT and EXIT_INTERNAL."""
+    rows = [f"| {EXIT_CODES[s]} | `{s}` | {_EXIT_MEANINGS[s]} |" for s in sorted(EXIT_CODES, key=EXIT_CODES.get)]
+    rows.insert(
+        1,
+        f"| {EXIT_BAD_INPUT} | - | bad input, nothing run and no folder written: an invalid model, setting or "
+        "option, a run beyond the limits, no assembly, an over-driven model refused, an --out or --report "
+        "folder that may not be written |",
+    )
+    rows.append(
+        f"| {EXIT_INTERNAL} | `failed` if a run had started | an internal error (a bug): one line names the "
+        "exception and the log file holding its traceback (mbd_COMMAND_error_*.log in the temporary folder) |"
+    )
+    return "\n".join(["| exit code | status | when |", "|---|---|---|", *rows])
 
 
 def exit_code(status: str) -> int:

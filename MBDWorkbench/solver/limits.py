@@ -168,14 +168,20 @@ def limits_table() -> str:
     the ranges, the input sizes and the run limits."""
     ranges = [f"| {kind} | {r.low:g} | {r.high:g} | {r.unit} | {r.why} |" for kind, r in RANGES.items()]
     sizes = [f"| {what} | {_integer(value)} |" for what, value in _SIZES]
-    runs = [f"| {what} | {_integer(value)} |" for what, value in _RUN_LIMITS]
     bounds = [f"| {what} | {value:g} |" for what, value in _BOUNDS]
     return "\n".join(
         ["| kind | min | max | unit | why |", "|---|---|---|---|---|", *ranges, ""]
         + ["| bound | value |", "|---|---|", *bounds, ""]
         + ["| input | at most |", "|---|---|", *sizes, ""]
-        + ["| run estimate (refused beyond, unless check_limits is false) | limit |", "|---|---|", *runs]
+        + [run_limits_table()]
     )
+
+
+def run_limits_table() -> str:
+    """The run limits (steps, samples, result memory, step budget) as a Markdown table
+    (docs/model-format.md and docs/results-format.md)."""
+    runs = [f"| {what} | {_integer(value)} |" for what, value in _RUN_LIMITS]
+    return "\n".join(["| run estimate (refused beyond, unless check_limits is false) | limit |", "|---|---|", *runs])
 
 
 def _integer(n: int) -> str:
