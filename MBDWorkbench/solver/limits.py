@@ -90,17 +90,18 @@ MAX_RESULT_BYTES = 4 * 2**30  # memory of the samples and of the result tables w
 STEP_BUDGET_FACTOR = 100
 MIN_STEP_BUDGET = 100_000
 
-# Memory model of one output sample (Results.record keeps a dict of arrays, the writer tables and CSV text)
-SAMPLE_OVERHEAD_BYTES = 2000  # the sample's dict and its arrays' headers
+# Memory model of the results (Results keeps one array per quantity, a row per sample; the writer
+# holds one chunk of rows of the CSVs, as numbers and text, whatever the run's length):
 STORED_NUMBER_BYTES = 8  # a float64 kept per sample
-WRITTEN_COLUMN_BYTES = (
-    80  # a result column per sample: its float64 table entry and ~18 characters of CSV text, built in a buffer
-)
+SAMPLE_COPIES = 2  # the samples themselves and the temporaries over all samples (quality gate, derived quantities)
+WRITTEN_COLUMN_BYTES = 80  # a result column per sample in the chunk being written: table entry and CSV text
+CHUNK_VALUES = 1 << 18  # numbers per chunk of CSV rows (results_files writes a chunk at a time)
 # Per sample, Results keeps the state and its rate (2 x 13 per body), the multipliers, violations and
-# rates of every constraint equation, a wrench per joint (12) and an effort and a power per driver:
-STORED_NUMBERS = {"moving body": 26, "constraint equation": 3, "joint": 12, "driver": 2}
-# the writer adds the columns of bodies.csv (13 per body), joints.csv (at most 18 per joint),
-# drivers.csv (2 per driver), violations.csv (4 per joint and driver) and energy.csv (7):
+# rates of every constraint equation, a wrench (12) and up to two coordinates and their rates (4) per
+# joint, an effort and a power per driver, and the time, energies and work integrals (5):
+STORED_NUMBERS = {"moving body": 26, "constraint equation": 3, "joint": 16, "driver": 2, "run": 5}
+# the writer's columns: bodies.csv (13 per body), joints.csv (at most 18 per joint), drivers.csv
+# (2 per driver), violations.csv (4 per joint and driver) and energy.csv (7):
 WRITTEN_COLUMNS = {"moving body": 13, "joint": 22, "driver": 6, "run": 7}
 
 
@@ -153,14 +154,16 @@ def estimate_run(
     """RunSize of a run to ``t_end`` [s] with ``step`` [s] (None: no time integration, as the
     kinematic analysis) and ``output_step`` [s], for ``bodies`` moving bodies, ``rows``
     constraint equations (drivers included), ``joints`` joints and ``drivers`` drivers; the
-    memory per sample follows STORED_NUMBERS and WRITTEN_COLUMNS."""
+    memory is SAMPLE_COPIES x the STORED_NUMBERS of every sample plus the WRITTEN_COLUMNS of one
+    chunk of rows (at most CHUNK_VALUES numbers)."""
     samples = sample_count(t_end, output_step)
     steps = 0 if step is None else step_count(t_end, step)
     counts = {"moving body": bodies, "constraint equation": rows, "joint": joints, "driver": drivers, "run": 1}
     stored = sum(n * counts[k] for k, n in STORED_NUMBERS.items())
     written = sum(n * counts[k] for k, n in WRITTEN_COLUMNS.items())
-    per_sample = SAMPLE_OVERHEAD_BYTES + STORED_NUMBER_BYTES * stored + WRITTEN_COLUMN_BYTES * written
-    return RunSize(steps=steps, samples=samples, result_bytes=samples * per_sample)
+    chunk = min(samples, max(1, CHUNK_VALUES // written))
+    kept = samples * SAMPLE_COPIES * STORED_NUMBER_BYTES * stored
+    return RunSize(steps=steps, samples=samples, result_bytes=kept + chunk * WRITTEN_COLUMN_BYTES * written)
 
 
 def limits_table() -> str:
@@ -223,8 +226,9 @@ _RUN_LIMITS = (
         MIN_STEP_BUDGET,
     ),
     (
-        f"bytes of results: samples x ({SAMPLE_OVERHEAD_BYTES} + {STORED_NUMBER_BYTES} x ({_per(STORED_NUMBERS)}) "
-        f"+ {WRITTEN_COLUMN_BYTES} x ({_per(WRITTEN_COLUMNS)}))",
+        f"bytes of results: samples x {SAMPLE_COPIES} x {STORED_NUMBER_BYTES} x ({_per(STORED_NUMBERS)}) "
+        f"+ the chunk being written, min(samples, {CHUNK_VALUES} / columns) x {WRITTEN_COLUMN_BYTES} x columns, "
+        f"columns = {_per(WRITTEN_COLUMNS)}",
         MAX_RESULT_BYTES,
     ),
 )
