@@ -6,8 +6,10 @@
     statics MODEL            static equilibrium with the drivers held -> results directory
     ankle-export [MODEL]     actuator-to-foot maps of the parallel ankle for controllers
 
-Exit codes as cli.py: 0 completed, 2 bad input, 3 completed with warnings, 4 failed (an
-analysis stopped, e.g. at a singular configuration), 5 cancelled, 70 internal error.
+Exit codes as cli.py: 0 completed, 2 bad input (also a results folder that may not be
+written: checked and locked before anything is computed), 3 completed with warnings, 4 failed
+(an analysis stopped, e.g. at a singular configuration; its samples so far are written),
+5 cancelled (SIGINT/SIGTERM: the samples so far are written), 70 internal error.
 """
 
 from __future__ import annotations
@@ -15,9 +17,20 @@ from __future__ import annotations
 import argparse
 import json
 
-from .cli_common import NO_LIMITS_HELP, Progress, exit_code, load_model, out_dir, report_stopped_run, status_lines
+from .cli_common import (
+    NO_LIMITS_HELP,
+    Progress,
+    cancel_on_signals,
+    exit_code,
+    load_model,
+    out_dir,
+    report_stopped_run,
+    status_lines,
+)
 from .solver.errors import SimulationError
 from .solver.tolerances import RANK_TOL, SINGULAR_TOL
+
+OVERWRITE_HELP = "replace an existing results folder as a whole (refused otherwise)"
 
 
 def fraction(text: str) -> float:
@@ -53,14 +66,17 @@ def _run_kinematics(args: argparse.Namespace, label: str):
     model.settings.check_limits = model.settings.check_limits and not args.no_limits
     out = out_dir(args.out, args.model, "_" + label)
     try:
-        res = kinematic_analysis(
-            model,
-            t_end=args.t_end,
-            output_step=args.output_step,
-            out_dir=out,
-            singular_tol=args.singular_tol,
-            progress=None if args.quiet else Progress(),
-        )
+        with cancel_on_signals() as cancelled:
+            res = kinematic_analysis(
+                model,
+                t_end=args.t_end,
+                output_step=args.output_step,
+                out_dir=out,
+                overwrite=args.overwrite,
+                singular_tol=args.singular_tol,
+                progress=None if args.quiet else Progress(),
+                cancel=cancelled,
+            )
     except SimulationError as e:
         return report_stopped_run(e, out)
     vpos, vang = res.max_violation()
@@ -106,7 +122,7 @@ def cmd_statics(args: argparse.Namespace) -> int:
 
     model = load_model(args.model)
     out = out_dir(args.out, args.model, "_statics")
-    res = static_equilibrium(model, t=args.t, out_dir=out)
+    res = static_equilibrium(model, t=args.t, out_dir=out, overwrite=args.overwrite)
     eq = res.equilibrium
     print(
         f"{model.name}: static equilibrium at t = {args.t:g} s after {eq['iterations']} Newton iterations, "
@@ -159,6 +175,7 @@ def _kin_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
+    p.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -179,6 +196,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("model", help="model .json or .FCStd")
     p.add_argument("--t", type=float, default=0.0, help="time [s] giving the held driver values and loads")
     p.add_argument("--out", help="results directory")
+    p.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
     p.set_defaults(func=cmd_statics)
     p = sub.add_parser("ankle-export", help="parallel-ankle actuator maps (IK/FK tables, fits, Jacobians)")
     p.add_argument("model", nargs="?", help="ankle model (examples/ankle.json layout); default geometry if omitted")

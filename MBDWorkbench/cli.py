@@ -8,25 +8,30 @@ Shared helpers: :mod:`.cli_common`."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime
 import os
-import signal
 import sys
 import tempfile
-import threading
 import traceback
-from collections.abc import Callable, Iterator
 
 from .analysis_cli import register as register_analyses
-from .cli_common import NO_LIMITS_HELP, Progress, exit_code, load_model, out_dir, report_stopped_run, status_lines
+from .cli_common import (
+    NO_LIMITS_HELP,
+    Progress,
+    cancel_on_signals,
+    exit_code,
+    load_model,
+    out_dir,
+    report_stopped_run,
+    status_lines,
+)
 from .fem_cli import register as register_fem
 from .solver import integrators
 from .solver.errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .solver.output_folder import OutputFolder, OutputTargetError
 from .solver.results import Results
-from .solver.results_files import ResultsWriter
-from .solver.status import CANCELLED, EXIT_BAD_INPUT, EXIT_CODES, EXIT_INTERNAL
+from .solver.results_files import ResultsWriteError, ResultsWriter
+from .solver.status import CANCELLED, EXIT_BAD_INPUT, EXIT_CODES, EXIT_INTERNAL, FAILED
 from .study.command import register as register_study
 
 
@@ -68,22 +73,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 progress = None if args.quiet else Progress()
                 res = simulate(model, progress=progress, cancel=cancelled, writer=writer, **overrides)
             except SimulationError as e:
-                return report_stopped_run(e, out)
+                code = report_stopped_run(e, out)
+                if not isinstance(e, ResultsWriteError):  # the results folder holds this run's samples
+                    write_run_report(e.results, report)
+                return code
             except KeyboardInterrupt:  # a second signal: the samples so far are written all the same
                 return report_stopped_run(Cancelled("interrupted"), out)
         print_summary(res, out)
-        if report is not None:
-            from .report import write_report
-
-            written = write_report(res, report.temp)  # into the new folder, renamed into place below
-            paths = [os.path.join(report.target, os.path.relpath(p, report.temp)) for p in written]
-            report.commit()
-            print(f"report: {', '.join(paths)}")
+        write_run_report(res, report)
         return exit_code(res.status)
     finally:  # nothing to do after a commit
         writer.abort()
         if report is not None:
             report.abort()
+
+
+def write_run_report(res: Results | None, report: OutputFolder | None) -> None:
+    """Write the report of ``res`` into the report folder (checked and locked before the run)
+    and rename it into place. A failed or cancelled run gets its report too, saying so on its
+    first page (docs/report.md); a run without any sample gets none."""
+    if report is None or res is None or not len(res):
+        return
+    from .report import write_report
+
+    written = write_report(res, report.temp)  # into the new folder, renamed into place below
+    paths = [os.path.join(report.target, os.path.relpath(p, report.temp)) for p in written]
+    report.commit()
+    print(f"report: {', '.join(paths)}", file=sys.stderr if res.status in (FAILED, CANCELLED) else sys.stdout)
 
 
 def open_targets(out: str, report: str | None, overwrite: bool) -> tuple[ResultsWriter, OutputFolder | None]:
@@ -110,30 +126,6 @@ def report_names() -> set[str]:
 
     names = set(report_files(points=True, animation="png"))
     return names | set(report_files(points=True, animation="gif")) if have_pillow() else names
-
-
-@contextlib.contextmanager
-def cancel_on_signals() -> Iterator[Callable[[], bool]]:
-    """A cancel() for simulate that turns True at the first SIGINT (Ctrl-C) or SIGTERM: the run
-    stops at its next check (within a second) and writes its samples so far; a second signal
-    interrupts at once (KeyboardInterrupt). Signal handlers can only be set in the main thread."""
-    caught = []
-
-    def handler(signum, frame):
-        if caught:
-            raise KeyboardInterrupt
-        caught.append(signum)
-        print(f"\n{signal.Signals(signum).name}: cancelling the run (again to interrupt at once)", file=sys.stderr)
-
-    if threading.current_thread() is not threading.main_thread():
-        yield lambda: False
-        return
-    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield lambda: bool(caught)
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h)
 
 
 def rho_inf(text: str) -> float:

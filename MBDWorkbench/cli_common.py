@@ -5,15 +5,28 @@ reporting a stopped run, the exit codes (``status.EXIT_CODES``: 0 completed, 2 b
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from .solver.errors import Cancelled, ModelError, SimulationError
 from .solver.model import Model, load
 from .solver.results_files import ResultsWriteError
-from .solver.status import CANCELLED, EXIT_CODES, FAILED, describe
+from .solver.status import (
+    CANCELLED,
+    COMPLETED,
+    COMPLETED_WITH_WARNINGS,
+    EXIT_BAD_INPUT,
+    EXIT_CODES,
+    EXIT_INTERNAL,
+    FAILED,
+    describe,
+)
 
 NO_LIMITS_HELP = (
     "run even when the estimated steps, samples or result memory exceed the limits of solver/limits.py "
@@ -69,6 +82,32 @@ def status_lines(status: str, warnings: list) -> list[str]:
     return lines + [f"warning {describe(w)}" for w in warnings]
 
 
+_EXIT_MEANINGS = {
+    COMPLETED: "the run reached its end and the quality gate found nothing",
+    COMPLETED_WITH_WARNINGS: "the run reached its end with warnings (listed in summary.json and printed)",
+    FAILED: "the run stopped early; samples so far kept (also: results that could not be written, e.g. disk "
+    "full, when the old folder is kept as it was)",
+    CANCELLED: "SIGINT (Ctrl-C), SIGTERM or cancel(): the run stopped; samples so far kept",
+}
+
+
+def exit_code_table() -> str:
+    """The exit codes of every subcommand as a Markdown table (docs/results-format.md), from
+    status.EXIT_CODES, EXIT_BAD_INPUT and EXIT_INTERNAL."""
+    rows = [f"| {EXIT_CODES[s]} | `{s}` | {_EXIT_MEANINGS[s]} |" for s in sorted(EXIT_CODES, key=EXIT_CODES.get)]
+    rows.insert(
+        1,
+        f"| {EXIT_BAD_INPUT} | - | bad input, nothing run and no folder written: an invalid model, setting or "
+        "option, a run beyond the limits, no assembly, an over-driven model refused, an --out or --report "
+        "folder that may not be written |",
+    )
+    rows.append(
+        f"| {EXIT_INTERNAL} | `failed` if a run had started | an internal error (a bug): one line names the "
+        "exception and the log file holding its traceback (mbd_COMMAND_error_*.log in the temporary folder) |"
+    )
+    return "\n".join(["| exit code | status | when |", "|---|---|---|", *rows])
+
+
 def exit_code(status: str) -> int:
     """The process exit code of a run that ended with ``status`` (status.EXIT_CODES)."""
     return EXIT_CODES.get(status, EXIT_CODES[FAILED])
@@ -88,3 +127,27 @@ def report_stopped_run(error: SimulationError, out: str) -> int:
     if res is not None and len(res) and not isinstance(error, ResultsWriteError):
         print(f"results up to t = {res.t[-1]:.6g} s written to {out}", file=sys.stderr)
     return exit_code(FAILED if isinstance(error, ResultsWriteError) else status)
+
+
+@contextlib.contextmanager
+def cancel_on_signals() -> Iterator[Callable[[], bool]]:
+    """A cancel() for simulate that turns True at the first SIGINT (Ctrl-C) or SIGTERM: the run
+    stops at its next check (within a second) and writes its samples so far; a second signal
+    interrupts at once (KeyboardInterrupt). Signal handlers can only be set in the main thread."""
+    caught = []
+
+    def handler(signum, frame):
+        if caught:
+            raise KeyboardInterrupt
+        caught.append(signum)
+        print(f"\n{signal.Signals(signum).name}: cancelling the run (again to interrupt at once)", file=sys.stderr)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield lambda: bool(caught)
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)

@@ -34,6 +34,13 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+# The numbers issue 11 reported for the code before (peak memory and write time of the same cases)
+ISSUE_BEFORE = {
+    "chain101": "write: peak 4.85 GB (instead of 282 MB)",
+    "chain1001": "not reported (more than 6 GB here)",
+    "pendulum1e6": "run: peak 2.95 GB (2.8 KB per sample); write: 33 s, no progress shown",
+}
+
 CASES = {
     "chain101": dict(label="500-body chain, 101 samples", bodies=500, t_end=1.0, output_step=0.01),
     "chain1001": dict(label="500-body chain, 1,001 samples", bodies=500, t_end=1.0, output_step=0.001),
@@ -78,14 +85,21 @@ def child(case: str, code: str, folder: str) -> None:
     model = chain(spec["bodies"]) if spec["bodies"] else load(os.path.join(ROOT, "examples", "pendulum.json"))
     simulate(model, t_end=0.02)  # compile and warm up
     settings = dict(t_end=spec["t_end"], output_step=spec["output_step"])
+    if "check_limits" in inspect.signature(type(model.settings)).parameters:  # 1,000,001 samples: beyond MAX_SAMPLES
+        settings["check_limits"] = False
 
     def report(phase, wall, base, peak, **more):
         print(json.dumps(dict(phase=phase, wall_s=wall, base_mb=base, peak_mb=peak, **more)), flush=True)
 
     res, *numbers = measure(lambda: simulate(model, **settings))
     report("run", *numbers, samples=len(res))
-    _, *numbers = measure(lambda: res.write(os.path.join(folder, "written")))
-    report("write", *numbers)
+    calls = []
+    write = res.write
+    if "progress" in inspect.signature(write).parameters:  # progress while writing (after)
+        _, *numbers = measure(lambda: write(os.path.join(folder, "written"), progress=lambda *a: calls.append(a)))
+    else:
+        _, *numbers = measure(lambda: write(os.path.join(folder, "written")))
+    report("write", *numbers, progress_calls=len(calls))
     del res, _
     if "overwrite" in inspect.signature(simulate).parameters:  # the streamed writer exists
         res, *numbers = measure(lambda: simulate(model, out_dir=os.path.join(folder, "streamed"), **settings))
@@ -177,6 +191,11 @@ def main() -> None:
     ap.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
     ap.add_argument("--limit-gb", type=float, default=6.0, help="stop a child whose resident memory passes this")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument(
+        "--reuse-before",
+        action="store_true",
+        help="measure the code of this checkout only; keep the 'before' rows of the existing results_memory.json",
+    )
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--code", help=argparse.SUPPRESS)
     ap.add_argument("--folder", help=argparse.SUPPRESS)
@@ -184,15 +203,20 @@ def main() -> None:
     if args.child:
         child(args.child, args.code, args.folder)
         return
-    before = export_ref(args.before_ref)
+    kept = _kept_before(args.out) if args.reuse_before else {}
+    before = None if args.reuse_before else export_ref(args.before_ref)
     results = {}
     for case in args.cases:
         results[case] = {}
         for code, path in (("before", before), ("after", ROOT)):
+            if code == "before" and args.reuse_before:
+                results[case][code] = kept["results"].get(case, {}).get("before", {})
+                continue
             results[case][code] = run_child(case, path, args.limit_gb)
             print(case, code, json.dumps(results[case][code]), flush=True)
     meta = dict(
-        before_ref=args.before_ref,
+        before_ref=kept["meta"]["before_ref"] if kept else args.before_ref,
+        before_date=kept["meta"].get("before_date", kept["meta"]["date"]) if kept else time.strftime("%Y-%m-%d"),
         python=platform.python_version(),
         machine=platform.machine(),
         cpus=os.cpu_count(),
@@ -210,7 +234,27 @@ def main() -> None:
             "`Results.write(folder)` of its samples; streamed run: `simulate(model, out_dir=folder)`, which writes "
             "the folder while it runs.\n\n"
         )
-        f.write(table(results, args.before_ref) + "\n")
+        f.write(table(results, meta["before_ref"]) + "\n")
+        f.write(
+            "\nBefore, as issue 11 reported it: "
+            + "; ".join(f"{CASES[c]['label']}: {ISSUE_BEFORE[c]}" for c in args.cases)
+            + ".\n\nProgress while writing: `Results.write(folder, progress=...)` calls back after every chunk "
+            "of rows ("
+            + ", ".join(f"{CASES[c]['label']}: {_progress_calls(results[c])}" for c in args.cases)
+            + " calls); the command line streams the samples while the run goes, under its progress bar, and "
+            "writes the last chunk and summary.json at the end.\n"
+        )
+
+
+def _kept_before(out: str) -> dict:
+    """The existing results_memory.json (its 'before' rows are kept by --reuse-before)."""
+    with open(os.path.join(out, "results_memory.json")) as f:
+        return json.load(f)
+
+
+def _progress_calls(by_code: dict) -> str:
+    calls = by_code.get("after", {}).get("write", {}).get("progress_calls")
+    return "-" if calls is None else str(calls)
 
 
 if __name__ == "__main__":

@@ -14,8 +14,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from MBDWorkbench.cli_common import exit_code_table  # noqa: E402
 from MBDWorkbench.solver.catalog import COORDINATES, FORCES, JOINTS  # noqa: E402
-from MBDWorkbench.solver.limits import limits_table  # noqa: E402
+from MBDWorkbench.solver.limits import limits_table, run_limits_table  # noqa: E402
 
 # Mappings with conditions, written in cad/assembly_import.map_joint (not one-to-one names).
 CONDITIONAL_ASSEMBLY_ROWS = (
@@ -60,6 +61,7 @@ def joint_list() -> str:
 TABLES = {
     "docs/model-format.md": {"joints": joint_table, "forces": force_table, "limits": limits_table},
     "docs/workbench.md": {"assembly": assembly_table, "joint-list": joint_list},
+    "docs/results-format.md": {"exit-codes": exit_code_table, "run-limits": run_limits_table},
 }
 
 

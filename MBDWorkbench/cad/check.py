@@ -2,12 +2,12 @@
 
 The mobility analysis (:func:`MBDWorkbench.solver.analyses.mobility.mobility`: Jacobian rank
 at the assembled initial configuration) gives the report; :func:`grubler_text` is the plain
-Grubler-Kutzbach count ``6 n - sum(joint equations)``.
+Grubler-Kutzbach count ``6 n (3 per point mass) - sum(joint equations)``.
 """
 
 from __future__ import annotations
 
-from ..solver.analyses.mobility import grubler_count, mobility
+from ..solver.analyses.mobility import dof_terms, grubler_count, mobility, point_mass_count
 from ..solver.catalog import JOINTS
 from ..solver.errors import AssemblyError
 from ..solver.model import Model
@@ -16,9 +16,12 @@ from ..solver.model import Model
 def grubler_text(model: Model) -> str:
     """The Grubler-Kutzbach report (text)."""
     n, rows, nd, dof = grubler_count(model)
+    npm = point_mass_count(model)
+    masses = " (%d point masses, 3 degrees of freedom each)" % npm if npm else ""
     lines = [
-        "Mechanism '%s': %d moving bodies, %d joint equations, %d driver equations" % (model.name, n, rows, nd),
-        "Grubler-Kutzbach count: 6 x %d - %d = %d degrees of freedom" % (n, rows, dof),
+        "Mechanism '%s': %d moving bodies%s, %d joint equations, %d driver equations"
+        % (model.name, n, masses, rows, nd),
+        "Grubler-Kutzbach count: %s - %d = %d degrees of freedom" % (dof_terms(n, npm), rows, dof),
     ]
     if nd:
         lines.append("With the drivers: %d" % (dof - nd))

@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..solver.analyses.mobility import dof_terms
 from ..solver.catalog import INTEGRATORS, JOINTS
+from ..solver.status import CANCELLED, COMPLETED, FAILED
 from . import derived, plots
 from .animation import View
 from .data import ReportData
@@ -94,7 +96,8 @@ def build(
     peaks = derived.peak_loads(data)
     mob = derived.mobility(data)
     warns = derived.warnings(data, mob)
-    blocks = [Heading(f"Motion-study report: {data.model.name}", 0)]
+    blocks = [Heading(f"Motion-study report: {data.model.name}" + stopped_suffix(data.summary), 0)]
+    blocks += stopped_block(data.summary)
     blocks += title_block(data)
     blocks += key_results(data, peaks)
     blocks += warning_blocks(warns)
@@ -105,6 +108,31 @@ def build(
     blocks += list(sections)
     blocks += file_blocks(files)
     return blocks
+
+
+def stopped_suffix(summary: dict) -> str:
+    """' (run failed)' / ' (run cancelled)' for a run that did not reach its end, else ''."""
+    status = summary.get("status", COMPLETED)
+    return f" (run {status})" if status in (FAILED, CANCELLED) else ""
+
+
+def stopped_block(summary: dict) -> list[Block]:
+    """For a failed or cancelled run, the first thing the report says: how far it got, why it
+    stopped and how many warnings it has (listed under Warnings)."""
+    status = summary.get("status", COMPLETED)
+    if status not in (FAILED, CANCELLED):
+        return []
+    n = len(summary.get("warnings", []) or [])
+    how = "FAILED" if status == FAILED else "was CANCELLED"
+    return [
+        Para(
+            f"This run {how}: its results cover only t = {g(summary.get('t_start'))} to "
+            f"{g(summary.get('t_end'))} s ({summary.get('samples')} output samples) of the "
+            f"{g(summary.get('settings', {}).get('t_end'))} s asked for. {summary.get('message', '')}".rstrip()
+            + (f" {n} warning{'s' if n != 1 else ''} (see Warnings)." if n else ""),
+            "warning",
+        )
+    ]
 
 
 def title_block(data: ReportData) -> list[Block]:
@@ -310,15 +338,27 @@ def force_params(f: Force) -> str:
 
 
 # ----------------------------------------------------------------------------- mobility, peaks
+def moving_text(n_moving: int, n_point_masses: int) -> str:
+    """'4 (6 degrees of freedom each)' or '5: 3 rigid (6 degrees of freedom each), 2 point masses (3 each)'."""
+    if not n_point_masses:
+        return f"{n_moving} (6 degrees of freedom each)"
+    rigid = n_moving - n_point_masses
+    parts = ([f"{rigid} rigid (6 degrees of freedom each)"] if rigid else []) + [
+        f"{n_point_masses} point mass{'es' if n_point_masses != 1 else ''} (3 each: positions only)"
+    ]
+    return f"{n_moving}: " + ", ".join(parts)
+
+
 def mobility_blocks(mob: dict) -> list[Block]:
     rep, scan = mob["report"], mob["scan"]
     out = [Heading("Mobility and redundancy", 1)]
     ratio = float(np.min(scan.ratio)) if len(scan.ratio) else 1.0
     rows = [
-        ["Moving bodies", f"{rep.n_moving} (6 coordinates each)"],
+        ["Moving bodies", moving_text(rep.n_moving, rep.n_point_masses)],
         [
             "Grubler count",
-            f"6 x {rep.n_moving} - {rep.n_joint_equations} joint equations = {rep.grubler}; "
+            f"{dof_terms(rep.n_moving, rep.n_point_masses)} - {rep.n_joint_equations} joint equations = "
+            f"{rep.grubler}; "
             f"- {rep.n_driver_equations} driver equations = {rep.grubler_driven}",
         ],
         ["Joint equations", f"{rep.n_joint_equations}, independent {rep.rank_joints}, redundant {len(rep.redundant)}"],

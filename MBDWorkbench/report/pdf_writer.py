@@ -23,18 +23,29 @@ CELL_PAD = 0.06  # [in] each side of a cell
 _T2P = TextToPath()
 
 
+def printable(s: object) -> str:
+    """``s`` as text without the control characters the fonts have no glyph for (matplotlib
+    warns "Glyph 10 missing" and draws a box): tabs and other white space become spaces,
+    line breaks are kept (wrap splits on them), other control characters are dropped."""
+    text = str(s).replace("\r\n", "\n").replace("\r", "\n")
+    return "".join(c if c == "\n" or c.isprintable() else (" " if c.isspace() else "") for c in text)
+
+
 def text_width(s: str, size: float, bold: bool = False) -> float:
-    """Width of a one-line string [in] at font size ``size`` [pt]."""
-    if not s:
+    """Width [in] of a string at font size ``size`` [pt]: its widest line."""
+    lines = printable(s).split("\n")
+    if len(lines) > 1:
+        return max(text_width(line, size, bold) for line in lines)
+    if not lines[0]:
         return 0.0
     prop = FontProperties(size=size, weight="bold" if bold else "normal")
-    return _T2P.get_text_width_height_descent(s, prop, ismath=False)[0] / 72.0
+    return _T2P.get_text_width_height_descent(lines[0], prop, ismath=False)[0] / 72.0
 
 
 def wrap(s: str, width: float, size: float, bold: bool = False) -> list[str]:
-    """Lines of ``s`` that fit ``width`` [in] (greedy on measured widths)."""
+    """Lines of ``s`` that fit ``width`` [in] (greedy on measured widths; line breaks kept)."""
     lines = []
-    for para in str(s).split("\n"):
+    for para in printable(s).split("\n"):
         words, line = para.split(" "), ""
         for w in words:
             cand = w if not line else line + " " + w
@@ -63,7 +74,7 @@ class PdfBuilder:
 
     def __init__(self, path: str, title: str) -> None:
         self.pdf = PdfPages(path, metadata={"Title": title, "Creator": "MBD Workbench"})
-        self.title = title
+        self.title = printable(title).replace("\n", " ")
         self.page = 0
         self.fig = None
         self.y = 0.0
@@ -101,8 +112,8 @@ class PdfBuilder:
             self.new_page()
 
     def text(self, x: float, s: str, size: float, **kw: object) -> None:
-        """One line at the cursor (top-aligned), x in inches."""
-        self.fig.text(x / PAGE_W, 1 - self.y / PAGE_H, s, fontsize=size, va="top", **kw)
+        """One line at the cursor (top-aligned), x in inches (line breaks drawn as spaces)."""
+        self.fig.text(x / PAGE_W, 1 - self.y / PAGE_H, printable(s).replace("\n", " "), fontsize=size, va="top", **kw)
 
     # ------------------------------------------------------------------ blocks
     def heading(self, b: Heading, keep: float = 0.6) -> None:
@@ -221,7 +232,8 @@ def column_widths(table: Table, avail: float) -> list[float]:
         return nat
     fixed = set(table.numeric)
     words = [
-        max(text_width(w, TABLE, True) for w in str(table.header[c]).split(" ")) + 2 * CELL_PAD + 0.02 for c in range(n)
+        max(text_width(w, TABLE, True) for w in (printable(table.header[c]).split() or [""])) + 2 * CELL_PAD + 0.02
+        for c in range(n)
     ]
     for c in fixed:  # numeric headers may wrap at spaces, numbers never
         nat[c] = max([words[c]] + [text_width(str(r[c]), TABLE) + 2 * CELL_PAD + 0.02 for r in table.rows])

@@ -84,18 +84,24 @@ MAX_ARCHIVE_BYTES = 2 * 2**30  # uncompressed size of all of them
 MAX_STEPS = 10_000_000  # integration steps: t_end / step (adaptive integrators: step is the largest step)
 MAX_SAMPLES = 1_000_000  # output samples: t_end / output_step + 1
 MAX_RESULT_BYTES = 4 * 2**30  # memory of the samples and of the result tables written from them
+# Step budget of a running integrator (adaptive ones may shrink their step far below `step`): a run
+# stops (failed, samples so far kept) once its steps exceed STEP_BUDGET_FACTOR x t_end / step, but
+# never below MIN_STEP_BUDGET nor above MAX_STEPS (step_budget)
+STEP_BUDGET_FACTOR = 100
+MIN_STEP_BUDGET = 100_000
 
-# Memory model of one output sample (Results.record keeps a dict of arrays, the writer tables and CSV text)
-SAMPLE_OVERHEAD_BYTES = 2000  # the sample's dict and its arrays' headers
+# Memory model of the results (Results keeps one array per quantity, a row per sample; the writer
+# holds one chunk of rows of the CSVs, as numbers and text, whatever the run's length):
 STORED_NUMBER_BYTES = 8  # a float64 kept per sample
-WRITTEN_COLUMN_BYTES = (
-    80  # a result column per sample: its float64 table entry and ~18 characters of CSV text, built in a buffer
-)
+SAMPLE_COPIES = 2  # the samples themselves and the temporaries over all samples (quality gate, derived quantities)
+WRITTEN_COLUMN_BYTES = 80  # a result column per sample in the chunk being written: table entry and CSV text
+CHUNK_VALUES = 1 << 18  # numbers per chunk of CSV rows (results_files writes a chunk at a time)
 # Per sample, Results keeps the state and its rate (2 x 13 per body), the multipliers, violations and
-# rates of every constraint equation, a wrench per joint (12) and an effort and a power per driver:
-STORED_NUMBERS = {"moving body": 26, "constraint equation": 3, "joint": 12, "driver": 2}
-# the writer adds the columns of bodies.csv (13 per body), joints.csv (at most 18 per joint),
-# drivers.csv (2 per driver), violations.csv (4 per joint and driver) and energy.csv (7):
+# rates of every constraint equation, a wrench (12) and up to two coordinates and their rates (4) per
+# joint, an effort and a power per driver, and the time, energies and work integrals (5):
+STORED_NUMBERS = {"moving body": 26, "constraint equation": 3, "joint": 16, "driver": 2, "run": 5}
+# the writer's columns: bodies.csv (13 per body), joints.csv (at most 18 per joint), drivers.csv
+# (2 per driver), violations.csv (4 per joint and driver) and energy.csv (7):
 WRITTEN_COLUMNS = {"moving body": 13, "joint": 22, "driver": 6, "run": 7}
 
 
@@ -130,6 +136,13 @@ def step_count(t_end: float, step: float) -> int:
     return _count(t_end / step)
 
 
+def step_budget(t_end: float, step: float) -> int:
+    """Accepted integration steps a run over [0, t_end] with the (largest) ``step`` [s] may take
+    before it is stopped as stalled: STEP_BUDGET_FACTOR x t_end / step within [MIN_STEP_BUDGET,
+    MAX_STEPS]. Fixed-step integrators take t_end / step steps and never reach it."""
+    return min(MAX_STEPS, max(MIN_STEP_BUDGET, STEP_BUDGET_FACTOR * step_count(t_end, step)))
+
+
 def _count(ratio: float) -> int:
     """max(1, round(ratio)) for a positive float ratio (capped at 1e30: no overflow for inf)."""
     return max(1, round(min(ratio, 1e30)))
@@ -141,14 +154,16 @@ def estimate_run(
     """RunSize of a run to ``t_end`` [s] with ``step`` [s] (None: no time integration, as the
     kinematic analysis) and ``output_step`` [s], for ``bodies`` moving bodies, ``rows``
     constraint equations (drivers included), ``joints`` joints and ``drivers`` drivers; the
-    memory per sample follows STORED_NUMBERS and WRITTEN_COLUMNS."""
+    memory is SAMPLE_COPIES x the STORED_NUMBERS of every sample plus the WRITTEN_COLUMNS of one
+    chunk of rows (at most CHUNK_VALUES numbers)."""
     samples = sample_count(t_end, output_step)
     steps = 0 if step is None else step_count(t_end, step)
     counts = {"moving body": bodies, "constraint equation": rows, "joint": joints, "driver": drivers, "run": 1}
     stored = sum(n * counts[k] for k, n in STORED_NUMBERS.items())
     written = sum(n * counts[k] for k, n in WRITTEN_COLUMNS.items())
-    per_sample = SAMPLE_OVERHEAD_BYTES + STORED_NUMBER_BYTES * stored + WRITTEN_COLUMN_BYTES * written
-    return RunSize(steps=steps, samples=samples, result_bytes=samples * per_sample)
+    chunk = min(samples, max(1, CHUNK_VALUES // written))
+    kept = samples * SAMPLE_COPIES * STORED_NUMBER_BYTES * stored
+    return RunSize(steps=steps, samples=samples, result_bytes=kept + chunk * WRITTEN_COLUMN_BYTES * written)
 
 
 def limits_table() -> str:
@@ -156,14 +171,20 @@ def limits_table() -> str:
     the ranges, the input sizes and the run limits."""
     ranges = [f"| {kind} | {r.low:g} | {r.high:g} | {r.unit} | {r.why} |" for kind, r in RANGES.items()]
     sizes = [f"| {what} | {_integer(value)} |" for what, value in _SIZES]
-    runs = [f"| {what} | {_integer(value)} |" for what, value in _RUN_LIMITS]
     bounds = [f"| {what} | {value:g} |" for what, value in _BOUNDS]
     return "\n".join(
         ["| kind | min | max | unit | why |", "|---|---|---|---|---|", *ranges, ""]
         + ["| bound | value |", "|---|---|", *bounds, ""]
         + ["| input | at most |", "|---|---|", *sizes, ""]
-        + ["| run estimate (refused beyond, unless check_limits is false) | limit |", "|---|---|", *runs]
+        + [run_limits_table()]
     )
+
+
+def run_limits_table() -> str:
+    """The run limits (steps, samples, result memory, step budget) as a Markdown table
+    (docs/model-format.md and docs/results-format.md)."""
+    runs = [f"| {what} | {_integer(value)} |" for what, value in _RUN_LIMITS]
+    return "\n".join(["| run estimate (refused beyond, unless check_limits is false) | limit |", "|---|---|", *runs])
 
 
 def _integer(n: int) -> str:
@@ -199,8 +220,15 @@ _RUN_LIMITS = (
     ("integration steps, t_end / step (adaptive integrators: a lower bound, step is their largest step)", MAX_STEPS),
     ("output samples, t_end / output_step + 1", MAX_SAMPLES),
     (
-        f"bytes of results: samples x ({SAMPLE_OVERHEAD_BYTES} + {STORED_NUMBER_BYTES} x ({_per(STORED_NUMBERS)}) "
-        f"+ {WRITTEN_COLUMN_BYTES} x ({_per(WRITTEN_COLUMNS)}))",
+        f"integration steps taken while the run goes (an adaptive integrator shrinking its step): "
+        f"{STEP_BUDGET_FACTOR} x t_end / step, at least this, at most {_integer(MAX_STEPS)}; beyond, the run "
+        f"stops as failed with its samples so far",
+        MIN_STEP_BUDGET,
+    ),
+    (
+        f"bytes of results: samples x {SAMPLE_COPIES} x {STORED_NUMBER_BYTES} x ({_per(STORED_NUMBERS)}) "
+        f"+ the chunk being written, min(samples, {CHUNK_VALUES} / columns) x {WRITTEN_COLUMN_BYTES} x columns, "
+        f"columns = {_per(WRITTEN_COLUMNS)}",
         MAX_RESULT_BYTES,
     ),
 )

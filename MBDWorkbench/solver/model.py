@@ -265,11 +265,20 @@ def parse_json(text: str, source: str = "$") -> object:
         ) from None
 
 
+class _HugeInteger(float):
+    """A JSON integer with more digits than Python converts (sys.get_int_max_str_digits()):
+    +-inf, which every check refuses, named in messages by its number of ``digits``."""
+
+    digits = 0
+
+
 def _json_int(text: str) -> int | float:
     try:
         return int(text)
     except ValueError:  # more digits than sys.get_int_max_str_digits()
-        return math.inf if not text.startswith("-") else -math.inf
+        value = _HugeInteger(math.inf if not text.startswith("-") else -math.inf)
+        value.digits = len(text.lstrip("-"))
+        return value
 
 
 def from_dict(data: dict) -> Model:
@@ -332,6 +341,8 @@ def _show(value: object) -> str:
     """repr of a value for messages: containers by their type and size, cut to 60 characters."""
     if isinstance(value, (list, tuple, dict)):
         return f"a {type(value).__name__} of {len(value)} items"
+    if isinstance(value, _HugeInteger):
+        return f"an integer of {value.digits} digits"
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
         return f"an integer of about 10^{int(abs(value).bit_length() * 0.30103)}"
     text = repr(value)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from . import quaternion
+from . import limits, quaternion
 from .catalog import COORDINATES
 from .errors import ModelError, SimulationError
 from .output_folder import OutputFolder
@@ -178,7 +178,7 @@ def summary_document(res: Results) -> dict:
 
 
 # ----------------------------------------------------------------------------- writing
-CHUNK_VALUES = 1 << 18  # numbers per chunk of CSV rows: writing holds ~10 MB, whatever the run's length
+CHUNK_VALUES = limits.CHUNK_VALUES  # numbers per chunk of CSV rows: writing holds ~20 MB, whatever the run's length
 
 # What a results folder holds: the only names an existing folder may hold to be replaced with overwrite.
 RESULT_NAMES = (*FILES, SUMMARY, MODEL)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from . import kernels, quality
+from . import kernels, limits, quality
 from .assembly import assemble_initial_state
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
@@ -92,6 +92,7 @@ def simulate(
     if writer is None and out_dir is not None:
         writer = ResultsWriter(out_dir, overwrite)
     pace = _Pace(settings.step)
+    budget = limits.step_budget(settings.t_end, settings.step) if settings.check_limits else None
     try:
         stepper = make_stepper(system, settings, t0, Y)
         acc = np.zeros(6)
@@ -104,6 +105,7 @@ def simulate(
                 t_reached, status = _advance(model, stepper, pace.at, Y, t_sub, acc, index)
                 if status != kernels.OK:
                     _fail(system, res, t_reached, Y, status)
+                _check_budget(stepper, budget, t_reached, settings)
             t = t_next
             stepper = project_after_output(system, settings, stepper, t, Y)
             res.record(t, Y, acc, lam=stepper.multipliers(t, Y))
@@ -153,6 +155,20 @@ def _nonfinite_cause(model, t: float, t_next: float, index: int) -> quality.Prof
     step [s] beyond t_next (steppers evaluate up to a step past the output time)."""
     step = model.settings.step
     return quality.explain_nonfinite(model, t, max(t_next, t) + step, step, index)
+
+
+def _check_budget(stepper, budget: int | None, t: float, settings) -> None:
+    """Stop a run whose integrator has taken more than ``budget`` steps (limits.step_budget: an
+    adaptive integrator that keeps shrinking its step would otherwise run for ever); checked
+    after every sub-interval, so within about CANCEL_CHECK_S of wall time per base step."""
+    if budget is not None and stepper.steps > budget:
+        raise SimulationError(
+            f"simulation stopped at t = {t:.6g} s: the integrator took {stepper.steps} steps (on average "
+            f"{t / stepper.steps:.3g} s for a step of {settings.step:g} s), beyond its step budget of {budget} "
+            f"({limits.STEP_BUDGET_FACTOR} x t_end / step, docs/model-format.md, Limits): a stiff, singular or "
+            f"discontinuous model? Try another integrator or looser rtol/atol (--no-limits lifts the budget)",
+            time=t,
+        )
 
 
 def _output_times(settings, t0: float) -> np.ndarray:

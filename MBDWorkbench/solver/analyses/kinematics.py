@@ -22,19 +22,22 @@ which no equation involves). All results are
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import scipy.linalg
 
 from .. import kernels
 from ..assembly import apply_increment, assemble, assembly_report, joint_residuals, length_scale, scaling
-from ..errors import AssemblyError, ModelError, SimulationError
+from ..errors import AssemblyError, Cancelled, ModelError, SimulationError
 from ..model import Model, validate_run
 from ..quaternion import quat_rate
 from ..results import Results
+from ..results_files import ResultsWriter
 from ..simulate import with_settings
+from ..status import CANCELLED, COMPLETED, FAILED
 from ..system import System
 from ..tolerances import ASSEMBLY_TOL, RANK_TOL, SINGULAR_TOL, STATICS_FORCE_TOL
 from .mobility import MobilityReport, dependent_equations, mobility, singular_values
@@ -194,6 +197,8 @@ def kinematic_analysis(
     max_iter: int = 30,
     progress: Callable[[float, float], None] | None = None,
     out_dir: str | None = None,
+    overwrite: bool = False,
+    cancel: Callable[[], bool] | None = None,
 ) -> Results:
     """Kinematic analysis with inverse dynamics of a fully driven mechanism at the output
     times 0, output_step, ..., t_end [s] (model settings unless given). Returns Results
@@ -202,9 +207,33 @@ def kinematic_analysis(
     AssemblyError (no start) or SingularConfigurationError (with the samples so far,
     written to ``out_dir``) when the kept Jacobian's sigma_min/sigma_max falls below
     ``singular_tol`` (condition number above its inverse), when its determinant changes
-    sign between samples, or when Newton does not converge."""
+    sign between samples, or when Newton does not converge; Cancelled (samples so far
+    written, status cancelled) when ``cancel()`` turns True (checked at every output time).
+    ``out_dir`` is checked and locked before anything is computed and written as a whole
+    (a non-empty folder only with ``overwrite``; results_files.ResultsWriter)."""
     system, settings, res = _prepare(model, dict(t_end=t_end, output_step=output_step), "kinematics")
     validate_run(system.model, "kinematics")
+    with _results_folder(out_dir, overwrite) as writer:
+        _kinematics(system, settings, res, tol, singular_tol, max_iter, progress, writer, cancel)
+    return res
+
+
+@contextlib.contextmanager
+def _results_folder(out_dir: str | None, overwrite: bool) -> Iterator[ResultsWriter | None]:
+    """The results writer of ``out_dir`` (None: no folder), opened before the analysis: the
+    folder is refused at once if it may not be written; dropped if the analysis raises
+    before committing it."""
+    writer = None if out_dir is None else ResultsWriter(out_dir, overwrite)
+    try:
+        yield writer
+    finally:
+        if writer is not None:
+            writer.abort()  # nothing left to drop after a commit
+
+
+def _kinematics(system, settings, res, tol, singular_tol, max_iter, progress, writer, cancel) -> None:
+    """The loop of kinematic_analysis: samples into ``res`` (and ``writer``), which is committed
+    at the end, also after a failure or a cancel (with the samples so far)."""
     n_out = max(1, int(round(settings.t_end / settings.output_step)))
     times = np.linspace(0.0, settings.t_end, n_out + 1)
     Y0 = system.Y0.copy()
@@ -218,6 +247,8 @@ def kinematic_analysis(
     a = last_sign = None  # acceleration and Jacobian-determinant sign of the previous sample
     try:
         for k, t in enumerate(times):
+            if cancel is not None and cancel():
+                raise Cancelled(f"cancelled at t = {times[k - 1] if k else 0.0:.6g} s", time=t)
             if k:
                 dt = t - times[k - 1]
                 Y = apply_increment(system, Y, Y[7 * system.nb :] * dt + 0.5 * a * dt * dt)
@@ -230,18 +261,28 @@ def kinematic_analysis(
             ev = res.record(t, Y, acc, lam=lam, Ydot=_state_derivative(system, Y, a))
             row = res._rows[-1]
             acc[:] = [t, ev["Pdrv"], ev["Pnc"], row["Wd"], row["Wn"], 1.0]
+            if writer is not None:
+                writer.append(res)
             if progress is not None:
                 progress(t, settings.t_end)
-        res.status = "completed"
+        res.status = COMPLETED
+    except KeyboardInterrupt:
+        error = Cancelled("interrupted (Ctrl-C)")
+        _stopped(res, error, CANCELLED, writer)
+        raise error from None
     except SimulationError as e:
-        res.status, res.message = "failed", str(e)
-        e.results = res
-        if out_dir is not None and len(res):
-            res.write(out_dir)
+        _stopped(res, e, CANCELLED if isinstance(e, Cancelled) else FAILED, writer)
         raise
-    if out_dir is not None:
-        res.write(out_dir)
-    return res
+    if writer is not None:
+        writer.commit(res)
+
+
+def _stopped(res: Results, error: SimulationError, status: str, writer: ResultsWriter | None) -> None:
+    """A failed or cancelled analysis: its samples so far are kept (and written, with ``status``)."""
+    res.status, res.message = status, str(error)
+    error.results = res
+    if writer is not None and len(res):
+        writer.commit(res)
 
 
 def _rates(system, t, Y, rows):
@@ -272,6 +313,7 @@ def static_equilibrium(
     force_tol: float = STATICS_FORCE_TOL,
     max_iter: int = 100,
     out_dir: str | None = None,
+    overwrite: bool = False,
 ) -> Results:
     """Static equilibrium at time t [s] (drivers held at their value at t, zero
     velocities) under gravity, loads and springs. Returns Results with one sample whose
@@ -279,9 +321,20 @@ def static_equilibrium(
     'iterations', 'force_residual' [N or N m], 'stable' (the tangent stiffness is
     positive definite on the free directions) and 'min_reduced_stiffness' (its smallest
     eigenvalue, N m per unit of the dimensionless coordinates: only the sign is
-    physical). Raises AssemblyError if it does not converge."""
+    physical). Raises AssemblyError if it does not converge. ``out_dir`` is checked and
+    locked before anything is computed, and written as a whole (a non-empty folder only with
+    ``overwrite``)."""
     validate_run(model, "statics", t)
     system, settings, res = _prepare(model, {}, "statics")
+    with _results_folder(out_dir, overwrite) as writer:
+        _statics(system, res, t, tol, force_tol, max_iter)
+        if writer is not None:
+            writer.commit(res)
+    return res
+
+
+def _statics(system, res, t, tol, force_tol, max_iter) -> None:
+    """The solve of static_equilibrium into ``res``."""
     Y0 = system.Y0.copy()
     Y0[7 * system.nb :] = 0.0
     Y = assemble(system, Y0, t, tol)
@@ -295,11 +348,8 @@ def static_equilibrium(
     lam, _ = multipliers(system, t, Y, np.zeros(6 * system.nb), J)
     res.record(t, Y, np.zeros(6), lam=lam, Ydot=np.zeros_like(Y))
     res.equilibrium = info
-    res.status = "completed"
+    res.status = COMPLETED
     res.steps = info["iterations"]
-    if out_dir is not None:
-        res.write(out_dir)
-    return res
 
 
 def _force_scale(system, t, Y):

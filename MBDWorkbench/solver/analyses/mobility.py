@@ -188,7 +188,7 @@ class MobilityReport:
     def text(self) -> str:
         """Readable multi-line report."""
         nb, npm = self.n_moving, self.n_point_masses
-        dofs = f"6 x {nb - npm}" + (f" + 3 x {npm}" if npm else "")
+        dofs = dof_terms(nb, npm)
         lines = [
             f"Mechanism '{self.model}' at t = {self.t:g} s: {nb} moving bodies"
             + (f" ({npm} point masses)" if npm else "")
@@ -245,6 +245,20 @@ def rank_structure(
     if len(kept) != rank:
         kept, dropped = _pivoted_rows(J, rank)
     return J, kept, dropped, s, rank, L
+
+
+def dof_terms(n_moving: int, n_point_masses: int = 0) -> str:
+    """The degrees of freedom of the free bodies as the Grubler count writes them:
+    '6 x 4', or '6 x 3 + 3 x 2' with point masses (3 each)."""
+    rigid = n_moving - n_point_masses
+    if not n_point_masses:
+        return f"6 x {rigid}"
+    return (f"6 x {rigid} + " if rigid else "") + f"3 x {n_point_masses}"
+
+
+def point_mass_count(model: Model) -> int:
+    """Moving bodies of ``model`` that are point masses."""
+    return sum(1 for b in model.bodies if not b.grounded and b.point_mass)
 
 
 def grubler_count(model: Model) -> tuple[int, int, int, int]:
