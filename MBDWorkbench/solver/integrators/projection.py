@@ -1,5 +1,12 @@
-"""The settings.projection option of the ODE-form integrators: after each output time the
-state is projected back onto the position and velocity constraints."""
+"""Constraint projection of the ODE-form integrators and the warnings of their constraint solve.
+
+* ``settings.projection``: after each output time the state is projected back onto the
+  position and velocity constraints (:func:`project_after_output`).
+* Near singular positions the kernels project after every step by themselves
+  (``kernels.end_of_step``); :class:`RankEvents` turns what they noted (rows dropped as
+  redundant, rank changes, near-singular passages) into run warnings naming the joints, and
+  :func:`singular_stop` the SimulationError of a solve that cannot go on.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import kernels
 from ..assembly import assemble, project_velocities
 from ..errors import AssemblyError, SimulationError
-from ..tolerances import PROJECTION_TOL
+from ..tolerances import ODE_NEAR_SINGULAR, PROJECTION_TOL
 from .base import Stepper
 
 if TYPE_CHECKING:
@@ -35,3 +43,129 @@ def project_after_output(system: System, settings: Settings, stepper: Stepper, t
         return stepper
     project_state(system, Y, t)
     return stepper.restart(t, Y)
+
+
+# ----------------------------------------------------------------------------- rank events
+def _names(system: System, rows) -> list[str]:
+    """Owners (joints, drivers) of constraint rows, in model order, each once."""
+    return [system.owner_name(k) for k in sorted({int(system.row_owner[r]) for r in rows})]
+
+
+def _quoted(names: list[str], count: int = 6) -> str:
+    shown = ", ".join(f"'{n}'" for n in names[:count])
+    return shown + (", ..." if len(names) > count else "")
+
+
+def dependent_joints(system: System, t: float, Y: np.ndarray) -> list[str]:
+    """Joints/drivers whose kept rows form the (near) dependency at (t, Y): those with a weight
+    above 5 % of the largest in the left singular vector of the smallest singular value of the
+    kept rows of J (each row scaled to unit length in the rank metric of the kernels,
+    System._rank_metric), in model order."""
+    rows = np.nonzero(system.kept_rows())[0]
+    if not len(rows):
+        return []
+    J = system.constraint_jacobian(t, Y)[1][rows] * np.sqrt(system.static.rank_w.reshape(-1))
+    J /= np.maximum(np.linalg.norm(J, axis=1), 1e-300)[:, None]
+    u = np.abs(np.linalg.svd(J, full_matrices=False)[0][:, -1])
+    weights = np.zeros(len(system.model.joints) + len(system.model.drivers))
+    np.maximum.at(weights, system.row_owner[rows], u)
+    return [system.owner_name(int(k)) for k in np.nonzero(weights > 0.05 * weights.max())[0]]
+
+
+def singular_stop(system: System, t: float, Y: np.ndarray, what: str) -> SimulationError:
+    """The SimulationError of an ODE-form solve that cannot go on at time t [s] (``what``
+    says why), naming the joints of the dependency there."""
+    names = dependent_joints(system, t, Y) if np.all(np.isfinite(Y)) else []
+    return SimulationError(
+        f"simulation stopped at t = {t:.6g} s: {what}; joints involved: {_quoted(names) or 'unknown'}",
+        time=t,
+        worst_joints=[(n, 0.0) for n in names],
+    )
+
+
+class RankEvents:
+    """Reads the rank state of the ODE-form solve (kernels W.ctl) after each advance and keeps
+    the stepper's warnings about it: rows dropped as redundant (once), rank changes, and one
+    summary of the passages near singular positions (updated in place)."""
+
+    def __init__(self, system: System) -> None:
+        self.system = system
+        self.started = False
+        self.changes = 0.0
+        self.passages: list[float] = []  # start times [s]
+        self.in_passage = False
+        self.worst = (np.inf, 0.0, [])  # (sine, time, joints) of the closest approach
+        self.projected_steps = 0.0
+
+    def read(self, stepper: Stepper) -> None:
+        """Turn what the kernels noted since the last call into warnings on ``stepper``."""
+        ctl = self.system.work.ctl
+        if ctl[kernels.CTL_RANK] < 0:
+            return
+        if not self.started:
+            self.started = True
+            self._redundant(stepper)
+        if ctl[kernels.CTL_CHANGES] > self.changes:
+            self.changes = ctl[kernels.CTL_CHANGES]
+            self._rank_change(stepper, ctl)
+        near = ctl[kernels.CTL_NEAR_T] >= 0
+        if near:
+            self._passage(stepper, ctl)
+            ctl[kernels.CTL_NEAR_T], ctl[kernels.CTL_NEAR_MIN] = -1.0, 1.0
+        self.in_passage = near
+
+    def _redundant(self, stepper: Stepper) -> None:
+        system = self.system
+        dropped = np.nonzero(~system.kept_rows())[0]
+        if len(dropped):
+            names = _names(system, dropped)
+            stepper.warn(
+                "redundant",
+                f"{len(dropped)} of {system.m} constraint equations depend on the others ({_quoted(names)}): the "
+                f"ODE-form solve leaves them out; the reactions report the minimum-norm split of the load",
+                0.0,
+                tuple(names),
+            )
+
+    def _rank_change(self, stepper: Stepper, ctl: np.ndarray) -> None:
+        """Warn when the rank changed (not when other rows of a redundant set were dropped)."""
+        system, w = self.system, self.system.work
+        rank, before = int(ctl[kernels.CTL_RANK]), int(ctl[kernels.CTL_RANK_BEFORE])
+        if rank == before:
+            return
+        changed = np.nonzero((w.keep != w.keep_prev)[system.static.perm])[0]
+        t = float(ctl[kernels.CTL_CHANGE_T])
+        names = _names(system, changed)
+        stepper.warn(
+            "rank_change",
+            f"the rank of the constraint equations changed from {before} to {rank} (of {system.m}) at "
+            f"t = {t:.6g} s (rows of {_quoted(names)}): a singular position; the state was projected onto the "
+            f"constraints there",
+            t,
+            tuple(names),
+        )
+
+    def _passage(self, stepper: Stepper, ctl: np.ndarray) -> None:
+        system = self.system
+        t0 = float(ctl[kernels.CTL_NEAR_T])
+        if not self.in_passage:
+            self.passages.append(t0)
+        sine = float(np.sqrt(max(ctl[kernels.CTL_NEAR_MIN], 0.0)))
+        if sine < self.worst[0]:
+            y = system.work.y_near.copy()
+            self.worst = (sine, t0, dependent_joints(system, t0, y))
+        self.projected_steps = ctl[kernels.CTL_NEAR_STEPS]
+        old = [w for w in stepper.warnings if w.kind == "near_singular" and w.message.startswith("passed near")]
+        for w in old:
+            stepper.warnings.remove(w)
+        times = ", ".join(f"{t:.4g}" for t in self.passages[:8]) + (", ..." if len(self.passages) > 8 else "")
+        sine, t_worst, names = self.worst
+        stepper.warn(
+            "near_singular",
+            f"passed near a singular position {len(self.passages)} time(s) (t = {times} s; closest at "
+            f"t = {t_worst:.4g} s, sine {sine:.2g} < {ODE_NEAR_SINGULAR:g}, joints {_quoted(names)}): the constraint "
+            f"rows were re-ranked and the state projected onto the constraints after each of those "
+            f"{int(self.projected_steps)} steps",
+            self.passages[0],
+            tuple(names),
+        )
