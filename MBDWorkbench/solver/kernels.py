@@ -608,14 +608,10 @@ def decide_rows(t, Y, S, W):
 
 
 @njit(cache=True)
-def _factor_kept(band, bw, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm, keep, ratio, ref,
-                 ctl):  # fmt: skip
-    """Assemble and factor C on the kept rows and watch its pivots against those of the last
-    decision. Returns (ok, smallest kept pivot ratio); not ok if a pivot is not positive or
-    fell by DECIDE_NOW_DROP (the kept set must be decided again here)."""
-    _schur(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm)
-    if ctl[CTL_RANK] == keep.shape[0]:
-        return _full_cholesky_watched(band, bw, ratio, ref, ctl)
+def _kept_cholesky_watched(band, bw, keep, ratio, ref, ctl):
+    """Factor the kept rows of the assembled C (:func:`band_cholesky`) and watch their pivots
+    against those of the last decision. Returns (ok, smallest kept pivot ratio); not ok if a
+    pivot is not positive or fell by DECIDE_NOW_DROP (the kept set must be decided again here)."""
     if not band_cholesky(band, bw, keep, ratio):
         return False, 0.0
     rmin = 1.0
@@ -636,8 +632,8 @@ def _factor_kept(band, bw, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pa
 
 @njit(cache=True)
 def _full_cholesky_watched(band, bw, ratio, ref, ctl):
-    """:func:`_factor_kept` when every row is kept (the common case, kept lean): band_cholesky
-    without the kept-set branches, the pivots watched on the way."""
+    """:func:`_kept_cholesky_watched` when every row is kept (the common case, kept lean):
+    band_cholesky without the kept-set branches, the pivots watched on the way."""
     m = band.shape[0]
     set_ref = ctl[CTL_SET_REF] > 0.0
     rmin = 1.0
@@ -669,17 +665,38 @@ def _full_cholesky_watched(band, bw, ratio, ref, ctl):
 
 @njit(cache=True, inline="always")
 def factor_schur(t, Y, S, W):
-    """Factor C on the kept rows at (t, Y) (W.jac filled), deciding the kept set first when
-    asked to (W.ctl) or when the factorisation shows that it no longer fits. Returns (ok,
-    smallest pivot ratio of the kept rows)."""
+    """Factor C = J M^-1 J^T on the kept rows at (t, Y) (W.jac filled), deciding the kept set
+    first when asked to (W.ctl) or when the factorisation shows that it no longer fits. Returns
+    (ok, smallest pivot ratio of the kept rows). The common case (all rows kept, no decision
+    due) stays lean; the rest is one call away (:func:`_factor_with_decisions`)."""
+    if W.ctl[CTL_DECIDE] == 0.0 and W.ctl[CTL_RANK] == S.row_kind.shape[0]:
+        _schur(W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
+        ok, rmin = _full_cholesky_watched(W.band, S.bw, W.ratio, W.ref, W.ctl)
+        if ok:
+            return ok, rmin
+    return _factor_with_decisions(t, Y, S, W)
+
+
+@njit(cache=True)
+def _factor_with_decisions(t, Y, S, W):
+    """:func:`factor_schur` with a decision due, rows dropped, or a factorisation that failed."""
     if W.ctl[CTL_DECIDE] > 0.0:
         decide_rows(t, Y, S, W)
-    args = (W.band, S.bw, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
-    ok, rmin = _factor_kept(*args, W.keep, W.ratio, W.ref, W.ctl)
+    ok, rmin = _factor_kept(S, W)
     if not ok:
         decide_rows(t, Y, S, W)
-        ok, rmin = _factor_kept(*args, W.keep, W.ratio, W.ref, W.ctl)
+        ok, rmin = _factor_kept(S, W)
     return ok, rmin
+
+
+@njit(cache=True, inline="always")
+def _factor_kept(S, W):
+    """Assemble C = J M^-1 J^T and factor its kept rows, watching the pivots (see
+    :func:`_kept_cholesky_watched`): (ok, smallest kept pivot ratio)."""
+    _schur(W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
+    if W.ctl[CTL_RANK] == S.row_kind.shape[0]:
+        return _full_cholesky_watched(W.band, S.bw, W.ratio, W.ref, W.ctl)
+    return _kept_cholesky_watched(W.band, S.bw, W.keep, W.ratio, W.ref, W.ctl)
 
 
 REFINE_SWEEPS = 12  # at most this many iterative-refinement sweeps per multiplier solve
