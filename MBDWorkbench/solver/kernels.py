@@ -7,9 +7,9 @@ namedtuple of work arrays. All SI units.
 """
 
 import numpy as np
-from numba import njit
 
 from .expressions import eval_jet
+from .jit import njit
 from .joints import ANGLE, Side, body_side, eval_row, point_kinematics, row_terms, wrap_angle
 from .quaternion import quat_rate, quat_to_matrix, rotate_by_body_vector
 from .tolerances import ODE_NEAR_SINGULAR, ODE_PROJECTION_TOL, ODE_RANK_TOL, SCHUR_PIVOT_TOL
@@ -456,10 +456,11 @@ CTL_CHANGE_T = 4  # time of the last change [s]
 CTL_WATCH = 5  # 1: a kept pivot fell by WATCH_DROP since the last decision: decide after the step
 CTL_SET_REF = 6  # 1: the next factorisation stores its pivot ratios as the references
 CTL_NEAR_T = 7  # first decision near a singular position since the stepper last reset it [s] (-1: none)
-CTL_NEAR_MIN = 8  # the smallest squared sine seen since then (that state is kept in W.y_near)
+CTL_NEAR_MIN = 8  # the smallest squared sine (kept rows, or a row dropped there) since then (state in W.y_near)
 CTL_NEAR_STEPS = 9  # number of steps that ended near a singular position (each projected)
 CTL_RANK_BEFORE = 10  # the rank before the last change (equal to CTL_RANK: other rows dropped, same rank)
-CTL_SIZE = 11
+CTL_NEAR_MIN_T = 11  # time of that smallest squared sine [s]
+CTL_SIZE = 12
 RANK_SINE2 = ODE_RANK_TOL * ODE_RANK_TOL
 NEAR_SINE2 = ODE_NEAR_SINGULAR * ODE_NEAR_SINGULAR
 WATCH_DROP = 0.1  # a kept pivot ratio (mass metric) this much below its reference: decide after the step
@@ -575,22 +576,25 @@ def _decide_rows(t, Y, band, bw, jac, rank_w, pair_r, pair_s, pair_body, pair_si
     old = keep.copy()
     keep[:] = 1
     band_cholesky(band, bw, keep, sine2, RANK_SINE2)
-    rank, smin, changed = 0, 1.0, False
+    rank, smin, snear, changed = 0, 1.0, 1.0, False
     for i in range(m):
         rank += keep[i]
         if keep[i]:
             smin = min(smin, sine2[i])
+        elif old[i] and ctl[CTL_RANK] >= 0.0:  # dropped just now: the passage's closest approach
+            snear = min(snear, sine2[i])
         changed = changed or keep[i] != old[i]
+    snear = min(snear, smin)
     if changed and ctl[CTL_RANK] >= 0.0:
         ctl[CTL_CHANGES] += 1.0
         ctl[CTL_CHANGE_T] = t
         ctl[CTL_RANK_BEFORE] = ctl[CTL_RANK]
         keep_prev[:] = old
-    if smin < NEAR_SINE2:
+    if snear < NEAR_SINE2:
         if ctl[CTL_NEAR_T] < 0.0:
             ctl[CTL_NEAR_T] = t
-        if smin < ctl[CTL_NEAR_MIN]:
-            ctl[CTL_NEAR_MIN] = smin
+        if snear < ctl[CTL_NEAR_MIN]:
+            ctl[CTL_NEAR_MIN], ctl[CTL_NEAR_MIN_T] = snear, t
             for k in range(Y.shape[0]):
                 y_near[k] = Y[k]
     ctl[CTL_RANK], ctl[CTL_MIN_SINE2] = rank, smin

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from .. import kernels
+from ..jit import njit
 from ..quaternion import rotate_by_body_vector
 from .base import Stepper
 from .projection import RankEvents, singular_stop

@@ -3,9 +3,9 @@
 * ``settings.projection``: after each output time the state is projected back onto the
   position and velocity constraints (:func:`project_after_output`).
 * Near singular positions the kernels project after every step by themselves
-  (``kernels.end_of_step``); :class:`RankEvents` turns what they noted (rows dropped as
-  redundant, rank changes, near-singular passages) into run warnings naming the joints, and
-  :func:`singular_stop` the SimulationError of a solve that cannot go on.
+  (``kernels.end_of_step``); :class:`RankEvents` turns what they noted (near-singular
+  passages, rank changes) into a run warning naming the joints, and :func:`singular_stop` the
+  SimulationError of a solve that cannot go on.
 """
 
 from __future__ import annotations
@@ -46,11 +46,6 @@ def project_after_output(system: System, settings: Settings, stepper: Stepper, t
 
 
 # ----------------------------------------------------------------------------- rank events
-def _names(system: System, rows) -> list[str]:
-    """Owners (joints, drivers) of constraint rows, in model order, each once."""
-    return [system.owner_name(k) for k in sorted({int(system.row_owner[r]) for r in rows})]
-
-
 def _quoted(names: list[str], count: int = 6) -> str:
     shown = ", ".join(f"'{n}'" for n in names[:count])
     return shown + (", ..." if len(names) > count else "")
@@ -85,65 +80,40 @@ def singular_stop(system: System, t: float, Y: np.ndarray, what: str) -> Simulat
 
 class RankEvents:
     """Reads the rank state of the ODE-form solve (kernels W.ctl) after each advance and keeps
-    the stepper's warnings about it: rows dropped as redundant (once), rank changes, and one
-    summary of the passages near singular positions (updated in place)."""
+    the stepper's warning about it: one summary of the passages near singular positions and the
+    rank changes there (updated in place; its time is that of the closest approach). Rows
+    redundant at the start and rank changes at output times are the quality gate's warnings
+    (quality.start_of_run, quality.gate), not repeated here."""
 
     def __init__(self, system: System) -> None:
         self.system = system
-        self.started = False
         self.changes = 0.0
         self.passages: list[float] = []  # start times [s]
         self.in_passage = False
         self.worst = (np.inf, 0.0, [])  # (sine, time, joints) of the closest approach
         self.projected_steps = 0.0
+        self.rank_changes = 0
 
     def read(self, stepper: Stepper) -> None:
         """Turn what the kernels noted since the last call into warnings on ``stepper``."""
         ctl = self.system.work.ctl
         if ctl[kernels.CTL_RANK] < 0:
             return
-        if not self.started:
-            self.started = True
-            self._redundant(stepper)
         if ctl[kernels.CTL_CHANGES] > self.changes:
             self.changes = ctl[kernels.CTL_CHANGES]
-            self._rank_change(stepper, ctl)
+            self._rank_change(ctl)
         near = ctl[kernels.CTL_NEAR_T] >= 0
         if near:
             self._passage(stepper, ctl)
             ctl[kernels.CTL_NEAR_T], ctl[kernels.CTL_NEAR_MIN] = -1.0, 1.0
         self.in_passage = near
 
-    def _redundant(self, stepper: Stepper) -> None:
-        system = self.system
-        dropped = np.nonzero(~system.kept_rows())[0]
-        if len(dropped):
-            names = _names(system, dropped)
-            stepper.warn(
-                "redundant",
-                f"{len(dropped)} of {system.m} constraint equations depend on the others ({_quoted(names)}): the "
-                f"ODE-form solve leaves them out; the reactions report the minimum-norm split of the load",
-                0.0,
-                tuple(names),
-            )
-
-    def _rank_change(self, stepper: Stepper, ctl: np.ndarray) -> None:
-        """Warn when the rank changed (not when other rows of a redundant set were dropped)."""
-        system, w = self.system, self.system.work
-        rank, before = int(ctl[kernels.CTL_RANK]), int(ctl[kernels.CTL_RANK_BEFORE])
-        if rank == before:
-            return
-        changed = np.nonzero((w.keep != w.keep_prev)[system.static.perm])[0]
-        t = float(ctl[kernels.CTL_CHANGE_T])
-        names = _names(system, changed)
-        stepper.warn(
-            "rank_change",
-            f"the rank of the constraint equations changed from {before} to {rank} (of {system.m}) at "
-            f"t = {t:.6g} s (rows of {_quoted(names)}): a singular position; the state was projected onto the "
-            f"constraints there",
-            t,
-            tuple(names),
-        )
+    def _rank_change(self, ctl: np.ndarray) -> None:
+        """Count the rank changes (not other rows of a redundant set dropped at the same rank). The
+        'rank_change' warning itself is the quality gate's, at the output times (quality.gate);
+        the stepper's count goes into its near_singular summary."""
+        if int(ctl[kernels.CTL_RANK]) != int(ctl[kernels.CTL_RANK_BEFORE]):
+            self.rank_changes += 1
 
     def _passage(self, stepper: Stepper, ctl: np.ndarray) -> None:
         system = self.system
@@ -152,8 +122,8 @@ class RankEvents:
             self.passages.append(t0)
         sine = float(np.sqrt(max(ctl[kernels.CTL_NEAR_MIN], 0.0)))
         if sine < self.worst[0]:
-            y = system.work.y_near.copy()
-            self.worst = (sine, t0, dependent_joints(system, t0, y))
+            t_min, y = float(ctl[kernels.CTL_NEAR_MIN_T]), system.work.y_near.copy()
+            self.worst = (sine, t_min, dependent_joints(system, t_min, y))
         self.projected_steps = ctl[kernels.CTL_NEAR_STEPS]
         old = [w for w in stepper.warnings if w.kind == "near_singular" and w.message.startswith("passed near")]
         for w in old:
@@ -164,8 +134,8 @@ class RankEvents:
             "near_singular",
             f"passed near a singular position {len(self.passages)} time(s) (t = {times} s; closest at "
             f"t = {t_worst:.4g} s, sine {sine:.2g} < {ODE_NEAR_SINGULAR:g}, joints {_quoted(names)}): the constraint "
-            f"rows were re-ranked and the state projected onto the constraints after each of those "
-            f"{int(self.projected_steps)} steps",
-            self.passages[0],
+            f"rows were re-ranked ({self.rank_changes} rank change(s)) and the state projected onto the "
+            f"constraints after each of those {int(self.projected_steps)} steps",
+            t_worst,
             tuple(names),
         )

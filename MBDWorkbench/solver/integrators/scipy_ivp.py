@@ -52,7 +52,10 @@ class SciPyStepper(Stepper):
             if s.status != "running":
                 return s.t, kernels.NOT_FINITE
             changes = self.system.work.ctl[kernels.CTL_CHANGES]
-            s.step()
+            if not self._step(s):  # stopped at the last accepted state, if finite
+                finite = bool(np.all(np.isfinite(s.y)))
+                Y[:] = s.y if finite else Y
+                return (s.t if finite else t), kernels.NOT_FINITE
             self.steps += 1
             if s.status == "failed" or self._failed or not np.all(np.isfinite(s.y)):
                 Y[:] = s.y if np.all(np.isfinite(s.y)) else Y
@@ -65,6 +68,16 @@ class SciPyStepper(Stepper):
         Y[:] = s.dense_output()(t_next) if s.t != t_next and s.t_old is not None else s.y
         kernels.normalize_quaternions(self.system.static, Y)
         return t_next, kernels.OK
+
+    @staticmethod
+    def _step(s: OdeSolver) -> bool:
+        """One step of the SciPy solver; False if it refused the state (SciPy's BDF and Radau
+        raise ValueError on a NaN/inf state or derivative after a blow-up)."""
+        try:
+            s.step()
+        except ValueError:
+            return False
+        return True
 
     def _accepted(self, s: OdeSolver, changes: float) -> OdeSolver:
         """Decide the kept rows at the accepted state and project it where the kernels ask for it
