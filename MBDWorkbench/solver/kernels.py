@@ -12,7 +12,7 @@ from .expressions import eval_jet
 from .jit import njit
 from .joints import ANGLE, Side, body_side, eval_row, point_kinematics, row_terms, wrap_angle
 from .quaternion import quat_rate, quat_to_matrix, rotate_by_body_vector
-from .tolerances import ODE_NEAR_SINGULAR, ODE_PROJECTION_TOL, ODE_RANK_TOL, SCHUR_PIVOT_TOL
+from .tolerances import ODE_NEAR_SINGULAR, ODE_PROJECTION_TOL, ODE_RANK_RETURN_TOL, ODE_RANK_TOL, SCHUR_PIVOT_TOL
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 OK, SINGULAR, NOT_FINITE = 0, 1, 2
@@ -462,6 +462,7 @@ CTL_RANK_BEFORE = 10  # the rank before the last change (equal to CTL_RANK: othe
 CTL_NEAR_MIN_T = 11  # time of that smallest squared sine [s]
 CTL_SIZE = 12
 RANK_SINE2 = ODE_RANK_TOL * ODE_RANK_TOL
+RETURN_SINE2 = ODE_RANK_RETURN_TOL * ODE_RANK_RETURN_TOL
 NEAR_SINE2 = ODE_NEAR_SINGULAR * ODE_NEAR_SINGULAR
 WATCH_DROP = 0.1  # a kept pivot ratio (mass metric) this much below its reference: decide after the step
 DECIDE_NOW_DROP = 1e-6  # ... this much below: decide at once, at the current state
@@ -494,13 +495,14 @@ def _schur(band, jac, weight, pair_r, pair_s, pair_body, pair_side_r, pair_side_
 
 
 @njit(cache=True)
-def band_cholesky(band, bw, keep, ratio, drop_below=-1.0):
+def band_cholesky(band, bw, keep, ratio, drop_below=-1.0, return_below=-1.0):
     """In-place Cholesky factor of the kept rows of a symmetric band matrix (row i, column
     i - k at band[i, k]); a dropped row (keep[i] == 0) becomes an identity row with zeros in
     its column, so that solves give it 0. ratio[i] = pivot / diagonal entry of row i (its
     squared sine to the span of the kept rows before it). With drop_below >= 0 the kept set
-    is decided on the way (keep must start all 1): a row whose ratio is not above drop_below
-    is dropped. Returns False if a kept pivot is not positive or not finite."""
+    is decided on the way (keep must start 1 for rows kept so far, 2 for rows dropped so far):
+    a row whose ratio is not above drop_below (return_below for a row dropped so far) is
+    dropped. Returns False if a kept pivot is not positive or not finite."""
     m = band.shape[0]
     for i in range(m):
         j0 = max(0, i - bw)
@@ -521,10 +523,12 @@ def band_cholesky(band, bw, keep, ratio, drop_below=-1.0):
         for k in range(j0, i):
             s -= band[i, i - k] * band[i, i - k]
         ratio[i] = s / d if d > 0.0 else 0.0
-        if drop_below >= 0.0 and not ratio[i] > drop_below:
-            keep[i] = 0
-            _identity_row(band, i, j0)
-            continue
+        if drop_below >= 0.0:
+            if not ratio[i] > (drop_below if keep[i] == 1 else return_below):
+                keep[i] = 0
+                _identity_row(band, i, j0)
+                continue
+            keep[i] = 1
         if not s > 0.0 or not np.isfinite(s):
             return False
         band[i, 0] = np.sqrt(s)
@@ -574,8 +578,9 @@ def _decide_rows(t, Y, band, bw, jac, rank_w, pair_r, pair_s, pair_body, pair_si
     _schur(band, jac, rank_w, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm)
     m = keep.shape[0]
     old = keep.copy()
-    keep[:] = 1
-    band_cholesky(band, bw, keep, sine2, RANK_SINE2)
+    for i in range(m):
+        keep[i] = 1 if old[i] else 2  # a dropped row comes back only above RETURN_SINE2 (hysteresis)
+    band_cholesky(band, bw, keep, sine2, RANK_SINE2, RETURN_SINE2)
     rank, smin, snear, changed = 0, 1.0, 1.0, False
     for i in range(m):
         rank += keep[i]

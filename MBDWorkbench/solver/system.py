@@ -411,9 +411,9 @@ class System:
 
     def evaluate(self, t: float, Y: np.ndarray) -> dict:
         """Everything at one instant: Ydot, multipliers, Phi, Phi rate, energies, powers. The
-        kept rows are decided at (t, Y) itself (the stepper's rank state is left as it was), so
-        the result depends on the state only; the multipliers of a redundant set are the
-        minimum-norm split (:meth:`min_norm_multipliers`)."""
+        kept rows are decided again at (t, Y) from the stepper's kept set (a dropped row returns
+        above ODE_RANK_RETURN_TOL), the stepper's rank state left as it was; the multipliers of
+        a redundant set are the minimum-norm split (:meth:`min_norm_multipliers`)."""
         Y = np.array(Y, dtype=float)
         kernels.fast_call(kernels.normalize_quaternions, self.static, Y)
         Ydot = np.empty_like(Y)

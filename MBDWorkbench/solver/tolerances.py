@@ -19,6 +19,9 @@ SAMPLED_RANK_TOL = 1e-6  # states sampled from a run carry its constraint drift,
 # before it (reverse Cuthill-McKee order), in the dimensionless metric where every body has unit mass and a radius of
 # gyration equal to its size; no mass, inertia or unit enters
 ODE_RANK_TOL = 1e-5  # a smaller sine: the row depends on the kept ones and leaves the solve (multiplier 0)
+ODE_RANK_RETURN_TOL = 1e-3  # a dropped row comes back above this sine only: off the constraints (drift) a redundant
+# row is only nearly dependent (sine ~ the violation), and taking it back near 1e-5 made C nearly singular (Bricard
+# with explicit Euler blew up at 0.24 s); leaving a singular position the sine grows past 1e-3 within a step
 ODE_NEAR_SINGULAR = 1e-2  # a smaller sine of a kept row: rank re-decided and state projected after every step
 ODE_PROJECTION_TOL = 1e-12  # near-singular projection: max |Phi| (length rows / model length scale, angle rows)
 
