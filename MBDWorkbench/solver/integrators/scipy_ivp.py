@@ -33,13 +33,14 @@ class SciPyStepper(Stepper):
             self._fun, t0, Y0.copy(), settings.t_end, rtol=settings.rtol, atol=settings.atol, max_step=settings.step
         )
         self._failed = False
+        self._singular: tuple[float, np.ndarray] | None = None  # (t [s], Y) of a singular evaluation
         self.events = RankEvents(system)
 
     def _fun(self, t: float, Y: np.ndarray) -> np.ndarray:
         try:
             Ydot = self.system.derivative(t, Y)
-        except FloatingPointError:
-            self._failed = True
+        except FloatingPointError:  # the kept rows could not be factorised even after a fresh decision
+            self._failed, self._singular = True, (float(t), np.array(Y, dtype=float))
             return np.full_like(Y, np.nan)
         if not np.all(np.isfinite(Ydot)):
             self._failed = True
@@ -53,6 +54,8 @@ class SciPyStepper(Stepper):
                 return s.t, kernels.NOT_FINITE
             changes = self.system.work.ctl[kernels.CTL_CHANGES]
             if not self._step(s):  # stopped at the last accepted state, if finite
+                if self._singular is not None:
+                    raise singular_stop(self.system, *self._singular, "the kept constraint equations became dependent")
                 finite = bool(np.all(np.isfinite(s.y)))
                 Y[:] = s.y if finite else Y
                 return (s.t if finite else t), kernels.NOT_FINITE
@@ -60,6 +63,8 @@ class SciPyStepper(Stepper):
             if s.status == "failed" or self._failed or not np.all(np.isfinite(s.y)):
                 Y[:] = s.y if np.all(np.isfinite(s.y)) else Y
                 self.events.read(self)
+                if self._singular is not None:
+                    raise singular_stop(self.system, *self._singular, "the kept constraint equations became dependent")
                 return s.t_old if s.t_old is not None else t, kernels.NOT_FINITE
             s = self._accepted(s, changes)
             ev = self.system.evaluate(s.t, s.y)
