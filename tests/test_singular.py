@@ -22,7 +22,7 @@ B0_TOL = 1e-3  # [m]
 RANK_KINDS = {"redundant", "rank_change", "near_singular"}  # what a good A02 run reports (completed_with_warnings)
 JOINTS = {j["name"] for j in nf.model_dict(2)["joints"]}
 # rk4 at the default step over the benchmark's 10 s; the others at settings that resolve the
-# regular motion well below B0_TOL: the adaptive ones at rtol 1e-8 over 3 s (six passages; at
+# regular motion well below B0_TOL: the adaptive ones at rtol 1e-8 over 3 s (four passages; at
 # the default 1e-6 their global error after 10 s is ~1e-3 m, passages or not), the first-order
 # methods at h = 1e-5 s over 1 s (two passages; their error grows like h t: 2e-3 m at 0.9 s
 # with h = 1e-4 s)
