@@ -33,8 +33,8 @@ angular velocity [rad/s] of the body (zeros for the ground).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, dot, scale, sub
 
 POINT, DP1, DP2, ANGLE, DISTANCE = 0, 1, 2, 3, 4

@@ -7,12 +7,12 @@ namedtuple of work arrays. All SI units.
 """
 
 import numpy as np
-from numba import njit
 
 from .expressions import eval_jet
+from .jit import njit
 from .joints import ANGLE, Side, body_side, eval_row, point_kinematics, row_terms, wrap_angle
-from .quaternion import quat_rate, quat_to_matrix
-from .tolerances import SCHUR_PIVOT_TOL
+from .quaternion import quat_rate, quat_to_matrix, rotate_by_body_vector
+from .tolerances import ODE_NEAR_SINGULAR, ODE_PROJECTION_TOL, ODE_RANK_RETURN_TOL, ODE_RANK_TOL, SCHUR_PIVOT_TOL
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 OK, SINGULAR, NOT_FINITE = 0, 1, 2
@@ -438,15 +438,55 @@ def constraints(t, Y, S, W):
     )
 
 
+# ----------------------------------------------------------------------------- Schur complement
+# The constraint rows enter the dynamics through the Schur complement C = J M^-1 J^T, assembled
+# as a band matrix after reverse Cuthill-McKee (row r sits at band position S.perm[r]). Which rows
+# enter is the kept set W.keep (per band position: 1 kept, 0 dropped), decided by
+# :func:`decide_rows` in the dimensionless metric S.rank_w (each body with unit mass and a radius
+# of gyration equal to its size, so no mass, inertia or unit enters): a row whose sine to the
+# span of the kept rows before it is below ODE_RANK_TOL depends on them and is dropped (its
+# multiplier is 0). The solve is exact on the kept rows, so nothing depends on a regularisation.
+#
+# W.ctl, the rank state shared with the steppers (indices):
+CTL_DECIDE = 0  # 1: the next derivatives call decides the kept set first
+CTL_RANK = 1  # number of kept rows (-1: never decided)
+CTL_MIN_SINE2 = 2  # smallest squared sine of a kept row at the last decision
+CTL_CHANGES = 3  # number of decisions that changed the kept set
+CTL_CHANGE_T = 4  # time of the last change [s]
+CTL_WATCH = 5  # 1: a kept pivot fell by WATCH_DROP since the last decision: decide after the step
+CTL_SET_REF = 6  # 1: the next factorisation stores its pivot ratios as the references
+CTL_NEAR_T = 7  # first decision near a singular position since the stepper last reset it [s] (-1: none)
+CTL_NEAR_MIN = 8  # the smallest squared sine (kept rows, or a row dropped there) since then (state in W.y_near)
+CTL_NEAR_STEPS = 9  # number of steps that ended near a singular position (each projected)
+CTL_RANK_BEFORE = 10  # the rank before the last change (equal to CTL_RANK: other rows dropped, same rank)
+CTL_NEAR_MIN_T = 11  # time of that smallest squared sine [s]
+CTL_SIZE = 12
+RANK_SINE2 = ODE_RANK_TOL * ODE_RANK_TOL
+RETURN_SINE2 = ODE_RANK_RETURN_TOL * ODE_RANK_RETURN_TOL
+NEAR_SINE2 = ODE_NEAR_SINGULAR * ODE_NEAR_SINGULAR
+WATCH_DROP = 0.1  # a kept pivot ratio (mass metric) this much below its reference: decide after the step
+DECIDE_NOW_DROP = 1e-6  # ... this much below: decide at once, at the current state
+PROJECT_ITER = 4  # chord-Newton iterations of the near-singular position projection
+
+
+def new_rank_state(m: int) -> np.ndarray:
+    """Initial W.ctl: nothing decided yet (the first evaluation decides)."""
+    ctl = np.zeros(CTL_SIZE)
+    ctl[CTL_DECIDE], ctl[CTL_RANK], ctl[CTL_MIN_SINE2], ctl[CTL_SET_REF] = 1.0, -1.0, 1.0, 1.0
+    ctl[CTL_CHANGE_T], ctl[CTL_NEAR_T], ctl[CTL_NEAR_MIN] = -1.0, -1.0, 1.0
+    return ctl
+
+
 @njit(cache=True)
-def _schur(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm):
+def _schur(band, jac, weight, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm):
+    """Band of the permuted J diag(weight) J^T (weight: M^-1, or the rank metric)."""
     band[:, :] = 0.0
     for p in range(pair_r.shape[0]):
         r, s, b = pair_r[p], pair_s[p], pair_body[p]
         sr, ss = pair_side_r[p], pair_side_s[p]
         val = 0.0
         for k in range(6):
-            val += jac[r, sr, k] * minv[b, k] * jac[s, ss, k]
+            val += jac[r, sr, k] * weight[b, k] * jac[s, ss, k]
         i, j = perm[r], perm[s]
         if i >= j:
             band[i, i - j] += val
@@ -455,41 +495,51 @@ def _schur(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s,
 
 
 @njit(cache=True)
-def _regularise(band, eps):
-    """C + eps diag(C) (+ 1e-15 max diag, so that eps = 0 still factors exactly redundant rows)."""
-    m = band.shape[0]
-    dmax = 0.0
-    for i in range(m):
-        dmax = max(dmax, band[i, 0])
-    for i in range(m):
-        band[i, 0] += eps * band[i, 0] + 1e-15 * dmax
-
-
-@njit(cache=True, inline="always")
-def _schur_band(S, W):
-    """Assemble the band of the permuted Schur complement C = J M^-1 J^T."""
-    _schur(W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
-
-
-@njit(cache=True)
-def band_cholesky(band, bw, pivot_tol=0.0):
-    """In-place Cholesky factor of a symmetric band matrix (row i, column i - k at
-    band[i, k]); returns False unless every pivot exceeds pivot_tol x its diagonal entry
-    (pivot_tol = 0: unless it is positive definite)."""
+def band_cholesky(band, bw, keep, ratio, drop_below=-1.0, return_below=-1.0):
+    """In-place Cholesky factor of the kept rows of a symmetric band matrix (row i, column
+    i - k at band[i, k]); a dropped row (keep[i] == 0) becomes an identity row with zeros in
+    its column, so that solves give it 0. ratio[i] = pivot / diagonal entry of row i (its
+    squared sine to the span of the kept rows before it). With drop_below >= 0 the kept set
+    is decided on the way (keep must start 1 for rows kept so far, 2 for rows dropped so far):
+    a row whose ratio is not above drop_below (return_below for a row dropped so far) is
+    dropped. Returns False if a kept pivot is not positive or not finite."""
     m = band.shape[0]
     for i in range(m):
         j0 = max(0, i - bw)
-        for j in range(j0, i + 1):
+        if keep[i] == 0:
+            ratio[i] = 0.0
+            _identity_row(band, i, j0)
+            continue
+        for j in range(j0, i):
+            if keep[j] == 0:
+                band[i, i - j] = 0.0
+                continue
             s = band[i, i - j]
             for k in range(max(j0, j - bw), j):
                 s -= band[i, i - k] * band[j, j - k]
-            if j == i:
-                if not s > pivot_tol * band[i, 0]:
-                    return False
-                band[i, 0] = np.sqrt(s)
-            else:
-                band[i, i - j] = s / band[j, 0]
+            band[i, i - j] = s / band[j, 0]
+        d = band[i, 0]
+        s = d
+        for k in range(j0, i):
+            s -= band[i, i - k] * band[i, i - k]
+        ratio[i] = s / d if d > 0.0 else 0.0
+        if drop_below >= 0.0:
+            if not ratio[i] > (drop_below if keep[i] == 1 else return_below):
+                keep[i] = 0
+                _identity_row(band, i, j0)
+                continue
+            keep[i] = 1
+        if not s > 0.0 or not np.isfinite(s):
+            return False
+        band[i, 0] = np.sqrt(s)
     return True
+
+
+@njit(cache=True)
+def _identity_row(band, i, j0):
+    for k in range(1, i - j0 + 1):
+        band[i, k] = 0.0
+    band[i, 0] = 1.0
 
 
 @njit(cache=True)
@@ -506,6 +556,156 @@ def band_solve(band, bw, x):
         for k in range(i + 1, min(m, i + bw + 1)):
             s -= band[k, k - i] * x[k]
         x[i] = s / band[i, 0]
+
+
+@njit(cache=True)
+def _solve_kept(band, bw, perm, keep, b, x, rhs):
+    """x = C_KK^-1 b on the kept rows, 0 on the dropped ones (rows in model order; rhs: scratch)."""
+    m = b.shape[0]
+    for r in range(m):
+        i = perm[r]
+        rhs[i] = b[r] if keep[i] else 0.0
+    band_solve(band, bw, rhs)
+    for r in range(m):
+        x[r] = rhs[perm[r]]
+
+
+@njit(cache=True)
+def _decide_rows(t, Y, band, bw, jac, rank_w, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm, keep,
+                 keep_prev, sine2, ctl, y_near):  # fmt: skip
+    """Decide the kept set at (t, Y) from the Jacobian in jac (see the section comment) and
+    update the rank state ctl (keep_prev: the kept set before the last change); returns the rank."""
+    _schur(band, jac, rank_w, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm)
+    m = keep.shape[0]
+    old = keep.copy()
+    for i in range(m):
+        keep[i] = 1 if old[i] else 2  # a dropped row comes back only above RETURN_SINE2 (hysteresis)
+    band_cholesky(band, bw, keep, sine2, RANK_SINE2, RETURN_SINE2)
+    rank, smin, snear, changed = 0, 1.0, 1.0, False
+    for i in range(m):
+        rank += keep[i]
+        if keep[i]:
+            smin = min(smin, sine2[i])
+        elif old[i] and ctl[CTL_RANK] >= 0.0:  # dropped just now: the passage's closest approach
+            snear = min(snear, sine2[i])
+        changed = changed or keep[i] != old[i]
+    snear = min(snear, smin)
+    if changed and ctl[CTL_RANK] >= 0.0:
+        ctl[CTL_CHANGES] += 1.0
+        ctl[CTL_CHANGE_T] = t
+        ctl[CTL_RANK_BEFORE] = ctl[CTL_RANK]
+        keep_prev[:] = old
+    if snear < NEAR_SINE2:
+        if ctl[CTL_NEAR_T] < 0.0:
+            ctl[CTL_NEAR_T] = t
+        if snear < ctl[CTL_NEAR_MIN]:
+            ctl[CTL_NEAR_MIN], ctl[CTL_NEAR_MIN_T] = snear, t
+            for k in range(Y.shape[0]):
+                y_near[k] = Y[k]
+    ctl[CTL_RANK], ctl[CTL_MIN_SINE2] = rank, smin
+    ctl[CTL_DECIDE], ctl[CTL_WATCH], ctl[CTL_SET_REF] = 0.0, 0.0, 1.0
+    return rank
+
+
+@njit(cache=True, inline="always")
+def decide_rows(t, Y, S, W):
+    """Decide the kept rows at (t, Y) (W.jac must hold the Jacobian there); returns the rank."""
+    return _decide_rows(
+        t, Y, W.band, S.bw, W.jac, S.rank_w, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm,
+        W.keep, W.keep_prev, W.sine2, W.ctl, W.y_near,
+    )  # fmt: skip
+
+
+@njit(cache=True)
+def _kept_cholesky_watched(band, bw, keep, ratio, ref, ctl):
+    """Factor the kept rows of the assembled C (:func:`band_cholesky`) and watch their pivots
+    against those of the last decision. Returns (ok, smallest kept pivot ratio); not ok if a
+    pivot is not positive or fell by DECIDE_NOW_DROP (the kept set must be decided again here)."""
+    if not band_cholesky(band, bw, keep, ratio):
+        return False, 0.0
+    rmin = 1.0
+    set_ref = ctl[CTL_SET_REF] > 0.0
+    for i in range(keep.shape[0]):
+        if keep[i]:
+            r = ratio[i]
+            rmin = min(rmin, r)
+            if set_ref:
+                ref[i] = r
+            elif r < WATCH_DROP * ref[i]:
+                ctl[CTL_WATCH] = 1.0
+                if r < DECIDE_NOW_DROP * ref[i]:
+                    return False, rmin
+    ctl[CTL_SET_REF] = 0.0
+    return True, rmin
+
+
+@njit(cache=True)
+def _full_cholesky_watched(band, bw, ratio, ref, ctl):
+    """:func:`_kept_cholesky_watched` when every row is kept (the common case, kept lean):
+    band_cholesky without the kept-set branches, the pivots watched on the way."""
+    m = band.shape[0]
+    set_ref = ctl[CTL_SET_REF] > 0.0
+    rmin = 1.0
+    for i in range(m):
+        j0 = max(0, i - bw)
+        d = band[i, 0]
+        for j in range(j0, i + 1):
+            s = band[i, i - j]
+            for k in range(max(j0, j - bw), j):
+                s -= band[i, i - k] * band[j, j - k]
+            if j < i:
+                band[i, i - j] = s / band[j, 0]
+                continue
+            if not s > 0.0 or not np.isfinite(s):
+                return False, 0.0
+            r = s / d
+            ratio[i] = r
+            rmin = min(rmin, r)
+            if set_ref:
+                ref[i] = r
+            elif r < WATCH_DROP * ref[i]:
+                ctl[CTL_WATCH] = 1.0
+                if r < DECIDE_NOW_DROP * ref[i]:
+                    return False, rmin
+            band[i, 0] = np.sqrt(s)
+    ctl[CTL_SET_REF] = 0.0
+    return True, rmin
+
+
+@njit(cache=True, inline="always")
+def factor_schur(t, Y, S, W):
+    """Factor C = J M^-1 J^T on the kept rows at (t, Y) (W.jac filled), deciding the kept set
+    first when asked to (W.ctl) or when the factorisation shows that it no longer fits. Returns
+    (ok, smallest pivot ratio of the kept rows). The common case (all rows kept, no decision
+    due) stays lean; the rest is one call away (:func:`_factor_with_decisions`)."""
+    if W.ctl[CTL_DECIDE] == 0.0 and W.ctl[CTL_RANK] == S.row_kind.shape[0]:
+        _schur(W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
+        ok, rmin = _full_cholesky_watched(W.band, S.bw, W.ratio, W.ref, W.ctl)
+        if ok:
+            return ok, rmin
+    return _factor_with_decisions(t, Y, S, W)
+
+
+@njit(cache=True)
+def _factor_with_decisions(t, Y, S, W):
+    """:func:`factor_schur` with a decision due, rows dropped, or a factorisation that failed."""
+    if W.ctl[CTL_DECIDE] > 0.0:
+        decide_rows(t, Y, S, W)
+    ok, rmin = _factor_kept(S, W)
+    if not ok:
+        decide_rows(t, Y, S, W)
+        ok, rmin = _factor_kept(S, W)
+    return ok, rmin
+
+
+@njit(cache=True, inline="always")
+def _factor_kept(S, W):
+    """Assemble C = J M^-1 J^T and factor its kept rows, watching the pivots (see
+    :func:`_kept_cholesky_watched`): (ok, smallest kept pivot ratio)."""
+    _schur(W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
+    if W.ctl[CTL_RANK] == S.row_kind.shape[0]:
+        return _full_cholesky_watched(W.band, S.bw, W.ratio, W.ref, W.ctl)
+    return _kept_cholesky_watched(W.band, S.bw, W.keep, W.ratio, W.ref, W.ctl)
 
 
 REFINE_SWEEPS = 12  # at most this many iterative-refinement sweeps per multiplier solve
@@ -528,7 +728,7 @@ def _constraint_acc(nb, bi, bj, jac, minv, lam, u):
 
 @njit(cache=True)
 def _schur_residual(nb, bi, bj, jac, minv, b, lam, u, res):
-    """u = M^-1 J^T lam and res = b - J u = b - C lam with the UNregularised C."""
+    """u = M^-1 J^T lam and res = b - J u = b - C lam."""
     m = bi.shape[0]
     _constraint_acc(nb, bi, bj, jac, minv, lam, u)
     for r in range(m):
@@ -542,30 +742,23 @@ def _schur_residual(nb, bi, bj, jac, minv, b, lam, u, res):
 
 
 @njit(cache=True)
-def _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, b, lam, rhs, u, res, lam_prev, u_prev):
-    """lam = C^-1 b for the unregularised C = J M^-1 J^T, by iterative refinement with the
-    factor of C + eps diag(C) in ``band``: lam += (C + eps D)^-1 (b - C lam). The sweeps stop when
-    the change of the constraint accelerations u = M^-1 J^T lam, in the kinetic-energy norm (so
-    independent of units and masses), is at rounding level (REFINE_TOL relative) or stops
-    shrinking. For consistent b the accelerations do not depend on eps; for redundant rows
-    J^T lam is unique (lam is not) and a component of b outside the range of C (drift of a
-    redundant set) does not stall the refinement. Leaves u = M^-1 J^T lam."""
+def _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, keep, b, lam, rhs, u, res, u_prev):
+    """lam = C_KK^-1 b on the kept rows (0 on the dropped ones) with the factor in ``band`` and
+    iterative refinement against C itself, for an ill-conditioned C_KK (badly scaled masses,
+    e.g. a point mass with inertia 1e-8 kg m^2): lam += C_KK^-1 (b - C lam). The sweeps stop
+    when the change of the constraint accelerations u = M^-1 J^T lam, in the kinetic-energy
+    norm (so independent of units and masses), is at rounding level (REFINE_TOL relative) or
+    stops shrinking. Leaves u = M^-1 J^T lam."""
     m = bi.shape[0]
-    for r in range(m):
-        rhs[perm[r]] = b[r]
-    band_solve(band, bw, rhs)
-    for r in range(m):
-        lam[r] = rhs[perm[r]]
+    _solve_kept(band, bw, perm, keep, b, lam, rhs)
     _schur_residual(nb, bi, bj, jac, minv, b, lam, u, res)
     prev = np.inf
     for _ in range(REFINE_SWEEPS):
         for i in range(6 * nb):
             u_prev[i] = u[i]
+        _solve_kept(band, bw, perm, keep, res, res, rhs)
         for r in range(m):
-            rhs[perm[r]] = res[r]
-        band_solve(band, bw, rhs)
-        for r in range(m):
-            lam[r] += rhs[perm[r]]
+            lam[r] += res[r]
         _schur_residual(nb, bi, bj, jac, minv, b, lam, u, res)
         du2, u2 = 0.0, 0.0
         for i in range(6 * nb):
@@ -596,11 +789,11 @@ def _multipliers(
     rhs,
     lam,
     perm,
+    keep,
     minv,
     bvec,
     u,
     res,
-    lam_prev,
     u_prev,
     refine,
     code,
@@ -613,9 +806,9 @@ def _multipliers(
     table_base,
     stack,
 ):
-    """Solve C lam = J M^-1 Q - gamma* with the banded Cholesky factor in ``band`` (of C itself
-    if ``refine`` is False, else of C + eps diag(C), then refined against C) and subtract
-    M^-1 J^T lam from acc. Returns the driver power [W]."""
+    """Solve C lam = J M^-1 Q - gamma* on the kept rows with the banded Cholesky factor in
+    ``band`` (refined against C if ``refine``) and subtract M^-1 J^T lam from acc. Returns the
+    driver power [W]."""
     m = bi.shape[0]
     for r in range(m):
         s = 0.0
@@ -627,13 +820,9 @@ def _multipliers(
         gstar = gamma[r] - 2.0 * alpha * rate[r] - beta * beta * phi[r]
         bvec[r] = s - gstar
     if refine:
-        _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, bvec, lam, rhs, u, res, lam_prev, u_prev)
+        _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, keep, bvec, lam, rhs, u, res, u_prev)
     else:
-        for r in range(m):
-            rhs[perm[r]] = bvec[r]
-        band_solve(band, bw, rhs)
-        for r in range(m):
-            lam[r] = rhs[perm[r]]
+        _solve_kept(band, bw, perm, keep, bvec, lam, rhs)
         _constraint_acc(nb, bi, bj, jac, minv, lam, u)
     for i in range(6 * nb):
         acc[i] -= u[i]
@@ -665,8 +854,9 @@ def _state_rates(nb, Y, acc, Ydot):
 
 @njit(cache=True, inline="always")
 def derivatives(t, Y, S, W, Ydot):
-    """dY/dt at (t, Y); fills W.lam (multipliers, J^T lam is the constraint load with
-    a minus sign). Returns (status, potential energy, non-conservative power, driver power)."""
+    """dY/dt at (t, Y); fills W.lam (multipliers of the kept rows, 0 for the dropped ones;
+    J^T lam is the constraint load with a minus sign). Returns (status, potential energy,
+    non-conservative power, driver power)."""
     nb = S.nb
     _update_rotations(nb, Y, W.A)
     V, Pnc = forces(t, Y, S, W, W.Q)
@@ -676,15 +866,9 @@ def derivatives(t, Y, S, W, Ydot):
     Pdrv = 0.0
     if S.row_kind.shape[0] > 0:
         constraints(t, Y, S, W)
-        # exact Cholesky of C when no row is (nearly) dependent on the others; otherwise the
-        # regularised factor and iterative refinement against C (no eps bias either way)
-        _schur_band(S, W)
-        refine = not band_cholesky(W.band, S.bw, SCHUR_PIVOT_TOL)
-        if refine:
-            _schur_band(S, W)
-            _regularise(W.band, S.eps)
-            if not band_cholesky(W.band, S.bw):
-                return SINGULAR, V, Pnc, Pdrv
+        ok, rmin = factor_schur(t, Y, S, W)
+        if not ok:
+            return SINGULAR, V, Pnc, Pdrv
         Pdrv = _multipliers(
             t,
             nb,
@@ -703,13 +887,13 @@ def derivatives(t, Y, S, W, Ydot):
             W.rhs,
             W.lam,
             S.perm,
+            W.keep,
             S.minv,
             W.bvec,
             W.u,
             W.res,
-            W.lam_prev,
             W.u_prev,
-            refine,
+            rmin < SCHUR_PIVOT_TOL,
             S.p_code,
             S.p_code_start,
             S.p_consts,
@@ -723,6 +907,99 @@ def derivatives(t, Y, S, W, Ydot):
     if not _state_rates(nb, Y, acc, Ydot):
         return NOT_FINITE, V, Pnc, Pdrv
     return OK, V, Pnc, Pdrv
+
+
+# ----------------------------------------------------------------------------- near singular positions
+@njit(cache=True, inline="always")
+def wants_decision(S, W) -> bool:
+    """Whether the kept set must be decided again after a step: rows are dropped (the rank may
+    come back), the last decision was near a singular position, or a pivot fell since."""
+    c = W.ctl
+    return c[CTL_WATCH] > 0.0 or c[CTL_RANK] < S.row_kind.shape[0] or c[CTL_MIN_SINE2] < NEAR_SINE2
+
+
+@njit(cache=True)
+def _scaled_violation(phi, row_scale, perm, keep):
+    """max |Phi| over the kept rows (length rows / the model length scale); inf if not finite."""
+    e = 0.0
+    for r in range(phi.shape[0]):
+        if keep[perm[r]]:
+            v = abs(phi[r]) * row_scale[r]
+            if not np.isfinite(v):
+                return np.inf
+            e = max(e, v)
+    return e
+
+
+@njit(cache=True, inline="always")
+def _kept_correction(S, W, b):
+    """W.u = M^-1 J^T C_KK^-1 b (the mass-orthogonal correction that removes b from the kept rows)."""
+    _solve_kept(W.band, S.bw, S.perm, W.keep, b, W.res, W.rhs)
+    _constraint_acc(S.nb, S.row_bi, S.row_bj, W.jac, S.minv, W.res, W.u)
+
+
+@njit(cache=True)
+def project_state(t, Y, S, W):
+    """Project Y in place onto the kept constraint rows at time t [s], mass-orthogonally:
+    positions by chord Newton on Phi_K = 0 (factor of the first iterate, at most PROJECT_ITER
+    corrections, until ODE_PROJECTION_TOL), then velocities onto J_K v = -Phi_t. Returns a
+    status (OK, SINGULAR, NOT_FINITE)."""
+    nb = S.nb
+    for it in range(PROJECT_ITER + 1):
+        _update_rotations(nb, Y, W.A)
+        constraints(t, Y, S, W)
+        if it == 0 and not factor_schur(t, Y, S, W)[0]:
+            return SINGULAR
+        e = _scaled_violation(W.phi, S.row_scale, S.perm, W.keep)
+        if not np.isfinite(e):
+            return NOT_FINITE
+        if e <= ODE_PROJECTION_TOL or it == PROJECT_ITER:
+            break
+        _kept_correction(S, W, W.phi)
+        for b in range(nb):
+            for k in range(3):
+                Y[7 * b + k] -= W.u[6 * b + k]
+            dtheta = np.empty(3)
+            for k in range(3):
+                dtheta[k] = -W.u[6 * b + 3 + k]
+            rotate_by_body_vector(Y[7 * b + 3 : 7 * b + 7].copy(), dtheta, Y[7 * b + 3 : 7 * b + 7])
+    _kept_correction(S, W, W.rate)
+    for i in range(6 * nb):
+        Y[7 * nb + i] -= W.u[i]
+    return OK
+
+
+@njit(cache=True)
+def _stabilise(t, Y, S, W, changes_before):
+    """The work of :func:`end_of_step` once a decision is due (not inlined: it is rare)."""
+    _update_rotations(S.nb, Y, W.A)
+    constraints(t, Y, S, W)
+    decide_rows(t, Y, S, W)
+    near = W.ctl[CTL_MIN_SINE2] < NEAR_SINE2
+    if not near and W.ctl[CTL_CHANGES] == changes_before:
+        return OK, False
+    if near:
+        W.ctl[CTL_NEAR_STEPS] += 1.0
+    return project_state(t, Y, S, W), True
+
+
+@njit(cache=True, inline="always")
+def end_of_step(t, Y, S, W, changes_before):
+    """After an accepted step to (t, Y): decide the kept set again if needed (:func:`wants_decision`);
+    if the state is near a singular position or the kept set changed since the rank state's change
+    counter read ``changes_before``, project Y onto the constraints (:func:`project_state`).
+    Returns (status, whether Y was projected)."""
+    if S.row_kind.shape[0] > 0 and wants_decision(S, W):
+        return _stabilise(t, Y, S, W, changes_before)
+    if W.ctl[CTL_CHANGES] != changes_before:  # a decision inside the step changed the kept set
+        return project_state(t, Y, S, W), True
+    return OK, False
+
+
+@njit(cache=True)
+def accepted_state(t, Y, S, W, changes_before):
+    """:func:`end_of_step` for the steppers written in Python: (status, projected)."""
+    return end_of_step(t, Y, S, W, changes_before)
 
 
 @njit(cache=True)

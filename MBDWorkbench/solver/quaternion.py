@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike
+
+from .jit import njit
 
 
 @njit(cache=True)

@@ -26,12 +26,14 @@ POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia o
 
 _STATIC_FIELDS = (
     "nb minv mass inertia gravity row_kind row_bi row_bj row_vecs row_prog "
-    "pair_r pair_s pair_side_r pair_side_s pair_body perm bw alpha beta eps "
+    "pair_r pair_s pair_side_r pair_side_s pair_body perm bw alpha beta rank_w row_scale "
     "force_start force_bi force_bj force_vecs force_par force_prog force_flag "
     "p_code p_code_start p_consts p_const_start p_table_x p_table_y p_table_start p_table_base p_stack"
 ).split()
 Static = namedtuple("Static", _STATIC_FIELDS)
-Work = namedtuple("Work", "A Q acc phi jac gamma rate lam band rhs bvec u res lam_prev u_prev")
+Work = namedtuple(
+    "Work", "A Q acc phi jac gamma rate lam band rhs bvec u res u_prev keep keep_prev ratio ref sine2 ctl y_near"
+)
 
 
 def principal_frame(inertia):
@@ -76,6 +78,7 @@ class System:
         pack = pack_programs(self.programs)
         self.pack = pack
         pairs, perm, bw = self._schur_structure(rows)
+        self.Y0 = self._initial_state()
         p = self.params = model.settings
         self.static = Static(
             nb=self.nb,
@@ -97,7 +100,8 @@ class System:
             bw=bw,
             alpha=float(p.baumgarte_alpha),
             beta=float(p.baumgarte_beta),
-            eps=float(p.tikhonov_eps),
+            rank_w=self._rank_metric(),
+            row_scale=np.where(self.row_angular, 1.0, 1.0 / float(np.max(self.body_sizes(), initial=1.0))),
             **force_arrays,
             **dict(
                 zip(
@@ -117,7 +121,6 @@ class System:
             ),
         )
         self.work = self.new_work()
-        self.Y0 = self._initial_state()
 
     # ------------------------------------------------------------------ bodies
     def _poses(self):
@@ -311,6 +314,26 @@ class System:
     }
 
     # ------------------------------------------------------------------ Schur structure
+    def body_sizes(self) -> np.ndarray:
+        """Size [m] of each moving body: the largest distance from its CoG to the origin of one
+        of its joints; a body jointed at its CoG only (size below 1e-6 of the largest) takes the
+        largest size (1 m if no body has one)."""
+        size = np.zeros(self.nb)
+        for j, f in zip(self.model.joints, self.joint_frames):
+            for side, body in (("i", j.body_i), ("j", j.body_j)):
+                b = self.body_index(body)
+                if b >= 0:
+                    size[b] = max(size[b], float(np.linalg.norm(f["o" + side])))
+        largest = float(np.max(size, initial=0.0)) or 1.0
+        return np.where(size > 1e-6 * largest, size, largest)
+
+    def _rank_metric(self) -> np.ndarray:
+        """Weights (nb, 6) of the metric in which the kept constraint rows are decided: J W J^T
+        with W = (s^2, s^2, s^2, 1, 1, 1) per body of size s, i.e. every body with unit mass and a
+        radius of gyration equal to its size; dimensionless, free of masses and units."""
+        s2 = self.body_sizes() ** 2
+        return np.column_stack([s2, s2, s2, np.ones((self.nb, 3))]) if self.nb else np.zeros((0, 6))
+
     def _schur_structure(self, rows):
         """Pairs of rows sharing a moving body, a bandwidth-reducing ordering (reverse
         Cuthill-McKee) and the resulting bandwidth of the Schur complement."""
@@ -355,8 +378,14 @@ class System:
             bvec=np.zeros(m),
             u=np.zeros(6 * nb),
             res=np.zeros(m),
-            lam_prev=np.zeros(m),
             u_prev=np.zeros(6 * nb),
+            keep=np.ones(m, dtype=np.int64),
+            keep_prev=np.ones(m, dtype=np.int64),
+            ratio=np.zeros(m),
+            ref=np.zeros(m),
+            sine2=np.zeros(m),
+            ctl=kernels.new_rank_state(m),
+            y_near=np.zeros(13 * nb),
         )
 
     # ------------------------------------------------------------------ state
@@ -381,14 +410,23 @@ class System:
         return Ydot
 
     def evaluate(self, t: float, Y: np.ndarray) -> dict:
-        """Everything at one instant: Ydot, multipliers, Phi, Phi rate, energies, powers."""
+        """Everything at one instant: Ydot, multipliers, Phi, Phi rate, energies, powers. The
+        kept rows are decided again at (t, Y) from the stepper's kept set (a dropped row returns
+        above ODE_RANK_RETURN_TOL), the stepper's rank state left as it was; the multipliers of
+        a redundant set are the minimum-norm split (:meth:`min_norm_multipliers`)."""
         Y = np.array(Y, dtype=float)
         kernels.fast_call(kernels.normalize_quaternions, self.static, Y)
         Ydot = np.empty_like(Y)
-        status, V, Pnc, Pdrv = kernels.fast_call(kernels.derivatives, float(t), Y, self.static, self.work, Ydot)
-        if self.m and status != kernels.SINGULAR:
-            kernels.fast_call(kernels.constraints, float(t), Y, self.static, self.work)
         w = self.work
+        saved = [a.copy() for a in (w.keep, w.keep_prev, w.ref, w.ctl, w.y_near)]
+        w.ctl[kernels.CTL_DECIDE] = 1.0
+        try:
+            status, V, Pnc, Pdrv = kernels.fast_call(kernels.derivatives, float(t), Y, self.static, w, Ydot)
+            if self.m and status == kernels.OK and not self.kept_rows().all():
+                w.lam[:] = self.min_norm_multipliers(w.lam)
+        finally:
+            for a, b in zip((w.keep, w.keep_prev, w.ref, w.ctl, w.y_near), saved):
+                a[:] = b
         return dict(
             status=status,
             Ydot=Ydot,
@@ -401,18 +439,46 @@ class System:
             Pdrv=Pdrv,
         )
 
-    def constraint_jacobian(self, t, Y):
-        """Dense (Phi [m], Phi_q [m x 6N], gamma [m], rate [m]) at (t, Y)."""
-        Y = np.ascontiguousarray(Y, dtype=float)
-        kernels.fast_call(kernels.update_rotations, self.static, Y, self.work.A)
-        kernels.fast_call(kernels.constraints, float(t), Y, self.static, self.work)
+    def kept_rows(self) -> np.ndarray:
+        """Mask of the constraint rows in the ODE-form solve (False: dropped as dependent)."""
+        return self.work.keep[self.static.perm] == 1
+
+    def min_norm_multipliers(self, lam: np.ndarray) -> np.ndarray:
+        """The multipliers with the same constraint load J^T lam as ``lam`` (dropped rows 0, as
+        the kernels return them) that minimise sum_r C_rr lam_r^2, C = J M^-1 J^T: the
+        minimum-norm split of a redundant set, each row weighted by the acceleration its unit
+        load alone would cause (unit-consistent). Uses the Jacobian and the factor of the kept
+        rows left in the work arrays by the last evaluation."""
+        S, w = self.static, self.work
+        keep = self.kept_rows()
+        dropped = np.nonzero(~keep)[0]
+        J = self._dense_jacobian()
+        JM = J * S.minv.reshape(-1)
+        Z = np.zeros((self.m, len(dropped)))
+        rhs, x = np.zeros(self.m), np.zeros(self.m)
+        for c, r in enumerate(dropped):  # null vectors of J^T: row r minus its combination of kept rows
+            kernels._solve_kept(w.band, S.bw, S.perm, w.keep, J @ JM[r], x, rhs)
+            Z[:, c] = -x
+            Z[r, c] = 1.0
+        ZD = Z.T * np.einsum("ij,ij->i", JM, J)
+        return lam - Z @ np.linalg.lstsq(ZD @ Z, ZD @ lam, rcond=None)[0]
+
+    def _dense_jacobian(self) -> np.ndarray:
+        """Dense Phi_q [m x 6N] from the work arrays."""
         Jd = np.zeros((self.m, 6 * self.nb))
         for side, bodies in ((0, self.static.row_bi), (1, self.static.row_bj)):
             for r in np.nonzero(bodies >= 0)[0]:
                 b = bodies[r]
                 Jd[r, 6 * b : 6 * b + 6] += self.work.jac[r, side]
+        return Jd
+
+    def constraint_jacobian(self, t, Y):
+        """Dense (Phi [m], Phi_q [m x 6N], gamma [m], rate [m]) at (t, Y)."""
+        Y = np.ascontiguousarray(Y, dtype=float)
+        kernels.fast_call(kernels.update_rotations, self.static, Y, self.work.A)
+        kernels.fast_call(kernels.constraints, float(t), Y, self.static, self.work)
         w = self.work
-        return w.phi.copy(), Jd, w.gamma.copy(), w.rate.copy()
+        return w.phi.copy(), self._dense_jacobian(), w.gamma.copy(), w.rate.copy()
 
     def owner_name(self, owner):
         """Name of the joint or driver owning a constraint row."""

@@ -12,8 +12,18 @@ PROJECTION_TOL = 1e-11  # projection of ODE-form runs: repeated at every output 
 # Rank decisions
 RANK_TOL = 1e-8  # mobility/redundancy of an assembled state (|Phi| < ASSEMBLY_TOL); a diagnosis, `--tol` overrides
 REDUNDANCY_TOL = 1e-9  # rows an index-3 run drops at its start: only exactly redundant ones may leave the solve
-SCHUR_PIVOT_TOL = 1e-6  # ODE-form Schur complement: a smaller pivot (x its diagonal) -> regularise and refine
+SCHUR_PIVOT_TOL = 1e-6  # ODE-form Schur complement (mass metric): a smaller pivot (x its diagonal) -> refine the solve
 SAMPLED_RANK_TOL = 1e-6  # states sampled from a run carry its constraint drift, which blurs exact dependencies
+
+# ODE-form constraint solve (kernels.py): sine of the angle between a constraint row and the span of the rows kept
+# before it (reverse Cuthill-McKee order), in the dimensionless metric where every body has unit mass and a radius of
+# gyration equal to its size; no mass, inertia or unit enters
+ODE_RANK_TOL = 1e-5  # a smaller sine: the row depends on the kept ones and leaves the solve (multiplier 0)
+ODE_RANK_RETURN_TOL = 1e-3  # a dropped row comes back above this sine only: off the constraints (drift) a redundant
+# row is only nearly dependent (sine ~ the violation), and taking it back near 1e-5 made C nearly singular (Bricard
+# with explicit Euler blew up at 0.24 s); leaving a singular position the sine grows past 1e-3 within a step
+ODE_NEAR_SINGULAR = 1e-2  # a smaller sine of a kept row: rank re-decided and state projected after every step
+ODE_PROJECTION_TOL = 1e-12  # near-singular projection: max |Phi| (length rows / model length scale, angle rows)
 
 # Singular configurations: sigma_min / sigma_max of the independent rows (1 / condition number)
 SINGULAR_TOL = 1e-4  # the kinematic analysis stops: the drivers no longer determine the motion

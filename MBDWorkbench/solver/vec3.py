@@ -12,7 +12,8 @@ ground (identity rotation): :func:`body_mv`, :func:`body_mtv`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 Scalar = float | complex
 Vec3 = tuple  # (x, y, z), Scalar entries

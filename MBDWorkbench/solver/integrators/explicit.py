@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from .. import kernels
+from ..jit import njit
 from ..quaternion import rotate_by_body_vector
 from .base import Stepper
+from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
     from ..model import Settings
@@ -36,11 +37,14 @@ def account_power(acc: np.ndarray, t: float, Pdrv: float, Pnc: float) -> None:
 def run_fixed(
     method: int, t: float, Y: np.ndarray, h: float, nsteps: int, S: Static, W: Work, acc: np.ndarray
 ) -> tuple[int, int]:
-    """Advance Y in place by ``nsteps`` steps of size h [s]. Returns (steps done, status)."""
+    """Advance Y in place by ``nsteps`` steps of size h [s]; after each step the kept
+    constraint rows are decided again and the state projected where needed
+    (:func:`..kernels.end_of_step`). Returns (steps done, status)."""
     n = Y.shape[0]
     k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
     off = 7 * S.nb
     for step in range(nsteps):
+        changes = W.ctl[kernels.CTL_CHANGES]
         status, V, Pnc, Pdrv = kernels.derivatives(t, Y, S, W, k1)
         if status != kernels.OK:
             return step, status
@@ -72,6 +76,9 @@ def run_fixed(
                 Y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
         kernels.normalize_quaternions(S, Y)
         t += h
+        status = kernels.end_of_step(t, Y, S, W, changes)[0]
+        if status != kernels.OK:
+            return step + 1, status
     return nsteps, kernels.OK
 
 
@@ -84,6 +91,7 @@ class FixedStepStepper(Stepper):
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)
         self.h = settings.step
+        self.events = RankEvents(system)
 
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
@@ -93,7 +101,11 @@ class FixedStepStepper(Stepper):
             run_fixed, self.method, float(t), Y, float(h), n, self.system.static, self.system.work, acc
         )
         self.steps += done
-        return (t_next if status == kernels.OK else t + done * h), status
+        self.events.read(self)
+        t_reached = t_next if status == kernels.OK else t + done * h
+        if status == kernels.SINGULAR:
+            raise singular_stop(self.system, t_reached, Y, "the kept constraint equations became dependent")
+        return t_reached, status
 
 
 class EulerStepper(FixedStepStepper):

@@ -1,5 +1,8 @@
 """SciPy's adaptive BDF, Radau and LSODA on the ODE form, stepped one accepted step at a
-time so that the work integrals are accounted at every step."""
+time so that the work integrals are accounted at every step. After each accepted step the
+kernels decide the kept constraint rows again where needed and, near a singular position,
+project the state onto the constraints (``kernels.end_of_step``); the projected state is
+written back into the solver (:meth:`SciPyStepper._write_back`)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from scipy.integrate import BDF, LSODA, OdeSolver, Radau
 from .. import kernels
 from .base import Stepper
 from .explicit import account_power
+from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
     from ..model import Settings
@@ -29,12 +33,14 @@ class SciPyStepper(Stepper):
             self._fun, t0, Y0.copy(), settings.t_end, rtol=settings.rtol, atol=settings.atol, max_step=settings.step
         )
         self._failed = False
+        self._singular: tuple[float, np.ndarray] | None = None  # (t [s], Y) of a singular evaluation
+        self.events = RankEvents(system)
 
     def _fun(self, t: float, Y: np.ndarray) -> np.ndarray:
         try:
             Ydot = self.system.derivative(t, Y)
-        except FloatingPointError:
-            self._failed = True
+        except FloatingPointError:  # the kept rows could not be factorised even after a fresh decision
+            self._failed, self._singular = True, (float(t), np.array(Y, dtype=float))
             return np.full_like(Y, np.nan)
         if not np.all(np.isfinite(Ydot)):
             self._failed = True
@@ -46,21 +52,64 @@ class SciPyStepper(Stepper):
         while s.t < t_next - 1e-12 * max(1.0, abs(t_next)):
             if s.status != "running":
                 return s.t, kernels.NOT_FINITE
-            s.step()
+            changes = self.system.work.ctl[kernels.CTL_CHANGES]
+            if not self._step(s):  # stopped at the last accepted state, if finite
+                if self._singular is not None:
+                    raise singular_stop(self.system, *self._singular, "the kept constraint equations became dependent")
+                finite = bool(np.all(np.isfinite(s.y)))
+                Y[:] = s.y if finite else Y
+                return (s.t if finite else t), kernels.NOT_FINITE
             self.steps += 1
             if s.status == "failed" or self._failed or not np.all(np.isfinite(s.y)):
                 Y[:] = s.y if np.all(np.isfinite(s.y)) else Y
+                self.events.read(self)
+                if self._singular is not None:
+                    raise singular_stop(self.system, *self._singular, "the kept constraint equations became dependent")
                 return s.t_old if s.t_old is not None else t, kernels.NOT_FINITE
+            s = self._accepted(s, changes)
             ev = self.system.evaluate(s.t, s.y)
             account_power(acc, s.t, ev["Pdrv"], ev["Pnc"])
+        self.events.read(self)
         Y[:] = s.dense_output()(t_next) if s.t != t_next and s.t_old is not None else s.y
         kernels.normalize_quaternions(self.system.static, Y)
         return t_next, kernels.OK
 
+    @staticmethod
+    def _step(s: OdeSolver) -> bool:
+        """One step of the SciPy solver; False if it refused the state (SciPy's BDF and Radau
+        raise ValueError on a NaN/inf state or derivative after a blow-up)."""
+        try:
+            s.step()
+        except ValueError:
+            return False
+        return True
+
+    def _accepted(self, s: OdeSolver, changes: float) -> OdeSolver:
+        """Decide the kept rows at the accepted state and project it where the kernels ask for it
+        (near a singular position, after a rank change); returns the solver to continue with."""
+        y = np.array(s.y, dtype=float)
+        status, projected = kernels.fast_call(
+            kernels.accepted_state, float(s.t), y, self.system.static, self.system.work, changes
+        )
+        if status != kernels.OK:
+            self.events.read(self)
+            raise singular_stop(self.system, s.t, y, "the projection onto the constraints failed")
+        if projected:
+            s = self._write_back(s, y)
+        return s
+
+    def _write_back(self, s: OdeSolver, y: np.ndarray) -> OdeSolver:
+        """Continue from the projected state y: a fresh solver (LSODA keeps its state in Fortran)."""
+        self.solver = self.solver_class(
+            self._fun, s.t, y, self.settings.t_end, rtol=self.settings.rtol, atol=self.settings.atol,
+            max_step=self.settings.step,
+        )  # fmt: skip
+        return self.solver
+
     def restart(self, t: float, Y: np.ndarray) -> SciPyStepper:
         """A fresh solver started from (t, Y) that keeps this one's step count."""
         fresh = type(self)(self.system, self.settings, t, Y)
-        fresh.steps, fresh.warnings = self.steps, self.warnings
+        fresh.steps, fresh.warnings, fresh.events = self.steps, self.warnings, self.events
         return fresh
 
 
@@ -69,14 +118,41 @@ class BDFStepper(SciPyStepper):
 
     name, solver_class = "bdf", BDF
 
+    def _write_back(self, s: OdeSolver, y: np.ndarray) -> OdeSolver:
+        """The projection moves the newest point of the backward differences (D[0] = y_n); the
+        differences themselves are kept, as the correction is of the order of the local error."""
+        s.D[0] = y
+        s.y = y.copy()
+        return s
+
 
 class RadauStepper(SciPyStepper):
     """Implicit Runge-Kutta Radau IIA of order 5 (SciPy's Radau)."""
 
     name, solver_class = "radau", Radau
 
+    def _write_back(self, s: OdeSolver, y: np.ndarray) -> OdeSolver:
+        """A one-step method: the new start point and its derivative."""
+        s.y = y.copy()
+        s.f = self._fun(s.t, s.y)
+        return s
+
 
 class LSODAStepper(SciPyStepper):
     """Adams/BDF with automatic stiffness detection (SciPy's LSODA)."""
 
     name, solver_class = "lsoda", LSODA
+
+    def _write_back(self, s: OdeSolver, y: np.ndarray) -> OdeSolver:
+        """LSODA keeps its history in the Fortran work array: the projection moves the first
+        column of its Nordsieck array (y_n, RWORK(21:20+n) in the ODEPACK layout); the higher
+        columns are kept, as the correction is of the order of the local error. Without that
+        array (another SciPy), a fresh solver."""
+        integrator = getattr(getattr(s, "_lsoda_solver", None), "_integrator", None)
+        rwork = getattr(integrator, "rwork", None)
+        if rwork is None or rwork.shape[0] < 20 + y.shape[0]:
+            return super()._write_back(s, y)
+        rwork[20 : 20 + y.shape[0]] = y
+        s._lsoda_solver._y = y.copy()
+        s.y = y.copy()
+        return s
