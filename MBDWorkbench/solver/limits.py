@@ -82,7 +82,7 @@ MAX_ARCHIVE_BYTES = 2 * 2**30  # uncompressed size of all of them
 
 # Run sizes (refused beyond these unless check_limits is false / --no-limits)
 MAX_STEPS = 10_000_000  # integration steps: t_end / step (adaptive integrators: step is the largest step)
-MAX_SAMPLES = 1_000_000  # output samples: t_end / output_step + 1
+MAX_SAMPLES = 2_000_000  # output samples: t_end / output_step + 1
 MAX_RESULT_BYTES = 4 * 2**30  # memory of the samples and of the result tables written from them
 # Step budget of a running integrator (adaptive ones may shrink their step far below `step`): a run
 # stops (failed, samples so far kept) once its steps exceed STEP_BUDGET_FACTOR x t_end / step, but

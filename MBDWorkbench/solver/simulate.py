@@ -264,7 +264,7 @@ def _check_sample(system, res):
 def _fail(system, res, t, Y, status, reason=""):
     if not reason:
         reason = (
-            "the constraint Schur complement became singular (try a Tikhonov eps > 0)"
+            "the kept constraint equations became dependent (a singular position the solve cannot pass)"
             if status == kernels.SINGULAR
             else "the state became NaN/infinite (blow-up; try a smaller step)"
         )
