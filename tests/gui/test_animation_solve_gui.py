@@ -54,6 +54,7 @@ def test_animation_leaves_undo_stack_unchanged(gui_run):
         "undo list unchanged",
         "redo list unchanged",
         "kept frame: one undo step",
+        "kept Placements are the shown ones (coin transform = FreeCAD's own)",
         "undo restores it",
     )
 

@@ -97,6 +97,8 @@ def close(a, b, tol=1e-3):
 
 # ------------------------------------------------------------------ 1. view-only animation
 doc = open_copy("slider_crank.FCStd", "anim_view_only")
+Gui.activeDocument().activeView().viewTop()
+Gui.SendMsgToActiveView("ViewFit")
 seen = solve()
 check("slider-crank solved", seen and "status: completed" in seen[0][2], seen)
 App.setActiveDocument(doc.Name)
@@ -148,8 +150,14 @@ check("parts shown at their placements again", all(close(shown_placement(p), bef
 Gui.runCommand("MBD_Animate")
 anim = animate.active_panel()
 anim.show_time(0.3)
+shown = {p.Name: shown_placement(p) for p in parts}
 anim.keep.setChecked(True)
 anim.reject()
+check(
+    "kept Placements are the shown ones (coin transform = FreeCAD's own)",
+    all(close(document_placement(p), shown[p.Name], 1e-4) for p in parts),  # coin: float32
+    ({p.Name: document_placement(p) for p in parts}, shown),
+)
 check("kept frame: one undo step", list(doc.UndoNames) == ["Keep animation frame"] + undo_before, doc.UndoNames)
 check("kept frame moved the crank", document_placement(parts[0]) != before["Crank"])
 doc.undo()
