@@ -117,6 +117,8 @@ class SolveRun:
         return "Simulating %s: t = %.4g of %.4g s (%s)" % (self.model.name, t, t_end, state)
 
     def _update(self, loop) -> None:
+        if self.dialog.wasCanceled():  # also a scripted QProgressDialog.cancel(), which emits no signal
+            self.cancel_requested = True
         t_end = self.state["t_end"]
         self.dialog.setValue(int(1000 * min(1.0, self.state["t"] / t_end)) if t_end > 0 else 0)
         self.dialog.setLabelText(self.label())
