@@ -1,9 +1,13 @@
-"""Animate: a task panel that moves the parts (their Placement) through the stored results.
+"""Animate: a task panel that shows the parts moving through the stored results.
 
-Timeline slider, play/pause, speed and loop. On close every original placement is restored
-unless "Keep this frame" is ticked; the animation opens a transaction that is aborted on
-close, so it leaves no undo step, and a kept frame is one undoable step "Keep animation frame".
-Listeners (the plot dock) are told the current time.
+A view-only state: each part is shown through the coin SoTransform at the top of its view
+provider (where FreeCAD writes the object's own Placement), so Placements, the undo/redo lists
+and the document's modified flag are untouched; joint frames and CoG markers are hidden through
+their display switch. Timeline slider, play/pause, speed and loop. On close the parts are shown
+at their Placements again, unless "Keep this frame" is ticked: then the shown pose is written
+as one undoable step "Keep animation frame" (the one way the animation changes the document).
+The panel lets other commands run (Plots, Check, Solve); a document observer stops playback and
+closes the panel when its document is closed. Listeners (the plot dock) are told the current time.
 """
 
 from __future__ import annotations
