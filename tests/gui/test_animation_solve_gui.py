@@ -80,6 +80,14 @@ def test_closing_the_tab_during_playback(gui_run):
     )
 
 
+def test_quitting_freecad_during_playback(gui_run):
+    """The runner closes the documents and the main window with the animation still playing."""
+    passed(gui_run, "left playing for the quit")
+    after = gui_run.log.split("result written", 1)[-1]
+    assert gui_run.returncode == 0 and gui_run.forced_exit is None, gui_run.describe()
+    assert "Traceback" not in after and "ReferenceError" not in after, after
+
+
 def test_plots_usable_while_animating(gui_run):
     passed(
         gui_run,

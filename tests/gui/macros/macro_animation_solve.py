@@ -269,3 +269,14 @@ name = doc.Name
 App.closeDocument(name)
 wait(200)
 check("closed document's plots dropped", dock.doc_name != name, dock.doc_name)
+
+# ------------------------------------------------------------------ 6. quit FreeCAD while playing
+# Left playing: the runner then closes every document and the main window (as quitting FreeCAD
+# does); test_animation_solve_gui.py checks that FreeCAD exits on its own without a traceback.
+doc = open_copy("pendulum.FCStd", "quit_while_playing")
+seen = solve()
+Gui.runCommand("MBD_Animate")
+anim = animate.active_panel()
+anim.toggle()
+wait(300)
+check("left playing for the quit", anim is not None and anim.timer.isActive())
