@@ -112,6 +112,8 @@ def test_plot_dock_follows_document_and_runs(gui_run):
     passed(
         gui_run,
         "dock shows the cancelled run",
+        "Solve enabled while animating",
+        "Solve closed the animation of the replaced run",
         "dock shows the new run after Solve",
         "new active document: no plots",
         "back to the solved document",

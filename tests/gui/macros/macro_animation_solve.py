@@ -257,7 +257,12 @@ dock = plot_dock.plot_dock()
 check("dock shows the cancelled run", dock.doc_name == doc.Name and abs(dock.results.t[-1] - stored.t[-1]) < 1e-9)
 sim.EndTime = 0.5
 doc.recompute()
+Gui.runCommand("MBD_Animate")
+check("Solve enabled while animating", command_enabled("MBD_Solve"))
 seen = solve()
+check(
+    "Solve closed the animation of the replaced run", animate.active_panel() is None and not Gui.Control.activeDialog()
+)
 check("dock shows the new run after Solve", dock.results is not None and abs(dock.results.t[-1] - 0.5) < 1e-9)
 other = App.newDocument("NoResults")
 wait(200)
