@@ -134,7 +134,18 @@ else:
             FreeCAD.Console.PrintLog("Multibody Dynamics: commands %s\n" % (names,))
 
         def Activated(self) -> None:
-            pass
+            import os
+
+            if os.environ.get("MBD_NO_WARMUP"):
+                return
+            try:
+                from MBDWorkbench.commands.solve_commands import warm_up_solver
+
+                warm_up_solver()  # the Numba kernels compile in the background at first activation
+            except Exception as exc:
+                import FreeCAD
+
+                FreeCAD.Console.PrintWarning("Multibody Dynamics: solver warm-up not started: %s\n" % (exc,))
 
         def Deactivated(self) -> None:
             pass

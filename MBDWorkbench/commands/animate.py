@@ -1,15 +1,19 @@
-"""Animate: a task panel that moves the parts (their Placement) through the stored results.
+"""Animate: a task panel that shows the parts moving through the stored results.
 
-Timeline slider, play/pause, speed and loop. On close every original placement is restored
-unless "Keep this frame" is ticked; the animation opens a transaction that is aborted on
-close, so it leaves no undo step, and a kept frame is one undoable step "Keep animation frame".
-Listeners (the plot dock) are told the current time.
+A view-only state: each part is shown through the coin SoTransform at the top of its view
+provider (where FreeCAD writes the object's own Placement), so Placements, the undo/redo lists
+and the document's modified flag are untouched; joint frames and CoG markers are hidden through
+their display switch. Timeline slider, play/pause, speed and loop. On close the parts are shown
+at their Placements again, unless "Keep this frame" is ticked: then the shown pose is written
+as one undoable step "Keep animation frame" (the one way the animation changes the document).
+The panel lets other commands run (Plots, Check, Solve); a document observer stops playback and
+closes the panel when its document is closed. Listeners (the plot dock) are told the current time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .common import Command, active_document, dialog_buttons, message, qt_modules, stored_results_or_message
 
@@ -50,55 +54,126 @@ def result_parts(doc: App.Document, results: StoredResults) -> list[App.Document
     return parts
 
 
-def place_parts(doc: App.Document, results: StoredResults, k: int) -> None:
-    """Place the parts at sample ``k`` of the results (global placements, mm)."""
-    from ..cad.document_model import set_global_placement
+def transform_node(obj: App.DocumentObject) -> Any:
+    """The coin SoTransform at the top of the object's view provider (FreeCAD writes the
+    object's own Placement there); ValueError if the object has none."""
+    from pivy import coin
 
-    for name, plc in results.part_placements(k).items():
-        set_global_placement(doc.getObject(name), plc)
+    vobj = getattr(obj, "ViewObject", None)
+    root = getattr(vobj, "RootNode", None)
+    if root is not None:
+        for i in range(root.getNumChildren()):
+            child = root.getChild(i)
+            if child.isOfType(coin.SoTransform.getClassTypeId()):
+                return child
+    raise ValueError("'%s' has no 3D transform node to animate" % obj.Label)
 
 
-def hide_markers(doc: App.Document) -> list[str]:
-    """Hide joint frames and CoG balls (they show the initial configuration); their names."""
+def show_placement(obj: App.DocumentObject, local: App.Placement) -> None:
+    """Show ``obj`` at its own (local) placement ``local`` [mm] in the 3D view only."""
+    node = transform_node(obj)
+    base, q = local.Base, local.Rotation.Q
+    node.translation.setValue(base.x, base.y, base.z)
+    node.rotation.setValue(q[0], q[1], q[2], q[3])
+
+
+def global_to_local(doc: App.Document, names: list[str]) -> dict[str, App.Placement]:
+    """{part name: inverse of its containers' placement}: local = that * global."""
+    from ..cad.document_model import global_placement
+
+    out = {}
+    for name in names:
+        obj = doc.getObject(name)
+        out[name] = global_placement(obj).multiply(obj.Placement.inverse()).inverse()
+    return out
+
+
+def place_parts(doc: App.Document, results: StoredResults, k: int, preview: Preview | None = None) -> None:
+    """Show the parts at sample ``k`` of the results (global placements, mm) in the 3D view;
+    the document (placements, undo stack, modified flag) is not touched."""
+    placements = results.part_placements(k)
+    to_local = preview.to_local if preview is not None else global_to_local(doc, list(placements))
+    for name, plc in placements.items():
+        show_placement(doc.getObject(name), to_local[name].multiply(plc))
+
+
+def hide_markers(doc: App.Document) -> list[tuple[str, int]]:
+    """Hide joint frames and CoG balls (they show the initial configuration) in the 3D view
+    only (their display switch); [(name, previous switch value)]."""
     from ..cad.objects import find_objects
 
     hidden = []
     for obj in find_objects(doc):
-        vobj = getattr(obj, "ViewObject", None)
-        if obj.MbdType in ("Joint", "Body") and vobj is not None and vobj.Visibility:
-            vobj.Visibility = False
-            hidden.append(obj.Name)
+        switch = getattr(getattr(obj, "ViewObject", None), "SwitchNode", None)
+        if obj.MbdType in ("Joint", "Body") and switch is not None and switch.whichChild.getValue() >= 0:
+            hidden.append((obj.Name, switch.whichChild.getValue()))
+            switch.whichChild = -1
     return hidden
 
 
-def show_markers(doc: App.Document, names: list[str]) -> None:
-    for name in names:
+def show_markers(doc: App.Document, hidden: list[tuple[str, int]]) -> None:
+    """Undo :func:`hide_markers`."""
+    for name, value in hidden:
         obj = doc.getObject(name)
-        if obj is not None and obj.ViewObject is not None:
-            obj.ViewObject.Visibility = True
+        switch = getattr(getattr(obj, "ViewObject", None), "SwitchNode", None)
+        if switch is not None and switch.whichChild.getValue() < 0:
+            switch.whichChild = value
 
 
-def restore_placements(doc: App.Document, original: dict[str, App.Placement]) -> None:
-    """Put back ``original`` ({object name: Placement})."""
-    for name, plc in original.items():
-        obj = doc.getObject(name)
-        if obj is not None:
-            obj.Placement = plc
+class Preview(dict):
+    """The parts' document placements ({name: Placement}) while they are shown elsewhere;
+    ``to_local`` maps a global placement to each part's own."""
+
+    to_local: dict
 
 
-def begin_preview(doc: App.Document, parts: list[App.DocumentObject]) -> dict[str, App.Placement]:
-    """Start moving ``parts`` without touching the document: returns their original placements
-    and opens the transaction that :func:`end_preview` aborts (so no undo step is left)."""
-    original = {p.Name: type(p.Placement)(p.Placement) for p in parts}
-    doc.openTransaction("MBD animation")
+def begin_preview(doc: App.Document, parts: list[App.DocumentObject]) -> Preview:
+    """Start showing ``parts`` away from their placements (view only: no transaction, no
+    property change); returns what :func:`end_preview` needs."""
+    original = Preview({p.Name: type(p.Placement)(p.Placement) for p in parts})
+    original.to_local = global_to_local(doc, list(original))
     return original
 
 
 def end_preview(doc: App.Document, original: dict[str, App.Placement]) -> None:
-    """Restore the original placements and abort the preview transaction."""
-    restore_placements(doc, original)
-    doc.abortTransaction()
-    restore_placements(doc, original)  # abort rolls back recorded changes; make sure the originals stand
+    """Show the parts at their document placements again."""
+    for name in original:
+        obj = doc.getObject(name)
+        if obj is not None:
+            show_placement(obj, obj.Placement)
+
+
+def document_alive(doc: App.Document) -> bool:
+    """False once FreeCAD has closed ``doc`` (its Python object then raises ReferenceError)."""
+    import FreeCAD
+
+    try:
+        name = doc.Name
+    except Exception:
+        return False
+    return FreeCAD.listDocuments().get(name) is doc
+
+
+class _DocumentCloseObserver:
+    """FreeCAD document observer: stops the open animation when its document closes."""
+
+    def slotDeletedDocument(self, doc: App.Document) -> None:
+        panel = active_panel()
+        if panel is not None and panel.doc_name == getattr(doc, "Name", None):
+            panel.document_closed()
+
+
+_observer: list[_DocumentCloseObserver] = []
+
+
+def _watch_documents(on: bool) -> None:
+    import FreeCAD
+
+    if on and not _observer:
+        _observer.append(_DocumentCloseObserver())
+        FreeCAD.addDocumentObserver(_observer[0])
+    elif not on and _observer:
+        FreeCAD.removeDocumentObserver(_observer.pop())
 
 
 class AnimationPanel:
@@ -110,8 +185,9 @@ class AnimationPanel:
         from PySide import QtCore
 
         _, _, QtWidgets = qt_modules()
-        self.doc, self.results = doc, results
+        self.doc, self.results, self.doc_name = doc, results, doc.Name
         self.parts = result_parts(doc, results)
+        self.closed = False
         self.hidden = hide_markers(doc)
         self.index = 0
         self.time = float(results.t[0])
@@ -122,6 +198,7 @@ class AnimationPanel:
         self.timer.timeout.connect(self._tick)
         self.original = begin_preview(doc, self.parts)
         _active[:] = [self]
+        _watch_documents(True)
         self.show_index(0)
 
     # ------------------------------------------------------------------ widgets
@@ -168,10 +245,13 @@ class AnimationPanel:
     # ------------------------------------------------------------------ motion
     def show_index(self, k: int) -> None:
         """Place the parts at sample ``k``."""
+        if self.closed or not document_alive(self.doc):
+            self.document_closed()
+            return
         k = int(max(0, min(k, len(self.results) - 1)))
         self.index = k
         self.time = float(self.results.t[k])
-        place_parts(self.doc, self.results, k)
+        place_parts(self.doc, self.results, k, self.original)
         if self.slider.value() != k:
             self.slider.blockSignals(True)
             self.slider.setValue(k)
@@ -198,6 +278,9 @@ class AnimationPanel:
             self.timer.stop()
 
     def _tick(self):
+        if self.closed:
+            self.timer.stop()
+            return
         t = self.time + self.speed.value() * self.TICK_MS / 1000.0
         t_end = float(self.results.t[-1])
         if t > t_end + 1e-12:
@@ -212,31 +295,65 @@ class AnimationPanel:
 
     # ------------------------------------------------------------------ closing
     def restore(self) -> None:
-        """Put every part back where it was when the panel opened."""
-        restore_placements(self.doc, self.original)
+        """Show every part at its document placement again."""
+        end_preview(self.doc, self.original)
 
     def finish(self, keep: bool | None = None) -> None:
-        """Close: restore placements (or keep the current frame as one undoable step)."""
+        """Close: show the document placements again, or keep the current frame as one
+        undoable step "Keep animation frame" (the only way the animation changes the document)."""
         self.timer.stop()
+        if self.closed:
+            return
+        self.closed = True
         keep = self.keep.isChecked() if keep is None else keep
-        kept = {p.Name: type(p.Placement)(p.Placement) for p in self.parts}
-        end_preview(self.doc, self.original)
-        if keep:
-            self.doc.openTransaction("Keep animation frame")
-            for name, plc in kept.items():
-                self.doc.getObject(name).Placement = plc
-            self.doc.commitTransaction()
-        show_markers(self.doc, self.hidden)
+        if document_alive(self.doc):
+            self.restore()
+            show_markers(self.doc, self.hidden)
+            if keep:
+                self._keep_frame()
+        self._closed()
+
+    def _keep_frame(self) -> None:
+        from ..cad.document_model import set_global_placement
+
+        self.doc.openTransaction("Keep animation frame")
+        for name, plc in self.results.part_placements(self.index).items():
+            set_global_placement(self.doc.getObject(name), plc)
+        self.doc.commitTransaction()
+        self.doc.recompute()
+
+    def _closed(self) -> None:
         _active[:] = []
+        _watch_documents(False)
         for func in list(_listeners):
             try:
                 func(None)
             except Exception:
                 remove_time_listener(func)
-        self.doc.recompute()
 
+    def document_closed(self) -> None:
+        """The document was closed under the panel: stop and close the panel (nothing to restore)."""
+        from PySide import QtCore
+
+        self.timer.stop()
+        if self.closed:
+            return
+        self.closed = True
+        self._closed()
+        QtCore.QTimer.singleShot(0, _close_task_dialog)
+
+    # ------------------------------------------------------------------ task dialog
     def getStandardButtons(self) -> int:
         return dialog_buttons("Close")
+
+    def isAllowedAlterDocument(self) -> bool:  # Plots, Check, Solve, Report stay usable
+        return True
+
+    def isAllowedAlterView(self) -> bool:
+        return True
+
+    def isAllowedAlterSelection(self) -> bool:
+        return True
 
     def reject(self) -> bool:
         import FreeCADGui
@@ -247,6 +364,20 @@ class AnimationPanel:
 
     def accept(self) -> bool:
         return self.reject()
+
+
+def _close_task_dialog() -> None:
+    """Close the task dialog if it is an animation panel (after its document was closed)."""
+    import FreeCADGui
+
+    dialog = FreeCADGui.Control.activeDialog()
+    if dialog and active_panel() is None:
+        try:
+            form = FreeCADGui.Control.activeTaskDialog()
+        except AttributeError:
+            form = None
+        if form is None or getattr(form, "doc_name", None) is not None:
+            FreeCADGui.Control.closeDialog()
 
 
 class AnimateCommand(Command):

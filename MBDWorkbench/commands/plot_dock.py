@@ -1,5 +1,6 @@
 """Plot dock: matplotlib (Qt canvas) plots of the stored results with a time cursor that
-follows the animation.
+follows the animation. The dock follows the active document (its results, or a "no results"
+note) and shows each new run after Solve; a closed document's plots are dropped.
 
 For the selected joint: reaction force and torque (that Body1 exerts on Body2, in the joint
 frame carried by Body1: x, y, z and magnitude) and drift (constraint violation); for a
@@ -96,12 +97,13 @@ def coordinate_series(results: ResultTables, joint: str, rates: bool) -> tuple[s
 class PlotDock:
     """The dock widget and its matplotlib figure."""
 
-    def __init__(self, results: ResultTables) -> None:
+    def __init__(self, results: ResultTables | None, doc_name: str | None = None) -> None:
         from matplotlib.figure import Figure
         from PySide import QtCore
 
         _, _, QtWidgets = qt_modules()
         self.results = results
+        self.doc_name = doc_name
         self.dock = QtWidgets.QDockWidget("MBD plots")
         self.dock.setObjectName(DOCK_NAME)
         body = QtWidgets.QWidget()
@@ -131,6 +133,7 @@ class PlotDock:
         from .animate import add_time_listener
 
         add_time_listener(self.set_time)
+        _watch_documents(True)
         from .common import main_window
 
         window = main_window()
@@ -138,17 +141,30 @@ class PlotDock:
         if hasattr(window, "resizeDocks"):
             window.resizeDocks([self.dock], [440], QtCore.Qt.Horizontal)
 
-    def set_results(self, results: ResultTables) -> None:
-        """Show another run's results (keeps the selection when possible)."""
+    def set_results(self, results: ResultTables | None, doc_name: str | None = None) -> None:
+        """Show another run's results (keeps the selection when possible); None: no results."""
         self.results = results
+        if doc_name is not None:
+            self.doc_name = doc_name
+        self.dock.setWindowTitle("MBD plots - %s" % self.doc_name if self.doc_name else "MBD plots")
         current = self.element.currentText()
         self.element.blockSignals(True)
         self.element.clear()
-        self.element.addItems(list(results.joint_names) + list(results.driver_names))
-        if current in results.joint_names + results.driver_names:
+        names = [] if results is None else list(results.joint_names) + list(results.driver_names)
+        self.element.addItems(names)
+        if current in names:
             self.element.setCurrentIndex(self.element.findText(current))
         self.element.blockSignals(False)
         self.redraw()
+
+    def show_document(self, doc: object | None) -> None:
+        """Show the stored results of ``doc`` (an App.Document), or nothing for None or a
+        document without results."""
+        if doc is None:
+            self.doc_name = None
+            self.set_results(None)
+            return
+        self.set_results(document_results(doc), doc.Name)
 
     def select(self, element: str | None = None, quantity: str | None = None) -> None:
         """Choose what to plot (as the user would in the combo boxes)."""
@@ -162,6 +178,8 @@ class PlotDock:
         self.figure.clear()
         ax = self.figure.add_subplot(111)
         try:
+            if self.results is None:
+                raise ValueError("No results for %s: run Solve." % (self.doc_name or "this document"))
             title, ylabel, series = plot_series(self.results, self.element.currentText(), self.quantity.currentText())
         except (ValueError, KeyError) as exc:
             ax.text(0.5, 0.5, str(exc), ha="center", va="center", transform=ax.transAxes, wrap=True)
@@ -207,6 +225,53 @@ class PlotDock:
 _docks: list[PlotDock] = []
 
 
+def document_results(doc: object) -> ResultTables | None:
+    """The stored results of the document's Simulation, or None (no message)."""
+    from ..cad.objects import find_simulation
+    from ..cad.results_store import load_results
+
+    try:
+        sim = find_simulation(doc)
+        results = load_results(sim) if sim is not None else None
+    except Exception:
+        return None
+    return results if results is not None and len(results) else None
+
+
+def results_changed(doc: object) -> None:
+    """A run was stored in ``doc``: the open plot dock shows it."""
+    dock = plot_dock()
+    if dock is not None:
+        dock.show_document(doc)
+
+
+class _DocumentObserver:
+    """Keeps the plot dock on the active document (App document observer)."""
+
+    def slotActivateDocument(self, doc: object) -> None:
+        dock = plot_dock()
+        if dock is not None and getattr(doc, "Name", None) != dock.doc_name:
+            dock.show_document(doc)
+
+    def slotDeletedDocument(self, doc: object) -> None:
+        dock = plot_dock()
+        if dock is not None and getattr(doc, "Name", None) == dock.doc_name:
+            dock.show_document(None)
+
+
+_observer: list[_DocumentObserver] = []
+
+
+def _watch_documents(on: bool) -> None:
+    import FreeCAD
+
+    if on and not _observer:
+        _observer.append(_DocumentObserver())
+        FreeCAD.addDocumentObserver(_observer[0])
+    elif not on and _observer:
+        FreeCAD.removeDocumentObserver(_observer.pop())
+
+
 def plot_dock() -> PlotDock | None:
     """The open PlotDock, or None."""
     return _docks[0] if _docks else None
@@ -222,7 +287,7 @@ class PlotCommand(Command):
             return
         dock = plot_dock()
         if dock is not None:
-            dock.set_results(results)
+            dock.set_results(results, doc.Name)
             dock.dock.show()
             return
-        _docks.append(PlotDock(results))
+        _docks.append(PlotDock(results, doc.Name))

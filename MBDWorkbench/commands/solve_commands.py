@@ -1,9 +1,10 @@
 """Check model and Solve.
 
-Solve runs the solver in the GUI thread with a modal progress dialog: the progress callback
-(called at every output time) updates the bar and processes Qt events, so the window stays
-responsive and Cancel stops the run (the cancel callback returns True). Results (also the
-partial results of a cancelled or failed run) are stored with the document.
+Solve runs the solver in a worker thread (SolveRun) with a progress dialog (simulated time,
+ETA, Cancel); the GUI thread waits in a local event loop, so the 3D view and the plots stay
+responsive. The worker only computes; the results (also the partial results of a cancelled
+or failed run) are stored with the document in the GUI thread at the end, and the plot dock
+shows the new run.
 
 The summary box is an information box only for a run whose status is ``completed``; any
 other status (completed with warnings, failed, cancelled) gives a warning box listing the
@@ -55,12 +56,18 @@ class CheckCommand(Command):
 
 
 class SolveRun:
-    """One solver run with a progress dialog; ``run()`` returns (results, error or None)."""
+    """One solver run in a worker thread with a (non-modal) progress dialog showing the
+    simulated time, the ETA and a Cancel button.
+
+    ``run()`` starts the thread and waits in a local Qt event loop, so the 3D view, the plots
+    and every window keep repainting and answering while the solver works; the worker only
+    computes (it never touches FreeCAD's document) and the dialog is updated by a GUI-thread
+    timer from the progress the worker records. ``run()`` returns (results, error or None)."""
+
+    POLL_MS = 50
 
     def __init__(self, model: Model, title: str = "Solving") -> None:
-        _, _, QtWidgets = qt_modules()
-        from .common import main_window
-
+        QtCore, _, QtWidgets = qt_modules()
         self.model = model
         self.dialog = QtWidgets.QProgressDialog("Simulating %s ..." % model.name, "Cancel", 0, 1000, main_window())
         self.dialog.setObjectName("MBD_SolveProgress")
@@ -68,40 +75,166 @@ class SolveRun:
         self.dialog.setMinimumDuration(0)
         self.dialog.setAutoClose(False)
         self.dialog.setAutoReset(False)
-        try:
-            from PySide import QtCore
-
-            self.dialog.setWindowModality(QtCore.Qt.WindowModal)
-        except Exception:
-            pass
+        self.dialog.setWindowModality(QtCore.Qt.NonModal)
+        self.dialog.canceled.connect(self.request_cancel)
         self.cancel_requested = False
-        self._last = 0.0
+        self.state = {"t": 0.0, "t_end": float(model.settings.t_end), "done": False}
+        self.outcome: tuple[Results | None, SimulationError | None] = (None, None)
+        self.started = 0.0
 
+    # ------------------------------------------------------------------ worker thread
     def progress(self, t: float, t_end: float) -> None:
-        now = time.perf_counter()
-        if now - self._last < 0.05 and t < t_end:
-            return
-        self._last = now
-        _, _, QtWidgets = qt_modules()
-        self.dialog.setValue(int(1000 * min(1.0, t / t_end)))
-        self.dialog.setLabelText("Simulating %s: t = %.4g of %.4g s" % (self.model.name, t, t_end))
-        QtWidgets.QApplication.processEvents()
+        """Solver callback (worker thread): record the simulated time only."""
+        self.state["t"], self.state["t_end"] = float(t), float(t_end)
 
     def cancel(self) -> bool:
-        return self.cancel_requested or self.dialog.wasCanceled()
+        """Solver callback (worker thread)."""
+        return self.cancel_requested
 
-    def run(self) -> tuple[Results | None, SimulationError | None]:
+    def request_cancel(self) -> None:
+        self.cancel_requested = True
+
+    def _work(self) -> None:
         from ..solver.errors import SimulationError
         from ..solver.simulate import simulate
 
-        self.dialog.show()
-        qt_modules()[2].QApplication.processEvents()
         try:
-            return simulate(self.model, progress=self.progress, cancel=self.cancel), None
+            self.outcome = (simulate(self.model, progress=self.progress, cancel=self.cancel), None)
         except SimulationError as exc:
-            return exc.results, exc
+            self.outcome = (exc.results, exc)
+        except BaseException as exc:  # re-raised in the GUI thread
+            self.outcome = (None, exc)
         finally:
+            self.state["done"] = True
+
+    # ------------------------------------------------------------------ GUI thread
+    def label(self) -> str:
+        t, t_end = self.state["t"], self.state["t_end"]
+        fraction = min(1.0, t / t_end) if t_end > 0 else 0.0
+        elapsed = time.perf_counter() - self.started
+        eta = "ETA %.0f s" % (elapsed * (1.0 - fraction) / fraction) if fraction > 0.01 else "ETA --"
+        state = "cancelling..." if self.cancel_requested else eta
+        return "Simulating %s: t = %.4g of %.4g s (%s)" % (self.model.name, t, t_end, state)
+
+    def _update(self, loop) -> None:
+        if self.dialog.wasCanceled():  # also a scripted QProgressDialog.cancel(), which emits no signal
+            self.cancel_requested = True
+        t_end = self.state["t_end"]
+        self.dialog.setValue(int(1000 * min(1.0, self.state["t"] / t_end)) if t_end > 0 else 0)
+        self.dialog.setLabelText(self.label())
+        if self.state["done"]:
+            loop.quit()
+
+    def run(self) -> tuple[Results | None, SimulationError | None]:
+        import threading
+
+        QtCore, _, _ = qt_modules()
+        loop = QtCore.QEventLoop()
+        timer = QtCore.QTimer()
+        timer.setInterval(self.POLL_MS)
+        timer.timeout.connect(lambda: self._update(loop))
+        self.started = time.perf_counter()
+        self.dialog.show()
+        worker = threading.Thread(target=self._work, name="MBD solve", daemon=True)
+        _running.append(self)
+        try:
+            worker.start()
+            timer.start()
+            if not self.state["done"]:
+                (getattr(loop, "exec", None) or loop.exec_)()
+            worker.join()
+        finally:
+            timer.stop()
+            _running.remove(self)
             self.dialog.close()
+        from ..solver.errors import SimulationError
+
+        results, error = self.outcome
+        if error is not None and not isinstance(error, SimulationError):
+            raise error
+        return results, error
+
+
+_running: list[SolveRun] = []
+
+
+def solve_running() -> SolveRun | None:
+    """The SolveRun under way, or None."""
+    return _running[0] if _running else None
+
+
+WARM_MESSAGE = "Compiling the solver kernels (first use)..."
+_warm_state: dict = {}
+
+
+def warm_model() -> Model:
+    """The model the kernels are compiled with: the slider-crank example when it is installed
+    (it has a motor, so the driver kernels compile too), else a pendulum; a short run."""
+    import os
+
+    from ..solver.model import from_dict, load
+
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.path.join(here, "examples", "slider_crank.json")
+    if os.path.isfile(path):
+        return load(path)
+    frame = {"origin": [0, 0, 0], "z_axis": [0, 1, 0], "x_axis": [1, 0, 0]}
+    return from_dict(
+        {
+            "name": "warm-up",
+            "bodies": [{"name": "bob", "mass": 1.0, "inertia": [1e-4] * 3, "position": [1.0, 0, 0]}],
+            "joints": [{"name": "pivot", "type": "revolute", "body_i": "ground", "body_j": "bob", "frame": frame}],
+        }
+    )
+
+
+def _warm_kernels() -> None:
+    """Worker thread: one short run per default integrator compiles (or loads from the
+    on-disk cache) the Numba kernels a first Solve needs."""
+    from ..solver.simulate import simulate
+
+    started = time.perf_counter()
+    try:
+        model = warm_model()
+        simulate(model, t_end=2 * model.settings.step, output_step=model.settings.step)
+    except Exception as exc:  # a warm-up failure must not disturb the user; Solve reports errors
+        _warm_state["error"] = repr(exc)
+    finally:
+        _warm_state["seconds"] = time.perf_counter() - started
+        _warm_state["done"] = True
+
+
+def warm_up_solver() -> None:
+    """Start compiling the solver kernels in the background (once per session), with a
+    status-bar message until done; the first Solve then does not wait for Numba."""
+    import threading
+
+    if _warm_state:
+        return
+    _warm_state.update(done=False)
+    QtCore, _, _ = qt_modules()
+    bar = main_window().statusBar()
+    bar.showMessage(WARM_MESSAGE)
+    timer = QtCore.QTimer(main_window())
+    timer.setInterval(250)
+
+    def poll() -> None:
+        if _warm_state.get("done"):
+            timer.stop()
+            if bar.currentMessage() == WARM_MESSAGE:
+                bar.showMessage("Solver kernels ready (%.0f s)" % _warm_state["seconds"], 5000)
+        elif bar.currentMessage() != WARM_MESSAGE:
+            bar.showMessage(WARM_MESSAGE)
+
+    timer.timeout.connect(poll)
+    timer.start()
+    _warm_state["timer"] = timer
+    threading.Thread(target=_warm_kernels, name="MBD kernel warm-up", daemon=True).start()
+
+
+def warm_up_state() -> dict:
+    """{"done": bool, "seconds": wall time of the warm-up run [s], "error": text} (empty if not started)."""
+    return {k: v for k, v in _warm_state.items() if k != "timer"}
 
 
 def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Exception | None]:
@@ -109,15 +242,24 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     from ..cad.makers import make_simulation
     from ..cad.objects import find_simulation
     from ..cad.results_store import store_results, summary_lines
+    from .animate import active_panel, document_alive
 
+    panel = active_panel()
+    if panel is not None and panel.doc_name == doc.Name:
+        panel.reject()  # the animation shows the run being replaced
     model, mapping = _model(doc)
     res, error = SolveRun(model).run()
     if res is None or not len(res):
         return None, str(error), error
+    if not document_alive(doc):
+        raise ValueError("the document was closed during the run; its results are discarded")
     sim = find_simulation(doc) or make_simulation(doc)
     doc.openTransaction("Store results")
     stored = store_results(sim, res, mapping)
     doc.commitTransaction()
+    from .plot_dock import results_changed
+
+    results_changed(doc)
     text = "\n".join(summary_lines(res.summary()))
     return stored, text, error
 
@@ -181,6 +323,9 @@ class SolveCommand(Command):
     MENU, ICON = "Solve", "solve"
     TIP = "Run the dynamic simulation (progress bar with Cancel); results are kept in the document"
     last = None  # (StoredResults, summary text, error) of the last run, for scripts and tests
+
+    def IsActive(self) -> bool:
+        return active_document() is not None and solve_running() is None
 
     def Activated(self) -> None:
         from ..solver.status import COMPLETED, OverdrivenError
