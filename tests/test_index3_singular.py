@@ -54,9 +54,9 @@ def bricard_runs():
 def test_bricard_motion_does_not_depend_on_the_revolute_x_axes(bricard_runs, integrator, seed):
     # The x axis of a revolute's frame only defines which two DP1 rows express "z_i parallel to z_j", so it
     # changes the rows (and the redundant row of the one dependency), not the motion. Tolerance 1e-5 m on the
-    # position at 10 s: the two integrators' own errors against radau at rtol 1e-10 are 4e-6 m (galpha,
-    # rtol 1e-6) and 1.2e-6 m (cros, its O(h^2) closure at h = 1 ms), while a wrong redundant row stops the run
-    # or drifts by 1e-3 m (cros before issue 10).
+    # position at 10 s: the integrators' own errors against radau and bdf (default settings, agreeing to 1e-8 m)
+    # are 4e-6 m (galpha, rtol 1e-6) and 1.8e-6 m (cros: its O(h^2) closure at h = 1 ms is 1.2e-6 m), while a
+    # wrong redundant row stops the run or drifts by 1e-3 m (cros before issue 10).
     ref, res = bricard_runs["galpha", None], bricard_runs[integrator, seed]
     assert res.status == "completed" and res.t[-1] == pytest.approx(10.0)
     assert np.linalg.norm(link3_at_end(res) - link3_at_end(ref)) < 1e-5
@@ -103,11 +103,11 @@ def test_a02_rank_changes_are_warned_at_the_singular_positions(a02_runs, integra
     regained = [w for w in changes if "regained rank" in w.message]
     assert len(lost) >= 2 and len(regained) >= 2
     crossings = crossing_times()
-    for w in lost:  # the rank is lost at the step that crosses, and comes back within a few steps
-        assert np.abs(crossings - w.time).min() < 2e-3
+    for w in lost:  # the rank is lost at the step that crosses (steps <= 10 ms), and comes back after it
+        assert np.abs(crossings - w.time).min() < 1e-2
         assert "29 -> 27" in w.message and set(w.elements) <= A02_JOINTS
     for w in regained:
-        assert np.abs(crossings - w.time).min() < 5e-3 and "27 -> 29" in w.message
+        assert np.abs(crossings - w.time).min() < 1e-2 and "27 -> 29" in w.message
 
 
 # ----------------------------------------------------------------------------- Tikhonov eps

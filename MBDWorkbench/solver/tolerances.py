@@ -15,7 +15,7 @@ REDUNDANCY_TOL = 1e-9  # rows an index-3 run drops at its start: only exactly re
 INDEX3_RANK_DROP = 1e-5  # index-3 run: a direction this weak now, or by the end of the next step, leaves the solve
 INDEX3_RANK_NEWTON = 1e-3  # ... after a step failed: one this weak at the step's predicted end (the iterations stall)
 INDEX3_RANK_RESTORE = 1e-4  # ... and comes back once it grows past this (the solve is well conditioned again)
-INDEX3_ROW_CHOICE = 0.05  # index-3 run: re-choose the rows left out when they no longer carry the dependencies this well
+INDEX3_ROW_CHOICE = 0.05  # index-3 run: other rows are left out when these no longer carry the dependencies this well
 SCHUR_PIVOT_TOL = 1e-6  # ODE-form Schur complement: a smaller pivot (x its diagonal) -> regularise and refine
 SAMPLED_RANK_TOL = 1e-6  # states sampled from a run carry its constraint drift, which blurs exact dependencies
 

@@ -6,11 +6,14 @@ x = [dr (global, m), dtheta (body frame, rad)] of each body, q = (r + dr, A exp(
 so quaternions stay unit by construction and no normalisation row or constraint is
 needed (docs/index3.md compares this with the two quaternion-coordinate options).
 
-Common parts (:class:`Index3Stepper`): input checks, rank analysis of Phi_q (redundant rows
-are dropped from the solve, reported in ``warnings`` and their multipliers redistributed
-with minimum norm at the output times), the consistent start (v', lam), the sparse
-residual Jacobian (K = d(Q - Phi_q^T lam)/dx, D = dQ/dv by complex step, :mod:`.jacobians`),
-the power accounting and the multipliers of the last output state (``multipliers``).
+Common parts (:class:`Index3Stepper`): input checks, rank analysis of the dimensionless Phi_q
+(redundant rows are dropped from the solve, reported in ``warnings`` and their multipliers
+redistributed with minimum norm at the output times), the rank monitor that re-decides the
+rows in the solve during the run (other redundant rows when the dropped ones stop carrying the
+dependency, rows leaving and re-entering the solve around a singular position), the consistent
+start (v', lam), the projection onto the constraints, the sparse residual Jacobian
+(K = d(Q - Phi_q^T lam)/dx, D = dQ/dv by complex step, :mod:`.jacobians`), the power accounting
+and the multipliers of the last output state (``multipliers``).
 """
 
 from __future__ import annotations
@@ -183,6 +186,7 @@ class Index3Stepper(Stepper):
         self._dense_maps()
         self.rank_changes, self.row_changes, self.rank_checks = 0, 0, 0
         self.episode = False  # rows of a singular position are out of the solve
+        self.base_rank = 0  # rank without the rows of a singular position (set by _rank_setup)
         self._last_check, self._next_check = None, np.inf
         self._near_singular = False
         self._rank_checks = self.m * 6 * self.nb <= RANK_CHECK_SIZE
@@ -195,6 +199,7 @@ class Index3Stepper(Stepper):
     # ------------------------------------------------------------------ rows in the solve
     def _rank_setup(self, t0, Y0):
         rank, drop, involved = rank_analysis(self.system, t0, Y0)
+        self.base_rank = rank
         active = np.ones(self.m, bool)
         active[drop] = False
         self._set_active(active, t0, Y0)
@@ -282,7 +287,8 @@ class Index3Stepper(Stepper):
             self._last_check = (tp, rel)
         ma, drop_now = self.ma, np.nonzero(~self.active)[0]
         rank = self._decided_rank(rel, rate, h_next, probe is not None)
-        self.episode = rank < self.m and rel[rank] > REDUNDANCY_TOL  # rows out that are not redundant
+        self.base_rank = max(self.base_rank, rank)
+        self.episode = rank < self.base_rank  # rows of a singular position are out: check every step
         if rank == ma:
             self._schedule(t, rel, rate, h_next)
             return self._rechoose_rows(t, Y, U, drop_now)
@@ -394,7 +400,7 @@ class Index3Stepper(Stepper):
             names = ", ".join(f"'{n}'" for n, _ in worst)
             self.warn(
                 "near_singular",
-                f"the constraint Jacobian is nearly rank-deficient at t = {t:.6g} s (s_min/s_max = "
+                f"the constraint Jacobian is nearly rank-deficient at t = {t:.6g} s (scaled s_min/s_max = "
                 f"{ratio:.2g}); joints in the weakest direction: {names}",
                 t,
                 tuple(n for n, _ in worst),

@@ -23,7 +23,10 @@ class GAlphaStepper(Index3Stepper):
     2012) with rho_inf as its one parameter, Newton iterations reusing the sparse LU of
     the iteration matrix [[M - gamma' h D - beta' h^2 K, Phi_q^T], [Phi_q, 0]] (constraint
     rows scaled by 1/(beta' h^2)), and step-size control from the local error estimate
-    h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie)."""
+    h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie). The rows in the solve
+    are re-decided by the rank monitor of :class:`.dae.Index3Stepper` at the step start and after a
+    failed step; iterations that stall at the rounding floor of the accelerations (near a singular
+    position) are accepted once Phi and the positions have converged."""
 
     name = "galpha"
     MAX_NEWTON = 10
