@@ -6,7 +6,8 @@
     statics MODEL            static equilibrium with the drivers held -> results directory
     ankle-export [MODEL]     actuator-to-foot maps of the parallel ankle for controllers
 
-Exit codes as cli.py: 0 success, 1 analysis stopped (singular configuration), 2 bad input.
+Exit codes as cli.py: 0 completed, 2 bad input, 3 completed with warnings, 4 failed (an
+analysis stopped, e.g. at a singular configuration), 5 cancelled, 70 internal error.
 """
 
 from __future__ import annotations
@@ -14,16 +15,30 @@ from __future__ import annotations
 import argparse
 import json
 
-from .cli_common import Progress, load_model, out_dir, report_stopped_run
+from .cli_common import NO_LIMITS_HELP, Progress, exit_code, load_model, out_dir, report_stopped_run, status_lines
 from .solver.errors import SimulationError
 from .solver.tolerances import RANK_TOL, SINGULAR_TOL
+
+
+def fraction(text: str) -> float:
+    """argparse type of a relative tolerance: a number in (0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"must lie in (0, 1), got {text}")
+    return value
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Print the mobility/redundancy report of a model at its assembled start."""
     from .solver.analyses.mobility import mobility
+    from .solver.model import validate_run
 
-    rep = mobility(load_model(args.model), t=args.t, tol=args.tol)
+    model = load_model(args.model)
+    validate_run(model, "analyze", args.t)
+    rep = mobility(model, t=args.t, tol=args.tol)
     if args.json:
         print(json.dumps(rep.to_dict(), indent=2))
     else:
@@ -35,6 +50,7 @@ def _run_kinematics(args: argparse.Namespace, label: str):
     from .solver.analyses.kinematics import kinematic_analysis
 
     model = load_model(args.model)
+    model.settings.check_limits = model.settings.check_limits and not args.no_limits
     out = out_dir(args.out, args.model, "_" + label)
     try:
         res = kinematic_analysis(
@@ -48,6 +64,8 @@ def _run_kinematics(args: argparse.Namespace, label: str):
     except SimulationError as e:
         return report_stopped_run(e, out)
     vpos, vang = res.max_violation()
+    for line in status_lines(res.status, getattr(res, "warnings", [])):
+        print(line)
     print(
         f"{model.name}: {label}, {len(res)} samples to t = {res.t[-1]:.6g} s, {res.steps} Newton "
         f"iterations; max violation {vpos:.3e} m, {vang:.3e} rad"
@@ -61,7 +79,7 @@ def cmd_kinematics(args: argparse.Namespace) -> int:
     if isinstance(out, int):
         return out
     print(f"results written to {out[1]}")
-    return 0
+    return exit_code(out[0].status)
 
 
 def cmd_inverse_dynamics(args: argparse.Namespace) -> int:
@@ -79,7 +97,7 @@ def cmd_inverse_dynamics(args: argparse.Namespace) -> int:
             f"RMS {float((e**2).mean()) ** 0.5:.6g} {unit}, peak power {float(abs(p).max()):.6g} W"
         )
     print(f"results written to {path}")
-    return 0
+    return exit_code(res.status)
 
 
 def cmd_statics(args: argparse.Namespace) -> int:
@@ -135,11 +153,12 @@ def _kin_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="results directory")
     p.add_argument(
         "--singular-tol",
-        type=float,
+        type=fraction,
         default=SINGULAR_TOL,
         help="stop when sigma_min/sigma_max of the Jacobian falls below this (1/condition number)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -147,7 +166,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("analyze", help="mobility, redundant constraints and relaxations of a model")
     p.add_argument("model", help="model .json or .FCStd")
     p.add_argument("--t", type=float, default=0.0, help="time [s] at which the drivers are assembled")
-    p.add_argument("--tol", type=float, default=RANK_TOL, help="relative rank tolerance")
+    p.add_argument("--tol", type=fraction, default=RANK_TOL, help="relative rank tolerance, in (0, 1)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=cmd_analyze)
     p = sub.add_parser("kinematics", help="kinematic analysis of a fully driven mechanism")

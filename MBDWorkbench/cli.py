@@ -1,21 +1,37 @@
 """Command-line interface. Each subcommand is a function ``cmd_NAME(args)`` registered in
-``build_parser`` (the analyses in :mod:`.analysis_cli`); exit code 0 on success, 1 on a
-simulation failure, 2 on bad input. Shared helpers: :mod:`.cli_common`."""
+``build_parser`` (the analyses in :mod:`.analysis_cli`). Exit codes (``solver.status``,
+docs/solver.md): 0 completed, 2 bad input (invalid model or settings, no assembly, an
+over-driven model refused), 3 completed with warnings, 4 failed, 5 cancelled (Ctrl-C), 70 an
+unexpected internal error (its traceback is written to a log file in the temporary folder).
+Shared helpers: :mod:`.cli_common`."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime
+import os
+import signal
 import sys
+import tempfile
+import threading
+import traceback
+from collections.abc import Callable, Iterator
 
 from .analysis_cli import register as register_analyses
-from .cli_common import Progress, load_model, out_dir, report_stopped_run
+from .cli_common import NO_LIMITS_HELP, Progress, exit_code, load_model, out_dir, report_stopped_run, status_lines
 from .solver import integrators
-from .solver.errors import AssemblyError, ModelError, SimulationError
+from .solver.errors import AssemblyError, Cancelled, ModelError, SimulationError
+from .solver.output_folder import OutputFolder, OutputTargetError
 from .solver.results import Results
+from .solver.results_files import ResultsWriter
+from .solver.status import CANCELLED, EXIT_BAD_INPUT, EXIT_CODES, EXIT_INTERNAL
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    """Run a dynamic simulation and write the results directory."""
+    """Run a dynamic simulation and write the results directory (and the report). Both folders
+    are checked and locked before solving; SIGINT and SIGTERM cancel the run, whose samples so
+    far are written (docs/results-format.md, "Writing results")."""
     from .solver.simulate import simulate
 
     model = load_model(args.model)
@@ -31,22 +47,91 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         baumgarte_beta=args.beta,
         tikhonov_eps=args.eps,
         rho_inf=args.rho_inf,
+        violation_tol=args.violation_tol,
+        violation_angle_tol=args.angle_tol,
+        energy_tol=args.energy_tol,
     )
+    if args.force:
+        overrides["allow_overdriven"] = True
     if args.no_assemble:
         overrides["assemble"] = False
     if getattr(args, "projection", False):
         overrides["projection"] = True
+    if getattr(args, "no_limits", False):
+        overrides["check_limits"] = False
+    writer, report = open_targets(out, getattr(args, "report", None), args.overwrite)
     try:
-        res = simulate(model, progress=None if args.quiet else Progress(), out_dir=out, **overrides)
-    except SimulationError as e:
-        return report_stopped_run(e, out)
-    print_summary(res, out)
-    if getattr(args, "report", None):
-        from .report import write_report
+        with cancel_on_signals() as cancelled:
+            try:
+                progress = None if args.quiet else Progress()
+                res = simulate(model, progress=progress, cancel=cancelled, writer=writer, **overrides)
+            except SimulationError as e:
+                return report_stopped_run(e, out)
+            except KeyboardInterrupt:  # a second signal: the samples so far are written all the same
+                return report_stopped_run(Cancelled("interrupted"), out)
+        print_summary(res, out)
+        if report is not None:
+            from .report import write_report
 
-        paths = write_report(res, args.report, overwrite=args.overwrite)
-        print(f"report: {', '.join(str(p) for p in paths)}")
-    return 0
+            written = write_report(res, report.temp)  # into the new folder, renamed into place below
+            paths = [os.path.join(report.target, os.path.relpath(p, report.temp)) for p in written]
+            report.commit()
+            print(f"report: {', '.join(paths)}")
+        return exit_code(res.status)
+    finally:  # nothing to do after a commit
+        writer.abort()
+        if report is not None:
+            report.abort()
+
+
+def open_targets(out: str, report: str | None, overwrite: bool) -> tuple[ResultsWriter, OutputFolder | None]:
+    """The results writer of ``out`` and the report folder (None without ``--report``), both
+    checked and locked before solving (OutputTargetError, exit code 2, if one may not be written)."""
+    if report is not None:
+        a, b = os.path.realpath(out), os.path.realpath(report)
+        if a == b or a.startswith(b + os.sep) or b.startswith(a + os.sep):
+            raise OutputTargetError(report, f"must be a folder apart from --out ({out}), neither inside the other")
+    writer = ResultsWriter(out, overwrite)
+    if report is None:
+        return writer, None
+    try:
+        return writer, OutputFolder(report, overwrite, report_names(), "report")
+    except BaseException:
+        writer.abort()
+        raise
+
+
+def report_names() -> set[str]:
+    """The names a report folder may hold to be replaced with --overwrite: what write_report writes."""
+    from .report import report_files
+    from .report.animation import have_pillow
+
+    names = set(report_files(points=True, animation="png"))
+    return names | set(report_files(points=True, animation="gif")) if have_pillow() else names
+
+
+@contextlib.contextmanager
+def cancel_on_signals() -> Iterator[Callable[[], bool]]:
+    """A cancel() for simulate that turns True at the first SIGINT (Ctrl-C) or SIGTERM: the run
+    stops at its next check (within a second) and writes its samples so far; a second signal
+    interrupts at once (KeyboardInterrupt). Signal handlers can only be set in the main thread."""
+    caught = []
+
+    def handler(signum, frame):
+        if caught:
+            raise KeyboardInterrupt
+        caught.append(signum)
+        print(f"\n{signal.Signals(signum).name}: cancelling the run (again to interrupt at once)", file=sys.stderr)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield lambda: bool(caught)
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
 
 
 def rho_inf(text: str) -> float:
@@ -60,9 +145,22 @@ def rho_inf(text: str) -> float:
     return value
 
 
+def positive(text: str) -> float:
+    """argparse type of the tolerances: a positive finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (value > 0.0 and value < float("inf")):
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
+
+
 def print_summary(res: Results, out: str) -> None:
-    """The run summary printed after a simulation."""
+    """The run summary printed after a simulation: status, warnings, figures."""
     vpos, vang = res.max_violation()
+    for line in status_lines(res.status, res.warnings):
+        print(line)
     print(
         f"{res.model.name}: {res.settings.integrator}, {res.steps} steps, wall time {res.wall_time:.3f} s, "
         f"{len(res)} samples to t = {res.t[-1]:.6g} s"
@@ -97,10 +195,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="spectral radius at infinity of the generalized-alpha integrator, in [0, 1] (default: model settings)",
     )
     s.add_argument("--projection", action="store_true", help="project positions/velocities after each output step")
+    s.add_argument(
+        "--violation-tol",
+        type=positive,
+        help="quality gate: position violation tolerance relative to the model size (default: model settings)",
+    )
+    s.add_argument("--angle-tol", type=positive, help="quality gate: angular violation tolerance [rad]")
+    s.add_argument(
+        "--energy-tol", type=positive, help="quality gate: relative energy drift tolerance of conservative models"
+    )
+    s.add_argument(
+        "--force", action="store_true", help="run an over-driven model instead of refusing it (ends with a warning)"
+    )
     s.add_argument("--no-assemble", action="store_true", help="skip the initial assembly")
+    s.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
     s.add_argument("--out", help="results directory (default: <model>_results)")
     s.add_argument("--report", help="also write the motion-study report into this directory")
-    s.add_argument("--overwrite", action="store_true", help="replace an existing report in --report DIR")
+    s.add_argument(
+        "--overwrite", action="store_true", help="replace an existing --out folder and --report folder, each as a whole"
+    )
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
     register_analyses(sub)
@@ -108,10 +221,38 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit code."""
+    """Entry point; returns the process exit code (module docstring)."""
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except (ModelError, AssemblyError) as e:
         print(f"error: {e}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
+    except SimulationError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return exit_code(getattr(e.results, "status", "failed"))
+    except KeyboardInterrupt:
+        print(f"\n{args.command}: cancelled (Ctrl-C)", file=sys.stderr)
+        return EXIT_CODES[CANCELLED]
+    except Exception as e:
+        log = write_crash_log(args.command, sys.argv[1:] if argv is None else argv)
+        what = " ".join(str(e).split())[:200]
+        print(
+            f"internal error in '{args.command}': {type(e).__name__}: {what} (a bug; traceback in {log})",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+def write_crash_log(command: str, argv: list[str]) -> str:
+    """Write the current exception's traceback, the command's arguments ``argv`` and the
+    versions to a new log file in the temporary folder; returns its path."""
+    from . import __version__
+
+    fd, path = tempfile.mkstemp(prefix=f"mbd_{command}_error_", suffix=".log", dir=tempfile.gettempdir())
+    with os.fdopen(fd, "w") as f:
+        now = datetime.datetime.now()
+        f.write(f"MBD Workbench {__version__}, Python {sys.version.split()[0]}, {now:%Y-%m-%d %H:%M:%S}\n")
+        f.write(f"command: python3 -m MBDWorkbench {' '.join(map(str, argv))}\n\n")
+        f.write(traceback.format_exc())
+    return path

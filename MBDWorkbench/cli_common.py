@@ -1,5 +1,7 @@
 """Helpers shared by the command-line subcommands (:mod:`.cli`, :mod:`.analysis_cli`):
-loading a model, the progress line, the output folder, reporting a stopped run."""
+loading a model, the progress line, the output folder, the run status and its warnings,
+reporting a stopped run, the exit codes (``status.EXIT_CODES``: 0 completed, 2 bad input,
+3 completed with warnings, 4 failed, 5 cancelled, 70 internal error)."""
 
 from __future__ import annotations
 
@@ -8,14 +10,24 @@ import sys
 import time
 from typing import TextIO
 
-from .solver.errors import ModelError, SimulationError
+from .solver.errors import Cancelled, ModelError, SimulationError
 from .solver.model import Model, load
+from .solver.results_files import ResultsWriteError
+from .solver.status import CANCELLED, EXIT_CODES, FAILED, describe
+
+NO_LIMITS_HELP = (
+    "run even when the estimated steps, samples or result memory exceed the limits of solver/limits.py "
+    "(docs/model-format.md, Limits)"
+)
 
 
 def load_model(path: str) -> Model:
-    """Load a JSON model or a FreeCAD document (.FCStd) into a Model."""
+    """Load a JSON model or a FreeCAD document (.FCStd) into a Model; ModelError naming the
+    file when it is missing, a directory, unreadable or not a model."""
     if not os.path.exists(path):
         raise ModelError(path, "file not found")
+    if os.path.isdir(path):
+        raise ModelError(path, "is a directory, not a model file")
     if path.lower().endswith(".fcstd"):
         from .cad.document_model import model_from_document_file
 
@@ -49,10 +61,30 @@ class Progress:
         self.stream.flush()
 
 
+def status_lines(status: str, warnings: list) -> list[str]:
+    """'status: ...' and one line per run warning (status.RunWarning)."""
+    lines = [
+        f"status: {status}" + (f" ({len(warnings)} warning{'s' if len(warnings) != 1 else ''})" if warnings else "")
+    ]
+    return lines + [f"warning {describe(w)}" for w in warnings]
+
+
+def exit_code(status: str) -> int:
+    """The process exit code of a run that ended with ``status`` (status.EXIT_CODES)."""
+    return EXIT_CODES.get(status, EXIT_CODES[FAILED])
+
+
 def report_stopped_run(error: SimulationError, out: str) -> int:
-    """Print why a run stopped and where its partial results are; returns exit code 1."""
+    """Print why a run stopped, its status and warnings and where its partial results are;
+    returns the exit code (4 failed, 5 cancelled)."""
     sys.stderr.write("\n")
     print(f"error: {error}", file=sys.stderr)
-    if error.results is not None and len(error.results):
-        print(f"results up to t = {error.results.t[-1]:.6g} s written to {out}", file=sys.stderr)
-    return 1
+    res = error.results
+    status = (
+        getattr(res, "status", FAILED) if res is not None else (CANCELLED if isinstance(error, Cancelled) else FAILED)
+    )
+    for line in status_lines(status, getattr(res, "warnings", []) if res is not None else []):
+        print(line, file=sys.stderr)
+    if res is not None and len(res) and not isinstance(error, ResultsWriteError):
+        print(f"results up to t = {res.t[-1]:.6g} s written to {out}", file=sys.stderr)
+    return exit_code(FAILED if isinstance(error, ResultsWriteError) else status)

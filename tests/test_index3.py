@@ -298,7 +298,7 @@ def test_lie_kinematic_block_matches_the_exact_dexp_inverse():
 def test_four_bar_with_four_revolutes_runs(integrator):
     theta2 = math.radians(60)
     res = simulate(four_bar(theta2=theta2, speed=2.0), integrator=integrator, t_end=1.5, step=1e-3, output_step=0.01)
-    assert res.status == "completed"
+    assert res.status == "completed_with_warnings"  # the redundancy warning
     assert len(res.warnings) == 1 and "rank 18" in res.warnings[0].message
     for name in ("crank_pivot", "crank_coupler", "coupler_rocker", "rocker_pivot"):
         assert f"'{name}'" in res.warnings[0].message

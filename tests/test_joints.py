@@ -111,5 +111,14 @@ def test_jacobian_columns_are_velocity_directions():
 
 
 def test_row_counts_match_joint_freedoms():
-    removed = {"spherical": 3, "revolute": 5, "prismatic": 5, "cylindrical": 4, "planar": 3, "fixed": 6, "universal": 4}
+    removed = {
+        "spherical": 3,
+        "revolute": 5,
+        "prismatic": 5,
+        "cylindrical": 4,
+        "planar": 3,
+        "fixed": 6,
+        "universal": 4,
+        "distance": 1,
+    }
     assert {k: v.equations for k, v in JOINTS.items()} == removed

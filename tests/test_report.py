@@ -383,7 +383,12 @@ def test_drift_and_singularity_warnings(crank):
     data = load_results_dir(crank[1])
     mob = derived.mobility(data)
     base = derived.warnings(data, mob)
-    assert [w[0] for w in base] == ["Redundant constraints"]
+    assert [w[0] for w in base] == [
+        "Run status",
+        "Run warning [redundant] (t = 0 s; 'O', 'B', 'C', 'guide')",
+        "Redundant constraints",
+    ]
+    assert "not unique" in base[1][1] and "not unique" in base[2][1] and "Tikhonov" not in base[2][1]
     data.summary["max_position_violation_m"] = 1e-3
     data.summary["energy_drift"] = 0.05
     mob["scan"].singular.append(0.42)

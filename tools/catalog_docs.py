@@ -1,5 +1,5 @@
 """Write the tables of docs/ that list catalogue entries (joint and force types, the Assembly mapping)
-from MBDWorkbench.solver.catalog, between ``<!-- catalog:NAME -->`` and
+from MBDWorkbench.solver.catalog, and the ranges of MBDWorkbench.solver.limits, between ``<!-- catalog:NAME -->`` and
 ``<!-- /catalog:NAME -->`` markers. ``--check`` only reports stale tables (exit 1).
 
 Usage: /usr/bin/python3 tools/catalog_docs.py [--check]
@@ -15,6 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from MBDWorkbench.solver.catalog import COORDINATES, FORCES, JOINTS  # noqa: E402
+from MBDWorkbench.solver.limits import limits_table  # noqa: E402
 
 # Mappings with conditions, written in cad/assembly_import.map_joint (not one-to-one names).
 CONDITIONAL_ASSEMBLY_ROWS = (
@@ -57,7 +58,7 @@ def joint_list() -> str:
 
 
 TABLES = {
-    "docs/model-format.md": {"joints": joint_table, "forces": force_table},
+    "docs/model-format.md": {"joints": joint_table, "forces": force_table, "limits": limits_table},
     "docs/workbench.md": {"assembly": assembly_table, "joint-list": joint_list},
 }
 

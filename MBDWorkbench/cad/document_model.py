@@ -12,15 +12,19 @@ The document's Multibody Dynamics objects (see :mod:`objects`) are read as follo
 * SpringDamper, Force: converted from N/mm, N mm/deg, N mm to N/m, N m/rad, N m.
 * Simulation: settings and gravity [mm/s^2].
 
-Bad input raises :class:`CadError` (or the solver's ModelError) naming the object.
+Bad input raises :class:`CadError` naming the object (the label) and its property; the
+model's validation errors (solver ModelError with a JSON path) are reported the same way.
+A document file is checked before FreeCAD opens it (:func:`archive.check_document_file`).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import re
 from typing import TYPE_CHECKING
 
+from .archive import check_document_file
 from .errors import CadError
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
 from .placement import placement_axes, placement_from_pose, quaternion_wxyz, rotation_matrix
@@ -135,10 +139,25 @@ def _ref(link, names, bodies, what):
     return names[link.Name]
 
 
+def _check_sides_kept(obj, what):
+    """CadError when a side of a joint is empty (the ground) although the joint was made on
+    a part there (Reference1/2 names a pick): its body was deleted or unlinked, and reading
+    it as a joint to the ground would run a different mechanism."""
+    for k in (1, 2):
+        ref = str(getattr(obj, "Reference%d" % k, "") or "")
+        if getattr(obj, "Body%d" % k) is None and ref not in ("", "ground"):
+            where = "part '%s'" % ref.split(" of ", 1)[1] if " of " in ref else "a body (%s)" % ref
+            raise CadError(
+                "%s: Body%d is empty, but the joint was made on %s (Reference%d '%s'): its body was deleted "
+                "or unlinked; set Body%d or make the joint again" % (what, k, where, k, ref, k)
+            )
+
+
 def _joint(obj, names, bodies):
     from ..solver.model import Frame, Joint
 
     what = "joint '%s'" % obj.Label
+    _check_sides_kept(obj, what)
     b1 = _ref(obj.Body1, names, bodies, what)
     b2 = _ref(obj.Body2, names, bodies, what)
     if obj.Body1 is not None and obj.Body1 == obj.Body2:
@@ -173,7 +192,7 @@ def _driver(obj, names, joints):
         text = str(obj.Expression).strip()
         if not text:
             raise CadError("%s: empty Expression" % what)
-        profile = "(%s)*%r" % (text, k)
+        profile = {"type": "expression", "expr": text, "scale": k}  # parsed, then scaled (never wrapped as text)
     return Driver(name=names[obj.Name], type=obj.DriverType, joint=names[obj.Joint.Name], profile=profile)
 
 
@@ -209,11 +228,13 @@ def _spring(obj, names, bodies, joints):
 
 
 def _component(text, scale):
+    """A force component: a number, or an expression in t scaled to SI by the profile's
+    ``scale`` (the expression is parsed alone, never wrapped as text)."""
     text = str(text).strip() or "0"
     try:
         return float(text) * scale
     except ValueError:
-        return text if scale == 1.0 else "(%s)*%r" % (text, scale)
+        return text if scale == 1.0 else {"type": "expression", "expr": text, "scale": scale}
 
 
 def _force(obj, names, bodies):
@@ -271,6 +292,7 @@ def _check_grounded(sim, bodies, joints, forces):
 def document_model(doc: App.Document, simulation: App.DocumentObject | None = None) -> tuple[Model, dict]:
     """(Model, mapping) of a document. ``mapping['bodies'][name]`` gives each body's object,
     part and the offset (position [mm], quaternion) with part placement = body pose * offset."""
+    from ..solver.errors import ModelError
     from ..solver.model import Model, validate
 
     sim, objs = _elements(doc, simulation)
@@ -298,7 +320,10 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
         settings=settings,
         description="from FreeCAD document %s" % doc.Label,
     )
-    validate(model)
+    try:
+        validate(model)
+    except ModelError as exc:
+        raise CadError(_document_message(exc, model, names, doc, sim)) from None
     mapping = dict(
         document=doc.Name,
         simulation=sim.Name if sim is not None else None,
@@ -307,6 +332,69 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
         objects={names[k]: k for k in names},
     )
     return model, mapping
+
+
+# Simulation properties of the model's settings (and gravity), for messages
+SETTING_PROPERTIES = {
+    "t_end": "EndTime",
+    "step": "Step",
+    "output_step": "OutputStep",
+    "integrator": "Integrator",
+    "rtol": "RelativeTolerance",
+    "atol": "AbsoluteTolerance",
+    "baumgarte_alpha": "BaumgarteAlpha",
+    "baumgarte_beta": "BaumgarteBeta",
+    "tikhonov_eps": "TikhonovEps",
+    "assemble": "Assemble",
+}
+_ELEMENT_WORDS = {"bodies": "body", "joints": "joint", "forces": "force", "drivers": "driver"}
+# (model field prefix, document property) per element list, first match wins
+_FIELD_PROPERTIES = {
+    "bodies": (("mass", "Mass"), ("inertia", "Inertia"), ("position", "CenterOfGravity"), ("orientation", "Part")),
+    "joints": (("frame", "Frame"), ("body_i", "Body1"), ("body_j", "Body2"), ("type", "JointType")),
+    "drivers": (
+        ("profile.expr", "Expression"),
+        ("profile.speed", "Rate"),
+        ("profile.amplitude", "Amplitude"),
+        ("profile.frequency", "Frequency"),
+        ("profile.phase", "Phase"),
+        ("profile", "Profile"),
+        ("joint", "Joint"),
+    ),
+    "forces": tuple((f"{q}[{k}]", "XYZ"[k]) for q in ("force", "torque") for k in range(3))
+    + (
+        ("point_i", "Point1"),
+        ("point_j", "Point2"),
+        ("point", "Point"),
+        ("body_i", "Body1"),
+        ("body_j", "Body2"),
+        ("body", "Body"),
+        ("stiffness", "Stiffness"),
+        ("damping", "Damping"),
+        ("free_length", "FreeLength"),
+        ("free_angle", "FreeAngle"),
+        ("joint", "Joint"),
+    ),
+}
+
+
+def _document_message(exc, model, names, doc, sim) -> str:
+    """A model validation error (JSON path) restated for the document: the object's label
+    and the field, e.g. "joint 'Pivot' (frame.z_axis): ..."."""
+    m = re.match(r"(bodies|joints|forces|drivers)\[(\d+)\]\.?(.*)", exc.path or "")
+    if m:
+        element = getattr(model, m.group(1))[int(m.group(2))]
+        names_to_objects = {v: k for k, v in names.items()}
+        obj = doc.getObject(names_to_objects.get(element.name, ""))
+        label = obj.Label if obj is not None else element.name
+        field = m.group(3)
+        prop = next((p for prefix, p in _FIELD_PROPERTIES[m.group(1)] if field.startswith(prefix)), field or "object")
+        word = "spring" if obj is not None and mbd_type(obj) == "SpringDamper" else _ELEMENT_WORDS[m.group(1)]
+        return "%s '%s' (%s): %s" % (word, label, prop, exc.message)
+    where = sim.Label if sim is not None else doc.Label
+    key = (exc.path or "").split(".", 1)[-1].split("[")[0]
+    prop = "Gravity" if key == "gravity" else SETTING_PROPERTIES.get(key, key or "model")
+    return "simulation '%s' (%s): %s" % (where, prop, exc.message)
 
 
 def model_from_document(doc: App.Document, simulation: App.DocumentObject | None = None) -> Model:
@@ -336,10 +424,15 @@ def model_from_document_file(path: str, simulation: str | App.DocumentObject | N
     """Open an .FCStd file (headless), build its Model, close it again. Errors in the
     document are raised as the solver's ModelError naming the file (the CLI reports them)."""
     from ..solver.errors import ModelError
-    from .freecad_env import import_freecad
+    from .freecad_env import FreeCADNotFoundError, import_freecad
 
-    App = import_freecad()
     try:
+        App = import_freecad()
+    except FreeCADNotFoundError as exc:
+        raise ModelError(path, "reading a FreeCAD document needs FreeCAD: %s" % exc) from None
+    try:
+        if not any(os.path.realpath(d.FileName or "") == os.path.realpath(path) for d in App.listDocuments().values()):
+            check_document_file(path)  # a file FreeCAD has not opened yet: checked before it reads it
         doc, opened = open_document(path)
     except CadError as exc:
         raise ModelError(path, str(exc)) from None

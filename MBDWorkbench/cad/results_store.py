@@ -13,9 +13,12 @@ import json
 import os
 import shutil
 import tempfile
+import zipfile
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..solver import results_files as fmt
+from .archive import check_results_archive
 from .mass_properties import CadError
 
 if TYPE_CHECKING:
@@ -43,17 +46,22 @@ def summary_lines(summary: dict) -> list[str]:
     return lines
 
 
-def write_archive(res: Results, mapping: dict, zip_path: str) -> str:
-    """Write the results files of ``res`` plus placements.json into the zip ``zip_path``."""
-    return fmt.write_zip(res, zip_path, {PLACEMENTS: json.dumps(mapping, indent=1)})
+def write_archive(
+    res: Results, mapping: dict, zip_path: str, progress: Callable[[int, int], None] | None = None
+) -> str:
+    """Write the results files of ``res`` plus placements.json into the zip ``zip_path``, a chunk
+    of rows at a time (memory independent of the run's length); ``progress(rows, rows in all)``."""
+    return fmt.write_zip(res, zip_path, {PLACEMENTS: json.dumps(mapping, indent=1)}, progress)
 
 
-def store_results(sim: App.DocumentObject, res: Results, mapping: dict) -> StoredResults:
+def store_results(
+    sim: App.DocumentObject, res: Results, mapping: dict, progress: Callable[[int, int], None] | None = None
+) -> StoredResults:
     """Keep ``res`` (solver Results) with the document in Simulation ``sim``; return the
-    StoredResults read back from the stored file."""
+    StoredResults read back from the stored file. ``progress(rows, rows in all)`` while writing."""
     tmp = tempfile.mkdtemp(prefix="mbd_archive_")
     try:
-        path = write_archive(res, mapping, os.path.join(tmp, "%s_results.zip" % sim.Name))
+        path = write_archive(res, mapping, os.path.join(tmp, "%s_results.zip" % sim.Name), progress)
         sim.ResultsArchive = path  # FreeCAD copies the file into the document
         sim.ResultsSummary = summary_lines(res.summary())
     finally:
@@ -71,9 +79,13 @@ def load_results(sim: App.DocumentObject) -> StoredResults | None:
 
 class StoredResults(fmt.ResultTables):
     """Results read from an archive (the one results reader): time series in SI units with
-    the accessors of a Results (see docs/results-format.md) and ``mapping`` (placements.json)."""
+    the accessors of a Results (see docs/results-format.md) and ``mapping`` (placements.json).
+    A zip is checked first (:func:`archive.check_results_archive`: entry sizes within
+    ``solver.limits``, CRCs), so a damaged or oversized archive is refused before it is read."""
 
     def __init__(self, path: str) -> None:
+        if zipfile.is_zipfile(path):
+            check_results_archive(path)
         try:
             files = fmt.read_results(path, extras=(PLACEMENTS,))
         except fmt.ResultsFileError as exc:

@@ -111,7 +111,8 @@ def make_report(
     from the 3D view of ``doc``) into ``out_dir``; returns the written paths.
 
     frames: number of GIF frames evenly spaced over the run; size: (width, height) [px].
-    keep_frames: also keep the PNG frames in ``motion_3d_frames/`` (always without Pillow)."""
+    keep_frames: also keep the PNG frames in ``motion_3d_frames/`` (always without Pillow).
+    Existing files or frames are replaced only with ``overwrite``, checked before anything is written."""
     from ..cad.results_store import load_results
     from ..report import write_report
     from ..report.animation import have_pillow
@@ -121,8 +122,11 @@ def make_report(
         raise ValueError("no results yet: run Solve first")
     out_dir = os.fspath(out_dir)
     gif = os.path.join(out_dir, GIF_NAME)
-    if os.path.exists(gif) and not overwrite:
-        raise ValueError("%s already exists; not overwritten" % gif)
+    target = os.path.join(out_dir, FRAMES_DIR)
+    keep = keep_frames or not have_pillow()
+    for path in (gif, target) if keep else (gif,):
+        if os.path.exists(path) and not overwrite:
+            raise ValueError("%s already exists; not overwritten" % path)
     tmp = tempfile.mkdtemp(prefix="mbd_report_")
     try:
         written = write_report(sim.ResultsArchive, out_dir, overwrite=overwrite)
@@ -134,8 +138,7 @@ def make_report(
             span = float(results.t[indices[-1]] - results.t[indices[0]])
             duration = max(20.0, 1000.0 * span / max(1, len(indices) - 1))
             written.append(write_gif(pngs, gif, duration))
-        if keep_frames or not have_pillow():
-            target = os.path.join(out_dir, FRAMES_DIR)
+        if keep:
             if os.path.exists(target):
                 shutil.rmtree(target)
             shutil.copytree(frame_dir, target)
@@ -155,7 +158,7 @@ def _confirm_overwrite(out_dir):
     (nothing to replace, or the user agreed to replace it)."""
     from ..report import report_files
 
-    names = report_files() + [GIF_NAME]
+    names = report_files() + [GIF_NAME, FRAMES_DIR]
     existing = [n for n in names if os.path.exists(os.path.join(out_dir, n))]
     if not existing:
         return False, True

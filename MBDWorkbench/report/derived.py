@@ -13,7 +13,8 @@ from ..solver import quaternion
 from ..solver.analyses import mobility as analysis
 from ..solver.catalog import JOINTS
 from ..solver.joints import ROW_IS_ANGULAR
-from ..solver.tolerances import REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
+from ..solver.status import COMPLETED, COMPLETED_WITH_WARNINGS, RunWarning
+from ..solver.tolerances import ENERGY_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL, VIOLATION_ANGLE_TOL, VIOLATION_TOL
 from .data import ReportData, ReportError
 
 if TYPE_CHECKING:
@@ -21,10 +22,6 @@ if TYPE_CHECKING:
 
 UserPoint = tuple[str, Sequence[float]]  # (body name, point [m] in the body's own frame about its CoG)
 CheckedPoint = tuple[str, str, np.ndarray]  # (label 'P1'.., body name, point (3,) [m])
-
-DRIFT_POSITION = 1e-5  # position violation warning, relative to the mechanism size
-DRIFT_ANGLE = 1e-5  # angular violation warning [rad]
-DRIFT_ENERGY = 1e-3  # relative energy-balance drift warning
 
 
 # ----------------------------------------------------------------------------- peaks
@@ -187,17 +184,38 @@ def _involved(J, kept, r, tol=1e-6):
 
 
 # ----------------------------------------------------------------------------- warnings
+def run_warnings(data: ReportData) -> list[RunWarning]:
+    """The warnings the solver's quality gate recorded in summary.json (none for older results)."""
+    return [RunWarning.from_dict(w) for w in data.summary.get("warnings", []) or []]
+
+
+def status_text(summary: dict) -> str:
+    """The run status with its warning count and, for a stopped run, the message."""
+    status = summary.get("status", "?")
+    n = len(summary.get("warnings", []) or [])
+    text = status + (f" ({n} warning{'s' if n != 1 else ''})" if n else "")
+    return text + (f": {summary['message']}" if summary.get("message") else "")
+
+
 def warnings(data: ReportData, mob: dict) -> list[tuple[str, str]]:
-    """List of (title, text) warnings: run status, redundant constraints and how their
-    reactions were distributed, over-driving, singular configurations, drift."""
+    """List of (title, text) warnings: run status, every warning of the run (kind, time,
+    elements), redundant constraints and how their reactions were distributed, over-driving,
+    singular configurations, drift (the report's own checks, for results without a quality
+    gate, are not repeated when the run reports the same kind)."""
     out = []
     s = data.summary
-    if s.get("status", "completed") != "completed":
-        out.append(("Run did not complete", f"status '{s.get('status')}': {s.get('message', '')}"))
+    status = s.get("status", COMPLETED)
+    run = run_warnings(data)
+    if status == COMPLETED_WITH_WARNINGS:
+        out.append(("Run status", f"'{status}': the run reached its end with {len(run)} warning(s), listed below"))
+    elif status != COMPLETED:
+        out.append(("Run did not complete", f"status '{status}': {s.get('message', '')}"))
+    out += [(_run_warning_title(w), w.message) for w in run]
+    kinds = {w.kind for w in run}
     rep, scan = mob["report"], mob["scan"]
     if rep.redundant:
         out.append(("Redundant constraints", _redundancy_text(data, mob)))
-    if rep.over_driving:
+    if rep.over_driving and "overdriven" not in kinds:
         out.append(
             (
                 "Over-driven",
@@ -214,7 +232,7 @@ def warnings(data: ReportData, mob: dict) -> list[tuple[str, str]]:
                 "these instants are unreliable.",
             )
         )
-    elif len(scan.ratio) and float(np.min(scan.ratio)) < REPORT_NEAR_SINGULAR:
+    elif len(scan.ratio) and float(np.min(scan.ratio)) < REPORT_NEAR_SINGULAR and "near_singular" not in kinds:
         k = int(np.argmin(scan.ratio))
         out.append(
             (
@@ -224,7 +242,13 @@ def warnings(data: ReportData, mob: dict) -> list[tuple[str, str]]:
                 "reactions there are sensitive to small errors.",
             )
         )
-    return out + _drift_warnings(data, rep.length_scale)
+    return out + _drift_warnings(data, rep.length_scale, kinds)
+
+
+def _run_warning_title(w: RunWarning) -> str:
+    when = f"t = {w.time:.6g} s" if w.time is not None else "whole run"
+    elements = f"; {', '.join(repr(e) for e in w.elements)}" if w.elements else ""
+    return f"Run warning [{w.kind}] ({when}{elements})"
 
 
 def _times(ts, n=6):
@@ -238,24 +262,37 @@ def redundant_joints(mob: dict) -> list[str]:
 
 
 def _redundancy_text(data, mob):
-    eps = data.summary.get("settings", {}).get("tikhonov_eps", data.model.settings.tikhonov_eps)
     rows = "; ".join(e["label"] for e in mob["report"].redundant)
     return (
         f"{len(mob['report'].redundant)} constraint equation(s) repeat others ({rows}). The reactions along "
-        f"these directions are statically indeterminate: the solver regularises the constraint Schur "
-        f"complement (Tikhonov eps = {eps:g}) and reports the minimum-norm distribution of the load among the "
-        f"joints involved ({', '.join(redundant_joints(mob))}). The total is right; the split between these "
+        f"these directions are statically indeterminate: the multipliers of the redundant set are not unique "
+        f"(any split of the load among the joints involved satisfies the equations of motion), and the results "
+        f"report the minimum-norm distribution of the load among the joints involved "
+        f"({', '.join(redundant_joints(mob))}). The total is right; the split between these "
         f"joints depends on part compliance and clearances and is not a prediction. Reactions marked * in the "
         f"peak-load table are affected."
     )
 
 
-def _drift_warnings(data, L):
+def gate_tolerances(summary: dict) -> tuple[float, float, float]:
+    """(violation_tol, violation_angle_tol [rad], energy_tol) of the run's settings, or the defaults."""
+    st = summary.get("settings", {}) or {}
+    return (
+        float(st.get("violation_tol", VIOLATION_TOL)),
+        float(st.get("violation_angle_tol", VIOLATION_ANGLE_TOL)),
+        float(st.get("energy_tol", ENERGY_TOL)),
+    )
+
+
+def _drift_warnings(data, L, kinds=frozenset()):
+    """Drift warnings from the summary figures (results written before the quality gate; skipped
+    for a kind the run reported itself). Tolerances: the run's settings."""
     out = []
     s = data.summary
+    rel_tol, angle_tol, energy_tol = gate_tolerances(s)
     vpos = s.get("max_position_violation_m", 0.0) or 0.0
     vang = s.get("max_angle_violation_rad", 0.0) or 0.0
-    if vpos > DRIFT_POSITION * L or vang > DRIFT_ANGLE:
+    if (vpos > rel_tol * L or vang > angle_tol) and "violation" not in kinds:
         worst = _worst_violation(data)
         out.append(
             (
@@ -266,11 +303,11 @@ def _drift_warnings(data, L):
             )
         )
     drift = s.get("energy_drift", 0.0) or 0.0
-    if drift > DRIFT_ENERGY:
+    if drift > energy_tol and "energy_drift" not in kinds:
         out.append(
             (
                 "Energy balance drift",
-                f"relative energy-balance error {drift:.2e} (> {DRIFT_ENERGY:g}): the "
+                f"relative energy-balance error {drift:.2e} (> {energy_tol:g}): the "
                 "integration error is visible in the loads; reduce the step or use a tighter tolerance.",
             )
         )

@@ -109,7 +109,7 @@ def title_block(data: ReportData) -> list[Block]:
     rows += [
         ["Report generated", datetime.datetime.now().strftime("%Y-%m-%d %H:%M")],
         ["Results", data.source],
-        ["Status", s.get("status", "?") + (f": {s['message']}" if s.get("message") else "")],
+        ["Status", derived.status_text(s)],
         ["Solver", formulation(integ)],
         ["Integrator", f"{integ}, " + settings_text(st, integ)],
         [
@@ -153,6 +153,9 @@ def settings_text(st: dict, integ: str) -> str:
         f"output every {g(st.get('output_step'))} s",
         f"Baumgarte \u03b1 = {g(st.get('baumgarte_alpha'))} 1/s, \u03b2 = {g(st.get('baumgarte_beta'))} 1/s",
         f"Tikhonov \u03b5 = {g(st.get('tikhonov_eps'))}",
+        "quality gate: violation {} x model size and {} rad, energy {}".format(
+            *(g(v) for v in derived.gate_tolerances({"settings": st}))
+        ),
     ]
     if integ == "galpha":
         parts.append(f"\u03c1\u221e = {g(st.get('rho_inf'))}")

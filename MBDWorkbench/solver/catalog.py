@@ -9,7 +9,8 @@ existing primitive rows, add one :class:`JointType` here and an icon
 Primitive rows are written once, in :mod:`.joints` (value, Jacobian and gamma).
 A row is ``(kind, *args)``: ``(POINT, axis)`` with axis 0, 1, 2 a global direction;
 ``(DP1, a_i, a_j)`` two joint-frame axes kept perpendicular; ``(DP2, a_i)`` the frame
-origin on body j kept in the plane of body i normal to a_i. Axis names: ``xi``, ``yi``,
+origin on body j kept in the plane of body i normal to a_i; ``(DISTANCE,)`` the two anchor
+points kept at the joint's length (:func:`.model.distance_anchors`). Axis names: ``xi``, ``yi``,
 ``zi`` (frame axes carried by body i), ``xj``, ``yj`` (carried by body j).
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .joints import ANGLE, DP1, DP2, POINT
+from .joints import ANGLE, DISTANCE, DP1, DP2, POINT
 
 Row = tuple
 
@@ -102,13 +103,15 @@ class ForceField:
     """One model-file field of a force type: ``kind`` is a key of :data:`FIELD_KINDS`;
     ``default`` the value when the field is absent (:data:`REQUIRED`: it must be given;
     ``None`` for a number: it may also be null); ``doc`` its meaning and unit (the docs
-    table of tools/catalog_docs.py and the ``model.Force`` docstring). A field name shared
-    by several force types has one kind and one default."""
+    table of tools/catalog_docs.py and the ``model.Force`` docstring); ``range`` the key of
+    ``limits.RANGES`` its numbers must lie in (fields of kind point, nonneg and number). A
+    field name shared by several force types has one kind, one default and one range."""
 
     name: str
     kind: str
     default: object = REQUIRED
     doc: str = ""
+    range: str = "number"
 
     @property
     def value_when_absent(self) -> object:
@@ -119,7 +122,10 @@ class ForceField:
 @dataclass(frozen=True)
 class ForceType:
     """One kind of force element: ``fields`` are its model-file fields besides name and
-    type, in the order model files list them; ``label`` / ``tooltip`` the GUI text. Its
+    type, in the order model files list them; ``label`` / ``tooltip`` the GUI text;
+    ``conservative``: it only stores energy (its potential is in the energy balance) unless
+    one of its ``dissipative`` fields is non-zero (the quality gate checks the energy of
+    models whose elements all keep it; applied loads are not conservative). Its
     formula is one element kernel in :mod:`.kernels` (generic over real and complex
     arguments: the ODE form and the complex-step Jacobians of :mod:`.integrators.jacobians`
     both call it), its parameters are packed by :mod:`.system`."""
@@ -128,6 +134,8 @@ class ForceType:
     fields: tuple[ForceField, ...]
     label: str = ""
     tooltip: str = ""
+    conservative: bool = False
+    dissipative: tuple[str, ...] = ()
 
     @property
     def field_names(self) -> tuple[str, ...]:
@@ -205,6 +213,17 @@ JOINTS: dict[str, JointType] = {
             relaxations=(Relaxation("spherical"),),
             frees="rotation about x (carried by body_i) and y (carried by body_j)",
         ),
+        # FreeCAD's Assembly "Distance" joint is not mapped: it becomes a different constraint for
+        # each pair of picked geometries (point-point: a distance; plane-plane: planar; ...).
+        JointType(
+            "distance",
+            ((DISTANCE,),),
+            "Distance joint (rod)",
+            "Massless rod: keeps two points at a fixed distance (picked point on the first part, "
+            "centre of gravity of the second)",
+            needs_axis=False,
+            frees="all but the distance of the two points",
+        ),
     )
 }
 
@@ -251,7 +270,7 @@ FORCES: dict[str, ForceType] = {
             "point_force",
             (
                 ForceField("body", "moving_body"),
-                ForceField("point", "point", None, "global, default: the CoG"),
+                ForceField("point", "point", None, "global, default: the CoG", "length"),
                 ForceField("force", "profiles3", doc="3 profiles, N"),
                 ForceField("frame", "frame", "global", "`global`/`body`, default `global`"),
             ),
@@ -272,31 +291,36 @@ FORCES: dict[str, ForceType] = {
             "spring_damper",
             (
                 ForceField("body_i", "body"),
-                ForceField("point_i", "point", doc="global"),
+                ForceField("point_i", "point", doc="global", range="length"),
                 ForceField("body_j", "other_body"),
-                ForceField("point_j", "point", doc="global"),
-                ForceField("stiffness", "nonneg", 0.0, "N/m"),
-                ForceField("damping", "nonneg", 0.0, "N s/m"),
-                ForceField("free_length", "nonneg", None, "m, default: the initial distance"),
+                ForceField("point_j", "point", doc="global", range="length"),
+                ForceField("stiffness", "nonneg", 0.0, "N/m", "stiffness"),
+                ForceField("damping", "nonneg", 0.0, "N s/m", "damping"),
+                ForceField("free_length", "nonneg", None, "m, default: the initial distance", "nonneg_length"),
             ),
             "Spring-damper",
             "Translational spring-damper between two body points",
+            conservative=True,
+            dissipative=("damping",),
         ),
         ForceType(
             "rotational_spring_damper",
             (
                 ForceField("joint", "rotational_joint", doc="revolute/cylindrical"),
-                ForceField("stiffness", "nonneg", 0.0, "N m/rad"),
-                ForceField("damping", "nonneg", 0.0, "N m s/rad"),
+                ForceField("stiffness", "nonneg", 0.0, "N m/rad", "stiffness"),
+                ForceField("damping", "nonneg", 0.0, "N m s/rad", "damping"),
                 ForceField(
                     "free_angle",
                     "number",
                     0.0,
                     "rad, joint angle, 0 at the initial configuration, measured in (-pi, pi] around it",
+                    "angle",
                 ),
             ),
             "Torsion spring-damper",
             "Rotational spring-damper on a revolute or cylindrical joint",
+            conservative=True,
+            dissipative=("damping",),
         ),
     )
 }

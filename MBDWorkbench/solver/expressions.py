@@ -9,8 +9,9 @@ Expression language: numbers (1, 2.5, 1e-3), variable ``t``, constants ``pi``
 and ``e``; + - * / ^ ** (right-associative, -t^2 = -(t^2)), unary +/-,
 parentheses; sin cos tan asin acos atan atan2(y, x) exp log sqrt abs sinh cosh
 tanh min(a, b, ...) max(a, b, ...) step(x, x0, h0, x1, h1) (ADAMS cubic STEP).
-At most 2000 characters and 100 nesting levels; constant sub-expressions are
-folded at compile time.
+At most ``limits.MAX_EXPRESSION_LENGTH`` characters and ``limits.MAX_EXPRESSION_DEPTH``
+nesting levels; constant sub-expressions are folded at compile time. Profile objects are
+bounded too (``limits.MAX_POLYNOMIAL_COEFFICIENTS``, ``limits.MAX_TABLE_POINTS``).
 
 Bytecode: int64 pairs ``(opcode, operand)``; operands index the program's own
 constants (``OP_CONST``, ``OP_POWC``) or tables (``OP_TABLE``).
@@ -30,9 +31,17 @@ import numpy as np
 from numba import njit
 
 from .errors import ModelError
+from .limits import (
+    MAX_EXPRESSION_DEPTH,
+    MAX_EXPRESSION_LENGTH,
+    MAX_POLYNOMIAL_COEFFICIENTS,
+    MAX_TABLE_POINTS,
+    MAX_TEXT_LENGTH,
+    RANGES,
+)
 
-MAX_LENGTH = 2000  # characters in an expression
-MAX_DEPTH = 100  # nesting levels (parentheses, unary signs, powers, calls)
+MAX_LENGTH = MAX_EXPRESSION_LENGTH  # characters in an expression
+MAX_DEPTH = MAX_EXPRESSION_DEPTH  # nesting levels (parentheses, unary signs, powers, calls)
 Node = tuple  # parse node: ("num", v) | ("t",) | ("add", ...) | ... (see _Parser)
 
 
@@ -301,6 +310,30 @@ def eval_jet(
     return stack[0, 0], stack[0, 1], stack[0, 2]
 
 
+@njit(cache=True, error_model="numpy")
+def eval_series(
+    k: int,
+    times: np.ndarray,
+    code: np.ndarray,
+    code_start: np.ndarray,
+    consts: np.ndarray,
+    const_start: np.ndarray,
+    table_x: np.ndarray,
+    table_y: np.ndarray,
+    table_start: np.ndarray,
+    table_base: np.ndarray,
+    stack: np.ndarray,
+) -> np.ndarray:
+    """Program ``k`` of a pack at every time of ``times`` [s]: array (n, 3) of (f, f', f'')
+    (arguments after ``times`` as :func:`eval_jet`)."""
+    out = np.empty((times.shape[0], 3))
+    for i in range(times.shape[0]):
+        out[i, 0], out[i, 1], out[i, 2] = eval_jet(
+            k, times[i], code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+        )
+    return out
+
+
 # ------------------------------------------------------------------ parser
 _TOKEN = re.compile(
     r"\s*(?:(?P<num>(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
@@ -505,10 +538,13 @@ def make_add(terms: list[tuple[float, Node]]) -> Node:
         return terms[0][1]
     const = [s * n[1] for s, n in terms if n[0] == "num"]
     rest = [(s, n) for s, n in terms if n[0] != "num"]
+    total = _const_value(math.fsum, const)
+    if total is None:  # the constants overflow: left to runtime (the run's profile check reports it)
+        return ("add", terms)
     if not rest:
-        return ("num", math.fsum(const))
-    if const and math.fsum(const) != 0.0:
-        rest.append((1.0, ("num", math.fsum(const))))
+        return ("num", total)
+    if total != 0.0:
+        rest.append((1.0, ("num", total)))
     if len(rest) == 1 and rest[0][0] > 0:
         return rest[0][1]
     return ("add", rest)
@@ -589,6 +625,7 @@ class _Emitter:
 
     def __init__(self) -> None:
         self.code, self.consts, self.depth, self.max_depth = [], [], 0, 0
+        self.index = {}  # (value, sign) -> position in consts: one lookup per constant, not a scan
 
     def op(self, opcode: int, arg: int = 0, pops: int = 0, pushes: int = 0) -> None:
         self.code += [opcode, arg]
@@ -596,11 +633,11 @@ class _Emitter:
         self.max_depth = max(self.max_depth, self.depth)
 
     def const(self, value: float) -> int:
-        for i, c in enumerate(self.consts):
-            if c == value and math.copysign(1.0, c) == math.copysign(1.0, value):
-                return i
-        self.consts.append(float(value))
-        return len(self.consts) - 1
+        key = (float(value), math.copysign(1.0, value))
+        if key not in self.index:
+            self.index[key] = len(self.consts)
+            self.consts.append(float(value))
+        return self.index[key]
 
     def emit(self, node: Node) -> None:
         kind = node[0]
@@ -683,6 +720,12 @@ class Program:
         f, f1, f2 = eval_jet(0, float(t), *self._args)
         return float(f), float(f1), float(f2)
 
+    def series(self, times: np.ndarray) -> np.ndarray:
+        """(f, f', f'') at every time of ``times`` [s]: array (n, 3)."""
+        if self._args is None:
+            self._args = pack_args(pack_programs([self]))
+        return eval_series(0, np.ascontiguousarray(times, dtype=np.float64), *self._args)
+
     def __repr__(self) -> str:
         return "Program(%r)" % self.source
 
@@ -693,8 +736,11 @@ def _compile_node(node, tables, source):
     return Program(em.code, em.consts, tables, source, em.max_depth)
 
 
-def compile_expression(text: str, path: str = "profile", max_length: int | None = MAX_LENGTH) -> Program:
-    """Compile an expression string in t (language in the module docstring)."""
+def compile_expression(
+    text: str, path: str = "profile", max_length: int | None = MAX_LENGTH, scale: float = 1.0
+) -> Program:
+    """Compile an expression string in t (language in the module docstring), multiplied by
+    ``scale`` (a unit conversion: the parsed expression is scaled, the text never wrapped)."""
     if not isinstance(text, str):
         raise ExpressionError(path, "expression must be a string, got %s" % type(text).__name__)
     if max_length is not None and len(text) > max_length:
@@ -706,7 +752,9 @@ def compile_expression(text: str, path: str = "profile", max_length: int | None 
         node = parser.parse()
     except RecursionError:
         raise ExpressionError(path, "expression nested too deeply") from None
-    return _compile_node(node, [], text.strip())
+    if scale == 1.0:
+        return _compile_node(node, [], text.strip())
+    return _compile_node(make_mul([("*", ("num", scale)), ("*", node)]), [], "%s*(%s)" % (_fmt(scale), text.strip()))
 
 
 # ------------------------------------------------------------ dict profiles
@@ -720,19 +768,40 @@ def _num(spec, key, path, default=None):
 
 
 def _finite(value, path):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
-        raise ExpressionError(path, "must be a finite number, got %r" % (value,))
-    return float(value)
+    """A number of a profile object as a float within limits.RANGES['profile_number']."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ExpressionError(path, "must be a finite number, got %s" % _show(value))
+    try:
+        x = float(value)
+    except OverflowError:
+        raise ExpressionError(path, "must be a finite number, got an integer of about 10^%d" % _log10(value)) from None
+    bound = RANGES["profile_number"]
+    if not math.isfinite(x) or not bound.contains(x):
+        raise ExpressionError(path, "must be a finite number in [%g, %g], got %r" % (bound.low, bound.high, x))
+    return x
 
 
-def _num_list(spec, key, path, min_len):
-    """List of finite floats (at least ``min_len``)."""
+def _log10(n: int) -> int:
+    """Decimal exponent of a huge integer (no str(): it may exceed Python's digit limit)."""
+    return int(abs(n).bit_length() * 0.30103)
+
+
+def _show(value: object) -> str:
+    """repr of a value for messages, cut to 60 characters."""
+    text = repr(value) if not isinstance(value, (list, dict)) else type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _num_list(spec, key, path, min_len, max_len):
+    """List of finite floats (``min_len`` to ``max_len`` of them)."""
     p = "%s.%s" % (path, key)
     if key not in spec:
         raise ExpressionError(p, "required field is missing")
     values = spec[key]
     if not isinstance(values, (list, tuple, np.ndarray)) or len(values) < min_len:
         raise ExpressionError(p, "must be a list of at least %d numbers" % min_len)
+    if len(values) > max_len:
+        raise ExpressionError(p, "has %d entries, at most %d are allowed (limits)" % (len(values), max_len))
     return [_finite(v, "%s[%d]" % (p, i)) for i, v in enumerate(values)]
 
 
@@ -779,7 +848,7 @@ def _src_harmonic(spec, path):
 
 
 def _src_polynomial(spec, path):
-    coeffs = _num_list(spec, "coefficients", path, 1)
+    coeffs = _num_list(spec, "coefficients", path, 1, MAX_POLYNOMIAL_COEFFICIENTS)
     powers = ["1", "t"] + ["t^%d" % k for k in range(2, len(coeffs))]
     terms = [_fmt(c) if k == 0 else _scaled(c, powers[k]) for k, c in enumerate(coeffs) if c != 0.0]
     return _join(terms)
@@ -798,7 +867,7 @@ def _src_step(spec, path):
 
 
 def _compile_table(spec, path):
-    tx, ty = _num_list(spec, "t", path, 2), _num_list(spec, "value", path, 2)
+    tx, ty = _num_list(spec, "t", path, 2, MAX_TABLE_POINTS), _num_list(spec, "value", path, 2, MAX_TABLE_POINTS)
     if len(tx) != len(ty):
         raise ExpressionError("%s.value" % path, "has %d entries but t has %d" % (len(ty), len(tx)))
     for i in range(1, len(tx)):
@@ -819,28 +888,31 @@ _SOURCES = {
     "step": (_src_step, {"t0", "value0", "t1", "value1"}),
 }
 _TYPES = sorted(list(_SOURCES) + ["expression", "table"])
-_FIELDS = dict({k: v[1] for k, v in _SOURCES.items()}, expression={"expr"}, table={"t", "value"})
+_FIELDS = dict({k: v[1] for k, v in _SOURCES.items()}, expression={"expr", "scale"}, table={"t", "value"})
 _IGNORED = {"type", "comment", "description", "name"}
 
 
 def _check_dict(spec, path):
     """Validate 'type' and reject unknown fields; returns the type."""
     kind = spec.get("type")
-    if kind not in _TYPES:
-        raise ExpressionError("%s.type" % path, "must be one of %s, got %r" % (", ".join(_TYPES), kind))
+    if not isinstance(kind, str) or kind not in _TYPES:
+        raise ExpressionError("%s.type" % path, "must be one of %s, got %s" % (", ".join(_TYPES), _show(kind)))
     for key in spec:
         if key not in _FIELDS[kind] and key not in _IGNORED:
             raise ExpressionError(
                 "%s.%s" % (path, key),
                 "unknown field for type %r (allowed: %s)" % (kind, ", ".join(sorted(_FIELDS[kind]))),
             )
+        if key in _IGNORED and key != "type" and not (isinstance(spec[key], str) and len(spec[key]) <= MAX_TEXT_LENGTH):
+            raise ExpressionError("%s.%s" % (path, key), "must be a string of at most %d characters" % MAX_TEXT_LENGTH)
     return kind
 
 
 def compile_profile(spec: str | float | dict, path: str = "profile") -> Program:
     """Compile a profile spec (expression string, number or dict) into a Program.
 
-    Dict types: expression{expr}, constant{value}, constant_speed{speed, initial=0},
+    Dict types: expression{expr, scale=1} (expr times scale, e.g. a unit conversion),
+    constant{value}, constant_speed{speed, initial=0},
     harmonic{amplitude, omega | frequency [Hz], phase=0, offset=0},
     polynomial{coefficients}, table{t, value}, step{t0, value0, t1, value1}.
     Raises ExpressionError whose message starts with ``path`` (or ``path.field``).
@@ -857,7 +929,8 @@ def compile_profile(spec: str | float | dict, path: str = "profile") -> Program:
     if kind == "expression":
         if "expr" not in spec:
             raise ExpressionError("%s.expr" % path, "required field is missing")
-        return compile_expression(spec["expr"], "%s.expr" % path)
+        scale = _num(spec, "scale", path, 1.0)
+        return compile_expression(spec["expr"], "%s.expr" % path, scale=scale)
     if kind == "table":
         return _compile_table(spec, path)
     return compile_expression(_SOURCES[kind][0](spec, path), path, max_length=None)

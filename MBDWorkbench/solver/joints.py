@@ -11,6 +11,13 @@ Phi_ddot):
 * DP1    a_i . a_j = 0 (two body-fixed vectors stay perpendicular)
 * DP2    a_i . (p_j - p_i) = 0 (the point of j stays in a plane of i)
 * ANGLE  atan2(y_i . x_j, x_i . x_j) (the rotation of j about z_i; driver rows only)
+* DISTANCE  (d . d - L^2) / (2 L) = 0 with d = p_j - p_i (two points at distance L > 0)
+
+DISTANCE is written in squared form: a polynomial in the poses, smooth everywhere, where
+|d| - L has no derivative at d = 0; dividing by 2 L makes it |d| - L to first order (metres,
+like POINT rows, so tolerances and Baumgarte gains keep their meaning) and its gradient d / L
+has unit length on the constraint (regular at every L > 0). Its multiplier is the rod
+tension T [N] scaled by L / |d|, i.e. T itself on the constraint.
 
 Drivers subtract a time profile f(t) from their row: Phi_t = -f', gamma += f''.
 
@@ -30,16 +37,22 @@ from numba import njit
 
 from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, dot, scale, sub
 
-POINT, DP1, DP2, ANGLE = 0, 1, 2, 3
+POINT, DP1, DP2, ANGLE, DISTANCE = 0, 1, 2, 3, 4
 
 # Which rows measure a length (metres) rather than an angle (radians).
-ROW_IS_ANGULAR = {POINT: False, DP1: True, DP2: False, ANGLE: True}
+ROW_IS_ANGULAR = {POINT: False, DP1: True, DP2: False, ANGLE: True, DISTANCE: False}
+
+# Sides ("i", "j") whose rotation a row depends on when its points sit at the bodies' centres of
+# gravity (point masses: model.joint_rows), and the rows that depend on the rotations only.
+ROW_TURNS = {POINT: "", DP1: "ij", DP2: "i", ANGLE: "ij", DISTANCE: ""}
+ROW_ROTATION_ONLY = frozenset({DP1, ANGLE})
 
 Side = tuple  # (b, r, v, w), see the module docstring
 
 
 def row_vectors(spec: tuple, local: dict) -> np.ndarray:
-    """Local vectors (4, 3) of one row; ``local`` maps frame names to (side, vector)."""
+    """Local vectors (4, 3) of one row; ``local`` maps frame names to (side, vector) (and
+    ``length`` to the length [m] of a DISTANCE row)."""
     kind = spec[0]
     out = np.zeros((4, 3))
     if kind == POINT:
@@ -49,6 +62,9 @@ def row_vectors(spec: tuple, local: dict) -> np.ndarray:
         out[0], out[1] = local[spec[1]], local[spec[2]]
     elif kind == DP2:
         out[0], out[1], out[2] = local[spec[1]], local["oi"], local["oj"]
+    elif kind == DISTANCE:
+        out[0], out[1] = local["oi"], local["oj"]
+        out[2, 0] = local["length"]
     else:
         out[0], out[1], out[2], out[3] = local["xi"], local["yi"], local["xj"], local["zi"]
     return out
@@ -118,6 +134,20 @@ def _dp1(A, side_i, side_j, ai_bar, aj_bar):
 
 
 @njit(cache=True)
+def _distance(A, side_i, side_j, si, sj, length):
+    """DISTANCE (d.d - L^2) / (2 L), d = p_j - p_i: the terms of :func:`row_terms`."""
+    pi, dpi, qpi = point_kinematics(A, side_i, si)
+    pj, dpj, qpj = point_kinematics(A, side_j, sj)
+    d, dd = sub(pj, pi), sub(dpj, dpi)
+    u = scale(1.0 / length, d)
+    ang_i = scale(-1.0, cross(si, body_mtv(A, side_i[0], u)))
+    ang_j = cross(sj, body_mtv(A, side_j[0], u))
+    gamma = -(dot(dd, dd) + dot(d, sub(qpj, qpi))) / length
+    phi = (dot(d, d) - length * length) / (2.0 * length)
+    return phi, scale(-1.0, u), ang_i, u, ang_j, gamma, dot(u, dd)
+
+
+@njit(cache=True)
 def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, side_j: Side) -> tuple:
     """Row r (local vectors vecs[r], vecs (m, 4, 3)) of kind ``kind`` between two sides:
     (phi, Phi_q of side i as linear and angular parts, the same of side j, gamma,
@@ -143,6 +173,8 @@ def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, 
         ang_j = cross(sj, body_mtv(A, side_j[0], ai))
         gamma = -(dot(qai, d) + 2.0 * dot(dai, dd) + dot(ai, sub(qpj, qpi)))
         return dot(ai, d), scale(-1.0, ai), ang_i, ai, ang_j, gamma, dot(dai, d) + dot(ai, dd)
+    if kind == DISTANCE:
+        return _distance(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 1), vecs[r, 2, 0])
     # ANGLE: theta = atan2(s, c), s = y_i.x_j, c = x_i.x_j
     s, jsi, jsj, gs, ds = _dp1(A, side_i, side_j, _local(vecs, r, 1), _local(vecs, r, 2))
     c, jci, jcj, gc, dc = _dp1(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 2))

@@ -1,9 +1,17 @@
-"""Simulation results: sampled in memory, derived quantities (joint reactions in joint
-and global axes, driver efforts, violations, energies); written by :mod:`.results_files`
-(docs/results-format.md)."""
+"""Simulation results: sampled in memory (one array per quantity, a row per sample: the
+accessors return views, not copies), derived quantities (joint reactions in joint and global
+axes, joint coordinates, driver efforts, violations, energies); written by
+:mod:`.results_files` (docs/results-format.md).
+
+The joint frame of a distance joint (a rod) follows the rod: its z axis runs from the rod's end
+on body_j to its end on body_i at every instant, so its reaction Fz is the rod tension [N],
+positive when the rod pulls (Fx = Fy = 0)."""
 
 from __future__ import annotations
 
+import contextlib
+import copy
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -68,24 +76,89 @@ def joint_wrenches(
 
 
 @njit(cache=True)
-def row_series(kind: int, bi: int, bj: int, vecs: np.ndarray, Y: np.ndarray, nb: int, A: np.ndarray, out: np.ndarray):
-    """Value and rate of one primitive row (local vectors vecs[0]) between bodies bi and bj
-    at every sample: out[k] = (phi, dphi/dt without Phi_t) at state Y[k], rotations A[k]."""
-    for k in range(Y.shape[0]):
-        terms = row_terms(kind, vecs, 0, A[k], body_side(Y[k], nb, bi), body_side(Y[k], nb, bj))
-        out[k, 0] = terms[0].real
-        out[k, 1] = terms[6].real
+def joint_coordinates(
+    kinds: np.ndarray,
+    body_i: np.ndarray,
+    body_j: np.ndarray,
+    vecs: np.ndarray,
+    angle: np.ndarray,
+    Y: np.ndarray,
+    nb: int,
+    A: np.ndarray,
+    dt: float,
+    previous: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Value and rate of each joint coordinate c at one state Y with rotations A (nb, 3, 3),
+    measured by the primitive row of local vectors vecs[c]: out[c] = (phi [rad or m], its rate
+    without Phi_t). Angles (``angle[c]``) given in (-pi, pi] are put on the branch nearest to
+    previous[c] (value, rate) of the sample ``dt`` [s] earlier advanced by the trapezoidal
+    integral of the rate, so a joint turning by more than pi between two samples is still
+    counted right (dt < 0: no earlier sample)."""
+    for c in range(kinds.shape[0]):
+        terms = row_terms(kinds[c], vecs, c, A, body_side(Y, nb, body_i[c]), body_side(Y, nb, body_j[c]))
+        value, rate = terms[0].real, terms[6].real
+        if angle[c] and dt >= 0.0:
+            predicted = previous[c, 0] + 0.5 * (previous[c, 1] + rate) * dt
+            value += 2.0 * np.pi * np.rint((predicted - value) / (2.0 * np.pi))
+        out[c, 0] = value
+        out[c, 1] = rate
 
 
-def unwrap_angle(t: np.ndarray, theta: np.ndarray, rate: np.ndarray) -> np.ndarray:
-    """Angles [rad] given in (-pi, pi] made continuous: each sample takes the branch nearest
-    to the previous one advanced by the trapezoidal integral of the rate [rad/s], so a joint
-    turning by more than pi between two output samples is still counted right."""
-    out = np.array(theta, dtype=float)
-    for k in range(1, len(out)):
-        predicted = out[k - 1] + 0.5 * (rate[k - 1] + rate[k]) * (t[k] - t[k - 1])
-        out[k] += 2.0 * np.pi * np.round((predicted - out[k]) / (2.0 * np.pi))
-    return out
+def coordinate_layout(system: System) -> dict:
+    """Packed rows of every joint coordinate (joint order, then catalogue order within a
+    joint): kinds, bodies, local vectors, which are angles, and each joint's column slice."""
+    kinds, body_i, body_j, vecs, angle, columns = [], [], [], [], [], {}
+    for k, joint in enumerate(system.model.joints):
+        names = JOINTS[joint.type].coordinates
+        columns[joint.name] = slice(len(kinds), len(kinds) + len(names))
+        for name in names:
+            spec = COORDINATES[name].row
+            kinds.append(spec[0])
+            body_i.append(system.body_index(joint.body_i))
+            body_j.append(system.body_index(joint.body_j))
+            vecs.append(row_vectors(spec, system.joint_frames[k]))
+            angle.append(COORDINATES[name].unit == "rad")
+    return dict(
+        kinds=np.array(kinds, np.int64),
+        body_i=np.array(body_i, np.int64),
+        body_j=np.array(body_j, np.int64),
+        vecs=np.array(vecs, float).reshape(len(kinds), 4, 3),
+        angle=np.array(angle, bool),
+        columns=columns,
+    )
+
+
+def quaternions_of(A: np.ndarray) -> np.ndarray:
+    """Quaternions (..., 4), qw >= 0, of proper rotation matrices A (..., 3, 3): the branches
+    of quaternion.from_matrix, vectorised."""
+    A = np.asarray(A, dtype=float)
+    a = {(i, j): A[..., i, j] for i in range(3) for j in range(3)}
+    tr = a[0, 0] + a[1, 1] + a[2, 2]
+    b0 = tr > 0
+    b1 = ~b0 & (a[0, 0] > a[1, 1]) & (a[0, 0] > a[2, 2])
+    b2 = ~b0 & ~b1 & (a[1, 1] > a[2, 2])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s = 2.0 * np.sqrt(
+            np.select(
+                [b0, b1, b2],
+                [tr + 1.0, 1.0 + a[0, 0] - a[1, 1] - a[2, 2], 1.0 + a[1, 1] - a[0, 0] - a[2, 2]],
+                1.0 + a[2, 2] - a[0, 0] - a[1, 1],
+            )
+        )
+        d21, d02, d10 = a[2, 1] - a[1, 2], a[0, 2] - a[2, 0], a[1, 0] - a[0, 1]
+        s01, s02, s12 = a[0, 1] + a[1, 0], a[0, 2] + a[2, 0], a[1, 2] + a[2, 1]
+        q = np.stack(
+            [
+                np.select([b0, b1, b2], [0.25 * s, d21 / s, d02 / s], d10 / s),
+                np.select([b0, b1, b2], [d21 / s, 0.25 * s, s01 / s], s02 / s),
+                np.select([b0, b1, b2], [d02 / s, s01 / s, 0.25 * s], s12 / s),
+                np.select([b0, b1, b2], [d10 / s, s02 / s, s12 / s], 0.25 * s),
+            ],
+            axis=-1,
+        )
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    return np.where(q[..., :1] >= 0, q, -q)
 
 
 def reaction_layout(system: System) -> tuple[np.ndarray, ...]:
@@ -109,6 +182,26 @@ def reaction_layout(system: System) -> tuple[np.ndarray, ...]:
     return side, body, sign, origin, axes_body, axes
 
 
+def rod_axes(p_i: np.ndarray, p_j: np.ndarray, x_hint: np.ndarray) -> np.ndarray:
+    """Rows x, y, z of the frame of a rod from p_j to p_i [m]: z = (p_i - p_j) / |p_i - p_j|,
+    x = ``x_hint`` (a global vector, or a perpendicular if it is along z) made normal to z."""
+    z = (p_i - p_j) / np.linalg.norm(p_i - p_j)
+    x = x_hint - np.dot(x_hint, z) * z
+    if np.linalg.norm(x) < 1e-6:
+        x = np.cross(z, [1.0, 0.0, 0.0] if abs(z[0]) < 0.9 else [0.0, 1.0, 0.0])
+    x /= np.linalg.norm(x)
+    return np.array([x, np.cross(z, x), z])
+
+
+def _global(system: System, Y: np.ndarray, b: int, local: np.ndarray, vector: bool = False) -> np.ndarray:
+    """A point [m] (or a ``vector``) of moving body b in kernel coordinates, in global axes at
+    state Y whose rotation matrices are in system.work.A; fixed sides (b < 0) are global."""
+    if b < 0:
+        return np.asarray(local, float)
+    A = system.work.A[b]
+    return A @ local if vector else Y[7 * b : 7 * b + 3] + A @ local
+
+
 def software_versions() -> dict[str, str]:
     """Versions of Python and the numerical libraries used for a run."""
     import platform
@@ -127,6 +220,79 @@ def software_versions() -> dict[str, str]:
     }
 
 
+class SampleStore:
+    """The samples of a run, one array per quantity with a row per sample, grown in place
+    (doubling, or :meth:`reserve` ahead): the accessors of Results read views of it, not
+    copies. ``store[k]`` is sample k as {quantity: read-only view}."""
+
+    def __init__(self) -> None:
+        self._data: dict[str, np.ndarray] = {}
+        self._n = 0
+        self._capacity = 0
+        self._frozen = False  # a window: read only
+
+    def __len__(self) -> int:
+        return self._n
+
+    def reserve(self, n: int) -> None:
+        """Make room for ``n`` samples in all (no copy when that many are recorded)."""
+        if n > self._capacity:
+            self._data = {k: _resized(v, n) for k, v in self._data.items()}
+            self._capacity = n
+
+    def append(self, row: dict) -> None:
+        """Store one sample: {quantity: number or array of a fixed shape}."""
+        if self._frozen:
+            raise ValueError("a window of results is read only")
+        if not self._data:
+            self._capacity = max(self._capacity, 16)
+            self._data = {key: np.zeros((self._capacity, *np.shape(value))) for key, value in row.items()}
+        if self._n == self._capacity:
+            self.reserve(2 * self._capacity)
+        for key, value in row.items():
+            self._data[key][self._n] = value
+        self._n += 1
+
+    def column(self, key: str) -> np.ndarray:
+        """Every sample of one quantity, (K, ...), a read-only view."""
+        view = self._data[key][: self._n] if key in self._data else np.zeros((0,))
+        view.flags.writeable = False
+        return view
+
+    def __getitem__(self, k: int) -> _Sample:
+        if not -self._n <= k < self._n:
+            raise IndexError("sample index out of range")
+        return _Sample(self, k % self._n)
+
+    def window(self, start: int, stop: int) -> SampleStore:
+        """Samples [start, stop) as a read-only store sharing this one's arrays."""
+        start, stop = max(0, start), min(self._n, stop)
+        w = SampleStore()
+        w._data = {k: v[start:stop] for k, v in self._data.items()}
+        w._n = w._capacity = max(0, stop - start)
+        w._frozen = True
+        return w
+
+
+class _Sample:
+    """One sample of a SampleStore: ``sample[quantity]`` reads it (a read-only view for arrays)."""
+
+    def __init__(self, store: SampleStore, k: int) -> None:
+        self.store, self.k = store, k
+
+    def __getitem__(self, key: str):
+        value = self.store._data[key][self.k]
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+        return value
+
+
+def _resized(a: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros((n, *a.shape[1:]))
+    out[: len(a)] = a[:n]
+    return out
+
+
 class Results:
     """Time series of one run. Arrays are indexed [sample, ...]; body quantities are
     given for the user's body frames (CoG position, orientation quaternion, global
@@ -140,7 +306,12 @@ class Results:
         self.joint_names = [j.name for j in system.model.joints]
         self.driver_names = [d.name for d in system.model.drivers]
         self._layout = reaction_layout(system)
-        self._rows = []
+        self._rods = [k for k, j in enumerate(system.model.joints) if j.type == "distance"]
+        self._coordinate_layout = coordinate_layout(system)
+        self._samples = SampleStore()
+        self._cache = None  # derived body quantities of the samples (see _poses)
+        self._total0 = None  # total energy of a window's run at its first sample [J]
+        self._last_coordinates = None  # (t [s], (value, rate) of each joint coordinate) of the last sample
         self.status = "running"
         self.message = ""
         self.steps = 0
@@ -176,6 +347,7 @@ class Results:
                 *self._layout,
                 wrench,
             )
+            self._rod_reactions(np.asarray(Y, dtype=float), wrench)
         drv_rows = np.nonzero(sys.row_owner >= nj)[0]
         fd = np.array([sys.programs[sys.static.row_prog[r]](t)[1] for r in drv_rows])
         effort = -ev["lam"][drv_rows]
@@ -186,10 +358,11 @@ class Results:
         if acc[5] > 0:
             Wd += 0.5 * (t - acc[0]) * (acc[1] + ev["Pdrv"])
             Wn += 0.5 * (t - acc[0]) * (acc[2] + ev["Pnc"])
-        self._rows.append(
+        coordinate, coordinate_rate = self._coordinates_at(t, Y)
+        self._samples.append(
             dict(
                 t=t,
-                Y=np.array(Y),
+                Y=Y,
                 lam=ev["lam"],
                 phi=ev["phi"],
                 rate=ev["rate"],
@@ -201,17 +374,70 @@ class Results:
                 effort=effort,
                 power=power,
                 Ydot=ev["Ydot"],
+                coordinate=coordinate,
+                coordinate_rate=coordinate_rate,
             )
         )
         self._cache = None
-        self._coordinates = None
         return ev
 
-    def __len__(self) -> int:
-        return len(self._rows)
+    def _rod_reactions(self, Y: np.ndarray, wrench: np.ndarray) -> None:
+        """Joint-frame reactions of the distance joints in their rod frames (:func:`rod_axes`)
+        at the state Y just evaluated (its rotation matrices are in the work arrays)."""
+        sys = self.system
+        for k in self._rods:
+            j, f = self.model.joints[k], sys.joint_frames[k]
+            ends = [_global(sys, Y, sys.body_index(b), f["o" + s]) for b, s in ((j.body_i, "i"), (j.body_j, "j"))]
+            axes = rod_axes(*ends, _global(sys, Y, sys.body_index(j.body_i), f["xi"], vector=True))
+            wrench[k, 6:9], wrench[k, 9:12] = axes @ wrench[k, 0:3], axes @ wrench[k, 3:6]
 
-    def _stack(self, key):
-        return np.array([r[key] for r in self._rows])
+    def _coordinates_at(self, t: float, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Joint coordinates [rad or m] and their rates at (t, Y) (rotations: those system.evaluate
+        left in the work arrays), angles unwrapped against the last sample."""
+        lay = self._coordinate_layout
+        out = np.zeros((len(lay["kinds"]), 2))
+        if len(out):
+            dt = float(t - self._last_coordinates[0]) if self._last_coordinates else -1.0
+            previous = self._last_coordinates[1] if self._last_coordinates else out
+            layout = lay["kinds"], lay["body_i"], lay["body_j"], lay["vecs"], lay["angle"]
+            Y = np.ascontiguousarray(Y, dtype=float)
+            fast_call(joint_coordinates, *layout, Y, self.system.nb, self.system.work.A, dt, previous, out)
+        self._last_coordinates = (t, out)
+        return out[:, 0], out[:, 1]
+
+    def __len__(self) -> int:
+        return len(self._samples)
+
+    @property
+    def _rows(self) -> SampleStore:
+        """Sample k as ``_rows[k][quantity]`` (read-only views)."""
+        return self._samples
+
+    def _stack(self, key: str) -> np.ndarray:
+        """Every sample of one recorded quantity, (K, ...), a read-only view."""
+        return self._samples.column(key)
+
+    def reserve(self, samples: int) -> None:
+        """Make room for ``samples`` samples ahead (simulate knows how many it records); if
+        that much memory cannot be had at once, the samples grow as they come."""
+        with contextlib.suppress(MemoryError):
+            self._samples.reserve(samples)
+
+    def window(self, start: int, stop: int) -> Results:
+        """Samples [start, stop) as a Results of their own, sharing this one's arrays, with its
+        accessors (energy balance still measured from the run's first sample): what the
+        results writer formats a chunk of rows at a time."""
+        total0 = self._total0
+        if total0 is None and len(self):
+            total0 = float(self._view(0, 1).energy()["total"][0])
+        w = self._view(start, stop)
+        w._total0 = total0
+        return w
+
+    def _view(self, start: int, stop: int) -> Results:
+        w = copy.copy(self)
+        w._samples, w._cache = self._samples.window(start, stop), None
+        return w
 
     # ------------------------------------------------------------------ accessors
     @property
@@ -237,9 +463,7 @@ class Results:
             self._cache = dict(
                 position=pos[:, :, :3],
                 A=A_user,
-                quaternion=np.array([[quaternion.from_matrix(a) for a in row] for row in A_user]).reshape(
-                    len(Y), nb, 4
-                ),
+                quaternion=quaternions_of(A_user),
                 velocity=vel[:, :, :3],
                 angular_velocity=np.einsum("kbij,kbj->kbi", A, vel[:, :, 3:]),
             )
@@ -272,7 +496,7 @@ class Results:
     def reaction(self, joint: str, frame: str = "joint") -> tuple[np.ndarray, np.ndarray]:
         """Reaction (force [N], torque [N m] about the joint origin) that body_i exerts on
         body_j, in the joint frame (carried by body_i) or 'global' axes: two (K, 3) arrays."""
-        w = self._stack("wrench")[:, self.joint_names.index(joint)]
+        w = self._stack("wrench")[:, self.joint_names.index(joint)]  # a view: no copy per call
         return (w[:, 6:9], w[:, 9:12]) if frame == "joint" else (w[:, 0:3], w[:, 3:6])
 
     def joint_coordinate_names(self, joint: str) -> tuple[str, ...]:
@@ -284,38 +508,11 @@ class Results:
         """Relative coordinates of a joint, shape (K, n), n = len(joint_coordinate_names):
         angle [rad] of body_j about the frame z axis, unwrapped over time, and displacement
         [m] along it, measured as drivers measure them (zero at the initial configuration)."""
-        return self._joint_coordinates()[joint][0]
+        return self._stack("coordinate")[:, self._coordinate_layout["columns"][joint]]
 
     def joint_coordinate_rate(self, joint: str) -> np.ndarray:
         """Rates [rad/s or m/s] of the joint's coordinates, shape (K, n)."""
-        return self._joint_coordinates()[joint][1]
-
-    def _joint_coordinates(self) -> dict:
-        """{joint: (values (K, n), rates (K, n))}, computed once per set of samples."""
-        if getattr(self, "_coordinates", None) is None:
-            t, Y, nb = self.t, np.ascontiguousarray(self.Y, dtype=float), self.system.nb
-            A = quaternion.matrices(Y[:, : 7 * nb].reshape(len(Y), nb, 7)[:, :, 3:]) if len(Y) else None
-            A = np.ascontiguousarray(A) if A is not None else None
-            self._coordinates = {j: self._coordinate_series(k, t, Y, A) for k, j in enumerate(self.joint_names)}
-        return self._coordinates
-
-    def _coordinate_series(self, k: int, t: np.ndarray, Y: np.ndarray, A: np.ndarray | None) -> tuple[np.ndarray, ...]:
-        """Values and rates (K, n) of joint k's coordinates at the samples (t, Y), rotations A (K, nb, 3, 3)."""
-        sys, joint = self.system, self.model.joints[k]
-        names = self.joint_coordinate_names(joint.name)
-        values, rates = np.zeros((len(Y), len(names))), np.zeros((len(Y), len(names)))
-        if not len(Y) or not names:
-            return values, rates
-        bi, bj = sys.body_index(joint.body_i), sys.body_index(joint.body_j)
-        series = np.zeros((len(Y), 2))
-        for c, name in enumerate(names):
-            spec = COORDINATES[name].row
-            vecs = row_vectors(spec, sys.joint_frames[k])[None]
-            row_series(spec[0], bi, bj, vecs, Y, sys.nb, A, series)
-            rates[:, c] = series[:, 1]
-            angle = COORDINATES[name].unit == "rad"
-            values[:, c] = unwrap_angle(t, series[:, 0], series[:, 1]) if angle else series[:, 0]
-        return values, rates
+        return self._stack("coordinate_rate")[:, self._coordinate_layout["columns"][joint]]
 
     def driver_effort(self, driver: str) -> np.ndarray:
         """Driver torque [N m] or force [N] applied to body_j, shape (K,)."""
@@ -331,12 +528,11 @@ class Results:
         sys = self.system
         names = self.joint_names + self.driver_names
         rows = sys.row_owner == names.index(name)
-        phi = np.abs(self._stack("phi")).reshape(len(self), -1)
-        rate = np.abs(self._stack("rate")).reshape(len(self), -1)
-        ang, lin = rows & sys.row_angular, rows & ~sys.row_angular
+        lin, ang = np.nonzero(rows & ~sys.row_angular)[0], np.nonzero(rows & sys.row_angular)[0]
+        phi, rate = self._stack("phi").reshape(len(self), -1), self._stack("rate").reshape(len(self), -1)
 
-        def mx(a: np.ndarray, sel: np.ndarray) -> np.ndarray:
-            return a[:, sel].max(axis=1) if sel.any() else np.zeros(len(self))
+        def mx(a: np.ndarray, sel: np.ndarray) -> np.ndarray:  # only the name's own rows are copied
+            return np.abs(a[:, sel]).max(axis=1) if len(sel) else np.zeros(len(self))
 
         return dict(position=mx(phi, lin), angle=mx(phi, ang), velocity=mx(rate, lin), angular_velocity=mx(rate, ang))
 
@@ -353,7 +549,8 @@ class Results:
         balance = total - total(0) - works [J], each (K,)."""
         T, V, Wd, Wn = (self._stack(k) for k in ("T", "V", "Wd", "Wn"))
         E = T + V
-        bal = E - (E[0] if len(E) else 0.0) - Wd - Wn
+        E0 = self._total0 if self._total0 is not None else (E[0] if len(E) else 0.0)
+        bal = E - E0 - Wd - Wn
         return dict(kinetic=T, potential=V, total=E, work_drivers=Wd, work_nonconservative=Wn, balance=bal)
 
     def energy_drift(self) -> float:
@@ -391,6 +588,8 @@ class Results:
         )
 
     # ------------------------------------------------------------------ files
-    def write(self, directory: str) -> str:
-        """Write the CSV files, summary.json and model.json into ``directory``; returns it."""
-        return write_results(self, directory)
+    def write(self, directory: str, overwrite: bool = True, progress: Callable[[int, int], None] | None = None) -> str:
+        """Write the CSV files, summary.json and model.json into the folder ``directory`` as a
+        whole (results_files.write_results: an existing results folder is replaced unless
+        ``overwrite`` is False); ``progress(written, samples)`` after each chunk. Returns its path."""
+        return write_results(self, directory, overwrite, progress)

@@ -1,15 +1,21 @@
 """The results format in one place (docs/results-format.md): the file names, the column
-headers of each CSV, summary.json and model.json; one writer (a folder or a zip) and one
+headers of each CSV, summary.json and model.json; the writers (:class:`ResultsWriter`, a
+folder written while a run goes, checked, locked and renamed into place; a zip) and one
 reader (a folder, or a zip of one as the FreeCAD document keeps it) whose
-:class:`ResultTables` offers the accessors of :class:`~.results.Results` in SI units."""
+:class:`ResultTables` offers the accessors of :class:`~.results.Results` in SI units.
+Writers format a chunk of rows at a time (:func:`tables` of a window of the Results), so
+their memory does not grow with the number of samples."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import os
+import tempfile
 import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +23,8 @@ import numpy as np
 
 from . import quaternion
 from .catalog import COORDINATES
-from .errors import ModelError
+from .errors import ModelError, SimulationError
+from .output_folder import OutputFolder
 
 # A :class:`~.results.Results` (read through its public accessors). Not imported: results.py
 # imports this module to write itself, and the format sits below the in-memory results.
@@ -97,15 +104,10 @@ def energy_headers() -> dict[str, str]:
 
 # ----------------------------------------------------------------------------- tables of a Results
 def tables(res: Results) -> dict[str, Table]:
-    """Every CSV of a Results (full precision): {file name: {header: (K,) array}}."""
+    """Every CSV of a Results (full precision): {file name: {header: (K,) array}}. A window of a
+    Results (``res.window(start, stop)``) gives the rows of those samples."""
     t = res.t
-    return {
-        BODIES: _body_table(res, t),
-        JOINTS: _joint_table(res, t),
-        DRIVERS: _driver_table(res, t),
-        VIOLATIONS: _violation_table(res, t),
-        ENERGY: _energy_table(res, t),
-    }
+    return {name: build(res, t) for name, build in _TABLES.items()}
 
 
 def _body_table(res: Results, t: np.ndarray) -> Table:
@@ -151,6 +153,15 @@ def _energy_table(res: Results, t: np.ndarray) -> Table:
     return {TIME: t, **{h: e[k] for k, h in energy_headers().items()}}
 
 
+_TABLES = {
+    BODIES: _body_table,
+    JOINTS: _joint_table,
+    DRIVERS: _driver_table,
+    VIOLATIONS: _violation_table,
+    ENERGY: _energy_table,
+}
+
+
 def as_stored(tables_: dict[str, Table]) -> dict[str, Table]:
     """The tables rounded to DIGITS significant digits: exactly what a reader gets back from the files."""
     return {
@@ -167,14 +178,32 @@ def summary_document(res: Results) -> dict:
 
 
 # ----------------------------------------------------------------------------- writing
+CHUNK_VALUES = 1 << 18  # numbers per chunk of CSV rows: writing holds ~10 MB, whatever the run's length
+
+# What a results folder holds: the only names an existing folder may hold to be replaced with overwrite.
+RESULT_NAMES = (*FILES, SUMMARY, MODEL)
+
+
+def header_text(table: Table) -> str:
+    """The header row of a CSV (quoted where a name needs it)."""
+    out = io.StringIO(newline="")
+    csv.writer(out).writerow(list(table))
+    return out.getvalue()
+
+
+def rows_text(table: Table) -> str:
+    """The rows of a CSV: the columns zipped into lines of DIGITS significant digits."""
+    columns = list(table.values())
+    if not columns or not len(columns[0]):
+        return ""
+    data = np.column_stack([np.asarray(c, dtype=float) for c in columns])
+    line = ",".join([f"%.{DIGITS}g"] * data.shape[1]) + "\r\n"
+    return "".join([line % tuple(row) for row in data.tolist()])
+
+
 def csv_text(table: Table) -> str:
     """A CSV: one header row, then the columns zipped into rows of DIGITS significant digits."""
-    out = io.StringIO(newline="")
-    w = csv.writer(out)
-    w.writerow(list(table))
-    for row in zip(*table.values()):
-        w.writerow([f"{v:.{DIGITS}g}" for v in row])
-    return out.getvalue()
+    return header_text(table) + rows_text(table)
 
 
 def write_csv(path: str, table: Table) -> str:
@@ -184,30 +213,197 @@ def write_csv(path: str, table: Table) -> str:
     return path
 
 
-def documents(res: Results) -> dict[str, str]:
-    """{file name: text} of every file of the results of ``res``."""
-    docs = {name: csv_text(table) for name, table in tables(res).items()}
-    docs[MODEL] = json.dumps(res.model.to_dict(), indent=2)
-    docs[SUMMARY] = json.dumps(summary_document(res), indent=2, default=float)
-    return docs
+def chunk_samples(res: Results) -> int:
+    """Samples per chunk of rows: about CHUNK_VALUES numbers over all the CSVs."""
+    width = sum(len(table) for table in tables(res.window(0, min(1, len(res)))).values())
+    return max(1, CHUNK_VALUES // width)
 
 
-def write_results(res: Results, directory: str) -> str:
-    """Write every file of a Results into ``directory`` (created if needed); returns it."""
-    os.makedirs(directory, exist_ok=True)
-    for name, text in documents(res).items():
-        with open(os.path.join(directory, name), "w", newline="", encoding="utf-8") as f:
-            f.write(text)
-    return directory
+class ResultsWriteError(SimulationError):
+    """The results could not be written (disk full, I/O error): the temporary folder is removed
+    and the old results folder kept. ``path`` names the results folder; ``results`` holds the
+    in-memory results of the run, if any."""
+
+    def __init__(self, path: str, error: OSError, results: object | None = None) -> None:
+        self.path = path
+        super().__init__(f"results could not be written to {path}: {error.strerror or error}", results=results)
 
 
-def write_zip(res: Results, zip_path: str, extras: dict[str, str] | None = None) -> str:
-    """Write the results of ``res`` plus ``extras`` ({file name: text}) into one zip file; returns its path."""
-    docs = {**documents(res), **(extras or {})}
-    with zipfile.ZipFile(zip_path, "w", zipfile.ZIP_DEFLATED) as z:
-        for name in sorted(docs):
-            z.writestr(name, docs[name])
+class ResultsWriter:
+    """Writes the results folder of one run while it runs (docs/results-format.md, "Writing
+    results"). Created before the run: the folder is checked and locked (OutputTargetError,
+    a ModelError, if it may not be written). :meth:`append` streams the new samples into the
+    CSVs of a temporary folder beside the target, a chunk of rows at a time; :meth:`commit`
+    writes the rest and summary.json and renames the folder into place; :meth:`abort` drops it.
+    An OSError while writing aborts and raises ResultsWriteError."""
+
+    def __init__(self, directory: str | os.PathLike, overwrite: bool = False) -> None:
+        self.folder = OutputFolder(directory, overwrite, RESULT_NAMES, "results")
+        self.path = self.folder.target
+        self.written = 0  # samples in the files
+        self.chunk = 0  # samples per chunk (set at the first write)
+        self._files: dict[str, io.BufferedWriter] = {}
+
+    @property
+    def closed(self) -> bool:
+        """True once committed or aborted."""
+        return self.folder.closed
+
+    def append(self, res: Results) -> None:
+        """Write the samples not yet written when a chunk of them is due (and the first
+        sample at once, so the files exist from the start of the run)."""
+        pending = len(res) - self.written
+        if not self.closed and pending > 0 and (not self.written or pending >= self.chunk):
+            self._write_upto(res, len(res))
+
+    def write_all(self, res: Results, progress: Callable[[int, int], None] | None = None) -> None:
+        """Write every sample not yet written, chunk by chunk; ``progress(written, samples)`` after each."""
+        while not self.closed and (not self._files or self.written < len(res)):
+            self._write_upto(res, min(len(res), self.written + max(1, self.chunk)))
+            if progress is not None:
+                progress(self.written, len(res))
+
+    def commit(self, res: Results) -> str:
+        """Write the remaining samples, summary.json (the run's status as it is now) and rename
+        the folder into place; returns its path. Nothing is done after a failed write (aborted)."""
+        if self.closed:
+            return self.path
+        try:
+            self.write_all(res)
+            with self._guard(res):
+                summary = json.dumps(summary_document(res), indent=2, default=float).encode()
+                self._files[SUMMARY] = open(os.path.join(self.folder.temp, SUMMARY), "wb")
+                self._files[SUMMARY].write(summary)
+                self._close_files(sync=True)
+                self.folder.commit()
+        except BaseException:
+            self.abort()  # the old folder stays
+            raise
+        return self.path
+
+    def abort(self) -> None:
+        """Drop the temporary folder and release the lock; the old folder (if any) is left as it was."""
+        self._close_files(sync=False)
+        self.folder.abort()
+
+    # ------------------------------------------------------------------ internals
+    def _write_upto(self, res: Results, stop: int) -> None:
+        """Write samples [written, stop) into every CSV, all or none of them (a chunk cut by
+        an exception is taken back, so a later commit writes it whole)."""
+        with self._guard(res):
+            if not self._files:
+                self._start(res)
+            window = res.window(self.written, stop)
+            marks = {name: f.tell() for name, f in self._files.items()}
+            try:
+                for name, table in tables(window).items():
+                    self._files[name].write(rows_text(table).encode())
+                for f in self._files.values():
+                    f.flush()
+            except BaseException:
+                self._take_back(marks)
+                raise
+            self.written = stop
+
+    def _start(self, res: Results) -> None:
+        """model.json and the CSV headers."""
+        with open(os.path.join(self.folder.temp, MODEL), "wb") as f:
+            f.write(json.dumps(res.model.to_dict(), indent=2).encode())
+        first, files = tables(res.window(0, min(1, len(res)))), {}
+        for name in FILES:
+            files[name] = open(os.path.join(self.folder.temp, name), "wb")
+            files[name].write(header_text(first[name]).encode())
+        self._files, self.chunk = files, chunk_samples(res)
+
+    def _take_back(self, marks: dict[str, int]) -> None:
+        for name, f in self._files.items():
+            try:
+                f.seek(marks[name])
+                f.truncate()
+            except OSError:
+                pass
+
+    @contextlib.contextmanager
+    def _guard(self, res: Results) -> Iterator[None]:
+        try:
+            yield
+        except OSError as exc:
+            self.abort()
+            raise ResultsWriteError(self.path, exc, res) from exc
+
+    def _close_files(self, sync: bool) -> None:
+        """Close the open files; with ``sync`` flush them to disk first (OSError raised)."""
+        files, self._files = self._files, {}
+        try:
+            if sync:
+                for f in files.values():
+                    f.flush()
+                    os.fsync(f.fileno())
+        finally:
+            for f in files.values():
+                with contextlib.suppress(OSError):
+                    f.close()
+
+
+def write_results(
+    res: Results,
+    directory: str | os.PathLike,
+    overwrite: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> str:
+    """Write every file of a Results into the folder ``directory`` as a whole (ResultsWriter:
+    checked, locked, written beside it and renamed into place; an existing results folder is
+    replaced unless ``overwrite`` is False); ``progress(written, samples)`` after each chunk.
+    Returns the folder's path."""
+    writer = ResultsWriter(directory, overwrite)
+    try:
+        writer.write_all(res, progress)
+        return writer.commit(res)
+    finally:
+        writer.abort()  # nothing left to drop after a commit
+
+
+def write_zip(
+    res: Results,
+    zip_path: str,
+    extras: dict[str, str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> str:
+    """Write the results of ``res`` plus ``extras`` ({file name: text}) into one zip file (written
+    beside it, then renamed onto it); ``progress(rows, rows in all)`` after each chunk. Returns its path."""
+    texts = {MODEL: json.dumps(res.model.to_dict(), indent=2), **(extras or {})}
+    texts[SUMMARY] = json.dumps(summary_document(res), indent=2, default=float)
+    folder, name = os.path.split(os.path.abspath(zip_path))
+    fd, partial = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=folder)
+    os.close(fd)
+    done, total = 0, len(FILES) * len(res)
+    try:
+        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
+            for entry in sorted([*FILES, *texts]):
+                if entry in texts:
+                    z.writestr(entry, texts[entry])
+                    continue
+                with z.open(entry, "w", force_zip64=True) as f:
+                    for rows in _csv_chunks(res, entry):
+                        f.write(rows[1].encode())
+                        done += rows[0]
+                        if progress is not None:
+                            progress(done, total)
+        os.replace(partial, zip_path)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
     return zip_path
+
+
+def _csv_chunks(res: Results, name: str) -> Iterator[tuple[int, str]]:
+    """One CSV of ``res`` as (samples, text) pieces: the header, then a chunk of rows at a time."""
+    build, step = _TABLES[name], chunk_samples(res)
+    first = res.window(0, min(1, len(res)))
+    yield 0, header_text(build(first, first.t))
+    for start in range(0, len(res), step):
+        window = res.window(start, min(len(res), start + step))
+        yield len(window), rows_text(build(window, window.t))
 
 
 # ----------------------------------------------------------------------------- reading

@@ -1,29 +1,41 @@
-"""Run a dynamic simulation: assemble, integrate to each output time, sample results.
+"""Run a dynamic simulation: assemble, check, integrate to each output time, sample results.
+
+Before the first step the assembled state passes :func:`.quality.start_of_run`: an over-driven
+model is refused (OverdrivenError, a ModelError) unless ``settings.allow_overdriven``. After
+the run, also after a failure or a cancel, :func:`.quality.gate` adds its warnings to the
+stepper's and the status is one of ``status.STATUSES``: ``completed`` only without any warning.
 
 A failed or cancelled run keeps (and writes, if ``out_dir`` is given) every sample
-computed so far, then raises SimulationError / Cancelled carrying the results.
+computed so far, then raises SimulationError / Cancelled carrying the results
+(KeyboardInterrupt during the run becomes Cancelled). The results folder is checked before
+solving and written while the run goes (results_files.ResultsWriter, docs/results-format.md
+"Writing results").
 
 The stepper (``integrators.make_stepper``) only integrates; this loop records every
-sample, with the stepper's own multipliers when it has them (index-3 integrators), and
-copies the stepper's warnings into ``Results.warnings``.
+sample, with the stepper's own multipliers when it has them (index-3 integrators).
 """
 
 from __future__ import annotations
 
 import copy
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from . import kernels
+from . import kernels, quality
 from .assembly import assemble_initial_state
-from .errors import Cancelled, SimulationError
-from .integrators import make_stepper
+from .errors import AssemblyError, Cancelled, ModelError, SimulationError
+from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output
-from .model import Model, validate_settings
+from .model import Model, validate_run, validate_settings
 from .results import Results
+from .results_files import ResultsWriter
+from .status import CANCELLED, COMPLETED, FAILED, final_status
 from .system import System
+
+CANCEL_CHECK_S = 0.25  # wall time [s] between two checks of cancel() within a long output interval
 
 
 def with_settings(model: Model, overrides: dict) -> Model:
@@ -46,59 +58,181 @@ def simulate(
     progress: Callable[[float, float], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     out_dir: str | None = None,
+    overwrite: bool = False,
+    writer: ResultsWriter | None = None,
     **overrides,
 ) -> Results:
     """Simulate ``model`` (a Model). Keyword overrides replace model.settings fields
-    (t_end, step, output_step, integrator, rtol, atol, baumgarte_alpha, ...).
-    ``progress(t, t_end)`` is called at every output time; ``cancel()`` returning True
-    stops the run. Returns Results."""
+    (t_end, step, output_step, integrator, rtol, atol, baumgarte_alpha, violation_tol,
+    allow_overdriven, ...). ``progress(t, t_end)`` is called at every output time;
+    ``cancel()`` returning True stops the run (checked about every CANCEL_CHECK_S of wall
+    time). ``out_dir``: the results folder, checked before solving, then locked and written
+    while the run goes; a non-empty one is refused unless ``overwrite`` (then replaced as a
+    whole at the end); or ``writer``, a ResultsWriter the caller opened (committed here once
+    the run has started; the caller aborts it if this raises before). Returns Results
+    (``status`` completed or completed_with_warnings, ``warnings`` a list of RunWarning)."""
     model = with_settings(model, overrides)
+    validate_run(model)  # size estimate against solver/limits.py, profiles at the output times
+    if writer is None and out_dir is not None:
+        ResultsWriter(out_dir, overwrite).abort()  # refused here, before solving, if it may not be written
     settings = model.settings
     system = System(model)
     res = Results(system, settings)
     t0 = 0.0
+    index = METHODS[settings.integrator].index
+    quality.check_profiles_at(model, t0, index)
     Y = system.Y0.copy()
     if settings.assemble:
-        Y, res.assembly = assemble_initial_state(system, Y, t0)
-    start = time.perf_counter()
-    stepper = make_stepper(system, settings, t0, Y)
-    acc = np.zeros(6)
-    res.record(t0, Y, acc, lam=stepper.multipliers(t0, Y))
-    n_out = max(1, int(round(settings.t_end / settings.output_step)))
-    times = np.linspace(t0, settings.t_end, n_out + 1)[1:]
-    t = t0
+        Y, res.assembly = _assembled(system, Y, t0, settings)
+    start = quality.start_of_run(system, Y, t0, settings)
+    clock = time.perf_counter()
+    stepper, t, t_next = None, t0, t0
+    times = _output_times(settings, t0)
+    res.reserve(len(times) + 1)
+    if writer is None and out_dir is not None:
+        writer = ResultsWriter(out_dir, overwrite)
+    pace = _Pace(settings.step)
     try:
+        stepper = make_stepper(system, settings, t0, Y)
+        acc = np.zeros(6)
+        res.record(t0, Y, acc, lam=stepper.multipliers(t0, Y))
+        _write(writer, res)
         for t_next in times:
-            if cancel is not None and cancel():
-                raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
-            t_reached, status = stepper.advance(t, Y, t_next, acc)
-            if status != kernels.OK:
-                _fail(system, res, t_reached, Y, status)
+            for t_sub in pace.split(t, t_next):
+                if cancel is not None and cancel():
+                    raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
+                t_reached, status = _advance(model, stepper, pace.at, Y, t_sub, acc, index)
+                if status != kernels.OK:
+                    _fail(system, res, t_reached, Y, status)
             t = t_next
             stepper = project_after_output(system, settings, stepper, t, Y)
             res.record(t, Y, acc, lam=stepper.multipliers(t, Y))
             bad = _check_sample(system, res)
             if bad:
                 _fail(system, res, t, Y, kernels.NOT_FINITE, bad)
+            _write(writer, res)
             if progress is not None:
                 progress(t, settings.t_end)
-        res.status = "completed"
+    except KeyboardInterrupt:
+        error = Cancelled(f"interrupted (Ctrl-C) at t = {t:.6g} s", time=t)
+        _stopped(res, error, stepper, start, clock, writer)
+        raise error from None
     except SimulationError as e:
-        res.status = "cancelled" if isinstance(e, Cancelled) else "failed"
-        res.message = str(e)
-        e.results = res
-        _finish(res, stepper, start, out_dir)
+        error = e if isinstance(e, Cancelled) else _explained(model, e, t, t_next, index)
+        _stopped(res, error, stepper, start, clock, writer)
+        if error is e:
+            raise
+        raise error from e
+    except Exception as e:  # an internal error: keep the samples so far
+        if isinstance(e, ModelError) or not len(res):  # refused before the first sample: nothing to keep
+            if writer is not None:
+                writer.abort()
+            raise
+        res.message = f"stopped at t = {t:.6g} s: {type(e).__name__}: {e}".rstrip(": ")
+        _finish(res, FAILED, stepper, start, clock, writer)
         raise
-    _finish(res, stepper, start, out_dir)
+    _finish(res, COMPLETED, stepper, start, clock, writer)
     return res
 
 
-def _finish(res, stepper, start, out_dir):
-    res.steps = stepper.steps
-    res.warnings = list(stepper.warnings)
-    res.wall_time = time.perf_counter() - start
-    if out_dir is not None and len(res):
-        res.write(out_dir)
+def _advance(model, stepper, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, index: int):
+    """stepper.advance; an exception of the integrator's numerics (e.g. SciPy's LU refusing
+    NaN) caused by a driver or load profile that is not finite in [t, t_next] becomes the
+    failure naming that profile; any other exception is re-raised as it is."""
+    try:
+        return stepper.advance(t, Y, t_next, acc)
+    except (ArithmeticError, ValueError, np.linalg.LinAlgError) as e:
+        cause = _nonfinite_cause(model, t, t_next, index)
+        if cause is None:
+            raise
+        raise cause from e
+
+
+def _nonfinite_cause(model, t: float, t_next: float, index: int) -> quality.ProfileError | None:
+    """The profile error if a profile is not finite between the last output time t and one
+    step [s] beyond t_next (steppers evaluate up to a step past the output time)."""
+    step = model.settings.step
+    return quality.explain_nonfinite(model, t, max(t_next, t) + step, step, index)
+
+
+def _output_times(settings, t0: float) -> np.ndarray:
+    n_out = max(1, int(round(settings.t_end / settings.output_step)))
+    return np.linspace(t0, settings.t_end, n_out + 1)[1:]
+
+
+def _assembled(system: System, Y: np.ndarray, t0: float, settings) -> tuple[np.ndarray, list]:
+    """Initial state assembled at t0 [s]; an over-driven model that does not assemble
+    (conflicting driver values) is reported as over-driven rather than as an assembly failure."""
+    try:
+        return assemble_initial_state(system, Y, t0)
+    except AssemblyError as e:
+        rank = quality.constraint_rank(system, Y, t0)
+        if rank.over_driving and not settings.allow_overdriven:
+            raise quality.overdriven_error(system, rank, t0) from e
+        raise
+
+
+def _explained(model, error: SimulationError, t: float, t_next: float, index: int) -> SimulationError:
+    """``error``, or the failure naming the driver/load profile that is not finite in
+    [t, t_next] [s] when that is the cause (with the same results and time)."""
+    if isinstance(error, quality.ProfileError):
+        return error
+    cause = _nonfinite_cause(model, t, t_next, index)
+    if cause is None:
+        return error
+    cause.worst_joints = error.worst_joints
+    return cause
+
+
+def _stopped(res, error: SimulationError, stepper, start, clock, writer) -> None:
+    """Record a failed or cancelled run (partial results kept, gate run on them)."""
+    res.message = str(error)
+    error.results = res
+    _finish(res, CANCELLED if isinstance(error, Cancelled) else FAILED, stepper, start, clock, writer)
+
+
+def _finish(res, status, stepper, start, clock, writer):
+    res.steps = stepper.steps if stepper is not None else 0
+    res.wall_time = time.perf_counter() - clock
+    res.warnings = quality.gate(res, start, list(stepper.warnings) if stepper is not None else [])
+    res.status = final_status(status, res.warnings)
+    if writer is not None:
+        writer.commit(res)  # after the status is final: summary.json is written here
+
+
+def _write(writer: ResultsWriter | None, res: Results) -> None:
+    if writer is not None:
+        writer.append(res)
+
+
+class _Pace:
+    """Splits an output interval into sub-intervals of whole numbers of the base step ``h`` [s],
+    few enough steps each that one ``advance`` lasts about CANCEL_CHECK_S of wall time, so
+    cancel() is honoured within a second even inside compiled step loops. Intervals that are
+    short enough are not split (the run is then exactly the unsplit one); the steppers take the
+    same steps either way, as their steps divide the interval evenly."""
+
+    def __init__(self, h: float) -> None:
+        self.h = h
+        self.max_steps = 1000  # until timed
+        self.at = 0.0  # start of the current sub-interval [s]
+        self.calls = 0
+
+    def split(self, t: float, t_next: float) -> Iterator[float]:
+        """Ends of the sub-intervals of [t, t_next]; ``at`` holds the start of each."""
+        n = max(1, math.ceil((t_next - t) / self.h - 1e-9))
+        done = 0
+        while done < n:
+            k = min(n - done, self.max_steps)
+            self.at = t if done == 0 else t + (t_next - t) * done / n
+            started = time.perf_counter()
+            yield t_next if done + k == n else t + (t_next - t) * (done + k) / n
+            elapsed = time.perf_counter() - started
+            self.calls += 1
+            timed = self.calls > 1  # the first call compiles and warms up
+            if timed and (elapsed > CANCEL_CHECK_S or k == self.max_steps):
+                self.max_steps = max(1, min(100_000, int(k * CANCEL_CHECK_S / max(elapsed, 1e-9))))
+            done += k
 
 
 def _check_sample(system, res):

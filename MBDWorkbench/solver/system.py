@@ -2,6 +2,12 @@
 
 Each moving body gets a principal, centroidal frame (so its mass matrix is constant and
 diagonal); ``R_principal`` maps it back to the user's frame for results.
+
+A point mass keeps its own frame and carries its rotation as a frozen coordinate: every joint
+and force attaches to it at its centre (exactly: its local points are 0) and no equation
+depends on its rotation (model.joint_rows), so no torque ever acts on it, its angular velocity
+stays exactly 0 and the placeholder inertia of its rotation (``POINT_MASS_GYRATION``) never
+enters the motion, the multipliers or the energy, with every integrator.
 """
 
 from collections import namedtuple
@@ -14,7 +20,9 @@ from . import kernels, quaternion
 from .catalog import DRIVERS, JOINTS
 from .expressions import compile_profile, pack_args, pack_programs
 from .joints import ROW_IS_ANGULAR, row_vectors
-from .model import GROUND, frame_axes
+from .model import GROUND, body_dofs, distance_anchors, frame_axes, joint_rows
+
+POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
 
 _STATIC_FIELDS = (
     "nb minv mass inertia gravity row_kind row_bi row_bj row_vecs row_prog "
@@ -116,12 +124,19 @@ class System:
         """Principal frames, masses and initial global poses of the moving bodies."""
         nb = self.nb
         self.mass = np.array([b.mass for b in self.moving], dtype=float)
+        self.point_mass = np.array([b.point_mass for b in self.moving], dtype=bool)
+        self.dofs = sum(body_dofs(b) for b in self.moving)
+        frozen = [6 * k + 3 + c for k in np.nonzero(self.point_mass)[0] for c in range(3)]
+        self.free_columns = np.setdiff1d(np.arange(6 * nb), frozen)  # velocity columns that are degrees of freedom
         self.J = np.zeros((nb, 3))
         self.R_principal = np.zeros((nb, 3, 3))
         self.A0 = np.zeros((nb, 3, 3))
         self.r0 = np.zeros((nb, 3))
         for k, b in enumerate(self.moving):
-            self.J[k], self.R_principal[k] = principal_frame(b.inertia)
+            if b.point_mass:
+                self.J[k], self.R_principal[k] = b.mass * POINT_MASS_GYRATION**2, np.eye(3)
+            else:
+                self.J[k], self.R_principal[k] = principal_frame(b.inertia)
             A_user = quaternion.matrix(np.asarray(b.orientation, float))
             self.A0[k] = A_user @ self.R_principal[k]
             self.r0[k] = b.position
@@ -140,10 +155,13 @@ class System:
 
     def to_local_point(self, name, p_global):
         """Global point at the initial configuration -> coordinates used by the kernels
-        (principal body frame about the CoG, or global for fixed bodies)."""
+        (principal body frame about the CoG, or global for fixed bodies; 0 on a point mass,
+        whose points are at its centre: model validation)."""
         k = self.body_index(name)
         if k < 0:
             return np.asarray(p_global, float)
+        if self.point_mass[k]:
+            return np.zeros(3)
         return self.A0[k].T @ (np.asarray(p_global, float) - self.r0[k])
 
     def to_local_vector(self, name, v_global):
@@ -158,12 +176,13 @@ class System:
         k = self.body_index(name)
         if k >= 0:
             R = self.R_principal[k]
-            return R.T @ o, R.T @ x, R.T @ y, R.T @ z
+            return (np.zeros(3) if self.point_mass[k] else R.T @ o), R.T @ x, R.T @ y, R.T @ z
         r, A = self.fixed_pose[name]
         return r + A @ o, A @ x, A @ y, A @ z
 
     def joint_local_frames(self, j, path):
-        """{'oi','xi','yi','zi','oj','xj','yj','zj'} for joint j in kernel coordinates."""
+        """{'oi','xi','yi','zi','oj','xj','yj','zj'} for joint j in kernel coordinates;
+        distance joints: 'oi', 'oj' are their anchors, 'length' their length [m]."""
         what = f"joint '{j.name}'"
         out = {}
         for side, body in (("i", j.body_i), ("j", j.body_j)):
@@ -181,7 +200,17 @@ class System:
                 vals = self._user_local(body, fr, f"{path}.frame_{side}", what)
             for key, v in zip("oxyz", vals):
                 out[key + side] = v
+        if j.type == "distance":
+            self._distance_anchors(j, out)
         return out
+
+    def _distance_anchors(self, j, local):
+        """A distance joint's anchor on body_j (point_j with a global frame) and its length
+        (default: the initial distance of its anchors, model.distance_anchors)."""
+        p_i, p_j = distance_anchors(self.model, j)
+        if j.frame is not None:
+            local["oj"] = self.to_local_point(j.body_j, p_j)
+        local["length"] = float(np.linalg.norm(p_j - p_i)) if j.length is None else float(j.length)
 
     # ------------------------------------------------------------------ rows
     def _joint_rows(self):
@@ -190,7 +219,8 @@ class System:
         for jk, j in enumerate(self.model.joints):
             local = self.joint_local_frames(j, f"joints[{jk}]")
             self.joint_frames.append(local)
-            for spec in JOINTS[j.type].rows:
+            for index in joint_rows(self.model, j, f"joints[{jk}]"):
+                spec = JOINTS[j.type].rows[index]
                 rows.append(
                     dict(
                         kind=spec[0],
@@ -199,6 +229,7 @@ class System:
                         vecs=row_vectors(spec, local),
                         prog=-1,
                         owner=jk,
+                        index=index,
                     )
                 )
         return rows

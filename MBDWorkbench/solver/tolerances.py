@@ -26,3 +26,13 @@ REPORT_NEAR_SINGULAR = 1e-3  # the report warns earlier: reactions there are alr
 
 # Statics
 STATICS_FORCE_TOL = 1e-9  # force residual of static equilibrium, relative to (force scale x length scale)
+
+# Geometry [m]
+COINCIDENT_TOL = 1e-9  # points this close coincide: joints and forces at a point mass's centre, the ends of a rod
+
+# Quality gate of a run (solver/quality.py; defaults of the Settings fields, measured on every example with every
+# integrator, bench/results/quality_gate.md; the reasons in docs/solver.md "Run status and quality gate")
+VIOLATION_TOL = 1e-3  # position violation [m] / model length scale L: ~9x the worst good run (cros, 1.1e-4 L)
+VIOLATION_ANGLE_TOL = 1e-3  # angular violation [rad]: the tilt that moves a point at distance L by 1e-3 L
+ENERGY_TOL = 1e-2  # energy error / energy exchanged, conservative models: ~10x the worst good run (galpha, 1.0e-3)
+ILL_SCALED_RATIO = 1e10  # mass-matrix diagonal (inertias / L^2) max / min: ODE-form results degrade beyond ~1e11

@@ -14,7 +14,9 @@
   settles in a stable equilibrium from a nearby start).
 
 Redundant joint equations are dropped (selection at the start, see :mod:`.mobility`) for the
-position/velocity/acceleration solves and kept for the multipliers. All results are
+position/velocity/acceleration solves and kept for the multipliers. The solves use the velocity
+columns that are degrees of freedom (``System.free_columns``: not the rotation of a point mass,
+which no equation involves). All results are
 ``Results`` objects, written in the same directory format as dynamic runs.
 """
 
@@ -29,7 +31,7 @@ import scipy.linalg
 from .. import kernels
 from ..assembly import apply_increment, assemble, assembly_report, joint_residuals, length_scale, scaling
 from ..errors import AssemblyError, ModelError, SimulationError
-from ..model import Model
+from ..model import Model, validate_run
 from ..quaternion import quat_rate
 from ..results import Results
 from ..simulate import with_settings
@@ -80,9 +82,16 @@ def check_fully_driven(system: System, Y: np.ndarray, t: float = 0.0, tol: float
 
 
 def _square_jacobian(system, t, Y, rows, rs, cs):
-    """Phi, full Phi_q, gamma, rate and the scaled square Jacobian of the kept rows."""
+    """Phi, full Phi_q, gamma, rate and the scaled square Jacobian of the kept rows (free columns)."""
     phi, J, gamma, rate = system.constraint_jacobian(t, Y)
-    return phi, J, gamma, rate, J[rows] * rs[rows, None] * cs[None, :]
+    return phi, J, gamma, rate, (J[rows] * rs[rows, None] * cs[None, :])[:, system.free_columns]
+
+
+def _full(system, x_free):
+    """A 6 N vector of velocity-like entries from its free ones (zeros elsewhere)."""
+    x = np.zeros(6 * system.nb)
+    x[system.free_columns] = x_free
+    return x
 
 
 def _singular_error(system, t, Js_sel, rows, ratio, res=None):
@@ -122,7 +131,7 @@ def _position(system, Y, t, rows, rs, cs, tol, max_iter, singular_tol, res):
             return Y, it, np.linalg.slogdet(Js)[0]
         f = phi[rows] * rs[rows]
         try:
-            dx = np.linalg.solve(Js, -f)
+            dx = _full(system, np.linalg.solve(Js, -f))
         except np.linalg.LinAlgError:
             raise _singular_error(system, t, Js, rows, 0.0, res) from None
         alpha, n0 = 1.0, np.linalg.norm(phi * np.where(system.row_angular, 1.0, rs))
@@ -195,6 +204,7 @@ def kinematic_analysis(
     ``singular_tol`` (condition number above its inverse), when its determinant changes
     sign between samples, or when Newton does not converge."""
     system, settings, res = _prepare(model, dict(t_end=t_end, output_step=output_step), "kinematics")
+    validate_run(system.model, "kinematics")
     n_out = max(1, int(round(settings.t_end / settings.output_step)))
     times = np.linspace(0.0, settings.t_end, n_out + 1)
     Y0 = system.Y0.copy()
@@ -239,10 +249,11 @@ def _rates(system, t, Y, rows):
     nb = system.nb
     Y = Y.copy()
     Y[7 * nb :] = 0.0
+    free = system.free_columns
     _, J, _, phi_t = system.constraint_jacobian(t, Y)
-    Y[7 * nb :] = np.linalg.solve(J[rows], -phi_t[rows])
+    Y[7 * nb :] = _full(system, np.linalg.solve(J[rows][:, free], -phi_t[rows]))
     _, J, gamma, _ = system.constraint_jacobian(t, Y)
-    a = np.linalg.solve(J[rows], gamma[rows])
+    a = _full(system, np.linalg.solve(J[rows][:, free], gamma[rows]))
     lam, _ = multipliers(system, t, Y, a, J)
     return Y, a, lam
 
@@ -269,6 +280,7 @@ def static_equilibrium(
     positive definite on the free directions) and 'min_reduced_stiffness' (its smallest
     eigenvalue, N m per unit of the dimensionless coordinates: only the sign is
     physical). Raises AssemblyError if it does not converge."""
+    validate_run(model, "statics", t)
     system, settings, res = _prepare(model, {}, "statics")
     Y0 = system.Y0.copy()
     Y0[7 * system.nb :] = 0.0
@@ -329,9 +341,10 @@ def _static_newton(system, Y, t, rows, rs, cs, L, fscale, tol, force_tol, max_it
     for it in range(max_iter + 1):
         R, lam, J = _tangent_residual(system, t, Y, rows)
         phi = system.constraint_jacobian(t, Y)[0]
-        Rs = R * cs / (fscale * L)
-        H = _stiffness(system, t, Y, lam, rows, cs) / (fscale * L)
-        Js = J[rows] * rs[rows, None] * cs[None, :]
+        free = system.free_columns
+        Rs = (R * cs / (fscale * L))[free]
+        H = (_stiffness(system, t, Y, lam, rows, cs) / (fscale * L))[np.ix_(free, free)]
+        Js = (J[rows] * rs[rows, None] * cs[None, :])[:, free]
         kmin = _reduced_min_eig(H, Js)
         if np.max(np.abs(Rs)) < force_tol and np.max(np.abs(phi)) < tol:
             return Y, dict(
@@ -344,10 +357,10 @@ def _static_newton(system, Y, t, rows, rs, cs, L, fscale, tol, force_tol, max_it
         Y_new = None
         f = phi[rows] * rs[rows]
         if kmin > 1e-6 * scale:  # Newton: residual must drop
-            dx = _kkt_step(H, Js, Rs, f, 0.0)
+            dx = _full(system, _kkt_step(H, Js, Rs, f, 0.0))
             Y_new = _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, False)
         if Y_new is None:  # damped: descend the potential along the free directions
-            dx = _kkt_step(H, Js, Rs, f, max(-kmin, 0.0) + 1e-3 * scale)
+            dx = _full(system, _kkt_step(H, Js, Rs, f, max(-kmin, 0.0) + 1e-3 * scale))
             Y_new = _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, True)
         if Y_new is None:
             break

@@ -3,7 +3,8 @@ singular configurations (assembly itself: ``solver.assembly.assemble``).
 
 Jacobian columns are 6 per moving body (global linear velocity, body-frame angular
 velocity), rows are the primitive joint equations in joint order, then one row per
-driver (see joints.py). Rank decisions use the *dimensionless* Jacobian of
+driver (see joints.py). A point mass has 3 degrees of freedom: no equation involves its
+rotation, whose 3 columns are zero (model.joint_rows). Rank decisions use the *dimensionless* Jacobian of
 ``solver.assembly.scaling`` (length rows divided by the model's length scale ``L``, linear
 columns multiplied by ``L``), so metres and radians weigh alike. A singular value counts
 when it exceeds ``tol * sigma_max`` (``tolerances.RANK_TOL`` by default); an equation is
@@ -25,8 +26,8 @@ import scipy.linalg
 from ..assembly import assemble, length_scale, scaling
 from ..catalog import JOINTS
 from ..errors import ModelError
-from ..joints import DP1, DP2, POINT
-from ..model import Driver, Frame, Model, frame_axes, validate
+from ..joints import DISTANCE, DP1, DP2, POINT
+from ..model import Driver, Frame, Model, body_dofs, frame_axes, joint_rows, validate
 from ..system import System
 from ..tolerances import RANK_TOL, SAMPLED_RANK_TOL
 
@@ -91,9 +92,11 @@ def row_label(system: System, r: int) -> str:
         what = "angle" if d.type == "rotational" else "displacement"
         return f"driver '{d.name}' ({d.type} on joint '{d.joint}'): prescribed {what}"
     j = system.model.joints[owner]
-    k = r - int(np.nonzero(system.row_owner == owner)[0][0])
+    k = system.rows[r]["index"]
     spec = JOINTS[j.type].rows[k]
-    if spec[0] == POINT:
+    if spec[0] == DISTANCE:
+        desc = "the two points stay at the joint's length"
+    elif spec[0] == POINT:
         desc = f"origins coincide along global {_AXIS[spec[1]]}"
     elif spec[0] == DP1:
         desc = f"{_vector_name(spec[1])} perpendicular to {_vector_name(spec[2])}"
@@ -130,6 +133,7 @@ class MobilityReport:
 
     model: str
     n_moving: int
+    n_point_masses: int
     n_joint_equations: int
     n_driver_equations: int
     grubler: int
@@ -160,6 +164,7 @@ class MobilityReport:
             for k in (
                 "model",
                 "n_moving",
+                "n_point_masses",
                 "n_joint_equations",
                 "n_driver_equations",
                 "grubler",
@@ -182,11 +187,13 @@ class MobilityReport:
 
     def text(self) -> str:
         """Readable multi-line report."""
-        nb = self.n_moving
+        nb, npm = self.n_moving, self.n_point_masses
+        dofs = f"6 x {nb - npm}" + (f" + 3 x {npm}" if npm else "")
         lines = [
-            f"Mechanism '{self.model}' at t = {self.t:g} s: {nb} moving bodies, "
-            f"{self.n_joint_equations} joint equations, {self.n_driver_equations} driver equations",
-            f"Grubler-Kutzbach count: 6 x {nb} - {self.n_joint_equations} = {self.grubler}"
+            f"Mechanism '{self.model}' at t = {self.t:g} s: {nb} moving bodies"
+            + (f" ({npm} point masses)" if npm else "")
+            + f", {self.n_joint_equations} joint equations, {self.n_driver_equations} driver equations",
+            f"Grubler-Kutzbach count: {dofs} - {self.n_joint_equations} = {self.grubler}"
             + (f" ({self.grubler_driven} with drivers)" if self.n_driver_equations else ""),
             f"Jacobian rank (relative tol {self.tol:g}, length scale {self.length_scale:.4g} m): "
             f"{self.rank_joints} of {self.n_joint_equations} joint equations independent",
@@ -242,11 +249,11 @@ def rank_structure(
 
 def grubler_count(model: Model) -> tuple[int, int, int, int]:
     """Grubler-Kutzbach count of a Model without any numerics: (moving bodies, joint
-    equations, driver equations, 6 x moving bodies - joint equations = degrees of freedom
-    without the drivers)."""
-    moving = sum(1 for b in model.bodies if not b.grounded)
-    equations = sum(JOINTS[j.type].equations for j in model.joints)
-    return moving, equations, len(model.drivers), 6 * moving - equations
+    equations, driver equations, 6 per moving body (3 per point mass) - joint equations =
+    degrees of freedom without the drivers)."""
+    moving = [b for b in model.bodies if not b.grounded]
+    equations = sum(len(joint_rows(model, j)) for j in model.joints)
+    return len(moving), equations, len(model.drivers), sum(body_dofs(b) for b in moving) - equations
 
 
 def mobility(
@@ -267,18 +274,19 @@ def mobility(
     Js, kept, dropped, s, rank, L = rank_structure(system, Y, t, tol)
     nj_rows = int(np.sum(system.row_owner < len(system.model.joints)))
     rank_j = sum(1 for r in kept if r < nj_rows)
-    nb = system.nb
+    dofs = system.dofs
     rep = MobilityReport(
         model=system.model.name,
-        n_moving=nb,
+        n_moving=system.nb,
+        n_point_masses=int(np.sum(system.point_mass)),
         n_joint_equations=nj_rows,
         n_driver_equations=system.m - nj_rows,
-        grubler=6 * nb - nj_rows,
-        grubler_driven=6 * nb - system.m,
+        grubler=dofs - nj_rows,
+        grubler_driven=dofs - system.m,
         rank_joints=rank_j,
         rank=rank,
-        mobility=6 * nb - rank_j,
-        mobility_driven=6 * nb - rank,
+        mobility=dofs - rank_j,
+        mobility_driven=dofs - rank,
         redundant=_row_entries(system, [r for r in dropped if r < nj_rows]),
         over_driving=_row_entries(system, [r for r in dropped if r >= nj_rows]),
         independent=list(kept),
@@ -401,9 +409,10 @@ def singular_configurations(
     L = length_scale(system, Ys[ref])
     rs, cs = scaling(system, L)
     ratio, dets = np.zeros(len(ts)), np.zeros(len(ts))
-    square = len(kept) == 6 * system.nb
+    cols = system.free_columns  # point masses: not their (zero) rotation columns
+    square = len(kept) == len(cols)
     for k, (t, Y) in enumerate(zip(ts, Ys)):
-        J = system.constraint_jacobian(t, Y)[1][kept] * rs[kept, None] * cs[None, :]
+        J = (system.constraint_jacobian(t, Y)[1][kept] * rs[kept, None] * cs[None, :])[:, cols]
         s = singular_values(J)
         ratio[k] = s[-1] / s[0] if len(s) and s[0] > 0 else 0.0
         dets[k] = np.linalg.det(J) if square else 0.0

@@ -1,0 +1,470 @@
+"""The quality gate of a run: what a user must know before trusting its reactions.
+
+:func:`start_of_run` checks the assembled initial state before any step (rank of the constraint
+Jacobian: redundant joint equations, over-driven or conflicting drivers; ill-scaled masses; profiles
+that are not finite at the start); :func:`gate` checks the samples after the run, also the partial
+samples of a failed or cancelled one (constraint violation, energy drift of conservative models,
+near-singular configurations and rank changes at sampled output times). Each finding is a
+:class:`~.status.RunWarning` with its time and the joints, drivers or bodies concerned; a run
+with any warning ends ``completed_with_warnings`` (docs/solver.md, "Run status and quality gate").
+
+Every decision is relative, so that units and the overall size of masses do not matter: position
+violations are divided by the model's length scale ``L`` (:func:`.assembly.length_scale`: the
+largest distance of a body CoG or fixed joint origin from their centroid), rank decisions use the
+dimensionless Jacobian of :func:`.assembly.scaling`, the energy error is divided by the energy the
+run exchanges, and the mass check compares masses with inertias divided by ``L^2``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import scipy.linalg
+
+from .assembly import length_scale, scaling
+from .catalog import FORCES
+from .errors import ModelError, SimulationError
+from .expressions import compile_profile
+from .status import OverdrivenError, RunWarning
+from .tolerances import ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
+
+if TYPE_CHECKING:
+    from .model import Model, Settings
+    from .results import Results
+    from .system import System
+
+SCAN_SAMPLES = 50  # output samples at most checked for near-singular configurations and rank changes
+SCAN_MAX_SIZE = 40_000  # the sampled scan runs while m x 6N (Jacobian entries) <= this (dense SVD per sample)
+DENSE_RANK_SIZE = 40_000  # start-of-run rank by SVD up to this size, by pivoted QR above it
+NAMED = 6  # joints / drivers / bodies named at most in one message
+
+
+# ----------------------------------------------------------------------------- start of run
+@dataclass
+class StartReport:
+    """What :func:`start_of_run` found at the assembled initial state: its warnings, the
+    length scale ``L`` [m] and the constraint rows found independent (for the sampled scan)."""
+
+    warnings: list[RunWarning] = field(default_factory=list)
+    length_scale: float = 1.0
+    independent: list[int] | None = None
+
+
+def start_of_run(system: System, Y: np.ndarray, t0: float, settings: Settings) -> StartReport:
+    """Check the assembled state Y at t0 [s] before the run. Raises OverdrivenError (a
+    ModelError) when drivers conflict with the joints or with each other, unless
+    ``settings.allow_overdriven``; then the report carries an 'overdriven' warning."""
+    rep = StartReport(length_scale=length_scale(system, Y))
+    rank = constraint_rank(system, Y, t0)
+    rep.independent = rank.independent
+    if rank.over_driving:
+        error = overdriven_error(system, rank, t0)
+        if not settings.allow_overdriven:
+            raise error
+        rep.warnings.append(
+            RunWarning("overdriven", f"run forced although over-driven: {error.message}", t0, tuple(error.drivers))
+        )
+    if rank.redundant:
+        rep.warnings.append(redundant_warning(system, rank, t0))
+    scaled = ill_scaled_warning(system, rep.length_scale, t0)
+    if scaled is not None:
+        rep.warnings.append(scaled)
+    return rep
+
+
+@dataclass
+class RankReport:
+    """Rank structure of the scaled constraint Jacobian J (m x 6N) at one state:
+    ``independent`` rows (greedy, in row order: joints first, then drivers), ``redundant``
+    joint rows and ``over_driving`` driver rows that depend on the rows before them."""
+
+    J: np.ndarray
+    rank: int
+    independent: list[int]
+    redundant: list[int]
+    over_driving: list[int]
+
+
+def constraint_rank(system: System, Y: np.ndarray, t: float, tol: float = RANK_TOL) -> RankReport:
+    """Rank structure of the constraint Jacobian at (t [s], Y), relative tolerance ``tol``
+    on the dimensionless Jacobian. Full rank is decided by one SVD (pivoted QR for large
+    models); only a deficient Jacobian pays for the row-by-row selection."""
+    from .analyses.mobility import independent_rows, numerical_rank
+
+    m = system.m
+    if m == 0:
+        return RankReport(np.zeros((0, 6 * system.nb)), 0, [], [], [])
+    rs, cs = scaling(system, length_scale(system, Y))
+    J = system.constraint_jacobian(t, Y)[1] * rs[:, None] * cs[None, :]
+    rank = numerical_rank(J, tol) if J.size <= DENSE_RANK_SIZE else _qr_rank(J, tol)
+    if rank == m:
+        return RankReport(J, rank, list(range(m)), [], [])
+    kept, dropped = independent_rows(J, tol)
+    n_joint_rows = int(np.sum(system.row_owner < len(system.model.joints)))
+    return RankReport(
+        J,
+        len(kept),
+        kept,
+        [r for r in dropped if r < n_joint_rows],
+        [r for r in dropped if r >= n_joint_rows],
+    )
+
+
+def _qr_rank(J: np.ndarray, tol: float) -> int:
+    """Numerical rank from the pivoted QR of J^T (|R_kk| > tol |R_00|)."""
+    R = scipy.linalg.qr(J.T, pivoting=True, mode="r")[0]
+    d = np.abs(np.diag(R))
+    return int(np.sum(d > tol * d[0])) if len(d) and d[0] > 0 else 0
+
+
+def involved_rows(rank: RankReport, r: int) -> list[int]:
+    """Independent rows that dependent row r is a combination of (least squares), and r."""
+    kept = rank.independent
+    if not kept:
+        return [r]
+    c = np.linalg.lstsq(rank.J[kept].T, rank.J[r], rcond=None)[0]
+    big = np.abs(c) > 1e-6 * max(float(np.abs(c).max()), 1e-300)
+    return sorted({kept[k] for k in np.nonzero(big)[0]} | {r})
+
+
+def _owners(system: System, rows) -> list[str]:
+    """Names of the joints/drivers owning ``rows``, in model order, each once."""
+    owners = sorted({int(system.row_owner[r]) for r in rows})
+    return [system.owner_name(k) for k in owners]
+
+
+def _quoted(names, count: int = NAMED) -> str:
+    names = list(names)
+    shown = ", ".join(f"'{n}'" for n in names[:count])
+    return shown + (f" and {len(names) - count} more" if len(names) > count else "")
+
+
+def overdriven_error(system: System, rank: RankReport, t: float) -> OverdrivenError:
+    """The refusal of an over-driven model, naming the drivers in conflict."""
+    nj = len(system.model.joints)
+    n_joint_rows = int(np.sum(system.row_owner < nj))
+    dependent = _owners(system, rank.over_driving)
+    involved = set()
+    for r in rank.over_driving:
+        involved |= {int(system.row_owner[i]) for i in involved_rows(rank, r)}
+    drivers = [system.owner_name(k) for k in sorted(involved) if k >= nj]
+    free = 6 * system.nb - sum(1 for r in rank.independent if r < n_joint_rows)
+    n_drv = system.m - n_joint_rows
+    return OverdrivenError(
+        f"over-driven model, run refused: the drivers {_quoted(drivers)} conflict. At t = {t:g} s the "
+        f"equation{'s' if len(dependent) > 1 else ''} of {_quoted(dependent)} depend{'' if len(dependent) > 1 else 's'}"
+        f" on those of the joints and the other drivers ({len(rank.over_driving)} of {n_drv} driver equations; "
+        f"the joints leave {free} degree{'s' if free != 1 else ''} of freedom): they prescribe a motion already "
+        "fixed or a contradictory one. Remove or change one of these drivers; to run anyway set "
+        "settings.allow_overdriven (CLI --force)",
+        drivers,
+    )
+
+
+def redundant_warning(system: System, rank: RankReport, t: float) -> RunWarning:
+    """The 'redundant' warning of a rank-deficient joint Jacobian."""
+    involved = set()
+    for r in rank.redundant:
+        involved |= set(involved_rows(rank, r))
+    names = _owners(system, involved)
+    n_joint_rows = int(np.sum(system.row_owner < len(system.model.joints)))
+    return RunWarning(
+        "redundant",
+        f"{len(rank.redundant)} of {n_joint_rows} joint equations are redundant at t = {t:g} s (rank "
+        f"{n_joint_rows - len(rank.redundant)}); joints involved: {_quoted(names)}. Their multipliers and the "
+        "split of the reactions among these joints are not unique (statically indeterminate): the results "
+        "report the minimum-norm distribution; the resultant load is right, the split is not a prediction",
+        t,
+        tuple(names),
+    )
+
+
+def mass_matrix_ratio(system: System, L: float) -> tuple[float, str, str]:
+    """(max / min entry of the mass-matrix diagonal with inertias divided by L^2 [m^2], body
+    holding the smallest entry, body holding the largest)."""
+    if not system.nb:
+        return 1.0, "", ""
+    M = np.column_stack([system.mass6[:, :3], system.mass6[:, 3:] / L**2])
+    lo, hi = np.unravel_index(np.argmin(M), M.shape), np.unravel_index(np.argmax(M), M.shape)
+    return float(M[hi] / M[lo]), system.moving[lo[0]].name, system.moving[hi[0]].name
+
+
+def ill_scaled_warning(system: System, L: float, t: float) -> RunWarning | None:
+    """An 'ill_scaled' warning when the scaled mass-matrix diagonal spans more than ILL_SCALED_RATIO."""
+    ratio, lo, hi = mass_matrix_ratio(system, L)
+    if ratio <= ILL_SCALED_RATIO:
+        return None
+    return RunWarning(
+        "ill_scaled",
+        f"ill-scaled masses: the mass-matrix entries (masses, and inertias divided by L^2 with the model "
+        f"size L = {L:.3g} m) span a ratio of {ratio:.2g} (> {ILL_SCALED_RATIO:.0e}), smallest in body "
+        f"'{lo}', largest in body '{hi}': where a light body carries the load of a heavy one, its acceleration "
+        "is a small difference of large joint loads and rounding errors grow with the ratio (check the masses "
+        "and inertias and their units)",
+        t,
+        tuple(dict.fromkeys((lo, hi))),
+    )
+
+
+# ----------------------------------------------------------------------------- profiles
+@dataclass
+class ProfileUse:
+    """One profile of the model: who uses it (``what``: "driver 'm'" or "force 'f'"), its
+    JSON path, its source text, its compiled program and how many time derivatives are used."""
+
+    what: str
+    path: str
+    source: str
+    program: object
+    orders: int
+
+
+def model_profiles(model: Model, index: int = 1) -> list[ProfileUse]:
+    """Every profile of the drivers and forces (fields of kind 'profiles3' in catalog.FORCES).
+    Drivers use f, f', f''; loads their value (and f' for index-3 integrators, ``index`` 3)."""
+    out = []
+    for k, d in enumerate(model.drivers):
+        path = f"drivers[{k}].profile"
+        out.append(ProfileUse(f"driver '{d.name}'", path, _source(d.profile), compile_profile(d.profile, path), 3))
+    for k, f in enumerate(model.forces):
+        for spec in FORCES[f.type].fields:
+            if spec.kind != "profiles3":
+                continue
+            for c, comp in enumerate(getattr(f, spec.name) or ()):
+                path = f"forces[{k}].{spec.name}[{c}]"
+                orders = 2 if index == 3 else 1
+                out.append(ProfileUse(f"force '{f.name}'", path, _source(comp), compile_profile(comp, path), orders))
+    return out
+
+
+def _source(spec) -> str:
+    return spec if isinstance(spec, str) else repr(spec)
+
+
+def nonfinite_profile(profiles: list[ProfileUse], times) -> tuple[ProfileUse, float, int] | None:
+    """The first (profile, time [s], derivative order) at which a profile of ``profiles``
+    is NaN or infinite, scanning ``times`` in order; None if all are finite."""
+    for t in times:
+        for p in profiles:
+            values = p.program(float(t))
+            for order in range(p.orders):
+                if not math.isfinite(values[order]):
+                    return p, float(t), order
+    return None
+
+
+class ProfileError(SimulationError):
+    """A run stopped because a driver or load profile is NaN or infinite."""
+
+
+def profile_error(found: tuple[ProfileUse, float, int]) -> ProfileError:
+    """The failure naming a non-finite profile, its expression and the time."""
+    p, t, order = found
+    what = ("value", "first time derivative", "second time derivative")[order]
+    return ProfileError(
+        f"simulation stopped at t = {t:.6g} s: the {what} of the profile of {p.what} ({p.path} = {p.source}) is "
+        "not finite (NaN or infinite) there; the model input is at fault, not the step size: change the "
+        "expression so it is finite over the whole run",
+        time=t,
+    )
+
+
+def check_profiles_at(model: Model, t: float, index: int = 1) -> None:
+    """Raise a ModelError naming the profile (JSON path, expression) that is not finite at the
+    start time t [s]: bad input, found before the assembly uses the drivers."""
+    found = nonfinite_profile(model_profiles(model, index), [t])
+    if found is not None:
+        p, t, order = found
+        what = ("value", "first time derivative", "second time derivative")[order]
+        raise ModelError(p.path, f"{p.what}: the {what} of {p.source} is not finite (NaN or infinite) at t = {t:g} s")
+
+
+def explain_nonfinite(model: Model, t_from: float, t_to: float, step: float, index: int = 1) -> ProfileError | None:
+    """The profile error if a driver or load profile is NaN or infinite somewhere in
+    [t_from, t_to] [s] (checked at every half integration step ``step``, at most 20001
+    times); None if the profiles are finite there (the failure has another cause)."""
+    profiles = model_profiles(model, index)
+    if not profiles or not (t_to >= t_from):
+        return None
+    n = int(min(20000, max(2, math.ceil(2.0 * (t_to - t_from) / max(step, 1e-300)))))
+    found = nonfinite_profile(profiles, np.linspace(t_from, t_to, n + 1))
+    return None if found is None else profile_error(found)
+
+
+# ----------------------------------------------------------------------------- after the run
+def gate(res: Results, start: StartReport, stepper_warnings: list[RunWarning]) -> list[RunWarning]:
+    """Every warning of a run: the stepper's, then those of :func:`start_of_run` and of the
+    samples (violation, energy drift, near-singular / rank change). A rank finding
+    ('redundant', 'near_singular', 'rank_change') of a kind the stepper already reported is not
+    repeated (the index-3 integrators check the rank themselves)."""
+    warnings = list(stepper_warnings)
+    reported = {w.kind for w in warnings} & RANK_KINDS
+    found = list(start.warnings)
+    if len(res):
+        found += violation_warnings(res, start.length_scale)
+        found += energy_warnings(res)
+        found += rank_scan_warnings(res, start)
+    return warnings + [w for w in found if w.kind not in reported]
+
+
+RANK_KINDS = {"redundant", "near_singular", "rank_change"}
+
+
+def _phi(res: Results) -> np.ndarray:
+    """|Phi| of every sample (K, m), non-finite values as +inf."""
+    phi = np.abs(np.asarray(res._stack("phi"), dtype=float)).reshape(len(res), -1)
+    return np.nan_to_num(phi, nan=np.inf, posinf=np.inf)
+
+
+def violation_warnings(res: Results, L: float) -> list[RunWarning]:
+    """A 'violation' warning when a joint or driver equation is violated by more than
+    settings.violation_tol x L [m] (length equations) or settings.violation_angle_tol [rad]."""
+    system, s = res.system, res.settings
+    if not system.m:
+        return []
+    tol = np.where(system.row_angular, s.violation_angle_tol, s.violation_tol * L)
+    phi = _phi(res)
+    ratio = phi / tol[None, :]
+    over = ratio > 1.0
+    if not over.any():
+        return []
+    first = int(np.argmax(over.any(axis=1)))
+    worst_sample, worst_row = np.unravel_index(np.argmax(ratio), ratio.shape)
+    per_owner = {}
+    for r in np.nonzero(over.any(axis=0))[0]:
+        name = system.owner_name(int(system.row_owner[r]))
+        per_owner[name] = max(per_owner.get(name, 0.0), float(ratio[:, r].max()))
+    names = sorted(per_owner, key=lambda n: -per_owner[n])
+    worst = phi[worst_sample, worst_row]
+    unit = "rad" if system.row_angular[worst_row] else "m"
+    t = res.t
+    return [
+        RunWarning(
+            "violation",
+            f"constraint violation above its tolerance ({s.violation_tol:g} x L = {s.violation_tol * L:.3g} m, "
+            f"{s.violation_angle_tol:g} rad; model size L = {L:.3g} m) from t = {t[first]:.6g} s: worst "
+            f"{worst:.3g} {unit} in '{system.owner_name(int(system.row_owner[worst_row]))}' at "
+            f"t = {t[worst_sample]:.6g} s; joints/drivers concerned: {_quoted(names)}. Parts leave their "
+            "joints by this much: reduce the step or the tolerances, or enable projection",
+            float(t[first]),
+            tuple(names),
+        )
+    ]
+
+
+def is_conservative(model: Model) -> bool:
+    """No drivers and only forces that keep the energy (catalog.FORCES: ``conservative`` types
+    with their ``dissipative`` fields zero): the total energy must then stay constant."""
+    if model.drivers:
+        return False
+    for f in model.forces:
+        spec = FORCES[f.type]
+        if not spec.conservative or any(getattr(f, name, 0.0) for name in spec.dissipative):
+            return False
+    return True
+
+
+def energy_error(res: Results) -> tuple[float, float]:
+    """(max |E - E(0) - works| / energy scale, time [s] of that maximum). The scale is the
+    energy the run exchanges: max(kinetic energy, range of the potential energy), so it does
+    not depend on where the potential is zero; (0, t0) when nothing moves."""
+    e = res.energy()
+    bal = np.nan_to_num(np.abs(e["balance"]), nan=np.inf)
+    finite = np.isfinite(e["kinetic"]) & np.isfinite(e["potential"])
+    if not finite.any():
+        return math.inf, float(res.t[0])
+    T, V = e["kinetic"][finite], e["potential"][finite]
+    scale = max(float(T.max()), float(V.max() - V.min()))
+    k = int(np.argmax(bal))
+    if scale <= 0.0:
+        return (0.0 if bal[k] == 0 else math.inf), float(res.t[k])
+    return float(bal[k] / scale), float(res.t[k])
+
+
+def energy_warnings(res: Results) -> list[RunWarning]:
+    """An 'energy_drift' warning when a conservative model's energy error exceeds settings.energy_tol."""
+    if not is_conservative(res.model) or len(res) < 2:
+        return []
+    err, t = energy_error(res)
+    if not err > res.settings.energy_tol:
+        return []
+    return [
+        RunWarning(
+            "energy_drift",
+            f"energy drift {err:.3g} of the energy exchanged (> {res.settings.energy_tol:g}) at t = {t:.6g} s in a "
+            "conservative model (no drivers, no dampers or applied loads): the integration error is visible in "
+            "the motion and the loads; reduce the step or tighten rtol/atol",
+            t,
+        )
+    ]
+
+
+def scan_samples(n: int, count: int = SCAN_SAMPLES) -> np.ndarray:
+    """At most ``count`` sample indices spread evenly over n samples, first and last included."""
+    return np.unique(np.linspace(0, n - 1, min(n, count)).round().astype(int)) if n else np.zeros(0, int)
+
+
+def rank_scan_warnings(res: Results, start: StartReport) -> list[RunWarning]:
+    """'near_singular' when sigma_min / sigma_max of the rows independent at the start falls
+    below REPORT_NEAR_SINGULAR, 'rank_change' when the rank of the whole Jacobian (relative tolerance
+    SAMPLED_RANK_TOL) differs from the first sample's, at SCAN_SAMPLES output samples at most;
+    skipped when m x 6N > SCAN_MAX_SIZE."""
+    system = res.system
+    if not system.m or system.m * 6 * system.nb > SCAN_MAX_SIZE or start.independent is None:
+        return []
+    kept = start.independent
+    rs, cs = scaling(system, start.length_scale)
+    t, Y = res.t, res.Y
+    ratios, ranks, times = [], [], []
+    for k in scan_samples(len(t)):
+        if not np.all(np.isfinite(Y[k])):
+            break
+        J = system.constraint_jacobian(float(t[k]), Y[k])[1] * rs[:, None] * cs[None, :]
+        s_kept = scipy.linalg.svdvals(J[kept]) if kept else np.ones(1)
+        ratios.append(float(s_kept[-1] / s_kept[0]) if s_kept[0] > 0 else 0.0)
+        s_all = s_kept if len(kept) == system.m else scipy.linalg.svdvals(J)
+        ranks.append(int(np.sum(s_all > SAMPLED_RANK_TOL * s_all[0])) if s_all[0] > 0 else 0)
+        times.append((k, float(t[k]), J))
+    out = []
+    if ratios and min(ratios) < REPORT_NEAR_SINGULAR:
+        out.append(_near_singular(system, ratios, times, kept))
+    changed = [i for i, r in enumerate(ranks) if r != ranks[0]]
+    if changed:
+        out.append(_rank_change(system, ranks, times, changed, kept))
+    return out
+
+
+def _near_singular(system, ratios, times, kept) -> RunWarning:
+    from .analyses.mobility import dependent_equations
+
+    i = int(np.argmin(ratios))
+    below = [times[j][1] for j, r in enumerate(ratios) if r < REPORT_NEAR_SINGULAR]
+    names = dependent_equations(system, times[i][2], kept, count=NAMED)
+    return RunWarning(
+        "near_singular",
+        f"near-singular configuration at t = {times[i][1]:.6g} s: smallest / largest singular value of the "
+        f"constraint Jacobian {ratios[i]:.2g} (< {REPORT_NEAR_SINGULAR:g}; {len(below)} of {len(ratios)} sampled "
+        f"output times, from t = {below[0]:.6g} s); joints in the weakest direction: {_quoted(names)}. Reactions "
+        "and efforts near this position are sensitive to small errors",
+        times[i][1],
+        tuple(names),
+    )
+
+
+def _rank_change(system, ranks, times, changed, kept) -> RunWarning:
+    from .analyses.mobility import dependent_equations
+
+    i = changed[0]
+    J = times[i][2]
+    names = dependent_equations(system, J, kept, count=NAMED) if kept else []
+    return RunWarning(
+        "rank_change",
+        f"the rank of the constraint Jacobian changed from {ranks[0]} to {ranks[i]} at t = {times[i][1]:.6g} s "
+        f"(sampled output times, relative tolerance {SAMPLED_RANK_TOL:g}); joints concerned: {_quoted(names)}. "
+        "The mobility of the mechanism changes there (singular or bifurcation position): check the motion",
+        times[i][1],
+        tuple(names),
+    )

@@ -1,0 +1,94 @@
+# GUI macro (run by tests/gui/gui_runner_macro.py inside FreeCAD): the run status in the Solve
+# dialogs. The pendulum example (examples/pendulum.FCStd) solves to "completed" in an information
+# box; with two motors on its pivot it is over-driven and Solve refuses it in a WARNING box naming
+# both drivers (nothing stored); with explicit Euler and a coarse step it ends
+# "completed_with_warnings" in a WARNING box listing the violation warning. Each box is grabbed
+# to a PNG before it is closed.
+# Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window are provided by the runner.
+import os
+import shutil
+import time
+
+import MBDWorkbench
+
+Gui.activateWorkbench("MultibodyDynamicsWorkbench")
+wait(100)
+
+from MBDWorkbench.cad.makers import make_driver
+from MBDWorkbench.cad.objects import find_objects, find_simulation
+from MBDWorkbench.commands.solve_commands import SolveCommand
+
+
+def icon_name(box):
+    icons = {QtWidgets.QMessageBox.Warning: "warning", QtWidgets.QMessageBox.Information: "information"}
+    icons[QtWidgets.QMessageBox.Critical] = "critical"
+    return icons.get(box.icon(), str(box.icon()))
+
+
+def solve_with_boxes(png, timeout_ms=120000):
+    """Run MBD_Solve; record (objectName, icon, text) of the boxes it shows, grab the first one
+    to OUT_DIR/<png>.png and close it."""
+    seen = []
+    deadline = time.time() + timeout_ms / 1000.0
+
+    def poll():
+        for widget in QtWidgets.QApplication.topLevelWidgets():
+            if isinstance(widget, QtWidgets.QMessageBox) and widget.isVisible():
+                wait(50)
+                if not seen:
+                    widget.grab().save(os.path.join(OUT_DIR, png + ".png"))
+                seen.append((widget.objectName(), icon_name(widget), widget.text()))
+                widget.done(0)
+                return
+        if time.time() < deadline:
+            QtCore.QTimer.singleShot(50, poll)
+
+    QtCore.QTimer.singleShot(50, poll)
+    Gui.runCommand("MBD_Solve")
+    wait(100)
+    return seen
+
+
+example = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
+path = os.path.join(OUT_DIR, "pendulum_status.FCStd")
+shutil.copy(os.path.join(example, "pendulum.FCStd"), path)
+doc = App.openDocument(path)
+wait(200)
+sim = find_simulation(doc)
+sim.EndTime = 0.2
+doc.recompute()
+
+seen = solve_with_boxes("box_completed")
+result["completed"] = seen
+check(
+    "completed run: information box",
+    seen and seen[0][0] == "MBD_SolveSummary" and seen[0][1] == "information" and "status: completed" in seen[0][2],
+    seen,
+)
+
+pivot = find_objects(doc, "Joint")[0]
+make_driver(doc, pivot, "constant_speed", label="MotorA", Rate=90.0)
+make_driver(doc, pivot, "constant_speed", label="MotorB", Rate=180.0)
+doc.recompute()
+archive_before = sim.ResultsArchive
+seen = solve_with_boxes("box_overdriven")
+result["overdriven"] = seen
+text = seen[0][2] if seen else ""
+check("over-driven: a warning box", seen and seen[0][1] == "warning" and seen[0][0] == "MBD_SolveRefused", seen)
+check("over-driven: both drivers named", "'MotorA'" in text and "'MotorB'" in text, text)
+check("over-driven: refused, nothing stored", "refused" in text and sim.ResultsArchive == archive_before)
+check("over-driven: no results returned", SolveCommand.last is not None and SolveCommand.last[0] is None)
+
+for d in find_objects(doc, "Driver"):
+    doc.removeObject(d.Name)
+sim.Integrator = "euler"
+sim.Step = 0.01
+doc.recompute()
+seen = solve_with_boxes("box_warnings")
+result["warnings"] = seen
+text = seen[0][2] if seen else ""
+check("completed with warnings: a warning box", seen and seen[0][1] == "warning" and seen[0][0] == "MBD_SolveSummary")
+check("status shown", "status: completed_with_warnings" in text, text)
+check("violation warning listed with its joint", "[violation at t = " in text and "'Pivot'" in text, text)
+stored = SolveCommand.last[0] if SolveCommand.last else None
+check("results stored", stored is not None and stored.summary["status"] == "completed_with_warnings")
