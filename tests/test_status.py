@@ -317,7 +317,6 @@ def test_a_model_in_millimetres_moves_alike(integrator):
     assert [w.kind for w in own] == [w.kind for w in quality.gate(ref, ref_start, [])]
 
 
-@pytest.mark.xfail(reason="the index-3 steppers' rank checks (integrators/dae.py) use the unscaled Jacobian")
 @pytest.mark.parametrize("integrator", ["cros", "galpha"])
 def test_index3_rank_warnings_in_millimetres(integrator):
     base = two_link_dict()

@@ -24,8 +24,9 @@ from scipy.sparse import csc_matrix
 from scipy.sparse.linalg import splu
 
 from .. import kernels
-from ..assembly import length_scale, scaling
+from ..assembly import length_scale
 from ..errors import ModelError, SimulationError
+from ..scaled_rank import relative_rank, scaled_constraint_jacobian, scaled_jacobian, singular_structure
 from ..tolerances import (
     INDEX3_NEAR_SINGULAR,
     INDEX3_RANK_DROP,
@@ -40,6 +41,7 @@ from .base import Stepper
 
 RANK_CHECK_SIZE = 20000  # re-check the rank at every output time while m * 6N <= this
 CLOSE_FAILED = "the constraints cannot be closed again after a singular position (locked mechanism?)"
+TIE_BREAK = 1e-8  # relative preference for earlier rows among equally good redundant rows (rounding: 1e-15)
 PROJECTION_ITERATIONS = 20  # Gauss-Newton steps of the projection after a rank is regained
 
 
@@ -95,22 +97,6 @@ class SparsePattern:
 
 
 # ----------------------------------------------------------------------------- rank decisions
-def scaled_jacobian(system, J: np.ndarray, L: float) -> np.ndarray:
-    """The dimensionless Phi_q of :func:`..assembly.scaling` (length rows / L, linear columns x L):
-    rank decisions made on it do not depend on units or masses."""
-    rs, cs = scaling(system, L)
-    return J * rs[:, None] * cs[None, :]
-
-
-def singular_structure(Js: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(U (m x m), singular values padded with zeros to m) of the scaled Jacobian Js."""
-    m = Js.shape[0]
-    U, s, _ = scipy.linalg.svd(Js, full_matrices=True, lapack_driver="gesvd")
-    sv = np.zeros(m)
-    sv[: len(s)] = s
-    return U, sv
-
-
 def dependent_rows(U: np.ndarray, rank: int, keep: np.ndarray) -> np.ndarray:
     """The m - rank rows to leave out of the solve (sorted): pivoted QR of the basis U[:, rank:]
     of the weakest left singular directions picks the rows that carry them best, among the
@@ -123,7 +109,9 @@ def dependent_rows(U: np.ndarray, rank: int, keep: np.ndarray) -> np.ndarray:
     cand = np.nonzero(~keep)[0]
     if len(cand) < k or np.linalg.matrix_rank(N[cand]) < k:
         cand = np.arange(m)
-    piv = scipy.linalg.qr(N[cand].T, pivoting=True, mode="economic")[2]
+    # rows of equal weight (planar mechanisms: by symmetry) go to the earlier row, not to rounding
+    bias = 1.0 - TIE_BREAK * np.arange(len(cand)) / len(cand)
+    piv = scipy.linalg.qr((N[cand] * bias[:, None]).T, pivoting=True, mode="economic")[2]
     return np.sort(cand[piv[:k]])
 
 
@@ -142,12 +130,11 @@ def rank_analysis(system, t: float, Y: np.ndarray) -> tuple[int, np.ndarray, np.
     m = system.m
     if m == 0:
         return 0, np.zeros(0, np.int64), np.zeros(0, np.int64)
-    J = system.constraint_jacobian(t, Y)[1]
-    U, sv = singular_structure(scaled_jacobian(system, J, length_scale(system, Y)))
-    rank = int(np.sum(sv > REDUNDANCY_TOL * max(sv[0], 1e-300)))
+    U, sv = singular_structure(scaled_constraint_jacobian(system, t, Y))
+    rank = relative_rank(sv / max(sv[0], 1e-300), REDUNDANCY_TOL)
     if rank == m:
         return rank, np.zeros(0, np.int64), np.zeros(0, np.int64)
-    involved = np.nonzero(np.max(np.abs(U[:, rank:]), axis=1) > 1e-8)[0]
+    involved = np.nonzero(np.linalg.norm(U[:, rank:], axis=1) > 1e-8)[0]  # (any basis of the null space)
     return rank, dependent_rows(U, rank, system.static.row_prog >= 0), involved
 
 
@@ -234,29 +221,27 @@ class Index3Stepper(Stepper):
         """Restart the subclass's multistep history from (self.vdot, self.lam)."""
 
     def _dense_maps(self):
-        """Flat indices scattering W.jac of all rows into the dense scaled m x 6N Phi_q."""
+        """Flat indices scattering W.jac of all rows into the dense m x 6N Phi_q."""
         S, n6 = self.S, self.n6
-        rs, cs = scaling(self.system, self.L)
-        key, gather, scale = [], [], []
+        key, gather = [], []
         for r in range(self.m):
             for side, b in ((0, S.row_bi[r]), (1, S.row_bj[r])):
                 if b >= 0:
                     for c in range(6):
                         key.append(r * n6 + 6 * b + c)
                         gather.append((r * 2 + side) * 6 + c)
-                        scale.append(rs[r] * cs[6 * b + c])
         self.dense_key = np.array(key, np.int64)
         self.dense_gather = np.array(gather, np.int64)
-        self.dense_scale = np.array(scale)
 
     def _scaled_dense(self, t, Y):
-        """The scaled dense Phi_q (m x 6N) and Phi (m) of all rows at (t, Y)."""
+        """The scaled dense Phi_q (m x 6N, :func:`..scaled_rank.scaled_jacobian` with the length
+        scale of the start) and Phi (m) of all rows at (t, Y)."""
         Y = np.ascontiguousarray(Y, dtype=float)
         kernels.fast_call(kernels.update_rotations, self.S, Y, self.W.A)
         kernels.fast_call(kernels.constraints, float(t), Y, self.S, self.W)
-        vals = self.W.jac.reshape(-1)[self.dense_gather] * self.dense_scale
-        Js = np.bincount(self.dense_key, weights=vals, minlength=self.m * self.n6).reshape(self.m, self.n6)
-        return Js, self.W.phi.copy()
+        vals = self.W.jac.reshape(-1)[self.dense_gather]
+        J = np.bincount(self.dense_key, weights=vals, minlength=self.m * self.n6).reshape(self.m, self.n6)
+        return scaled_jacobian(self.system, J, self.L), self.W.phi.copy()
 
     # ------------------------------------------------------------------ rank monitor
     def _monitor_rank(self, t: float, Y: np.ndarray, h_next: float, probe: tuple | None = None) -> bool:
@@ -566,9 +551,9 @@ class Index3Stepper(Stepper):
         """(s_min / s_max, [(joint, weight)]) of the active rows of the scaled dense Phi_q."""
         Js, _ = self._scaled_dense(t, Y)
         J = Js[self.active_rows]
-        U, sv, _ = scipy.linalg.svd(J, full_matrices=True)
+        U, sv = singular_structure(J)
         u = np.abs(U[:, -1])  # the weakest left singular direction
-        smin = sv[-1] if len(sv) == J.shape[0] else 0.0
+        smin = sv[-1]
         w = np.zeros(len(self.model_owner_names))
         np.maximum.at(w, self.system.row_owner[self.active_rows], u)
         order = [k for k in np.argsort(-w) if w[k] > 0.1 * w.max()][:4]
