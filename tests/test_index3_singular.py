@@ -63,11 +63,13 @@ def test_bricard_motion_does_not_depend_on_the_revolute_x_axes(bricard_runs, int
     # The x axis of a revolute's frame only defines which two DP1 rows express "z_i parallel to z_j", so it
     # changes the rows (and the redundant row of the one dependency), not the motion. Tolerance 1e-5 m on the
     # position at 10 s: the integrators' own errors against radau and bdf (default settings, agreeing to 1e-8 m)
-    # are 4e-6 m (galpha, rtol 1e-6) and 1.8e-6 m (cros: its O(h^2) closure at h = 1 ms is 1.2e-6 m), while a
+    # are 5.1e-6 m (galpha, rtol 1e-6) and 2.2e-6 m (cros: its O(h^2) closure at h = 1 ms is 1.2e-6 m), so
+    # cros against the galpha reference is within 7.3e-6 m; galpha's x-axis choices agree to 2.3e-10 m; a
     # wrong redundant row stops the run or drifts by 1e-3 m (cros before issue 10).
     ref, res = bricard_runs["galpha", None], bricard_runs[integrator, seed]
     assert_completed_with_rank_warnings_only(res)
-    assert np.linalg.norm(link3_at_end(res) - link3_at_end(ref)) < 1e-5
+    # galpha against galpha: only the rows (and so the rounding the step control sees) differ
+    assert np.linalg.norm(link3_at_end(res) - link3_at_end(ref)) < (1e-7 if integrator == "galpha" else 1e-5)
     assert res.energy_drift() < (3e-5 if integrator == "galpha" else 3e-6)
     # the random axes make the redundant row chosen at t = 0 stop carrying the dependency: it was re-chosen
     changes = [w for w in res.warnings if w.kind == "redundant" and w.time > 0]
