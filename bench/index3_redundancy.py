@@ -82,7 +82,7 @@ def table(before: dict, after: dict) -> str:
         b = before.get(key)
         if b is None:
             continue
-        ended = [f"{r['status']}" + ("" if r["status"] == "completed" else f" at {r['t']:.2f} s") for r in (b, a)]
+        ended = [f"{r['status']}" + (f" at {r['t']:.2f} s" if r["status"] == "failed" else "") for r in (b, a)]
         out.append(
             f"| {key} | {b['wall_s']:.3f} | {a['wall_s']:.3f} | {a['wall_s'] / b['wall_s']:.2f} | "
             f"{b['steps']} | {a['steps']} | {ended[0]} | {ended[1]} |"
