@@ -29,7 +29,14 @@ from .assembly import length_scale
 from .catalog import FORCES
 from .errors import ModelError, SimulationError
 from .expressions import compile_profile
-from .scaled_rank import conditioning, relative_rank, relative_singular_values, scaled_constraint_jacobian
+from .scaled_rank import (
+    conditioning,
+    relative_rank,
+    relative_singular_values,
+    sampled_rank_tolerance,
+    scaled_constraint_jacobian,
+    scaled_jacobian,
+)
 from .status import OverdrivenError, RunWarning
 from .tolerances import ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
 
@@ -411,7 +418,8 @@ def scan_samples(n: int, count: int = SCAN_SAMPLES) -> np.ndarray:
 def rank_scan_warnings(res: Results, start: StartReport) -> list[RunWarning]:
     """'near_singular' when sigma_min / sigma_max of the rows independent at the start falls
     below REPORT_NEAR_SINGULAR, 'rank_change' when the rank of the whole Jacobian (relative tolerance
-    SAMPLED_RANK_TOL) differs from the first sample's, at SCAN_SAMPLES output samples at most;
+    SAMPLED_RANK_TOL, or the sample's scaled violation if larger: drift blurs exact dependencies)
+    differs from the first sample's, at SCAN_SAMPLES output samples at most;
     skipped when m x 6N > SCAN_MAX_SIZE."""
     system = res.system
     if not system.m or system.m * 6 * system.nb > SCAN_MAX_SIZE or start.independent is None:
@@ -422,9 +430,11 @@ def rank_scan_warnings(res: Results, start: StartReport) -> list[RunWarning]:
     for k in scan_samples(len(t)):
         if not np.all(np.isfinite(Y[k])):
             break
-        J = scaled_constraint_jacobian(system, float(t[k]), Y[k], start.length_scale)
+        phi, J_raw = system.constraint_jacobian(float(t[k]), Y[k])[:2]
+        J = scaled_jacobian(system, J_raw, start.length_scale)
         ratios.append(conditioning(J[kept]))
-        ranks.append(relative_rank(relative_singular_values(J), SAMPLED_RANK_TOL))
+        tol = sampled_rank_tolerance(system, phi, start.length_scale, SAMPLED_RANK_TOL)
+        ranks.append(relative_rank(relative_singular_values(J), tol))
         times.append((k, float(t[k]), J))
     out = []
     if ratios and min(ratios) < REPORT_NEAR_SINGULAR:

@@ -55,3 +55,15 @@ def conditioning(Js: np.ndarray) -> float:
         return 1.0
     rel = relative_singular_values(Js)
     return float(rel[-1]) if len(rel) == Js.shape[0] and len(rel) else 0.0
+
+
+def scaled_violation(system: System, phi: np.ndarray, L: float) -> float:
+    """Largest constraint violation of ``phi`` in the same units: length rows / L [m], angle rows [rad]."""
+    return float(np.max(np.abs(phi * scaling(system, L)[0]))) if len(phi) else 0.0
+
+
+def sampled_rank_tolerance(system: System, phi: np.ndarray, L: float, tol: float) -> float:
+    """Relative singular-value tolerance for a state off the constraints by ``phi``: a state off by
+    a scaled violation d blurs an exact dependency to a singular value of 0.02-0.06 d (Bricard's
+    linkage after explicit Euler, measured), so values below max(tol, d) count as zero."""
+    return max(tol, scaled_violation(system, phi, L))
