@@ -10,8 +10,9 @@ with any warning ends ``completed_with_warnings`` (docs/solver.md, "Run status a
 
 Every decision is relative, so that units and the overall size of masses do not matter: position
 violations are divided by the model's length scale ``L`` (:func:`.assembly.length_scale`: the
-largest distance of a body CoG or fixed joint origin from their centroid), rank decisions use the
-dimensionless Jacobian of :func:`.assembly.scaling`, the energy error is divided by the energy the
+largest distance of a body CoG or fixed joint origin from their centroid), rank decisions are those of
+:mod:`.scaled_rank` (the dimensionless Jacobian of :func:`.assembly.scaling`; the index-3
+integrators decide with the same functions), the energy error is divided by the energy the
 run exchanges, and the mass check compares masses with inertias divided by ``L^2``.
 """
 
@@ -24,10 +25,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.linalg
 
-from .assembly import length_scale, scaling
+from .assembly import length_scale
 from .catalog import FORCES
 from .errors import ModelError, SimulationError
 from .expressions import compile_profile
+from .scaled_rank import (
+    conditioning,
+    relative_rank,
+    relative_singular_values,
+    sampled_rank_tolerance,
+    scaled_constraint_jacobian,
+    scaled_jacobian,
+)
 from .status import OverdrivenError, RunWarning
 from .tolerances import ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
 
@@ -92,14 +101,13 @@ def constraint_rank(system: System, Y: np.ndarray, t: float, tol: float = RANK_T
     """Rank structure of the constraint Jacobian at (t [s], Y), relative tolerance ``tol``
     on the dimensionless Jacobian. Full rank is decided by one SVD (pivoted QR for large
     models); only a deficient Jacobian pays for the row-by-row selection."""
-    from .analyses.mobility import independent_rows, numerical_rank
+    from .analyses.mobility import independent_rows
 
     m = system.m
     if m == 0:
         return RankReport(np.zeros((0, 6 * system.nb)), 0, [], [], [])
-    rs, cs = scaling(system, length_scale(system, Y))
-    J = system.constraint_jacobian(t, Y)[1] * rs[:, None] * cs[None, :]
-    rank = numerical_rank(J, tol) if J.size <= DENSE_RANK_SIZE else _qr_rank(J, tol)
+    J = scaled_constraint_jacobian(system, t, Y)
+    rank = relative_rank(relative_singular_values(J), tol) if J.size <= DENSE_RANK_SIZE else _qr_rank(J, tol)
     if rank == m:
         return RankReport(J, rank, list(range(m)), [], [])
     kept, dropped = independent_rows(J, tol)
@@ -410,23 +418,23 @@ def scan_samples(n: int, count: int = SCAN_SAMPLES) -> np.ndarray:
 def rank_scan_warnings(res: Results, start: StartReport) -> list[RunWarning]:
     """'near_singular' when sigma_min / sigma_max of the rows independent at the start falls
     below REPORT_NEAR_SINGULAR, 'rank_change' when the rank of the whole Jacobian (relative tolerance
-    SAMPLED_RANK_TOL) differs from the first sample's, at SCAN_SAMPLES output samples at most;
+    SAMPLED_RANK_TOL, or the sample's scaled violation if larger: drift blurs exact dependencies)
+    differs from the first sample's, at SCAN_SAMPLES output samples at most;
     skipped when m x 6N > SCAN_MAX_SIZE."""
     system = res.system
     if not system.m or system.m * 6 * system.nb > SCAN_MAX_SIZE or start.independent is None:
         return []
     kept = start.independent
-    rs, cs = scaling(system, start.length_scale)
     t, Y = res.t, res.Y
     ratios, ranks, times = [], [], []
     for k in scan_samples(len(t)):
         if not np.all(np.isfinite(Y[k])):
             break
-        J = system.constraint_jacobian(float(t[k]), Y[k])[1] * rs[:, None] * cs[None, :]
-        s_kept = scipy.linalg.svdvals(J[kept]) if kept else np.ones(1)
-        ratios.append(float(s_kept[-1] / s_kept[0]) if s_kept[0] > 0 else 0.0)
-        s_all = s_kept if len(kept) == system.m else scipy.linalg.svdvals(J)
-        ranks.append(int(np.sum(s_all > SAMPLED_RANK_TOL * s_all[0])) if s_all[0] > 0 else 0)
+        phi, J_raw = system.constraint_jacobian(float(t[k]), Y[k])[:2]
+        J = scaled_jacobian(system, J_raw, start.length_scale)
+        ratios.append(conditioning(J[kept]))
+        tol = sampled_rank_tolerance(system, phi, start.length_scale, SAMPLED_RANK_TOL)
+        ranks.append(relative_rank(relative_singular_values(J), tol))
         times.append((k, float(t[k]), J))
     out = []
     if ratios and min(ratios) < REPORT_NEAR_SINGULAR:

@@ -12,6 +12,10 @@ PROJECTION_TOL = 1e-11  # projection of ODE-form runs: repeated at every output 
 # Rank decisions
 RANK_TOL = 1e-8  # mobility/redundancy of an assembled state (|Phi| < ASSEMBLY_TOL); a diagnosis, `--tol` overrides
 REDUNDANCY_TOL = 1e-9  # rows an index-3 run drops at its start: only exactly redundant ones may leave the solve
+INDEX3_RANK_DROP = 1e-5  # index-3 run: a direction this weak now, or by the end of the next step, leaves the solve
+INDEX3_RANK_NEWTON = 1e-3  # ... after a step failed: one this weak at the step's predicted end (the iterations stall)
+INDEX3_RANK_RESTORE = 1e-4  # ... and comes back once it grows past this (the solve is well conditioned again)
+INDEX3_ROW_CHOICE = 0.05  # index-3 run: other rows are left out when these no longer carry the dependencies this well
 SCHUR_PIVOT_TOL = 1e-6  # ODE-form Schur complement (mass metric): a smaller pivot (x its diagonal) -> refine the solve
 SAMPLED_RANK_TOL = 1e-6  # states sampled from a run carry its constraint drift, which blurs exact dependencies
 

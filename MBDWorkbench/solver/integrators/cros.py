@@ -9,6 +9,7 @@ import numpy as np
 from scipy.sparse.linalg import splu
 
 from .. import kernels
+from ..errors import SimulationError
 from . import jacobians as ik
 from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
@@ -30,10 +31,14 @@ class CROSStepper(Index3Stepper):
     name = "cros"
     A_CROS = 0.5 + 0.5j
     PHI_MAX = 0.1  # m or rad: a larger violation means the scheme has diverged
+    RESTART_ON_RESTORE = False
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)
         self.h = float(settings.step)
+
+    def _build_pattern(self):
+        """Sparsity pattern of the CROS matrix for the rows in the solve."""
         n6, ma = self.n6, self.ma
         self.n = 2 * n6 + ma
         Ki, Kj, _ = self.Kb
@@ -92,7 +97,13 @@ class CROSStepper(Index3Stepper):
     def step(self, t: float, Y: np.ndarray, h: float, acc: np.ndarray) -> None:
         """One CROS step of size h from (t, Y, self.lam), Y updated in place."""
         n6 = self.n6
-        zeta, ev = self._solve(t, Y, h)
+        self._monitor_rank(t, Y, h)
+        try:
+            zeta, ev = self._solve(t, Y, h)
+        except SimulationError:
+            if not self._monitor_rank(t, Y, h, probe=(t, Y)):  # singular matrix: rank lost here?
+                raise
+            zeta, ev = self._solve(t, Y, h)
         if self.ma and np.max(np.abs(ev["phi"])) > self.PHI_MAX:
             self._singular(
                 t,
@@ -112,6 +123,7 @@ class CROSStepper(Index3Stepper):
         t_next); returns (t_next, OK) or raises SimulationError."""
         n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
         h = (t_next - t) / n
+        self._output_check(t)
         for k in range(n):
             self.step(t + k * h, Y, h, acc)
             self.steps += 1

@@ -23,7 +23,10 @@ class GAlphaStepper(Index3Stepper):
     2012) with rho_inf as its one parameter, Newton iterations reusing the sparse LU of
     the iteration matrix [[M - gamma' h D - beta' h^2 K, Phi_q^T], [Phi_q, 0]] (constraint
     rows scaled by 1/(beta' h^2)), and step-size control from the local error estimate
-    h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie)."""
+    h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie). The rows in the solve
+    are re-decided by the rank monitor of :class:`.dae.Index3Stepper` at the step start and after a
+    failed step; iterations that stall at the rounding floor of the accelerations (near a singular
+    position) are accepted once Phi and the positions have converged."""
 
     name = "galpha"
     MAX_NEWTON = 10
@@ -42,11 +45,14 @@ class GAlphaStepper(Index3Stepper):
         self.h_max = float(settings.output_step) if adaptive else float(settings.step)
         self.rtol, self.atol = float(settings.rtol), float(settings.atol)
         self.tol_phi = max(1e-3 * self.atol, 1e-13)
-        self.a = self.vdot.copy()
-        self.vdot_prev, self.h_prev, self.err_prev = None, None, 0.0
         self.rejected = 0
         self.newton_failures = 0
+        self.stalled = 0  # steps accepted at the rounding floor of the accelerations
         self.factorizations = 0
+        self._reset_history()
+
+    def _build_pattern(self):
+        """Sparsity pattern of the iteration matrix for the rows in the solve."""
         n6, ma = self.n6, self.ma
         Ki, Kj, _ = self.Kb
         Di, Dj, _ = self.Db
@@ -61,6 +67,12 @@ class GAlphaStepper(Index3Stepper):
         )
         self.lu = None
         self.lu_h = None
+
+    def _reset_history(self):
+        """Start the pseudo-acceleration from the consistent v' (as at t0)."""
+        self.a = self.vdot.copy()
+        self.vdot_prev, self.h_prev, self.err_prev = None, None, 0.0
+        self.lu = None
 
     # ------------------------------------------------------------------ Newton
     def _factorize(self, t, Y, h):
@@ -105,9 +117,10 @@ class GAlphaStepper(Index3Stepper):
         sc = self._scale(Y)
         t1 = t + h
         self._fresh = False
+        ik.apply_increment(self.S, Y, h * dq, Yn)
+        Yn[self.vel_slice] = v
+        self._predicted = (t1, Yn.copy())
         if self.lu is None or not 0.7 < h / self.lu_h < 1.4:
-            ik.apply_increment(self.S, Y, h * dq, Yn)
-            Yn[self.vel_slice] = v
             self._factorize(t1, Yn, h)
             self._fresh = True
         prev = np.inf
@@ -130,11 +143,16 @@ class GAlphaStepper(Index3Stepper):
             # converged when the acceleration correction is below NEWTON_TOL relative
             # (so the multipliers are accurate too) and the implied position change is
             # far below the error tolerance
-            corr = max(
-                np.max(np.abs(dv)) / (self.NEWTON_TOL * (1.0 + np.max(np.abs(vdot))) + floor),
-                1e3 * np.sqrt(np.mean((bp * h * h * dv / sc) ** 2)),
-            )
-            if not np.isfinite(corr) or (it > 1 and corr > 0.9 * prev):
+            corr_pos = 1e3 * np.sqrt(np.mean((bp * h * h * dv / sc) ** 2))
+            corr = max(np.max(np.abs(dv)) / (self.NEWTON_TOL * (1.0 + np.max(np.abs(vdot))) + floor), corr_pos)
+            if not np.isfinite(corr):
+                break
+            if it > 1 and corr > 0.9 * prev:
+                # stalled: near a singular position the rounding floor of the accelerations is
+                # amplified by the conditioning of Phi_q; accept if the positions have converged
+                if corr_pos < 1.0 and np.max(np.abs(ev["phi"])) <= self.tol_phi:
+                    self.stalled += 1
+                    return Yn, vdot, a0, a_new, self.lam_new.copy(), ev
                 break
             prev = corr
             vdot += dv
@@ -147,8 +165,10 @@ class GAlphaStepper(Index3Stepper):
     def step(self, t: float, Y: np.ndarray, h_limit: float, acc: np.ndarray) -> float:
         """One accepted step of at most h_limit (retrying with smaller h after a Newton
         failure or a rejected error estimate); returns the step taken."""
+        self._monitor_rank(t, Y, h_limit)
         h = h_limit
         rejected = False
+        probes = 0
         while True:
             if h < 1e-14 * max(1.0, abs(t)) or h < 1e-6 * self.h_min_ref:
                 self._singular(
@@ -163,6 +183,9 @@ class GAlphaStepper(Index3Stepper):
                 if not self._fresh:  # stale factorisation: refactor and retry
                     self.lu = None
                     continue
+                probes += 1
+                if probes <= 3 and self._monitor_rank(t, Y, h, probe=self._predicted):
+                    continue  # rank lost at the end of the step: retry with the new rows
                 self.lu = None
                 self.newton_failures += 1
                 h *= 0.25
@@ -217,6 +240,7 @@ class GAlphaStepper(Index3Stepper):
             ev = self._evaluate(t, Y)
             account_power(acc, t, self._driver_power(ev, Y[self.vel_slice], self.lam), ev["Pnc"])
         eps = 1e-12 * max(1.0, abs(t_next))
+        self._output_check(t)
         while t < t_next - eps:  # equal steps of at most self.h up to the output time
             rest = t_next - t
             h = self.step(t, Y, rest / max(1, int(np.ceil(rest / self.h - 1e-9))), acc)

@@ -1,0 +1,69 @@
+"""The one rank decision on constraint Jacobians during and after a run (index-3 integrators,
+:mod:`.integrators.dae`; post-run quality gate, :mod:`.quality`): singular values of the
+dimensionless Phi_q of :func:`.assembly.scaling` (length rows / L, linear-velocity columns x L;
+masses do not enter), relative to the largest one. The same model in millimetres, or with all
+masses multiplied by a factor, gets the same decisions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import scipy.linalg
+
+from .assembly import length_scale, scaling
+
+if TYPE_CHECKING:
+    from .system import System
+
+
+def scaled_jacobian(system: System, J: np.ndarray, L: float) -> np.ndarray:
+    """The dimensionless Phi_q (m x 6N) of the raw Jacobian J for the length scale L [m]."""
+    rs, cs = scaling(system, L)
+    return J * rs[:, None] * cs[None, :]
+
+
+def scaled_constraint_jacobian(system: System, t: float, Y: np.ndarray, L: float | None = None) -> np.ndarray:
+    """The dimensionless Phi_q at (t [s], Y); L [m] defaults to the length scale of Y."""
+    L = length_scale(system, Y) if L is None else L
+    return scaled_jacobian(system, system.constraint_jacobian(t, Y)[1], L)
+
+
+def singular_structure(Js: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(U (m x m), singular values padded with zeros to m) of the scaled Jacobian Js."""
+    m = Js.shape[0]
+    U, s, _ = scipy.linalg.svd(Js, full_matrices=True, lapack_driver="gesvd")
+    sv = np.zeros(m)
+    sv[: len(s)] = s
+    return U, sv
+
+
+def relative_singular_values(Js: np.ndarray) -> np.ndarray:
+    """Singular values of the scaled Jacobian Js divided by the largest (all zero if Js is 0)."""
+    s = scipy.linalg.svdvals(Js) if Js.size else np.zeros(0)
+    return s / s[0] if len(s) and s[0] > 0 else np.zeros(len(s))
+
+
+def relative_rank(rel: np.ndarray, tol: float) -> int:
+    """Number of relative singular values ``rel`` (largest first, = 1) above ``tol``."""
+    return int(np.sum(rel > tol))
+
+
+def conditioning(Js: np.ndarray) -> float:
+    """sigma_min / sigma_max of the scaled rows Js (0 when they are dependent or zero)."""
+    if Js.shape[0] == 0:
+        return 1.0
+    rel = relative_singular_values(Js)
+    return float(rel[-1]) if len(rel) == Js.shape[0] and len(rel) else 0.0
+
+
+def scaled_violation(system: System, phi: np.ndarray, L: float) -> float:
+    """Largest constraint violation of ``phi`` in the same units: length rows / L [m], angle rows [rad]."""
+    return float(np.max(np.abs(phi * scaling(system, L)[0]))) if len(phi) else 0.0
+
+
+def sampled_rank_tolerance(system: System, phi: np.ndarray, L: float, tol: float) -> float:
+    """Relative singular-value tolerance for a state off the constraints by ``phi``: a state off by
+    a scaled violation d blurs an exact dependency to a singular value of 0.02-0.06 d (Bricard's
+    linkage after explicit Euler, measured), so values below max(tol, d) count as zero."""
+    return max(tol, scaled_violation(system, phi, L))
