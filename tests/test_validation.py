@@ -306,7 +306,7 @@ def test_result_memory_estimate_bounds_the_samples(tmp_path):
     "overrides,text",
     [
         (dict(step=1e-12), "integration steps (limit 1e+07)"),
-        (dict(output_step=1e-9), "output samples (limit 1e+06)"),
+        (dict(output_step=1e-9), f"output samples (limit {limits.MAX_SAMPLES:.3g})"),
         (dict(t_end=1e9, step=1.0, output_step=1.0), "GiB of results"),
     ],
 )
