@@ -118,7 +118,7 @@ def _fmt(v) -> str:
 def _accelerations(res, b: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     """CoG acceleration and angular acceleration (global) of moving body b at sample k."""
     nb = res.system.nb
-    Ydot = res._stack("Ydot")[k]
+    Ydot = res.Ydot[k]
     acc = Ydot[7 * nb + 6 * b : 7 * nb + 6 * b + 6]
     A_principal = res.rotation(res.body_names[b])[k] @ res.system.R_principal[b]
     return np.array(acc[:3]), A_principal @ acc[3:]
@@ -157,7 +157,7 @@ def _driver_loads(res, body: str, k: int) -> list:
     rows = np.nonzero(sys.row_owner >= nj)[0]
     if not len(rows):
         return []
-    Y, lam = res.Y[k], res._stack("lam")[k]
+    Y, lam = res.Y[k], res.multipliers[k]
     _, J, _, _ = sys.constraint_jacobian(float(res.t[k]), Y)
     A_principal = res.rotation(body)[k] @ sys.R_principal[b]
     cog = res.position(body)[k]

@@ -450,6 +450,19 @@ class Results:
         """Raw solver states (principal body frames), shape (K, 13 N)."""
         return self._stack("Y")
 
+    @property
+    def Ydot(self) -> np.ndarray:
+        """Raw state derivatives dY/dt at the samples, shape (K, 13 N): first the rates of q (7 per
+        body: CoG velocity [m/s] global, quaternion rate [1/s]), then the accelerations (6 per
+        body: CoG [m/s^2] global, angular [rad/s^2] in the principal body frame)."""
+        return self._stack("Ydot")
+
+    @property
+    def multipliers(self) -> np.ndarray:
+        """Raw Lagrange multipliers of the constraint rows at the samples, shape (K, m) (the
+        constraint load of the rows is -Phi_q^T lambda)."""
+        return self._stack("lam")
+
     def _poses(self):
         if getattr(self, "_cache", None) is None:
             Y = self.Y
