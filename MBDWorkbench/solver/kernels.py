@@ -36,7 +36,10 @@ def fast_call(fn, *args):
 # Kernels take their arrays explicitly: passing the Static/Work namedtuples to a non-inlined
 # Numba function costs ~0.6 us a call (the whole struct is copied and every array's reference
 # count touched), more than the work itself for small models. The functions taking (S, W)
-# are thin inlined wrappers that unpack the fields.
+# are thin inlined wrappers that unpack the fields; but inlining copies S and W as well, with the
+# same reference-count atomics unless Numba's refcount pruning removes them (it does not across
+# the loops and calls of these kernels), so the per-step path (:func:`derivatives`, the step
+# loops) calls the array kernels directly (bench/results/unbiased_kkt.md).
 @njit(cache=True, inline="always")
 def jet(S, k, t):
     """Value, first and second time derivative of profile program k at time t."""
@@ -687,8 +690,8 @@ def _factor_all_rows(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pa
 def factor_schur(t, Y, S, W):
     """Factor C = J M^-1 J^T on the kept rows at (t, Y) (W.jac filled), deciding the kept set
     first when asked to (W.ctl) or when the factorisation shows that it no longer fits. Returns
-    (ok, smallest pivot ratio of the kept rows). :func:`derivatives` inlines the common case
-    (:func:`_factor_all_rows`) and calls :func:`_factor_with_decisions` for the rest."""
+    (ok, smallest pivot ratio of the kept rows). :func:`derivatives` calls its two parts directly:
+    the common case (:func:`_factor_all_rows`), then :func:`_factor_with_decisions` if needed."""
     ok, rmin = _factor_all_rows(
         W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm, S.bw,
         W.ratio, W.ref, W.ctl,
@@ -870,8 +873,8 @@ def derivatives(t, Y, S, W, Ydot):
     J^T lam is the constraint load with a minus sign). Returns (status, potential energy,
     non-conservative power, driver power)."""
     # No inlined helper taking S or W and no array bound to a local here: either makes Numba copy
-    # the namedtuples and touch every array's reference count (atomics, ~60 per copy), which
-    # cost small models ~20 % of their step time (bench/results/unbiased_kkt.md).
+    # the namedtuples and touch every array's reference count (atomics, ~55 per copy), which made
+    # small models up to 1.2x slower (bench/results/unbiased_kkt.md).
     _update_rotations(S.nb, Y, W.A)
     V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, W.Q)
     Pnc = 0.0

@@ -74,7 +74,7 @@ def run_fixed(
                 return step, status
             for i in range(n):
                 Y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
-        kernels.normalize_quaternions(S, Y)
+        kernels._normalize_quaternions(S.nb, Y)  # not the S wrapper: see kernels.derivatives
         t += h
         if kernels.end_of_step_due(W.ctl, m, changes):
             status = kernels.end_of_step(t, Y, S, W, changes)[0]
