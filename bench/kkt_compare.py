@@ -7,8 +7,9 @@ fresh process per tree, and keeps the best steps/s of each. Then IFToMM A02 (N =
 h = 1e-3 s, 10 s) in both trees: how far each gets and the largest B0 error against the exact
 one-DoF reduction (tests/oracles/n_four_bar.py). Writes bench/results/unbiased_kkt.{md,json}.
 
-Run: /usr/bin/python3 bench/kkt_compare.py --old DIR [--repeats 5]
-where DIR holds the older code, e.g. ``git archive 368eee7 | tar -x -C DIR``.
+Run: /usr/bin/python3 bench/kkt_compare.py --old DIR [--mid DIR2] [--repeats 5]
+where DIR holds the older code, e.g. ``git archive 368eee7 | tar -x -C DIR`` (DIR2: a second
+older tree, e.g. main before a change; ratios are given against both).
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--old", help="source tree of the code to compare with (required)")
     ap.add_argument("--old-label", default="before")
+    ap.add_argument("--mid", help="optional second older tree (e.g. main before a change), measured interleaved too")
+    ap.add_argument("--mid-label", default="main")
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
@@ -84,10 +87,14 @@ def main() -> None:
         return
     if not args.old:
         ap.error("--old is required")
-    best = {"before": {}, "after": {}}
+    trees = [("before", os.path.abspath(args.old))]
+    if args.mid:
+        trees.append(("mid", os.path.abspath(args.mid)))
+    trees.append(("after", ROOT))
+    best = {label: {} for label, _ in trees}
     a02 = {}
     for k in range(args.repeats):
-        for label, tree in (("before", os.path.abspath(args.old)), ("after", ROOT)):
+        for label, tree in trees:
             r = run(tree)
             for name, v in r["speed"].items():
                 best[label][name] = max(best[label].get(name, 0.0), v)
@@ -95,6 +102,7 @@ def main() -> None:
             print(f"repeat {k + 1} {label}: " + ", ".join(f"{n} {v:.0f}" for n, v in r["speed"].items()), flush=True)
     meta = dict(
         old=args.old_label,
+        mid=args.mid_label if args.mid else None,
         repeats=args.repeats,
         python=platform.python_version(),
         cpus=os.cpu_count(),
@@ -103,17 +111,32 @@ def main() -> None:
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "unbiased_kkt.json"), "w") as f:
         json.dump(dict(meta=meta, steps_per_s=best, a02=a02), f, indent=2)
+    labels = {"before": args.old_label, "mid": args.mid_label, "after": "after"}
+    heads = [labels[label] for label, _ in trees]
+    ratio_of = [label for label, _ in trees if label != "after"]
+    head = (
+        "| case | "
+        + " | ".join(f"{h} [steps/s]" for h in heads)
+        + " | "
+        + " | ".join(f"{labels[r]} / after" for r in ratio_of)
+        + " |\n"
+    )
+    head += "|---" * (1 + len(heads) + len(ratio_of)) + "|\n"
     rows = [
-        f"| {name} | {best['before'][name]:.0f} | {best['after'][name]:.0f} | "
-        f"{best['before'][name] / best['after'][name]:.3f} |"
+        f"| {name} | "
+        + " | ".join(f"{best[label][name]:.0f}" for label, _ in trees)
+        + " | "
+        + " | ".join(f"{best[r][name] / best['after'][name]:.3f}" for r in ratio_of)
+        + " |"
         for name in SPEED_CASES + REDUNDANT_CASES
     ]
     a02_rows = [
-        f"| {label} | {a02[label]['status']} | {a02[label]['t_reached']:.3f} | {a02[label]['max_b0_error_m']:.2e} |"
-        for label in ("before", "after")
+        f"| {labels[label]} | {a02[label]['status']} | {a02[label]['t_reached']:.3f} | "
+        f"{a02[label]['max_b0_error_m']:.2e} |"
+        for label, _ in trees
     ]
     with open(os.path.join(args.out, "unbiased_kkt_table.md"), "w") as f:
-        f.write(f"{meta}\n\n| case | before [steps/s] | after [steps/s] | ratio |\n|---|---|---|---|\n")
+        f.write(f"{meta}\n\n" + head)
         f.write("\n".join(rows) + "\n\nA02 N=2, rk4, h = 1e-3 s, 10 s:\n\n")
         f.write(
             "| code | status | t reached [s] | max B0 error [m] |\n|---|---|---|---|\n" + "\n".join(a02_rows) + "\n"

@@ -36,7 +36,10 @@ def fast_call(fn, *args):
 # Kernels take their arrays explicitly: passing the Static/Work namedtuples to a non-inlined
 # Numba function costs ~0.6 us a call (the whole struct is copied and every array's reference
 # count touched), more than the work itself for small models. The functions taking (S, W)
-# are thin inlined wrappers that unpack the fields.
+# are thin inlined wrappers that unpack the fields; but inlining copies S and W as well, with the
+# same reference-count atomics unless Numba's refcount pruning removes them (it does not across
+# the loops and calls of these kernels), so the per-step path (:func:`derivatives`, the step
+# loops) calls the array kernels directly (bench/results/unbiased_kkt.md).
 @njit(cache=True, inline="always")
 def jet(S, k, t):
     """Value, first and second time derivative of profile program k at time t."""
@@ -672,17 +675,29 @@ def _full_cholesky_watched(band, bw, ratio, ref, ctl):
     return True, rmin
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def _factor_all_rows(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm, bw, ratio, ref, ctl):
+    """The common case of :func:`factor_schur`: every row kept and no decision due. Assembles and
+    factors C = J M^-1 J^T, watching the pivots; returns (ok, smallest pivot ratio), not ok if
+    the case does not apply or the factorisation shows that the kept set no longer fits."""
+    if ctl[CTL_DECIDE] != 0.0 or ctl[CTL_RANK] != band.shape[0]:
+        return False, 0.0
+    _schur(band, jac, minv, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm)
+    return _full_cholesky_watched(band, bw, ratio, ref, ctl)
+
+
+@njit(cache=True)
 def factor_schur(t, Y, S, W):
     """Factor C = J M^-1 J^T on the kept rows at (t, Y) (W.jac filled), deciding the kept set
     first when asked to (W.ctl) or when the factorisation shows that it no longer fits. Returns
-    (ok, smallest pivot ratio of the kept rows). The common case (all rows kept, no decision
-    due) stays lean; the rest is one call away (:func:`_factor_with_decisions`)."""
-    if W.ctl[CTL_DECIDE] == 0.0 and W.ctl[CTL_RANK] == S.row_kind.shape[0]:
-        _schur(W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
-        ok, rmin = _full_cholesky_watched(W.band, S.bw, W.ratio, W.ref, W.ctl)
-        if ok:
-            return ok, rmin
+    (ok, smallest pivot ratio of the kept rows). :func:`derivatives` calls its two parts directly:
+    the common case (:func:`_factor_all_rows`), then :func:`_factor_with_decisions` if needed."""
+    ok, rmin = _factor_all_rows(
+        W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm, S.bw,
+        W.ratio, W.ref, W.ctl,
+    )  # fmt: skip
+    if ok:
+        return ok, rmin
     return _factor_with_decisions(t, Y, S, W)
 
 
@@ -857,22 +872,38 @@ def derivatives(t, Y, S, W, Ydot):
     """dY/dt at (t, Y); fills W.lam (multipliers of the kept rows, 0 for the dropped ones;
     J^T lam is the constraint load with a minus sign). Returns (status, potential energy,
     non-conservative power, driver power)."""
-    nb = S.nb
-    _update_rotations(nb, Y, W.A)
-    V, Pnc = forces(t, Y, S, W, W.Q)
-    acc = W.acc
-    for i in range(6 * nb):
-        acc[i] = W.Q[i] * S.minv[i // 6, i % 6]
+    # No inlined helper taking S or W and no array bound to a local here: either makes Numba copy
+    # the namedtuples and touch every array's reference count (atomics, ~55 per copy), which made
+    # small models up to 1.2x slower (bench/results/unbiased_kkt.md).
+    _update_rotations(S.nb, Y, W.A)
+    V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, W.Q)
+    Pnc = 0.0
+    if S.force_bi.shape[0] > 0:
+        V, Pnc = _force_elements(
+            t, 0, S.nb, Y, W.A, W.Q, V, 0.0, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
+            S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
+            S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,
+        )  # fmt: skip
+    _free_acc(S.nb, W.Q, S.minv, W.acc)
     Pdrv = 0.0
     if S.row_kind.shape[0] > 0:
-        constraints(t, Y, S, W)
-        ok, rmin = factor_schur(t, Y, S, W)
+        _constraints(
+            t, Y, S.nb, W.A, S.row_kind, S.row_bi, S.row_bj, S.row_vecs, S.row_prog, W.phi, W.jac, W.gamma, W.rate,
+            S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x, S.p_table_y, S.p_table_start,
+            S.p_table_base, S.p_stack,
+        )  # fmt: skip
+        ok, rmin = _factor_all_rows(
+            W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm, S.bw,
+            W.ratio, W.ref, W.ctl,
+        )  # fmt: skip
+        if not ok:
+            ok, rmin = _factor_with_decisions(t, Y, S, W)
         if not ok:
             return SINGULAR, V, Pnc, Pdrv
         Pdrv = _multipliers(
             t,
-            nb,
-            acc,
+            S.nb,
+            W.acc,
             W.jac,
             S.row_bi,
             S.row_bj,
@@ -904,9 +935,16 @@ def derivatives(t, Y, S, W, Ydot):
             S.p_table_base,
             S.p_stack,
         )
-    if not _state_rates(nb, Y, acc, Ydot):
+    if not _state_rates(S.nb, Y, W.acc, Ydot):
         return NOT_FINITE, V, Pnc, Pdrv
     return OK, V, Pnc, Pdrv
+
+
+@njit(cache=True)
+def _free_acc(nb, Q, minv, acc):
+    """acc = M^-1 Q (accelerations without the constraint loads)."""
+    for i in range(6 * nb):
+        acc[i] = Q[i] * minv[i // 6, i % 6]
 
 
 # ----------------------------------------------------------------------------- near singular positions
@@ -983,12 +1021,23 @@ def _stabilise(t, Y, S, W, changes_before):
     return project_state(t, Y, S, W), True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def end_of_step_due(ctl, m, changes_before):
+    """Whether :func:`end_of_step` has work after a step (m constraint rows): a decision is due
+    (:func:`wants_decision`) or a decision inside the step changed the kept set. Takes the arrays
+    only, so that the step loops can call it every step without copying S and W."""
+    if m > 0 and (ctl[CTL_WATCH] > 0.0 or ctl[CTL_RANK] < m or ctl[CTL_MIN_SINE2] < NEAR_SINE2):
+        return True
+    return ctl[CTL_CHANGES] != changes_before
+
+
+@njit(cache=True)
 def end_of_step(t, Y, S, W, changes_before):
     """After an accepted step to (t, Y): decide the kept set again if needed (:func:`wants_decision`);
     if the state is near a singular position or the kept set changed since the rank state's change
     counter read ``changes_before``, project Y onto the constraints (:func:`project_state`).
-    Returns (status, whether Y was projected)."""
+    Returns (status, whether Y was projected). Step loops call it only when
+    :func:`end_of_step_due`."""
     if S.row_kind.shape[0] > 0 and wants_decision(S, W):
         return _stabilise(t, Y, S, W, changes_before)
     if W.ctl[CTL_CHANGES] != changes_before:  # a decision inside the step changed the kept set

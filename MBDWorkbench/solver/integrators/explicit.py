@@ -42,7 +42,7 @@ def run_fixed(
     (:func:`..kernels.end_of_step`). Returns (steps done, status)."""
     n = Y.shape[0]
     k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
-    off = 7 * S.nb
+    off, m = 7 * S.nb, S.row_kind.shape[0]
     for step in range(nsteps):
         changes = W.ctl[kernels.CTL_CHANGES]
         status, V, Pnc, Pdrv = kernels.derivatives(t, Y, S, W, k1)
@@ -74,11 +74,12 @@ def run_fixed(
                 return step, status
             for i in range(n):
                 Y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
-        kernels.normalize_quaternions(S, Y)
+        kernels._normalize_quaternions(S.nb, Y)  # not the S wrapper: see kernels.derivatives
         t += h
-        status = kernels.end_of_step(t, Y, S, W, changes)[0]
-        if status != kernels.OK:
-            return step + 1, status
+        if kernels.end_of_step_due(W.ctl, m, changes):
+            status = kernels.end_of_step(t, Y, S, W, changes)[0]
+            if status != kernels.OK:
+                return step + 1, status
     return nsteps, kernels.OK
 
 
