@@ -140,7 +140,9 @@ def cancel_on_signals() -> Iterator[Callable[[], bool]]:
         if caught:
             raise KeyboardInterrupt
         caught.append(signum)
-        print(f"\n{signal.Signals(signum).name}: cancelling the run (again to interrupt at once)", file=sys.stderr)
+        # os.write, not print: the handler may run while the main thread is inside a write to sys.stderr (progress
+        # line), and a buffered write re-entered from a handler raises RuntimeError ("reentrant call")
+        os.write(2, f"\n{signal.Signals(signum).name}: cancelling the run (again to interrupt at once)\n".encode())
 
     if threading.current_thread() is not threading.main_thread():
         yield lambda: False
