@@ -3,8 +3,6 @@
 cluster; study.csv, the report and the plot dock appear, the panel's values are saved with the
 document. About 30 s. Set MBD_GUI_ARTIFACTS=<dir> to keep the grabbed dock."""
 
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -21,11 +19,8 @@ def test_parameter_study_panel_runs_a_grid_on_the_local_cluster(tmp_path):
     pytest.importorskip("distributed")
     home = make_user_home(tmp_path / "home", install=True)
     run = run_gui_macro(GUI / "macros" / "macro_study.py", tmp_path / "out", user_home=home, timeout=400)
-    target = os.environ.get("MBD_GUI_ARTIFACTS")
-    if target:
-        shutil.copytree(run.out_dir, Path(target) / "study", dirs_exist_ok=True)
-    assert not run.timed_out and run.forced_exit is None, run.describe()
-    assert run.result is not None and run.result["error"] is None, run.describe()
+    run.keep_artifacts("study", whole_folder=True)
+    run.assert_finished()
     failed = [name for name, ok in run.checks().items() if not ok]
     assert not failed, run.describe()
     assert "study saved with the document" in run.checks(), run.describe()

@@ -60,6 +60,24 @@ class GuiRun:
     def screenshots(self) -> list[Path]:
         return sorted(self.out_dir.glob("*.png"))
 
+    def keep_artifacts(self, name: str, whole_folder: bool = False) -> None:
+        """Copy the screenshots (or the whole output folder) to $MBD_GUI_ARTIFACTS/<name>, when set."""
+        target = os.environ.get("MBD_GUI_ARTIFACTS")
+        if not target:
+            return
+        dest = Path(target) / name
+        if whole_folder:
+            shutil.copytree(self.out_dir, dest, dirs_exist_ok=True)
+            return
+        dest.mkdir(parents=True, exist_ok=True)
+        for png in self.screenshots:
+            shutil.copy2(png, dest / png.name)
+
+    def assert_finished(self) -> None:
+        """The macro ended by itself (no timeout, no forced exit) and reported no error."""
+        assert not self.timed_out and self.forced_exit is None, self.describe()
+        assert self.result is not None and self.result["error"] is None, self.describe()
+
     def checks(self) -> dict[str, bool]:
         return {c["name"]: c["ok"] for c in (self.result or {}).get("checks", [])}
 

@@ -7,8 +7,6 @@ worker thread; Cancel keeps the partial results; the plot dock shows each new ru
 the active document. About 40 s on a warm Numba cache. Set MBD_GUI_ARTIFACTS=<dir> to keep
 the screenshot of the animation panel with the plot dock."""
 
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -27,14 +25,8 @@ def gui_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("anim_solve")
     home = make_user_home(tmp / "home", install=True)
     run = run_gui_macro(MACROS / "macro_animation_solve.py", tmp / "out", user_home=home, timeout=600)
-    target = os.environ.get("MBD_GUI_ARTIFACTS")
-    if target:
-        dest = Path(target) / "animation_solve"
-        dest.mkdir(parents=True, exist_ok=True)
-        for png in run.screenshots:
-            shutil.copy2(png, dest / png.name)
-    assert not run.timed_out and run.forced_exit is None, run.describe()
-    assert run.result is not None and run.result["error"] is None, run.describe()
+    run.keep_artifacts("animation_solve")
+    run.assert_finished()
     return run
 
 

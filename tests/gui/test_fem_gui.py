@@ -2,7 +2,6 @@
 slider-crank rod, real Gmsh and CalculiX; the copy opens with the von Mises stress shown.
 Set MBD_GUI_ARTIFACTS=<dir> to keep the screenshots (docs/screenshots/mbd_fem_*.png)."""
 
-import os
 import shutil
 import sys
 from pathlib import Path
@@ -23,11 +22,8 @@ def test_fem_check_command_in_gui(tmp_path):
             pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh)" % tool)
     home = make_user_home(tmp_path / "home", install=True)
     run = run_gui_macro(MACROS / "macro_fem.py", tmp_path / "out", user_home=home, timeout=300)
-    target = os.environ.get("MBD_GUI_ARTIFACTS")
-    if target:
-        shutil.copytree(run.out_dir, Path(target) / "fem", dirs_exist_ok=True)
-    assert not run.timed_out and run.forced_exit is None, run.describe()
-    assert run.result is not None and run.result["error"] is None, run.describe()
+    run.keep_artifacts("fem", whole_folder=True)
+    run.assert_finished()
     failed = [name for name, ok in run.checks().items() if not ok]
     assert not failed, run.describe()
     case = run.result["cases"][0]

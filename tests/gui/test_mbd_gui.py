@@ -5,8 +5,6 @@ differ) and restores the placements, the plot dock follows the animation and sav
 and the document is saved, reopened and animated again. About 15 s (more on a cold Numba
 cache). Set MBD_GUI_ARTIFACTS=<dir> to keep the screenshots."""
 
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -33,14 +31,8 @@ EXPECTED_PNGS = [
 def test_workbench_flow_in_gui(tmp_path):
     home = make_user_home(tmp_path / "home", install=True)
     run = run_gui_macro(MACROS / "macro_mbd_flow.py", tmp_path / "out", user_home=home, timeout=300)
-    target = os.environ.get("MBD_GUI_ARTIFACTS")
-    if target:
-        dest = Path(target) / "flow"
-        dest.mkdir(parents=True, exist_ok=True)
-        for png in run.screenshots:
-            shutil.copy2(png, dest / png.name)
-    assert not run.timed_out and run.forced_exit is None, run.describe()
-    assert run.result is not None and run.result["error"] is None, run.describe()
+    run.keep_artifacts("flow")
+    run.assert_finished()
     failed = [name for name, ok in run.checks().items() if not ok]
     assert not failed, run.describe()
     assert run.ok and "headless document solves" in run.checks(), run.describe()  # ran to the end

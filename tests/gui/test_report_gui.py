@@ -4,8 +4,6 @@ the command and through make_report; the report files and the 3D-view GIF exist,
 shows motion (frames differ), and the document's placements and undo count are unchanged.
 About 20 s. Set MBD_GUI_ARTIFACTS=<dir> to keep the GIF and frames."""
 
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -38,11 +36,8 @@ def test_report_command_in_gui(tmp_path):
     pytest.importorskip("PIL")
     home = make_user_home(tmp_path / "home", install=True)
     run = run_gui_macro(MACROS / "macro_report.py", tmp_path / "out", user_home=home, timeout=300)
-    target = os.environ.get("MBD_GUI_ARTIFACTS")
-    if target:
-        shutil.copytree(run.out_dir, Path(target) / "report", dirs_exist_ok=True)
-    assert not run.timed_out and run.forced_exit is None, run.describe()
-    assert run.result is not None and run.result["error"] is None, run.describe()
+    run.keep_artifacts("report", whole_folder=True)
+    run.assert_finished()
     failed = [name for name, ok in run.checks().items() if not ok]
     assert not failed, run.describe()
     assert run.ok and "no undo step after refusal" in run.checks(), run.describe()

@@ -3,8 +3,6 @@ information box only for a 'completed' run; an over-driven document (two motors 
 is refused in a warning box naming both drivers; a run with warnings gets a warning box listing
 them. About 20 s. Set MBD_GUI_ARTIFACTS=<dir> to keep the grabbed dialogs."""
 
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -21,14 +19,8 @@ pytestmark = pytest.mark.skipif(gui_unavailable_reason() is not None, reason=str
 def test_solve_dialogs_follow_the_run_status(tmp_path):
     home = make_user_home(tmp_path / "home", install=True)
     run = run_gui_macro(MACROS / "macro_status.py", tmp_path / "out", user_home=home, timeout=300)
-    target = os.environ.get("MBD_GUI_ARTIFACTS")
-    if target:
-        dest = Path(target) / "status"
-        dest.mkdir(parents=True, exist_ok=True)
-        for png in run.screenshots:
-            shutil.copy2(png, dest / png.name)
-    assert not run.timed_out and run.forced_exit is None, run.describe()
-    assert run.result is not None and run.result["error"] is None, run.describe()
+    run.keep_artifacts("status")
+    run.assert_finished()
     failed = [name for name, ok in run.checks().items() if not ok]
     assert not failed, run.describe()
     assert run.ok and "results stored" in run.checks(), run.describe()  # ran to the end

@@ -5,7 +5,6 @@ tmp folder; set MBD_GUI_ARTIFACTS=<dir> to get copies.
 """
 
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -28,15 +27,6 @@ def _real_user_mod_entries():
     return entries
 
 
-def _keep_artifacts(run, tag):
-    target = os.environ.get("MBD_GUI_ARTIFACTS")
-    if target:
-        dest = Path(target) / tag
-        dest.mkdir(parents=True, exist_ok=True)
-        for png in run.screenshots:
-            shutil.copy2(png, dest / png.name)
-
-
 @pytest.mark.parametrize("layout", ["root", "package"])
 def test_workbench_in_gui(tmp_path, layout):
     before = _real_user_mod_entries()
@@ -46,7 +36,7 @@ def test_workbench_in_gui(tmp_path, layout):
     assert link.resolve() == expected_target.resolve()
 
     run = run_gui_macro(MACROS / "macro_workbench.py", tmp_path / "out", user_home=home, timeout=120)
-    _keep_artifacts(run, layout)
+    run.keep_artifacts(layout)
     assert not run.timed_out, run.describe()
     assert run.forced_exit is None, run.describe()  # FreeCAD closed by itself
     assert run.returncode == 0, run.describe()
