@@ -340,7 +340,8 @@ class AnimationPanel:
             return
         self.closed = True
         self._closed()
-        QtCore.QTimer.singleShot(0, _close_task_dialog)
+        form = self.form
+        QtCore.QTimer.singleShot(0, lambda: _close_task_dialog(form))
 
     # ------------------------------------------------------------------ task dialog
     def getStandardButtons(self) -> int:
@@ -366,18 +367,31 @@ class AnimationPanel:
         return self.reject()
 
 
-def _close_task_dialog() -> None:
-    """Close the task dialog if it is an animation panel (after its document was closed)."""
+def _widget_shown(widget: Any) -> bool:
+    """True while a Qt widget exists and is shown (False once Qt deleted it)."""
+    try:
+        return widget is not None and widget.isVisible()
+    except RuntimeError:  # the C++ widget is gone
+        return False
+
+
+def _close_task_dialog(panel_form: Any = None) -> None:
+    """Close the task dialog if it is an animation panel (after its document was closed): the
+    panel's own form is still shown in it, or (FreeCAD 0.20) the dialog is the Python panel.
+    FreeCAD 1.0's ``activeTaskDialog()`` returns a C++ TaskDialog without our attributes."""
     import FreeCADGui
 
-    dialog = FreeCADGui.Control.activeDialog()
-    if dialog and active_panel() is None:
-        try:
-            form = FreeCADGui.Control.activeTaskDialog()
-        except AttributeError:
-            form = None
-        if form is None or getattr(form, "doc_name", None) is not None:
-            FreeCADGui.Control.closeDialog()
+    if not FreeCADGui.Control.activeDialog() or active_panel() is not None:
+        return
+    if _widget_shown(panel_form):
+        FreeCADGui.Control.closeDialog()
+        return
+    try:
+        dialog = FreeCADGui.Control.activeTaskDialog()
+    except AttributeError:
+        dialog = None
+    if dialog is None or getattr(dialog, "doc_name", None) is not None:
+        FreeCADGui.Control.closeDialog()
 
 
 class AnimateCommand(Command):
