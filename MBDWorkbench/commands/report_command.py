@@ -68,10 +68,16 @@ def render_frames(
     if view is None or not hasattr(view, "saveImage"):
         raise ValueError("document '%s' has no 3D view to render" % doc.Label)
     parts = animate.result_parts(doc, results)
+    camera = view.getCamera()
+    panel = animate.active_panel()
+    paused = panel is not None and panel.timer.isActive()
+    if paused:
+        panel.timer.stop()  # the animation must not move the parts between frames
     hidden = animate.hide_markers(doc)
     original = animate.begin_preview(doc, parts)
     paths = []
     try:
+        fit_camera(view, motion_bound_box(doc, results, indices), size[0] / size[1])
         for n, k in enumerate(indices):
             animate.place_parts(doc, results, k)
             FreeCADGui.updateGui()
@@ -81,9 +87,43 @@ def render_frames(
     finally:
         animate.end_preview(doc, original)
         animate.show_markers(doc, hidden)
+        view.setCamera(camera)
         doc.recompute()
         FreeCADGui.updateGui()
+        if panel is not None and panel is animate.active_panel() and panel.doc_name == doc.Name:
+            panel.show_index(panel.index)  # an open Animate panel shows its frame again
+            if paused:
+                panel.timer.start()
     return paths
+
+
+def motion_bound_box(doc: App.Document, results: StoredResults, indices: Sequence[int]) -> tuple[float, ...]:
+    """(xmin, ymin, zmin, xmax, ymax, zmax) [mm] holding every part at every sample in ``indices``:
+    the corners of each part's bounding box moved from its document placement to the sampled one."""
+    corners = {}
+    for name in results.part_placements(0):
+        obj = doc.getObject(name)
+        box = obj.Shape.BoundBox  # in the frame of the part's container; the shape includes obj.Placement
+        to_part = obj.Placement.inverse()
+        corners[name] = [to_part.multVec(box.getPoint(i)) for i in range(8)]  # in the part's own frame
+    points = []
+    for k in indices:
+        for name, plc in results.part_placements(k).items():
+            points.extend(plc.multVec(p) for p in corners[name])
+    xs, ys, zs = ([getattr(p, a) for p in points] for a in "xyz")
+    return min(xs), min(ys), min(zs), max(xs), max(ys), max(zs)
+
+
+def fit_camera(view, box: Sequence[float], aspect: float, slack: float = 1.05) -> None:
+    """Point the 3D view's camera (keeping its direction) so that ``box`` [mm] fills the picture."""
+    from pivy import coin
+
+    camera = view.getCameraNode()
+    camera.viewBoundingBox(coin.SbBox3f(*box), float(aspect), 1.0)
+    if hasattr(camera, "height"):  # orthographic: a little margin around the motion
+        camera.height.setValue(camera.height.getValue() * slack)
+    else:
+        camera.heightAngle.setValue(min(3.0, camera.heightAngle.getValue() * slack))
 
 
 def write_gif(pngs: Sequence[str], path: str, duration_ms: float) -> str:
@@ -129,7 +169,7 @@ def make_report(
             raise ValueError("%s already exists; not overwritten" % path)
     tmp = tempfile.mkdtemp(prefix="mbd_report_")
     try:
-        written = write_report(sim.ResultsArchive, out_dir, overwrite=overwrite)
+        written = write_report(stored_report_data(doc, sim), out_dir, overwrite=overwrite)
         frame_dir = os.path.join(tmp, "frames")
         os.makedirs(frame_dir)
         indices = frame_indices(len(results), frames)
@@ -146,6 +186,17 @@ def make_report(
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return written
+
+
+def stored_report_data(doc: App.Document, sim: App.DocumentObject):
+    """The report data of ``sim``'s stored results, its source named by the document and the
+    Simulation (the archive itself lives in a temporary folder that FreeCAD deletes)."""
+    from ..report.data import load_results_dir
+
+    data = load_results_dir(sim.ResultsArchive)
+    where = doc.FileName or "unsaved document '%s'" % doc.Label
+    data.source = "%s, results stored in '%s' (%s)" % (where, sim.Label, os.path.basename(sim.ResultsArchive))
+    return data
 
 
 def _ask_folder():
@@ -181,7 +232,8 @@ class ReportCommand(Command):
         from .animate import active_panel
 
         doc = active_document()
-        return doc is not None and active_panel() is None and has_stored_results(doc)
+        panel = active_panel()  # usable while animating: the panel's frame is shown again afterwards
+        return doc is not None and (panel is None or panel.doc_name == doc.Name) and has_stored_results(doc)
 
     def Activated(self) -> None:
         from ..cad.objects import find_simulation

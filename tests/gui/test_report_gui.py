@@ -32,6 +32,28 @@ def _moving_fraction(a, b):
     return float((d > 30).mean())
 
 
+def _not_background(frame):
+    """Pixels that are not the white background (the GIF's palette blurs white a little)."""
+    import numpy as np
+
+    return np.asarray(frame, dtype=int).min(axis=2) < 200
+
+
+def _touches_edge(frame, width=2):
+    """Fraction of the picture's border (``width`` pixels) that is not background."""
+    import numpy as np
+
+    mask = _not_background(frame)
+    border = np.concatenate(
+        [mask[:width].ravel(), mask[-width:].ravel(), mask[:, :width].ravel(), mask[:, -width:].ravel()]
+    )
+    return float(border.mean())
+
+
+def _covered_fraction(frame):
+    return float(_not_background(frame).mean())
+
+
 def test_report_command_in_gui(tmp_path):
     pytest.importorskip("PIL")
     home = make_user_home(tmp_path / "home", install=True)
@@ -53,6 +75,11 @@ def test_report_command_in_gui(tmp_path):
         assert _moving_fraction(frames[0], frames[len(frames) // 4]) > 0.002
         # but the scene is not blank: most of the picture is background in both
         assert _moving_fraction(frames[0], frames[len(frames) // 4]) < 0.5
+        # the camera holds the whole motion (the view was zoomed in on the crank before): in every
+        # frame the parts stay off the picture's edges and fill a good part of it
+        for k, frame in enumerate(frames):
+            assert _touches_edge(frame) == 0.0, (out, k)
+            assert _covered_fraction(frame) > 0.01, (out, k)
 
     pngs = sorted((run.out_dir / "report_direct" / "motion_3d_frames").glob("frame_*.png"))
     assert len(pngs) == 24

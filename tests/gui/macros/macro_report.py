@@ -46,6 +46,24 @@ wait(100)
 check("solved", seen and seen[0][0] == "MBD_SolveSummary" and "status: completed" in seen[0][2], seen)
 check("report active after solve", cmd.IsActive())
 
+# a camera zoomed in on the crank: the GIF's camera must still hold the whole motion (checked by the test)
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(doc.getObject("Crank"))
+Gui.SendMsgToActiveView("ViewSelection")
+Gui.Selection.clearSelection()
+wait(100)
+cam = view.getCameraNode()
+cam.height.setValue(cam.height.getValue() * 0.5)
+
+
+def camera_state():
+    """Position, orientation and height of the 3D view's camera (a fresh node after setCamera)."""
+    c = view.getCameraNode()
+    return list(c.position.getValue()) + list(c.orientation.getValue().getValue()) + [c.height.getValue()]
+
+
+camera_before = camera_state()
+
 before = snapshot()
 undo_before = doc.UndoCount
 visible_before = {o.Name: o.ViewObject.Visibility for o in doc.Objects}
@@ -70,6 +88,16 @@ out2 = os.path.join(OUT_DIR, "report_direct")
 paths = report_command.make_report(doc, find_simulation(doc), out2, frames=24, size=(640, 480), keep_frames=True)
 result["direct_paths"] = paths
 result["out_dirs"] = [out1, out2]
+camera_after = camera_state()
+check(
+    "camera restored after the report",
+    all(abs(a - b) <= 1e-4 * (1 + abs(a)) for a, b in zip(camera_before, camera_after)),
+    (camera_before, camera_after),
+)
+with open(os.path.join(out2, "report.html"), encoding="utf-8") as f:
+    html = f.read()
+archive = find_simulation(doc).ResultsArchive
+check("report names the document, not the temporary archive path", doc.FileName in html and archive not in html)
 
 after = snapshot()
 check(
@@ -88,3 +116,25 @@ except Exception as exc:
     refused = "already exists" in str(exc)
 check("existing report not overwritten", refused)
 check("no undo step after refusal", doc.UndoCount == undo_before, (undo_before, doc.UndoCount))
+
+# the report while the Animate panel plays: enabled, and the panel goes on at its own frame afterwards
+from MBDWorkbench.commands import animate  # noqa: E402
+
+Gui.runCommand("MBD_Animate")
+wait(200)
+panel = animate.active_panel()
+panel.toggle()
+wait(300)
+check("report enabled while animating", cmd.IsActive())
+out3 = os.path.join(OUT_DIR, "report_animating")
+report_command.make_report(doc, find_simulation(doc), out3, frames=4, size=(320, 240))
+check("report written while animating", os.path.isfile(os.path.join(out3, "motion_3d.gif")))
+check("animation still open and playing", animate.active_panel() is panel and panel.timer.isActive())
+panel.toggle()
+wait(100)
+shown = tuple(animate.transform_node(doc.getObject("Crank")).rotation.getValue().getValue())
+expected = panel.results.part_placements(panel.index)["Crank"].Rotation.Q
+check("the panel's frame is shown again", all(abs(a - b) < 1e-5 or abs(a + b) < 1e-5 for a, b in zip(shown, expected)))
+panel.reject()
+wait(100)
+check("no undo step after animating", doc.UndoCount == undo_before, (undo_before, doc.UndoCount))
