@@ -192,7 +192,12 @@ def _get_color(button: Any) -> int:
 
 
 def register_page() -> None:
-    """Add the page to Edit > Preferences (once per FreeCAD session)."""
+    """Add the page to Edit > Preferences (once per FreeCAD session). The group's icon is
+    ``resources/icons/preferences-multibody_dynamics.svg`` (FreeCAD looks for
+    "preferences-<group, lower case, spaces as _>" in its icon paths)."""
     import FreeCADGui
 
+    from .common import ICON_DIR
+
+    FreeCADGui.addIconPath(ICON_DIR)
     FreeCADGui.addPreferencePage(PreferencesPage, PAGE_GROUP)
