@@ -211,10 +211,19 @@ _SPRING_JOINTS = "/".join(joints_driven_by("rotational"))  # joints that take a 
 
 
 def assembly_available() -> bool:
-    """True where FreeCAD has the Assembly workbench (1.0+; absent on 0.20)."""
+    """True where FreeCAD has the Assembly workbench (1.0+; absent on 0.20): its JointObject.py
+    in FreeCAD's Mod folder or on sys.path."""
     import importlib.util
+    import os
 
-    return importlib.util.find_spec("Assembly") is not None or importlib.util.find_spec("JointObject") is not None
+    import FreeCAD
+
+    from ..cad.freecad_env import find_freecad_mod_dir
+
+    mod = find_freecad_mod_dir(FreeCAD)
+    if mod is not None and os.path.isfile(os.path.join(mod, "Assembly", "JointObject.py")):
+        return True
+    return importlib.util.find_spec("JointObject") is not None
 
 
 def _py_point(point) -> str:

@@ -119,10 +119,19 @@ density_text = shown_text(body, "Density")
 check("density shows kg/m^3", density_text is not None and "kg/m^3" in density_text, density_text)
 ixx_text = shown_text(body, "Ixx")
 check("inertia shows its unit", ixx_text is not None and "kg" in ixx_text, ixx_text)
+combo = [d for d in mw.findChildren(QtWidgets.QDockWidget) if d.objectName() in ("Combo View", "ComboView")]
+if combo:  # wide enough to read the property names in the screenshot
+    mw.resizeDocks([combo[0]], [430], QtCore.Qt.Horizontal)
 Gui.Selection.clearSelection()
 Gui.Selection.addSelection(sim)
+wait(300)
+if data_editor() is not None:
+    data_editor().header().resizeSection(0, 190)
+    data_editor().scrollToBottom()
 wait(200)
 save_window("window_simulation_properties")
+if combo:
+    combo[0].grab().save(os.path.join(OUT_DIR, "combo_simulation_properties.png"))
 
 from MBDWorkbench.cad.makers import make_spring_damper  # noqa: E402
 
