@@ -97,6 +97,7 @@ def test_toolbar_menus_and_commands(gui_run):
         "Simulation recorded too",
         "context menu of the Simulation offers Solve",
         "context menu of a joint offers Driver",
+        "the workbench's ContextMenu adds them",
     )
 
 

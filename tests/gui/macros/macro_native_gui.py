@@ -170,6 +170,14 @@ base.Grounded = True
 menu = commands.context_menu_commands([sim])
 check("context menu of the Simulation offers Solve", "MBD_Solve" in menu and "MBD_Animate" in menu, menu)
 check("context menu of a joint offers Driver", "MBD_Driver" in commands.context_menu_commands([joint]))
+workbench = Gui.activeWorkbench()
+appended = []
+workbench.appendContextMenu = lambda name, names: appended.append((name, list(names)))  # record, not build
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(sim)
+workbench.ContextMenu("Tree")
+del workbench.appendContextMenu
+check("the workbench's ContextMenu adds them", any("MBD_Solve" in names for _, names in appended), appended)
 
 # ------------------------------------------------------------------ toolbar, Help menu, Import assembly
 toolbars = [t for t in mw.findChildren(QtWidgets.QToolBar) if t.isVisible()]
