@@ -98,13 +98,26 @@ def value_in(quantity_value: App.Units.Quantity | float, unit: str) -> float:
     return float(getattr(quantity_value, "Value", quantity_value)) / unit_scale(unit)
 
 
+def set_quietly(obj, name: str, value) -> None:
+    """Set property ``name`` without marking the document modified (FreeCAD's NoModify status):
+    for what :func:`_add` restores or upgrades while a document is opened."""
+    quiet = hasattr(obj, "setPropertyStatus")
+    if quiet:
+        obj.setPropertyStatus(name, "NoModify")
+    try:
+        setattr(obj, name, value)
+    finally:
+        if quiet:
+            obj.setPropertyStatus(name, "-NoModify")
+
+
 def _set_unit(obj, name: str, unit: str) -> None:
     """Give the PropertyQuantity ``name`` its unit (it is not saved with the document)."""
     import FreeCAD as App
 
     target = App.Units.Quantity("1 " + unit).Unit
     if getattr(obj, name).Unit != target:
-        setattr(obj, name, target)
+        set_quietly(obj, name, target)
 
 
 def _migrate(obj, name: str, ptype: str) -> float | None:
@@ -133,7 +146,7 @@ def _add(obj, ptype, name, group, tooltip, default=None, mode=None, enum=None):
             setattr(obj, name, list(enum))
         value = old if old is not None else default
         if value is not None:
-            setattr(obj, name, value * unit_scale(unit) if unit else value)
+            set_quietly(obj, name, value * unit_scale(unit) if unit else value)
     elif unit:
         _set_unit(obj, name, unit)
     if enum is not None and list(obj.getEnumerationsOfProperty(name)) != list(enum):
@@ -288,7 +301,8 @@ class SimulationProxy(_Proxy):
         old_gravity = obj.Gravity if "Gravity" in obj.PropertiesList else None  # older documents: one vector [mm/s^2]
         super().setup(obj)
         if old_gravity is not None:
-            obj.GravityX, obj.GravityY, obj.GravityZ = old_gravity.x, old_gravity.y, old_gravity.z
+            for name, value in zip(("GravityX", "GravityY", "GravityZ"), old_gravity):
+                set_quietly(obj, name, value)
             obj.removeProperty("Gravity")
 
 
@@ -346,7 +360,7 @@ class BodyProxy(_Proxy):
         if len(obj.Inertia) == len(INERTIA_NAMES):  # an older document: show its inertia with units
             for name, value in zip(INERTIA_NAMES, obj.Inertia):
                 if float(getattr(obj, name)) != value:
-                    setattr(obj, name, value)
+                    set_quietly(obj, name, value)
 
     def onChanged(self, obj: App.DocumentObject, prop: str) -> None:
         if is_restoring(obj) or getattr(self, "_updating", False):
