@@ -128,9 +128,14 @@ else:
             names = commands.register_commands()
             for title, group in commands.TOOLBARS:
                 self.appendToolbar(title, list(group))
-            self.appendMenu("&Multibody Dynamics", list(commands.TOOLBARS[0][1]))
-            self.appendMenu(["&Multibody Dynamics", "Joints"], list(commands.TOOLBARS[1][1]))
-            self.appendMenu("&Multibody Dynamics", list(commands.TOOLBARS[2][1]))
+            for path, group in commands.MENUS:
+                self.appendMenu(list(path) if len(path) > 1 else path[0], list(group))
+            try:
+                from MBDWorkbench.commands.preferences import register_page
+
+                register_page()
+            except Exception as exc:
+                FreeCAD.Console.PrintWarning("Multibody Dynamics: preferences page not added: %s\n" % (exc,))
             FreeCAD.Console.PrintLog("Multibody Dynamics: commands %s\n" % (names,))
 
         def Activated(self) -> None:
@@ -151,7 +156,13 @@ else:
             pass
 
         def ContextMenu(self, recipient: str) -> None:
-            pass
+            import FreeCADGui
+
+            from MBDWorkbench.commands import context_menu_commands
+
+            names = context_menu_commands(FreeCADGui.Selection.getSelection())
+            if names:
+                self.appendContextMenu("", ["Separator"] + names)
 
         def GetClassName(self) -> str:
             return "Gui::PythonWorkbench"

@@ -4,8 +4,9 @@
     /usr/bin/python3 tools/make_screenshots.py
 
 Runs tests/gui/macros/macro_screenshots.py (the slider-crank example: model, animation with
-the plot dock) and tests/gui/macros/macro_mbd_flow.py (joint frame panel), then copies the
-chosen PNGs. Look at them before committing.
+the plot dock), tests/gui/macros/macro_mbd_flow.py (joint frame panel) and
+tests/gui/macros/macro_native_gui.py (preferences page, toolbar, typed properties), then copies
+the chosen PNGs. Look at them before committing.
 """
 
 import shutil
@@ -20,8 +21,15 @@ from run_gui_macro import make_user_home, run_gui_macro  # noqa: E402
 SHOTS = {
     "macro_screenshots.py": ["mbd_model.png", "mbd_animation_plot.png", "mbd_plot_reaction.png", "mbd_ankle.png"],
     "macro_mbd_flow.py": ["window_joint_frame_panel.png", "plot_energy.png"],
+    "macro_native_gui.py": ["preferences_page.png", "toolbar.png", "combo_simulation_properties.png"],
 }
-RENAME = {"window_joint_frame_panel.png": "mbd_joint_frame_panel.png", "plot_energy.png": "mbd_plot_energy.png"}
+RENAME = {
+    "window_joint_frame_panel.png": "mbd_joint_frame_panel.png",
+    "plot_energy.png": "mbd_plot_energy.png",
+    "preferences_page.png": "mbd_preferences.png",
+    "toolbar.png": "mbd_toolbar.png",
+    "combo_simulation_properties.png": "mbd_simulation_properties.png",
+}
 
 
 def main():

@@ -260,9 +260,9 @@ def _settings(sim):
     if sim is None:
         return Settings(), [0.0, 0.0, -9.81]
     s = Settings(
-        t_end=float(sim.EndTime),
+        t_end=_value(sim.EndTime),  # s is FreeCAD's internal time unit
         step=float(sim.Step),
-        output_step=float(sim.OutputStep),
+        output_step=_value(sim.OutputStep),
         integrator=str(sim.Integrator),
         rtol=float(sim.RelativeTolerance),
         atol=float(sim.AbsoluteTolerance),
@@ -271,7 +271,7 @@ def _settings(sim):
         tikhonov_eps=float(sim.TikhonovEps),
         assemble=bool(sim.Assemble),
     )
-    return s, _mm_to_m(sim.Gravity)
+    return s, [_value(getattr(sim, "Gravity" + c)) * 1e-3 for c in "XYZ"]  # mm/s^2 -> m/s^2
 
 
 def _check_grounded(sim, bodies, joints, forces):
@@ -393,7 +393,7 @@ def _document_message(exc, model, names, doc, sim) -> str:
         return "%s '%s' (%s): %s" % (word, label, prop, exc.message)
     where = sim.Label if sim is not None else doc.Label
     key = (exc.path or "").split(".", 1)[-1].split("[")[0]
-    prop = "Gravity" if key == "gravity" else SETTING_PROPERTIES.get(key, key or "model")
+    prop = "GravityX/Y/Z" if key == "gravity" else SETTING_PROPERTIES.get(key, key or "model")
     return "simulation '%s' (%s): %s" % (where, prop, exc.message)
 
 

@@ -14,7 +14,7 @@ from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
 from . import gui_hooks
 from .errors import CadError
 from .mass_properties import mass_properties
-from .objects import MATERIALS, PROXIES, body_of_part, find_simulation, mbd_type
+from .objects import MATERIALS, PROXIES, body_of_part, find_simulation, mbd_type, set_density
 from .placement import app_vector, placement_from_axes
 
 if TYPE_CHECKING:
@@ -40,8 +40,13 @@ def _new(
 
 
 def make_simulation(doc: App.Document, name: str = "Simulation", **settings: Any) -> App.DocumentObject:
-    """A new Simulation container; ``settings`` set its properties (EndTime=..., ...)."""
+    """A new Simulation container (settings from the user's preferences); ``settings`` set its
+    properties (EndTime=... [s], GravityZ=... [mm/s^2], ...); ``Gravity`` (a vector [mm/s^2], the
+    property of older versions) sets GravityX, GravityY and GravityZ."""
     obj = _new(doc, "Simulation", name, group_type="App::DocumentObjectGroupPython")
+    gravity = settings.pop("Gravity", None)
+    if gravity is not None:
+        obj.GravityX, obj.GravityY, obj.GravityZ = (float(c) for c in gravity)
     for key, value in settings.items():
         setattr(obj, key, value)
     return obj
@@ -79,7 +84,7 @@ def make_body(
     if material is not None:
         obj.Material = material
     if density is not None:
-        obj.Density = float(density)
+        set_density(obj, density)
     obj.Mass = float(mass)
     obj.Grounded = bool(grounded)
     obj.recompute()

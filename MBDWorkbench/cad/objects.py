@@ -7,11 +7,18 @@ return only the type name, so nothing but the class path is written into the fil
 ``MbdType`` property names the kind, so the document is readable even where the proxy
 classes cannot be imported.
 
-Units (FreeCAD's: mm, kg, s, deg). Lengths, positions, angles and speeds use FreeCAD's unit
-properties; quantities FreeCAD 0.20 has no property type for are floats whose unit is in the
-property name's tooltip: density [kg/m^3], mass [kg], time [s], stiffness [N/mm] or
-[N mm/deg], damping [N s/mm] or [N mm s/deg], gravity [mm/s^2]. Conversion to SI happens in
-``document_model`` only.
+Units (FreeCAD's: mm, kg, s, deg). Dimensional values are typed, unit-aware properties shown in
+the user's unit schema: lengths, angles, gravity (``App::PropertyAcceleration``), volume,
+frequency, and ``App::PropertyQuantity`` with a unit for mass [kg], density [kg/m^3], times [s]
+and inertia [kg mm^2] (FreeCAD 0.20 has no PropertyMass; a PropertyQuantity's unit is not
+saved with the document, so :func:`_add` sets it again on every load). Values that are small
+numbers (integration step [s], tolerances, regularisation, spring stiffness and damping,
+whose unit depends on the spring's Kind) are ``App::PropertyPrecision``: the property editor
+shows and writes them with 16 decimals, where a PropertyFloat rounds to the Decimals
+preference (2: 0.0005 became 0.0). A property spec's type ``"App::PropertyQuantity@kg/m^3"``
+names the unit; a default or a migrated old float is read in that unit. Documents written
+before the typed properties get them on restore, keeping their values (:func:`_add`).
+Conversion to SI happens in ``document_model`` only.
 
 ``addProperty`` is called with positional arguments only (FreeCAD 0.20).
 
@@ -57,23 +64,132 @@ MATERIALS = {
 }
 
 HIDDEN, READ_ONLY = 2, 1
+DENSITY_UNIT, INERTIA_UNIT = "kg/m^3", "kg*mm^2"
+INERTIA_NAMES = ("Ixx", "Iyy", "Izz", "Ixy", "Ixz", "Iyz")
+# Simulation settings new Simulation objects take from the preferences (Edit > Preferences >
+# Multibody Dynamics; commands/preferences.py), with these defaults: name -> (kind, default)
+SIMULATION_PREFERENCES = {
+    "Integrator": ("string", DEFAULT_INTEGRATOR),
+    "EndTime": ("float", 2.0),
+    "OutputStep": ("float", 0.01),
+    "Step": ("float", 1e-3),
+    "RelativeTolerance": ("float", 1e-6),
+    "AbsoluteTolerance": ("float", 1e-8),
+}
+QUANTITY = "App::PropertyQuantity"
+PRECISION = "App::PropertyPrecision"  # a float the property editor shows with 16 decimals
+PREFERENCES = "User parameter:BaseApp/Preferences/Mod/MultibodyDynamics"
+
+
+def quantity(unit: str) -> str:
+    """Property type of a PropertyQuantity in ``unit`` (e.g. "kg/m^3"), for property specs."""
+    return "%s@%s" % (QUANTITY, unit)
+
+
+def unit_scale(unit: str) -> float:
+    """FreeCAD's internal value (mm, kg, s based) of 1 ``unit``: 1e-9 for kg/m^3."""
+    import FreeCAD as App
+
+    return float(App.Units.Quantity("1 " + unit).Value)
+
+
+def value_in(quantity_value: App.Units.Quantity | float, unit: str) -> float:
+    """A quantity property's value as a float in ``unit`` (a plain float is taken as internal)."""
+    return float(getattr(quantity_value, "Value", quantity_value)) / unit_scale(unit)
+
+
+def set_quietly(obj, name: str, value) -> None:
+    """Set property ``name`` without marking the document modified (FreeCAD's NoModify status):
+    for what :func:`_add` restores or upgrades while a document is opened."""
+    quiet = hasattr(obj, "setPropertyStatus")
+    if quiet:
+        obj.setPropertyStatus(name, "NoModify")
+    try:
+        setattr(obj, name, value)
+    finally:
+        if quiet:
+            obj.setPropertyStatus(name, "-NoModify")
+
+
+def _set_unit(obj, name: str, unit: str) -> None:
+    """Give the PropertyQuantity ``name`` its unit (it is not saved with the document)."""
+    import FreeCAD as App
+
+    target = App.Units.Quantity("1 " + unit).Unit
+    if getattr(obj, name).Unit != target:
+        set_quietly(obj, name, target)
+
+
+def _migrate(obj, name: str, ptype: str) -> float | None:
+    """Remove property ``name`` when a document written by an older version has it with another
+    type; return its old value as a float (in the unit the property had), else None."""
+    if name not in obj.PropertiesList or obj.getTypeIdOfProperty(name) == ptype:
+        return None
+    old = getattr(obj, name)
+    obj.removeProperty(name)
+    return float(getattr(old, "Value", old))
 
 
 def _add(obj, ptype, name, group, tooltip, default=None, mode=None, enum=None):
-    """Add property ``name`` if missing (positional addProperty), set its default once."""
+    """Add property ``name`` if missing (positional addProperty), set its default once.
+
+    ``ptype`` "App::PropertyQuantity@<unit>" adds a PropertyQuantity in that unit (``default``
+    in it too). A property of another type (an older document's PropertyFloat) is replaced by
+    the typed one keeping its value."""
+    ptype, _, unit = ptype.partition("@")
+    old = _migrate(obj, name, ptype)
     if name not in obj.PropertiesList:
         obj.addProperty(ptype, name, group, tooltip)
+        if unit:
+            _set_unit(obj, name, unit)
         if enum is not None:
             setattr(obj, name, list(enum))
-        if default is not None:
-            setattr(obj, name, default)
-    elif enum is not None and list(obj.getEnumerationsOfProperty(name)) != list(enum):
+        value = old if old is not None else default
+        if value is not None:
+            set_quietly(obj, name, value * unit_scale(unit) if unit else value)
+    elif unit:
+        _set_unit(obj, name, unit)
+    if enum is not None and list(obj.getEnumerationsOfProperty(name)) != list(enum):
         value = getattr(obj, name)
         setattr(obj, name, list(enum))
         if value in enum:
             setattr(obj, name, value)
     if mode is not None:
         obj.setEditorMode(name, mode)
+
+
+def simulation_defaults() -> dict:
+    """Settings of a new Simulation: the user's preferences, else SIMULATION_PREFERENCES."""
+    values = {name: default for name, (_, default) in SIMULATION_PREFERENCES.items()}
+    try:
+        import FreeCAD as App
+
+        params = App.ParamGet(PREFERENCES)
+    except Exception:
+        return values
+    for name, (kind, default) in SIMULATION_PREFERENCES.items():
+        value = params.GetString(name, default) if kind == "string" else params.GetFloat(name, default)
+        if kind == "string" and value not in integrators.names():
+            value = default
+        if kind == "float" and not (math.isfinite(value) and value > 0):
+            value = default
+        values[name] = value
+    return values
+
+
+def _same(a: float | None, b: float | None) -> bool:
+    """Equal to 1e-9 relative (densities after a round trip through FreeCAD's units)."""
+    return a is not None and b is not None and abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+
+
+def density_kg_m3(body: App.DocumentObject) -> float:
+    """A Body's Density in kg/m^3."""
+    return value_in(body.Density, DENSITY_UNIT)
+
+
+def set_density(body: App.DocumentObject, rho: float) -> None:
+    """Set a Body's Density to ``rho`` [kg/m^3]."""
+    body.Density = float(rho) * unit_scale(DENSITY_UNIT)
 
 
 def mbd_type(obj: App.DocumentObject) -> str | None:
@@ -140,27 +256,29 @@ class SimulationProxy(_Proxy):
     Type = "Simulation"
 
     def properties(self) -> list[tuple]:
-        g = "Simulation"
+        g, d = "Simulation", simulation_defaults()
         return [
-            ("App::PropertyFloat", "EndTime", g, "End time [s]", 2.0),
-            ("App::PropertyFloat", "OutputStep", g, "Interval between output samples [s]", 0.01),
+            (quantity("s"), "EndTime", g, "End time", d["EndTime"]),
+            (quantity("s"), "OutputStep", g, "Interval between output samples", d["OutputStep"]),
             (
                 "App::PropertyEnumeration",
                 "Integrator",
                 g,
                 "Integration method",
-                DEFAULT_INTEGRATOR,
+                d["Integrator"],
                 None,
                 integrators.names(),
             ),
-            ("App::PropertyFloat", "Step", g, "Integration step [s] (maximum step for adaptive methods)", 1e-3),
-            ("App::PropertyFloat", "RelativeTolerance", g, "Relative tolerance of adaptive methods", 1e-6),
-            ("App::PropertyFloat", "AbsoluteTolerance", g, "Absolute tolerance of adaptive methods", 1e-8),
+            (PRECISION, "Step", g, "Integration step [s] (maximum step for adaptive methods)", d["Step"]),
+            (PRECISION, "RelativeTolerance", g, "Relative tolerance of adaptive methods", d["RelativeTolerance"]),
+            (PRECISION, "AbsoluteTolerance", g, "Absolute tolerance of adaptive methods", d["AbsoluteTolerance"]),
             ("App::PropertyFloat", "BaumgarteAlpha", g, "Baumgarte stabilisation alpha [1/s]", 10.0),
             ("App::PropertyFloat", "BaumgarteBeta", g, "Baumgarte stabilisation beta [1/s]", 10.0),
-            ("App::PropertyFloat", "TikhonovEps", g, "Regularisation of redundant constraints (dimensionless)", 1e-10),
+            (PRECISION, "TikhonovEps", g, "Regularisation of redundant constraints (dimensionless)", 1e-10),
             ("App::PropertyBool", "Assemble", g, "Close the joints before the run (initial assembly)", True),
-            ("App::PropertyVector", "Gravity", g, "Gravity [mm/s^2]", app_vector(0.0, 0.0, -9810.0)),
+            ("App::PropertyAcceleration", "GravityX", g, "Gravity, global x component", 0.0),
+            ("App::PropertyAcceleration", "GravityY", g, "Gravity, global y component", 0.0),
+            ("App::PropertyAcceleration", "GravityZ", g, "Gravity, global z component", -9810.0),
             (
                 "App::PropertyBool",
                 "AllowFreeFlight",
@@ -179,6 +297,14 @@ class SimulationProxy(_Proxy):
             ("App::PropertyStringList", "ResultsSummary", "Results", "Summary of the last run", None, READ_ONLY),
         ]
 
+    def setup(self, obj: App.DocumentObject) -> None:
+        old_gravity = obj.Gravity if "Gravity" in obj.PropertiesList else None  # older documents: one vector [mm/s^2]
+        super().setup(obj)
+        if old_gravity is not None:
+            for name, value in zip(("GravityX", "GravityY", "GravityZ"), old_gravity):
+                set_quietly(obj, name, value)
+            obj.removeProperty("Gravity")
+
 
 class BodyProxy(_Proxy):
     """A rigid body made of a part's solids; mass properties computed on recompute."""
@@ -187,25 +313,54 @@ class BodyProxy(_Proxy):
 
     def properties(self) -> list[tuple]:
         g, c = "Body", "Mass properties (computed)"
-        return [
-            ("App::PropertyLink", "Part", g, "The part (solid, App::Part, Link, PartDesign Body) this body is made of"),
-            ("App::PropertyEnumeration", "Material", g, "Material (sets the density)", "Steel", None, list(MATERIALS)),
-            ("App::PropertyFloat", "Density", g, "Density [kg/m^3] (used unless Mass is given)", DEFAULT_DENSITY_KG_M3),
-            ("App::PropertyFloat", "Mass", g, "Explicit mass [kg]; 0 = from density and volume", 0.0),
-            ("App::PropertyBool", "Grounded", g, "Fixed to the ground", False),
-            ("App::PropertyFloat", "ComputedMass", c, "Mass [kg]", 0.0, READ_ONLY),
-            ("App::PropertyVectorDistance", "CenterOfGravity", c, "Centre of gravity, global [mm]", None, READ_ONLY),
-            (
-                "App::PropertyFloatList",
-                "Inertia",
-                c,
-                "Inertia about the CoG, global axes [kg mm^2]: Ixx, Iyy, Izz, Ixy, Ixz, Iyz",
-                None,
-                READ_ONLY,
-            ),
-            ("App::PropertyFloat", "Volume", c, "Volume [mm^3]", 0.0, READ_ONLY),
-            ("App::PropertyString", "MassSource", c, "Where the mass properties come from", "", READ_ONLY),
-        ]
+        return (
+            [
+                (
+                    "App::PropertyLink",
+                    "Part",
+                    g,
+                    "The part (solid, App::Part, Link, PartDesign Body) this body is made of",
+                ),
+                (
+                    "App::PropertyEnumeration",
+                    "Material",
+                    g,
+                    "Material (sets the density)",
+                    "Steel",
+                    None,
+                    list(MATERIALS),
+                ),
+                (quantity(DENSITY_UNIT), "Density", g, "Density (used unless Mass is given)", DEFAULT_DENSITY_KG_M3),
+                (quantity("kg"), "Mass", g, "Explicit mass; 0 = from density and volume", 0.0),
+                ("App::PropertyBool", "Grounded", g, "Fixed to the ground", False),
+                (quantity("kg"), "ComputedMass", c, "Mass", 0.0, READ_ONLY),
+                ("App::PropertyVectorDistance", "CenterOfGravity", c, "Centre of gravity, global", None, READ_ONLY),
+                (
+                    "App::PropertyFloatList",
+                    "Inertia",
+                    c,
+                    "Inertia about the CoG, global axes [kg mm^2]: Ixx, Iyy, Izz, Ixy, Ixz, Iyz (for scripts; "
+                    "shown with units as Ixx ... Iyz)",
+                    None,
+                    HIDDEN | READ_ONLY,
+                ),
+            ]
+            + [
+                (quantity(INERTIA_UNIT), name, c, "Inertia about the CoG, global axes: %s" % name, 0.0, READ_ONLY)
+                for name in INERTIA_NAMES
+            ]
+            + [
+                ("App::PropertyVolume", "Volume", c, "Volume", 0.0, READ_ONLY),
+                ("App::PropertyString", "MassSource", c, "Where the mass properties come from", "", READ_ONLY),
+            ]
+        )
+
+    def setup(self, obj: App.DocumentObject) -> None:
+        super().setup(obj)
+        if len(obj.Inertia) == len(INERTIA_NAMES):  # an older document: show its inertia with units
+            for name, value in zip(INERTIA_NAMES, obj.Inertia):
+                if float(getattr(obj, name)) != value:
+                    set_quietly(obj, name, value)
 
     def onChanged(self, obj: App.DocumentObject, prop: str) -> None:
         if is_restoring(obj) or getattr(self, "_updating", False):
@@ -215,11 +370,14 @@ class BodyProxy(_Proxy):
         self._updating = True
         try:
             if prop == "Material" and MATERIALS.get(obj.Material) is not None:
-                if obj.Density != MATERIALS[obj.Material]:
-                    obj.Density = MATERIALS[obj.Material]
+                if not _same(density_kg_m3(obj), MATERIALS[obj.Material]):
+                    set_density(obj, MATERIALS[obj.Material])
             elif prop == "Density":
-                if MATERIALS.get(obj.Material) != obj.Density:
-                    match = [k for k, v in MATERIALS.items() if v == obj.Density]
+                if float(obj.Density) > 1.0:  # a bare number set by a script: kg/m^3, not kg/mm^3
+                    set_density(obj, float(obj.Density))
+                rho = density_kg_m3(obj)
+                if not _same(MATERIALS.get(obj.Material), rho):
+                    match = [k for k, v in MATERIALS.items() if _same(v, rho)]
                     obj.Material = match[0] if match else "Custom"
         finally:
             self._updating = False
@@ -230,6 +388,8 @@ class BodyProxy(_Proxy):
         obj.CenterOfGravity = app_vector(*(mp.cog * 1e3))
         I = mp.inertia * 1e6
         obj.Inertia = [I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
+        for name, value in zip(INERTIA_NAMES, obj.Inertia):
+            setattr(obj, name, value)  # kg mm^2 is FreeCAD's internal unit
         obj.Volume = mp.volume * 1e9
         obj.MassSource = mp.source
 
@@ -291,7 +451,7 @@ class DriverProxy(_Proxy):
             ),
             ("App::PropertyFloat", "Rate", g, "constant_speed: speed [deg/s] or [mm/s]", 360.0),
             ("App::PropertyFloat", "Amplitude", g, "harmonic: amplitude [deg] or [mm]", 30.0),
-            ("App::PropertyFloat", "Frequency", g, "harmonic: frequency [Hz]", 1.0),
+            ("App::PropertyFrequency", "Frequency", g, "harmonic: frequency", 1.0),
             ("App::PropertyAngle", "Phase", g, "harmonic: phase", 0.0),
             (
                 "App::PropertyString",
@@ -325,8 +485,8 @@ class SpringDamperProxy(_Proxy):
             ("App::PropertyLink", "Body2", g, "Second body (empty: the ground)"),
             ("App::PropertyVectorDistance", "Point2", g, "Attachment on Body2, global, initial [mm]"),
             ("App::PropertyLink", "Joint", g, "rotational: %s joint" % " or ".join(joints_driven_by("rotational"))),
-            ("App::PropertyFloat", "Stiffness", g, "Stiffness [N/mm] (rotational: [N mm/deg])", 1.0),
-            ("App::PropertyFloat", "Damping", g, "Damping [N s/mm] (rotational: [N mm s/deg])", 0.0),
+            (PRECISION, "Stiffness", g, "Stiffness [N/mm] (rotational: [N mm/deg])", 1.0),
+            (PRECISION, "Damping", g, "Damping [N s/mm] (rotational: [N mm s/deg])", 0.0),
             ("App::PropertyBool", "UseInitialLength", g, "Free length = initial distance (translational)", True),
             ("App::PropertyLength", "FreeLength", g, "Free length (when UseInitialLength is false)", 0.0),
             ("App::PropertyAngle", "FreeAngle", g, "rotational: joint angle of zero torque (0 = initial)", 0.0),
@@ -379,18 +539,19 @@ def body_mass_properties(body: App.DocumentObject) -> MassProperties:
     part = body.Part
     if part is None:
         raise CadError("body '%s' has no part (set its Part property)" % body.Label)
-    mp = mass_properties(part, body.Density)
-    if body.Mass < 0 or not math.isfinite(body.Mass):
-        raise CadError("body '%s': Mass must be positive or 0 (= from density), got %r kg" % (body.Label, body.Mass))
-    if body.Mass > 0:
-        k = body.Mass / mp.mass
+    mp = mass_properties(part, density_kg_m3(body))
+    mass = float(body.Mass)  # kg
+    if mass < 0 or not math.isfinite(mass):
+        raise CadError("body '%s': Mass must be positive or 0 (= from density), got %r kg" % (body.Label, mass))
+    if mass > 0:
+        k = mass / mp.mass
         mp = MassProperties(
-            mass=body.Mass,
+            mass=mass,
             cog=mp.cog,
             inertia=mp.inertia * k,
             volume=mp.volume,
-            density=body.Mass / mp.volume,
-            source=mp.source + "; explicit mass %g kg" % body.Mass,
+            density=mass / mp.volume,
+            source=mp.source + "; explicit mass %g kg" % mass,
             label=mp.label,
             n_solids=mp.n_solids,
             density_source="explicit mass",

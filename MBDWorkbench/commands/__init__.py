@@ -10,31 +10,80 @@ from __future__ import annotations
 
 from ..solver.catalog import JOINTS
 
-__all__ = ["COMMANDS", "JOINT_COMMANDS", "TOOLBARS", "register_commands"]
+__all__ = ["COMMANDS", "GROUPS", "JOINT_COMMANDS", "MENUS", "TOOLBARS", "context_menu_commands", "register_commands"]
 
 JOINT_COMMAND_PREFIX = "MBD_Joint_"
 JOINT_COMMANDS = tuple(JOINT_COMMAND_PREFIX + name for name in JOINTS)
 
-# Toolbars (and menus) in order; names only, importable without FreeCAD (for tests and menus).
+# Drop-down groups of the toolbar: name -> (menu text, tooltip, member commands); the button
+# shows the last member used (FreeCAD's group commands, as FEM's).
+GROUPS = {
+    "MBD_BodyGroup": ("Bodies", "Moving or grounded rigid bodies", ("MBD_Body", "MBD_GroundedBody")),
+    "MBD_JointGroup": ("Joints", "Joints from picked geometry, one per joint type", JOINT_COMMANDS),
+    "MBD_LoadGroup": (
+        "Drivers and loads",
+        "Drivers, spring-dampers, forces",
+        ("MBD_Driver", "MBD_SpringDamper", "MBD_Force"),
+    ),
+    "MBD_ToolsGroup": (
+        "Tools",
+        "FEM check, parameter study, JSON export, Assembly import",
+        ("MBD_FemCheck", "MBD_ParameterStudy", "MBD_ExportJSON", "MBD_ImportAssembly"),
+    ),
+}
+# The one toolbar (fits 1600 px) and the menus; names only, importable without FreeCAD.
 TOOLBARS = (
-    ("MBD Model", ("MBD_Simulation", "MBD_Body", "MBD_GroundedBody", "MBD_Driver", "MBD_SpringDamper", "MBD_Force")),
-    ("MBD Joints", JOINT_COMMANDS + ("MBD_EditJointFrame", "MBD_ImportAssembly")),
     (
-        "MBD Solve",
+        "Multibody Dynamics",
         (
+            "MBD_Simulation",
+            "MBD_BodyGroup",
+            "MBD_JointGroup",
+            "MBD_EditJointFrame",
+            "MBD_LoadGroup",
+            "Separator",
             "MBD_Check",
             "MBD_Solve",
             "MBD_Animate",
             "MBD_Plot",
             "MBD_Report",
-            "MBD_FemCheck",
-            "MBD_ParameterStudy",
-            "MBD_ExportJSON",
-            "MBD_About",
+            "Separator",
+            "MBD_ToolsGroup",
         ),
     ),
 )
-COMMANDS = tuple(name for _, names in TOOLBARS for name in names)
+MENUS = (
+    (("&Multibody Dynamics",), ("MBD_Simulation", "MBD_Body", "MBD_GroundedBody")),
+    (("&Multibody Dynamics", "Joints"), JOINT_COMMANDS + ("Separator", "MBD_EditJointFrame", "MBD_ImportAssembly")),
+    (("&Multibody Dynamics",), ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", "Separator")),
+    (("&Multibody Dynamics",), ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_Report", "Separator")),
+    (("&Multibody Dynamics",), ("MBD_FemCheck", "MBD_ParameterStudy", "MBD_ExportJSON")),
+    (("&Help",), ("MBD_About",)),
+)
+COMMANDS = tuple(
+    dict.fromkeys(
+        [n for group in GROUPS.values() for n in group[2]]
+        + [n for _, names in TOOLBARS + MENUS for n in names if n != "Separator"]
+    )
+)
+
+
+# Commands offered in the tree's context menu, per kind of selected object
+CONTEXT_COMMANDS = {
+    "Simulation": ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_Report"),
+    "Body": ("MBD_Force", "MBD_SpringDamper"),
+    "Joint": ("MBD_EditJointFrame", "MBD_Driver", "MBD_SpringDamper"),
+}
+
+
+def context_menu_commands(objects: list) -> list[str]:
+    """Commands for the context menu of the selected ``objects`` (ours first, in order)."""
+    from ..cad.objects import mbd_type
+
+    names: list[str] = []
+    for obj in objects:
+        names += [n for n in CONTEXT_COMMANDS.get(mbd_type(obj) or "", ()) if n not in names]
+    return names
 
 
 def _command_classes() -> dict:
@@ -52,6 +101,7 @@ def _command_classes() -> dict:
         ImportAssemblyCommand,
         SimulationCommand,
         SpringDamperCommand,
+        make_group_command,
         make_joint_command,
     )
     from .plot_dock import PlotCommand
@@ -80,6 +130,8 @@ def _command_classes() -> dict:
     }
     for name in JOINT_COMMANDS:
         classes[name] = make_joint_command(name[len(JOINT_COMMAND_PREFIX) :])
+    for name, (menu, tip, members) in GROUPS.items():
+        classes[name] = make_group_command(menu, tip, members)
     return classes
 
 
@@ -96,4 +148,7 @@ def register_commands() -> list[str]:
     for name in COMMANDS:
         if name not in known:
             FreeCADGui.addCommand(name, classes[name]())
-    return list(COMMANDS)
+    for name in GROUPS:
+        if name not in known:
+            FreeCADGui.addCommand(name, classes[name]())
+    return list(COMMANDS) + list(GROUPS)

@@ -1,11 +1,11 @@
-"""MBD_About: a message box with the workbench's version and where it runs from."""
+"""MBD_About (in the Help menu): a message box with the workbench's version and where it runs from."""
 
 from __future__ import annotations
 
 import os
 import sys
 
-from .common import icon, qt_modules
+from .common import QT_TRANSLATE_NOOP, icon, qt_modules, translate
 
 
 def about_text() -> str:
@@ -30,8 +30,8 @@ class AboutCommand:
     def GetResources(self) -> dict:
         return {
             "Pixmap": icon("workbench"),
-            "MenuText": "About Multibody Dynamics",
-            "ToolTip": "Version and installation of the Multibody Dynamics workbench",
+            "MenuText": QT_TRANSLATE_NOOP("MBD_About", "About Multibody Dynamics"),
+            "ToolTip": QT_TRANSLATE_NOOP("MBD_About", "Version and installation of the Multibody Dynamics workbench"),
         }
 
     def IsActive(self) -> bool:
@@ -43,7 +43,7 @@ class AboutCommand:
         _, _, QtWidgets = qt_modules()
         box = QtWidgets.QMessageBox(FreeCADGui.getMainWindow())
         box.setObjectName("MBD_AboutBox")
-        box.setWindowTitle("About Multibody Dynamics")
+        box.setWindowTitle(translate("MBD_About", "About Multibody Dynamics"))
         box.setIcon(QtWidgets.QMessageBox.Information)
         box.setText(about_text())
         box.setStandardButtons(QtWidgets.QMessageBox.Ok)

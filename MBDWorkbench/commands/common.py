@@ -1,5 +1,6 @@
 """Shared by the GUI commands: the command base class, icons, Qt modules, message boxes,
-transactions, selection. Imports nothing of this package at import time."""
+transactions, selection, translation markers and commands recorded through
+``FreeCADGui.doCommand``. Imports nothing of this package at import time."""
 
 from __future__ import annotations
 
@@ -40,9 +41,24 @@ def qt_modules() -> tuple[ModuleType, ModuleType, ModuleType]:
     return QtCore, QtGui, QtWidgets
 
 
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 -- Qt's name, found by lupdate
+    """Mark ``text`` for translation in ``context`` (FreeCAD translates command texts itself)."""
+    return text
+
+
+def translate(context: str, text: str) -> str:
+    """``text`` translated in ``context`` by the loaded Qt translators (unchanged without one)."""
+    try:
+        from PySide import QtCore
+
+        return QtCore.QCoreApplication.translate(context, text)
+    except Exception:
+        return text
+
+
 class Command:
-    """Base of the workbench's commands: resources from MENU, TIP, ICON; active when a
-    document is open."""
+    """Base of the workbench's commands: resources from MENU, TIP, ICON (MENU and TIP marked
+    with QT_TRANSLATE_NOOP in the command's name as context); active when a document is open."""
 
     MENU, TIP, ICON = "", "", "workbench"
 
@@ -120,6 +136,28 @@ def run_guarded(title: str, doc: App.Document | None, func: Callable, *args: Any
             doc.recompute()
         show_error(title, exc)
         return None
+
+
+def py_document(doc: App.Document) -> str:
+    """Python text naming ``doc`` (for recorded commands)."""
+    return "App.getDocument(%r)" % doc.Name
+
+
+def py_object(obj: App.DocumentObject | None) -> str:
+    """Python text naming ``obj`` (None for None), for recorded commands."""
+    return "None" if obj is None else "%s.getObject(%r)" % (py_document(obj.Document), obj.Name)
+
+
+def run_recorded(doc: App.Document, module: str, alias: str, call: str) -> list[App.DocumentObject]:
+    """Run ``call`` (Python text using ``alias`` for ``module``) through FreeCADGui.doCommand, so
+    it shows in the Python console and is recorded in macros; return the objects it created.
+    Its exceptions are raised here unchanged (doCommand re-raises them)."""
+    import FreeCADGui
+
+    FreeCADGui.doCommand("import %s as %s" % (module, alias))
+    before = {o.Name for o in doc.Objects}
+    FreeCADGui.doCommand(call)
+    return [o for o in doc.Objects if o.Name not in before]
 
 
 def active_document() -> App.Document | None:

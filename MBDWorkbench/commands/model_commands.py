@@ -1,36 +1,59 @@
 """Commands that build the model: simulation, bodies, joints from picked geometry, drivers,
-springs, forces, the joint-frame editor, JSON export and the Assembly import."""
+springs, forces, the joint-frame editor, JSON export and the Assembly import.
+
+The selection is checked here; the objects are then created by a call of :mod:`..cad.makers`
+(or :mod:`..cad.picking`) run through ``FreeCADGui.doCommand`` (:func:`.common.run_recorded`),
+so it shows in the Python console and is recorded in macros, as FEM's commands do."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import JOINTS, joints_driven_by
-from .common import Command, active_document, message, run_guarded, selected_objects, selected_picks
+from .common import (
+    QT_TRANSLATE_NOOP,
+    Command,
+    active_document,
+    message,
+    py_document,
+    py_object,
+    run_guarded,
+    run_recorded,
+    selected_objects,
+    selected_picks,
+    translate,
+)
+
+MAKERS = ("MBDWorkbench.cad.makers", "mbd_makers")
 
 if TYPE_CHECKING:
     import FreeCAD as App
 
 
+def record(doc: App.Document, call: str) -> list[App.DocumentObject]:
+    """Run ``call`` (using ``mbd_makers``) through FreeCADGui.doCommand; the objects created."""
+    return run_recorded(doc, *MAKERS, call)
+
+
 def _ensure_simulation(doc):
-    from ..cad.makers import make_simulation
     from ..cad.objects import find_simulation
 
-    return find_simulation(doc) or make_simulation(doc)
+    return find_simulation(doc) or record(doc, "mbd_makers.make_simulation(%s)" % py_document(doc))[0]
 
 
 class SimulationCommand(Command):
-    MENU, TIP, ICON = "Simulation", "Create the simulation container (end time, integrator, gravity)", "simulation"
+    MENU = QT_TRANSLATE_NOOP("MBD_Simulation", "Simulation")
+    TIP = QT_TRANSLATE_NOOP("MBD_Simulation", "Create the simulation container (end time, integrator, gravity)")
+    ICON = "simulation"
 
     def Activated(self) -> None:
-        from ..cad.makers import make_simulation
         from ..cad.objects import find_simulation
 
         doc = active_document()
         if find_simulation(doc) is not None:
             message("Simulation", "The document already has a simulation: '%s'." % find_simulation(doc).Label)
             return
-        run_guarded("Create simulation", doc, make_simulation, doc)
+        run_guarded("Create simulation", doc, _ensure_simulation, doc)
 
 
 def make_bodies(
@@ -38,7 +61,7 @@ def make_bodies(
 ) -> list[App.DocumentObject]:
     """Bodies for the parts of the picked objects (checked first; all or nothing)."""
     from ..cad.errors import CadError
-    from ..cad.makers import check_part, make_body
+    from ..cad.makers import check_part
     from ..cad.objects import body_of_part, find_objects
     from ..cad.picking import pick_part
 
@@ -55,11 +78,16 @@ def make_bodies(
             raise CadError("part '%s' already is body '%s'" % (part.Label, body_of_part(doc, part).Label))
         check_part(part)
     _ensure_simulation(doc)
-    return [make_body(doc, p, grounded=grounded) for p in parts]
+    call = "mbd_makers.make_body(%s, %s, grounded=%r)"
+    return [record(doc, call % (py_document(doc), py_object(p), grounded))[0] for p in parts]
 
 
 class BodyCommand(Command):
-    MENU, TIP, ICON = "Body", "Make the selected parts rigid bodies (mass from their solids, steel by default)", "body"
+    MENU = QT_TRANSLATE_NOOP("MBD_Body", "Body")
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_Body", "Make the selected parts rigid bodies (mass from their solids, steel by default)"
+    )
+    ICON = "body"
     GROUNDED = False
 
     def Activated(self) -> None:
@@ -68,7 +96,9 @@ class BodyCommand(Command):
 
 
 class GroundedBodyCommand(BodyCommand):
-    MENU, TIP, ICON = "Grounded body", "Make the selected parts bodies fixed to the ground", "ground"
+    MENU = QT_TRANSLATE_NOOP("MBD_GroundedBody", "Grounded body")
+    TIP = QT_TRANSLATE_NOOP("MBD_GroundedBody", "Make the selected parts bodies fixed to the ground")
+    ICON = "ground"
     GROUNDED = True
 
 
@@ -83,18 +113,38 @@ def make_joint_command(jtype: str) -> type:
         TIP = record.tooltip + ". Select one element (joint to the ground) or two elements on two parts."
 
         def Activated(self) -> None:
-            from ..cad.picking import make_joint_from_picks
-
             doc = active_document()
 
             def create() -> App.DocumentObject:
+                picks = ", ".join("(%s, %r)" % (py_object(root), sub) for root, sub in selected_picks())
                 _ensure_simulation(doc)
-                return make_joint_from_picks(doc, jtype, selected_picks())
+                call = "mbd_picking.make_joint_from_picks(%s, %r, [%s])" % (py_document(doc), jtype, picks)
+                return run_recorded(doc, "MBDWorkbench.cad.picking", "mbd_picking", call)
 
             run_guarded("Create %s" % menu.lower(), doc, create)
 
     JointCommand.__name__ = "JointCommand_%s" % jtype
     return JointCommand
+
+
+def make_group_command(menu: str, tip: str, members: tuple[str, ...]) -> type:
+    """A toolbar drop-down (FreeCAD group command) of the commands ``members``."""
+
+    class GroupCommand:
+        def GetCommands(self) -> tuple[str, ...]:
+            return tuple(members)
+
+        def GetDefaultCommand(self) -> int:
+            return 0
+
+        def GetResources(self) -> dict:
+            return {"MenuText": menu, "ToolTip": tip}
+
+        def IsActive(self) -> bool:
+            return active_document() is not None
+
+    GroupCommand.__name__ = "GroupCommand_%s" % menu.replace(" ", "_")
+    return GroupCommand
 
 
 def _selected_of_type(kind):
@@ -104,7 +154,9 @@ def _selected_of_type(kind):
 
 
 class EditJointFrameCommand(Command):
-    MENU, TIP, ICON = "Edit joint frame", "Flip, offset or rotate the frame of the selected joint", "joint_frame"
+    MENU = QT_TRANSLATE_NOOP("MBD_EditJointFrame", "Edit joint frame")
+    TIP = QT_TRANSLATE_NOOP("MBD_EditJointFrame", "Flip, offset or rotate the frame of the selected joint")
+    ICON = "joint_frame"
 
     def Activated(self) -> None:
         joints = _selected_of_type("Joint")
@@ -117,12 +169,14 @@ class EditJointFrameCommand(Command):
 
 
 class DriverCommand(Command):
-    MENU, ICON = "Driver", "driver"
-    TIP = "Drive the selected joint (motor): angle or displacement as a function of time"
+    MENU, ICON = QT_TRANSLATE_NOOP("MBD_Driver", "Driver"), "driver"
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_Driver", "Drive the selected joint (motor): angle or displacement as a function of time"
+    )
 
     def Activated(self) -> None:
         from ..cad.errors import CadError
-        from ..cad.makers import driven_joint_types, make_driver, or_list
+        from ..cad.makers import driven_joint_types, or_list
 
         doc = active_document()
 
@@ -130,14 +184,14 @@ class DriverCommand(Command):
             joints = _selected_of_type("Joint")
             if not joints:
                 raise CadError("a driver needs a joint: select a %s joint first" % or_list(driven_joint_types()))
-            return [make_driver(doc, j) for j in joints]
+            return [record(doc, "mbd_makers.make_driver(%s, %s)" % (py_document(doc), py_object(j)))[0] for j in joints]
 
         run_guarded("Create driver", doc, create)
 
 
 def _pick_bodies(doc, picks):
     """[(Body or None for ground, point [mm])] of picks on parts (bodies made as needed)."""
-    from ..cad.makers import check_part, make_body
+    from ..cad.makers import check_part
     from ..cad.objects import body_of_part, find_objects
     from ..cad.picking import pick_frame
 
@@ -147,32 +201,56 @@ def _pick_bodies(doc, picks):
         if body_of_part(doc, part) is None:
             check_part(part)
     _ensure_simulation(doc)
-    return [(body_of_part(doc, p) or make_body(doc, p), f.origin) for p, f in resolved]
+    call = "mbd_makers.make_body(%s, %s)"
+    return [
+        (body_of_part(doc, p) or record(doc, call % (py_document(doc), py_object(p)))[0], f.origin) for p, f in resolved
+    ]
 
 
 _SPRING_JOINTS = "/".join(joints_driven_by("rotational"))  # joints that take a rotational spring
 
 
+def assembly_available() -> bool:
+    """True where FreeCAD has the Assembly workbench (1.0+; absent on 0.20): its JointObject.py
+    in FreeCAD's Mod folder or on sys.path."""
+    import importlib.util
+    import os
+
+    import FreeCAD
+
+    from ..cad.freecad_env import find_freecad_mod_dir
+
+    mod = find_freecad_mod_dir(FreeCAD)
+    if mod is not None and os.path.isfile(os.path.join(mod, "Assembly", "JointObject.py")):
+        return True
+    return importlib.util.find_spec("JointObject") is not None
+
+
+def _py_point(point) -> str:
+    return "(%r, %r, %r)" % tuple(float(c) for c in point)
+
+
 class SpringDamperCommand(Command):
-    MENU, TIP, ICON = (
-        "Spring-damper",
-        (
-            "Spring-damper between two picked points on two parts, or a rotational "
-            "one on the selected %s joint" % _SPRING_JOINTS
-        ),
-        "spring",
+    MENU = QT_TRANSLATE_NOOP("MBD_SpringDamper", "Spring-damper")
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_SpringDamper",
+        "Spring-damper between two picked points on two parts, or a rotational one on the selected joint (%s)",
     )
+    ICON = "spring"
+
+    def GetResources(self) -> dict:
+        return {**super().GetResources(), "ToolTip": translate("MBD_SpringDamper", self.TIP) % _SPRING_JOINTS}
 
     def Activated(self) -> None:
         from ..cad.errors import CadError
-        from ..cad.makers import make_spring_damper
 
         doc = active_document()
 
         def create() -> App.DocumentObject:
             joints = _selected_of_type("Joint")
             if joints:
-                return make_spring_damper(doc, None, None, None, None, joint=joints[0])
+                call = "mbd_makers.make_spring_damper(%s, None, None, None, None, joint=%s)"
+                return record(doc, call % (py_document(doc), py_object(joints[0])))
             picks = selected_picks()
             if len(picks) != 2:
                 raise CadError(
@@ -180,38 +258,42 @@ class SpringDamperCommand(Command):
                     "parts, or a selected %s joint; got %d picks" % (_SPRING_JOINTS, len(picks))
                 )
             (b1, p1), (b2, p2) = _pick_bodies(doc, picks)
-            return make_spring_damper(doc, b1, p1, b2, p2)
+            call = "mbd_makers.make_spring_damper(%s, %s, %s, %s, %s)"
+            return record(doc, call % (py_document(doc), py_object(b1), _py_point(p1), py_object(b2), _py_point(p2)))
 
         run_guarded("Create spring-damper", doc, create)
 
 
 class ForceCommand(Command):
-    MENU, TIP, ICON = "Force", "Point force at the picked point of a part (or at the CoG of a selected body)", "force"
+    MENU = QT_TRANSLATE_NOOP("MBD_Force", "Force")
+    TIP = QT_TRANSLATE_NOOP("MBD_Force", "Point force at the picked point of a part (or at the CoG of a selected body)")
+    ICON = "force"
 
     def Activated(self) -> None:
         from ..cad.errors import CadError
-        from ..cad.makers import make_force
 
         doc = active_document()
 
         def create() -> App.DocumentObject:
             bodies = _selected_of_type("Body")
             if bodies:
-                return make_force(doc, bodies[0])
+                return record(doc, "mbd_makers.make_force(%s, %s)" % (py_document(doc), py_object(bodies[0])))
             picks = selected_picks()
             if len(picks) != 1:
                 raise CadError("a force needs one picked point on a part (or a selected body), got %d" % len(picks))
             ((body, point),) = _pick_bodies(doc, picks)
-            return make_force(doc, body, point=point)
+            call = "mbd_makers.make_force(%s, %s, point=%s)"
+            return record(doc, call % (py_document(doc), py_object(body), _py_point(point)))
 
         run_guarded("Create force", doc, create)
 
 
 class ExportJsonCommand(Command):
-    MENU, TIP, ICON = "Export JSON model", "Write the model as a JSON file for the command-line solver", "export"
+    MENU = QT_TRANSLATE_NOOP("MBD_ExportJSON", "Export JSON model")
+    TIP = QT_TRANSLATE_NOOP("MBD_ExportJSON", "Write the model as a JSON file for the command-line solver")
+    ICON = "export"
 
     def Activated(self) -> None:
-        from ..cad.document_model import export_json
         from .common import main_window, qt_modules
 
         _, _, QtWidgets = qt_modules()
@@ -220,14 +302,20 @@ class ExportJsonCommand(Command):
             main_window(), "Export JSON model", doc.Label + ".json", "JSON model (*.json)"
         )[0]
         if path:
-            run_guarded("Export JSON model", None, export_json, doc, path)
+            call = "mbd_document_model.export_json(%s, %r)" % (py_document(doc), path)
+            module = ("MBDWorkbench.cad.document_model", "mbd_document_model")
+            run_guarded("Export JSON model", None, run_recorded, doc, *module, call)
 
 
 class ImportAssemblyCommand(Command):
-    MENU, ICON = "Import assembly joints", "import_assembly"
+    MENU, ICON = QT_TRANSLATE_NOOP("MBD_ImportAssembly", "Import assembly joints"), "import_assembly"
     TIP = "Create bodies and joints from a FreeCAD 1.0 Assembly (%s, planar Distance, Grounded)" % ", ".join(
         name for joint in JOINTS.values() for name in joint.assembly_names
     )
+
+    def IsActive(self) -> bool:
+        """Enabled only where the Assembly workbench exists (FreeCAD 1.0+), with a document open."""
+        return active_document() is not None and assembly_available()
 
     def Activated(self) -> None:
         from ..cad.assembly_import import find_assemblies, import_assembly

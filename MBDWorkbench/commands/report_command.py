@@ -245,8 +245,13 @@ class ReportCommand(Command):
         overwrite, go = _confirm_overwrite(out_dir)
         if not go:
             return
+        from .preferences import preference
+
+        size = (preference("ReportGifWidth"), preference("ReportGifHeight"))
         try:
-            paths = make_report(doc, find_simulation(doc), out_dir, overwrite=overwrite)
+            paths = make_report(
+                doc, find_simulation(doc), out_dir, overwrite=overwrite, frames=preference("ReportGifFrames"), size=size
+            )
         except Exception as exc:
             show_error("Motion-study report", exc)
             return

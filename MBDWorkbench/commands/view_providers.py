@@ -27,6 +27,31 @@ ICONS = {
     "Force": "force",
 }
 AXIS_COLORS = ((0.9, 0.1, 0.1), (0.1, 0.75, 0.1), (0.1, 0.3, 0.95))  # x red, y green, z blue
+ICON_PROPERTIES = ("JointType", "Grounded", "Kind")  # properties that choose the tree icon
+
+
+def icon_name(obj: App.DocumentObject | None) -> str:
+    """Tree icon of an MBD object: grounded bodies, each joint type (the catalogue's ``icon``),
+    rotational springs and torques have their own."""
+    from ..solver.catalog import JOINTS
+
+    kind = mbd_type(obj)
+    if kind == "Body" and getattr(obj, "Grounded", False):
+        return "ground"
+    if kind == "Joint" and getattr(obj, "JointType", None) in JOINTS:
+        return JOINTS[obj.JointType].icon
+    if kind == "SpringDamper" and getattr(obj, "Kind", "") == "rotational":
+        return "spring_rotational"
+    if kind == "Force" and getattr(obj, "Kind", "") == "torque":
+        return "torque"
+    return ICONS.get(kind, "workbench")
+
+
+def _refresh_icon(obj: App.DocumentObject) -> None:
+    """Ask the tree to fetch the object's icon again (after a property choosing it changed)."""
+    vobj = getattr(obj, "ViewObject", None)
+    if vobj is not None and hasattr(vobj, "signalChangeIcon"):
+        vobj.signalChangeIcon()
 
 
 def attach_new(obj: App.DocumentObject) -> None:
@@ -99,10 +124,11 @@ class ViewProviderMbd:
         vobj.addDisplayMode(_coin().SoSeparator(), "Default")  # nothing drawn, shown as visible
 
     def getIcon(self) -> str:
-        return icon(ICONS.get(mbd_type(getattr(self, "Object", None)), "workbench"))
+        return icon(icon_name(getattr(self, "Object", None)))
 
     def updateData(self, obj: App.DocumentObject, prop: str) -> None:
-        pass
+        if prop in ICON_PROPERTIES:
+            _refresh_icon(obj)
 
     def onChanged(self, vobj: Gui.ViewProviderDocumentObject, prop: str) -> None:
         pass
@@ -218,8 +244,10 @@ class ViewProviderJoint(ViewProviderMbd):
     """Draws the joint frame (x red, y green, z blue) on top of the geometry."""
 
     def __init__(self, vobj: Gui.ViewProviderDocumentObject) -> None:
+        from .preferences import preference
+
         vobj.addProperty("App::PropertyLength", "AxisLength", "Joint frame", "Length of the drawn axes")
-        vobj.AxisLength = 25.0
+        vobj.AxisLength = preference("JointAxisLength")
         super().__init__(vobj)
 
     def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
@@ -246,6 +274,7 @@ class ViewProviderJoint(ViewProviderMbd):
         return "Frame"
 
     def updateData(self, obj: App.DocumentObject, prop: str) -> None:
+        super().updateData(obj, prop)
         if prop == "Frame" and hasattr(self, "transform"):
             _set_transform(self.transform, obj.Frame)
 
@@ -286,7 +315,9 @@ class ViewProviderBody(ViewProviderMbd):
         self.Object = vobj.Object
         self.root = coin.SoSeparator()
         self.transform = coin.SoTransform()
-        mat = _material((0.95, 0.5, 0.0))
+        from .preferences import preference, rgb
+
+        mat = _material(rgb(preference("CogColor")))
         self.sphere = coin.SoSphere()
         self.sphere.radius = 2.0
         for node in (self.transform, mat, self.sphere):
@@ -301,6 +332,7 @@ class ViewProviderBody(ViewProviderMbd):
         return "CoG"
 
     def updateData(self, obj: App.DocumentObject, prop: str) -> None:
+        super().updateData(obj, prop)
         if prop in ("CenterOfGravity", "Volume") and hasattr(self, "transform"):
             c = obj.CenterOfGravity
             self.transform.translation.setValue(c.x, c.y, c.z)
