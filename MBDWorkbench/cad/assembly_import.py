@@ -1,18 +1,21 @@
-"""Import of FreeCAD 1.0 Assembly joints (the Assembly workbench; absent on 0.20).
+"""Import of FreeCAD 1.x Assembly joints (the Assembly workbench; absent on 0.20).
 
 Assembly joints are App::FeaturePython objects in an ``Assembly::JointGroup`` with
 ``JointType``, ``Reference1/2`` (XLinkSub: (root, [element path, ...])), ``Placement1/2``
-(the joint coordinate system, JCS, local to the object holding the referenced element) and
-``Activated``. A grounded part is a joint object with ``ObjectToGround``. The global JCS is
-the global placement of the element's object times ``Placement1`` (as
-``UtilsAssembly.getJcsGlobalPlc``); its z axis is the joint axis.
+(the joint coordinate systems, JCS, local to the object holding the referenced element; they
+already include the attachment offsets ``Offset1/2``) and ``Activated``. A grounded part is a
+joint object with ``ObjectToGround``. The global JCS is the global placement of the element's
+object times ``Placement1`` (``UtilsAssembly.getJcsGlobalPlc``); its z axis is the joint axis.
 
-Mapping: an Assembly joint type named in a joint record's ``assembly_names`` becomes that
-joint (:func:`MBDWorkbench.solver.catalog.joint_for_assembly`, e.g. Revolute -> revolute,
-Slider -> prismatic), Distance 0 between two planar faces -> planar, Grounded -> the body's
-Grounded flag. Everything else (Parallel, Perpendicular, Angle, RackPinion, Screw, Gears,
-Belt, Distance other than 0 or not between planes, deactivated joints) is reported as
-unsupported, never dropped silently. Joint limits are ignored (reported).
+Each imported joint keeps both JCS: JCS1 carried by the first part, JCS2 by the second
+(``SeparateFrames``), so the joint holds the Assembly's own equations (those of OndselSolver's
+ASMT joints) whether or not the document is assembled. Mapping (docs/freecad.md has the table):
+an Assembly joint type named in a joint record's ``assembly_names`` becomes that joint
+(:func:`MBDWorkbench.solver.catalog.joint_for_assembly`: Fixed, Revolute, Cylindrical,
+Slider, Ball, Parallel, Perpendicular); Angle 0/180 deg -> parallel, 90 deg -> perpendicular;
+Distance by the kinds of its two elements (:data:`DISTANCE_VARIANTS`); Grounded -> the body's
+Grounded flag. Everything else is reported with the reason, never dropped silently; joint
+limits are not simulated and their values are listed in the report.
 Masses never come from the Assembly (its solver uses dummy masses): bodies get their mass
 properties from their solids like any Body.
 """
@@ -26,14 +29,35 @@ from typing import TYPE_CHECKING
 from ..solver.catalog import joint_for_assembly
 from .errors import CadError
 from .makers import check_part, make_body, make_joint, make_simulation
-from .objects import body_of_part, find_simulation
+from .objects import body_of_part, find_objects, find_simulation
 from .picking import element_frame
 
 if TYPE_CHECKING:
     import FreeCAD as App
 
-LIMITS = ("EnableLengthMin", "EnableLengthMax", "EnableAngleMin", "EnableAngleMax")
-_ZERO_MM = 1e-9
+LIMITS = (
+    ("EnableLengthMin", "LengthMin", "mm"),
+    ("EnableLengthMax", "LengthMax", "mm"),
+    ("EnableAngleMin", "AngleMin", "deg"),
+    ("EnableAngleMax", "AngleMax", "deg"),
+)
+_ZERO_MM = 1e-7  # FreeCAD's Precision::Confusion [mm]
+_ZERO_DEG = 1e-7
+SOURCE_PREFIX = "assembly joint "  # Reference1 of an imported joint: prefix + the Assembly joint's Name
+
+POINT, LINE, PLANE = "vertex", "straight edge", "planar face"
+# Distance between elements of these kinds (first, second) -> (our joint at distance 0, at a
+# distance d != 0, how d enters). 'shift': JCS1 moved by d along its z (OndselSolver's offset of
+# PointInPlane, LineInPlane and Planar joints); 'length': a rod of length d (SphSph); None: no
+# row for it yet (OndselSolver's RevCyl and CylSph keep an xy-distance d from the z axis).
+DISTANCE_VARIANTS: dict[tuple[str, str], tuple[str, str | None, str | None]] = {
+    (POINT, POINT): ("spherical", "distance", "length"),
+    (PLANE, POINT): ("point_in_plane", "point_in_plane", "shift"),
+    (PLANE, LINE): ("line_in_plane", "line_in_plane", "shift"),
+    (PLANE, PLANE): ("planar", "planar", "shift"),
+    (LINE, POINT): ("point_on_line", None, None),
+    (LINE, LINE): ("cylindrical", None, None),
+}
 
 
 class Unsupported(Exception):
@@ -42,19 +66,23 @@ class Unsupported(Exception):
 
 @dataclass
 class MappedJoint:
-    """An assembly joint as our joint: type, the two parts, global frame (App.Placement)."""
+    """An assembly joint as our joint: type, the two parts, the global frames (App.Placement)
+    carried by each part, the length of a distance joint [mm] (0: none), the source joint."""
 
     label: str
     type: str
     part1: object
     part2: object
     frame: object
+    frame2: object = None
+    length: float = 0.0
     notes: list[str] = field(default_factory=list)
+    source: str = ""
 
 
 @dataclass
 class ImportReport:
-    """What an import created and what it could not represent."""
+    """What an import created or updated and what it could not represent."""
 
     assembly: str
     joints: list[str] = field(default_factory=list)
@@ -62,6 +90,7 @@ class ImportReport:
     grounded: list[str] = field(default_factory=list)
     unsupported: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
 
     def text(self) -> str:
         lines = [
@@ -74,6 +103,8 @@ class ImportReport:
                 ", ".join(self.grounded) or "none",
             )
         ]
+        if self.updated:
+            lines.append("Updated from the Assembly (already imported): %s" % ", ".join(self.updated))
         if self.unsupported:
             lines.append("Not imported (%d):" % len(self.unsupported))
             lines += ["  - %s: %s" % (label, why) for label, why in self.unsupported]
@@ -88,33 +119,75 @@ def _prop(obj, *names, default=None):
     return default
 
 
-def _length_mm(value):
+def _number(value) -> float:
     return float(getattr(value, "Value", value))
 
 
-def _our_joint_type(joint, jtype: str, kind1: str, kind2: str) -> str:
-    """Our joint type for an Assembly joint of type ``jtype`` between elements of kinds
-    ``kind1``, ``kind2``; raise Unsupported when there is none."""
-    mapped = joint_for_assembly(jtype)
-    if mapped is not None:
-        return mapped
-    if jtype != "Distance":
-        raise Unsupported("%s joints have no equivalent here" % (jtype or "untyped"))
-    distance = _length_mm(_prop(joint, "Distance", default=0.0))
-    if abs(distance) > _ZERO_MM:
-        raise Unsupported("Distance of %g mm (only 0 between two planes is a planar joint)" % distance)
-    if not (kind1 == kind2 == "planar face"):
+def _shifted(placement, distance_mm: float):
+    """The placement moved by ``distance_mm`` along its own z axis."""
+    import FreeCAD as App
+
+    return placement.multiply(App.Placement(App.Vector(0, 0, distance_mm), App.Rotation()))
+
+
+def _distance_joint(joint, side1: tuple, side2: tuple) -> tuple[str, tuple, tuple, float]:
+    """(our type, side carrying frame 1, side carrying frame 2, rod length [mm]) of a Distance
+    joint; a side is (part, global JCS, element kind). Sides are put in FreeCAD's order
+    (plane before line before point, as AssemblyObject's getDistanceType)."""
+    distance = _number(_prop(joint, "Distance", default=0.0))
+    kinds = (side1[2], side2[2])
+    if kinds not in DISTANCE_VARIANTS and kinds[::-1] in DISTANCE_VARIANTS:
+        side1, side2, kinds = side2, side1, kinds[::-1]
+    if kinds not in DISTANCE_VARIANTS:
         raise Unsupported(
-            "Distance 0 between %s and %s (a planar joint needs two planar faces)"
-            % (kind1 or "unknown geometry", kind2 or "unknown geometry")
+            "Distance between %s and %s: no equivalent here (mapped: %s)"
+            % (kinds[0] or "unknown geometry", kinds[1] or "unknown geometry", _variant_list())
         )
-    return "planar"
+    at_zero, at_distance, how = DISTANCE_VARIANTS[kinds]
+    if abs(distance) <= _ZERO_MM:
+        return at_zero, side1, side2, 0.0
+    if at_distance is None:
+        raise Unsupported(
+            "Distance of %g mm between a %s and a %s (kept at 0 only, as %s; a distance from an axis "
+            "has no row here yet)" % (distance, kinds[0], kinds[1], at_zero)
+        )
+    if how == "shift":
+        side1 = (side1[0], _shifted(side1[1], distance), side1[2])
+        return at_distance, side1, side2, 0.0
+    if distance < 0:
+        raise Unsupported("point-point Distance of %g mm (a rod length must be positive)" % distance)
+    return at_distance, side1, side2, distance
+
+
+def _variant_list() -> str:
+    return ", ".join("%s-%s" % k for k in DISTANCE_VARIANTS)
+
+
+def _angle_joint(joint) -> str:
+    """Our orientation-only joint for an Angle joint (its angle [deg] is in ``Distance``)."""
+    angle = abs(_number(_prop(joint, "Distance", "Angle", default=0.0))) % 180.0
+    if min(angle, 180.0 - angle) <= _ZERO_DEG:
+        return "parallel"
+    if abs(angle - 90.0) <= _ZERO_DEG:
+        return "perpendicular"
+    raise Unsupported("Angle of %g deg: only 0, 90 and 180 deg are mapped (parallel, perpendicular)" % angle)
+
+
+def limit_notes(joint) -> list[str]:
+    """The enabled limits of an assembly joint with their values (not simulated)."""
+    on = [
+        "%s = %g %s" % (name, _number(_prop(joint, name, default=0.0)), unit)
+        for flag, name, unit in LIMITS
+        if _prop(joint, flag, default=False)
+    ]
+    return ["limits not simulated (%s)" % ", ".join(on)] if on else []
 
 
 def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     """MappedJoint of one assembly joint, or raise Unsupported. ``resolve(reference,
     placement)`` returns (part, global JCS App.Placement, element kind) where the element
-    kind is 'planar face', 'cylindrical face', ..., or '' when unknown."""
+    kind is 'vertex', 'straight edge', 'planar face', 'cylindrical face', ..., or '' when
+    unknown."""
     label = _prop(joint, "Label", "Name", default="joint")
     if not _prop(joint, "Activated", default=True):
         raise Unsupported("deactivated")
@@ -122,19 +195,30 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     ref1, ref2 = _prop(joint, "Reference1"), _prop(joint, "Reference2")
     if ref1 is None or ref2 is None:
         raise Unsupported("%s joint without two references" % (jtype or "untyped"))
-    plc1 = _prop(joint, "Placement1", "JCS1")
-    plc2 = _prop(joint, "Placement2", "JCS2")
-    part1, jcs1, kind1 = resolve(ref1, plc1)
-    part2, _, kind2 = resolve(ref2, plc2)
-    mapped = _our_joint_type(joint, jtype, kind1, kind2)
-    if part1 is None or part2 is None or part1 == part2:
+    side1 = resolve(ref1, _prop(joint, "Placement1", "JCS1"))
+    side2 = resolve(ref2, _prop(joint, "Placement2", "JCS2"))
+    length = 0.0
+    if jtype == "Distance":
+        mapped, side1, side2, length = _distance_joint(joint, side1, side2)
+    elif jtype == "Angle":
+        mapped = _angle_joint(joint)
+    else:
+        mapped = joint_for_assembly(jtype)
+        if mapped is None:
+            raise Unsupported("%s joints have no equivalent here" % (jtype or "untyped"))
+    if side1[0] is None or side2[0] is None or side1[0] == side2[0]:
         raise Unsupported("%s joint does not connect two different parts" % jtype)
-    notes = ["limits ignored"] if any(_prop(joint, k, default=False) for k in LIMITS) else []
-    offset = _prop(joint, "Offset1", "Offset")
-    if offset is not None and hasattr(offset, "isIdentity") and not offset.isIdentity():
-        notes.append("Offset1 applied to the frame")
-        jcs1 = jcs1.multiply(offset)
-    return MappedJoint(label=label, type=mapped, part1=part1, part2=part2, frame=jcs1, notes=notes)
+    return MappedJoint(
+        label=label,
+        type=mapped,
+        part1=side1[0],
+        part2=side2[0],
+        frame=side1[1],
+        frame2=side2[1],
+        length=length,
+        notes=limit_notes(joint),
+        source=str(_prop(joint, "Name", default=label)),
+    )
 
 
 # ----------------------------------------------------------------------------- FreeCAD 1.0
@@ -212,8 +296,10 @@ def import_assembly(
     resolve: Callable | None = None,
     simulation: App.DocumentObject | None = None,
 ) -> ImportReport:
-    """Create Bodies and Joints for an Assembly's supported joints; return an ImportReport
-    listing the unsupported ones. Parts are checked before anything is created."""
+    """Create Bodies and Joints for an Assembly's supported joints, or update those made by an
+    earlier import of the same Assembly joint (matched by its Name: type, bodies, frames and
+    label follow the edited joint, nothing is duplicated); return an ImportReport listing the
+    unsupported ones. Parts are checked before anything is created."""
     resolve = resolve or make_resolver(assembly)
     joints, grounds = assembly_joints(assembly)
     report = ImportReport(assembly=assembly.Label)
@@ -224,15 +310,35 @@ def import_assembly(
         except Unsupported as why:
             report.unsupported.append((_prop(j, "Label", default="joint"), str(why)))
     grounded = [g.ObjectToGround for g in grounds if getattr(g, "ObjectToGround", None) is not None]
-    parts = []
-    for p in [p for m in mapped for p in (m.part1, m.part2)] + grounded:
-        if p not in parts:
-            parts.append(p)
+    parts = _parts(mapped, grounded)
     for p in parts:
         if body_of_part(doc, p) is None:
             check_part(p)
     if simulation is None and find_simulation(doc) is None:
         make_simulation(doc)
+    _make_bodies(doc, parts, grounded, simulation, report)
+    existing = imported_joints(doc)
+    for m in mapped:
+        obj = existing.get(m.source)
+        if obj is None:
+            obj = _new_joint(doc, m, simulation)
+        else:
+            _update_joint(obj, m)
+            report.updated.append(obj.Label)
+        report.joints.append(obj.Label)
+        report.notes += ["%s: %s" % (m.label, n) for n in m.notes]
+    return report
+
+
+def _parts(mapped: list[MappedJoint], grounded: list) -> list:
+    parts = []
+    for p in [p for m in mapped for p in (m.part1, m.part2)] + grounded:
+        if p not in parts:
+            parts.append(p)
+    return parts
+
+
+def _make_bodies(doc, parts, grounded, simulation, report) -> None:
     for p in parts:
         body = body_of_part(doc, p)
         if body is None:
@@ -241,17 +347,48 @@ def import_assembly(
         if p in grounded:
             body.Grounded = True
             report.grounded.append(p.Label)
-    for m in mapped:
-        obj = make_joint(
-            doc,
-            m.type,
-            body_of_part(doc, m.part1),
-            body_of_part(doc, m.part2),
-            m.frame,
-            label=m.label,
-            references=("assembly", "assembly"),
-            simulation=simulation,
-        )
-        report.joints.append(obj.Label)
-        report.notes += ["%s: %s" % (m.label, n) for n in m.notes]
-    return report
+
+
+def imported_joints(doc: App.Document) -> dict[str, App.DocumentObject]:
+    """Our Joint objects made by an Assembly import, by the Name of their Assembly joint."""
+    out = {}
+    for obj in find_objects(doc, "Joint"):
+        ref = str(getattr(obj, "Reference1", "") or "")
+        if ref.startswith(SOURCE_PREFIX):
+            out[ref[len(SOURCE_PREFIX) :]] = obj
+    return out
+
+
+def _new_joint(doc, m: MappedJoint, simulation):
+    ref = SOURCE_PREFIX + m.source
+    obj = make_joint(
+        doc,
+        m.type,
+        body_of_part(doc, m.part1),
+        body_of_part(doc, m.part2),
+        m.frame,
+        label=m.label,
+        references=(ref, ref),
+        simulation=simulation,
+    )
+    _set_second_frame(obj, m)
+    return obj
+
+
+def _update_joint(obj, m: MappedJoint) -> None:
+    from .makers import check_joint_bodies
+
+    body1, body2 = body_of_part(obj.Document, m.part1), body_of_part(obj.Document, m.part2)
+    check_joint_bodies(m.type, body1, body2, "joint '%s'" % m.label)
+    obj.JointType = m.type
+    obj.Body1, obj.Body2 = body1, body2
+    obj.Frame = m.frame
+    obj.Label = m.label
+    _set_second_frame(obj, m)
+
+
+def _set_second_frame(obj, m: MappedJoint) -> None:
+    obj.SeparateFrames = m.frame2 is not None
+    if m.frame2 is not None:
+        obj.Frame2 = m.frame2
+    obj.Length = float(m.length)

@@ -11,7 +11,7 @@ A row is ``(kind, *args)``: ``(POINT, axis)`` with axis 0, 1, 2 a global directi
 ``(DP1, a_i, a_j)`` two joint-frame axes kept perpendicular; ``(DP2, a_i)`` the frame
 origin on body j kept in the plane of body i normal to a_i; ``(DISTANCE,)`` the two anchor
 points kept at the joint's length (:func:`.model.distance_anchors`). Axis names: ``xi``, ``yi``,
-``zi`` (frame axes carried by body i), ``xj``, ``yj`` (carried by body j).
+``zi`` (frame axes carried by body i), ``xj``, ``yj``, ``zj`` (carried by body j).
 """
 
 from __future__ import annotations
@@ -223,6 +223,45 @@ JOINTS: dict[str, JointType] = {
             "centre of gravity of the second)",
             needs_axis=False,
             frees="all but the distance of the two points",
+        ),
+        # Orientation-only and point/line/plane primitives of FreeCAD's Assembly (Parallel,
+        # Perpendicular, Angle 0/90/180 deg, and the Distance variants; cad/assembly_import.py).
+        JointType(
+            "parallel",
+            _AXES_PARALLEL,
+            "Parallel axes",
+            "Keeps the z axes of the two frames parallel (orientation only)",
+            assembly_names=("Parallel",),
+            frees="translations, rotation about z",
+        ),
+        JointType(
+            "perpendicular",
+            ((DP1, "zi", "zj"),),
+            "Perpendicular axes",
+            "Keeps the z axes of the two frames perpendicular (orientation only)",
+            assembly_names=("Perpendicular",),
+            frees="all but the angle of the two z axes",
+        ),
+        JointType(
+            "point_in_plane",
+            ((DP2, "zi"),),
+            "Point in plane",
+            "The frame origin on the second part stays in the x-y plane of the first frame",
+            frees="all but the distance from the plane",
+        ),
+        JointType(
+            "point_on_line",
+            ((DP2, "xi"), (DP2, "yi")),
+            "Point on line",
+            "The frame origin on the second part stays on the z axis of the first frame",
+            frees="translation along z, 3 rotations",
+        ),
+        JointType(
+            "line_in_plane",
+            ((DP2, "zi"), (DP1, "zi", "zj")),
+            "Line in plane",
+            "The z axis of the second frame stays in the x-y plane of the first frame",
+            frees="translation in the x-y plane, rotation about z and about the line",
         ),
     )
 }
