@@ -125,5 +125,7 @@ def test_row_counts_match_joint_freedoms():
         "point_in_plane": 1,
         "point_on_line": 2,
         "line_in_plane": 2,
+        "point_line_distance": 1,
+        "line_line_distance": 3,
     }
     assert {k: v.equations for k, v in JOINTS.items()} == removed

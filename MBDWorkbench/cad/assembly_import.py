@@ -48,15 +48,17 @@ SOURCE_PREFIX = "assembly joint "  # Reference1 of an imported joint: prefix + t
 POINT, LINE, PLANE = "vertex", "straight edge", "planar face"
 # Distance between elements of these kinds (first, second) -> (our joint at distance 0, at a
 # distance d != 0, how d enters). 'shift': JCS1 moved by d along its z (OndselSolver's offset of
-# PointInPlane, LineInPlane and Planar joints); 'length': a rod of length d (SphSph); None: no
-# row for it yet (OndselSolver's RevCyl and CylSph keep an xy-distance d from the z axis).
-DISTANCE_VARIANTS: dict[tuple[str, str], tuple[str, str | None, str | None]] = {
+# PointInPlane, LineInPlane and Planar joints); 'length': the joint's length d (SphSph: a rod;
+# CylSph and RevCyl: the distance from the z axis of JCS1, a DISTXY row). FreeCAD 1.0's own solver
+# does not close point-line at distance 0 (a distance from an axis has no gradient there): we
+# keep the point on the line (point_on_line).
+DISTANCE_VARIANTS: dict[tuple[str, str], tuple[str, str, str]] = {
     (POINT, POINT): ("spherical", "distance", "length"),
     (PLANE, POINT): ("point_in_plane", "point_in_plane", "shift"),
     (PLANE, LINE): ("line_in_plane", "line_in_plane", "shift"),
     (PLANE, PLANE): ("planar", "planar", "shift"),
-    (LINE, POINT): ("point_on_line", None, None),
-    (LINE, LINE): ("cylindrical", None, None),
+    (LINE, POINT): ("point_on_line", "point_line_distance", "length"),
+    (LINE, LINE): ("cylindrical", "line_line_distance", "length"),
 }
 
 
@@ -146,16 +148,11 @@ def _distance_joint(joint, side1: tuple, side2: tuple) -> tuple[str, tuple, tupl
     at_zero, at_distance, how = DISTANCE_VARIANTS[kinds]
     if abs(distance) <= _ZERO_MM:
         return at_zero, side1, side2, 0.0
-    if at_distance is None:
-        raise Unsupported(
-            "Distance of %g mm between a %s and a %s (kept at 0 only, as %s; a distance from an axis "
-            "has no row here yet)" % (distance, kinds[0], kinds[1], at_zero)
-        )
     if how == "shift":
         side1 = (side1[0], _shifted(side1[1], distance), side1[2])
         return at_distance, side1, side2, 0.0
     if distance < 0:
-        raise Unsupported("point-point Distance of %g mm (a rod length must be positive)" % distance)
+        raise Unsupported("%s-%s Distance of %g mm (a length must be positive)" % (kinds + (distance,)))
     return at_distance, side1, side2, distance
 
 

@@ -154,6 +154,7 @@ def _check_sides_kept(obj, what):
 
 
 def _joint(obj, names, bodies, poses):
+    from ..solver.catalog import JOINTS
     from ..solver.model import Frame, Joint
 
     what = "joint '%s'" % obj.Label
@@ -169,7 +170,7 @@ def _joint(obj, names, bodies, poses):
     if getattr(obj, "SeparateFrames", False):
         frame_i, frame_j = (_local_frame(plc, poses.get(b)) for plc, b in ((obj.Frame, b1), (obj.Frame2, b2)))
         length = float(getattr(obj, "Length", 0.0) or 0.0) * 1e-3
-        length = length if jtype == "distance" and length > 0 else None
+        length = length if JOINTS[jtype].takes_length and length > 0 else None
         return Joint(name=name, type=jtype, body_i=b1, body_j=b2, frame_i=frame_i, frame_j=frame_j, length=length)
     o, x, _, z = placement_axes(obj.Frame)
     frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())

@@ -10,15 +10,17 @@ Primitive rows are written once, in :mod:`.joints` (value, Jacobian and gamma).
 A row is ``(kind, *args)``: ``(POINT, axis)`` with axis 0, 1, 2 a global direction;
 ``(DP1, a_i, a_j)`` two joint-frame axes kept perpendicular; ``(DP2, a_i)`` the frame
 origin on body j kept in the plane of body i normal to a_i; ``(DISTANCE,)`` the two anchor
-points kept at the joint's length (:func:`.model.distance_anchors`). Axis names: ``xi``, ``yi``,
-``zi`` (frame axes carried by body i), ``xj``, ``yj``, ``zj`` (carried by body j).
+points kept at the joint's length (:func:`.model.distance_anchors`); ``(DISTXY, a_i)`` the frame
+origin on body j kept at the joint's length from the axis along a_i through the origin on body i.
+Axis names: ``xi``, ``yi``, ``zi`` (frame axes carried by body i), ``xj``, ``yj``, ``zj`` (carried
+by body j).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .joints import ANGLE, DISTANCE, DP1, DP2, POINT
+from .joints import ANGLE, DISTANCE, DISTXY, DP1, DP2, POINT
 
 Row = tuple
 
@@ -68,6 +70,11 @@ class JointType:
     def icon(self) -> str:
         """Icon name under resources/icons (without .svg)."""
         return "joint_" + self.name
+
+    @property
+    def takes_length(self) -> bool:
+        """Whether it keeps a length [m] (DISTANCE or DISTXY rows): the joint's ``length``."""
+        return any(row[0] in (DISTANCE, DISTXY) for row in self.rows)
 
 
 @dataclass(frozen=True)
@@ -255,6 +262,20 @@ JOINTS: dict[str, JointType] = {
             "Point on line",
             "The frame origin on the second part stays on the z axis of the first frame",
             frees="translation along z, 3 rotations",
+        ),
+        JointType(
+            "point_line_distance",
+            ((DISTXY, "zi"),),
+            "Point at a distance from a line",
+            "The frame origin on the second part stays at the joint's length from the z axis of the first frame",
+            frees="all but the distance from the axis",
+        ),
+        JointType(
+            "line_line_distance",
+            _AXES_PARALLEL + ((DISTXY, "zi"),),
+            "Parallel lines at a distance",
+            "The z axes of the two frames stay parallel, at the joint's length from each other",
+            frees="translation along z and about the first axis, rotation about z",
         ),
         JointType(
             "line_in_plane",

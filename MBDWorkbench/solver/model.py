@@ -826,6 +826,8 @@ def _check_joint(model, j, names, path):
             frame_axes(fr, f"{path}.{key}", what)
     if j.type == "distance":
         _check_distance(model, j, path)
+    elif JOINTS[j.type].takes_length:
+        _check_axis_distance(model, j, path)
     else:
         for key in DISTANCE_FIELDS:
             if getattr(j, key) is not None:
@@ -846,6 +848,36 @@ def _check_distance(model: Model, j: Joint, path: str) -> None:
         raise ModelError(path, f"{what}: its two points coincide at the initial configuration")
     if j.length is not None and not (isinstance(j.length, (int, float)) and math.isfinite(j.length) and j.length > 0):
         raise ModelError(f"{path}.length", f"{what}: length must be a positive number of metres, got {j.length!r}")
+
+
+def _check_axis_distance(model: Model, j: Joint, path: str) -> None:
+    """A joint keeping a point at a distance from an axis: no point_j, a positive length (by
+    default its initial distance, which must then be positive: the equation has no direction
+    on the axis)."""
+    what = f"joint '{j.name}'"
+    if j.point_j is not None:
+        raise ModelError(f"{path}.point_j", f"{what}: only distance joints take 'point_j'")
+    if j.length is not None and not (isinstance(j.length, (int, float)) and math.isfinite(j.length) and j.length > 0):
+        raise ModelError(f"{path}.length", f"{what}: length must be a positive number of metres, got {j.length!r}")
+    if j.length is None and axis_distance(model, j) <= COINCIDENT_TOL:
+        raise ModelError(path, f"{what}: the point lies on the axis at the initial configuration; give 'length'")
+
+
+def _global_frame(model: Model, j: Joint, side: str) -> tuple[np.ndarray, np.ndarray]:
+    """(origin [m], unit z axis) of joint j's frame on ``side`` at the initial configuration."""
+    if j.frame is not None:
+        return np.asarray(j.frame.origin, float), frame_axes(j.frame)[2]
+    fr, body = getattr(j, "frame_" + side), getattr(j, "body_" + side)
+    r, A = initial_pose(model, body)
+    return r + A @ np.asarray(fr.origin, float), A @ frame_axes(fr)[2]
+
+
+def axis_distance(model: Model, j: Joint) -> float:
+    """Distance [m] of the frame origin on body_j from the z axis of the frame on body_i at the
+    initial configuration."""
+    o_i, z_i = _global_frame(model, j, "i")
+    d = _global_frame(model, j, "j")[0] - o_i
+    return float(np.linalg.norm(d - np.dot(d, z_i) * z_i))
 
 
 def initial_pose(model: Model, name: str) -> tuple[np.ndarray, np.ndarray]:

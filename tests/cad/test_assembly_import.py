@@ -82,15 +82,23 @@ def test_distance_variants(App, kinds, distance, ours, shift):
     assert (m.frame.Base - (jcs1.Base + z * shift)).Length < 1e-12
 
 
-def test_point_point_distance_is_a_rod(App):
-    m = map_joint(joint("Distance", Distance=15.0), resolver(App, ("vertex", "vertex")))
-    assert (m.type, m.length) == ("distance", 15.0)
+@pytest.mark.parametrize(
+    "kinds, ours",
+    [
+        (("vertex", "vertex"), "distance"),
+        (("straight edge", "vertex"), "point_line_distance"),
+        (("straight edge", "straight edge"), "line_line_distance"),
+    ],
+)
+def test_distances_kept_as_lengths(App, kinds, ours):
+    m = map_joint(joint("Distance", Distance=15.0), resolver(App, kinds))
+    assert (m.type, m.length) == (ours, 15.0)
     assert m.frame.Base == App.Vector(1, 2, 3) and m.frame2.Base == App.Vector(0, 0, 0)
 
 
 def test_distance_variants_without_rows_are_reported(App):
-    with pytest.raises(Unsupported, match="Distance of 5 mm between a straight edge and a vertex"):
-        map_joint(joint("Distance", Distance=5.0), resolver(App, ("straight edge", "vertex")))
+    with pytest.raises(Unsupported, match="length must be positive"):
+        map_joint(joint("Distance", Distance=-5.0), resolver(App, ("straight edge", "vertex")))
     with pytest.raises(Unsupported, match="cylindrical face and planar face"):
         map_joint(joint("Distance", Distance=0.0), resolver(App, ("cylindrical face", "planar face")))
 
