@@ -43,7 +43,7 @@ def placement(App, spec):
     return App.Placement(App.Vector(*base), App.Rotation(App.Vector(*axis), angle))
 
 
-def build(App, doc, JointObject, jtype, refs, props=None):
+def build(App, doc, JointObject, jtype, refs, props=None, a_placement=A_PLACEMENT):
     """Assembly with box A grounded and a joint of ``jtype`` between A and bar B; ``refs`` are
     the element lists on A and B, ``props`` joint properties set before the connectors."""
     asm = doc.addObject("Assembly::AssemblyObject", "Assembly")
@@ -51,7 +51,7 @@ def build(App, doc, JointObject, jtype, refs, props=None):
     joints = asm.newObject("Assembly::JointGroup", "Joints")
     a = asm.newObject("Part::Box", "A")
     a.Length = a.Width = a.Height = A_EDGE
-    a.Placement = placement(App, A_PLACEMENT)
+    a.Placement = placement(App, a_placement)
     b = asm.newObject("Part::Box", "B")
     b.Length, b.Width, b.Height = B_EDGES
     b.Placement = placement(App, B_START)
@@ -189,3 +189,81 @@ def test_driven_move_assembly_solver_and_ours_agree(App, doc, JointObject, case)
     b.Placement = ours_plc
     assert asm.solve() == 0
     assert_same_placement(b.Placement, ours_plc, 1e-6)
+
+
+# ----------------------------------------------------------------------------- dynamics
+G = np.array([0.0, 0.0, -9.81])  # the Simulation's default gravity [m/s^2]
+A_TILTED = ((5.0, -3.0, 7.0), (1.0, 0.2, 0.0), 35.0)  # A's top face inclined by about 35 deg
+T_END = 0.3  # [s]
+
+
+def simulate_case(App, doc, JointObject, case, a_placement=A_TILTED):
+    from MBDWorkbench.solver import simulate
+
+    jtype, refs, props, _, _ = CASES[case]
+    asm, joint, a, b = build(App, doc, JointObject, jtype, refs, props, a_placement)
+    _, model = import_and_model(doc, asm)
+    np.testing.assert_allclose(model.gravity, G, atol=1e-12)
+    return model, simulate(model, t_end=T_END), a
+
+
+def top_normal(App, a):
+    """Global unit normal of A's top face (Face6) [-]."""
+    n = a.Placement.Rotation.multVec(App.Vector(0, 0, 1))
+    return np.array([n.x, n.y, n.z])
+
+
+def test_slider_falls_along_its_inclined_axis(App, doc, JointObject):
+    """A Slider on A's inclined top face: B's CoG moves by (g.n) n t^2 / 2, without turning."""
+    model, res, a = simulate_case(App, doc, JointObject, "Slider")
+    n = top_normal(App, a)
+    assert abs(n @ [0, 0, 1]) < 0.9  # really inclined
+    moved = res.position("B_body") - res.position("B_body")[0]
+    np.testing.assert_allclose(moved, np.outer(0.5 * (G @ n) * res.t**2, n), atol=1e-7)
+    np.testing.assert_allclose(
+        res.rotation("B_body"), np.broadcast_to(res.rotation("B_body")[0], (len(res.t), 3, 3)), atol=1e-7
+    )
+
+
+def test_plane_plane_distance_slides_down_the_incline(App, doc, JointObject):
+    """Distance 5 mm between two planes (planar): B's CoG accelerates by g minus its normal part."""
+    model, res, a = simulate_case(App, doc, JointObject, "Distance plane-plane")
+    n = top_normal(App, a)
+    g_plane = G - (G @ n) * n
+    moved = res.position("B_body") - res.position("B_body")[0]
+    np.testing.assert_allclose(moved, np.outer(0.5 * res.t**2, g_plane), atol=1e-7)
+
+
+@pytest.mark.parametrize("case", ["Parallel", "Perpendicular"])
+def test_orientation_joints_leave_free_fall(App, doc, JointObject, case):
+    """Orientation-only joints: B starts at rest and falls freely (gravity has no moment)."""
+    model, res, a = simulate_case(App, doc, JointObject, case)
+    moved = res.position("B_body") - res.position("B_body")[0]
+    np.testing.assert_allclose(moved, np.outer(0.5 * res.t**2, G), atol=1e-7)
+
+
+def box_inertia(mass, edges_m):
+    """Inertia tensor [kg m^2] of a uniform box about its CoG in its own axes."""
+    a, b, c = edges_m
+    return mass / 12.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
+
+
+def test_point_point_distance_rod_tension_at_release(App, doc, JointObject):
+    """Distance 15 mm between A's corner and B's corner: a massless rod. Released at rest, its
+    tension T solves m a = m g + T u, I alpha = r x T u, u.(a + alpha x r) = 0 (the anchor's
+    acceleration along the rod vanishes at rest), u the unit vector from B's anchor to A's."""
+    import UtilsAssembly
+
+    model, res, a = simulate_case(App, doc, JointObject, "Distance point-point", A_PLACEMENT)
+    (joint,) = [o for o in doc.Objects if getattr(o, "JointType", None) == "Distance"]
+    p_a = np.array(UtilsAssembly.getJcsGlobalPlc(joint.Placement1, joint.Reference1).Base) * 1e-3
+    p_b = np.array(UtilsAssembly.getJcsGlobalPlc(joint.Placement2, joint.Reference2).Base) * 1e-3
+    assert np.linalg.norm(p_a - p_b) == pytest.approx(15e-3, abs=1e-12)
+    body = model.body("B_body")
+    _, R = plc_matrix(doc.getObject("B").Placement)
+    inertia = R @ box_inertia(body.mass, np.array(B_EDGES) * 1e-3) @ R.T
+    u = (p_a - p_b) / np.linalg.norm(p_a - p_b)
+    r = p_b - np.asarray(body.position)
+    tension = -(u @ G) / (1.0 / body.mass + u @ np.cross(np.linalg.solve(inertia, np.cross(r, u)), r))
+    force, _ = res.reaction(model.joints[0].name, frame="global")
+    np.testing.assert_allclose(force[0], tension * u, rtol=1e-6, atol=1e-9)
