@@ -22,11 +22,12 @@ properties from their solids like any Body.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import joint_for_assembly
+from ..solver.catalog import JOINTS, joint_for_assembly
 from .errors import CadError
 from .makers import check_part, make_body, make_joint, make_simulation
 from .objects import body_of_part, find_objects, find_simulation
@@ -180,6 +181,27 @@ def limit_notes(joint) -> list[str]:
     return ["limits not simulated (%s)" % ", ".join(on)] if on else []
 
 
+def zero_coordinates(jtype: str, frame1, frame2) -> tuple:
+    """The two global frames of a joint of our ``jtype`` moved so that its coordinates (joint
+    angle, displacement along z) are zero where they are, as drivers and joints.csv measure
+    them from the initial configuration: frame 2 turned about its z axis onto frame 1's x
+    (rotational coordinate), frame 1 moved along its z axis to frame 2's origin (linear).
+    Neither changes the joint's equations (those of frame 2's x about its z, or of frame 1's
+    origin along its z, do not enter them)."""
+    import FreeCAD as App
+
+    drivers = JOINTS[jtype].drivers
+    if "rotational" in drivers:
+        x1, y1 = (frame1.Rotation.multVec(App.Vector(*e)) for e in ((1, 0, 0), (0, 1, 0)))
+        x2 = frame2.Rotation.multVec(App.Vector(1, 0, 0))
+        angle = math.degrees(math.atan2(y1.dot(x2), x1.dot(x2)))
+        frame2 = frame2.multiply(App.Placement(App.Vector(), App.Rotation(App.Vector(0, 0, 1), -angle)))
+    if "linear" in drivers:
+        z1 = frame1.Rotation.multVec(App.Vector(0, 0, 1))
+        frame1 = _shifted(frame1, z1.dot(frame2.Base - frame1.Base))
+    return frame1, frame2
+
+
 def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     """MappedJoint of one assembly joint, or raise Unsupported. ``resolve(reference,
     placement)`` returns (part, global JCS App.Placement, element kind) where the element
@@ -205,13 +227,14 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
             raise Unsupported("%s joints have no equivalent here" % (jtype or "untyped"))
     if side1[0] is None or side2[0] is None or side1[0] == side2[0]:
         raise Unsupported("%s joint does not connect two different parts" % jtype)
+    frame1, frame2 = zero_coordinates(mapped, side1[1], side2[1])
     return MappedJoint(
         label=label,
         type=mapped,
         part1=side1[0],
         part2=side2[0],
-        frame=side1[1],
-        frame2=side2[1],
+        frame=frame1,
+        frame2=frame2,
         length=length,
         notes=limit_notes(joint),
         source=str(_prop(joint, "Name", default=label)),
@@ -325,6 +348,12 @@ def import_assembly(
         report.joints.append(obj.Label)
         report.notes += ["%s: %s" % (m.label, n) for n in m.notes]
     return report
+
+
+def sync_assemblies(doc: App.Document) -> list[ImportReport]:
+    """Import every Assembly of a document, or update what an earlier import made: the one-click
+    path of Check, Solve and the command line on a document with an Assembly (nothing on 0.20)."""
+    return [import_assembly(doc, asm) for asm in find_assemblies(doc)]
 
 
 def _parts(mapped: list[MappedJoint], grounded: list) -> list:

@@ -448,6 +448,7 @@ def model_from_document_file(path: str, simulation: str | App.DocumentObject | N
     """Open an .FCStd file (headless), build its Model, close it again. Errors in the
     document are raised as the solver's ModelError naming the file (the CLI reports them)."""
     from ..solver.errors import ModelError
+    from .assembly_import import sync_assemblies
     from .freecad_env import FreeCADNotFoundError, import_freecad
 
     try:
@@ -463,6 +464,7 @@ def model_from_document_file(path: str, simulation: str | App.DocumentObject | N
     try:
         sim = doc.getObject(simulation) if isinstance(simulation, str) else simulation
         doc.recompute()
+        sync_assemblies(doc)
         return model_from_document(doc, sim)
     except CadError as exc:
         raise ModelError(path, str(exc)) from None

@@ -33,9 +33,11 @@ CHECK_BOX = "MBD_CheckReport"
 
 
 def _model(doc):
+    from ..cad.assembly_import import sync_assemblies
     from ..cad.document_model import document_model
 
     doc.recompute()
+    sync_assemblies(doc)  # a document with an Assembly: its joints imported or updated first
     return document_model(doc)
 
 

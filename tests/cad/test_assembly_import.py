@@ -52,11 +52,18 @@ def resolver(App, kinds=("planar face", "planar face")):
     ],
 )
 def test_direct_mappings_use_the_first_jcs(App, jtype, ours):
+    """Frame 1 is JCS1 (moved along its z onto JCS2's origin where the joint has a displacement
+    coordinate); frame 2 is JCS2 (turned about its z onto frame 1's x where it has an angle)."""
     m = map_joint(joint(jtype), resolver(App))
     assert (m.type, m.part1, m.part2, m.label) == (ours, "A", "B", jtype + "1")
-    assert m.frame.Base == App.Vector(1, 2, 3)
     z = m.frame.Rotation.multVec(App.Vector(0, 0, 1))
     assert (z - App.Vector(0, -1, 0)).Length < 1e-12  # R_x(90) z
+    slides = jtype in ("Slider", "Cylindrical")  # JCS2's origin (0, 0, 0) is 2 mm along z = -y
+    assert (m.frame.Base - App.Vector(1, 0 if slides else 2, 3)).Length < 1e-12
+    assert m.frame2.Base == App.Vector(0, 0, 0)
+    x1, x2 = (f.Rotation.multVec(App.Vector(1, 0, 0)) for f in (m.frame, m.frame2))
+    turns = jtype in ("Revolute", "Cylindrical")
+    assert (x2 - (x1 if turns else App.Vector(1, 0, 0))).Length < 1e-12
 
 
 @pytest.mark.parametrize(
@@ -79,6 +86,8 @@ def test_distance_variants(App, kinds, distance, ours, shift):
     assert (m.part1, m.part2) == (("B", "A") if swapped else ("A", "B"))
     jcs1 = resolver(App)(("asm", ["B" if swapped else "A"]), None)[1]
     z = jcs1.Rotation.multVec(App.Vector(0, 0, 1))
+    if ours == "cylindrical":  # frame 1 moved along z onto JCS2's origin (0, 0, 0): displacement 0
+        shift = -z.dot(jcs1.Base)
     assert (m.frame.Base - (jcs1.Base + z * shift)).Length < 1e-12
 
 

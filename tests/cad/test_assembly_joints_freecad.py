@@ -161,6 +161,10 @@ def test_joint_frames_match_the_assembly_jcs(App, doc, JointObject, case):
     if part1 != obj.Body1.Part:  # our sides in FreeCAD's own order (plane before line before point)
         jcs1, jcs2 = jcs2, jcs1
     z1 = jcs1.Rotation.multVec(App.Vector(0, 0, 1))
+    if ours in ("prismatic", "cylindrical"):  # frame 1 moved along z1 onto JCS2 (displacement 0 here)
+        shift = z1.dot(jcs2.Base - jcs1.Base)
+    if ours in ("revolute", "cylindrical"):  # frame 2 turned about z2 (angle 0 here): JCS1 and JCS2 coincide
+        assert_same_placement(jcs1, jcs2, 1e-9)
     expected1 = App.Placement(jcs1.Base + z1 * shift, jcs1.Rotation)
     assert_same_placement(obj.Frame, expected1, 1e-9)
     assert_same_placement(obj.Frame2, jcs2, 1e-9)
