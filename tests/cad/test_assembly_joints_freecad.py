@@ -271,3 +271,83 @@ def test_point_point_distance_rod_tension_at_release(App, doc, JointObject):
     tension = -(u @ G) / (1.0 / body.mass + u @ np.cross(np.linalg.solve(inertia, np.cross(r, u)), r))
     force, _ = res.reaction(model.joints[0].name, frame="global")
     np.testing.assert_allclose(force[0], tension * u, rtol=1e-6, atol=1e-9)
+
+
+# ----------------------------------------------------------------------------- offsets, edits, structure
+def test_offset_change_moves_b_as_the_assembly_does(App, doc, JointObject):
+    """A Fixed joint's Offset2 changed (a turn and a shift): FreeCAD puts it into Placement2 and
+    re-solves; from the same start, ours puts B at the same (unique) placement."""
+    asm, joint, a, b = build(App, doc, JointObject, *CASES["Fixed"][:3])
+    import_and_model(doc, asm)
+    start = App.Placement(b.Placement)
+    joint.Offset2 = App.Placement(App.Vector(3.0, -2.0, 4.0), App.Rotation(App.Vector(0.2, 0.1, 1.0), 25.0))
+    doc.recompute()
+    assert asm.solve() == 0
+    theirs = App.Placement(b.Placement)
+    assert (theirs.Base - start.Base).Length > 1.0  # the offset really moved B
+    b.Placement = start
+    report, model = import_and_model(doc, asm)
+    assert report.updated == [our_joint_object(doc).Label]
+    assert_same_placement(assemble_part_b(App, model, b), theirs, 1e-6)
+
+
+def test_reimport_after_edits_updates_instead_of_duplicating(App, doc, JointObject):
+    """The user turns the Revolute into a Slider, enables limits, then deactivates it."""
+    from MBDWorkbench.cad.objects import find_objects
+
+    asm, joint, a, b = build(App, doc, JointObject, *CASES["Revolute"][:3])
+    first, _ = import_and_model(doc, asm)
+    ours = our_joint_object(doc)
+    joint.JointType = "Slider"
+    joint.EnableLengthMax, joint.LengthMax = True, 35.0
+    assert asm.solve() == 0
+    again, model = import_and_model(doc, asm)
+    assert again.updated == [ours.Label] and again.bodies == [] and len(find_objects(doc, "Joint")) == 1
+    assert our_joint_object(doc) == ours and model.joints[0].type == "prismatic"
+    assert any("limits not simulated (LengthMax = 35 mm)" in n for n in again.notes)
+    assert max_violation(model) < 1e-9
+    joint.Activated = False
+    last = import_and_model(doc, asm)[0]
+    assert last.unsupported == [(joint.Label, "deactivated")]
+
+
+def test_link_part_and_nested_sub_assembly(App, doc, JointObject):
+    """An App::Link to a bar outside the Assembly (Revolute) and a nested Assembly moving as one
+    rigid part (Ball to a box inside it): bodies of the right parts and masses, equations that
+    hold where the Assembly put them, and both solvers accepting each other's placements."""
+    asm = doc.addObject("Assembly::AssemblyObject", "Assembly")
+    asm.Type = "Assembly"
+    joints = asm.newObject("Assembly::JointGroup", "Joints")
+    a = asm.newObject("Part::Box", "A")
+    a.Length = a.Width = a.Height = A_EDGE
+    source = doc.addObject("Part::Box", "Source")
+    source.Length, source.Width, source.Height = B_EDGES
+    link = asm.newObject("App::Link", "LinkB")
+    link.LinkedObject = source
+    link.Placement = placement(App, B_START)
+    sub = asm.newObject("Assembly::AssemblyObject", "Sub")
+    c = sub.newObject("Part::Box", "C")
+    c.Length, c.Width, c.Height = 50.0, 10.0, 10.0
+    sub.Placement = App.Placement(App.Vector(-60, 0, 0), App.Rotation())
+    doc.recompute()
+    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), a)
+    for jtype, ref2 in (("Revolute", ["LinkB.Face5", "LinkB.Vertex1"]), ("Ball", ["Sub.C.Vertex1"] * 2)):
+        j = joints.newObject("App::FeaturePython", "Joint")
+        JointObject.Joint(j, JointObject.JointTypes.index(jtype))
+        ref1 = ["A.Face6", "A.Vertex8"] if jtype == "Revolute" else ["A.Vertex1"] * 2
+        j.Proxy.setJointConnectors(j, [[asm, ref1], [asm, ref2]])
+    assert asm.solve() == 0
+    report, model = import_and_model(doc, asm)
+    assert report.unsupported == [] and sorted(j.type for j in model.joints) == ["revolute", "spherical"]
+    rho = 7850.0
+    masses = {b.name: b.mass for b in model.bodies}
+    assert masses["LinkB_body"] == pytest.approx(rho * np.prod(B_EDGES) * 1e-9, rel=1e-12)
+    assert masses["Sub_body"] == pytest.approx(rho * 50 * 10 * 10 * 1e-9, rel=1e-12)
+    assert max_violation(model) < 1e-9
+    link.Placement = App.Placement(App.Vector(0.4, -0.3, 0.5), App.Rotation(App.Vector(0.3, -0.5, 0.8), 2.0)).multiply(
+        link.Placement
+    )
+    _, model = import_and_model(doc, asm)
+    assert max_violation(model) > 1e-5
+    assert asm.solve() == 0
+    assert max_violation(import_and_model(doc, asm)[1]) < 1e-9
