@@ -141,6 +141,17 @@ def test_limits_are_listed_and_offsets_not_applied_twice(App):
     assert m.frame.Base == App.Vector(1, 2, 3)
 
 
+def test_freecad_1_1_motions_are_listed_not_dropped(App):
+    from MBDWorkbench.cad.assembly_import import assembly_motions, motion_note
+
+    hinge = joint("Revolute")
+    motion = Fake(Label="Motion", Joint=(hinge, ""), MotionType="Angular", Formula="2*pi*time")
+    asm = Fake(OutListRecursive=[hinge, motion])
+    assert assembly_motions(asm) == [motion] and assembly_joints(asm) == ([hinge], [])
+    note = motion_note(motion)
+    assert "Angular motion '2*pi*time' on joint 'Revolute1' not imported" in note and "add a driver" in note
+
+
 def test_assembly_joints_and_report_text():
     j, g = joint("Revolute"), Fake(ObjectToGround="A", Label="GroundedJoint")
     asm = Fake(OutListRecursive=[j, g, Fake(Label="not a joint")])
