@@ -121,6 +121,7 @@ def test_row_counts_match_joint_freedoms():
         "universal": 4,
         "distance": 1,
         "parallel": 2,
+        "angle": 1,
         "perpendicular": 1,
         "point_in_plane": 1,
         "point_on_line": 2,

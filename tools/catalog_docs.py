@@ -33,6 +33,7 @@ def conditional_assembly_rows() -> list[tuple[str, str]]:
     return rows + [
         ("Angle 0 or 180 deg", "parallel"),
         ("Angle 90 deg", "perpendicular"),
+        ("Angle a, other", "angle (`angle` = abs(a), folded into (0, 180) deg)"),
         ("Grounded", "the body's `Grounded` flag"),
     ]
 

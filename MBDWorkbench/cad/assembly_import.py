@@ -12,7 +12,8 @@ Each imported joint keeps both JCS: JCS1 carried by the first part, JCS2 by the 
 ASMT joints) whether or not the document is assembled. Mapping (docs/freecad.md has the table):
 an Assembly joint type named in a joint record's ``assembly_names`` becomes that joint
 (:func:`MBDWorkbench.solver.catalog.joint_for_assembly`: Fixed, Revolute, Cylindrical,
-Slider, Ball, Parallel, Perpendicular); Angle 0/180 deg -> parallel, 90 deg -> perpendicular;
+Slider, Ball, Parallel, Perpendicular); Angle 0/180 deg -> parallel, 90 deg -> perpendicular,
+others -> angle;
 Distance by the kinds of its two elements (:data:`DISTANCE_VARIANTS`); Grounded -> the body's
 Grounded flag. Everything else is reported with the reason, never dropped silently; joint
 limits are not simulated and their values are listed in the report.
@@ -70,7 +71,8 @@ class Unsupported(Exception):
 @dataclass
 class MappedJoint:
     """An assembly joint as our joint: type, the two parts, the global frames (App.Placement)
-    carried by each part, the length of a distance joint [mm] (0: none), the source joint."""
+    carried by each part, the length of a distance joint [mm] and the angle of an angle joint
+    [deg] (0: none), the source joint."""
 
     label: str
     type: str
@@ -79,6 +81,7 @@ class MappedJoint:
     frame: object
     frame2: object = None
     length: float = 0.0
+    angle: float = 0.0
     notes: list[str] = field(default_factory=list)
     source: str = ""
 
@@ -161,14 +164,16 @@ def _variant_list() -> str:
     return ", ".join("%s-%s" % k for k in DISTANCE_VARIANTS)
 
 
-def _angle_joint(joint) -> str:
-    """Our orientation-only joint for an Angle joint (its angle [deg] is in ``Distance``)."""
-    angle = abs(_number(_prop(joint, "Distance", "Angle", default=0.0))) % 180.0
-    if min(angle, 180.0 - angle) <= _ZERO_DEG:
-        return "parallel"
-    if abs(angle - 90.0) <= _ZERO_DEG:
-        return "perpendicular"
-    raise Unsupported("Angle of %g deg: only 0, 90 and 180 deg are mapped (parallel, perpendicular)" % angle)
+def _angle_joint(joint) -> tuple[str, float]:
+    """(our orientation-only joint, its angle [deg] or 0) for an Angle joint: OndselSolver keeps
+    the angle |a| between the z axes of the two JCS (``Distance`` holds a [deg])."""
+    angle = abs(_number(_prop(joint, "Distance", "Angle", default=0.0)))
+    c = math.cos(math.radians(angle))
+    if abs(abs(c) - 1.0) <= 1e-12:
+        return "parallel", 0.0
+    if abs(c) <= 1e-12:
+        return "perpendicular", 0.0
+    return "angle", math.degrees(math.acos(c))
 
 
 def limit_notes(joint) -> list[str]:
@@ -216,11 +221,11 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
         raise Unsupported("%s joint without two references" % (jtype or "untyped"))
     side1 = resolve(ref1, _prop(joint, "Placement1", "JCS1"))
     side2 = resolve(ref2, _prop(joint, "Placement2", "JCS2"))
-    length = 0.0
+    length = angle = 0.0
     if jtype == "Distance":
         mapped, side1, side2, length = _distance_joint(joint, side1, side2)
     elif jtype == "Angle":
-        mapped = _angle_joint(joint)
+        mapped, angle = _angle_joint(joint)
     else:
         mapped = joint_for_assembly(jtype)
         if mapped is None:
@@ -236,6 +241,7 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
         frame=frame1,
         frame2=frame2,
         length=length,
+        angle=angle,
         notes=limit_notes(joint),
         source=str(_prop(joint, "Name", default=label)),
     )
@@ -444,3 +450,4 @@ def _set_second_frame(obj, m: MappedJoint) -> None:
     if m.frame2 is not None:
         obj.Frame2 = m.frame2
     obj.Length = float(m.length)
+    obj.Angle = float(m.angle)

@@ -171,7 +171,11 @@ def _joint(obj, names, bodies, poses):
         frame_i, frame_j = (_local_frame(plc, poses.get(b)) for plc, b in ((obj.Frame, b1), (obj.Frame2, b2)))
         length = float(getattr(obj, "Length", 0.0) or 0.0) * 1e-3
         length = length if JOINTS[jtype].takes_length and length > 0 else None
-        return Joint(name=name, type=jtype, body_i=b1, body_j=b2, frame_i=frame_i, frame_j=frame_j, length=length)
+        angle = math.radians(float(getattr(obj, "Angle", 0.0) or 0.0))
+        angle = angle if JOINTS[jtype].takes_angle and angle > 0 else None
+        return Joint(
+            name=name, type=jtype, body_i=b1, body_j=b2, frame_i=frame_i, frame_j=frame_j, length=length, angle=angle
+        )
     o, x, _, z = placement_axes(obj.Frame)
     frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())
     return Joint(name=name, type=jtype, body_i=b1, body_j=b2, frame=frame)

@@ -264,6 +264,13 @@ class JointProxy(_Proxy):
             ),
             ("App::PropertyPlacement", "Frame2", g, "With SeparateFrames: the frame carried by Body2, global"),
             ("App::PropertyFloat", "Length", g, "Distance joints with SeparateFrames: length [mm] (0: initial)", 0.0),
+            (
+                "App::PropertyFloat",
+                "Angle",
+                g,
+                "Angle joints with SeparateFrames: angle [deg] of the z axes (0: initial)",
+                0.0,
+            ),
         ]
 
 

@@ -8,7 +8,8 @@ existing primitive rows, add one :class:`JointType` here and an icon
 
 Primitive rows are written once, in :mod:`.joints` (value, Jacobian and gamma).
 A row is ``(kind, *args)``: ``(POINT, axis)`` with axis 0, 1, 2 a global direction;
-``(DP1, a_i, a_j)`` two joint-frame axes kept perpendicular; ``(DP2, a_i)`` the frame
+``(DP1, a_i, a_j)`` two joint-frame axes kept perpendicular
+(``(DP1, a_i, a_j, "cos_angle")``: at the joint's angle); ``(DP2, a_i)`` the frame
 origin on body j kept in the plane of body i normal to a_i; ``(DISTANCE,)`` the two anchor
 points kept at the joint's length (:func:`.model.distance_anchors`); ``(DISTXY, a_i)`` the frame
 origin on body j kept at the joint's length from the axis along a_i through the origin on body i.
@@ -70,6 +71,12 @@ class JointType:
     def icon(self) -> str:
         """Icon name under resources/icons (without .svg)."""
         return "joint_" + self.name
+
+    @property
+    def takes_angle(self) -> bool:
+        """Whether it keeps an angle [rad] between two axes (a DP1 row with the constant
+        ``cos_angle``): the joint's ``angle``."""
+        return any(row[0] == DP1 and row[3:] == ("cos_angle",) for row in self.rows)
 
     @property
     def takes_length(self) -> bool:
@@ -247,6 +254,13 @@ JOINTS: dict[str, JointType] = {
             "Perpendicular axes",
             "Keeps the z axes of the two frames perpendicular (orientation only)",
             assembly_names=("Perpendicular",),
+            frees="all but the angle of the two z axes",
+        ),
+        JointType(
+            "angle",
+            ((DP1, "zi", "zj", "cos_angle"),),
+            "Angle between axes",
+            "Keeps the z axes of the two frames at the joint's angle (orientation only)",
             frees="all but the angle of the two z axes",
         ),
         JointType(

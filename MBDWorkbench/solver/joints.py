@@ -8,7 +8,8 @@ right-hand side of Phi_q qddot = gamma, i.e. minus the velocity-quadratic part o
 Phi_ddot):
 
 * POINT  e . (p_i - p_j) = 0 with p = r + A s (one global direction e per row)
-* DP1    a_i . a_j = 0 (two body-fixed vectors stay perpendicular)
+* DP1    a_i . a_j = c (two body-fixed vectors stay perpendicular, c = 0; the angle joint: c = cos
+  of its angle, from the row's fourth argument)
 * DP2    a_i . (p_j - p_i) = 0 (the point of j stays in a plane of i)
 * ANGLE  atan2(y_i . x_j, x_i . x_j) (the rotation of j about z_i; driver rows only)
 * DISTANCE  (d . d - L^2) / (2 L) = 0 with d = p_j - p_i (two points at distance L > 0)
@@ -63,6 +64,8 @@ def row_vectors(spec: tuple, local: dict) -> np.ndarray:
         out[2, spec[1]] = 1.0
     elif kind == DP1:
         out[0], out[1] = local[spec[1]], local[spec[2]]
+        if len(spec) > 3:  # a constant c: a_i . a_j = c
+            out[2, 0] = local[spec[3]]
     elif kind == DP2:
         out[0], out[1], out[2] = local[spec[1]], local["oi"], local["oj"]
     elif kind == DISTANCE:
@@ -190,7 +193,7 @@ def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, 
         return (dot(e, sub(pi, pj)), e, ang_i, scale(-1.0, e), ang_j, -dot(e, sub(qpi, qpj)), dot(e, sub(dpi, dpj)))
     if kind == DP1:
         phi, ji, jj, gamma, rate = _dp1(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 1))
-        return phi, zero, ji, zero, jj, gamma, rate
+        return phi - vecs[r, 2, 0], zero, ji, zero, jj, gamma, rate
     if kind == DP2:
         ai_bar, si, sj = _local(vecs, r, 0), _local(vecs, r, 1), _local(vecs, r, 2)
         ai, dai, qai = vector_kinematics(A, side_i, ai_bar)

@@ -117,8 +117,9 @@ def test_orientation_joints(App):
     assert map_joint(joint("Perpendicular"), resolver(App)).type == "perpendicular"
     for angle, ours in ((0.0, "parallel"), (180.0, "parallel"), (90.0, "perpendicular"), (-90.0, "perpendicular")):
         assert map_joint(joint("Angle", Distance=angle), resolver(App)).type == ours
-    with pytest.raises(Unsupported, match="Angle of 30 deg"):
-        map_joint(joint("Angle", Distance=30.0), resolver(App))
+    for angle, kept in ((30.0, 30.0), (-30.0, 30.0), (200.0, 160.0), (390.0, 30.0)):  # |a| between the z axes
+        m = map_joint(joint("Angle", Distance=angle), resolver(App))
+        assert m.type == "angle" and m.angle == pytest.approx(kept, abs=1e-12)
 
 
 def test_unsupported_and_deactivated(App):

@@ -89,6 +89,7 @@ CASES = {
     "Perpendicular": ("Perpendicular", (TOP_A, SIDE_B), {}, "perpendicular", 0.0),
     "Angle 90": ("Angle", (TOP_A, SIDE_B), {"Distance": 90.0}, "perpendicular", 0.0),
     "Angle 0": ("Angle", (TOP_A, BOTTOM_B), {"Distance": 0.0}, "parallel", 0.0),
+    "Angle 30": ("Angle", (TOP_A, BOTTOM_B), {"Distance": 30.0}, "angle", 0.0),
 }
 
 
@@ -238,7 +239,7 @@ def test_plane_plane_distance_slides_down_the_incline(App, doc, JointObject):
     np.testing.assert_allclose(moved, np.outer(0.5 * res.t**2, g_plane), atol=1e-7)
 
 
-@pytest.mark.parametrize("case", ["Parallel", "Perpendicular"])
+@pytest.mark.parametrize("case", ["Parallel", "Perpendicular", "Angle 30"])
 def test_orientation_joints_leave_free_fall(App, doc, JointObject, case):
     """Orientation-only joints: B starts at rest and falls freely (gravity has no moment)."""
     model, res, a = simulate_case(App, doc, JointObject, case)
