@@ -44,7 +44,7 @@ LIMITS = (
     ("EnableAngleMax", "AngleMax", "deg"),
 )
 _ZERO_MM = 1e-7  # FreeCAD's Precision::Confusion [mm]
-_ZERO_DEG = 1e-7
+_COS_TOL = 1e-12  # an Angle whose cosine is this close to 0 or +-1 is perpendicular or parallel
 SOURCE_PREFIX = "assembly joint "  # Reference1 of an imported joint: prefix + the Assembly joint's Name
 
 POINT, LINE, PLANE = "vertex", "straight edge", "planar face"
@@ -52,8 +52,8 @@ POINT, LINE, PLANE = "vertex", "straight edge", "planar face"
 # distance d != 0, how d enters). 'shift': JCS1 moved by d along its z (OndselSolver's offset of
 # PointInPlane, LineInPlane and Planar joints); 'length': the joint's length d (SphSph: a rod;
 # CylSph and RevCyl: the distance from the z axis of JCS1, a DISTXY row). FreeCAD 1.0's own solver
-# does not close point-line at distance 0 (a distance from an axis has no gradient there): we
-# keep the point on the line (point_on_line).
+# does not close point-line and line-line at distance 0 (a distance from an axis has no gradient
+# there): we keep the point on the line (point_on_line, cylindrical).
 DISTANCE_VARIANTS: dict[tuple[str, str], tuple[str, str, str]] = {
     (POINT, POINT): ("spherical", "distance", "length"),
     (PLANE, POINT): ("point_in_plane", "point_in_plane", "shift"),
@@ -169,9 +169,9 @@ def _angle_joint(joint) -> tuple[str, float]:
     the angle |a| between the z axes of the two JCS (``Distance`` holds a [deg])."""
     angle = abs(_number(_prop(joint, "Distance", "Angle", default=0.0)))
     c = math.cos(math.radians(angle))
-    if abs(abs(c) - 1.0) <= 1e-12:
+    if abs(abs(c) - 1.0) <= _COS_TOL:
         return "parallel", 0.0
-    if abs(c) <= 1e-12:
+    if abs(c) <= _COS_TOL:
         return "perpendicular", 0.0
     return "angle", math.degrees(math.acos(c))
 
@@ -249,8 +249,13 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
 
 # ----------------------------------------------------------------------------- FreeCAD 1.0
 def find_assemblies(doc: App.Document) -> list[App.DocumentObject]:
-    """Assembly objects of a document (none on FreeCAD 0.20)."""
-    return [o for o in doc.Objects if o.TypeId == "Assembly::AssemblyObject"]
+    """The top-level Assembly objects of a document (none on FreeCAD 0.20). An Assembly nested
+    in another one moves as one rigid part of it, so it is not imported on its own."""
+    return [o for o in doc.Objects if _is_assembly(o) and not any(_is_assembly(p) for p in o.InListRecursive)]
+
+
+def _is_assembly(obj) -> bool:
+    return obj.TypeId == "Assembly::AssemblyObject"
 
 
 def assembly_joints(assembly: App.DocumentObject) -> tuple[list[App.DocumentObject], list[App.DocumentObject]]:

@@ -338,6 +338,9 @@ def test_link_part_and_nested_sub_assembly(App, doc, JointObject):
         ref1 = ["A.Face6", "A.Vertex8"] if jtype == "Revolute" else ["A.Vertex1"] * 2
         j.Proxy.setJointConnectors(j, [[asm, ref1], [asm, ref2]])
     assert asm.solve() == 0
+    from MBDWorkbench.cad.assembly_import import find_assemblies
+
+    assert find_assemblies(doc) == [asm]  # the nested one is a part of it
     report, model = import_and_model(doc, asm)
     assert report.unsupported == [] and sorted(j.type for j in model.joints) == ["revolute", "spherical"]
     rho = 7850.0
