@@ -207,6 +207,16 @@ def zero_coordinates(jtype: str, frame1, frame2) -> tuple:
     return frame1, frame2
 
 
+def _resolve_side(resolve: Callable, joint, k: int) -> tuple:
+    """resolve() of side k (1 or 2) of a joint; Unsupported naming the reference when the
+    document cannot resolve it (a damaged or foreign document must not stop the import)."""
+    ref = _prop(joint, "Reference%d" % k)
+    try:
+        return resolve(ref, _prop(joint, "Placement%d" % k, "JCS%d" % k))
+    except Exception as exc:  # FreeCAD raises its own types from broken links and placements
+        raise Unsupported("Reference%d %r cannot be resolved (%s: %s)" % (k, ref, type(exc).__name__, exc)) from None
+
+
 def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     """MappedJoint of one assembly joint, or raise Unsupported. ``resolve(reference,
     placement)`` returns (part, global JCS App.Placement, element kind) where the element
@@ -216,11 +226,9 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     if not _prop(joint, "Activated", default=True):
         raise Unsupported("deactivated")
     jtype = str(_prop(joint, "JointType", default=""))
-    ref1, ref2 = _prop(joint, "Reference1"), _prop(joint, "Reference2")
-    if ref1 is None or ref2 is None:
+    if _prop(joint, "Reference1") is None or _prop(joint, "Reference2") is None:
         raise Unsupported("%s joint without two references" % (jtype or "untyped"))
-    side1 = resolve(ref1, _prop(joint, "Placement1", "JCS1"))
-    side2 = resolve(ref2, _prop(joint, "Placement2", "JCS2"))
+    side1, side2 = _resolve_side(resolve, joint, 1), _resolve_side(resolve, joint, 2)
     length = angle = 0.0
     if jtype == "Distance":
         mapped, side1, side2, length = _distance_joint(joint, side1, side2)
@@ -387,10 +395,15 @@ def import_assembly(
     return report
 
 
-def sync_assemblies(doc: App.Document) -> list[ImportReport]:
+def sync_assemblies(doc: App.Document, show: Callable[[str], object] | None = None) -> list[ImportReport]:
     """Import every Assembly of a document, or update what an earlier import made: the one-click
-    path of Check, Solve and the command line on a document with an Assembly (nothing on 0.20)."""
-    return [import_assembly(doc, asm) for asm in find_assemblies(doc)]
+    path of Check, Solve and the command line on a document with an Assembly (nothing on 0.20).
+    ``show(text)`` receives the report of each import that left something out or has notes."""
+    reports = [import_assembly(doc, asm) for asm in find_assemblies(doc)]
+    for report in reports:
+        if show is not None and (report.unsupported or report.notes):
+            show(report.text())
+    return reports
 
 
 def _parts(mapped: list[MappedJoint], grounded: list) -> list:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 from typing import TYPE_CHECKING
 
 from .archive import check_document_file
@@ -468,7 +469,7 @@ def model_from_document_file(path: str, simulation: str | App.DocumentObject | N
     try:
         sim = doc.getObject(simulation) if isinstance(simulation, str) else simulation
         doc.recompute()
-        sync_assemblies(doc)
+        sync_assemblies(doc, show=lambda text: print(text, file=sys.stderr))
         return model_from_document(doc, sim)
     except CadError as exc:
         raise ModelError(path, str(exc)) from None

@@ -133,6 +133,14 @@ def test_unsupported_and_deactivated(App):
         map_joint(joint("Revolute"), same)
 
 
+def test_unresolvable_reference_is_reported(App):
+    def broken(ref, placement):
+        raise AttributeError("'str' object has no attribute 'getSubObject'")
+
+    with pytest.raises(Unsupported, match="Reference1 .* cannot be resolved \\(AttributeError"):
+        map_joint(joint("Revolute"), broken)
+
+
 def test_limits_are_listed_and_offsets_not_applied_twice(App):
     """FreeCAD puts Offset1/2 into Placement1/2 (JointObject.findPlacement): the frame is the
     resolver's JCS as it is; enabled limits are listed with their values."""
