@@ -120,5 +120,13 @@ def test_row_counts_match_joint_freedoms():
         "fixed": 6,
         "universal": 4,
         "distance": 1,
+        "parallel": 2,
+        "angle": 1,
+        "perpendicular": 1,
+        "point_in_plane": 1,
+        "point_on_line": 2,
+        "line_in_plane": 2,
+        "point_line_distance": 1,
+        "line_line_distance": 3,
     }
     assert {k: v.equations for k, v in JOINTS.items()} == removed

@@ -18,11 +18,24 @@ from MBDWorkbench.cli_common import exit_code_table  # noqa: E402
 from MBDWorkbench.solver.catalog import COORDINATES, FORCES, JOINTS  # noqa: E402
 from MBDWorkbench.solver.limits import limits_table, run_limits_table  # noqa: E402
 
-# Mappings with conditions, written in cad/assembly_import.map_joint (not one-to-one names).
-CONDITIONAL_ASSEMBLY_ROWS = (
-    ("Distance of 0 between two planar faces", "planar"),
-    ("Grounded", "the body's `Grounded` flag"),
-)
+# How a Distance d enters the joint (cad/assembly_import.DISTANCE_VARIANTS).
+_DISTANCE_HOW = {"shift": "frame 1 (JCS1) moved by d along its z", "length": "`length` = d"}
+
+
+def conditional_assembly_rows() -> list[tuple[str, str]]:
+    """Mappings with conditions, written in cad/assembly_import.map_joint (not one-to-one names)."""
+    from MBDWorkbench.cad.assembly_import import DISTANCE_VARIANTS
+
+    rows = []
+    for (first, second), (at_zero, at_distance, how) in DISTANCE_VARIANTS.items():
+        rows.append((f"Distance d = 0, {first} - {second}", at_zero))
+        rows.append((f"Distance d != 0, {first} - {second}", f"{at_distance} ({_DISTANCE_HOW[how]})"))
+    return rows + [
+        ("Angle 0 or 180 deg", "parallel"),
+        ("Angle 90 deg", "perpendicular"),
+        ("Angle a, other", "angle (`angle` = abs(a), folded into (0, 180) deg)"),
+        ("Grounded", "the body's `Grounded` flag"),
+    ]
 
 
 def joint_table() -> str:
@@ -39,7 +52,7 @@ def coordinate_cell(names: tuple[str, ...]) -> str:
 def assembly_table() -> str:
     """The FreeCAD Assembly joint mapping of docs/workbench.md."""
     direct = [(a, j.name) for j in JOINTS.values() for a in j.assembly_names]
-    rows = [f"| {a} | {ours} |" for a, ours in (*direct, *CONDITIONAL_ASSEMBLY_ROWS)]
+    rows = [f"| {a} | {ours} |" for a, ours in (*direct, *conditional_assembly_rows())]
     return "\n".join(["| Assembly joint | Imported as |", "|---|---|", *rows])
 
 

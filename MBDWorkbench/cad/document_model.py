@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 from typing import TYPE_CHECKING
 
 from .archive import check_document_file
@@ -153,7 +154,8 @@ def _check_sides_kept(obj, what):
             )
 
 
-def _joint(obj, names, bodies):
+def _joint(obj, names, bodies, poses):
+    from ..solver.catalog import JOINTS
     from ..solver.model import Frame, Joint
 
     what = "joint '%s'" % obj.Label
@@ -165,9 +167,35 @@ def _joint(obj, names, bodies):
         raise CadError("%s: both sides are the same part '%s'" % (what, part))
     if b1 == "ground" and b2 == "ground":
         raise CadError("%s: both sides are the ground (set Body1 or Body2)" % what)
+    name, jtype = names[obj.Name], obj.JointType
+    if getattr(obj, "SeparateFrames", False):
+        frame_i, frame_j = (_local_frame(plc, poses.get(b)) for plc, b in ((obj.Frame, b1), (obj.Frame2, b2)))
+        length = float(getattr(obj, "Length", 0.0) or 0.0) * 1e-3
+        length = length if JOINTS[jtype].takes_length and length > 0 else None
+        angle = math.radians(float(getattr(obj, "Angle", 0.0) or 0.0))
+        angle = angle if JOINTS[jtype].takes_angle and angle > 0 else None
+        return Joint(
+            name=name, type=jtype, body_i=b1, body_j=b2, frame_i=frame_i, frame_j=frame_j, length=length, angle=angle
+        )
     o, x, _, z = placement_axes(obj.Frame)
     frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())
-    return Joint(name=names[obj.Name], type=obj.JointType, body_i=b1, body_j=b2, frame=frame)
+    return Joint(name=name, type=jtype, body_i=b1, body_j=b2, frame=frame)
+
+
+def _local_frame(placement, body):
+    """Frame of a global placement [mm] in a model Body's own frame about its CoG [m] (the
+    ground, ``body`` None: global)."""
+    import numpy as np
+
+    from ..solver.model import Frame
+    from ..solver.quaternion import matrices
+
+    o, x, _, z = placement_axes(placement)
+    o = o * 1e-3
+    if body is not None:
+        R = matrices(np.asarray(body.orientation, float))
+        o, x, z = R.T @ (o - np.asarray(body.position, float)), R.T @ x, R.T @ z
+    return Frame(origin=o.tolist(), z_axis=z.tolist(), x_axis=x.tolist())
 
 
 def _driver(obj, names, joints):
@@ -304,7 +332,8 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
     body_names = {o.Name for o in by_type["Body"]}
     joint_names = {o.Name for o in by_type["Joint"]}
     bodies, infos = zip(*[_body(o, names[o.Name]) for o in by_type["Body"]])
-    joints = [_joint(o, names, body_names) for o in by_type["Joint"]]
+    poses = {b.name: b for b in bodies}
+    joints = [_joint(o, names, body_names, poses) for o in by_type["Joint"]]
     drivers = [_driver(o, names, joint_names) for o in by_type["Driver"]]
     forces = [_spring(o, names, body_names, joint_names) for o in by_type["SpringDamper"]]
     forces += [_force(o, names, body_names) for o in by_type["Force"]]
@@ -424,6 +453,7 @@ def model_from_document_file(path: str, simulation: str | App.DocumentObject | N
     """Open an .FCStd file (headless), build its Model, close it again. Errors in the
     document are raised as the solver's ModelError naming the file (the CLI reports them)."""
     from ..solver.errors import ModelError
+    from .assembly_import import sync_assemblies
     from .freecad_env import FreeCADNotFoundError, import_freecad
 
     try:
@@ -439,6 +469,7 @@ def model_from_document_file(path: str, simulation: str | App.DocumentObject | N
     try:
         sim = doc.getObject(simulation) if isinstance(simulation, str) else simulation
         doc.recompute()
+        sync_assemblies(doc, show=lambda text: print(text, file=sys.stderr))
         return model_from_document(doc, sim)
     except CadError as exc:
         raise ModelError(path, str(exc)) from None

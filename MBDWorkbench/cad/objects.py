@@ -414,6 +414,23 @@ class JointProxy(_Proxy):
             ),
             ("App::PropertyString", "Reference1", g, "Geometry picked on the first part", "", READ_ONLY),
             ("App::PropertyString", "Reference2", g, "Geometry picked on the second part", "", READ_ONLY),
+            (
+                "App::PropertyBool",
+                "SeparateFrames",
+                g,
+                "Frame is carried by Body1 and Frame2 by Body2 (both global, at the initial configuration); "
+                "they need not coincide there (joints imported from a FreeCAD Assembly)",
+                False,
+            ),
+            ("App::PropertyPlacement", "Frame2", g, "With SeparateFrames: the frame carried by Body2, global"),
+            ("App::PropertyFloat", "Length", g, "Distance joints with SeparateFrames: length [mm] (0: initial)", 0.0),
+            (
+                "App::PropertyFloat",
+                "Angle",
+                g,
+                "Angle joints with SeparateFrames: angle [deg] of the z axes (0: initial)",
+                0.0,
+            ),
         ]
 
 

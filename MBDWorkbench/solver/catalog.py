@@ -8,17 +8,20 @@ existing primitive rows, add one :class:`JointType` here and an icon
 
 Primitive rows are written once, in :mod:`.joints` (value, Jacobian and gamma).
 A row is ``(kind, *args)``: ``(POINT, axis)`` with axis 0, 1, 2 a global direction;
-``(DP1, a_i, a_j)`` two joint-frame axes kept perpendicular; ``(DP2, a_i)`` the frame
+``(DP1, a_i, a_j)`` two joint-frame axes kept perpendicular
+(``(DP1, a_i, a_j, "cos_angle")``: at the joint's angle); ``(DP2, a_i)`` the frame
 origin on body j kept in the plane of body i normal to a_i; ``(DISTANCE,)`` the two anchor
-points kept at the joint's length (:func:`.model.distance_anchors`). Axis names: ``xi``, ``yi``,
-``zi`` (frame axes carried by body i), ``xj``, ``yj`` (carried by body j).
+points kept at the joint's length (:func:`.model.distance_anchors`); ``(DISTXY, a_i)`` the frame
+origin on body j kept at the joint's length from the axis along a_i through the origin on body i.
+Axis names: ``xi``, ``yi``, ``zi`` (frame axes carried by body i), ``xj``, ``yj``, ``zj`` (carried
+by body j).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .joints import ANGLE, DISTANCE, DP1, DP2, POINT
+from .joints import ANGLE, DISTANCE, DISTXY, DP1, DP2, POINT
 
 Row = tuple
 
@@ -68,6 +71,17 @@ class JointType:
     def icon(self) -> str:
         """Icon name under resources/icons (without .svg)."""
         return "joint_" + self.name
+
+    @property
+    def takes_angle(self) -> bool:
+        """Whether it keeps an angle [rad] between two axes (a DP1 row with the constant
+        ``cos_angle``): the joint's ``angle``."""
+        return any(row[0] == DP1 and row[3:] == ("cos_angle",) for row in self.rows)
+
+    @property
+    def takes_length(self) -> bool:
+        """Whether it keeps a length [m] (DISTANCE or DISTXY rows): the joint's ``length``."""
+        return any(row[0] in (DISTANCE, DISTXY) for row in self.rows)
 
 
 @dataclass(frozen=True)
@@ -223,6 +237,66 @@ JOINTS: dict[str, JointType] = {
             "centre of gravity of the second)",
             needs_axis=False,
             frees="all but the distance of the two points",
+        ),
+        # Orientation-only and point/line/plane primitives of FreeCAD's Assembly (Parallel,
+        # Perpendicular, Angle 0/90/180 deg, and the Distance variants; cad/assembly_import.py).
+        JointType(
+            "parallel",
+            _AXES_PARALLEL,
+            "Parallel axes",
+            "Keeps the z axes of the two frames parallel (orientation only)",
+            assembly_names=("Parallel",),
+            frees="translations, rotation about z",
+        ),
+        JointType(
+            "perpendicular",
+            ((DP1, "zi", "zj"),),
+            "Perpendicular axes",
+            "Keeps the z axes of the two frames perpendicular (orientation only)",
+            assembly_names=("Perpendicular",),
+            frees="all but the angle of the two z axes",
+        ),
+        JointType(
+            "angle",
+            ((DP1, "zi", "zj", "cos_angle"),),
+            "Angle between axes",
+            "Keeps the z axes of the two frames at the joint's angle (orientation only)",
+            frees="all but the angle of the two z axes",
+        ),
+        JointType(
+            "point_in_plane",
+            ((DP2, "zi"),),
+            "Point in plane",
+            "The frame origin on the second part stays in the x-y plane of the first frame",
+            frees="all but the distance from the plane",
+        ),
+        JointType(
+            "point_on_line",
+            ((DP2, "xi"), (DP2, "yi")),
+            "Point on line",
+            "The frame origin on the second part stays on the z axis of the first frame",
+            frees="translation along z, 3 rotations",
+        ),
+        JointType(
+            "point_line_distance",
+            ((DISTXY, "zi"),),
+            "Point at a distance from a line",
+            "The frame origin on the second part stays at the joint's length from the z axis of the first frame",
+            frees="all but the distance from the axis",
+        ),
+        JointType(
+            "line_line_distance",
+            _AXES_PARALLEL + ((DISTXY, "zi"),),
+            "Parallel lines at a distance",
+            "The z axes of the two frames stay parallel, at the joint's length from each other",
+            frees="translation along z and about the first axis, rotation about z",
+        ),
+        JointType(
+            "line_in_plane",
+            ((DP2, "zi"), (DP1, "zi", "zj")),
+            "Line in plane",
+            "The z axis of the second frame stays in the x-y plane of the first frame",
+            frees="translation in the x-y plane, rotation about z and about the line",
         ),
     )
 }

@@ -8,10 +8,13 @@ right-hand side of Phi_q qddot = gamma, i.e. minus the velocity-quadratic part o
 Phi_ddot):
 
 * POINT  e . (p_i - p_j) = 0 with p = r + A s (one global direction e per row)
-* DP1    a_i . a_j = 0 (two body-fixed vectors stay perpendicular)
+* DP1    a_i . a_j = c (two body-fixed vectors stay perpendicular, c = 0; the angle joint: c = cos
+  of its angle, from the row's fourth argument)
 * DP2    a_i . (p_j - p_i) = 0 (the point of j stays in a plane of i)
 * ANGLE  atan2(y_i . x_j, x_i . x_j) (the rotation of j about z_i; driver rows only)
 * DISTANCE  (d . d - L^2) / (2 L) = 0 with d = p_j - p_i (two points at distance L > 0)
+* DISTXY  (d . d - (a_i . d)^2 - L^2) / (2 L) = 0: the point of j at distance L > 0 from the axis
+  through p_i along the unit vector a_i of i (OndselSolver's DistancexyConstraintIJ)
 
 DISTANCE is written in squared form: a polynomial in the poses, smooth everywhere, where
 |d| - L has no derivative at d = 0; dividing by 2 L makes it |d| - L to first order (metres,
@@ -38,13 +41,14 @@ from .jit import njit
 from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, dot, scale, sub
 
 POINT, DP1, DP2, ANGLE, DISTANCE = 0, 1, 2, 3, 4
+DISTXY = 5
 
 # Which rows measure a length (metres) rather than an angle (radians).
-ROW_IS_ANGULAR = {POINT: False, DP1: True, DP2: False, ANGLE: True, DISTANCE: False}
+ROW_IS_ANGULAR = {POINT: False, DP1: True, DP2: False, ANGLE: True, DISTANCE: False, DISTXY: False}
 
 # Sides ("i", "j") whose rotation a row depends on when its points sit at the bodies' centres of
 # gravity (point masses: model.joint_rows), and the rows that depend on the rotations only.
-ROW_TURNS = {POINT: "", DP1: "ij", DP2: "i", ANGLE: "ij", DISTANCE: ""}
+ROW_TURNS = {POINT: "", DP1: "ij", DP2: "i", ANGLE: "ij", DISTANCE: "", DISTXY: "i"}
 ROW_ROTATION_ONLY = frozenset({DP1, ANGLE})
 
 Side = tuple  # (b, r, v, w), see the module docstring
@@ -60,11 +64,16 @@ def row_vectors(spec: tuple, local: dict) -> np.ndarray:
         out[2, spec[1]] = 1.0
     elif kind == DP1:
         out[0], out[1] = local[spec[1]], local[spec[2]]
+        if len(spec) > 3:  # a constant c: a_i . a_j = c
+            out[2, 0] = local[spec[3]]
     elif kind == DP2:
         out[0], out[1], out[2] = local[spec[1]], local["oi"], local["oj"]
     elif kind == DISTANCE:
         out[0], out[1] = local["oi"], local["oj"]
         out[2, 0] = local["length"]
+    elif kind == DISTXY:
+        out[0], out[1], out[2] = local[spec[1]], local["oi"], local["oj"]
+        out[3, 0] = local["length"]
     else:
         out[0], out[1], out[2], out[3] = local["xi"], local["yi"], local["xj"], local["zi"]
     return out
@@ -148,6 +157,28 @@ def _distance(A, side_i, side_j, si, sj, length):
 
 
 @njit(cache=True)
+def _distxy(A, side_i, side_j, ai_bar, si, sj, length):
+    """DISTXY (d.d - s^2 - L^2) / (2 L), s = a_i.d, d = p_j - p_i: the terms of :func:`row_terms`.
+    With e = d - s a_i (the part of d normal to the axis) its Jacobian is that of a rod along e
+    plus the turn of a_i, -s (a_i x d) / L on body i."""
+    ai, dai, qai = vector_kinematics(A, side_i, ai_bar)
+    pi, dpi, qpi = point_kinematics(A, side_i, si)
+    pj, dpj, qpj = point_kinematics(A, side_j, sj)
+    d, dd = sub(pj, pi), sub(dpj, dpi)
+    s = dot(ai, d)
+    ds = dot(dai, d) + dot(ai, dd)
+    gamma_s = -(dot(qai, d) + 2.0 * dot(dai, dd) + dot(ai, sub(qpj, qpi)))
+    e = sub(d, scale(s, ai))
+    inv = 1.0 / length
+    lin_j = scale(inv, e)
+    ang_i = scale(-inv, add(cross(si, body_mtv(A, side_i[0], e)), scale(s, cross(ai_bar, body_mtv(A, side_i[0], d)))))
+    ang_j = scale(inv, cross(sj, body_mtv(A, side_j[0], e)))
+    phi = (dot(d, d) - s * s - length * length) * 0.5 * inv
+    gamma = -(dot(dd, dd) + dot(d, sub(qpj, qpi)) - ds * ds + s * gamma_s) * inv
+    return phi, scale(-1.0, lin_j), ang_i, lin_j, ang_j, gamma, (dot(d, dd) - s * ds) * inv
+
+
+@njit(cache=True)
 def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, side_j: Side) -> tuple:
     """Row r (local vectors vecs[r], vecs (m, 4, 3)) of kind ``kind`` between two sides:
     (phi, Phi_q of side i as linear and angular parts, the same of side j, gamma,
@@ -162,7 +193,7 @@ def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, 
         return (dot(e, sub(pi, pj)), e, ang_i, scale(-1.0, e), ang_j, -dot(e, sub(qpi, qpj)), dot(e, sub(dpi, dpj)))
     if kind == DP1:
         phi, ji, jj, gamma, rate = _dp1(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 1))
-        return phi, zero, ji, zero, jj, gamma, rate
+        return phi - vecs[r, 2, 0], zero, ji, zero, jj, gamma, rate
     if kind == DP2:
         ai_bar, si, sj = _local(vecs, r, 0), _local(vecs, r, 1), _local(vecs, r, 2)
         ai, dai, qai = vector_kinematics(A, side_i, ai_bar)
@@ -175,6 +206,9 @@ def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, 
         return dot(ai, d), scale(-1.0, ai), ang_i, ai, ang_j, gamma, dot(dai, d) + dot(ai, dd)
     if kind == DISTANCE:
         return _distance(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 1), vecs[r, 2, 0])
+    if kind == DISTXY:
+        si, sj = _local(vecs, r, 1), _local(vecs, r, 2)
+        return _distxy(A, side_i, side_j, _local(vecs, r, 0), si, sj, vecs[r, 3, 0])
     # ANGLE: theta = atan2(s, c), s = y_i.x_j, c = x_i.x_j
     s, jsi, jsj, gs, ds = _dp1(A, side_i, side_j, _local(vecs, r, 1), _local(vecs, r, 2))
     c, jci, jcj, gc, dc = _dp1(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 2))

@@ -63,6 +63,7 @@ RANGES: dict[str, Range] = {
 }
 MIN_PRINCIPAL_INERTIA = 1e-20  # kg m^2: the smallest principal moment (its inverse enters the mass matrix)
 MIN_AXIS_NORM = 1e-12  # a joint axis shorter than this is degenerate
+MIN_AXIS_ANGLE = 1e-3  # [rad] an angle joint's angle from 0 and pi (its equation's gradient is sin(angle))
 MIN_QUATERNION_NORM = 1e-9  # an orientation quaternion shorter than this is degenerate
 PROFILE_MAGNITUDE = 1e15  # |f|, |f'|, |f''| of a profile over the run
 PROFILE_CHECK_POINTS = 1001  # profiles are checked at this many times over [0, t_end] when a model is loaded
@@ -199,6 +200,7 @@ def _per(counts: dict[str, int]) -> str:
 _BOUNDS = (
     ("smallest principal moment of inertia [kg m^2]", MIN_PRINCIPAL_INERTIA),
     ("shortest joint axis", MIN_AXIS_NORM),
+    ("angle joint: smallest angle from 0 and pi [rad]", MIN_AXIS_ANGLE),
     ("shortest orientation quaternion", MIN_QUATERNION_NORM),
     ("largest |f|, |f'|, |f''| of a profile over the run", PROFILE_MAGNITUDE),
     ("times at which profiles are checked when a model is read", PROFILE_CHECK_POINTS),

@@ -37,6 +37,7 @@ from .limits import (
     MAX_NAME_LENGTH,
     MAX_SAMPLES,
     MAX_TEXT_LENGTH,
+    MIN_AXIS_ANGLE,
     MIN_AXIS_NORM,
     MIN_PRINCIPAL_INERTIA,
     MIN_QUATERNION_NORM,
@@ -96,7 +97,8 @@ class Joint:
     body_i, the second the frame's y axis on body_j. Distance joints keep two anchor points
     (:func:`distance_anchors`) at ``length`` [m] (default: their initial distance): the origins
     of ``frame_i`` and ``frame_j``, or the origin of ``frame`` on body_i and ``point_j`` on body_j
-    (global, initial configuration; default: body_j's centre of gravity)."""
+    (global, initial configuration; default: body_j's centre of gravity). Angle joints keep
+    the z axes of frame_i and frame_j at ``angle`` [rad] (default: their initial angle)."""
 
     name: str
     type: str
@@ -107,6 +109,7 @@ class Joint:
     frame_j: Frame = None
     point_j: list = None
     length: float = None
+    angle: float = None
 
 
 def _force_class() -> type:
@@ -468,7 +471,9 @@ DISTANCE_FIELDS = ("point_j", "length")  # joint fields of the distance type onl
 
 
 def _joint(d, path):
-    _reject_unknown(d, path, {"name", "type", "body_i", "body_j", "frame", "frame_i", "frame_j", *DISTANCE_FIELDS})
+    _reject_unknown(
+        d, path, {"name", "type", "body_i", "body_j", "frame", "frame_i", "frame_j", "angle", *DISTANCE_FIELDS}
+    )
     name = _name(d, path)
     jtype = d.get("type")
     if jtype not in JOINT_TYPES:
@@ -488,6 +493,7 @@ def _joint(d, path):
         frame_j=frames.get("frame_j"),
         point_j=_vector(d["point_j"], f"{path}.point_j") if "point_j" in d else None,
         length=_number(d["length"], f"{path}.length") if "length" in d else None,
+        angle=_number(d["angle"], f"{path}.angle") if "angle" in d else None,
     )
 
 
@@ -826,10 +832,13 @@ def _check_joint(model, j, names, path):
             frame_axes(fr, f"{path}.{key}", what)
     if j.type == "distance":
         _check_distance(model, j, path)
+    elif JOINTS[j.type].takes_length:
+        _check_axis_distance(model, j, path)
     else:
         for key in DISTANCE_FIELDS:
             if getattr(j, key) is not None:
                 raise ModelError(f"{path}.{key}", f"{what}: only distance joints take '{key}'")
+    _check_angle(model, j, path)
     _check_point_mass_anchors(model, j, path)
     joint_rows(model, j, path)
 
@@ -846,6 +855,58 @@ def _check_distance(model: Model, j: Joint, path: str) -> None:
         raise ModelError(path, f"{what}: its two points coincide at the initial configuration")
     if j.length is not None and not (isinstance(j.length, (int, float)) and math.isfinite(j.length) and j.length > 0):
         raise ModelError(f"{path}.length", f"{what}: length must be a positive number of metres, got {j.length!r}")
+
+
+def _check_axis_distance(model: Model, j: Joint, path: str) -> None:
+    """A joint keeping a point at a distance from an axis: no point_j, a positive length (by
+    default its initial distance, which must then be positive: the equation has no direction
+    on the axis)."""
+    what = f"joint '{j.name}'"
+    if j.point_j is not None:
+        raise ModelError(f"{path}.point_j", f"{what}: only distance joints take 'point_j'")
+    if j.length is not None and not (isinstance(j.length, (int, float)) and math.isfinite(j.length) and j.length > 0):
+        raise ModelError(f"{path}.length", f"{what}: length must be a positive number of metres, got {j.length!r}")
+    if j.length is None and axis_distance(model, j) <= COINCIDENT_TOL:
+        raise ModelError(path, f"{what}: the point lies on the axis at the initial configuration; give 'length'")
+
+
+def _check_angle(model: Model, j: Joint, path: str) -> None:
+    """The angle of an angle joint strictly between 0 and pi (at 0 or pi its one equation has
+    no gradient: use a parallel joint); other joints take none."""
+    what = f"joint '{j.name}'"
+    if not JOINTS[j.type].takes_angle:
+        if j.angle is not None:
+            raise ModelError(f"{path}.angle", f"{what}: only angle joints take 'angle'")
+        return
+    angle = axis_angle(model, j) if j.angle is None else j.angle
+    if not (
+        isinstance(angle, (int, float)) and math.isfinite(angle) and MIN_AXIS_ANGLE <= angle <= math.pi - MIN_AXIS_ANGLE
+    ):
+        where = f"{path}.angle" if j.angle is not None else path
+        raise ModelError(where, f"{what}: angle must lie in (0, pi) rad (0 or pi: a parallel joint), got {angle!r}")
+
+
+def axis_angle(model: Model, j: Joint) -> float:
+    """Angle [rad] between the z axes of joint j's two frames at the initial configuration."""
+    z_i, z_j = _global_frame(model, j, "i")[1], _global_frame(model, j, "j")[1]
+    return float(np.arccos(np.clip(np.dot(z_i, z_j), -1.0, 1.0)))
+
+
+def _global_frame(model: Model, j: Joint, side: str) -> tuple[np.ndarray, np.ndarray]:
+    """(origin [m], unit z axis) of joint j's frame on ``side`` at the initial configuration."""
+    if j.frame is not None:
+        return np.asarray(j.frame.origin, float), frame_axes(j.frame)[2]
+    fr, body = getattr(j, "frame_" + side), getattr(j, "body_" + side)
+    r, A = initial_pose(model, body)
+    return r + A @ np.asarray(fr.origin, float), A @ frame_axes(fr)[2]
+
+
+def axis_distance(model: Model, j: Joint) -> float:
+    """Distance [m] of the frame origin on body_j from the z axis of the frame on body_i at the
+    initial configuration."""
+    o_i, z_i = _global_frame(model, j, "i")
+    d = _global_frame(model, j, "j")[0] - o_i
+    return float(np.linalg.norm(d - np.dot(d, z_i) * z_i))
 
 
 def initial_pose(model: Model, name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -20,7 +20,7 @@ from . import kernels, quaternion
 from .catalog import DRIVERS, JOINTS
 from .expressions import compile_profile, pack_args, pack_programs
 from .joints import ROW_IS_ANGULAR, row_vectors
-from .model import GROUND, body_dofs, distance_anchors, frame_axes, joint_rows
+from .model import GROUND, axis_angle, axis_distance, body_dofs, distance_anchors, frame_axes, joint_rows
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
 
@@ -205,6 +205,10 @@ class System:
                 out[key + side] = v
         if j.type == "distance":
             self._distance_anchors(j, out)
+        elif JOINTS[j.type].takes_length:
+            out["length"] = axis_distance(self.model, j) if j.length is None else float(j.length)
+        if JOINTS[j.type].takes_angle:
+            out["cos_angle"] = float(np.cos(axis_angle(self.model, j) if j.angle is None else j.angle))
         return out
 
     def _distance_anchors(self, j, local):

@@ -74,7 +74,7 @@ def test_assembly_revolute_frame_masses_and_pendulum_motion(App, doc, JointObjec
 
     from MBDWorkbench.cad.assembly_import import find_assemblies, import_assembly
     from MBDWorkbench.cad.document_model import model_from_document
-    from MBDWorkbench.solver import simulate
+    from MBDWorkbench.solver import quaternion, simulate
 
     asm, a, b = build(App, doc, JointObject)
     assert find_assemblies(doc) == [asm]
@@ -89,8 +89,10 @@ def test_assembly_revolute_frame_masses_and_pendulum_motion(App, doc, JointObjec
     axis = rot @ [0.0, 1.0, 0.0]
     (j,) = model.joints
     assert (j.type, j.body_i, j.body_j) == ("revolute", "A_body", "B_body")
-    np.testing.assert_allclose(j.frame.origin, pivot, atol=1e-12)
-    np.testing.assert_allclose(j.frame.z_axis, axis, atol=1e-12)
+    body_a = model.body("A_body")  # the frame on A is given in A's own frame about its CoG
+    R_a = quaternion.matrices(np.asarray(body_a.orientation))
+    np.testing.assert_allclose(body_a.position + R_a @ j.frame_i.origin, pivot, atol=1e-12)
+    np.testing.assert_allclose(R_a @ j.frame_i.z_axis, axis, atol=1e-12)
 
     # masses from the solids, never the Assembly's dummy masses
     ma, mb = RHO * (A_EDGE * 1e-3) ** 3, RHO * np.prod(B_EDGES) * 1e-9

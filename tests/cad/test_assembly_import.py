@@ -3,9 +3,12 @@ has no Assembly workbench). The global joint frame must be the resolver's JCS of
 Reference1 (times Offset1), the parts those of the references; unsupported joints must be
 reported with a reason."""
 
+import numpy as np
 import pytest
 
 from MBDWorkbench.cad.assembly_import import ImportReport, Unsupported, assembly_joints, map_joint
+
+A_COG = np.array([5e-3, 5e-3, 5e-3])  # CoG of the default 10 mm box A at the origin [m]
 
 
 class Fake:
@@ -49,23 +52,78 @@ def resolver(App, kinds=("planar face", "planar face")):
     ],
 )
 def test_direct_mappings_use_the_first_jcs(App, jtype, ours):
+    """Frame 1 is JCS1 (moved along its z onto JCS2's origin where the joint has a displacement
+    coordinate); frame 2 is JCS2 (turned about its z onto frame 1's x where it has an angle)."""
     m = map_joint(joint(jtype), resolver(App))
     assert (m.type, m.part1, m.part2, m.label) == (ours, "A", "B", jtype + "1")
-    assert m.frame.Base == App.Vector(1, 2, 3)
     z = m.frame.Rotation.multVec(App.Vector(0, 0, 1))
     assert (z - App.Vector(0, -1, 0)).Length < 1e-12  # R_x(90) z
+    slides = jtype in ("Slider", "Cylindrical")  # JCS2's origin (0, 0, 0) is 2 mm along z = -y
+    assert (m.frame.Base - App.Vector(1, 0 if slides else 2, 3)).Length < 1e-12
+    assert m.frame2.Base == App.Vector(0, 0, 0)
+    x1, x2 = (f.Rotation.multVec(App.Vector(1, 0, 0)) for f in (m.frame, m.frame2))
+    turns = jtype in ("Revolute", "Cylindrical")
+    assert (x2 - (x1 if turns else App.Vector(1, 0, 0))).Length < 1e-12
 
 
-def test_distance_zero_between_planes_is_planar(App):
-    assert map_joint(joint("Distance", Distance=0.0), resolver(App)).type == "planar"
-    with pytest.raises(Unsupported, match="Distance of 5 mm"):
-        map_joint(joint("Distance", Distance=5.0), resolver(App))
-    with pytest.raises(Unsupported, match="cylindrical face"):
+@pytest.mark.parametrize(
+    "kinds, distance, ours, shift",
+    [
+        (("planar face", "planar face"), 0.0, "planar", 0.0),
+        (("planar face", "planar face"), 5.0, "planar", 5.0),
+        (("planar face", "vertex"), 5.0, "point_in_plane", 5.0),
+        (("vertex", "planar face"), 5.0, "point_in_plane", 5.0),  # sides swapped: the plane first
+        (("planar face", "straight edge"), -2.0, "line_in_plane", -2.0),
+        (("straight edge", "vertex"), 0.0, "point_on_line", 0.0),
+        (("straight edge", "straight edge"), 0.0, "cylindrical", 0.0),
+        (("vertex", "vertex"), 0.0, "spherical", 0.0),
+    ],
+)
+def test_distance_variants(App, kinds, distance, ours, shift):
+    m = map_joint(joint("Distance", Distance=distance), resolver(App, kinds))
+    assert m.type == ours and m.length == 0.0
+    swapped = kinds[0] == "vertex" and kinds[1] != "vertex"
+    assert (m.part1, m.part2) == (("B", "A") if swapped else ("A", "B"))
+    jcs1 = resolver(App)(("asm", ["B" if swapped else "A"]), None)[1]
+    z = jcs1.Rotation.multVec(App.Vector(0, 0, 1))
+    if ours == "cylindrical":  # frame 1 moved along z onto JCS2's origin (0, 0, 0): displacement 0
+        shift = -z.dot(jcs1.Base)
+    assert (m.frame.Base - (jcs1.Base + z * shift)).Length < 1e-12
+
+
+@pytest.mark.parametrize(
+    "kinds, ours",
+    [
+        (("vertex", "vertex"), "distance"),
+        (("straight edge", "vertex"), "point_line_distance"),
+        (("straight edge", "straight edge"), "line_line_distance"),
+    ],
+)
+def test_distances_kept_as_lengths(App, kinds, ours):
+    m = map_joint(joint("Distance", Distance=15.0), resolver(App, kinds))
+    assert (m.type, m.length) == (ours, 15.0)
+    assert m.frame.Base == App.Vector(1, 2, 3) and m.frame2.Base == App.Vector(0, 0, 0)
+
+
+def test_distance_variants_without_rows_are_reported(App):
+    with pytest.raises(Unsupported, match="length must be positive"):
+        map_joint(joint("Distance", Distance=-5.0), resolver(App, ("straight edge", "vertex")))
+    with pytest.raises(Unsupported, match="cylindrical face and planar face"):
         map_joint(joint("Distance", Distance=0.0), resolver(App, ("cylindrical face", "planar face")))
 
 
+def test_orientation_joints(App):
+    assert map_joint(joint("Parallel"), resolver(App)).type == "parallel"
+    assert map_joint(joint("Perpendicular"), resolver(App)).type == "perpendicular"
+    for angle, ours in ((0.0, "parallel"), (180.0, "parallel"), (90.0, "perpendicular"), (-90.0, "perpendicular")):
+        assert map_joint(joint("Angle", Distance=angle), resolver(App)).type == ours
+    for angle, kept in ((30.0, 30.0), (-30.0, 30.0), (200.0, 160.0), (390.0, 30.0)):  # |a| between the z axes
+        m = map_joint(joint("Angle", Distance=angle), resolver(App))
+        assert m.type == "angle" and m.angle == pytest.approx(kept, abs=1e-12)
+
+
 def test_unsupported_and_deactivated(App):
-    for jtype in ("Parallel", "Perpendicular", "Angle", "RackPinion", "Screw", "Gears", "Belt"):
+    for jtype in ("RackPinion", "Screw", "Gears", "Belt"):
         with pytest.raises(Unsupported, match=jtype):
             map_joint(joint(jtype), resolver(App))
     with pytest.raises(Unsupported, match="deactivated"):
@@ -75,12 +133,32 @@ def test_unsupported_and_deactivated(App):
         map_joint(joint("Revolute"), same)
 
 
-def test_limits_and_offset_are_reported(App):
+def test_unresolvable_reference_is_reported(App):
+    def broken(ref, placement):
+        raise AttributeError("'str' object has no attribute 'getSubObject'")
+
+    with pytest.raises(Unsupported, match="Reference1 .* cannot be resolved \\(AttributeError"):
+        map_joint(joint("Revolute"), broken)
+
+
+def test_limits_are_listed_and_offsets_not_applied_twice(App):
+    """FreeCAD puts Offset1/2 into Placement1/2 (JointObject.findPlacement): the frame is the
+    resolver's JCS as it is; enabled limits are listed with their values."""
     off = App.Placement(App.Vector(0, 0, 7), App.Rotation())
-    m = map_joint(joint("Revolute", EnableAngleMax=True, Offset1=off), resolver(App))
-    assert "limits ignored" in m.notes and "Offset1 applied to the frame" in m.notes
-    p = m.frame.multVec(App.Vector(0, 0, 0))
-    assert (p - App.Vector(1, 2 - 7, 3)).Length < 1e-12  # offset along the JCS z = -y
+    m = map_joint(joint("Revolute", EnableAngleMax=True, AngleMax=45.0, LengthMin=3.0, Offset1=off), resolver(App))
+    assert m.notes == ["limits not simulated (AngleMax = 45 deg)"]
+    assert m.frame.Base == App.Vector(1, 2, 3)
+
+
+def test_freecad_1_1_motions_are_listed_not_dropped(App):
+    from MBDWorkbench.cad.assembly_import import assembly_motions, motion_note
+
+    hinge = joint("Revolute")
+    motion = Fake(Label="Motion", Joint=(hinge, ""), MotionType="Angular", Formula="2*pi*time")
+    asm = Fake(OutListRecursive=[hinge, motion])
+    assert assembly_motions(asm) == [motion] and assembly_joints(asm) == ([hinge], [])
+    note = motion_note(motion)
+    assert "Angular motion '2*pi*time' on joint 'Revolute1' not imported" in note and "add a driver" in note
 
 
 def test_assembly_joints_and_report_text():
@@ -120,14 +198,17 @@ def test_import_creates_bodies_joints_and_grounding(App):
             OutListRecursive=[joint("Revolute"), joint("Gears"), Fake(ObjectToGround=a, Label="Grounded")],
         )
         report = import_assembly(doc, asm, resolve=resolve)
-        assert report.joints == ["Revolute1"] and report.grounded == ["A"]
+        assert report.joints == ["Revolute1"] and report.grounded == ["A"] and report.updated == []
         assert report.unsupported == [("Gears1", "Gears joints have no equivalent here")]
         bodies = {o.Part.Name: o for o in find_objects(doc, "Body")}
         assert bodies["A"].Grounded and not bodies["B"].Grounded
         model = model_from_document(doc)
         j = model.joints[0]
         assert (j.type, j.body_i, j.body_j) == ("revolute", "A_body", "B_body")
-        assert j.frame.origin == pytest.approx([1e-3, 2e-3, 3e-3])
+        np.testing.assert_allclose(j.frame_i.origin, np.array([1e-3, 2e-3, 3e-3]) - A_COG, atol=1e-15)
+        again = import_assembly(doc, asm, resolve=resolve)  # re-import: updated, not duplicated
+        assert again.updated == ["Revolute1"] and again.bodies == []
+        assert len(find_objects(doc, "Joint")) == 1 and len(find_objects(doc, "Body")) == 2
     finally:
         App.closeDocument(doc.Name)
 

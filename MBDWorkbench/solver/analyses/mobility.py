@@ -26,7 +26,7 @@ import scipy.linalg
 from ..assembly import assemble, length_scale, scaling
 from ..catalog import JOINTS
 from ..errors import ModelError
-from ..joints import DISTANCE, DP1, DP2, POINT
+from ..joints import DISTANCE, DISTXY, DP1, DP2, POINT
 from ..model import Driver, Frame, Model, body_dofs, frame_axes, joint_rows, validate
 from ..system import System
 from ..tolerances import RANK_TOL, SAMPLED_RANK_TOL
@@ -96,6 +96,8 @@ def row_label(system: System, r: int) -> str:
     spec = JOINTS[j.type].rows[k]
     if spec[0] == DISTANCE:
         desc = "the two points stay at the joint's length"
+    elif spec[0] == DISTXY:
+        desc = f"origin_j stays at the joint's length from the axis along {_vector_name(spec[1])}"
     elif spec[0] == POINT:
         desc = f"origins coincide along global {_AXIS[spec[1]]}"
     elif spec[0] == DP1:
