@@ -1,18 +1,24 @@
 """Commands that build the model: simulation, bodies, joints from picked geometry, drivers,
-springs, forces, the joint-frame editor, JSON export and the Assembly import."""
+springs, forces, the joint-frame editor, JSON export and the Assembly import.
+
+With the references selected first, a command creates its object at once; with nothing
+suitable selected, the body, joint, driver and force commands open their task panel
+(:mod:`.task_panels`), where the references are picked after starting (FEM/Assembly manner)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import JOINTS, joints_driven_by
+from . import task_panels  # also makes double-click open the task panels (view_providers.EDIT_HOOK)
 from .common import Command, active_document, message, run_guarded, selected_objects, selected_picks
 
 if TYPE_CHECKING:
     import FreeCAD as App
 
 
-def _ensure_simulation(doc):
+def ensure_simulation(doc: App.Document) -> App.DocumentObject:
+    """The document's Simulation, created when it has none."""
     from ..cad.makers import make_simulation
     from ..cad.objects import find_simulation
 
@@ -54,7 +60,7 @@ def make_bodies(
         if body_of_part(doc, part) is not None:
             raise CadError("part '%s' already is body '%s'" % (part.Label, body_of_part(doc, part).Label))
         check_part(part)
-    _ensure_simulation(doc)
+    ensure_simulation(doc)
     return [make_body(doc, p, grounded=grounded) for p in parts]
 
 
@@ -64,7 +70,11 @@ class BodyCommand(Command):
 
     def Activated(self) -> None:
         doc = active_document()
-        run_guarded("Create body", doc, make_bodies, doc, selected_picks(), self.GROUNDED)
+        picks = selected_picks()
+        if not picks:
+            task_panels.show(task_panels.BodyPanel(doc, grounded=self.GROUNDED))
+            return
+        run_guarded("Create body", doc, make_bodies, doc, picks, self.GROUNDED)
 
 
 class GroundedBodyCommand(BodyCommand):
@@ -86,10 +96,14 @@ def make_joint_command(jtype: str) -> type:
             from ..cad.picking import make_joint_from_picks
 
             doc = active_document()
+            picks = selected_picks()
+            if not picks:
+                task_panels.show(task_panels.JointPanel(doc, jtype=jtype))
+                return
 
             def create() -> App.DocumentObject:
-                _ensure_simulation(doc)
-                return make_joint_from_picks(doc, jtype, selected_picks())
+                ensure_simulation(doc)
+                return make_joint_from_picks(doc, jtype, picks)
 
             run_guarded("Create %s" % menu.lower(), doc, create)
 
@@ -113,7 +127,9 @@ class EditJointFrameCommand(Command):
             return
         import FreeCADGui
 
-        FreeCADGui.getDocument(joints[0].Document.Name).setEdit(joints[0].Name)
+        from .joint_panel import JointFramePanel
+
+        FreeCADGui.Control.showDialog(JointFramePanel(joints[0]))
 
 
 class DriverCommand(Command):
@@ -125,6 +141,9 @@ class DriverCommand(Command):
         from ..cad.makers import driven_joint_types, make_driver, or_list
 
         doc = active_document()
+        if not selected_objects():
+            task_panels.show(task_panels.DriverPanel(doc))
+            return
 
         def create() -> App.DocumentObject:
             joints = _selected_of_type("Joint")
@@ -146,7 +165,7 @@ def _pick_bodies(doc, picks):
     for part, _ in resolved:
         if body_of_part(doc, part) is None:
             check_part(part)
-    _ensure_simulation(doc)
+    ensure_simulation(doc)
     return [(body_of_part(doc, p) or make_body(doc, p), f.origin) for p, f in resolved]
 
 
@@ -193,6 +212,9 @@ class ForceCommand(Command):
         from ..cad.makers import make_force
 
         doc = active_document()
+        if not selected_objects():
+            task_panels.show(task_panels.ForcePanel(doc))
+            return
 
         def create() -> App.DocumentObject:
             bodies = _selected_of_type("Body")
