@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 _open: list[TaskPanel] = []
 PREVIEW_SAMPLES = 200
+UNIT_WIDTH = 60  # px: the unit column, so that all fields line up
 
 
 def open_panel() -> TaskPanel | None:
@@ -86,6 +87,13 @@ def _enumeration(kind: str, prop: str) -> list[str]:
     raise KeyError(prop)
 
 
+def _rounded(values: np.ndarray, relative: float = 1e-12) -> np.ndarray:
+    """``values`` with round-off noise (below ``relative`` times the largest) set to 0."""
+    values = np.array(values, dtype=float)
+    values[np.abs(values) < relative * max(np.abs(values).max(), 1e-300)] = 0.0
+    return values
+
+
 def _ensure_simulation(doc: App.Document) -> None:
     from ..cad.makers import make_simulation
     from ..cad.objects import find_simulation
@@ -114,6 +122,7 @@ class NumberField:
         self.edit = QtWidgets.QLineEdit("%.10g" % value)
         self.edit.setObjectName(name)
         self.unit_label = QtWidgets.QLabel(unit)
+        self.unit_label.setMinimumWidth(UNIT_WIDTH)
         row.addWidget(self.edit, 1)
         row.addWidget(self.unit_label)
         if on_change is not None:
@@ -308,6 +317,7 @@ class TaskPanel:
         if self.observer is not None:
             FreeCADGui.Selection.removeObserver(self.observer)
             self.observer = None
+            FreeCADGui.Selection.clearSelection()  # the picks belonged to the panel
         self.cleanup()
         _open[:] = []
         FreeCADGui.Control.closeDialog()
@@ -388,7 +398,7 @@ class BodyPanel(TaskPanel):
             self.show_error(str(exc))
             return
         self.show_error("")
-        c, inertia = mp.cog * 1e3, mp.inertia * 1e6
+        c, inertia = _rounded(mp.cog * 1e3), _rounded(mp.inertia * 1e6)
         self.info.setText(
             "Mass %.6g kg\nCoG (%.4g, %.4g, %.4g) mm\nInertia about the CoG [kg mm^2]:\n"
             "Ixx %.5g  Iyy %.5g  Izz %.5g\nIxy %.5g  Ixz %.5g  Iyz %.5g"
@@ -464,7 +474,7 @@ class JointPanel(TaskPanel):
                 self.label("Pick one element (joint to the ground) or one element on each of two parts.")
             )
             self.watch_selection()
-        self.preview = FramePreview(doc)
+        self.preview = FramePreview(doc, 40.0)
         self.flip.toggled.connect(self.update)
         self.type.currentIndexChanged.connect(self.update)
         self.update()
@@ -527,10 +537,8 @@ class JointPanel(TaskPanel):
         self.show_error("")
         self.preview.show(frame)
         z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
-        self.info.setText(
-            "Origin (%.4g, %.4g, %.4g) mm\nz axis (%.4f, %.4f, %.4f)"
-            % (frame.Base.x, frame.Base.y, frame.Base.z, z.x, z.y, z.z)
-        )
+        origin, axis = _rounded(list(frame.Base)), _rounded(list(z), 1e-9)
+        self.info.setText("Origin (%.4g, %.4g, %.4g) mm\nz axis (%.4f, %.4f, %.4f)" % (*origin, *axis))
 
     def apply(self) -> App.DocumentObject:
         from ..cad.makers import check_joint_bodies
@@ -606,9 +614,9 @@ class DriverPanel(_ProfilePanel):
         self.fields.addRow("Profile", self.profile)
         defaults = {"Rate": 360.0, "Amplitude": 30.0, "Frequency": 1.0}
         self.values = {}
-        for prop, name, _ in self.VALUES:
+        for prop, name, unit in self.VALUES:
             value = read_value(driver, prop) if driver is not None else defaults[prop]
-            self.values[prop] = NumberField(name, value, "", self.update)
+            self.values[prop] = NumberField(name, value, unit % "deg", self.update)
             self.fields.addRow(prop, self.values[prop].widget)
         self.phase = NumberField("phase", read_value(driver, "Phase", "deg") if driver else 0.0, "deg", self.update)
         self.fields.addRow("Phase", self.phase.widget)
@@ -673,8 +681,8 @@ class DriverPanel(_ProfilePanel):
 
     def update(self, *args: object) -> None:
         unit, profile = self.unit(), self.profile.currentData()
-        self.values["Rate"].set_unit(unit + "/s")
-        self.values["Amplitude"].set_unit(unit)
+        for prop, _, pattern in self.VALUES:
+            self.values[prop].set_unit(pattern.replace("%s", unit))
         self.expression.setToolTip("f(t) in %s, t in s, e.g. 90*sin(2*pi*t)" % unit)
         self.joint_label.setText(
             "%s (%s)" % (self.joint.Label, self.joint.JointType) if self.joint is not None else "(pick a joint)"
@@ -690,7 +698,8 @@ class DriverPanel(_ProfilePanel):
             self.show_error(str(exc))
             return
         self.show_error("")
-        self.plot.show(self.times, [("f(t)", pending.values)], "%s [%s]" % (profile.replace("_", " "), unit))
+        quantity = "angle" if pending.DriverType == "rotational" else "displacement"
+        self.plot.show(self.times, [("f(t)", pending.values)], "%s [%s]" % (quantity, unit))
 
     def apply(self) -> App.DocumentObject:
         pending = self.check()
@@ -734,13 +743,22 @@ class ForcePanel(_ProfilePanel):
         self.point = [NumberField("point_" + c, float(point[k]), "mm", self.update) for k, c in enumerate("xyz")]
         for c, field in zip("xyz", self.point):
             self.fields.addRow("Point %s" % c, field.widget)
-        self.components = {}
+        self.components, self.component_units = {}, []
         for c in "XYZ":
             edit = QtWidgets.QLineEdit(str(getattr(force, c)) if force is not None else "0")
             edit.setObjectName(c)
             edit.textChanged.connect(self.update)
             self.components[c] = edit
-            self.fields.addRow(c, edit)
+            row = QtWidgets.QWidget()
+            box = QtWidgets.QHBoxLayout(row)
+            box.setContentsMargins(0, 0, 0, 0)
+            unit = QtWidgets.QLabel()
+            unit.setMinimumWidth(UNIT_WIDTH)
+            box.addWidget(edit, 1)
+            box.addWidget(unit)
+            self.component_units.append(unit)
+            self.fields.addRow(c, row)
+        self.marker = FramePreview(doc, 15.0)
         self.add_preview()
         if self.creating:
             self.layout.addWidget(self.label("Pick the point of application on a part (or a body in the tree)."))
@@ -777,6 +795,20 @@ class ForcePanel(_ProfilePanel):
     def unit(self) -> str:
         return "N" if self.kind.currentData() == "point_force" else "N mm"
 
+    def show_marker(self) -> None:
+        """Axes at the point of application (point forces) in the 3D view."""
+        import FreeCAD as App
+
+        try:
+            point = [field.value() for field in self.point]
+        except ValueError:
+            point = None
+        shown = point is not None and self.kind.currentData() == "point_force"
+        self.marker.show(App.Placement(App.Vector(*point), App.Rotation()) if shown else None)
+
+    def cleanup(self) -> None:
+        self.marker.remove()
+
     def check(self) -> dict[str, np.ndarray]:
         """{component: values [N or N mm] at the preview times}; raises naming the component."""
         from ..cad.document_model import _component
@@ -793,6 +825,9 @@ class ForcePanel(_ProfilePanel):
 
     def update(self, *args: object) -> None:
         unit = self.unit()
+        for label in self.component_units:
+            label.setText(unit)
+        self.show_marker()
         for c, edit in self.components.items():
             edit.setToolTip("%s component [%s]: number or expression in t [s]" % (c, unit))
         for field in self.point:

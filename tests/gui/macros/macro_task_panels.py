@@ -26,6 +26,9 @@ mw = Gui.getMainWindow()
 for dock in mw.findChildren(QtWidgets.QDockWidget):
     if dock.objectName() in ("Report view", "Python console", "Selection view"):
         dock.setVisible(False)
+combo = [d for d in mw.findChildren(QtWidgets.QDockWidget) if d.objectName() == "Combo View"]
+if combo:  # wide enough for the panels' fields and units
+    mw.resizeDocks(combo, [430], QtCore.Qt.Horizontal)
 path = os.path.join(OUT_DIR, "slider_crank_copy.FCStd")
 shutil.copy2(os.path.join(REPO, "examples", "slider_crank.FCStd"), path)
 doc = App.openDocument(path)
@@ -340,6 +343,7 @@ shot("force")
 panel.reject()
 wait(100)
 check("force cancel leaves the document unchanged", len(doc.Objects) == count and doc.UndoCount == undo)
+check("the panel's picks are cleared on close", not Gui.Selection.getSelection())
 Gui.runCommand("MBD_Force")
 wait(100)
 panel = task_panels.open_panel()
