@@ -616,7 +616,7 @@ class DriverPanel(_ProfilePanel):
         self.values = {}
         for prop, name, unit in self.VALUES:
             value = read_value(driver, prop) if driver is not None else defaults[prop]
-            self.values[prop] = NumberField(name, value, unit % "deg", self.update)
+            self.values[prop] = NumberField(name, value, unit.replace("%s", "deg"), self.update)
             self.fields.addRow(prop, self.values[prop].widget)
         self.phase = NumberField("phase", read_value(driver, "Phase", "deg") if driver else 0.0, "deg", self.update)
         self.fields.addRow("Phase", self.phase.widget)
@@ -875,6 +875,10 @@ class SpringPanel(TaskPanel):
         else:
             between = "%s - %s" % (_side(spring.Body1), _side(spring.Body2))
         self.fields.addRow("Kind", self.label("%s (%s)" % (spring.Kind, between)))
+        if not rotational:
+            for k in (1, 2):
+                p = _rounded(list(getattr(spring, "Point%d" % k)))
+                self.fields.addRow("Point %d" % k, self.label("(%.4g, %.4g, %.4g) mm" % tuple(p)))
         k_unit, c_unit = ("N mm/deg", "N mm s/deg") if rotational else ("N/mm", "N s/mm")
         self.stiffness = NumberField("stiffness", read_value(spring, "Stiffness"), k_unit)
         self.damping = NumberField("damping", read_value(spring, "Damping"), c_unit)
@@ -1062,7 +1066,11 @@ def show(panel: TaskPanel) -> TaskPanel:
 
 def edit(obj: App.DocumentObject) -> bool:
     """Open the edit panel of ``obj`` (ViewProvider.setEdit); False if it has none."""
-    panel = panel_for(obj)
+    try:
+        panel = panel_for(obj)
+    except Exception:
+        _open[:] = []  # a panel that failed to build is not open
+        raise
     if panel is None:
         return False
     show(panel)
