@@ -2,7 +2,7 @@
 springs, forces, the joint-frame editor, JSON export and the Assembly import.
 
 With the references selected first, a command creates its object at once; with nothing
-suitable selected, the body, joint, driver and force commands open their task panel
+selected, the body, joint, driver, spring and force commands open their task panel
 (:mod:`.task_panels`), where the references are picked after starting (FEM/Assembly manner)."""
 
 from __future__ import annotations
@@ -187,6 +187,9 @@ class SpringDamperCommand(Command):
         from ..cad.makers import make_spring_damper
 
         doc = active_document()
+        if not selected_objects():
+            task_panels.show(task_panels.SpringPanel(doc))
+            return
 
         def create() -> App.DocumentObject:
             joints = _selected_of_type("Joint")

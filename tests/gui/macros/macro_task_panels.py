@@ -15,9 +15,8 @@ import MBDWorkbench
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__)))
 sys.path.insert(0, os.path.join(REPO, "examples"))
-from make_slider_crank_fcstd import L, R, hole_edge  # noqa: E402
+from make_slider_crank_fcstd import R, hole_edge  # noqa: E402
 
-from MBDWorkbench.cad.makers import make_spring_damper  # noqa: E402
 from MBDWorkbench.cad.objects import find_objects, find_simulation  # noqa: E402
 from MBDWorkbench.commands import task_panels  # noqa: E402
 
@@ -362,10 +361,55 @@ check(
 )
 
 # ------------------------------------------------------------------ spring
-doc.openTransaction("spring")
-spring = make_spring_damper(doc, None, (R + L, 0, 60), by_label["Slider_body"], (R + L, 0, 21))
-doc.commitTransaction()
-doc.recompute()
+Gui.Selection.clearSelection()
+count, undo = len(doc.Objects), doc.UndoCount
+Gui.runCommand("MBD_SpringDamper")
+wait(100)
+panel = task_panels.open_panel()
+check(
+    "spring command with nothing selected opens the panel",
+    isinstance(panel, task_panels.SpringPanel) and panel.creating,
+)
+pick(crank, "Vertex1")
+check(
+    "one point: OK refused",
+    not panel.accept() and "2 parts" not in panel.error.text() and "(1 picked)" in panel.error.text(),
+    panel.error.text(),
+)
+pick(slider, "Vertex1")
+ends = [crank.Shape.Vertexes[0].Point, slider.Shape.Vertexes[0].Point]
+check(
+    "both points listed",
+    "Crank" in panel.ends[0].text() and "Slider" in panel.ends[1].text(),
+    [e.text() for e in panel.ends],
+)
+panel.stiffness.edit.setText("0.0005")
+panel.damping.edit.setText("0.0002")
+panel.initial.setChecked(False)
+panel.free_length.edit.setText("12.5")
+shot("spring")
+panel.reject()
+wait(100)
+check("spring create cancel leaves the document unchanged", len(doc.Objects) == count and doc.UndoCount == undo)
+Gui.runCommand("MBD_SpringDamper")
+wait(100)
+panel = task_panels.open_panel()
+pick(crank, "Vertex1")
+pick(slider, "Vertex1")
+panel.accept()
+wait(100)
+springs = find_objects(doc, "SpringDamper")
+check(
+    "spring created between the picked points",
+    len(springs) == 1
+    and springs[0].Body1 == crank_body
+    and springs[0].Body2.Part == slider
+    and (springs[0].Point1 - ends[0]).Length < 1e-9
+    and (springs[0].Point2 - ends[1]).Length < 1e-9
+    and doc.UndoNames[0] == "Create spring",
+    [(s.Body1, s.Body2, s.Point1, s.Point2) for s in springs] + [doc.UndoNames[:1]],
+)
+spring = springs[0]
 SPRING_PROPS = ("Stiffness", "Damping", "UseInitialLength", "FreeLength")
 before = state([spring], SPRING_PROPS)
 panel = double_click(spring)
@@ -374,7 +418,6 @@ panel.stiffness.edit.setText("0.0005")
 panel.damping.edit.setText("0.0002")
 panel.initial.setChecked(False)
 panel.free_length.edit.setText("12.5")
-shot("spring")
 panel.reject()
 wait(100)
 check("spring cancel leaves the document unchanged", state([spring], SPRING_PROPS) == before)
