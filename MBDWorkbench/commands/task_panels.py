@@ -904,6 +904,7 @@ class SpringPanel(TaskPanel):
             self.watch_selection()
         self.initial.toggled.connect(self.update)
         self.kind.currentIndexChanged.connect(self.update)
+        self.markers = [FramePreview(doc, 12.0), FramePreview(doc, 12.0)]
         self.update()
 
     def rotational(self) -> bool:
@@ -945,6 +946,27 @@ class SpringPanel(TaskPanel):
         self.free_angle.edit.setEnabled(rotational)
         for end, text in zip(self.ends, self.end_texts()):
             end.setText(text)
+        self.show_markers()
+
+    def end_points(self) -> list:
+        """The attachment points [mm] shown in the 3D view (translational springs)."""
+        if self.rotational():
+            return []
+        if self.creating:
+            return [p for _, p in self.points]
+        return [list(self.obj.Point1), list(self.obj.Point2)]
+
+    def show_markers(self) -> None:
+        import FreeCAD as App
+
+        points = self.end_points()
+        for k, marker in enumerate(self.markers):
+            shown = k < len(points)
+            marker.show(App.Placement(App.Vector(*points[k]), App.Rotation()) if shown else None)
+
+    def cleanup(self) -> None:
+        for marker in self.markers:
+            marker.remove()
 
     def create(self, stiffness: float, damping: float) -> App.DocumentObject:
         from ..cad.errors import CadError

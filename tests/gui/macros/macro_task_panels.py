@@ -383,6 +383,7 @@ check(
     "Crank" in panel.ends[0].text() and "Slider" in panel.ends[1].text(),
     [e.text() for e in panel.ends],
 )
+check("both points marked in the view", all(m.shown for m in panel.markers) and panel.error.text() == "")
 panel.stiffness.edit.setText("0.0005")
 panel.damping.edit.setText("0.0002")
 panel.initial.setChecked(False)
@@ -390,6 +391,7 @@ panel.free_length.edit.setText("12.5")
 shot("spring")
 panel.reject()
 wait(100)
+check("markers removed with the panel", not any(m.graph for m in panel.markers))
 check("spring create cancel leaves the document unchanged", len(doc.Objects) == count and doc.UndoCount == undo)
 Gui.runCommand("MBD_SpringDamper")
 wait(100)
