@@ -430,8 +430,8 @@ class BodyPanel(TaskPanel):
 
 # ----------------------------------------------------------------------------- joint
 class JointPanel(TaskPanel):
-    """Type, references (picked after opening when creating), flip / offset / rotation with a
-    live preview of the frame in the 3D view."""
+    """Type, references (picked after opening; when editing, new picks replace the joint's
+    sides and frame), flip / offset / rotation with a live preview of the frame in the 3D view."""
 
     KIND = "Joint"
 
@@ -465,15 +465,13 @@ class JointPanel(TaskPanel):
         self.info.setObjectName("info")
         self.layout.addWidget(self.info)
         self.layout.addWidget(self.error)
-        if self.creating:
-            clear = QtWidgets.QPushButton("Clear references")
-            clear.setObjectName("clear")
-            clear.clicked.connect(self.clear_picks)
-            self.layout.addWidget(clear)
-            self.layout.addWidget(
-                self.label("Pick one element (joint to the ground) or one element on each of two parts.")
-            )
-            self.watch_selection()
+        clear = QtWidgets.QPushButton("Clear references" if self.creating else "Keep the joint's references")
+        clear.setObjectName("clear")
+        clear.clicked.connect(self.clear_picks)
+        self.layout.addWidget(clear)
+        hint = "Pick one element (joint to the ground) or one element on each of two parts."
+        self.layout.addWidget(self.label(hint if self.creating else "To move the joint: " + hint))
+        self.watch_selection()
         self.preview = FramePreview(doc, 40.0)
         self.flip.toggled.connect(self.update)
         self.type.currentIndexChanged.connect(self.update)
@@ -484,6 +482,8 @@ class JointPanel(TaskPanel):
         self.update()
 
     def picked(self, root: App.DocumentObject, sub: str) -> None:
+        if not sub:
+            return  # a whole object (e.g. a joint selected in the tree) is no reference
         if (root, sub) not in self.picks:
             self.picks = (self.picks + [(root, sub)])[-2:]
         self.update()
@@ -508,16 +508,14 @@ class JointPanel(TaskPanel):
         from ..cad.errors import CadError
         from ..cad.placement import adjusted_frame
 
-        base = self.base
-        if self.creating:
-            if not self.picks:
-                raise CadError("joint: pick one or two references")
-            base = self.resolved()[1]
+        if self.creating and not self.picks:
+            raise CadError("joint: pick one or two references")
+        base = self.resolved()[1] if self.picks else self.base
         return adjusted_frame(base, self.flip.isChecked(), self.offset.value(), self.rotation.value())
 
     def update(self, *args: object) -> None:
         self.type.setToolTip(JOINTS[self.joint_type()].tooltip)
-        if self.creating:
+        if self.picks or self.creating:
             from ..cad.picking import describe_pick, pick_part
 
             texts = [describe_pick(pick_part(r, s), s) for r, s in self.picks]
@@ -551,10 +549,30 @@ class JointPanel(TaskPanel):
             joint = make_joint_from_picks(self.doc, jtype, self.picks)
         else:
             joint = self.obj
-            check_joint_bodies(jtype, joint.Body1, joint.Body2, "joint '%s'" % joint.Label)
-            joint.JointType = jtype
+            body1, body2, refs = self.sides() if self.picks else (joint.Body1, joint.Body2, None)
+            check_joint_bodies(jtype, body1, body2, "joint '%s'" % joint.Label)
+            joint.JointType, joint.Body1, joint.Body2 = jtype, body1, body2
+            if refs is not None:
+                joint.Reference1, joint.Reference2 = refs
         joint.Frame = frame
         return joint
+
+    def sides(self) -> tuple:
+        """(Body1 or None for the ground, Body2, (Reference1, Reference2)) of the picks; parts
+        that are not bodies yet become bodies (checked first)."""
+        from ..cad.makers import check_part, make_body
+        from ..cad.objects import body_of_part
+
+        resolved = self.resolved()[0]
+        parts = [part for part, _ in resolved]
+        for part in parts:
+            if body_of_part(self.doc, part) is None:
+                check_part(part)
+        bodies = [body_of_part(self.doc, part) or make_body(self.doc, part) for part in parts]
+        refs = [frame.description for _, frame in resolved]
+        if len(bodies) == 1:
+            return None, bodies[0], ("ground", refs[0])
+        return bodies[0], bodies[1], tuple(refs)
 
     def cleanup(self) -> None:
         self.preview.remove()

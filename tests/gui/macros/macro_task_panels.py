@@ -253,6 +253,28 @@ check(
     pin.JointType == "revolute" and (pin.Frame.Rotation.multVec(App.Vector(1, 0, 0)) - x0).Length < 1e-9,
 )
 
+# ------------------------------------------------------------------ joint: edit with new references
+undo = doc.UndoCount
+panel = double_click(pin)
+pick(crank, hole_edge(crank, R, 0))  # the crank's other pin-hole edge (z = 0) ...
+pick(rod, hole_edge(rod, R, 16))  # ... and the rod's top one (z = 16)
+check("new references listed", "Crank" in panel.refs[0].text() and "Rod" in panel.refs[1].text(), panel.refs[0].text())
+panel.accept()
+wait(100)
+rod_body = by_label["Rod_body"]
+check(
+    "edit with new references: frame on the new edge, same bodies",
+    (pin.Frame.Base - App.Vector(R, 0, 0)).Length < 1e-9
+    and pin.Body1 == crank_body
+    and pin.Body2 == rod_body
+    and pin.Reference1 == "%s of Crank" % hole_edge(crank, R, 0),
+    (pin.Frame, pin.Reference1, pin.Reference2),
+)
+check("one undo step", doc.UndoCount == undo + 1 and doc.UndoNames[0] == "Edit joint", doc.UndoNames[:2])
+doc.undo()
+doc.recompute()
+check("undo restores the references", (pin.Frame.Base - App.Vector(R, 0, 8)).Length < 1e-9, pin.Frame)
+
 # ------------------------------------------------------------------ driver: edit (profile editor) and create
 DRIVER_PROPS = ("Profile", "Expression", "Rate", "DriverType", "Joint")
 before = state([motor], DRIVER_PROPS)
