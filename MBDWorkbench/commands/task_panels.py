@@ -469,8 +469,8 @@ class JointPanel(TaskPanel):
         clear.setObjectName("clear")
         clear.clicked.connect(self.clear_picks)
         self.layout.addWidget(clear)
-        hint = "Pick one element (joint to the ground) or one element on each of two parts."
-        self.layout.addWidget(self.label(hint if self.creating else "To move the joint: " + hint))
+        hint = "one element (joint to the ground) or one element on each of two parts."
+        self.layout.addWidget(self.label(("Pick " if self.creating else "To move the joint, pick ") + hint))
         self.watch_selection()
         self.preview = FramePreview(doc, 40.0)
         self.flip.toggled.connect(self.update)
