@@ -382,6 +382,27 @@ check(
     [(f.Label, f.Point, f.X) for f in forces],
 )
 
+force = forces[0]
+FORCE_PROPS = ("X", "Y", "Z", "Point", "Kind", "Axes")
+before = state([force], FORCE_PROPS)
+panel = double_click(force)
+check("force panel opens on double click", isinstance(panel, task_panels.ForcePanel) and not panel.creating)
+panel.components["Z"].setText("3*t")
+panel.axes.setCurrentIndex(panel.axes.findData("body"))
+panel.reject()
+wait(100)
+check("force edit cancel leaves the document unchanged", state([force], FORCE_PROPS) == before)
+panel = double_click(force)
+panel.components["Z"].setText("3*t")
+panel.axes.setCurrentIndex(panel.axes.findData("body"))
+panel.accept()
+wait(100)
+check(
+    "force edit OK writes the components and axes",
+    force.Z == "3*t" and force.X == "10*t" and force.Axes == "body" and (force.Point - vertex).Length < 1e-9,
+    (force.X, force.Z, force.Axes, force.Point),
+)
+
 # ------------------------------------------------------------------ spring
 Gui.Selection.clearSelection()
 count, undo = len(doc.Objects), doc.UndoCount
