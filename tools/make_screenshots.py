@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Regenerate the README screenshots in docs/screenshots/ with the real FreeCAD GUI (Xvfb).
 
-    /usr/bin/python3 tools/make_screenshots.py
+    /usr/bin/python3 tools/make_screenshots.py [MACRO ...]
 
 Runs tests/gui/macros/macro_screenshots.py (the slider-crank example: model, animation with
 the plot dock), tests/gui/macros/macro_mbd_flow.py (joint frame panel) and
-tests/gui/macros/macro_native_gui.py (preferences page, toolbar, typed properties), then copies
-the chosen PNGs. Look at them before committing.
+tests/gui/macros/macro_native_gui.py (preferences page, toolbar, typed properties) and
+tests/gui/macros/macro_task_panels.py (the task panels, mbd_panel_*.png), or only the macros
+named, then copies the chosen PNGs. Look at them before committing.
 """
 
 import shutil
@@ -22,6 +23,10 @@ SHOTS = {
     "macro_screenshots.py": ["mbd_model.png", "mbd_animation_plot.png", "mbd_plot_reaction.png", "mbd_ankle.png"],
     "macro_mbd_flow.py": ["window_joint_frame_panel.png", "plot_energy.png"],
     "macro_native_gui.py": ["preferences_page.png", "toolbar.png", "combo_simulation_properties.png"],
+    "macro_task_panels.py": [
+        "mbd_panel_%s.png" % name
+        for name in ("body", "joint_create", "joint_edit", "driver", "force", "spring", "simulation")
+    ],
 }
 RENAME = {
     "window_joint_frame_panel.png": "mbd_joint_frame_panel.png",
@@ -32,12 +37,14 @@ RENAME = {
 }
 
 
-def main():
+def main(macros=None):
     dest = REPO / "docs" / "screenshots"
     dest.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         home = make_user_home(Path(tmp) / "home")
         for macro, names in SHOTS.items():
+            if macros and macro not in macros:
+                continue
             run = run_gui_macro(
                 REPO / "tests" / "gui" / "macros" / macro, Path(tmp) / macro, user_home=home, timeout=300
             )
@@ -52,4 +59,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

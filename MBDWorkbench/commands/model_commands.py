@@ -3,13 +3,18 @@ springs, forces, the joint-frame editor, JSON export and the Assembly import.
 
 The selection is checked here; the objects are then created by a call of :mod:`..cad.makers`
 (or :mod:`..cad.picking`) run through ``FreeCADGui.doCommand`` (:func:`.common.run_recorded`),
-so it shows in the Python console and is recorded in macros, as FEM's commands do."""
+so it shows in the Python console and is recorded in macros, as FEM's commands do.
+
+With the references selected first, a command creates its object at once; with nothing
+selected, the body, joint, driver, spring and force commands open their task panel
+(:mod:`.task_panels`), where the references are picked after starting (FEM/Assembly manner)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import JOINTS, joints_driven_by
+from . import task_panels  # also makes double-click open the task panels (view_providers.EDIT_HOOK)
 from .common import (
     QT_TRANSLATE_NOOP,
     Command,
@@ -35,7 +40,8 @@ def record(doc: App.Document, call: str) -> list[App.DocumentObject]:
     return run_recorded(doc, *MAKERS, call)
 
 
-def _ensure_simulation(doc):
+def ensure_simulation(doc: App.Document) -> App.DocumentObject:
+    """The document's Simulation, created (recorded) when it has none."""
     from ..cad.objects import find_simulation
 
     return find_simulation(doc) or record(doc, "mbd_makers.make_simulation(%s)" % py_document(doc))[0]
@@ -53,7 +59,7 @@ class SimulationCommand(Command):
         if find_simulation(doc) is not None:
             message("Simulation", "The document already has a simulation: '%s'." % find_simulation(doc).Label)
             return
-        run_guarded("Create simulation", doc, _ensure_simulation, doc)
+        run_guarded("Create simulation", doc, ensure_simulation, doc)
 
 
 def make_bodies(
@@ -77,7 +83,7 @@ def make_bodies(
         if body_of_part(doc, part) is not None:
             raise CadError("part '%s' already is body '%s'" % (part.Label, body_of_part(doc, part).Label))
         check_part(part)
-    _ensure_simulation(doc)
+    ensure_simulation(doc)
     call = "mbd_makers.make_body(%s, %s, grounded=%r)"
     return [record(doc, call % (py_document(doc), py_object(p), grounded))[0] for p in parts]
 
@@ -92,7 +98,11 @@ class BodyCommand(Command):
 
     def Activated(self) -> None:
         doc = active_document()
-        run_guarded("Create body", doc, make_bodies, doc, selected_picks(), self.GROUNDED)
+        picks = selected_picks()
+        if not picks:
+            task_panels.show(task_panels.BodyPanel(doc, grounded=self.GROUNDED))
+            return
+        run_guarded("Create body", doc, make_bodies, doc, picks, self.GROUNDED)
 
 
 class GroundedBodyCommand(BodyCommand):
@@ -114,10 +124,14 @@ def make_joint_command(jtype: str) -> type:
 
         def Activated(self) -> None:
             doc = active_document()
+            picks = selected_picks()
+            if not picks:
+                task_panels.show(task_panels.JointPanel(doc, jtype=jtype))
+                return
 
             def create() -> App.DocumentObject:
                 picks = ", ".join("(%s, %r)" % (py_object(root), sub) for root, sub in selected_picks())
-                _ensure_simulation(doc)
+                ensure_simulation(doc)
                 call = "mbd_picking.make_joint_from_picks(%s, %r, [%s])" % (py_document(doc), jtype, picks)
                 return run_recorded(doc, "MBDWorkbench.cad.picking", "mbd_picking", call)
 
@@ -165,7 +179,9 @@ class EditJointFrameCommand(Command):
             return
         import FreeCADGui
 
-        FreeCADGui.getDocument(joints[0].Document.Name).setEdit(joints[0].Name)
+        from .joint_panel import JointFramePanel
+
+        FreeCADGui.Control.showDialog(JointFramePanel(joints[0]))
 
 
 class DriverCommand(Command):
@@ -179,6 +195,9 @@ class DriverCommand(Command):
         from ..cad.makers import driven_joint_types, or_list
 
         doc = active_document()
+        if not selected_objects():
+            task_panels.show(task_panels.DriverPanel(doc))
+            return
 
         def create() -> App.DocumentObject:
             joints = _selected_of_type("Joint")
@@ -200,7 +219,7 @@ def _pick_bodies(doc, picks):
     for part, _ in resolved:
         if body_of_part(doc, part) is None:
             check_part(part)
-    _ensure_simulation(doc)
+    ensure_simulation(doc)
     call = "mbd_makers.make_body(%s, %s)"
     return [
         (body_of_part(doc, p) or record(doc, call % (py_document(doc), py_object(p)))[0], f.origin) for p, f in resolved
@@ -245,6 +264,9 @@ class SpringDamperCommand(Command):
         from ..cad.errors import CadError
 
         doc = active_document()
+        if not selected_objects():
+            task_panels.show(task_panels.SpringPanel(doc))
+            return
 
         def create() -> App.DocumentObject:
             joints = _selected_of_type("Joint")
@@ -273,6 +295,9 @@ class ForceCommand(Command):
         from ..cad.errors import CadError
 
         doc = active_document()
+        if not selected_objects():
+            task_panels.show(task_panels.ForcePanel(doc))
+            return
 
         def create() -> App.DocumentObject:
             bodies = _selected_of_type("Body")

@@ -110,6 +110,7 @@ def attach(obj: App.DocumentObject) -> None:
             vobj.signalChangeIcon()
 
 
+EDIT_HOOK: list = []  # [callable(obj) -> bool opening obj's task panel], set by task_panels (no import cycle)
 HOOKS = {"created": attach_new, "restored": attach_after_restore}  # see cad.gui_hooks.EVENTS
 
 
@@ -142,6 +143,24 @@ class ViewProviderMbd:
     def setDisplayMode(self, mode: str) -> str:
         return mode
 
+    def setEdit(self, vobj: Gui.ViewProviderDocumentObject, mode: int = 0) -> bool | None:
+        if mode != 0:
+            return None
+        return bool(EDIT_HOOK) and EDIT_HOOK[0](vobj.Object)
+
+    def unsetEdit(self, vobj: Gui.ViewProviderDocumentObject, mode: int = 0) -> bool:
+        import FreeCADGui
+
+        FreeCADGui.Control.closeDialog()
+        return True
+
+    def doubleClicked(self, vobj: Gui.ViewProviderDocumentObject) -> bool:
+        vobj.Document.setEdit(vobj.Object.Name)
+        return True
+
+    def setupContextMenu(self, vobj: Gui.ViewProviderDocumentObject, menu: object) -> None:
+        _menu_action(menu, "Edit %s..." % vobj.Object.Label, lambda: vobj.Document.setEdit(vobj.Object.Name))
+
     def __getstate__(self) -> None:
         return None
 
@@ -167,11 +186,22 @@ class ViewProviderSimulation(ViewProviderMbd):
     def claimChildren(self) -> list[App.DocumentObject]:
         return list(getattr(self.Object, "Group", []))
 
-    def doubleClicked(self, vobj: Gui.ViewProviderDocumentObject) -> bool:
-        import FreeCADGui
+    def setupContextMenu(self, vobj: Gui.ViewProviderDocumentObject, menu: object) -> None:
+        super().setupContextMenu(vobj, menu)
+        _menu_action(menu, "Solve", lambda: _run("MBD_Solve"))
+        _menu_action(menu, "Animate", lambda: _run("MBD_Animate"))
 
-        FreeCADGui.runCommand("MBD_Animate")
-        return True
+
+def _menu_action(menu: object, text: str, callback) -> None:
+    """Add an entry to a tree context menu."""
+    action = menu.addAction(text)
+    action.triggered.connect(callback)
+
+
+def _run(command: str) -> None:
+    import FreeCADGui
+
+    FreeCADGui.runCommand(command)
 
 
 def _coin():
@@ -281,30 +311,6 @@ class ViewProviderJoint(ViewProviderMbd):
     def onChanged(self, vobj: Gui.ViewProviderDocumentObject, prop: str) -> None:
         if prop == "AxisLength" and hasattr(self, "axes"):
             self._rebuild(vobj)
-
-    def setEdit(self, vobj: Gui.ViewProviderDocumentObject, mode: int = 0) -> bool | None:
-        if mode != 0:
-            return None
-        import FreeCADGui
-
-        from .joint_panel import JointFramePanel
-
-        FreeCADGui.Control.showDialog(JointFramePanel(vobj.Object))
-        return True
-
-    def unsetEdit(self, vobj: Gui.ViewProviderDocumentObject, mode: int = 0) -> bool:
-        import FreeCADGui
-
-        FreeCADGui.Control.closeDialog()
-        return True
-
-    def doubleClicked(self, vobj: Gui.ViewProviderDocumentObject) -> bool:
-        import FreeCADGui
-
-        if FreeCADGui.Control.activeDialog():
-            return False
-        vobj.Document.setEdit(vobj.Object.Name)
-        return True
 
 
 class ViewProviderBody(ViewProviderMbd):

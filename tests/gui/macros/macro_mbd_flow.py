@@ -88,12 +88,15 @@ def pixel_difference(a, b):
 
 
 # ------------------------------------------------------------------ bodies through the commands
-seen = run_with_boxes("MBD_Body")
-check(
-    "body without selection: error box",
-    seen and seen[0][0] == "MBD_ErrorBox" and "select one or more parts" in seen[0][2],
-    seen,
-)
+from MBDWorkbench.commands import task_panels  # noqa: E402
+
+Gui.Selection.clearSelection()
+Gui.runCommand("MBD_Body")  # nothing selected: the panel opens to pick the part after starting
+wait(100)
+panel = task_panels.open_panel()
+check("body without selection: body panel", isinstance(panel, task_panels.BodyPanel) and panel.creating, panel)
+check("OK without a part: error in the panel", not panel.accept() and "pick a part" in panel.error.text())
+panel.reject()
 check("nothing created", objects_snapshot() == ["Bar", "Block"], objects_snapshot())
 
 Gui.Selection.clearSelection()

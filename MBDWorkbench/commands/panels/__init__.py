@@ -1,0 +1,1 @@
+"""The task panels, one module per panel (:mod:`..task_panels` opens them)."""

@@ -1,0 +1,177 @@
+"""Joint panel: type, references picked after opening, flip / offset / rotation, live frame preview."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...solver.catalog import JOINTS
+from ..common import qt_modules
+from .base import (
+    FramePreview,
+    NumberField,
+    TaskPanel,
+    ensure_simulation,
+    rounded,
+    side_label,
+)
+
+if TYPE_CHECKING:
+    import FreeCAD as App
+
+
+class JointPanel(TaskPanel):
+    """Type, references (picked after opening; when editing, new picks replace the joint's
+    sides and frame), flip / offset / rotation with a live preview of the frame in the 3D view."""
+
+    KIND = "Joint"
+
+    def __init__(
+        self,
+        doc: App.Document,
+        joint: App.DocumentObject | None = None,
+        jtype: str = "revolute",
+        picks: list | None = None,
+    ) -> None:
+        super().__init__(doc, joint, "Joint: %s" % joint.Label if joint is not None else "New joint")
+        _, _, QtWidgets = qt_modules()
+        self.picks = list(picks or [])
+        self.base = None if joint is None else _copy_placement(joint.Frame)
+        current = joint.JointType if joint is not None else jtype
+        self.type = self.combo("type", [(name, record.label) for name, record in JOINTS.items()], current)
+        self.type.setToolTip(JOINTS[current].tooltip)
+        self.fields.addRow("Type", self.type)
+        self.refs = [self.label(""), self.label("")]
+        for k, ref in enumerate(self.refs):
+            ref.setObjectName("reference%d" % (k + 1))
+            self.fields.addRow("Reference %d" % (k + 1), ref)
+        self.flip = QtWidgets.QCheckBox("Reverse the z axis")
+        self.flip.setObjectName("flip")
+        self.offset = NumberField("offset", 0.0, "mm", self.update)
+        self.rotation = NumberField("rotation", 0.0, "deg", self.update)
+        self.fields.addRow("Flip", self.flip)
+        self.fields.addRow("Offset along z", self.offset.widget)
+        self.fields.addRow("Rotation about z", self.rotation.widget)
+        self.info = self.label("")
+        self.info.setObjectName("info")
+        self.layout.addWidget(self.info)
+        self.layout.addWidget(self.error)
+        clear = QtWidgets.QPushButton("Clear references" if self.creating else "Keep the joint's references")
+        clear.setObjectName("clear")
+        clear.clicked.connect(self.clear_picks)
+        self.layout.addWidget(clear)
+        hint = "one element (joint to the ground) or one element on each of two parts."
+        self.layout.addWidget(self.label(("Pick " if self.creating else "To move the joint, pick ") + hint))
+        self.watch_selection()
+        self.preview = FramePreview(doc, 40.0)
+        self.flip.toggled.connect(self.update)
+        self.type.currentIndexChanged.connect(self.update)
+        self.update()
+
+    def clear_picks(self) -> None:
+        self.picks = []
+        self.update()
+
+    def picked(self, root: App.DocumentObject, sub: str) -> None:
+        if not sub:
+            return  # a whole object (e.g. a joint selected in the tree) is no reference
+        if (root, sub) not in self.picks:
+            self.picks = (self.picks + [(root, sub)])[-2:]
+        self.update()
+
+    def joint_type(self) -> str:
+        return self.type.currentData()
+
+    def resolved(self) -> tuple[list, App.Placement]:
+        """([(part, ElementFrame)], frame before the adjustments) of the picks."""
+        from ...cad.errors import CadError
+        from ...cad.objects import find_objects
+        from ...cad.picking import frame_from_elements, pick_frame
+
+        known = [b.Part for b in find_objects(self.doc, "Body") if b.Part is not None]
+        resolved = [pick_frame(root, sub, known) for root, sub in self.picks]
+        if len(resolved) == 2 and resolved[0][0] == resolved[1][0]:
+            raise CadError("both references are on the same part '%s'" % resolved[0][0].Label)
+        return resolved, frame_from_elements(self.joint_type(), [f for _, f in resolved], "joint")
+
+    def frame(self) -> App.Placement:
+        """The joint frame the panel would write (global, mm)."""
+        from ...cad.errors import CadError
+        from ...cad.placement import adjusted_frame
+
+        if self.creating and not self.picks:
+            raise CadError("joint: pick one or two references")
+        base = self.resolved()[1] if self.picks else self.base
+        return adjusted_frame(base, self.flip.isChecked(), self.offset.value(), self.rotation.value())
+
+    def update(self, *args: object) -> None:
+        self.type.setToolTip(JOINTS[self.joint_type()].tooltip)
+        if self.picks or self.creating:
+            from ...cad.picking import describe_pick, pick_part
+
+            texts = [describe_pick(pick_part(r, s), s) for r, s in self.picks]
+            if len(texts) == 1:
+                texts = ["ground"] + texts
+        else:
+            texts = [
+                self.obj.Reference1 or side_label(self.obj.Body1),
+                self.obj.Reference2 or side_label(self.obj.Body2),
+            ]
+        for ref, text in zip(self.refs, texts + ["(pick)"] * (2 - len(texts))):
+            ref.setText(text)
+        try:
+            frame = self.frame()
+        except Exception as exc:
+            self.preview.show(None)
+            self.info.setText("")
+            self.show_error(str(exc))
+            return
+        self.show_error("")
+        self.preview.show(frame)
+        z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
+        origin, axis = rounded(list(frame.Base)), rounded(list(z), 1e-9)
+        self.info.setText("Origin (%.4g, %.4g, %.4g) mm\nz axis (%.4f, %.4f, %.4f)" % (*origin, *axis))
+
+    def apply(self) -> App.DocumentObject:
+        from ...cad.makers import check_joint_bodies
+
+        jtype, frame = self.joint_type(), self.frame()
+        if self.creating:
+            from ...cad.picking import make_joint_from_picks
+
+            ensure_simulation(self.doc)
+            joint = make_joint_from_picks(self.doc, jtype, self.picks)
+        else:
+            joint = self.obj
+            body1, body2, refs = self.sides() if self.picks else (joint.Body1, joint.Body2, None)
+            check_joint_bodies(jtype, body1, body2, "joint '%s'" % joint.Label)
+            joint.JointType, joint.Body1, joint.Body2 = jtype, body1, body2
+            if refs is not None:
+                joint.Reference1, joint.Reference2 = refs
+        joint.Frame = frame
+        return joint
+
+    def sides(self) -> tuple:
+        """(Body1 or None for the ground, Body2, (Reference1, Reference2)) of the picks; parts
+        that are not bodies yet become bodies (checked first)."""
+        from ...cad.makers import check_part, make_body
+        from ...cad.objects import body_of_part
+
+        resolved = self.resolved()[0]
+        parts = [part for part, _ in resolved]
+        for part in parts:
+            if body_of_part(self.doc, part) is None:
+                check_part(part)
+        bodies = [body_of_part(self.doc, part) or make_body(self.doc, part) for part in parts]
+        refs = [frame.description for _, frame in resolved]
+        if len(bodies) == 1:
+            return None, bodies[0], ("ground", refs[0])
+        return bodies[0], bodies[1], tuple(refs)
+
+    def cleanup(self) -> None:
+        self.preview.remove()
+
+
+def _copy_placement(placement: App.Placement) -> App.Placement:
+    import FreeCAD as App
+
+    return App.Placement(placement)
