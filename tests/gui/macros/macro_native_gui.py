@@ -204,10 +204,15 @@ Gui.updateGui()
 wait(600)
 import_actions = [a for a in mw.findChildren(QtWidgets.QAction) if a.objectName() == "MBD_ImportAssembly"]
 active = Gui.Command.get("MBD_ImportAssembly").isActive() if hasattr(Gui, "Command") else None
+from MBDWorkbench.commands.model_commands import assembly_available  # noqa: E402
+
+has_assembly = App.Version()[0] != "0" and assembly_available()
+enabled = active if active is not None else any(a.isEnabled() for a in import_actions)
+# named for 0.20 (no Assembly workbench: disabled); on FreeCAD 1.x it must be enabled with a document open
 check(
     "Import assembly joints disabled without the Assembly workbench",
-    active is False or (import_actions and not any(a.isEnabled() for a in import_actions)),
-    (active, [a.isEnabled() for a in import_actions]),
+    bool(enabled) == (has_assembly and App.ActiveDocument is not None),
+    (App.Version()[:2], has_assembly, active, [a.isEnabled() for a in import_actions]),
 )
 
 # ------------------------------------------------------------------ preferences page
@@ -221,12 +226,19 @@ def on_preferences():
         QtCore.QTimer.singleShot(100, on_preferences)
         return
     dialog = dialogs[0]
-    for lst in dialog.findChildren(QtWidgets.QListWidget):
-        items = lst.findItems("Multibody Dynamics", QtCore.Qt.MatchExactly)
-        if items:
-            lst.setCurrentItem(items[0])
+    # the group list: a QListWidget on FreeCAD 0.20, a tree view over a model on 1.x
+    for view in dialog.findChildren(QtWidgets.QAbstractItemView):
+        model = view.model()
+        if model is None or model.rowCount() == 0:
+            continue
+        flags = QtCore.Qt.MatchExactly | QtCore.Qt.MatchRecursive
+        found = model.match(model.index(0, 0), QtCore.Qt.DisplayRole, "Multibody Dynamics", 1, flags)
+        if found:
+            view.setCurrentIndex(found[0])
             seen["group"] = True
-            seen["icon"] = not items[0].icon().isNull()
+            icon = model.data(found[0], QtCore.Qt.DecorationRole)
+            seen["icon"] = icon is not None and not (hasattr(icon, "isNull") and icon.isNull())
+            break
     wait(300)
     field = dialog.findChild(QtWidgets.QLineEdit, "MBD_Pref_Step")
     seen["field"] = field is not None
