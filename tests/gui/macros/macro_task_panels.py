@@ -526,5 +526,37 @@ check(
     and close(float(getattr(spring.FreeLength, "Value", spring.FreeLength)), 12.5),
     (spring.Stiffness, spring.Damping, spring.FreeLength),
 )
+
+# ------------------------------------------------------------------ body: create with a typed density
+block = doc.addObject("Part::Box", "Block")
+block.Length, block.Width, block.Height = 10.0, 20.0, 30.0  # mm
+block.Placement.Base = App.Vector(0, 200, 0)
+doc.recompute()
+Gui.Selection.clearSelection()
+undo = doc.UndoCount
+Gui.runCommand("MBD_Body")
+wait(100)
+panel = task_panels.open_panel()
+check("body command with nothing selected opens the panel", isinstance(panel, task_panels.BodyPanel) and panel.creating)
+pick(block)
+panel.density.edit.setText("1000")
+block_mass = 10 * 20 * 30 * 1e-9 * 1000.0  # kg: a 10 x 20 x 30 mm box of 1000 kg/m^3
+shown = float(panel.info.text().split()[1])
+check("new body panel shows the mass of the picked box", close(shown, block_mass, 1e-5), (shown, block_mass))
+panel.accept()
+wait(100)
+block_body = [b for b in find_objects(doc, "Body") if b.Part == block]
+izz = block_mass * (10.0**2 + 20.0**2) / 12.0  # kg mm^2, about the CoG
+check(
+    "body created with density 1000 kg/m^3 (Custom), its mass and inertia",
+    len(block_body) == 1
+    and close(density_kg_m3(block_body[0]), 1000.0, 1e-12)
+    and block_body[0].Material == "Custom"
+    and close(in_unit(block_body[0].ComputedMass, "kg"), block_mass)
+    and close(in_unit(block_body[0].Izz, "kg*mm^2"), izz)
+    and doc.UndoCount == undo + 1
+    and doc.UndoNames[0] == "Create body",
+    [(b.Label, b.Density, b.Material, b.ComputedMass, b.Izz) for b in block_body] + doc.UndoNames[:1],
+)
 check("no panel left open", task_panels.open_panel() is None and not Gui.Control.activeDialog())
 result["undo_names"] = list(doc.UndoNames)
