@@ -7,8 +7,9 @@ create panels take their references from picks in the 3D view or tree AFTER they
 (a ``Gui.Selection`` observer). Type lists come from :mod:`MBDWorkbench.solver.catalog`;
 the profile fields are checked as you type with the solver's own profile compiler.
 
-Values are shown in the document's units (mm, deg, kg, s); properties may be floats or
-FreeCAD Quantities (see :func:`read_value` / :func:`write_value`).
+Values are shown in the unit each field states (mm, deg, kg, kg/m^3, s, mm/s^2, Hz); the typed
+properties (Quantities in FreeCAD's internal units, e.g. a density in kg/mm^3) are converted by
+:func:`read_value` / :func:`write_value` with the helpers of :mod:`MBDWorkbench.cad.objects`.
 """
 
 from __future__ import annotations

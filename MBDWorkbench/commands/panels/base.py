@@ -31,19 +31,23 @@ def forget_open_panel() -> None:
 
 # ----------------------------------------------------------------------------- values
 def read_value(obj: App.DocumentObject, prop: str, unit: str = "") -> float:
-    """``obj.prop`` as a float in ``unit`` (a float property is taken as already in it)."""
+    """``obj.prop`` as a float in ``unit``: a Quantity property is converted from FreeCAD's internal
+    unit (mm, kg, s based: kg/mm^3 for a density), a float property is taken as already in ``unit``."""
+    from ...cad.objects import value_in
+
     value = getattr(obj, prop)
-    if unit and hasattr(value, "getValueAs"):
-        value = value.getValueAs(unit)
+    if unit and hasattr(value, "Value"):
+        return value_in(value, unit)
     return float(getattr(value, "Value", value))
 
 
 def write_value(obj: App.DocumentObject, prop: str, value: float, unit: str = "") -> None:
-    """Set ``obj.prop`` to ``value`` given in ``unit`` (float or Quantity property)."""
-    if unit and hasattr(getattr(obj, prop), "getValueAs"):
-        import FreeCAD as App
+    """Set ``obj.prop`` to ``value`` given in ``unit``: a Quantity property gets it converted to
+    FreeCAD's internal unit (its own unit kept), a float property gets ``value`` unchanged."""
+    from ...cad.objects import unit_scale
 
-        setattr(obj, prop, App.Units.Quantity("%r %s" % (float(value), unit)))
+    if unit and hasattr(getattr(obj, prop), "Value"):
+        setattr(obj, prop, float(value) * unit_scale(unit))
     else:
         setattr(obj, prop, float(value))
 

@@ -27,7 +27,7 @@ class BodyPanel(TaskPanel):
     KIND = "Body"
 
     def __init__(self, doc: App.Document, body: App.DocumentObject | None = None, grounded: bool = False) -> None:
-        from ...cad.objects import MATERIALS
+        from ...cad.objects import DENSITY_UNIT, MATERIALS, density_kg_m3
 
         super().__init__(doc, body, "Body: %s" % body.Label if body is not None else "New body")
         _, _, QtWidgets = qt_modules()
@@ -38,7 +38,7 @@ class BodyPanel(TaskPanel):
         current = body.Material if body is not None else "Steel"
         self.material = self.combo("material", [(m, m) for m in MATERIALS], current)
         self.density = NumberField(
-            "density", read_value(body, "Density", "kg/m^3") if body else MATERIALS["Steel"], "kg/m^3", self.update
+            "density", density_kg_m3(body) if body else MATERIALS["Steel"], DENSITY_UNIT, self.update
         )
         self.mass = NumberField("mass", read_value(body, "Mass", "kg") if body else 0.0, "kg", self.update)
         self.grounded = QtWidgets.QCheckBox("Fixed to the ground")
@@ -74,9 +74,13 @@ class BodyPanel(TaskPanel):
             self.density.set(density)
 
     def pending(self) -> SimpleNamespace:
-        """The body as the panel would write it (for the mass-properties preview)."""
+        """The body as the panel would write it (for the mass-properties preview): Density and Mass
+        in FreeCAD's internal units, as the typed properties hold them (kg/mm^3, kg)."""
+        from ...cad.objects import DENSITY_UNIT, unit_scale
+
         label = self.obj.Label if self.obj is not None else "new body"
-        return SimpleNamespace(Label=label, Part=self.part, Density=self.density.value(), Mass=self.mass.value())
+        density = self.density.value() * unit_scale(DENSITY_UNIT)
+        return SimpleNamespace(Label=label, Part=self.part, Density=density, Mass=self.mass.value())
 
     def update(self, *args: object) -> None:
         from ...cad.objects import body_mass_properties
@@ -102,7 +106,7 @@ class BodyPanel(TaskPanel):
     def apply(self) -> App.DocumentObject:
         from ...cad.errors import CadError
         from ...cad.makers import make_body
-        from ...cad.objects import MATERIALS
+        from ...cad.objects import MATERIALS, set_density
 
         if self.part is None:
             raise CadError("body: pick a part first")
@@ -114,7 +118,7 @@ class BodyPanel(TaskPanel):
         else:
             body = self.obj
             body.Part = self.part
-            write_value(body, "Density", density, "kg/m^3")
+            set_density(body, density)
             write_value(body, "Mass", mass, "kg")
             body.Grounded = self.grounded.isChecked()
         if MATERIALS.get(material) == density or material == "Custom":

@@ -70,8 +70,9 @@ class DriverPanel(_ProfilePanel):
         defaults = {"Rate": 360.0, "Amplitude": 30.0, "Frequency": 1.0}
         self.values = {}
         for prop, name, unit in self.VALUES:
-            value = read_value(driver, prop) if driver is not None else defaults[prop]
-            self.values[prop] = NumberField(name, value, unit.replace("%s", "deg"), self.update)
+            unit = unit.replace("%s", self.unit_of(dtype))
+            value = read_value(driver, prop, unit) if driver is not None else defaults[prop]
+            self.values[prop] = NumberField(name, value, unit, self.update)
             self.fields.addRow(prop, self.values[prop].widget)
         self.phase = NumberField("phase", read_value(driver, "Phase", "deg") if driver else 0.0, "deg", self.update)
         self.fields.addRow("Phase", self.phase.widget)
@@ -94,8 +95,13 @@ class DriverPanel(_ProfilePanel):
             self.joint = root
             self.update()
 
+    @staticmethod
+    def unit_of(driver_type: str) -> str:
+        """Unit of a driver's value: deg (rotational) or mm (linear)."""
+        return "deg" if driver_type == "rotational" else "mm"
+
     def unit(self) -> str:
-        return "deg" if self.type.currentData() == "rotational" else "mm"
+        return self.unit_of(self.type.currentData())
 
     def pending(self) -> SimpleNamespace:
         """The driver as the panel would write it (floats in the document's units)."""
@@ -165,8 +171,8 @@ class DriverPanel(_ProfilePanel):
         else:
             driver = self.obj
             driver.Joint, driver.DriverType, driver.Profile = self.joint, pending.DriverType, pending.Profile
-        for prop, _, _ in self.VALUES:
-            write_value(driver, prop, getattr(pending, prop))
+        for prop, field in self.values.items():
+            write_value(driver, prop, getattr(pending, prop), field.unit)
         write_value(driver, "Phase", pending.Phase, "deg")
         driver.Expression = pending.Expression
         return driver

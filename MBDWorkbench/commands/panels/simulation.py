@@ -26,6 +26,7 @@ SIMULATION_FIELDS = (
     ("BaumgarteBeta", "Baumgarte beta", "1/s"),
     ("TikhonovEps", "Tikhonov epsilon", ""),
 )
+GRAVITY_FIELDS = tuple(("Gravity" + c, "Gravity " + c.lower(), "mm/s^2") for c in "XYZ")
 
 
 class SimulationPanel(TaskPanel):
@@ -44,9 +45,9 @@ class SimulationPanel(TaskPanel):
             self.fields.addRow(text, self.numbers[prop].widget)
         self.integrator = self.combo("integrator", [(n, n) for n in integrators.names()], sim.Integrator)
         self.fields.addRow("Integrator", self.integrator)
-        self.gravity = [NumberField("gravity_" + c, float(sim.Gravity[k]), "mm/s^2") for k, c in enumerate("xyz")]
-        for c, field in zip("xyz", self.gravity):
-            self.fields.addRow("Gravity %s" % c, field.widget)
+        self.gravity = {prop: NumberField(prop, read_value(sim, prop, unit), unit) for prop, _, unit in GRAVITY_FIELDS}
+        for prop, text, _ in GRAVITY_FIELDS:
+            self.fields.addRow(text, self.gravity[prop].widget)
         self.assemble = QtWidgets.QCheckBox("Close the joints first (assembly)")
         self.assemble.setObjectName("assemble")
         self.assemble.setChecked(bool(sim.Assemble))
@@ -71,8 +72,6 @@ class SimulationPanel(TaskPanel):
         self.layout.addWidget(self.log)
 
     def apply(self) -> App.DocumentObject:
-        import FreeCAD as App
-
         from ...cad.errors import CadError
 
         sim = self.obj
@@ -80,11 +79,10 @@ class SimulationPanel(TaskPanel):
         for prop in ("EndTime", "OutputStep", "Step"):
             if values[prop] <= 0:
                 raise CadError("simulation '%s': %s must be > 0 s, got %g" % (sim.Label, prop, values[prop]))
-        gravity = [field.value() for field in self.gravity]
-        for prop, _, unit in SIMULATION_FIELDS:
+        values.update({prop: field.value() for prop, field in self.gravity.items()})
+        for prop, _, unit in SIMULATION_FIELDS + GRAVITY_FIELDS:
             write_value(sim, prop, values[prop], unit)
         sim.Integrator = self.integrator.currentData()
-        sim.Gravity = App.Vector(*gravity)
         sim.Assemble, sim.AllowFreeFlight = self.assemble.isChecked(), self.free.isChecked()
         return sim
 

@@ -17,7 +17,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__)))
 sys.path.insert(0, os.path.join(REPO, "examples"))
 from make_slider_crank_fcstd import R, hole_edge  # noqa: E402
 
-from MBDWorkbench.cad.objects import find_objects, find_simulation  # noqa: E402
+from MBDWorkbench.cad.objects import density_kg_m3, find_objects, find_simulation  # noqa: E402
 from MBDWorkbench.commands import task_panels  # noqa: E402
 
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
@@ -68,6 +68,11 @@ def pick(obj, sub=""):
     wait(50)
 
 
+def in_unit(quantity, unit):
+    """A Quantity property's value as a float in ``unit``, with FreeCAD's own conversion."""
+    return float(quantity.getValueAs(unit))
+
+
 def close(a, b, tol=1e-9):
     return abs(a - b) <= tol * max(1.0, abs(b))
 
@@ -83,6 +88,14 @@ BODY_PROPS = ("Material", "Density", "Mass", "Grounded", "ComputedMass")
 before = state([crank_body], BODY_PROPS)
 panel = double_click(crank_body)
 check("body panel opens on double click", isinstance(panel, task_panels.BodyPanel) and Gui.Control.activeDialog())
+check(
+    "body panel shows the density in kg/m^3 and the mass in kg",
+    close(float(panel.density.edit.text()), density_kg_m3(crank_body))
+    and panel.density.unit == "kg/m^3"
+    and close(float(panel.mass.edit.text()), float(crank_body.Mass))
+    and panel.mass.unit == "kg",
+    (panel.density.edit.text(), density_kg_m3(crank_body), panel.mass.edit.text(), crank_body.Mass),
+)
 panel.material.setCurrentIndex(panel.material.findData("Aluminium"))
 check("material sets the density field", panel.density.edit.text() == "2700", panel.density.edit.text())
 expected_mass = crank.Shape.Volume * 1e-9 * 2700.0  # mm^3 -> m^3, aluminium
@@ -101,24 +114,40 @@ panel.grounded.setChecked(False)
 panel.material.setCurrentIndex(panel.material.findData("Aluminium"))
 panel.accept()
 wait(100)
-density = float(getattr(crank_body.Density, "Value", crank_body.Density))
 check(
     "body OK writes mass and material",
-    close(float(crank_body.Mass), 0.25)
+    in_unit(crank_body.Mass, "kg") == 0.25
     and close(float(crank_body.ComputedMass), 0.25)
     and crank_body.Material == "Aluminium"
-    and (close(density, 2700.0) or close(density, 2.7e-6)),  # kg/m^3, or kg/mm^3 as a Quantity
+    and close(density_kg_m3(crank_body), 2700.0, 1e-12)
+    and close(in_unit(crank_body.Density, "kg/m^3"), 2700.0, 1e-12),
     (crank_body.Mass, crank_body.ComputedMass, crank_body.Material, crank_body.Density),
 )
 check("body OK is one undo step", doc.UndoCount == before[0] + 1 and doc.UndoNames[0] == "Edit body", doc.UndoNames)
 
 # ------------------------------------------------------------------ simulation (Solve)
-SIM_PROPS = ("EndTime", "Step", "OutputStep", "Integrator", "Gravity", "RelativeTolerance")
+SIM_PROPS = ("EndTime", "Step", "OutputStep", "Integrator", "GravityX", "GravityY", "GravityZ", "RelativeTolerance")
 before = state([sim], SIM_PROPS)
 panel = double_click(sim)
 check("simulation panel opens on double click", isinstance(panel, task_panels.SimulationPanel))
+shown = {prop: float(field.edit.text()) for prop, field in list(panel.numbers.items()) + list(panel.gravity.items())}
+check(
+    "simulation panel shows the values in s and mm/s^2",
+    shown["EndTime"] == in_unit(sim.EndTime, "s")
+    and shown["OutputStep"] == in_unit(sim.OutputStep, "s")
+    and shown["Step"] == sim.Step
+    and shown["RelativeTolerance"] == sim.RelativeTolerance
+    and all(shown["Gravity" + c] == in_unit(getattr(sim, "Gravity" + c), "mm/s^2") for c in "XYZ")
+    and [shown["Gravity" + c] for c in "XYZ"] == [0.0, -9810.0, 0.0]  # the example: gravity -y
+    and shown["EndTime"] == 2.0
+    and shown["Step"] == 0.001
+    and panel.gravity["GravityZ"].unit == "mm/s^2"
+    and panel.numbers["EndTime"].unit == "s",
+    shown,
+)
 panel.numbers["EndTime"].edit.setText("3")
 panel.numbers["Step"].edit.setText("0.0001")
+panel.gravity["GravityY"].edit.setText("-5000")
 panel.reject()
 wait(100)
 check("simulation cancel leaves the document unchanged", state([sim], SIM_PROPS) == before)
@@ -126,6 +155,9 @@ panel = double_click(sim)
 panel.numbers["EndTime"].edit.setText("0.5")
 panel.numbers["Step"].edit.setText("0.0005")
 panel.numbers["Step"].edit.returnPressed.emit()
+panel.gravity["GravityX"].edit.setText("0")
+panel.gravity["GravityY"].edit.setText("-9806.65")  # standard gravity: not exact in binary, kept as typed
+panel.gravity["GravityZ"].edit.setText("0")
 panel.numbers["OutputStep"].edit.setText("abc")
 panel.solve_button.click()
 wait(100)
@@ -147,13 +179,19 @@ check(
 check("solve log shows the summary", "completed" in panel.log.toPlainText(), panel.log.toPlainText())
 check(
     "settings applied before the solve (small step kept)",
-    close(float(getattr(sim.Step, "Value", sim.Step)), 0.0005)
-    and close(float(getattr(sim.EndTime, "Value", sim.EndTime)), 0.5),
-    (sim.Step, sim.EndTime),
+    sim.Step == 0.0005
+    and in_unit(sim.EndTime, "s") == 0.5
+    and in_unit(sim.OutputStep, "s") == 0.005
+    and [in_unit(getattr(sim, "Gravity" + c), "mm/s^2") for c in "XYZ"] == [0.0, -9806.65, 0.0],
+    (sim.Step, sim.EndTime, sim.OutputStep, sim.GravityX, sim.GravityY, sim.GravityZ),
 )
 shot("simulation")
+undo = doc.UndoCount
 panel.accept()
 wait(100)
+check(
+    "simulation OK is one undo step", doc.UndoCount == undo + 1 and doc.UndoNames[0] == "Edit simulation", doc.UndoNames
+)
 
 # ------------------------------------------------------------------ joint: create by picking after starting
 JOINT_PROPS = ("JointType", "Frame", "Body1", "Body2")
@@ -487,6 +525,38 @@ check(
     and not spring.UseInitialLength
     and close(float(getattr(spring.FreeLength, "Value", spring.FreeLength)), 12.5),
     (spring.Stiffness, spring.Damping, spring.FreeLength),
+)
+
+# ------------------------------------------------------------------ body: create with a typed density
+block = doc.addObject("Part::Box", "Block")
+block.Length, block.Width, block.Height = 10.0, 20.0, 30.0  # mm
+block.Placement.Base = App.Vector(0, 200, 0)
+doc.recompute()
+Gui.Selection.clearSelection()
+undo = doc.UndoCount
+Gui.runCommand("MBD_Body")
+wait(100)
+panel = task_panels.open_panel()
+check("body command with nothing selected opens the panel", isinstance(panel, task_panels.BodyPanel) and panel.creating)
+pick(block)
+panel.density.edit.setText("1000")
+block_mass = 10 * 20 * 30 * 1e-9 * 1000.0  # kg: a 10 x 20 x 30 mm box of 1000 kg/m^3
+shown = float(panel.info.text().split()[1])
+check("new body panel shows the mass of the picked box", close(shown, block_mass, 1e-5), (shown, block_mass))
+panel.accept()
+wait(100)
+block_body = [b for b in find_objects(doc, "Body") if b.Part == block]
+izz = block_mass * (10.0**2 + 20.0**2) / 12.0  # kg mm^2, about the CoG
+check(
+    "body created with density 1000 kg/m^3 (Custom), its mass and inertia",
+    len(block_body) == 1
+    and close(density_kg_m3(block_body[0]), 1000.0, 1e-12)
+    and block_body[0].Material == "Custom"
+    and close(in_unit(block_body[0].ComputedMass, "kg"), block_mass)
+    and close(in_unit(block_body[0].Izz, "kg*mm^2"), izz)
+    and doc.UndoCount == undo + 1
+    and doc.UndoNames[0] == "Create body",
+    [(b.Label, b.Density, b.Material, b.ComputedMass, b.Izz) for b in block_body] + doc.UndoNames[:1],
 )
 check("no panel left open", task_panels.open_panel() is None and not Gui.Control.activeDialog())
 result["undo_names"] = list(doc.UndoNames)
