@@ -17,6 +17,7 @@ import numpy as np
 
 from . import quaternion
 from .catalog import (
+    COUPLER_PARAMETERS,
     DRIVER_TYPES,
     DRIVERS,
     FIELD_KINDS,
@@ -96,7 +97,10 @@ class Joint:
     body_i, the second the frame's y axis on body_j. Distance joints keep two anchor points
     (:func:`distance_anchors`) at ``length`` [m] (default: their initial distance): the origins
     of ``frame_i`` and ``frame_j``, or the origin of ``frame`` on body_i and ``point_j`` on body_j
-    (global, initial configuration; default: body_j's centre of gravity)."""
+    (global, initial configuration; default: body_j's centre of gravity). Coupler joints take
+    the fields their type lists in ``catalog.JOINTS[type].parameters``: pitch radii
+    ``radius_i``, ``radius_j`` [m] (gear, belt), the pinion's pitch radius ``radius`` [m]
+    (rack_pinion), the ``pitch`` [m per turn] of a screw (negative: left-handed)."""
 
     name: str
     type: str
@@ -107,6 +111,10 @@ class Joint:
     frame_j: Frame = None
     point_j: list = None
     length: float = None
+    radius_i: float = None
+    radius_j: float = None
+    radius: float = None
+    pitch: float = None
 
 
 def _force_class() -> type:
@@ -468,7 +476,11 @@ DISTANCE_FIELDS = ("point_j", "length")  # joint fields of the distance type onl
 
 
 def _joint(d, path):
-    _reject_unknown(d, path, {"name", "type", "body_i", "body_j", "frame", "frame_i", "frame_j", *DISTANCE_FIELDS})
+    _reject_unknown(
+        d,
+        path,
+        {"name", "type", "body_i", "body_j", "frame", "frame_i", "frame_j", *DISTANCE_FIELDS, *COUPLER_PARAMETERS},
+    )
     name = _name(d, path)
     jtype = d.get("type")
     if jtype not in JOINT_TYPES:
@@ -488,6 +500,7 @@ def _joint(d, path):
         frame_j=frames.get("frame_j"),
         point_j=_vector(d["point_j"], f"{path}.point_j") if "point_j" in d else None,
         length=_number(d["length"], f"{path}.length") if "length" in d else None,
+        **{k: _number(d[k], f"{path}.{k}", kind="length") for k in COUPLER_PARAMETERS if k in d},
     )
 
 
@@ -830,6 +843,7 @@ def _check_joint(model, j, names, path):
         for key in DISTANCE_FIELDS:
             if getattr(j, key) is not None:
                 raise ModelError(f"{path}.{key}", f"{what}: only distance joints take '{key}'")
+    _check_coupler(model, j, path)
     _check_point_mass_anchors(model, j, path)
     joint_rows(model, j, path)
 
@@ -846,6 +860,57 @@ def _check_distance(model: Model, j: Joint, path: str) -> None:
         raise ModelError(path, f"{what}: its two points coincide at the initial configuration")
     if j.length is not None and not (isinstance(j.length, (int, float)) and math.isfinite(j.length) and j.length > 0):
         raise ModelError(f"{path}.length", f"{what}: length must be a positive number of metres, got {j.length!r}")
+
+
+def _check_coupler(model: Model, j: Joint, path: str) -> None:
+    """The parameters of a coupler joint given (radii positive, pitch non-zero), no others; a
+    gear or belt's frame origins apart across both z axes (its angles are those of the line
+    of centres)."""
+    what = f"joint '{j.name}' ({j.type})"
+    wanted = JOINTS[j.type].parameters
+    for key in COUPLER_PARAMETERS:
+        value = getattr(j, key)
+        if key not in wanted:
+            if value is not None:
+                takers = ", ".join(t.name for t in JOINTS.values() if key in t.parameters)
+                raise ModelError(f"{path}.{key}", f"{what}: only {takers} joints take '{key}'")
+        elif value is None:
+            raise ModelError(f"{path}.{key}", f"{what}: give '{key}' [m]")
+        elif not (isinstance(value, (int, float)) and math.isfinite(value)) or (value <= 0 and key != "pitch"):
+            raise ModelError(f"{path}.{key}", f"{what}: '{key}' must be a positive number of metres, got {value!r}")
+        elif value == 0:
+            raise ModelError(f"{path}.{key}", f"{what}: the pitch must not be 0")
+    if "radius_i" in wanted:
+        _check_centres_apart(model, j, path, what)
+
+
+def _check_centres_apart(model: Model, j: Joint, path: str, what: str) -> None:
+    """The origin of each frame of a gear or belt lies off the other frame's z axis."""
+    frames = []
+    for side in ("i", "j"):
+        fr = j.frame if j.frame is not None else getattr(j, "frame_" + side)
+        x, y, _ = frame_axes(fr, f"{path}.frame_{side}", what)
+        r, A = (np.zeros(3), np.eye(3)) if j.frame is not None else initial_pose(model, getattr(j, "body_" + side))
+        frames.append((r + A @ np.asarray(fr.origin, float), A @ x, A @ y))
+    for (o, x, y), (o_other, _, _) in zip(frames, frames[::-1]):
+        d = o_other - o
+        if math.hypot(float(x @ d), float(y @ d)) <= COINCIDENT_TOL:
+            raise ModelError(
+                f"{path}.frame_j" if j.frame is None else f"{path}.frame",
+                f"{what}: the frame origins must be apart across the z axes (the line of centres sets the angles)",
+            )
+
+
+def coupler_coefficients(j: Joint) -> tuple[float, float]:
+    """(k_1, k_2) of a coupler joint's row (joints.GEAR, joints.LEAD): k_1 s_1 + k_2 s_2 = const
+    in metres, s the orbit angles (gear, belt) or the translation and the rotation (rack, screw)."""
+    if j.type == "gear":
+        return j.radius_i, j.radius_j
+    if j.type == "belt":
+        return j.radius_i, -j.radius_j
+    if j.type == "rack_pinion":
+        return 1.0, j.radius
+    return 1.0, -j.pitch / (2.0 * math.pi)
 
 
 def initial_pose(model: Model, name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -19,8 +19,8 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 from . import kernels, quaternion
 from .catalog import DRIVERS, JOINTS
 from .expressions import compile_profile, pack_args, pack_programs
-from .joints import ROW_IS_ANGULAR, row_vectors
-from .model import GROUND, body_dofs, distance_anchors, frame_axes, joint_rows
+from .joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
+from .model import GROUND, body_dofs, coupler_coefficients, distance_anchors, frame_axes, joint_rows
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
 
@@ -89,7 +89,7 @@ class System:
             row_kind=np.array([r["kind"] for r in rows], dtype=np.int64).reshape(-1),
             row_bi=np.array([r["bi"] for r in rows], dtype=np.int64).reshape(-1),
             row_bj=np.array([r["bj"] for r in rows], dtype=np.int64).reshape(-1),
-            row_vecs=np.array([r["vecs"] for r in rows], dtype=float).reshape(-1, 4, 3),
+            row_vecs=np.array([r["vecs"] for r in rows], dtype=float).reshape(-1, ROW_VECS, 3),
             row_prog=np.array([r["prog"] for r in rows], dtype=np.int64).reshape(-1),
             pair_r=pairs[0],
             pair_s=pairs[1],
@@ -120,7 +120,28 @@ class System:
                 )
             ),
         )
+        self._set_coupler_constants()
         self.work = self.new_work()
+
+    def _set_coupler_constants(self) -> None:
+        """Each coupler row's constant: its value at the initial configuration (as FreeCAD's
+        Assembly solver); its angles start on atan2's principal branch (kept in
+        ``unwrap0`` for :meth:`restart_couplers`)."""
+        vecs, jac = self.static.row_vecs, np.zeros((self.m, 2, 6))
+        for r, row in enumerate(self.rows):
+            if row["kind"] in COUPLERS:
+                vecs[r, UNWRAP] = np.nan
+                vecs[r, COEFFS, 2] = 0.0
+                vecs[r, COEFFS, 2] = eval_row(
+                    r, row["kind"], row["bi"], row["bj"], vecs, self.Y0, self.nb, self.A0, jac
+                )[0]
+        self.unwrap0 = vecs[:, UNWRAP].copy()
+
+    def restart_couplers(self) -> None:
+        """Put the coupler rows' angles back on the branches of the initial configuration (before
+        evaluating the constraints again from there: each coupler row continues from the angle
+        it evaluated last)."""
+        self.static.row_vecs[:, UNWRAP] = self.unwrap0
 
     # ------------------------------------------------------------------ bodies
     def _poses(self):
@@ -205,6 +226,8 @@ class System:
                 out[key + side] = v
         if j.type == "distance":
             self._distance_anchors(j, out)
+        if JOINTS[j.type].parameters:
+            out["coupler"] = coupler_coefficients(j)
         return out
 
     def _distance_anchors(self, j, local):
@@ -302,7 +325,7 @@ class System:
         jk = [j.name for j in self.model.joints].index(f.joint)
         j = self.model.joints[jk]
         e = ForceElement(kernels.ROTATIONAL_SPRING_DAMPER, self.body_index(j.body_i), self.body_index(j.body_j))
-        e.vecs[:] = row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk])
+        e.vecs[:] = row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk])[: ForceElement.VECS]
         e.par[:3] = f.stiffness, f.damping, f.free_angle
         return e
 
