@@ -10,8 +10,9 @@ the global placement of the element's object times ``Placement1`` (as
 Mapping: an Assembly joint type named in a joint record's ``assembly_names`` becomes that
 joint (:func:`MBDWorkbench.solver.catalog.joint_for_assembly`, e.g. Revolute -> revolute,
 Slider -> prismatic), Distance 0 between two planar faces -> planar, Grounded -> the body's
-Grounded flag. Everything else (Parallel, Perpendicular, Angle, RackPinion, Screw, Gears,
-Belt, Distance other than 0 or not between planes, deactivated joints) is reported as
+Grounded flag, RackPinion, Screw, Gears, Belt -> coupler joints (:mod:`.assembly_couplers`).
+Everything else (Parallel, Perpendicular, Angle, Distance other than 0 or not between planes,
+deactivated joints) is reported as
 unsupported, never dropped silently. Joint limits are ignored (reported).
 Masses never come from the Assembly (its solver uses dummy masses): bodies get their mass
 properties from their solids like any Body.
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import joint_for_assembly
+from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
 from .errors import CadError
 from .makers import check_part, make_body, make_joint, make_simulation
 from .objects import body_of_part, find_simulation
@@ -220,8 +222,11 @@ def import_assembly(
     mapped: list[MappedJoint] = []
     for j in joints:
         try:
-            mapped.append(map_joint(j, resolve))
-        except Unsupported as why:
+            if str(_prop(j, "JointType", default="")) in COUPLER_TYPES and _prop(j, "Activated", default=True):
+                mapped.append(map_coupler(j, resolve, joints))
+            else:
+                mapped.append(map_joint(j, resolve))
+        except (Unsupported, CouplerUnsupported) as why:
             report.unsupported.append((_prop(j, "Label", default="joint"), str(why)))
     grounded = [g.ObjectToGround for g in grounds if getattr(g, "ObjectToGround", None) is not None]
     parts = []
@@ -252,6 +257,8 @@ def import_assembly(
             references=("assembly", "assembly"),
             simulation=simulation,
         )
+        if isinstance(m, CouplerJoint):
+            set_coupler_properties(obj, m)
         report.joints.append(obj.Label)
         report.notes += ["%s: %s" % (m.label, n) for n in m.notes]
     return report

@@ -24,6 +24,7 @@ import os
 import re
 from typing import TYPE_CHECKING
 
+from ..solver.catalog import JOINTS
 from .archive import check_document_file
 from .errors import CadError
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
@@ -153,7 +154,7 @@ def _check_sides_kept(obj, what):
             )
 
 
-def _joint(obj, names, bodies):
+def _joint(obj, names, bodies, poses):
     from ..solver.model import Frame, Joint
 
     what = "joint '%s'" % obj.Label
@@ -167,7 +168,38 @@ def _joint(obj, names, bodies):
         raise CadError("%s: both sides are the ground (set Body1 or Body2)" % what)
     o, x, _, z = placement_axes(obj.Frame)
     frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())
+    if JOINTS[obj.JointType].parameters:
+        return coupler_joint(obj, names[obj.Name], b1, b2, poses)
     return Joint(name=names[obj.Name], type=obj.JointType, body_i=b1, body_j=b2, frame=frame)
+
+
+COUPLER_PROPERTIES = {"radius_i": "Radius1", "radius_j": "Radius2", "radius": "Radius1", "pitch": "Pitch"}
+
+
+def coupler_joint(obj, name: str, body_i: str, body_j: str, poses: dict):
+    """A coupler joint (gear, belt, rack_pinion, screw) of a Joint object: Frame on body_i and
+    Frame2 on body_j (global, mm) as frames local to each body, its Radius1/Radius2/Pitch [mm]
+    as the model's fields [m] (COUPLER_PROPERTIES)."""
+    import numpy as np
+
+    from ..solver.model import Frame, Joint
+    from ..solver.quaternion import matrix
+
+    frames = []
+    for body, placement in ((body_i, obj.Frame), (body_j, obj.Frame2)):
+        o, x, _, z = placement_axes(placement)
+        r, A = (
+            (np.zeros(3), np.eye(3))
+            if body == "ground"
+            else (np.asarray(poses[body][0]), matrix(np.asarray(poses[body][1])))
+        )
+        frames.append(
+            Frame(origin=(A.T @ (o * 1e-3 - r)).tolist(), z_axis=(A.T @ z).tolist(), x_axis=(A.T @ x).tolist())
+        )
+    values = {k: float(getattr(obj, COUPLER_PROPERTIES[k])) * 1e-3 for k in JOINTS[obj.JointType].parameters}
+    return Joint(
+        name=name, type=obj.JointType, body_i=body_i, body_j=body_j, frame_i=frames[0], frame_j=frames[1], **values
+    )
 
 
 def _driver(obj, names, joints):
@@ -304,7 +336,8 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
     body_names = {o.Name for o in by_type["Body"]}
     joint_names = {o.Name for o in by_type["Joint"]}
     bodies, infos = zip(*[_body(o, names[o.Name]) for o in by_type["Body"]])
-    joints = [_joint(o, names, body_names) for o in by_type["Joint"]]
+    poses = {b.name: (b.position, b.orientation) for b in bodies}
+    joints = [_joint(o, names, body_names, poses) for o in by_type["Joint"]]
     drivers = [_driver(o, names, joint_names) for o in by_type["Driver"]]
     forces = [_spring(o, names, body_names, joint_names) for o in by_type["SpringDamper"]]
     forces += [_force(o, names, body_names) for o in by_type["Force"]]

@@ -254,6 +254,21 @@ class JointProxy(_Proxy):
             ),
             ("App::PropertyString", "Reference1", g, "Geometry picked on the first part", "", READ_ONLY),
             ("App::PropertyString", "Reference2", g, "Geometry picked on the second part", "", READ_ONLY),
+            (
+                "App::PropertyPlacement",
+                "Frame2",
+                "Coupler",
+                "Coupler joints (gear, belt, rack_pinion, screw): the frame carried by Body2, global at the "
+                "initial configuration (Frame is carried by Body1)",
+            ),
+            (
+                "App::PropertyFloat",
+                "Radius1",
+                "Coupler",
+                "gear, belt: pitch radius on Body1 [mm]; rack_pinion: pinion radius [mm]",
+            ),
+            ("App::PropertyFloat", "Radius2", "Coupler", "gear, belt: pitch radius on Body2 [mm]"),
+            ("App::PropertyFloat", "Pitch", "Coupler", "screw: advance per turn [mm] (negative: left-handed)"),
         ]
 
 

@@ -386,9 +386,10 @@ def joints_driven_by(driver_type: str) -> tuple[str, ...]:
 
 
 def joint_for_assembly(assembly_name: str) -> str | None:
-    """Our joint type for a FreeCAD Assembly ``JointType`` value mapped directly, or None."""
+    """Our joint type for a FreeCAD Assembly ``JointType`` value mapped directly, or None (also for
+    the couplers, whose parameters and second frame are mapped by cad/assembly_couplers.py)."""
     for j in JOINTS.values():
-        if assembly_name in j.assembly_names:
+        if assembly_name in j.assembly_names and not j.parameters:
             return j.name
     return None
 

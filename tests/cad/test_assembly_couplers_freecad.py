@@ -1,0 +1,353 @@
+"""Coupler joints (Gears, Belt, RackPinion, Screw) from a real FreeCAD 1.x Assembly (skipped where
+the Assembly workbench is missing, e.g. FreeCAD 0.20).
+
+Each test builds the Assembly with its Python API (as tests/cad/test_assembly_freecad.py),
+imports it and checks (a) the imported frames against the Assembly's own JCS (the global
+placements UtilsAssembly.getJcsGlobalPlc gives; the rack's marker as the Assembly's solver
+makes it), (b) that the Assembly's solver and ours put the parts at the same place after the
+same driven move (the Assembly: a Fixed joint with a rotated Offset2 replaces the driving
+revolute; ours: a rotational driver on the imported revolute), (c) a dynamic quantity against
+a closed form written here.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+RHO = 7850.0  # default density, steel [kg/m^3]
+R1, R2, H = 50.0, 20.0, 10.0  # gear pitch radii and thickness [mm]
+RACK = (200.0, 20.0, 10.0)  # rack bar [mm]
+PITCH = 4.0  # screw pitch [mm per turn]
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+@pytest.fixture(scope="module")
+def JointObject(App):
+    """The Assembly workbench's joint module (skip, saying why, where it is missing)."""
+    try:
+        import JointObject
+        import UtilsAssembly  # noqa: F401
+    except ImportError as exc:
+        pytest.skip("FreeCAD %s has no Assembly workbench (needs 1.0+): %s" % (".".join(App.Version()[:2]), exc))
+    return JointObject
+
+
+# ----------------------------------------------------------------------------- building
+def _vertex(part, local_mm):
+    """'Name.VertexN' of the part's vertex at a point given in the part's own axes [mm]."""
+    import FreeCAD as App
+
+    p = part.Placement.multVec(App.Vector(*local_mm))
+    for k, v in enumerate(part.Shape.Vertexes, 1):
+        if (v.Point - p).Length < 1e-9:
+            return "%s.Vertex%d" % (part.Name, k)
+    raise AssertionError("no vertex of %s at %s" % (part.Label, local_mm))
+
+
+def _circle(part, z_local):
+    """'Name.EdgeN' of the part's circular edge at height z_local [mm] in its own axes."""
+    for k, e in enumerate(part.Shape.Edges, 1):
+        if e.Curve.TypeId == "Part::GeomCircle":
+            c = part.Placement.inverse().multVec(e.Curve.Location)
+            if abs(c.z - z_local) < 1e-9:
+                return "%s.Edge%d" % (part.Name, k)
+    raise AssertionError("no circle of %s at z = %s" % (part.Label, z_local))
+
+
+def _face(part, normal_local, point_local):
+    """'Name.FaceN' of the part's planar face through a point with a normal (own axes)."""
+    import FreeCAD as App
+
+    n = part.Placement.Rotation.multVec(App.Vector(*normal_local))
+    p = part.Placement.multVec(App.Vector(*point_local))
+    for k, f in enumerate(part.Shape.Faces, 1):
+        if f.Surface.TypeId == "Part::GeomPlane" and abs(f.normalAt(0, 0).dot(n) - 1) < 1e-12:
+            if abs((p - f.CenterOfGravity).dot(n)) < 1e-9:
+                return "%s.Face%d" % (part.Name, k)
+    raise AssertionError("no face of %s with normal %s" % (part.Label, normal_local))
+
+
+def _joint(App, JointObject, group, asm, jtype, refs, label, **values):
+    obj = group.newObject("App::FeaturePython", "Joint")
+    JointObject.Joint(obj, JointObject.JointTypes.index(jtype))
+    obj.Label = label
+    for k, v in values.items():
+        setattr(obj, k, v)
+    obj.Proxy.setJointConnectors(obj, [[asm, list(r)] for r in refs])
+    return obj
+
+
+def _assembly(App, doc, JointObject):
+    asm = doc.addObject("Assembly::AssemblyObject", "Assembly")
+    asm.Type = "Assembly"
+    return asm, asm.newObject("Assembly::JointGroup", "Joints")
+
+
+def _cylinder(App, asm, name, radius, position):
+    c = asm.newObject("Part::Cylinder", name)
+    c.Radius, c.Height = radius, H
+    c.Placement = App.Placement(App.Vector(*position), App.Rotation())
+    return c
+
+
+def build_gears(App, doc, JointObject, jtype="Gears"):
+    """A grounded base, two discs on revolutes at its corners (0, 0, H) and (R1 + R2, 0, H), and a
+    Gears (or Belt) joint between the discs' bottom circles."""
+    asm, joints = _assembly(App, doc, JointObject)
+    base = asm.newObject("Part::Box", "Base")
+    base.Length, base.Width, base.Height = R1 + R2, 20.0, H
+    g1 = _cylinder(App, asm, "G1", R1, (0, 0, H))
+    g2 = _cylinder(App, asm, "G2", R2, (R1 + R2, 0, H))
+    doc.recompute()
+    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), base)
+    c1, c2 = _circle(g1, 0.0), _circle(g2, 0.0)
+    v1, v2 = _vertex(base, (0, 0, H)), _vertex(base, (R1 + R2, 0, H))
+    hinge1 = _joint(App, JointObject, joints, asm, "Revolute", [(v1, v1), (c1, c1)], "Hinge1")
+    _joint(App, JointObject, joints, asm, "Revolute", [(v2, v2), (c2, c2)], "Hinge2")
+    mesh = _joint(App, JointObject, joints, asm, jtype, [(c1, c1), (c2, c2)], "Mesh", Distance=R1, Distance2=R2)
+    doc.recompute()
+    asm.solve()
+    return asm, joints, (base, g1, g2), hinge1, mesh, (v1, c1)
+
+
+# ----------------------------------------------------------------------------- checks
+def _matrix(placement):
+    return np.array(placement.toMatrix().A).reshape(4, 4)
+
+
+def _assert_same_placement(a, b, tol=1e-9):
+    np.testing.assert_allclose(_matrix(a), _matrix(b), atol=tol)
+
+
+def _turn_about_z(before, after):
+    """Rotation [rad] about global z taking placement ``before`` to ``after`` (checks it is one)."""
+    rel = (
+        np.array(after.Rotation.toMatrix().A).reshape(4, 4)[:3, :3]
+        @ np.array(before.Rotation.toMatrix().A).reshape(4, 4)[:3, :3].T
+    )
+    np.testing.assert_allclose(rel[2], [0, 0, 1], atol=1e-9)
+    return math.atan2(rel[1, 0], rel[0, 0])
+
+
+def _drive_by_fixed_joint(App, doc, JointObject, asm, group, hinge, refs, degrees):
+    """The Assembly's driven move: deactivate ``hinge`` and fix its part at ``degrees`` about the
+    hinge's axis (a Fixed joint on the same references, Offset2 turned); the Assembly's solver
+    moves the other parts through the couplers. The references are set directly (no pre-solve,
+    which would place the part by itself, before the solver and its couplers)."""
+    hinge.Activated = False
+    fix = group.newObject("App::FeaturePython", "Joint")
+    JointObject.Joint(fix, JointObject.JointTypes.index("Fixed"))
+    fix.Label = "Drive"
+    fix.Offset2 = App.Placement(App.Vector(), App.Rotation(App.Vector(0, 0, 1), degrees))
+    for k, ref in enumerate(refs):
+        setattr(fix, "Reference%d" % (k + 1), [asm, [ref, ref]])
+        setattr(fix, "Placement%d" % (k + 1), fix.Proxy.findPlacement(fix, getattr(fix, "Reference%d" % (k + 1)), k))
+    doc.recompute()
+    asm.solve()
+
+
+def _imported(doc, asm, jtype):
+    from MBDWorkbench.cad.assembly_import import import_assembly
+    from MBDWorkbench.cad.document_model import model_from_document
+
+    report = import_assembly(doc, asm)
+    assert report.unsupported == [], report.text()
+    (obj,) = [o for o in doc.Objects if getattr(o, "MbdType", "") == "Joint" and o.JointType == jtype]
+    return model_from_document(doc), obj
+
+
+def _driven(model, joint_name, angle):
+    """The model with a rotational driver turning ``joint_name`` by ``angle`` [rad] in 1 s."""
+    from MBDWorkbench.solver import from_dict
+
+    d = model.to_dict()
+    d["drivers"] = [{"name": "drive", "type": "rotational", "joint": joint_name, "profile": "%r * t" % angle}]
+    d["gravity"] = [0, 0, 0]
+    return from_dict(d)
+
+
+def _body_frame(res, body):
+    """Final rotation (3, 3) and CoG [m] of a body in a Results."""
+    return res.rotation(body)[-1], res.position(body)[-1]
+
+
+@pytest.mark.parametrize("jtype,ours,sign", [("Gears", "gear", -1.0), ("Belt", "belt", 1.0)])
+def test_gears_and_belt_from_assembly(App, doc, JointObject, jtype, ours, sign):
+    import UtilsAssembly
+
+    from MBDWorkbench.solver import simulate
+
+    asm, group, (base, g1, g2), hinge1, mesh, refs = build_gears(App, doc, JointObject, jtype)
+    model, obj = _imported(doc, asm, ours)
+    # (a) the frames are the Assembly's JCS, radii its Distance and Distance2
+    _assert_same_placement(obj.Frame, UtilsAssembly.getJcsGlobalPlc(mesh.Placement1, mesh.Reference1))
+    _assert_same_placement(obj.Frame2, UtilsAssembly.getJcsGlobalPlc(mesh.Placement2, mesh.Reference2))
+    (j,) = [j for j in model.joints if j.type == ours]
+    assert (j.radius_i, j.radius_j) == (R1 * 1e-3, R2 * 1e-3)
+    hinge_name = [k.name for k in model.joints if k.type == "revolute" and k.body_j == "G1_body"][0]
+    g2_before = App.Placement(g2.Placement)
+    g1_before = App.Placement(g1.Placement)
+
+    # (b) the same driven move in the Assembly and here: G2's placement agrees
+    _drive_by_fixed_joint(App, doc, JointObject, asm, group, hinge1, refs, 40.0)
+    turn1 = _turn_about_z(g1_before, g1.Placement)
+    turn2 = _turn_about_z(g2_before, g2.Placement)
+    assert abs(turn1) == pytest.approx(math.radians(40.0), abs=1e-9)
+    assert turn2 == pytest.approx(sign * R1 / R2 * turn1, abs=1e-7)  # the Assembly's own gear relation
+    res = simulate(_driven(model, hinge_name, turn1), t_end=1.0, integrator="rk4", step=1e-3, output_step=0.1)
+    A2, _ = _body_frame(res, "G2_body")
+    np.testing.assert_allclose(A2, np.array(g2.Placement.Rotation.toMatrix().A).reshape(4, 4)[:3, :3], atol=1e-7)
+
+    # (c) torque T on G1: speed ratio and tooth force against the closed form
+    T = 0.2
+    d = model.to_dict()
+    d["forces"] = [{"name": "T", "type": "torque", "body": "G1_body", "torque": [0, 0, T]}]
+    from MBDWorkbench.solver import from_dict
+
+    res = simulate(from_dict(d), t_end=0.5, integrator="rk4", step=1e-3, output_step=0.05)
+    m1, m2 = (RHO * math.pi * (r * 1e-3) ** 2 * H * 1e-3 for r in (R1, R2))
+    J1, J2 = m1 * (R1 * 1e-3) ** 2 / 2, m2 * (R2 * 1e-3) ** 2 / 2
+    ratio = R1 / R2
+    alpha1 = T / (J1 + J2 * ratio**2)
+    w1, w2 = res.angular_velocity("G1_body")[:, 2], res.angular_velocity("G2_body")[:, 2]
+    np.testing.assert_allclose(w1, alpha1 * res.t, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(w2, sign * ratio * w1, rtol=1e-6, atol=1e-9)
+    tooth = J2 * ratio * alpha1 / (R2 * 1e-3)  # = (T - J1 alpha1) / R1: torque / pitch radius
+    np.testing.assert_allclose(np.abs(res.coupling_force(j.name)[1:]), tooth, rtol=1e-5)
+
+
+def build_rack(App, doc, JointObject):
+    """A grounded base (200 x 80 x H mm), a pinion on a revolute at its corner (0, 80, H), a rack
+    on a Slider along x, and a RackPinion given pinion first (the Assembly swaps it: the sliding
+    part is the rack, marker I)."""
+    asm, joints = _assembly(App, doc, JointObject)
+    base = asm.newObject("Part::Box", "Base")
+    base.Length, base.Width, base.Height = 200.0, 80.0, H
+    pinion = _cylinder(App, asm, "Pinion", R1, (0, 80.0, H))
+    rack = asm.newObject("Part::Box", "Rack")
+    rack.Length, rack.Width, rack.Height = RACK
+    rack.Placement = App.Placement(App.Vector(0, 0, H), App.Rotation())
+    doc.recompute()
+    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), base)
+    c = _circle(pinion, 0.0)
+    v = _vertex(base, (0, 80.0, H))
+    hinge = _joint(App, JointObject, joints, asm, "Revolute", [(v, v), (c, c)], "Hinge")
+    end_base, end_rack = _face(base, (1, 0, 0), (200.0, 0, 0)), _face(rack, (1, 0, 0), (RACK[0], 0, 0))
+    slide_refs = [(end_base, _vertex(base, (200.0, 0, H))), (end_rack, _vertex(rack, (RACK[0], 0, 0)))]
+    _joint(App, JointObject, joints, asm, "Slider", slide_refs, "Slide")
+    mesh = _joint(App, JointObject, joints, asm, "RackPinion", [(c, c), slide_refs[1]], "Mesh", Distance=R1)
+    doc.recompute()
+    asm.solve()
+    return asm, joints, (base, pinion, rack), hinge, mesh, (v, c)
+
+
+def test_rack_pinion_from_assembly(App, doc, JointObject):
+    import UtilsAssembly
+
+    from MBDWorkbench.cad.assembly_couplers import rack_marker
+    from MBDWorkbench.solver import from_dict, simulate
+
+    asm, group, (base, pinion, rack), hinge, mesh, refs = build_rack(App, doc, JointObject)
+    model, obj = _imported(doc, asm, "rack_pinion")
+    (j,) = [j for j in model.joints if j.type == "rack_pinion"]
+    # (a) swapped as the Assembly does (the rack first); its marker: the pinion JCS's rotation
+    # turned about z so that x follows the slide (the rack JCS's z), at the rack JCS
+    assert (j.body_i, j.body_j, j.radius) == ("Rack_body", "Pinion_body", R1 * 1e-3)
+    rack_jcs = UtilsAssembly.getJcsGlobalPlc(mesh.Placement2, mesh.Reference2)
+    pinion_jcs = UtilsAssembly.getJcsGlobalPlc(mesh.Placement1, mesh.Reference1)
+    _assert_same_placement(obj.Frame2, pinion_jcs)
+    _assert_same_placement(obj.Frame, rack_marker(rack_jcs, mesh.Placement2, pinion_jcs))
+    np.testing.assert_allclose(np.array(obj.Frame.Base), np.array(rack_jcs.Base), atol=1e-9)
+    x_marker = obj.Frame.Rotation.multVec(App.Vector(1, 0, 0))
+    z_marker = obj.Frame.Rotation.multVec(App.Vector(0, 0, 1))
+    assert abs(x_marker.dot(rack_jcs.Rotation.multVec(App.Vector(0, 0, 1)))) == pytest.approx(1.0, abs=1e-12)
+    assert abs(z_marker.dot(pinion_jcs.Rotation.multVec(App.Vector(0, 0, 1)))) == pytest.approx(1.0, abs=1e-12)
+    hinge_name = [k.name for k in model.joints if k.type == "revolute"][0]
+    p_before, r_before = App.Placement(pinion.Placement), App.Placement(rack.Placement)
+
+    # (b) the same driven move: the rack's position agrees
+    _drive_by_fixed_joint(App, doc, JointObject, asm, group, hinge, refs, 30.0)
+    turn = _turn_about_z(p_before, pinion.Placement)
+    moved = np.array(rack.Placement.Base - r_before.Base) * 1e-3
+    assert abs(moved[0]) == pytest.approx(R1 * 1e-3 * abs(turn), rel=1e-9)  # the Assembly: rack travel = r theta
+    res = simulate(_driven(model, hinge_name, turn), t_end=1.0, integrator="rk4", step=1e-3, output_step=0.1)
+    np.testing.assert_allclose(res.position("Rack_body")[-1] - res.position("Rack_body")[0], moved, atol=1e-9)
+
+    # (c) torque on the pinion: rack speed = radius x angular speed, alpha = T / (Jp + m r^2)
+    T, r = 0.5, R1 * 1e-3
+    d = model.to_dict()
+    d["forces"] = [{"name": "T", "type": "torque", "body": "Pinion_body", "torque": [0, 0, T]}]
+    res = simulate(from_dict(d), t_end=0.5, integrator="rk4", step=1e-3, output_step=0.05)
+    mp, mr = RHO * math.pi * r**2 * H * 1e-3, RHO * np.prod(RACK) * 1e-9
+    alpha = T / (mp * r**2 / 2 + mr * r**2)
+    w = res.angular_velocity("Pinion_body")[:, 2]
+    v = res.velocity("Rack_body")[:, 0]
+    np.testing.assert_allclose(w, alpha * res.t, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(np.abs(v), r * np.abs(w), rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(np.abs(res.coupling_force(j.name)[1:]), mr * r * alpha, rtol=1e-5)
+
+
+def build_screw(App, doc, JointObject):
+    """A grounded base, a screw (cylinder) on a revolute at its corner (0, 0, H), a nut (box)
+    on a Slider along z, and a Screw joint given screw first (swapped by the Assembly)."""
+    asm, joints = _assembly(App, doc, JointObject)
+    base = asm.newObject("Part::Box", "Base")
+    base.Length, base.Width, base.Height = 100.0, 40.0, H
+    screw = _cylinder(App, asm, "Screw", 10.0, (0, 0, H))
+    nut = asm.newObject("Part::Box", "Nut")
+    nut.Length = nut.Width = 20.0
+    nut.Height = H
+    nut.Placement = App.Placement(App.Vector(80.0, 0, H), App.Rotation())
+    doc.recompute()
+    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), base)
+    c = _circle(screw, 0.0)
+    v = _vertex(base, (0, 0, H))
+    hinge = _joint(App, JointObject, joints, asm, "Revolute", [(v, v), (c, c)], "Hinge")
+    top_base, top_nut = _face(base, (0, 0, 1), (0, 0, H)), _face(nut, (0, 0, 1), (0, 0, H))
+    slide_refs = [(top_base, _vertex(base, (100.0, 0, H))), (top_nut, _vertex(nut, (20.0, 0, H)))]
+    _joint(App, JointObject, joints, asm, "Slider", slide_refs, "Guide")
+    thread = _joint(App, JointObject, joints, asm, "Screw", [(c, c), slide_refs[1]], "Thread", Distance=PITCH)
+    doc.recompute()
+    asm.solve()
+    return asm, joints, (base, screw, nut), hinge, thread, (v, c)
+
+
+def test_screw_from_assembly(App, doc, JointObject):
+    import UtilsAssembly
+
+    from MBDWorkbench.solver import from_dict, simulate
+
+    asm, group, (base, screw, nut), hinge, thread, refs = build_screw(App, doc, JointObject)
+    model, obj = _imported(doc, asm, "screw")
+    (j,) = [j for j in model.joints if j.type == "screw"]
+    # (a) swapped (the nut, sliding, first): Frame = the nut's JCS, Frame2 = the screw's
+    assert (j.body_i, j.body_j, j.pitch) == ("Nut_body", "Screw_body", PITCH * 1e-3)
+    _assert_same_placement(obj.Frame, UtilsAssembly.getJcsGlobalPlc(thread.Placement2, thread.Reference2))
+    _assert_same_placement(obj.Frame2, UtilsAssembly.getJcsGlobalPlc(thread.Placement1, thread.Reference1))
+    hinge_name = [k.name for k in model.joints if k.type == "revolute"][0]
+    s_before, n_before = App.Placement(screw.Placement), App.Placement(nut.Placement)
+
+    # (b) the same driven move (more than half a turn): the nut's position agrees
+    _drive_by_fixed_joint(App, doc, JointObject, asm, group, hinge, refs, 150.0)
+    turn = _turn_about_z(s_before, screw.Placement)
+    moved = np.array(nut.Placement.Base - n_before.Base) * 1e-3
+    assert abs(moved[2]) == pytest.approx(PITCH * 1e-3 * abs(turn) / (2 * math.pi), rel=1e-9)  # the Assembly
+    res = simulate(_driven(model, hinge_name, turn), t_end=1.0, integrator="rk4", step=1e-3, output_step=0.1)
+    np.testing.assert_allclose(res.position("Nut_body")[-1] - res.position("Nut_body")[0], moved, atol=1e-9)
+
+    # (c) lossless screw: torque T held by the axial force 2 pi T / p on the nut (its direction:
+    # against the advance the torque drives, from the move above): nothing moves, thrust = 2 pi T / p
+    T = 0.05
+    thrust = 2 * math.pi * T / (PITCH * 1e-3)
+    advance = math.copysign(1.0, moved[2] * turn)  # sign of dz / dtheta
+    d = model.to_dict()
+    d["forces"] = [
+        {"name": "T", "type": "torque", "body": "Screw_body", "torque": [0, 0, T]},
+        {"name": "F", "type": "point_force", "body": "Nut_body", "force": [0, 0, -advance * thrust]},
+    ]
+    res = simulate(from_dict(d), t_end=0.2, integrator="rk4", step=1e-3, output_step=0.05)
+    assert np.abs(res.velocity("Nut_body")).max() < 1e-9
+    assert np.abs(res.angular_velocity("Screw_body")).max() < 1e-9
+    np.testing.assert_allclose(np.abs(res.coupling_force(j.name)), thrust, rtol=1e-9)
