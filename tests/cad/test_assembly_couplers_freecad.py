@@ -11,14 +11,18 @@ a closed form written here.
 """
 
 import math
+import os
+import sys
 
 import numpy as np
 import pytest
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "examples"))
+
+from make_assembly_couplers_fcstd import PITCH, R1, R2, RACK, H, build_gears, build_rack, build_screw  # noqa: E402
+
 RHO = 7850.0  # default density, steel [kg/m^3]
-R1, R2, H = 50.0, 20.0, 10.0  # gear pitch radii and thickness [mm]
-RACK = (200.0, 20.0, 10.0)  # rack bar [mm]
-PITCH = 4.0  # screw pitch [mm per turn]
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -32,84 +36,6 @@ def JointObject(App):
     except ImportError as exc:
         pytest.skip("FreeCAD %s has no Assembly workbench (needs 1.0+): %s" % (".".join(App.Version()[:2]), exc))
     return JointObject
-
-
-# ----------------------------------------------------------------------------- building
-def _vertex(part, local_mm):
-    """'Name.VertexN' of the part's vertex at a point given in the part's own axes [mm]."""
-    import FreeCAD as App
-
-    p = part.Placement.multVec(App.Vector(*local_mm))
-    for k, v in enumerate(part.Shape.Vertexes, 1):
-        if (v.Point - p).Length < 1e-9:
-            return "%s.Vertex%d" % (part.Name, k)
-    raise AssertionError("no vertex of %s at %s" % (part.Label, local_mm))
-
-
-def _circle(part, z_local):
-    """'Name.EdgeN' of the part's circular edge at height z_local [mm] in its own axes."""
-    for k, e in enumerate(part.Shape.Edges, 1):
-        if e.Curve.TypeId == "Part::GeomCircle":
-            c = part.Placement.inverse().multVec(e.Curve.Location)
-            if abs(c.z - z_local) < 1e-9:
-                return "%s.Edge%d" % (part.Name, k)
-    raise AssertionError("no circle of %s at z = %s" % (part.Label, z_local))
-
-
-def _face(part, normal_local, point_local):
-    """'Name.FaceN' of the part's planar face through a point with a normal (own axes)."""
-    import FreeCAD as App
-
-    n = part.Placement.Rotation.multVec(App.Vector(*normal_local))
-    p = part.Placement.multVec(App.Vector(*point_local))
-    for k, f in enumerate(part.Shape.Faces, 1):
-        if f.Surface.TypeId == "Part::GeomPlane" and abs(f.normalAt(0, 0).dot(n) - 1) < 1e-12:
-            if abs((p - f.CenterOfGravity).dot(n)) < 1e-9:
-                return "%s.Face%d" % (part.Name, k)
-    raise AssertionError("no face of %s with normal %s" % (part.Label, normal_local))
-
-
-def _joint(App, JointObject, group, asm, jtype, refs, label, **values):
-    obj = group.newObject("App::FeaturePython", "Joint")
-    JointObject.Joint(obj, JointObject.JointTypes.index(jtype))
-    obj.Label = label
-    for k, v in values.items():
-        setattr(obj, k, v)
-    obj.Proxy.setJointConnectors(obj, [[asm, list(r)] for r in refs])
-    return obj
-
-
-def _assembly(App, doc, JointObject):
-    asm = doc.addObject("Assembly::AssemblyObject", "Assembly")
-    asm.Type = "Assembly"
-    return asm, asm.newObject("Assembly::JointGroup", "Joints")
-
-
-def _cylinder(App, asm, name, radius, position):
-    c = asm.newObject("Part::Cylinder", name)
-    c.Radius, c.Height = radius, H
-    c.Placement = App.Placement(App.Vector(*position), App.Rotation())
-    return c
-
-
-def build_gears(App, doc, JointObject, jtype="Gears"):
-    """A grounded base, two discs on revolutes at its corners (0, 0, H) and (R1 + R2, 0, H), and a
-    Gears (or Belt) joint between the discs' bottom circles."""
-    asm, joints = _assembly(App, doc, JointObject)
-    base = asm.newObject("Part::Box", "Base")
-    base.Length, base.Width, base.Height = R1 + R2, 20.0, H
-    g1 = _cylinder(App, asm, "G1", R1, (0, 0, H))
-    g2 = _cylinder(App, asm, "G2", R2, (R1 + R2, 0, H))
-    doc.recompute()
-    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), base)
-    c1, c2 = _circle(g1, 0.0), _circle(g2, 0.0)
-    v1, v2 = _vertex(base, (0, 0, H)), _vertex(base, (R1 + R2, 0, H))
-    hinge1 = _joint(App, JointObject, joints, asm, "Revolute", [(v1, v1), (c1, c1)], "Hinge1")
-    _joint(App, JointObject, joints, asm, "Revolute", [(v2, v2), (c2, c2)], "Hinge2")
-    mesh = _joint(App, JointObject, joints, asm, jtype, [(c1, c1), (c2, c2)], "Mesh", Distance=R1, Distance2=R2)
-    doc.recompute()
-    asm.solve()
-    return asm, joints, (base, g1, g2), hinge1, mesh, (v1, c1)
 
 
 # ----------------------------------------------------------------------------- checks
@@ -168,6 +94,41 @@ def _driven(model, joint_name, angle):
     return from_dict(d)
 
 
+def _jcs_of(asm, joint, part):
+    """(global JCS, local Placement) of the side of an Assembly joint on ``part`` (FreeCAD's solver
+    may have swapped the joint's sides: AssemblyObject::swapJCS writes them back)."""
+    import UtilsAssembly
+
+    for k in (1, 2):
+        ref, plc = getattr(joint, "Reference%d" % k), getattr(joint, "Placement%d" % k)
+        if UtilsAssembly.getMovingPart(asm, ref) == part:
+            return UtilsAssembly.getJcsGlobalPlc(plc, ref), plc
+    raise AssertionError("%s is not on %s" % (joint.Label, part.Label))
+
+
+def _asmt_markers(asm, path):
+    """{(part name, marker name): global 4x4 placement [mm]} of the markers the Assembly's own
+    solver uses, read from its ASMT export (each marker relative to its part)."""
+    asm.exportAsASMT(str(path))
+    with open(str(path)) as f:
+        lines = [line.strip() for line in f.read().splitlines()]
+
+    def frame(k):  # lines[k] == "Position3D", then the rotation matrix by rows
+        M = np.eye(4)
+        M[:3, 3] = [float(v) for v in lines[k + 1].split()]
+        assert lines[k + 2] == "RotationMatrix"
+        M[:3, :3] = [[float(v) for v in lines[k + 3 + r].split()] for r in range(3)]
+        return M
+
+    out, part, part_M = {}, None, None
+    for k in range(len(lines) - 3):
+        if lines[k] == "Part" and lines[k + 1] == "Name":
+            part, part_M = lines[k + 2], frame(k + 3)
+        elif lines[k] == "Marker" and lines[k + 1] == "Name" and part is not None:
+            out[(part, lines[k + 2])] = part_M @ frame(k + 3)
+    return out
+
+
 def _body_frame(res, body):
     """Final rotation (3, 3) and CoG [m] of a body in a Results."""
     return res.rotation(body)[-1], res.position(body)[-1]
@@ -179,7 +140,7 @@ def test_gears_and_belt_from_assembly(App, doc, JointObject, jtype, ours, sign):
 
     from MBDWorkbench.solver import simulate
 
-    asm, group, (base, g1, g2), hinge1, mesh, refs = build_gears(App, doc, JointObject, jtype)
+    asm, group, (base, g1, g2), hinge1, mesh, refs = build_gears(doc, jtype)
     model, obj = _imported(doc, asm, ours)
     # (a) the frames are the Assembly's JCS, radii its Distance and Distance2
     _assert_same_placement(obj.Frame, UtilsAssembly.getJcsGlobalPlc(mesh.Placement1, mesh.Reference1))
@@ -218,47 +179,24 @@ def test_gears_and_belt_from_assembly(App, doc, JointObject, jtype, ours, sign):
     np.testing.assert_allclose(np.abs(res.coupling_force(j.name)[1:]), tooth, rtol=1e-5)
 
 
-def build_rack(App, doc, JointObject):
-    """A grounded base (200 x 80 x H mm), a pinion on a revolute at its corner (0, 80, H), a rack
-    on a Slider along x, and a RackPinion given pinion first (the Assembly swaps it: the sliding
-    part is the rack, marker I)."""
-    asm, joints = _assembly(App, doc, JointObject)
-    base = asm.newObject("Part::Box", "Base")
-    base.Length, base.Width, base.Height = 200.0, 80.0, H
-    pinion = _cylinder(App, asm, "Pinion", R1, (0, 80.0, H))
-    rack = asm.newObject("Part::Box", "Rack")
-    rack.Length, rack.Width, rack.Height = RACK
-    rack.Placement = App.Placement(App.Vector(0, 0, H), App.Rotation())
-    doc.recompute()
-    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), base)
-    c = _circle(pinion, 0.0)
-    v = _vertex(base, (0, 80.0, H))
-    hinge = _joint(App, JointObject, joints, asm, "Revolute", [(v, v), (c, c)], "Hinge")
-    end_base, end_rack = _face(base, (1, 0, 0), (200.0, 0, 0)), _face(rack, (1, 0, 0), (RACK[0], 0, 0))
-    slide_refs = [(end_base, _vertex(base, (200.0, 0, H))), (end_rack, _vertex(rack, (RACK[0], 0, 0)))]
-    _joint(App, JointObject, joints, asm, "Slider", slide_refs, "Slide")
-    mesh = _joint(App, JointObject, joints, asm, "RackPinion", [(c, c), slide_refs[1]], "Mesh", Distance=R1)
-    doc.recompute()
-    asm.solve()
-    return asm, joints, (base, pinion, rack), hinge, mesh, (v, c)
-
-
-def test_rack_pinion_from_assembly(App, doc, JointObject):
-    import UtilsAssembly
+def test_rack_pinion_from_assembly(App, doc, JointObject, tmp_path):
 
     from MBDWorkbench.cad.assembly_couplers import rack_marker
     from MBDWorkbench.solver import from_dict, simulate
 
-    asm, group, (base, pinion, rack), hinge, mesh, refs = build_rack(App, doc, JointObject)
+    asm, group, (base, pinion, rack), hinge, mesh, refs = build_rack(doc)
     model, obj = _imported(doc, asm, "rack_pinion")
     (j,) = [j for j in model.joints if j.type == "rack_pinion"]
     # (a) swapped as the Assembly does (the rack first); its marker: the pinion JCS's rotation
     # turned about z so that x follows the slide (the rack JCS's z), at the rack JCS
     assert (j.body_i, j.body_j, j.radius) == ("Rack_body", "Pinion_body", R1 * 1e-3)
-    rack_jcs = UtilsAssembly.getJcsGlobalPlc(mesh.Placement2, mesh.Reference2)
-    pinion_jcs = UtilsAssembly.getJcsGlobalPlc(mesh.Placement1, mesh.Reference1)
+    (rack_jcs, rack_plc), (pinion_jcs, _) = _jcs_of(asm, mesh, rack), _jcs_of(asm, mesh, pinion)
     _assert_same_placement(obj.Frame2, pinion_jcs)
-    _assert_same_placement(obj.Frame, rack_marker(rack_jcs, mesh.Placement2, pinion_jcs))
+    _assert_same_placement(obj.Frame, rack_marker(rack_jcs, rack_plc, pinion_jcs))
+    markers = _asmt_markers(asm, tmp_path / "rack.asmt")  # the Assembly solver's own markers I and J
+    name = "%s#%s" % (doc.Name, mesh.Name)
+    np.testing.assert_allclose(_matrix(obj.Frame), markers[("%s#Rack" % doc.Name, name)], atol=1e-9)
+    np.testing.assert_allclose(_matrix(obj.Frame2), markers[("%s#Pinion" % doc.Name, name)], atol=1e-9)
     np.testing.assert_allclose(np.array(obj.Frame.Base), np.array(rack_jcs.Base), atol=1e-9)
     x_marker = obj.Frame.Rotation.multVec(App.Vector(1, 0, 0))
     z_marker = obj.Frame.Rotation.multVec(App.Vector(0, 0, 1))
@@ -289,43 +227,17 @@ def test_rack_pinion_from_assembly(App, doc, JointObject):
     np.testing.assert_allclose(np.abs(res.coupling_force(j.name)[1:]), mr * r * alpha, rtol=1e-5)
 
 
-def build_screw(App, doc, JointObject):
-    """A grounded base, a screw (cylinder) on a revolute at its corner (0, 0, H), a nut (box)
-    on a Slider along z, and a Screw joint given screw first (swapped by the Assembly)."""
-    asm, joints = _assembly(App, doc, JointObject)
-    base = asm.newObject("Part::Box", "Base")
-    base.Length, base.Width, base.Height = 100.0, 40.0, H
-    screw = _cylinder(App, asm, "Screw", 10.0, (0, 0, H))
-    nut = asm.newObject("Part::Box", "Nut")
-    nut.Length = nut.Width = 20.0
-    nut.Height = H
-    nut.Placement = App.Placement(App.Vector(80.0, 0, H), App.Rotation())
-    doc.recompute()
-    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), base)
-    c = _circle(screw, 0.0)
-    v = _vertex(base, (0, 0, H))
-    hinge = _joint(App, JointObject, joints, asm, "Revolute", [(v, v), (c, c)], "Hinge")
-    top_base, top_nut = _face(base, (0, 0, 1), (0, 0, H)), _face(nut, (0, 0, 1), (0, 0, H))
-    slide_refs = [(top_base, _vertex(base, (100.0, 0, H))), (top_nut, _vertex(nut, (20.0, 0, H)))]
-    _joint(App, JointObject, joints, asm, "Slider", slide_refs, "Guide")
-    thread = _joint(App, JointObject, joints, asm, "Screw", [(c, c), slide_refs[1]], "Thread", Distance=PITCH)
-    doc.recompute()
-    asm.solve()
-    return asm, joints, (base, screw, nut), hinge, thread, (v, c)
-
-
 def test_screw_from_assembly(App, doc, JointObject):
-    import UtilsAssembly
 
     from MBDWorkbench.solver import from_dict, simulate
 
-    asm, group, (base, screw, nut), hinge, thread, refs = build_screw(App, doc, JointObject)
+    asm, group, (base, screw, nut), hinge, thread, refs = build_screw(doc)
     model, obj = _imported(doc, asm, "screw")
     (j,) = [j for j in model.joints if j.type == "screw"]
     # (a) swapped (the nut, sliding, first): Frame = the nut's JCS, Frame2 = the screw's
     assert (j.body_i, j.body_j, j.pitch) == ("Nut_body", "Screw_body", PITCH * 1e-3)
-    _assert_same_placement(obj.Frame, UtilsAssembly.getJcsGlobalPlc(thread.Placement2, thread.Reference2))
-    _assert_same_placement(obj.Frame2, UtilsAssembly.getJcsGlobalPlc(thread.Placement1, thread.Reference1))
+    _assert_same_placement(obj.Frame, _jcs_of(asm, thread, nut)[0])
+    _assert_same_placement(obj.Frame2, _jcs_of(asm, thread, screw)[0])
     hinge_name = [k.name for k in model.joints if k.type == "revolute"][0]
     s_before, n_before = App.Placement(screw.Placement), App.Placement(nut.Placement)
 
@@ -347,6 +259,7 @@ def test_screw_from_assembly(App, doc, JointObject):
         {"name": "T", "type": "torque", "body": "Screw_body", "torque": [0, 0, T]},
         {"name": "F", "type": "point_force", "body": "Nut_body", "force": [0, 0, -advance * thrust]},
     ]
+    d["gravity"] = [0, 0, 0]
     res = simulate(from_dict(d), t_end=0.2, integrator="rk4", step=1e-3, output_step=0.05)
     assert np.abs(res.velocity("Nut_body")).max() < 1e-9
     assert np.abs(res.angular_velocity("Screw_body")).max() < 1e-9
