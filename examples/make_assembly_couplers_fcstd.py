@@ -172,13 +172,14 @@ def simulation_document(build, rate_deg_s, end_time):
     def fill(doc):
         from MBDWorkbench.cad.assembly_import import import_assembly
         from MBDWorkbench.cad.makers import make_driver, make_simulation
-        from MBDWorkbench.cad.objects import find_objects
+        from MBDWorkbench.cad.objects import body_of_part, find_objects
 
-        asm, _, _, hinge, _, _ = build(doc)
+        asm, _, parts, _, _, _ = build(doc)
         sim = make_simulation(doc, EndTime=end_time, OutputStep=0.01, Step=1e-3, Integrator="rk4")
         report = import_assembly(doc, asm, simulation=sim)
         assert not report.unsupported, report.text()
-        (joint,) = [j for j in find_objects(doc, "Joint") if j.Label.startswith(hinge.Label)]
+        driven = body_of_part(doc, parts[1])  # the part on the driving hinge
+        (joint,) = [j for j in find_objects(doc, "Joint") if j.JointType == "revolute" and j.Body2 == driven]
         make_driver(doc, joint, "constant_speed", label="Motor", simulation=sim, Rate=rate_deg_s)
         doc.recompute()
 

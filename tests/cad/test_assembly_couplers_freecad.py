@@ -12,6 +12,7 @@ a closed form written here.
 
 import math
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -264,3 +265,56 @@ def test_screw_from_assembly(App, doc, JointObject):
     assert np.abs(res.velocity("Nut_body")).max() < 1e-9
     assert np.abs(res.angular_velocity("Screw_body")).max() < 1e-9
     np.testing.assert_allclose(np.abs(res.coupling_force(j.name)), thrust, rtol=1e-9)
+
+
+@pytest.mark.parametrize("name", ["gear_pair", "rack_pinion", "lead_screw"])
+def test_example_documents_simulate_headless(App, JointObject, name, tmp_path):
+    """examples/make_assembly_couplers_fcstd.py writes the documents; `python3 -m MBDWorkbench
+    simulate X.FCStd` runs each headless; the results keep the coupler's relation (its row's
+    violation) while the motor turns the driving hinge."""
+    import make_assembly_couplers_fcstd as ex
+
+    script = os.path.join(REPO, "examples", "make_assembly_couplers_fcstd.py")
+    subprocess.run([sys.executable, script, str(tmp_path)], check=True, stdout=subprocess.PIPE, cwd=REPO)
+    doc_path, out = str(tmp_path / (name + ".FCStd")), str(tmp_path / name)
+    run = subprocess.run(
+        [sys.executable, "-m", "MBDWorkbench", "simulate", doc_path, "--out", out, "--quiet"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert run.returncode == 0, run.stderr
+    from MBDWorkbench.cad.document_model import model_from_document_file
+    from MBDWorkbench.solver import simulate
+
+    model = model_from_document_file(doc_path)
+    assert {j.type for j in model.joints} & {"gear", "rack_pinion", "screw"}
+    res = simulate(model)
+    rate = math.radians(ex.EXAMPLES[name][1])
+    (motor,) = model.drivers
+    hinge = [j for j in model.joints if j.name == motor.joint][0]
+    np.testing.assert_allclose(np.abs(res.angular_velocity(hinge.body_j)[:, 2]), rate, rtol=1e-6)
+    if name == "gear_pair":  # the other gear turns R1 / R2 as fast, the other way
+        np.testing.assert_allclose(
+            res.angular_velocity("G2_body")[:, 2], -R1 / R2 * res.angular_velocity("G1_body")[:, 2], rtol=1e-6
+        )
+    elif name == "rack_pinion":
+        np.testing.assert_allclose(np.abs(res.velocity("Rack_body")[:, 0]), R1 * 1e-3 * rate, rtol=1e-6)
+    else:
+        np.testing.assert_allclose(
+            np.abs(res.velocity("Nut_body")[:, 2]), PITCH * 1e-3 / (2 * math.pi) * rate, rtol=1e-6
+        )
+
+
+@pytest.mark.parametrize("name", ["gear_pair", "rack_pinion", "lead_screw"])
+def test_committed_example_documents_simulate(App, name, tmp_path):
+    """The committed documents (made by the script in FreeCAD 1.0) also load and simulate where
+    the Assembly workbench is missing: their bodies, joints and motor are Multibody objects."""
+    run = subprocess.run(
+        [sys.executable, "-m", "MBDWorkbench", "simulate", os.path.join(REPO, "examples", name + ".FCStd")]
+        + ["--out", str(tmp_path / name), "--quiet"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
+    assert run.returncode == 0, run.stderr
