@@ -318,3 +318,56 @@ def test_committed_example_documents_simulate(App, name, tmp_path):
         cwd=REPO,
     )
     assert run.returncode == 0, run.stderr
+
+
+def test_gear_joint_from_picks_without_assembly(App, doc):
+    """The workbench's own path (any FreeCAD): a gear joint picked on the two discs' circular
+    edges (Frame from the first pick, Frame2 from the second), radii set on the object, two
+    revolutes to the ground; the model's frames are the circle centres in each body, and a
+    torque on gear 1 gives the speed ratio -R1/R2."""
+    from MBDWorkbench.cad.document_model import model_from_document
+    from MBDWorkbench.cad.makers import make_force, make_simulation
+    from MBDWorkbench.cad.picking import make_joint_from_picks
+    from MBDWorkbench.solver import simulate
+
+    make_simulation(doc, EndTime=0.3, OutputStep=0.05, Step=1e-3, Integrator="rk4")
+    g1, g2 = (doc.addObject("Part::Cylinder", n) for n in ("G1", "G2"))
+    g1.Radius, g2.Radius, g1.Height, g2.Height = R1, R2, H, H
+    g2.Placement = App.Placement(App.Vector(R1 + R2, 0, 0), App.Rotation())
+    doc.recompute()
+    edge = {g: _circle_edge(g) for g in (g1, g2)}
+    for g in (g1, g2):
+        make_joint_from_picks(doc, "revolute", [(g, edge[g])], label="Hinge" + g.Name)
+    mesh = make_joint_from_picks(doc, "gear", [(g1, edge[g1]), (g2, edge[g2])], label="Mesh")
+    mesh.Radius1, mesh.Radius2 = R1, R2
+    make_force(doc, _body(doc, g1), ("0", "0", "200"), kind="torque")  # [N mm]
+    doc.recompute()
+    model = model_from_document(doc)
+    (j,) = [j for j in model.joints if j.type == "gear"]
+    for side, g in (("i", g1), ("j", g2)):
+        body = model.body(getattr(j, "body_" + side))
+        centre = np.array(g.Placement.Base) * 1e-3
+        origin = np.asarray(body.position) + getattr(j, "frame_" + side).origin  # bodies keep their axes
+        np.testing.assert_allclose(origin, centre, atol=1e-12)
+    d = model.to_dict()
+    d["gravity"] = [0, 0, 0]
+    from MBDWorkbench.solver import from_dict
+
+    res = simulate(from_dict(d))
+    w1, w2 = res.angular_velocity(j.body_i)[:, 2], res.angular_velocity(j.body_j)[:, 2]
+    assert w1[-1] > 0
+    np.testing.assert_allclose(w2, -R1 / R2 * w1, rtol=1e-6, atol=1e-12)
+
+
+def _circle_edge(part):
+    """'EdgeN' of a cylinder's circle at its base (z = 0 in its own axes)."""
+    for k, e in enumerate(part.Shape.Edges, 1):
+        if e.Curve.TypeId == "Part::GeomCircle" and abs(part.Placement.inverse().multVec(e.Curve.Location).z) < 1e-9:
+            return "Edge%d" % k
+    raise AssertionError(part.Label)
+
+
+def _body(doc, part):
+    from MBDWorkbench.cad.objects import body_of_part
+
+    return body_of_part(doc, part)
