@@ -125,8 +125,8 @@ class System:
 
     def _set_coupler_constants(self) -> None:
         """Each coupler row's constant: its value at the initial configuration (as FreeCAD's
-        Assembly solver); its angles start on atan2's principal branch (kept in
-        ``unwrap0`` for :meth:`restart_couplers`)."""
+        Assembly solver); its angles start on atan2's principal branch and then follow the
+        evaluations (joints.py: consecutive evaluations less than half a turn apart)."""
         vecs, jac = self.static.row_vecs, np.zeros((self.m, 2, 6))
         for r, row in enumerate(self.rows):
             if row["kind"] in COUPLERS:
@@ -135,13 +135,6 @@ class System:
                 vecs[r, COEFFS, 2] = eval_row(
                     r, row["kind"], row["bi"], row["bj"], vecs, self.Y0, self.nb, self.A0, jac
                 )[0]
-        self.unwrap0 = vecs[:, UNWRAP].copy()
-
-    def restart_couplers(self) -> None:
-        """Put the coupler rows' angles back on the branches of the initial configuration (before
-        evaluating the constraints again from there: each coupler row continues from the angle
-        it evaluated last)."""
-        self.static.row_vecs[:, UNWRAP] = self.unwrap0
 
     # ------------------------------------------------------------------ bodies
     def _poses(self):
