@@ -41,7 +41,15 @@ def _model(jtype, ground_side=None, driver=None):
     d = {
         "bodies": bodies,
         "joints": [
-            {"name": "J", "type": jtype, "body_i": bi, "body_j": bj, "frame_i": _rand_frame(), "frame_j": _rand_frame()}
+            {
+                "name": "J",
+                "type": jtype,
+                "body_i": bi,
+                "body_j": bj,
+                "frame_i": _rand_frame(),
+                "frame_j": _rand_frame(),
+                **{k: 0.02 + 0.1 * rng.random() for k in JOINTS[jtype].parameters},  # coupler radii, pitch [m]
+            }
         ],
     }
     if driver:
@@ -128,5 +136,9 @@ def test_row_counts_match_joint_freedoms():
         "line_in_plane": 2,
         "point_line_distance": 1,
         "line_line_distance": 3,
+        "gear": 1,
+        "belt": 1,
+        "rack_pinion": 1,
+        "screw": 1,
     }
     assert {k: v.equations for k, v in JOINTS.items()} == removed

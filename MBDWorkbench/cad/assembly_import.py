@@ -14,9 +14,10 @@ an Assembly joint type named in a joint record's ``assembly_names`` becomes that
 (:func:`MBDWorkbench.solver.catalog.joint_for_assembly`: Fixed, Revolute, Cylindrical,
 Slider, Ball, Parallel, Perpendicular); Angle 0/180 deg -> parallel, 90 deg -> perpendicular,
 others -> angle;
-Distance by the kinds of its two elements (:data:`DISTANCE_VARIANTS`); Grounded -> the body's
-Grounded flag. Everything else is reported with the reason, never dropped silently; joint
-limits are not simulated and their values are listed in the report.
+Distance by the kinds of its two elements (:data:`DISTANCE_VARIANTS`); RackPinion, Screw, Gears,
+Belt -> coupler joints (:mod:`.assembly_couplers`); Grounded -> the body's Grounded flag.
+Everything else is reported with the reason, never dropped silently; joint limits are not
+simulated and their values are listed in the report.
 Masses never come from the Assembly (its solver uses dummy masses): bodies get their mass
 properties from their solids like any Body.
 """
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import JOINTS, joint_for_assembly
+from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
 from .errors import CadError
 from .makers import check_part, make_body, make_joint, make_simulation
 from .objects import body_of_part, find_objects, find_simulation
@@ -370,8 +372,11 @@ def import_assembly(
     mapped: list[MappedJoint] = []
     for j in joints:
         try:
-            mapped.append(map_joint(j, resolve))
-        except Unsupported as why:
+            if str(_prop(j, "JointType", default="")) in COUPLER_TYPES and _prop(j, "Activated", default=True):
+                mapped.append(map_coupler(j, resolve, joints))
+            else:
+                mapped.append(map_joint(j, resolve))
+        except (Unsupported, CouplerUnsupported) as why:
             report.unsupported.append((_prop(j, "Label", default="joint"), str(why)))
     report.unsupported += [(_prop(m, "Label", default="motion"), motion_note(m)) for m in assembly_motions(assembly)]
     grounded = [g.ObjectToGround for g in grounds if getattr(g, "ObjectToGround", None) is not None]
@@ -463,9 +468,12 @@ def _update_joint(obj, m: MappedJoint) -> None:
     _set_second_frame(obj, m)
 
 
-def _set_second_frame(obj, m: MappedJoint) -> None:
+def _set_second_frame(obj, m: MappedJoint | CouplerJoint) -> None:
     obj.SeparateFrames = m.frame2 is not None
     if m.frame2 is not None:
         obj.Frame2 = m.frame2
+    if isinstance(m, CouplerJoint):
+        set_coupler_properties(obj, m)
+        return
     obj.Length = float(m.length)
     obj.Angle = float(m.angle)

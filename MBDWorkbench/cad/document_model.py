@@ -25,6 +25,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
+from ..solver.catalog import JOINTS
 from .archive import check_document_file
 from .errors import CadError
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
@@ -155,7 +156,6 @@ def _check_sides_kept(obj, what):
 
 
 def _joint(obj, names, bodies, poses):
-    from ..solver.catalog import JOINTS
     from ..solver.model import Frame, Joint
 
     what = "joint '%s'" % obj.Label
@@ -168,14 +168,22 @@ def _joint(obj, names, bodies, poses):
     if b1 == "ground" and b2 == "ground":
         raise CadError("%s: both sides are the ground (set Body1 or Body2)" % what)
     name, jtype = names[obj.Name], obj.JointType
-    if getattr(obj, "SeparateFrames", False):
+    if getattr(obj, "SeparateFrames", False) or JOINTS[jtype].parameters:
         frame_i, frame_j = (_local_frame(plc, poses.get(b)) for plc, b in ((obj.Frame, b1), (obj.Frame2, b2)))
         length = float(getattr(obj, "Length", 0.0) or 0.0) * 1e-3
         length = length if JOINTS[jtype].takes_length and length > 0 else None
         angle = math.radians(float(getattr(obj, "Angle", 0.0) or 0.0))
         angle = angle if JOINTS[jtype].takes_angle and angle > 0 else None
         return Joint(
-            name=name, type=jtype, body_i=b1, body_j=b2, frame_i=frame_i, frame_j=frame_j, length=length, angle=angle
+            name=name,
+            type=jtype,
+            body_i=b1,
+            body_j=b2,
+            frame_i=frame_i,
+            frame_j=frame_j,
+            length=length,
+            angle=angle,
+            **_coupler_values(obj, jtype),
         )
     o, x, _, z = placement_axes(obj.Frame)
     frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())
@@ -196,6 +204,15 @@ def _local_frame(placement, body):
         R = matrices(np.asarray(body.orientation, float))
         o, x, z = R.T @ (o - np.asarray(body.position, float)), R.T @ x, R.T @ z
     return Frame(origin=o.tolist(), z_axis=z.tolist(), x_axis=x.tolist())
+
+
+COUPLER_PROPERTIES = {"radius_i": "Radius1", "radius_j": "Radius2", "radius": "Radius1", "pitch": "Pitch"}
+
+
+def _coupler_values(obj, jtype: str) -> dict:
+    """A coupler joint's model fields [m] (catalogue ``parameters``) from the Joint object's
+    Radius1 / Radius2 / Pitch [mm] (COUPLER_PROPERTIES); empty for other joints."""
+    return {k: float(getattr(obj, COUPLER_PROPERTIES[k])) * 1e-3 for k in JOINTS[jtype].parameters}
 
 
 def _driver(obj, names, joints):

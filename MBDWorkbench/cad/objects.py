@@ -422,7 +422,13 @@ class JointProxy(_Proxy):
                 "they need not coincide there (joints imported from a FreeCAD Assembly)",
                 False,
             ),
-            ("App::PropertyPlacement", "Frame2", g, "With SeparateFrames: the frame carried by Body2, global"),
+            (
+                "App::PropertyPlacement",
+                "Frame2",
+                g,
+                "With SeparateFrames, and always for coupler joints (gear, belt, rack_pinion, screw): the frame "
+                "carried by Body2, global",
+            ),
             ("App::PropertyFloat", "Length", g, "Distance joints with SeparateFrames: length [mm] (0: initial)", 0.0),
             (
                 "App::PropertyFloat",
@@ -431,6 +437,14 @@ class JointProxy(_Proxy):
                 "Angle joints with SeparateFrames: angle [deg] of the z axes (0: initial)",
                 0.0,
             ),
+            (
+                "App::PropertyFloat",
+                "Radius1",
+                "Coupler",
+                "gear, belt: pitch radius on Body1 [mm]; rack_pinion: pinion radius [mm]",
+            ),
+            ("App::PropertyFloat", "Radius2", "Coupler", "gear, belt: pitch radius on Body2 [mm]"),
+            ("App::PropertyFloat", "Pitch", "Coupler", "screw: advance per turn [mm] (negative: left-handed)"),
         ]
 
 

@@ -208,4 +208,7 @@ def make_joint_from_picks(
     body1, body2 = (None, bodies[0]) if len(bodies) == 1 else bodies
     refs = [f.description for _, f in resolved]
     refs = ["ground"] + refs if len(refs) == 1 else refs
-    return make_joint(doc, jtype, body1, body2, frame, label=label, references=tuple(refs), simulation=simulation)
+    obj = make_joint(doc, jtype, body1, body2, frame, label=label, references=tuple(refs), simulation=simulation)
+    if JOINTS[jtype].parameters:  # a coupler: each pick's own frame (radii or pitch: set by the user)
+        obj.Frame2 = frame_from_elements(jtype, [f for _, f in resolved][-1:], "joint '%s'" % name)
+    return obj

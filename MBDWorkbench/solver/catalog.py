@@ -12,7 +12,10 @@ A row is ``(kind, *args)``: ``(POINT, axis)`` with axis 0, 1, 2 a global directi
 (``(DP1, a_i, a_j, "cos_angle")``: at the joint's angle); ``(DP2, a_i)`` the frame
 origin on body j kept in the plane of body i normal to a_i; ``(DISTANCE,)`` the two anchor
 points kept at the joint's length (:func:`.model.distance_anchors`); ``(DISTXY, a_i)`` the frame
-origin on body j kept at the joint's length from the axis along a_i through the origin on body i.
+origin on body j kept at the joint's length from the axis along a_i through the origin on body i;
+the coupler rows ``(GEAR,)`` (orbit angles of the two frames, ratio of pitch radii) and
+``(LEAD, a_i)`` (translation along a_i against the rotation about z_i) take the joint's
+``parameters`` (:func:`.model.coupler_coefficients`).
 Axis names: ``xi``, ``yi``, ``zi`` (frame axes carried by body i), ``xj``, ``yj``, ``zj`` (carried
 by body j).
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .joints import ANGLE, DISTANCE, DISTXY, DP1, DP2, POINT
+from .joints import ANGLE, DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
 
 Row = tuple
 
@@ -49,7 +52,8 @@ class JointType:
     in order, when its equations are redundant; assembly_names: FreeCAD 1.x Assembly
     ``JointType`` values mapped directly onto it; frees: the relative motion it allows
     (docs); coordinates: its relative coordinates (keys of :data:`COORDINATES`) written as
-    results in joints.csv with their rates."""
+    results in joints.csv with their rates; parameters: the model-file fields [m] it requires
+    (coupler joints: pitch radii, pitch)."""
 
     name: str
     rows: tuple[Row, ...]
@@ -61,6 +65,7 @@ class JointType:
     assembly_names: tuple[str, ...] = ()
     frees: str = ""
     coordinates: tuple[str, ...] = ()
+    parameters: tuple[str, ...] = ()
 
     @property
     def equations(self) -> int:
@@ -298,8 +303,53 @@ JOINTS: dict[str, JointType] = {
             "The z axis of the second frame stays in the x-y plane of the first frame",
             frees="translation in the x-y plane, rotation about z and about the line",
         ),
+        # Coupler joints (FreeCAD Assembly's Gears, Belt, RackPinion, Screw): one equation between
+        # two frames, each on its own body (frame_i, frame_j); the bodies' other joints (revolute,
+        # prismatic, cylindrical) hold the axes. Multiplier: the coupling force [N].
+        JointType(
+            "gear",
+            ((GEAR,),),
+            "Gear pair",
+            "Couples the rotations of two gears about their frames' z axes (radius_i theta_i = "
+            "-radius_j theta_j, angles of the line of centres in each frame): opposite turning",
+            assembly_names=("Gears",),
+            frees="all but the rolling of the pitch circles",
+            parameters=("radius_i", "radius_j"),
+        ),
+        JointType(
+            "belt",
+            ((GEAR,),),
+            "Belt drive",
+            "Couples the rotations of two pulleys about their frames' z axes (radius_i theta_i = "
+            "radius_j theta_j): same turning",
+            assembly_names=("Belt",),
+            frees="all but the rolling of the belt on the pulleys",
+            parameters=("radius_i", "radius_j"),
+        ),
+        JointType(
+            "rack_pinion",
+            ((LEAD, "xi"),),
+            "Rack and pinion",
+            "Couples the translation of the rack (body_i, along its frame's x axis) and the rotation "
+            "of the pinion (body_j, about the frame's z axis): x + radius theta = const",
+            assembly_names=("RackPinion",),
+            frees="all but the rolling of the pinion on the rack",
+            parameters=("radius",),
+        ),
+        JointType(
+            "screw",
+            ((LEAD, "zi"),),
+            "Screw",
+            "Couples the translation of the nut (body_i, along its frame's z axis) and the rotation "
+            "of the screw (body_j, about it): z = pitch theta / 2 pi + const",
+            assembly_names=("Screw",),
+            frees="all but the advance of the nut per turn",
+            parameters=("pitch",),
+        ),
     )
 }
+
+COUPLER_PARAMETERS: tuple[str, ...] = tuple(dict.fromkeys(p for j in JOINTS.values() for p in j.parameters))
 
 DRIVERS: dict[str, DriverType] = {
     d.name: d
@@ -410,9 +460,10 @@ def joints_driven_by(driver_type: str) -> tuple[str, ...]:
 
 
 def joint_for_assembly(assembly_name: str) -> str | None:
-    """Our joint type for a FreeCAD Assembly ``JointType`` value mapped directly, or None."""
+    """Our joint type for a FreeCAD Assembly ``JointType`` value mapped directly, or None (also for
+    the couplers, whose parameters and second frame are mapped by cad/assembly_couplers.py)."""
     for j in JOINTS.values():
-        if assembly_name in j.assembly_names:
+        if assembly_name in j.assembly_names and not j.parameters:
             return j.name
     return None
 

@@ -15,6 +15,20 @@ Phi_ddot):
 * DISTANCE  (d . d - L^2) / (2 L) = 0 with d = p_j - p_i (two points at distance L > 0)
 * DISTXY  (d . d - (a_i . d)^2 - L^2) / (2 L) = 0: the point of j at distance L > 0 from the axis
   through p_i along the unit vector a_i of i (OndselSolver's DistancexyConstraintIJ)
+* GEAR   k_1 theta_i + k_2 theta_j - c = 0, theta_i = atan2(y_i . d, x_i . d) the direction of
+  the other frame's origin (d = o_j - o_i) seen in frame i (the "orbit" angle), theta_j the same
+  seen from frame j (d -> -d); k [m] are the pitch radii (belt: k_2 < 0)
+* LEAD   k_1 a_i . d + k_2 theta - c = 0, theta = atan2(y_i . x_j, x_i . x_j) the rotation of
+  frame j about z_i and a_i = x_i (rack and pinion, k_2 = pinion radius) or z_i (screw,
+  k_2 = -pitch / 2 pi)
+
+GEAR and LEAD are the coupler rows of FreeCAD's Assembly (OndselSolver's GearConstraintIJ,
+RackPinConstraintIJ, ScrewConstraintIJ: the same relations, divided to be in metres). Their
+multiplier is a force [N]: the tooth or belt force along the pitch line (gear), the rack force
+(rack and pinion) or the thrust (screw). Their constant c is their value at the initial
+configuration. Their angles are continuous over many turns: each coupler row keeps the last
+angle it evaluated (``vecs[r, UNWRAP]``, NaN before the first evaluation) and takes the branch
+of atan2 nearest to it, so consecutive evaluations must turn less than pi apart.
 
 DISTANCE is written in squared form: a polynomial in the poses, smooth everywhere, where
 |d| - L has no derivative at d = 0; dividing by 2 L makes it |d| - L to first order (metres,
@@ -40,25 +54,46 @@ import numpy as np
 from .jit import njit
 from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, dot, scale, sub
 
-POINT, DP1, DP2, ANGLE, DISTANCE = 0, 1, 2, 3, 4
-DISTXY = 5
+POINT, DP1, DP2, ANGLE, DISTANCE, DISTXY, GEAR, LEAD = 0, 1, 2, 3, 4, 5, 6, 7
+COUPLERS = frozenset({GEAR, LEAD})
+
+ROW_VECS = 9  # local vectors of a row (rows of its vecs[r]): the coupler rows use all of them, DISTXY 0..3
+COEFFS, UNWRAP = 7, 8  # coupler rows: vecs[r, COEFFS] = (k_1, k_2, c), vecs[r, UNWRAP] = last angles [rad]
 
 # Which rows measure a length (metres) rather than an angle (radians).
-ROW_IS_ANGULAR = {POINT: False, DP1: True, DP2: False, ANGLE: True, DISTANCE: False, DISTXY: False}
+ROW_IS_ANGULAR = {
+    POINT: False,
+    DP1: True,
+    DP2: False,
+    ANGLE: True,
+    DISTANCE: False,
+    DISTXY: False,
+    GEAR: False,
+    LEAD: False,
+}
 
 # Sides ("i", "j") whose rotation a row depends on when its points sit at the bodies' centres of
 # gravity (point masses: model.joint_rows), and the rows that depend on the rotations only.
-ROW_TURNS = {POINT: "", DP1: "ij", DP2: "i", ANGLE: "ij", DISTANCE: "", DISTXY: "i"}
+ROW_TURNS = {POINT: "", DP1: "ij", DP2: "i", ANGLE: "ij", DISTANCE: "", DISTXY: "i", GEAR: "ij", LEAD: "ij"}
 ROW_ROTATION_ONLY = frozenset({DP1, ANGLE})
 
 Side = tuple  # (b, r, v, w), see the module docstring
 
 
 def row_vectors(spec: tuple, local: dict) -> np.ndarray:
-    """Local vectors (4, 3) of one row; ``local`` maps frame names to (side, vector) (and
-    ``length`` to the length [m] of a DISTANCE row)."""
+    """Local vectors (ROW_VECS, 3) of one row; ``local`` maps frame names to (side, vector) (and
+    ``length`` to the length [m] of a DISTANCE row, ``coupler`` to the coefficients (k_1, k_2)
+    of a coupler row, whose constant is set by :func:`set_coupler_constant`)."""
     kind = spec[0]
-    out = np.zeros((4, 3))
+    out = np.zeros((ROW_VECS, 3))
+    if kind in COUPLERS:
+        for k, key in enumerate(("oi", "xi", "yi", "oj", "xj", "yj")):
+            out[k] = local[key]
+        if kind == LEAD:
+            out[6] = local[spec[1]]
+        out[COEFFS, :2] = local["coupler"]
+        out[UNWRAP] = np.nan
+        return out
     if kind == POINT:
         out[0], out[1] = local["oi"], local["oj"]
         out[2, spec[1]] = 1.0
@@ -143,6 +178,81 @@ def _dp1(A, side_i, side_j, ai_bar, aj_bar):
 
 
 @njit(cache=True)
+def _dp2(A, side_i, side_j, ai_bar, si, sj):
+    """DP2 a_i.(p_j - p_i): the terms of :func:`row_terms`."""
+    ai, dai, qai = vector_kinematics(A, side_i, ai_bar)
+    pi, dpi, qpi = point_kinematics(A, side_i, si)
+    pj, dpj, qpj = point_kinematics(A, side_j, sj)
+    d, dd = sub(pj, pi), sub(dpj, dpi)
+    ang_i = sub(cross(ai_bar, body_mtv(A, side_i[0], d)), cross(si, ai_bar))
+    ang_j = cross(sj, body_mtv(A, side_j[0], ai))
+    gamma = -(dot(qai, d) + 2.0 * dot(dai, dd) + dot(ai, sub(qpj, qpi)))
+    return dot(ai, d), scale(-1.0, ai), ang_i, ai, ang_j, gamma, dot(dai, d) + dot(ai, dd)
+
+
+@njit(cache=True)
+def _swap(t):
+    """The terms of a row with its sides i and j exchanged."""
+    return t[0], t[3], t[4], t[1], t[2], t[5], t[6]
+
+
+@njit(cache=True)
+def _atan2_terms(s, c):
+    """theta = atan2(s, c) of two rows' terms s and c (value on the principal branch)."""
+    r2 = s[0] * s[0] + c[0] * c[0]
+    lin_i = scale(1.0 / r2, sub(scale(c[0], s[1]), scale(s[0], c[1])))
+    ang_i = scale(1.0 / r2, sub(scale(c[0], s[2]), scale(s[0], c[2])))
+    lin_j = scale(1.0 / r2, sub(scale(c[0], s[3]), scale(s[0], c[3])))
+    ang_j = scale(1.0 / r2, sub(scale(c[0], s[4]), scale(s[0], c[4])))
+    rate = (c[0] * s[6] - s[0] * c[6]) / r2
+    gamma = (c[0] * s[5] - s[0] * c[5]) / r2 + 2.0 * rate * (s[0] * s[6] + c[0] * c[6]) / r2
+    return atan2(s[0], c[0]), lin_i, ang_i, lin_j, ang_j, gamma, rate
+
+
+@njit(cache=True)
+def _unwrapped(t, vecs, r, k):
+    """Angle terms t with the value on the branch nearest to the last angle of coupler row r
+    (slot k of vecs[r, UNWRAP]; NaN: the principal branch), which it then becomes."""
+    prev = vecs[r, UNWRAP, k]
+    theta = t[0]
+    if prev == prev:
+        theta = theta + 2.0 * np.pi * np.floor((prev - theta.real) / (2.0 * np.pi) + 0.5)
+    vecs[r, UNWRAP, k] = theta.real
+    return theta, t[1], t[2], t[3], t[4], t[5], t[6]
+
+
+@njit(cache=True)
+def _combine(k1, t1, k2, t2, c):
+    """k1 t1 + k2 t2 - c of two rows' terms."""
+    return (
+        k1 * t1[0] + k2 * t2[0] - c,
+        add(scale(k1, t1[1]), scale(k2, t2[1])),
+        add(scale(k1, t1[2]), scale(k2, t2[2])),
+        add(scale(k1, t1[3]), scale(k2, t2[3])),
+        add(scale(k1, t1[4]), scale(k2, t2[4])),
+        k1 * t1[5] + k2 * t2[5],
+        k1 * t1[6] + k2 * t2[6],
+    )
+
+
+@njit(cache=True)
+def _coupler(kind, vecs, r, A, side_i, side_j):
+    """GEAR or LEAD row r: the terms of :func:`row_terms`."""
+    oi, xi, yi = _local(vecs, r, 0), _local(vecs, r, 1), _local(vecs, r, 2)
+    oj, xj, yj = _local(vecs, r, 3), _local(vecs, r, 4), _local(vecs, r, 5)
+    k1, k2, c = vecs[r, COEFFS, 0], vecs[r, COEFFS, 1], vecs[r, COEFFS, 2]
+    if kind == GEAR:
+        orbit_i = _atan2_terms(_dp2(A, side_i, side_j, yi, oi, oj), _dp2(A, side_i, side_j, xi, oi, oj))
+        orbit_j = _atan2_terms(_dp2(A, side_j, side_i, yj, oj, oi), _dp2(A, side_j, side_i, xj, oj, oi))
+        return _combine(k1, _unwrapped(orbit_i, vecs, r, 0), k2, _unwrapped(_swap(orbit_j), vecs, r, 1), c)
+    zero = (0.0, 0.0, 0.0)
+    s, jsi, jsj, gs, ds = _dp1(A, side_i, side_j, yi, xj)
+    cs, jci, jcj, gc, dc = _dp1(A, side_i, side_j, xi, xj)
+    turn = _atan2_terms((s, zero, jsi, zero, jsj, gs, ds), (cs, zero, jci, zero, jcj, gc, dc))
+    return _combine(k1, _dp2(A, side_i, side_j, _local(vecs, r, 6), oi, oj), k2, _unwrapped(turn, vecs, r, 0), c)
+
+
+@njit(cache=True)
 def _distance(A, side_i, side_j, si, sj, length):
     """DISTANCE (d.d - L^2) / (2 L), d = p_j - p_i: the terms of :func:`row_terms`."""
     pi, dpi, qpi = point_kinematics(A, side_i, si)
@@ -180,7 +290,7 @@ def _distxy(A, side_i, side_j, ai_bar, si, sj, length):
 
 @njit(cache=True)
 def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, side_j: Side) -> tuple:
-    """Row r (local vectors vecs[r], vecs (m, 4, 3)) of kind ``kind`` between two sides:
+    """Row r (local vectors vecs[r], vecs (m, ROW_VECS, 3)) of kind ``kind`` between two sides:
     (phi, Phi_q of side i as linear and angular parts, the same of side j, gamma,
     rate = Phi_q qdot without Phi_t). Real or complex."""
     zero = (0.0, 0.0, 0.0)
@@ -195,20 +305,14 @@ def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, 
         phi, ji, jj, gamma, rate = _dp1(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 1))
         return phi - vecs[r, 2, 0], zero, ji, zero, jj, gamma, rate
     if kind == DP2:
-        ai_bar, si, sj = _local(vecs, r, 0), _local(vecs, r, 1), _local(vecs, r, 2)
-        ai, dai, qai = vector_kinematics(A, side_i, ai_bar)
-        pi, dpi, qpi = point_kinematics(A, side_i, si)
-        pj, dpj, qpj = point_kinematics(A, side_j, sj)
-        d, dd = sub(pj, pi), sub(dpj, dpi)
-        ang_i = sub(cross(ai_bar, body_mtv(A, side_i[0], d)), cross(si, ai_bar))
-        ang_j = cross(sj, body_mtv(A, side_j[0], ai))
-        gamma = -(dot(qai, d) + 2.0 * dot(dai, dd) + dot(ai, sub(qpj, qpi)))
-        return dot(ai, d), scale(-1.0, ai), ang_i, ai, ang_j, gamma, dot(dai, d) + dot(ai, dd)
+        return _dp2(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 1), _local(vecs, r, 2))
     if kind == DISTANCE:
         return _distance(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 1), vecs[r, 2, 0])
     if kind == DISTXY:
         si, sj = _local(vecs, r, 1), _local(vecs, r, 2)
         return _distxy(A, side_i, side_j, _local(vecs, r, 0), si, sj, vecs[r, 3, 0])
+    if kind == GEAR or kind == LEAD:
+        return _coupler(kind, vecs, r, A, side_i, side_j)
     # ANGLE: theta = atan2(s, c), s = y_i.x_j, c = x_i.x_j
     s, jsi, jsj, gs, ds = _dp1(A, side_i, side_j, _local(vecs, r, 1), _local(vecs, r, 2))
     c, jci, jcj, gc, dc = _dp1(A, side_i, side_j, _local(vecs, r, 0), _local(vecs, r, 2))

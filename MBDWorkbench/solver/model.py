@@ -17,6 +17,7 @@ import numpy as np
 
 from . import quaternion
 from .catalog import (
+    COUPLER_PARAMETERS,
     DRIVER_TYPES,
     DRIVERS,
     FIELD_KINDS,
@@ -98,7 +99,10 @@ class Joint:
     (:func:`distance_anchors`) at ``length`` [m] (default: their initial distance): the origins
     of ``frame_i`` and ``frame_j``, or the origin of ``frame`` on body_i and ``point_j`` on body_j
     (global, initial configuration; default: body_j's centre of gravity). Angle joints keep
-    the z axes of frame_i and frame_j at ``angle`` [rad] (default: their initial angle)."""
+    the z axes of frame_i and frame_j at ``angle`` [rad] (default: their initial angle). Coupler
+    joints take the fields their type lists in ``catalog.JOINTS[type].parameters``: pitch radii
+    ``radius_i``, ``radius_j`` [m] (gear, belt), the pinion's pitch radius ``radius`` [m]
+    (rack_pinion), the ``pitch`` [m per turn] of a screw (negative: left-handed)."""
 
     name: str
     type: str
@@ -110,6 +114,10 @@ class Joint:
     point_j: list = None
     length: float = None
     angle: float = None
+    radius_i: float = None
+    radius_j: float = None
+    radius: float = None
+    pitch: float = None
 
 
 def _force_class() -> type:
@@ -472,7 +480,20 @@ DISTANCE_FIELDS = ("point_j", "length")  # joint fields of the distance type onl
 
 def _joint(d, path):
     _reject_unknown(
-        d, path, {"name", "type", "body_i", "body_j", "frame", "frame_i", "frame_j", "angle", *DISTANCE_FIELDS}
+        d,
+        path,
+        {
+            "name",
+            "type",
+            "body_i",
+            "body_j",
+            "frame",
+            "frame_i",
+            "frame_j",
+            "angle",
+            *DISTANCE_FIELDS,
+            *COUPLER_PARAMETERS,
+        },
     )
     name = _name(d, path)
     jtype = d.get("type")
@@ -494,6 +515,7 @@ def _joint(d, path):
         point_j=_vector(d["point_j"], f"{path}.point_j") if "point_j" in d else None,
         length=_number(d["length"], f"{path}.length") if "length" in d else None,
         angle=_number(d["angle"], f"{path}.angle") if "angle" in d else None,
+        **{k: _number(d[k], f"{path}.{k}", kind="length") for k in COUPLER_PARAMETERS if k in d},
     )
 
 
@@ -839,6 +861,7 @@ def _check_joint(model, j, names, path):
             if getattr(j, key) is not None:
                 raise ModelError(f"{path}.{key}", f"{what}: only distance joints take '{key}'")
     _check_angle(model, j, path)
+    _check_coupler(model, j, path)
     _check_point_mass_anchors(model, j, path)
     joint_rows(model, j, path)
 
@@ -907,6 +930,57 @@ def axis_distance(model: Model, j: Joint) -> float:
     o_i, z_i = _global_frame(model, j, "i")
     d = _global_frame(model, j, "j")[0] - o_i
     return float(np.linalg.norm(d - np.dot(d, z_i) * z_i))
+
+
+def _check_coupler(model: Model, j: Joint, path: str) -> None:
+    """The parameters of a coupler joint given (radii positive, pitch non-zero), no others; a
+    gear or belt's frame origins apart across both z axes (its angles are those of the line
+    of centres)."""
+    what = f"joint '{j.name}' ({j.type})"
+    wanted = JOINTS[j.type].parameters
+    for key in COUPLER_PARAMETERS:
+        value = getattr(j, key)
+        if key not in wanted:
+            if value is not None:
+                takers = ", ".join(t.name for t in JOINTS.values() if key in t.parameters)
+                raise ModelError(f"{path}.{key}", f"{what}: only {takers} joints take '{key}'")
+        elif value is None:
+            raise ModelError(f"{path}.{key}", f"{what}: give '{key}' [m]")
+        elif not (isinstance(value, (int, float)) and math.isfinite(value)) or (value <= 0 and key != "pitch"):
+            raise ModelError(f"{path}.{key}", f"{what}: '{key}' must be a positive number of metres, got {value!r}")
+        elif value == 0:
+            raise ModelError(f"{path}.{key}", f"{what}: the pitch must not be 0")
+    if "radius_i" in wanted:
+        _check_centres_apart(model, j, path, what)
+
+
+def _check_centres_apart(model: Model, j: Joint, path: str, what: str) -> None:
+    """The origin of each frame of a gear or belt lies off the other frame's z axis."""
+    frames = []
+    for side in ("i", "j"):
+        fr = j.frame if j.frame is not None else getattr(j, "frame_" + side)
+        x, y, _ = frame_axes(fr, f"{path}.frame_{side}", what)
+        r, A = (np.zeros(3), np.eye(3)) if j.frame is not None else initial_pose(model, getattr(j, "body_" + side))
+        frames.append((r + A @ np.asarray(fr.origin, float), A @ x, A @ y))
+    for (o, x, y), (o_other, _, _) in zip(frames, frames[::-1]):
+        d = o_other - o
+        if math.hypot(float(x @ d), float(y @ d)) <= COINCIDENT_TOL:
+            raise ModelError(
+                f"{path}.frame_j" if j.frame is None else f"{path}.frame",
+                f"{what}: the frame origins must be apart across the z axes (the line of centres sets the angles)",
+            )
+
+
+def coupler_coefficients(j: Joint) -> tuple[float, float]:
+    """(k_1, k_2) of a coupler joint's row (joints.GEAR, joints.LEAD): k_1 s_1 + k_2 s_2 = const
+    in metres, s the orbit angles (gear, belt) or the translation and the rotation (rack, screw)."""
+    if j.type == "gear":
+        return j.radius_i, j.radius_j
+    if j.type == "belt":
+        return j.radius_i, -j.radius_j
+    if j.type == "rack_pinion":
+        return 1.0, j.radius
+    return 1.0, -j.pitch / (2.0 * math.pi)
 
 
 def initial_pose(model: Model, name: str) -> tuple[np.ndarray, np.ndarray]:

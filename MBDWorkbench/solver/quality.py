@@ -426,14 +426,17 @@ def rank_scan_warnings(res: Results, start: StartReport) -> list[RunWarning]:
         return []
     kept = start.independent
     t, Y = res.t, res.Y
+    phis = np.asarray(res._stack("phi"), dtype=float).reshape(len(res), -1)
     ratios, ranks, times = [], [], []
     for k in scan_samples(len(t)):
         if not np.all(np.isfinite(Y[k])):
             break
-        phi, J_raw = system.constraint_jacobian(float(t[k]), Y[k])[:2]
+        J_raw = system.constraint_jacobian(float(t[k]), Y[k])[1]
         J = scaled_jacobian(system, J_raw, start.length_scale)
         ratios.append(conditioning(J[kept]))
-        tol = sampled_rank_tolerance(system, phi, start.length_scale, SAMPLED_RANK_TOL)
+        # the violation recorded during the run (a coupler row's value depends on its angles'
+        # branch, followed over the run, not from one scanned sample to the next)
+        tol = sampled_rank_tolerance(system, phis[k], start.length_scale, SAMPLED_RANK_TOL)
         ranks.append(relative_rank(relative_singular_values(J), tol))
         times.append((k, float(t[k]), J))
     out = []

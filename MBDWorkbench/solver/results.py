@@ -20,7 +20,7 @@ from numpy.typing import ArrayLike
 
 from . import quaternion
 from .catalog import COORDINATES, JOINTS
-from .joints import body_side, row_terms, row_vectors
+from .joints import ROW_VECS, body_side, row_terms, row_vectors
 from .kernels import fast_call
 from .results_files import write_results
 
@@ -123,7 +123,7 @@ def coordinate_layout(system: System) -> dict:
         kinds=np.array(kinds, np.int64),
         body_i=np.array(body_i, np.int64),
         body_j=np.array(body_j, np.int64),
-        vecs=np.array(vecs, float).reshape(len(kinds), 4, 3),
+        vecs=np.array(vecs, float).reshape(len(kinds), ROW_VECS, 3),
         angle=np.array(angle, bool),
         columns=columns,
     )
@@ -511,6 +511,15 @@ class Results:
         body_j, in the joint frame (carried by body_i) or 'global' axes: two (K, 3) arrays."""
         w = self._stack("wrench")[:, self.joint_names.index(joint)]  # a view: no copy per call
         return (w[:, 6:9], w[:, 9:12]) if frame == "joint" else (w[:, 0:3], w[:, 3:6])
+
+    def coupling_force(self, joint: str) -> np.ndarray:
+        """Coupling force [N] of a coupler joint (gear, belt, rack_pinion, screw), shape (K,): the
+        multiplier of its one row, i.e. the tooth or belt force along the pitch line, the force
+        between rack and pinion, the screw's thrust (signs: docs/model-format.md, couplers)."""
+        k = self.joint_names.index(joint)
+        if not JOINTS[self.model.joints[k].type].parameters:
+            raise ValueError(f"joint '{joint}' ({self.model.joints[k].type}) is not a coupler joint")
+        return self.multipliers[:, int(np.nonzero(self.system.row_owner == k)[0][0])]
 
     def joint_coordinate_names(self, joint: str) -> tuple[str, ...]:
         """Names of the joint's relative coordinates (keys of catalog.COORDINATES), from its

@@ -19,8 +19,17 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 from . import kernels, quaternion
 from .catalog import DRIVERS, JOINTS
 from .expressions import compile_profile, pack_args, pack_programs
-from .joints import ROW_IS_ANGULAR, row_vectors
-from .model import GROUND, axis_angle, axis_distance, body_dofs, distance_anchors, frame_axes, joint_rows
+from .joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
+from .model import (
+    GROUND,
+    axis_angle,
+    axis_distance,
+    body_dofs,
+    coupler_coefficients,
+    distance_anchors,
+    frame_axes,
+    joint_rows,
+)
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
 
@@ -89,7 +98,7 @@ class System:
             row_kind=np.array([r["kind"] for r in rows], dtype=np.int64).reshape(-1),
             row_bi=np.array([r["bi"] for r in rows], dtype=np.int64).reshape(-1),
             row_bj=np.array([r["bj"] for r in rows], dtype=np.int64).reshape(-1),
-            row_vecs=np.array([r["vecs"] for r in rows], dtype=float).reshape(-1, 4, 3),
+            row_vecs=np.array([r["vecs"] for r in rows], dtype=float).reshape(-1, ROW_VECS, 3),
             row_prog=np.array([r["prog"] for r in rows], dtype=np.int64).reshape(-1),
             pair_r=pairs[0],
             pair_s=pairs[1],
@@ -120,7 +129,21 @@ class System:
                 )
             ),
         )
+        self._set_coupler_constants()
         self.work = self.new_work()
+
+    def _set_coupler_constants(self) -> None:
+        """Each coupler row's constant: its value at the initial configuration (as FreeCAD's
+        Assembly solver); its angles start on atan2's principal branch and then follow the
+        evaluations (joints.py: consecutive evaluations less than half a turn apart)."""
+        vecs, jac = self.static.row_vecs, np.zeros((self.m, 2, 6))
+        for r, row in enumerate(self.rows):
+            if row["kind"] in COUPLERS:
+                vecs[r, UNWRAP] = np.nan
+                vecs[r, COEFFS, 2] = 0.0
+                vecs[r, COEFFS, 2] = eval_row(
+                    r, row["kind"], row["bi"], row["bj"], vecs, self.Y0, self.nb, self.A0, jac
+                )[0]
 
     # ------------------------------------------------------------------ bodies
     def _poses(self):
@@ -209,6 +232,8 @@ class System:
             out["length"] = axis_distance(self.model, j) if j.length is None else float(j.length)
         if JOINTS[j.type].takes_angle:
             out["cos_angle"] = float(np.cos(axis_angle(self.model, j) if j.angle is None else j.angle))
+        if JOINTS[j.type].parameters:
+            out["coupler"] = coupler_coefficients(j)
         return out
 
     def _distance_anchors(self, j, local):
@@ -306,7 +331,7 @@ class System:
         jk = [j.name for j in self.model.joints].index(f.joint)
         j = self.model.joints[jk]
         e = ForceElement(kernels.ROTATIONAL_SPRING_DAMPER, self.body_index(j.body_i), self.body_index(j.body_j))
-        e.vecs[:] = row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk])
+        e.vecs[:] = row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk])[: ForceElement.VECS]
         e.par[:3] = f.stiffness, f.damping, f.free_angle
         return e
 

@@ -199,7 +199,7 @@ def test_import_creates_bodies_joints_and_grounding(App):
         )
         report = import_assembly(doc, asm, resolve=resolve)
         assert report.joints == ["Revolute1"] and report.grounded == ["A"] and report.updated == []
-        assert report.unsupported == [("Gears1", "Gears joints have no equivalent here")]
+        assert report.unsupported == [("Gears1", "Gears joint with Distance = 0 mm (the Assembly needs it > 0)")]
         bodies = {o.Part.Name: o for o in find_objects(doc, "Body")}
         assert bodies["A"].Grounded and not bodies["B"].Grounded
         model = model_from_document(doc)

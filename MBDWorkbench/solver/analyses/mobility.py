@@ -26,7 +26,7 @@ import scipy.linalg
 from ..assembly import assemble, length_scale, scaling
 from ..catalog import JOINTS
 from ..errors import ModelError
-from ..joints import DISTANCE, DISTXY, DP1, DP2, POINT
+from ..joints import DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
 from ..model import Driver, Frame, Model, body_dofs, frame_axes, joint_rows, validate
 from ..system import System
 from ..tolerances import RANK_TOL, SAMPLED_RANK_TOL
@@ -104,6 +104,10 @@ def row_label(system: System, r: int) -> str:
         desc = f"{_vector_name(spec[1])} perpendicular to {_vector_name(spec[2])}"
     elif spec[0] == DP2:
         desc = f"origin_j stays in the plane normal to {_vector_name(spec[1])}"
+    elif spec[0] == GEAR:
+        desc = "the pitch circles roll on each other (angles of the line of centres)"
+    elif spec[0] == LEAD:
+        desc = f"translation along {_vector_name(spec[1])} follows the rotation about z_i"
     else:
         desc = "angle"
     return f"joint '{j.name}' ({j.type}) equation {k + 1}: {desc}"

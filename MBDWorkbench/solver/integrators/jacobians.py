@@ -56,7 +56,7 @@ def _side(r, v, side):
 
 @njit(cache=True)
 def _row_jacobian(kind, vecs, k, A, side_i, side_j, jac):
-    """Phi_q of row k (vecs (m, 4, 3)) into jac (2, 6) = [side][v (3), w_body (3)]."""
+    """Phi_q of row k (vecs (m, ROW_VECS, 3)) into jac (2, 6) = [side][v (3), w_body (3)]."""
     _, lin_i, ang_i, lin_j, ang_j, _, _ = row_terms(kind, vecs, k, A, side_i, side_j)
     for c in range(3):
         jac[0, c], jac[0, 3 + c], jac[1, c], jac[1, 3 + c] = lin_i[c], ang_i[c], lin_j[c], ang_j[c]
@@ -66,10 +66,12 @@ def _row_jacobian(kind, vecs, k, A, side_i, side_j, jac):
 def row_jacobian(
     kind: int, vecs: np.ndarray, ri: np.ndarray, Ai: np.ndarray, rj: np.ndarray, Aj: np.ndarray, jac: np.ndarray
 ) -> None:
-    """Phi_q of one primitive row (local vectors vecs (4, 3)) at a (possibly complex) pose:
+    """Phi_q of one primitive row (local vectors vecs (ROW_VECS, 3)) at a (possibly complex) pose:
     jac (2, 6) = [side][v (3), w_body (3)], by joints.row_terms."""
     r, v = np.stack((ri, rj)), np.zeros((2, 6), ri.dtype)
-    _row_jacobian(kind, vecs.copy().reshape((1, 4, 3)), 0, np.stack((Ai, Aj)), _side(r, v, 0), _side(r, v, 1), jac)
+    _row_jacobian(
+        kind, vecs.copy().reshape((1, vecs.shape[0], 3)), 0, np.stack((Ai, Aj)), _side(r, v, 0), _side(r, v, 1), jac
+    )
 
 
 @njit(cache=True, inline="always")
