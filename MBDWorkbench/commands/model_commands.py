@@ -11,6 +11,7 @@ selected, the body, joint, driver, spring and force commands open their task pan
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import JOINTS, joints_driven_by
@@ -229,9 +230,11 @@ def _pick_bodies(doc, picks):
 _SPRING_JOINTS = "/".join(joints_driven_by("rotational"))  # joints that take a rotational spring
 
 
+@functools.cache
 def assembly_available() -> bool:
     """True where FreeCAD has the Assembly workbench (1.0+; absent on 0.20): its JointObject.py
-    in FreeCAD's Mod folder or on sys.path."""
+    in FreeCAD's Mod folder or on sys.path. Cached: ``IsActive`` asks it several times a second,
+    and finding FreeCAD's folders runs dpkg (it blocked the GUI for most of a second)."""
     import importlib.util
     import os
 
