@@ -8,10 +8,10 @@ compiled loop; each case runs before and after in fresh subprocesses, interleave
 ``--repeats`` after a warm-up (the steppers' start, a dense SVD of Phi_q that takes minutes at N = 1000, is not
 timed). Also: ours ``rk4`` (no output) in the same run, so that the
 Exudyn GA figures of bench/results/exudyn_compare.md (measured with rk4 on a quiet machine) can
-be scaled to this run's load; the max constraint violation |Phi| over the outputs; and the cold
+be compared with this run's load; the max constraint violation |Phi| over the outputs; and the cold
 compile time of a first galpha solve with an empty Numba cache (NUMBA_CACHE_DIR a fresh folder).
 
-Run: /usr/bin/python3 bench/galpha_compiled.py [--sizes 2 10 50 100 200 1000] [--no-cold]
+Run: /usr/bin/python3 bench/galpha_compiled.py [--sizes 2 10 50 100 200 1000] [--no-cold | --cold-only]
 Writes bench/results/galpha_compiled.{md,json}. Not part of the test suite.
 """
 
@@ -123,11 +123,9 @@ def base_tree(base):
     return folder
 
 
-def t_end_for(case, label):
-    n = 0 if case == "slider-crank" else int(case.split("=")[1])
-    if label == "before":
-        return 0.2 if n <= 50 else 0.1 if n <= 200 else 0.05
-    return 1.0 if n <= 200 else 0.2
+def t_end_for(case):
+    """Simulated time [s]: 1 s (0.2 s for 1000 links), the same before and after."""
+    return 0.2 if case == "chain N=1000" else 1.0
 
 
 def measure(cases, base, repeats):
@@ -136,7 +134,7 @@ def measure(cases, base, repeats):
         row = {}
         for label, src in (("before", base), ("after", ROOT), ("rk4", ROOT)):
             what = "rk4" if label == "rk4" else "galpha"
-            t_end = t_end_for(case, "after" if label == "rk4" else label)
+            t_end = t_end_for(case)
             row[label] = spawn(src, ["--case", case, "--t-end", str(t_end), "--repeats", str(repeats), "--what", what])
             print(case, label, row[label], flush=True)
         rows[case] = row
@@ -160,22 +158,22 @@ def write(rows, cold_times, load0, load1, base):
         f"{time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {os.cpu_count()} CPUs shared with other "
         f"engineers: load average {load0:.2f} at start, {load1:.2f} at end. Before: base commit {base}; after: "
         "this tree. h = 1e-3 s, `GAlphaStepper(adaptive=False)`, 10 outputs per run, best of 3 (N = 1000: one "
-        "run; the start of a stepper not timed) after a warm-up, "
+        "run; the start of a stepper not timed) after a warm-up, 1 s simulated (N = 1000: 0.2 s), "
         "each in a fresh process, before/after interleaved per case. Exudyn GA: bench/results/exudyn_compare.md "
-        "(quiet machine, 2026-11-30); 'Exudyn GA, scaled' multiplies it by our rk4 now / our rk4 then (this "
-        "run's load).",
+        "(quiet machine, 2026-11-30, not rerun: no Exudyn venv here); 'our rk4 now / then' compares our rk4 "
+        "(no output) in this run with the same column of that file: below 1 this run was slowed by the load.",
         "",
-        "| case | before [steps/s] | after [steps/s] | after / before | Exudyn GA [steps/s] | Exudyn GA, scaled | "
-        "after / Exudyn (scaled) | max abs(Phi) after [m] | max abs(Phi) before [m] | factorisations / steps (after) |",
+        "| case | before [steps/s] | after [steps/s] | after / before | Exudyn GA [steps/s] | after / Exudyn | "
+        "our rk4 now / then | max abs(Phi) after [m] | max abs(Phi) before [m] | factorisations / steps (after) |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for case, r in rows.items():
         b, a = r["before"], r["after"]
         exu = EXUDYN_GA.get(case)
-        scaled = exu * r["rk4"]["steps_per_s"] / RK4_THEN[case] if exu else None
         lines.append(
             f"| {case} | {b['steps_per_s']:.0f} | {a['steps_per_s']:.0f} | {a['steps_per_s'] / b['steps_per_s']:.1f} | "
-            + (f"{exu:.0f} | {scaled:.0f} | {a['steps_per_s'] / scaled:.2f} | " if exu else "- | - | - | ")
+            + (f"{exu:.0f} | {a['steps_per_s'] / exu:.2f} | " if exu else "- | - | ")
+            + (f"{r['rk4']['steps_per_s'] / RK4_THEN[case]:.2f} | " if exu else "- | ")
             + f"{a['max_phi']:.1e} | {b['max_phi']:.1e} | {a['factorizations']} / {a['steps']} |"
         )
     if "chain N=100" in rows and "chain N=1000" in rows:
@@ -197,8 +195,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="*", default=[2, 10, 50, 100, 200, 1000])
     ap.add_argument("--base", default=None)
+    ap.add_argument("--base-tree", default=None, help="an already exported base tree (its Numba cache is kept)")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--no-cold", action="store_true")
+    ap.add_argument("--cold-only", action="store_true", help="add the cold start to the existing results")
     args = ap.parse_args()
     base = (
         args.base
@@ -206,7 +206,12 @@ def main():
             ["git", "-C", ROOT, "merge-base", "HEAD", "main"], capture_output=True, text=True, check=True
         ).stdout.strip()
     )
-    src = base_tree(base)
+    src = args.base_tree or base_tree(base)
+    if args.cold_only:
+        with open(os.path.join(ROOT, "bench", "results", "galpha_compiled.json")) as f:
+            old = json.load(f)
+        write(old["rows"], cold(src), *old["load"], old["base"])
+        return
     load0 = os.getloadavg()[0]
     rows = measure([f"chain N={n}" for n in args.sizes] + ["slider-crank"], src, args.repeats)
     cold_times = None if args.no_cold else cold(src)
