@@ -1,5 +1,8 @@
 """The adaptive Lie-group generalized-alpha scheme ([GA]) on the index-3 DAE with Newton
-iterations; the shared set-up is :class:`.dae.Index3Stepper`."""
+iterations; the shared set-up is :class:`.dae.Index3Stepper`. The steps run in the compiled loop
+of :mod:`.galpha_kernel` (whole output intervals per call); :meth:`GAlphaStepper.step` is the
+same step in Python, taken where the rank monitor is due or Newton fails (and for every step
+with ``compiled=False``)."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import numpy as np
 from scipy.sparse.linalg import splu
 
 from .. import kernels
+from . import galpha_kernel as gk
 from . import jacobians as ik
 from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
@@ -26,13 +30,27 @@ class GAlphaStepper(Index3Stepper):
     h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie). The rows in the solve
     are re-decided by the rank monitor of :class:`.dae.Index3Stepper` at the step start and after a
     failed step; iterations that stall at the rounding floor of the accelerations (near a singular
-    position) are accepted once Phi and the positions have converged."""
+    position) are accepted once Phi and the positions have converged. A step that needed
+    SLOW_NEWTON corrections or more makes the next one refactorise (modified Newton, as Exudyn).
+
+    ``adaptive=False``: fixed steps of ``settings.step``. ``compiled=False``: every step in Python
+    with SciPy's sparse LU (the reference the compiled loop is tested against)."""
 
     name = "galpha"
     MAX_NEWTON = 10
+    SLOW_NEWTON = 7
     NEWTON_TOL = 1e-8
 
-    def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray, adaptive: bool = True) -> None:
+    def __init__(
+        self,
+        system: System,
+        settings: Settings,
+        t0: float,
+        Y0: np.ndarray,
+        adaptive: bool = True,
+        compiled: bool = True,
+    ) -> None:
+        self.compiled = compiled
         super().__init__(system, settings, t0, Y0)
         rho = float(settings.rho_inf)
         self.am = (2 * rho - 1) / (rho + 1)
@@ -49,7 +67,20 @@ class GAlphaStepper(Index3Stepper):
         self.newton_failures = 0
         self.stalled = 0  # steps accepted at the rounding floor of the accelerations
         self.factorizations = 0
+        self.newton_evaluations = 0  # residual evaluations in the Newton loops
+        self._slow = False  # the last step converged slowly: refactorise before the next
         self._reset_history()
+        self._par = self._kernel_parameters()
+
+    def _kernel_parameters(self) -> np.ndarray:
+        """The parameter array of :func:`.galpha_kernel.advance`."""
+        par = np.zeros(gk.P_SIZE)
+        par[gk.P_AM], par[gk.P_AF], par[gk.P_GAMMA], par[gk.P_BETA] = self.am, self.af, self.gamma, self.beta
+        par[gk.P_RTOL], par[gk.P_ATOL], par[gk.P_TOL_PHI] = self.rtol, self.atol, self.tol_phi
+        par[gk.P_H_MAX], par[gk.P_H_MIN_REF], par[gk.P_NEWTON_TOL] = self.h_max, self.h_min_ref, self.NEWTON_TOL
+        par[gk.P_ADAPTIVE], par[gk.P_MAX_NEWTON] = self.adaptive, self.MAX_NEWTON
+        par[gk.P_SLOW_NEWTON] = self.SLOW_NEWTON
+        return par
 
     def _build_pattern(self):
         """Sparsity pattern of the iteration matrix for the rows in the solve."""
@@ -67,6 +98,20 @@ class GAlphaStepper(Index3Stepper):
         )
         self.lu = None
         self.lu_h = None
+        if self.compiled:
+            self._band_setup()
+
+    def _band_setup(self):
+        """Band layout, LU storage and the argument tuples of the compiled loop for the current rows."""
+        p = self.pattern
+        indices, indptr = p._struct
+        cols = np.repeat(np.arange(p.n), np.diff(indptr))
+        position, kl, ku = gk.band_layout(indices, cols, p.n)
+        self.band = gk.BandLU(p.n, position, kl, ku)
+        self._prep = (self.lam_rows, self.active, self.jq_g, self.jq, self.Qt, *self.Kb, *self.Db, *self.Lb)
+        b = self.band
+        self._lay = (self.active_rows.astype(np.int64), self.jq_r, self.jq_c, self.is_driver, self.M, position)
+        self._lay += (b.AB, b.piv, b.band)
 
     def _reset_history(self):
         """Start the pseudo-acceleration from the consistent v' (as at t0)."""
@@ -83,11 +128,20 @@ class GAlphaStepper(Index3Stepper):
         ev = self._evaluate(t, Y, blocks=True)
         nK, nD = self._counts
         jq = ev["jq"]
-        data = self.pattern.data([[self.M, jq, jq], [self.Db[2][:nD]], [self.Kb[2][:nK]]], [1.0, -gp * h, -bp * h * h])
-        try:
-            self.lu = splu(self.pattern.matrix(data))
-        except RuntimeError:
-            self._singular(t, Y, "singular generalized-alpha iteration matrix")
+        if self.compiled:
+            self.lu = None
+            b = self.band
+            args = (b.AB, b.piv, b.position, b.kl, b.ku, self.n6, self.M, jq, self.jq_r, self.jq_c)
+            if not kernels.fast_call(gk.assemble_and_factor, *args, *self.Db, nD, *self.Kb, nK, -gp * h, -bp * h * h):
+                self._singular(t, Y, "singular generalized-alpha iteration matrix")
+            self.lu = b
+        else:
+            groups = [[self.M, jq, jq], [self.Db[2][:nD]], [self.Kb[2][:nK]]]
+            data = self.pattern.data(groups, [1.0, -gp * h, -bp * h * h])
+            try:
+                self.lu = splu(self.pattern.matrix(data))
+            except RuntimeError:
+                self._singular(t, Y, "singular generalized-alpha iteration matrix")
         self.lu_h = h
         self.factorizations += 1
 
@@ -120,6 +174,8 @@ class GAlphaStepper(Index3Stepper):
         ik.apply_increment(self.S, Y, h * dq, Yn)
         Yn[self.vel_slice] = v
         self._predicted = (t1, Yn.copy())
+        if self._slow:
+            self.lu, self._slow = None, False
         if self.lu is None or not 0.7 < h / self.lu_h < 1.4:
             self._factorize(t1, Yn, h)
             self._fresh = True
@@ -131,10 +187,12 @@ class GAlphaStepper(Index3Stepper):
             ik.apply_increment(self.S, Y, h * dq, Yn)
             Yn[self.vel_slice] = v
             ev = self._evaluate(t1, Yn)
+            self.newton_evaluations += 1
             self._fail_phi = self.W.phi.copy()
             if not (np.all(np.isfinite(ev["Q"])) and np.all(np.isfinite(ev["phi"]))):
                 return None
             if it > 0 and corr < 1.0 and (self.ma == 0 or np.max(np.abs(ev["phi"])) <= self.tol_phi):
+                self._slow = it >= self.SLOW_NEWTON
                 return Yn, vdot, a0, a_new, self.lam_new.copy(), ev
             rq = self.M * vdot - ev["Q"] + self._jqT_matvec(ev["jq"], self.lam_new)
             rhs = -np.concatenate([rq, ev["phi"] / (bp * h * h)])
@@ -162,10 +220,12 @@ class GAlphaStepper(Index3Stepper):
             self.lam_new += sol[n6:]
         return None
 
-    def step(self, t: float, Y: np.ndarray, h_limit: float, acc: np.ndarray) -> float:
+    def step(self, t: float, Y: np.ndarray, h_limit: float, acc: np.ndarray, monitored: bool = False) -> float:
         """One accepted step of at most h_limit (retrying with smaller h after a Newton
-        failure or a rejected error estimate); returns the step taken."""
-        self._monitor_rank(t, Y, h_limit)
+        failure or a rejected error estimate); returns the step taken. The rank monitor runs
+        first unless ``monitored`` (it has just run at t)."""
+        if not monitored:
+            self._monitor_rank(t, Y, h_limit)
         h = h_limit
         rejected = False
         probes = 0
@@ -243,8 +303,44 @@ class GAlphaStepper(Index3Stepper):
         self._output_check(t)
         while t < t_next - eps:  # equal steps of at most self.h up to the output time
             rest = t_next - t
-            h = self.step(t, Y, rest / max(1, int(np.ceil(rest / self.h - 1e-9))), acc)
+            h_limit = rest / max(1, int(np.ceil(rest / self.h - 1e-9)))
+            monitored = False
+            if self.compiled:
+                if self.m and not self.episode and t >= self._next_check:
+                    self._monitor_rank(t, Y, h_limit)
+                    monitored = True
+                if not self.episode:
+                    t_reached = self._run_compiled(t, Y, t_next, acc, monitored)
+                    if t_reached != t:  # progress: monitor again if due, then go on compiled
+                        t = t_reached
+                        continue
+            h = self.step(t, Y, h_limit, acc, monitored)  # the Python step takes this one
             t = t_next if abs(t_next - (t + h)) <= eps else t + h
             self.steps += 1
         self._finish_output(t_next, Y)
         return t_next, kernels.OK
+
+    def _run_compiled(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, checked: bool) -> float:
+        """Steps of the compiled loop from t towards t_next [s] (see :func:`.galpha_kernel.advance`);
+        returns the time reached. The stepper's state is copied in and out."""
+        t_check = self._next_check if self.m else np.inf
+        h_prev = -1.0 if self.h_prev is None else self.h_prev
+        fs = np.array([self.h, h_prev, self.err_prev, self.lu_h or 0.0])
+        cnt = np.zeros(gk.C_SIZE, np.int64)
+        cnt[gk.C_LU_VALID], cnt[gk.C_SLOW] = self.lu is not None, self._slow
+        vdot_prev = np.zeros(self.n6) if self.vdot_prev is None else self.vdot_prev.copy()
+        state = (self.vdot.copy(), self.a.copy(), np.ascontiguousarray(self.lam, float).copy(), vdot_prev)
+        args = (t, t_next, t_check, checked, Y, self.S, self.W, self._prep, self._lay, self._par, fs, cnt, state, acc)
+        t, _ = kernels.fast_call(gk.advance, *args)
+        self.vdot, self.a, self.lam = state[:3]
+        if fs[gk.F_H_PREV] >= 0.0:
+            self.vdot_prev, self.h_prev = state[3], float(fs[gk.F_H_PREV])
+        self.h, self.err_prev, self.lu_h = float(fs[gk.F_H]), float(fs[gk.F_ERR_PREV]), float(fs[gk.F_LU_H])
+        self.lu = self.band if cnt[gk.C_LU_VALID] else None
+        self._slow = bool(cnt[gk.C_SLOW])
+        self.steps += int(cnt[gk.C_STEPS])
+        self.rejected += int(cnt[gk.C_REJECTED])
+        self.stalled += int(cnt[gk.C_STALLED])
+        self.factorizations += int(cnt[gk.C_FACTORIZATIONS])
+        self.newton_evaluations += int(cnt[gk.C_ITERATIONS])
+        return float(t)

@@ -1,0 +1,411 @@
+"""Numba step loop of the generalized-alpha integrator (:mod:`.galpha`): predictor, Newton
+iterations on (v', lam) with the iteration matrix factorised once and reused across iterations
+and steps (modified Newton), step-size control, all for a whole output interval in one call.
+
+The iteration matrix [[M - gamma' h D - beta' h^2 K, Phi_q^T], [Phi_q, 0]] is stored as a band
+matrix after a reverse Cuthill-McKee ordering of its pattern (:func:`band_layout`) and
+factorised by a band LU with partial pivoting (:func:`band_lu`, as LAPACK's gbtrf): for a
+chain the bandwidth does not grow with the number of bodies, so a step costs O(N).
+
+The loop follows :meth:`.galpha.GAlphaStepper.step` operation by operation; it hands back to
+Python (status NEED_PYTHON) before a step at which the rank monitor is due and when Newton
+fails with a fresh factorisation, where the Python step takes over (rank probes, smaller
+steps, error messages).
+"""
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+from ..jit import njit
+from ..kernels import fast_call
+from .jacobians import _prepare, apply_increment
+
+DONE, NEED_PYTHON = 0, 1
+# parameter array (float64) of :func:`advance`
+P_AM, P_AF, P_GAMMA, P_BETA, P_RTOL, P_ATOL, P_TOL_PHI, P_H_MAX, P_H_MIN_REF, P_NEWTON_TOL, P_ADAPTIVE = range(11)
+P_MAX_NEWTON, P_SLOW_NEWTON, P_SIZE = 11, 12, 13
+# float state: desired step, previous step (< 0: none), previous error estimate, step of the factorisation
+F_H, F_H_PREV, F_ERR_PREV, F_LU_H, F_SIZE = 0, 1, 2, 3, 4
+# integer state: steps, rejected, stalled, factorisations, factorisation valid (0/1), Newton evaluations,
+# slow (1: the last step needed P_SLOW_NEWTON corrections or more: refactorise before the next)
+C_STEPS, C_REJECTED, C_STALLED, C_FACTORIZATIONS, C_LU_VALID, C_ITERATIONS, C_SLOW, C_SIZE = 0, 1, 2, 3, 4, 5, 6, 7
+
+
+def band_layout(rows: np.ndarray, cols: np.ndarray, n: int) -> tuple[np.ndarray, int, int]:
+    """(position of each unknown in the band order, lower and upper bandwidth) of the n x n
+    pattern (rows, cols) after a reverse Cuthill-McKee ordering of its symmetric part."""
+    if n == 0:
+        return np.zeros(0, np.int64), 0, 0
+    A = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)).tocsr()
+    order = reverse_cuthill_mckee((abs(A) + abs(A.T)).tocsr(), symmetric_mode=True)
+    position = np.empty(n, np.int64)
+    position[order] = np.arange(n)
+    d = position[np.asarray(rows)] - position[np.asarray(cols)]
+    return position, int(max(d.max(), 0)), int(max(-d.min(), 0))
+
+
+class BandLU:
+    """Band LU factors of an n x n matrix in the order ``position`` (see :func:`band_layout`); the
+    same object is refilled by every factorisation. ``solve`` as scipy's ``splu(...).solve``."""
+
+    def __init__(self, n: int, position: np.ndarray, kl: int, ku: int) -> None:
+        self.AB = np.zeros((n, 2 * kl + ku + 1))
+        self.piv = np.zeros(n, np.int64)
+        self.position, self.kl, self.ku = position, kl, ku
+        self.band = np.array([kl, ku], np.int64)
+        self._buf = np.zeros(n)
+
+    def solve(self, rhs: np.ndarray) -> np.ndarray:
+        """A^-1 rhs with the current factors."""
+        x = np.empty(len(rhs))
+        rhs = np.ascontiguousarray(rhs, float)
+        fast_call(solve_permuted, self.AB, self.kl, self.ku, self.piv, self.position, rhs, x, self._buf)
+        return x
+
+
+@njit(cache=True)
+def band_lu(AB, kl, ku, piv):
+    """In-place LU with partial pivoting of the band matrix AB (entry (i, j) at AB[i, j - i + kl],
+    width 2 kl + ku + 1: room for the fill-in of the row interchanges). False if singular."""
+    n = AB.shape[0]
+    uw = kl + ku
+    for k in range(n):
+        p, best = k, abs(AB[k, kl])
+        for i in range(k + 1, min(n, k + kl + 1)):
+            v = abs(AB[i, k - i + kl])
+            if v > best:
+                p, best = i, v
+        piv[k] = p
+        if best == 0.0:
+            return False
+        if p != k:
+            for j in range(k, min(n, k + uw + 1)):
+                tmp = AB[k, j - k + kl]
+                AB[k, j - k + kl] = AB[p, j - p + kl]
+                AB[p, j - p + kl] = tmp
+        pivot = AB[k, kl]
+        for i in range(k + 1, min(n, k + kl + 1)):
+            f = AB[i, k - i + kl] / pivot
+            AB[i, k - i + kl] = f
+            if f != 0.0:
+                for j in range(k + 1, min(n, k + uw + 1)):
+                    AB[i, j - i + kl] -= f * AB[k, j - k + kl]
+    return True
+
+
+@njit(cache=True)
+def band_solve(AB, kl, ku, piv, b):
+    """Solve in place with the factors of :func:`band_lu`."""
+    n = AB.shape[0]
+    uw = kl + ku
+    for k in range(n):
+        p = piv[k]
+        if p != k:
+            b[k], b[p] = b[p], b[k]
+        for i in range(k + 1, min(n, k + kl + 1)):
+            b[i] -= AB[i, k - i + kl] * b[k]
+    for k in range(n - 1, -1, -1):
+        s = b[k]
+        for j in range(k + 1, min(n, k + uw + 1)):
+            s -= AB[k, j - k + kl] * b[j]
+        b[k] = s / AB[k, kl]
+
+
+@njit(cache=True, inline="always")
+def _add(AB, position, kl, i, j, value):
+    pi = position[i]
+    AB[pi, position[j] - pi + kl] += value
+
+
+@njit(cache=True)
+def assemble_and_factor(AB, piv, position, kl, ku, n6, M, jq, jq_r, jq_c, Di, Dj, Dv, nD, Ki, Kj, Kv, nK, cd, ck):
+    """Band LU of [[diag(M) + cd D + ck K, Phi_q^T], [Phi_q, 0]] (triplets); False if singular."""
+    AB[:] = 0.0
+    for i in range(n6):
+        _add(AB, position, kl, i, i, M[i])
+    for e in range(jq.shape[0]):
+        _add(AB, position, kl, jq_c[e], n6 + jq_r[e], jq[e])
+        _add(AB, position, kl, n6 + jq_r[e], jq_c[e], jq[e])
+    for e in range(nD):
+        _add(AB, position, kl, Di[e], Dj[e], cd * Dv[e])
+    for e in range(nK):
+        _add(AB, position, kl, Ki[e], Kj[e], ck * Kv[e])
+    return band_lu(AB, kl, ku, piv)
+
+
+@njit(cache=True)
+def solve_permuted(AB, kl, ku, piv, position, rhs, x, buf):
+    """x = A^-1 rhs in the original order of the unknowns."""
+    for i in range(rhs.shape[0]):
+        buf[position[i]] = rhs[i]
+    band_solve(AB, kl, ku, piv, buf)
+    for i in range(rhs.shape[0]):
+        x[i] = buf[position[i]]
+
+
+# ----------------------------------------------------------------------------- one step
+@njit(cache=True)
+def _evaluate(t, Y, S, W, prep, blocks):
+    lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
+    return _prepare(t, Y, S, W, lam_rows, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
+
+
+@njit(cache=True)
+def _factorize(t1, Yn, h, lam_new, S, W, prep, lay, par, fs, cnt):
+    """Factorise the iteration matrix at (t1, Yn, lam_new) for step h; False if singular."""
+    lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
+    active_rows, jq_r, jq_c, is_driver, M, position, AB, piv, band = lay
+    cfac = (1.0 - par[P_AF]) / (1.0 - par[P_AM])
+    bp, gp = par[P_BETA] * cfac, par[P_GAMMA] * cfac
+    lam_rows[:] = 0.0
+    for a in range(active_rows.shape[0]):
+        lam_rows[active_rows[a]] = lam_new[a]
+    _, _, nK, nD = _evaluate(t1, Yn, S, W, prep, True)
+    ok = assemble_and_factor(
+        AB,
+        piv,
+        position,
+        band[0],
+        band[1],
+        M.shape[0],
+        M,
+        jq,
+        jq_r,
+        jq_c,
+        Di,
+        Dj,
+        Dv,
+        nD,
+        Ki,
+        Kj,
+        Kv,
+        nK,
+        -gp * h,
+        -bp * h * h,
+    )
+    fs[F_LU_H] = h
+    cnt[C_LU_VALID] = 1 if ok else 0
+    cnt[C_FACTORIZATIONS] += 1
+    return ok
+
+
+@njit(cache=True)
+def _scale(Y, nb, rtol, atol, sc):
+    for b in range(nb):
+        for c in range(6):
+            sc[6 * b + c] = atol + rtol * (abs(Y[7 * b + c]) if c < 3 else 1.0)
+
+
+@njit(cache=True)
+def _a_start(h, a, vdot, vdot_prev, fs, par, a0):
+    """a_n for a step of size h, shifted by (alpha_m - alpha_f) (h - h_prev) v'' after a change of step."""
+    hp = fs[F_H_PREV]
+    if hp < 0.0 or h == hp:
+        a0[:] = a
+    else:
+        a0[:] = a + (par[P_AM] - par[P_AF]) * (h - hp) * (vdot - vdot_prev) / hp
+
+
+@njit(cache=True)
+def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, ws):
+    """Newton solve of one step of size h into the work arrays ws; returns (code, fresh,
+    potential, Pnc): code 0 converged, 1 failed, 2 singular matrix."""
+    lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
+    active_rows, jq_r, jq_c, is_driver, M, position, AB, piv, band = lay
+    Yn, vd, a0, a_new, v, dq, lam_new, sc, rhs, sol, buf, x = ws
+    am, af, g, b = par[P_AM], par[P_AF], par[P_GAMMA], par[P_BETA]
+    nb, n6, ma = S.nb, M.shape[0], active_rows.shape[0]
+    cfac = (1.0 - af) / (1.0 - am)
+    bp, gp = b * cfac, g * cfac
+    v0 = Y[7 * nb :]
+    vd[:] = vdot
+    _a_start(h, a, vdot, vdot_prev, fs, par, a0)
+    a_new[:] = (af * vdot - am * a0 + (1.0 - af) * vd) / (1.0 - am)
+    v[:] = v0 + h * (1.0 - g) * a0 + h * g * a_new
+    dq[:] = v0 + h * (0.5 - b) * a0 + h * b * a_new
+    lam_new[:] = lam
+    _scale(Y, nb, par[P_RTOL], par[P_ATOL], sc)
+    t1 = t + h
+    fresh = False
+    x[:] = h * dq
+    apply_increment(S, Y, x, Yn)
+    Yn[7 * nb :] = v
+    if cnt[C_SLOW] == 1:
+        cnt[C_LU_VALID] = 0
+        cnt[C_SLOW] = 0
+    if cnt[C_LU_VALID] == 0 or not 0.7 < h / fs[F_LU_H] < 1.4:
+        fresh = True
+        if not _factorize(t1, Yn, h, lam_new, S, W, prep, lay, par, fs, cnt):
+            return 2, fresh, 0.0, 0.0
+    prev, corr = np.inf, np.inf
+    qmax = 0.0
+    for i in range(7 * nb):
+        qmax = max(qmax, abs(Y[i]))
+    floor = 100 * 2.220446049250313e-16 * (1.0 + qmax) / (bp * h * h)
+    tol_phi = par[P_TOL_PHI]
+    for it in range(int(par[P_MAX_NEWTON])):
+        x[:] = h * dq
+        apply_increment(S, Y, x, Yn)
+        Yn[7 * nb :] = v
+        V, Pnc, _, _ = _evaluate(t1, Yn, S, W, prep, False)
+        phimax = 0.0
+        finite = True
+        for k in range(ma):
+            p = W.phi[active_rows[k]]
+            finite = finite and np.isfinite(p)
+            phimax = max(phimax, abs(p))
+        for k in range(n6):
+            finite = finite and np.isfinite(W.Q[k])
+        if not finite:
+            return 1, fresh, 0.0, 0.0
+        cnt[C_ITERATIONS] += 1
+        if it > 0 and corr < 1.0 and (ma == 0 or phimax <= tol_phi):
+            if it >= par[P_SLOW_NEWTON]:
+                cnt[C_SLOW] = 1
+            return 0, fresh, V, Pnc
+        for k in range(n6):
+            rhs[k] = -(M[k] * vd[k] - W.Q[k])
+        for e in range(jq.shape[0]):
+            rhs[jq_c[e]] -= jq[e] * lam_new[jq_r[e]]
+        for k in range(ma):
+            rhs[n6 + k] = -W.phi[active_rows[k]] / (bp * h * h)
+        solve_permuted(AB, band[0], band[1], piv, position, rhs, sol, buf)
+        dvmax, vdmax, s2 = 0.0, 0.0, 0.0
+        for k in range(n6):
+            dvmax = max(dvmax, abs(sol[k]))
+            vdmax = max(vdmax, abs(vd[k]))
+            s2 += (bp * h * h * sol[k] / sc[k]) ** 2
+        corr_pos = 1e3 * np.sqrt(s2 / n6)
+        corr = max(dvmax / (par[P_NEWTON_TOL] * (1.0 + vdmax) + floor), corr_pos)
+        if not np.isfinite(corr):
+            break
+        if it > 1 and corr > 0.9 * prev:
+            if corr_pos < 1.0 and phimax <= tol_phi:
+                cnt[C_STALLED] += 1
+                return 0, fresh, V, Pnc
+            break
+        prev = corr
+        for k in range(n6):
+            dv = sol[k]
+            vd[k] += dv
+            a_new[k] += cfac * dv
+            v[k] += h * gp * dv
+            dq[k] += h * bp * dv
+        for k in range(ma):
+            lam_new[k] += sol[n6 + k]
+    return 1, fresh, 0.0, 0.0
+
+
+@njit(cache=True)
+def _error(Y, a0, a_new, h, nb, par, sc):
+    """Weighted RMS of the local position error estimate (<= 1: accept)."""
+    n = a0.shape[0]
+    if n == 0:
+        return 0.0
+    _scale(Y, nb, par[P_RTOL], par[P_ATOL], sc)
+    c = h * h * abs(par[P_BETA] - 1.0 / 6.0)
+    s2 = 0.0
+    for k in range(n):
+        s2 += (c * (a_new[k] - a0[k]) / sc[k]) ** 2
+    return np.sqrt(s2 / n)
+
+
+@njit(cache=True)
+def _control(h, err, rejected, par, fs):
+    """New desired step (see GAlphaStepper._control)."""
+    fac = min(2.0, max(0.2, 0.85 * max(err, fs[F_ERR_PREV], 1e-12) ** (-1.0 / 3.0)))
+    fs[F_ERR_PREV] = err
+    if rejected:
+        fac = min(fac, 1.0)
+    if fac < 0.8 or rejected:
+        fs[F_H] = h * fac
+    elif fac > 1.25:
+        fs[F_H] = min(max(fs[F_H], h) * fac, par[P_H_MAX])
+
+
+@njit(cache=True)
+def _driver_power(Yn, nb, lam, lay, jq):
+    active_rows, jq_r, jq_c, is_driver, M, position, AB, piv, band = lay
+    p = 0.0
+    for e in range(jq.shape[0]):
+        r = jq_r[e]
+        if is_driver[r]:
+            p -= lam[r] * jq[e] * Yn[7 * nb + jq_c[e]]
+    return p
+
+
+@njit(cache=True)
+def _account_power(acc, t, Pdrv, Pnc):
+    if acc[5] > 0.0:
+        dt = t - acc[0]
+        acc[3] += 0.5 * dt * (acc[1] + Pdrv)
+        acc[4] += 0.5 * dt * (acc[2] + Pnc)
+    acc[0], acc[1], acc[2], acc[5] = t, Pdrv, Pnc, 1.0
+
+
+@njit(cache=True)
+def advance(t, t_next, t_check, skip_first, Y, S, W, prep, lay, par, fs, cnt, state, acc):
+    """Advance (t, Y) towards t_next [s] in equal steps of at most fs[F_H] (adaptive: controlled)
+    until t_next, or until the step at which t >= t_check (the rank monitor is due; not for the first
+    step if skip_first: the monitor has just run), or a step
+    that Python must take (Newton failure with a fresh factorisation, singular matrix).
+    state = (vdot, a, lam, vdot_prev) is updated in place. Returns (t reached, status)."""
+    vdot, a, lam, vdot_prev = state
+    active_rows = lay[0]
+    nb, n6, ma = S.nb, vdot.shape[0], active_rows.shape[0]
+    n = n6 + ma
+    ws = (
+        np.empty_like(Y),
+        np.empty(n6),
+        np.empty(n6),
+        np.empty(n6),
+        np.empty(n6),
+        np.empty(n6),
+        np.empty(ma),
+        np.empty(n6),
+        np.empty(n),
+        np.empty(n),
+        np.empty(n),
+        np.empty(n6),
+    )
+    Yn, vd, a0, a_new, v, dq, lam_new, sc = ws[:8]
+    adaptive = par[P_ADAPTIVE] > 0.0
+    eps = 1e-12 * max(1.0, abs(t_next))
+    first = True
+    while t < t_next - eps:
+        if t >= t_check and not (first and skip_first):
+            return t, NEED_PYTHON
+        first = False
+        rest = t_next - t
+        h = rest / max(1, int(np.ceil(rest / fs[F_H] - 1e-9)))
+        rejected = False
+        while True:
+            if h < 1e-14 * max(1.0, abs(t)) or h < 1e-6 * par[P_H_MIN_REF]:
+                return t, NEED_PYTHON
+            code, fresh, V, Pnc = _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, ws)
+            if code != 0:
+                if code == 1 and not fresh:  # stale factorisation: refactor and retry
+                    cnt[C_LU_VALID] = 0
+                    continue
+                cnt[C_LU_VALID] = 0
+                return t, NEED_PYTHON
+            err = _error(Y, a0, a_new, h, nb, par, sc)
+            if adaptive and err > 1.0:
+                cnt[C_REJECTED] += 1
+                rejected = True
+                h *= max(0.2, 0.8 * err ** (-1.0 / 3.0))
+                continue
+            break
+        Y[:] = Yn
+        vdot_prev[:] = vdot
+        fs[F_H_PREV] = h
+        vdot[:] = vd
+        a[:] = a_new
+        lam[:] = lam_new
+        _account_power(acc, t + h, _driver_power(Yn, nb, lam, lay, prep[3]), Pnc)
+        if adaptive:
+            _control(h, err, rejected, par, fs)
+        t = t_next if abs(t_next - (t + h)) <= eps else t + h
+        cnt[C_STEPS] += 1
+    return t_next, DONE

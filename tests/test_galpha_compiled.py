@@ -1,0 +1,125 @@
+"""The compiled step loop of generalized-alpha (solver/integrators/galpha_kernel.py): its band LU
+against a dense solve, the band layout of a chain (O(N) per step), the compiled steps against the
+Python steps (GAlphaStepper(compiled=False), SciPy's sparse LU) on the same model and h, and the
+compound pendulum against its minimal-coordinate ODE (tests/oracles/pendulum.py)."""
+
+import os
+
+import numpy as np
+import pytest
+from oracles import pendulum as pend_oracle
+
+from bench.solver_speed import chain
+from bench.study.index3_models import four_bar, slider_crank
+from MBDWorkbench.solver import load
+from MBDWorkbench.solver.assembly import assemble_initial_state
+from MBDWorkbench.solver.integrators import galpha_kernel as gk
+from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
+from MBDWorkbench.solver.system import System
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
+
+
+def random_band_matrix(n, kl, ku, rng):
+    """A nonsingular n x n band matrix with zero diagonal entries in every third row (as the
+    constraint rows of a KKT matrix), so that the LU must pivot."""
+    A = np.zeros((n, n))
+    for i in range(n):
+        for j in range(max(0, i - kl), min(n, i + ku + 1)):
+            A[i, j] = rng.standard_normal()
+        if i % 3 == 2:
+            A[i, i] = 0.0
+    return A
+
+
+def test_band_lu_solves_as_a_dense_solve():
+    rng = np.random.default_rng(3)
+    n, kl, ku = 40, 4, 3
+    A = random_band_matrix(n, kl, ku, rng)
+    rows, cols = np.nonzero(A)
+    position, kl2, ku2 = gk.band_layout(rows, cols, n)
+    lu = gk.BandLU(n, position, kl2, ku2)
+    for i, j in zip(rows, cols):
+        lu.AB[position[i], position[j] - position[i] + kl2] = A[i, j]
+    assert gk.band_lu(lu.AB, kl2, ku2, lu.piv)
+    b = rng.standard_normal(n)
+    x = lu.solve(b)
+    assert np.abs(x - np.linalg.solve(A, b)).max() < 1e-10 * np.abs(x).max()
+    assert np.any(lu.piv != np.arange(n))  # the zero diagonal entries needed row interchanges
+
+
+def test_band_lu_reports_a_singular_matrix():
+    A = np.eye(5)
+    A[:, 2] = 0.0
+    AB = np.zeros((5, 5))
+    for i in range(5):
+        for j in range(max(0, i - 1), min(5, i + 2)):
+            AB[i, j - i + 1] = A[i, j]
+    assert not gk.band_lu(AB, 1, 1, np.zeros(5, np.int64))
+
+
+def started(model, adaptive=False, compiled=True):
+    system = System(model)
+    Y, _ = assemble_initial_state(system, system.Y0.copy())
+    return system, Y, GAlphaStepper(system, model.settings, 0.0, Y, adaptive=adaptive, compiled=compiled)
+
+
+def test_chain_bandwidth_does_not_grow_with_the_number_of_links():
+    widths = [started(chain(n))[2].band.band.tolist() for n in (4, 40)]
+    assert widths[0] == widths[1]
+    assert max(widths[0]) <= 24  # 6 velocities and 5 revolute rows per link
+
+
+def integrate(model, adaptive, compiled, t_end, out):
+    system, Y, stepper = started(model, adaptive, compiled)
+    acc, lams, t = np.zeros(6), [], 0.0
+    while t < t_end - 1e-12:
+        t, _ = stepper.advance(t, Y, min(t + out, t_end), acc)
+        lams.append(stepper.multipliers(t, Y))
+    return Y, np.array(lams), acc, stepper
+
+
+@pytest.mark.parametrize("adaptive", [False, True])
+@pytest.mark.parametrize(
+    "make", [lambda: chain(3), lambda: slider_crank(), lambda: four_bar()], ids=["chain", "slider_crank", "four_bar"]
+)
+def test_compiled_steps_match_the_python_steps(make, adaptive):
+    """Same model, same h: the compiled loop does the iterations of the Python one (same steps and
+    factorisations; the four-bar has three redundant rows, the slider-crank a driver and a
+    spring)."""
+    Yc, lc, ac, sc = integrate(make(), adaptive, True, 0.4, 0.02)
+    Yp, lp, ap, sp = integrate(make(), adaptive, False, 0.4, 0.02)
+    assert sc.steps == sp.steps and sc.factorizations == sp.factorizations and sc.rejected == sp.rejected
+    # the two LUs round differently: a convergence test on the edge may take one more iteration, so the
+    # multipliers (and the driver power and work in acc) agree to the Newton tolerance (1e-8 relative
+    # plus the rounding floor 100 eps |q| / (beta' h^2) of the accelerations): 1e-6 relative
+    assert abs(sc.newton_evaluations - sp.newton_evaluations) <= 0.01 * sp.newton_evaluations
+    assert np.abs(Yc - Yp).max() < 1e-10
+    assert np.abs(lc - lp).max() < 1e-6 * max(1.0, np.abs(lp).max())
+    assert np.abs(ac - ap).max() < 1e-6 * max(1.0, np.abs(ap).max())
+    assert sc.steps > 0 and sc.factorizations < sc.steps / 2  # the factorisation is reused across steps
+
+
+def pendulum_angle_error(h):
+    """Max |theta - theta_ODE| [rad] over 1.2 s of the pendulum example (released from the
+    horizontal) with fixed steps h, and the largest joint violation [m]."""
+    model = load(os.path.join(EXAMPLES, "pendulum.json"))
+    model.settings.step = h
+    system, Y, stepper = started(model)
+    Jc = model.bodies[0].inertia[1][1]
+    acc, t, err, phi = np.zeros(6), 0.0, 0.0, 0.0
+    for k in range(1, 61):
+        t, _ = stepper.advance(t, Y, 0.02 * k, acc)
+        r, _ = system.user_pose(Y)
+        theta = np.arctan2(r[0][0], -r[0][2])
+        ref = pend_oracle.pendulum_ode_solution(np.pi / 2, [t], Jc=Jc).theta[0]
+        err = max(err, abs(theta - ref))
+        phi = max(phi, np.abs(system.constraint_jacobian(t, Y)[0]).max())
+    return err, phi
+
+
+def test_compiled_pendulum_is_second_order_against_the_ode():
+    e1, phi1 = pendulum_angle_error(2e-3)
+    e2, phi2 = pendulum_angle_error(1e-3)
+    assert e2 < 2e-3 and 3.5 < e1 / e2 < 4.6, (e1, e2)
+    assert max(phi1, phi2) < 1e-10
