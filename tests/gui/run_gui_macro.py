@@ -81,6 +81,13 @@ class GuiRun:
     def checks(self) -> dict[str, bool]:
         return {c["name"]: c["ok"] for c in (self.result or {}).get("checks", [])}
 
+    def assert_passed(self, *names: str) -> None:
+        """Each named check of the macro exists and passed."""
+        checks = self.checks()
+        missing = [n for n in names if n not in checks]
+        failed = [n for n in names if not checks.get(n)]
+        assert not missing and not failed, (missing, failed, self.describe())
+
     def describe(self, log_lines: int = 60) -> str:
         lines = [
             "command: %s" % " ".join(self.command),

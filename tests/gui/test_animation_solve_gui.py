@@ -30,16 +30,8 @@ def gui_run(tmp_path_factory):
     return run
 
 
-def passed(run, *names):
-    checks = run.checks()
-    missing = [n for n in names if n not in checks]
-    failed = [n for n in names if not checks.get(n)]
-    assert not missing and not failed, (missing, failed, run.describe())
-
-
 def test_animation_leaves_undo_stack_unchanged(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "the parts are shown moved",
         "their Placements are untouched",
         "undo list unchanged while animating",
@@ -52,8 +44,7 @@ def test_animation_leaves_undo_stack_unchanged(gui_run):
 
 
 def test_animation_leaves_modified_flag_unchanged(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "saved document not modified",
         "not modified while animating",
         "modified flag unchanged (no save prompt on close)",
@@ -61,8 +52,7 @@ def test_animation_leaves_modified_flag_unchanged(gui_run):
 
 
 def test_closing_the_tab_during_playback(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "playing",
         "document closed",
         "no save prompt",
@@ -74,15 +64,14 @@ def test_closing_the_tab_during_playback(gui_run):
 
 def test_quitting_freecad_during_playback(gui_run):
     """The runner closes the documents and the main window with the animation still playing."""
-    passed(gui_run, "left playing for the quit")
+    gui_run.assert_passed("left playing for the quit")
     after = gui_run.log.split("result written", 1)[-1]
     assert gui_run.returncode == 0 and gui_run.forced_exit is None, gui_run.describe()
     assert "Traceback" not in after and "ReferenceError" not in after, after
 
 
 def test_plots_usable_while_animating(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "Plots enabled while animating",
         "Check enabled while animating",
         "plot dock opened during the animation",
@@ -92,17 +81,16 @@ def test_plots_usable_while_animating(gui_run):
 
 
 def test_solve_thread_keeps_event_loop_running(gui_run):
-    passed(gui_run, "warm-up started at activation", "warm-up finished without error", "solved in the thread")
-    passed(gui_run, "the event loop ticked during the solve", "progress label shows time and ETA")
+    gui_run.assert_passed("warm-up started at activation", "warm-up finished without error", "solved in the thread")
+    gui_run.assert_passed("the event loop ticked during the solve", "progress label shows time and ETA")
 
 
 def test_cancel_keeps_partial_results(gui_run):
-    passed(gui_run, "cancel clicked during the run", "cancelled: warning box says so", "partial results stored")
+    gui_run.assert_passed("cancel clicked during the run", "cancelled: warning box says so", "partial results stored")
 
 
 def test_plot_dock_follows_document_and_runs(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "dock shows the cancelled run",
         "Solve enabled while animating",
         "Solve closed the animation of the replaced run",

@@ -30,16 +30,8 @@ def gui_run(tmp_path_factory):
     return run
 
 
-def passed(run, *names):
-    checks = run.checks()
-    missing = [n for n in names if n not in checks]
-    failed = [n for n in names if not checks.get(n)]
-    assert not missing and not failed, (missing, failed, run.describe())
-
-
 def test_small_values_round_trip_and_units_shown(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "0.0005 typed into Step keeps 0.0005 s",
         "Step shows 0.0005",
         "0.0005 typed into Damping keeps 0.0005",
@@ -54,8 +46,7 @@ def test_small_values_round_trip_and_units_shown(gui_run):
 
 
 def test_older_document_upgraded_keeping_values(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "old document: Step is typed now",
         "old document: Step kept",
         "old document: EndTime kept, in s",
@@ -69,8 +60,7 @@ def test_older_document_upgraded_keeping_values(gui_run):
 
 
 def test_preferences_page_sets_new_simulation_defaults(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "preferences group 'Multibody Dynamics' listed",
         "preferences page has the step field",
         "preferences group has our icon",
@@ -83,8 +73,7 @@ def test_preferences_page_sets_new_simulation_defaults(gui_run):
 
 
 def test_toolbar_menus_and_commands(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "one toolbar of ours",
         "no old toolbars",
         "toolbar fits 1600 px",
@@ -102,8 +91,7 @@ def test_toolbar_menus_and_commands(gui_run):
 
 
 def test_per_type_icons(gui_run):
-    passed(
-        gui_run,
+    gui_run.assert_passed(
         "grounded body has its own icon",
         "each joint type has its icon",
         "icon files exist",
