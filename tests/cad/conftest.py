@@ -16,6 +16,17 @@ def App():
         pytest.skip("FreeCAD is not available to %s: %s" % (sys.executable, exc))
 
 
+@pytest.fixture(scope="module")
+def JointObject(App):
+    """The Assembly workbench's joint module (skip, saying why, where it is missing)."""
+    try:
+        import JointObject
+        import UtilsAssembly  # noqa: F401
+    except ImportError as exc:
+        pytest.skip("FreeCAD %s has no Assembly workbench (needs 1.0+): %s" % (".".join(App.Version()[:2]), exc))
+    return JointObject
+
+
 @pytest.fixture
 def doc(App, request):
     """A new document, closed after the test."""

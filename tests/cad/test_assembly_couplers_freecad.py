@@ -28,17 +28,6 @@ RHO = 7850.0  # default density, steel [kg/m^3]
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture(scope="module")
-def JointObject(App):
-    """The Assembly workbench's joint module (skip, saying why, where it is missing)."""
-    try:
-        import JointObject
-        import UtilsAssembly  # noqa: F401
-    except ImportError as exc:
-        pytest.skip("FreeCAD %s has no Assembly workbench (needs 1.0+): %s" % (".".join(App.Version()[:2]), exc))
-    return JointObject
-
-
 # ----------------------------------------------------------------------------- checks
 def _matrix(placement):
     return np.array(placement.toMatrix().A).reshape(4, 4)

@@ -27,17 +27,6 @@ B_START = ((40.0, 30.0, 25.0), (1.0, 1.0, 0.0), 20.0)
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-@pytest.fixture(scope="module")
-def JointObject(App):
-    """The Assembly workbench's joint module (skip, saying why, where it is missing)."""
-    try:
-        import JointObject
-        import UtilsAssembly  # noqa: F401
-    except ImportError as exc:
-        pytest.skip("FreeCAD %s has no Assembly workbench (needs 1.0+): %s" % (".".join(App.Version()[:2]), exc))
-    return JointObject
-
-
 def placement(App, spec):
     base, axis, angle = spec
     return App.Placement(App.Vector(*base), App.Rotation(App.Vector(*axis), angle))
