@@ -30,39 +30,20 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 EXUDYN_VERSION = "1.13.6"
-VENV = os.path.join(ROOT, ".venv-bench")
-
-
-def ensure_exudyn():
-    """Import exudyn, or create .venv-bench (system site packages, so numpy/numba/scipy are
-    the system ones) with exudyn installed and re-execute this script in it."""
-    try:
-        import exudyn  # noqa: F401
-
-        return
-    except ImportError:
-        pass
-    if os.environ.get("MBD_BENCH_REEXEC"):
-        raise SystemExit(f"exudyn is not importable even in {VENV}")
-    py = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(py):
-        subprocess.check_call([sys.executable, "-m", "venv", "--system-site-packages", VENV])
-    subprocess.check_call([py, "-m", "pip", "install", "--quiet", f"exudyn=={EXUDYN_VERSION}"])
-    os.environ["MBD_BENCH_REEXEC"] = "1"
-    os.execv(py, [py, os.path.abspath(__file__)] + sys.argv[1:])
 
 
 if __name__ == "__main__":
     if "--exudyn-fast" in sys.argv:
         sys.exudynFast = True  # exudyn's module without range checks (needs AVX2)
-    ensure_exudyn()
+    from bench.peer_venv import ensure_modules
+
+    ensure_modules({"exudyn": f"exudyn=={EXUDYN_VERSION}"}, __file__)
 
 import exudyn as exu  # noqa: E402
 import numpy as np  # noqa: E402

@@ -40,37 +40,18 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-VENV = os.path.join(ROOT, ".venv-bench")
-PINS = ["exudyn==1.13.6", "mujoco==4.0.0"]
-
-
-def ensure_peers() -> None:
-    """Import exudyn and mujoco, or install them into .venv-bench and re-execute there."""
-    try:
-        import exudyn  # noqa: F401
-        import mujoco  # noqa: F401
-
-        return
-    except ImportError:
-        pass
-    if os.environ.get("MBD_BENCH_REEXEC"):
-        raise SystemExit(f"exudyn or mujoco is not importable even in {VENV}")
-    py = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(py):
-        subprocess.check_call([sys.executable, "-m", "venv", "--system-site-packages", VENV])
-    subprocess.check_call([py, "-m", "pip", "install", "--quiet", *PINS])
-    os.environ["MBD_BENCH_REEXEC"] = "1"
-    os.execv(py, [py, os.path.abspath(__file__)] + sys.argv[1:])
+PINS = {"exudyn": "exudyn==1.13.6", "mujoco": "mujoco==4.0.0"}
 
 
 if __name__ == "__main__":
-    ensure_peers()
+    from bench.peer_venv import ensure_modules
+
+    ensure_modules(PINS, __file__)
 
 import exudyn as exu  # noqa: E402
 import mujoco  # noqa: E402
