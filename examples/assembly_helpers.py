@@ -73,3 +73,20 @@ def solve(asm):
     """Run the Assembly's own solver; raise if it fails."""
     if asm.solve() != 0:
         raise RuntimeError("the Assembly solver failed on %s" % asm.Label)
+
+
+def import_with_motor(doc, asm, motor, rate_deg_s, **simulation):
+    """Solve the Assembly, make the Simulation (``simulation``: its properties), import the
+    Assembly's joints and drive the imported joint made from Assembly joint ``motor`` at a constant
+    ``rate_deg_s``; prints and returns the import report."""
+    from MBDWorkbench.cad.assembly_import import import_assembly, imported_joints
+    from MBDWorkbench.cad.makers import make_driver, make_simulation
+
+    solve(asm)
+    doc.recompute()
+    make_simulation(doc, **simulation)
+    report = import_assembly(doc, asm)
+    make_driver(doc, imported_joints(doc)[motor.Name], Rate=rate_deg_s, label="Motor")
+    doc.recompute()
+    print(report.text())
+    return report

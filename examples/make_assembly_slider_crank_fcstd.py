@@ -26,11 +26,8 @@ RAIL_X = -40.0  # the rail's face x = RAIL_X carries the slide line y = -12, z =
 def build(doc):
     """Add the Assembly, import it and add the motor; returns the import report."""
     import FreeCAD as App
-    from assembly_helpers import circle, face, ground, joint, new_assembly, solve, vertex
+    from assembly_helpers import circle, face, ground, import_with_motor, joint, new_assembly, vertex
     from make_slider_crank_fcstd import link
-
-    from MBDWorkbench.cad.assembly_import import import_assembly, imported_joints
-    from MBDWorkbench.cad.makers import make_driver, make_simulation
 
     asm, joints = new_assembly(doc)
     frame = link(doc, "Frame", -20, 10, 10, -8, 8, (0,))
@@ -56,14 +53,10 @@ def build(doc):
     slider_face = [face(slider, (1, 0, 0), end), vertex(slider, end)]
     pivot = [joint(asm, joints, "Revolute", *pin) for pin in pins][0]
     joint(asm, joints, "Slider", (rail, rail_face), (slider, slider_face), "Guide")
-    solve(asm)
-    doc.recompute()
-    make_simulation(doc, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4", Gravity=App.Vector(0, -9810, 0))
-    report = import_assembly(doc, asm)
-    make_driver(doc, imported_joints(doc)[pivot.Name], Rate=180.0, label="Motor")
-    doc.recompute()
-    print(report.text())
-    return report
+    gravity = App.Vector(0, -9810, 0)
+    return import_with_motor(
+        doc, asm, pivot, 180.0, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4", Gravity=gravity
+    )
 
 
 def main(out=None):

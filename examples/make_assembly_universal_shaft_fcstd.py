@@ -41,10 +41,7 @@ def bar(doc, name, base, angle_deg):
 def build(doc):
     """Add the Assembly, import it and add the motor; returns the import report."""
     import FreeCAD as App
-    from assembly_helpers import face, ground, joint, new_assembly, solve, vertex
-
-    from MBDWorkbench.cad.assembly_import import import_assembly, imported_joints
-    from MBDWorkbench.cad.makers import make_driver, make_simulation
+    from assembly_helpers import face, ground, import_with_motor, joint, new_assembly, vertex
 
     asm, joints = new_assembly(doc)
     c, s = math.cos(math.radians(BETA)), math.sin(math.radians(BETA))
@@ -69,14 +66,10 @@ def build(doc):
     joint(asm, joints, "Parallel", (bracket, bracket_face), (shaft_out, out_face), "OutputBearing")
     joint(asm, joints, "Ball", (shaft_in, centre[0]), (shaft_out, centre[1]), "CrossCentre")
     joint(asm, joints, "Distance", (shaft_in, tips[0]), (shaft_out, tips[1]), "CrossArms", Distance=RHO * math.sqrt(2))
-    solve(asm)
-    doc.recompute()
-    make_simulation(doc, EndTime=1.0, OutputStep=0.005, Step=5e-4, Integrator="rk4", Gravity=App.Vector(0, 0, 0))
-    report = import_assembly(doc, asm)
-    make_driver(doc, imported_joints(doc)[bearing.Name], Rate=360.0, label="Motor")
-    doc.recompute()
-    print(report.text())
-    return report
+    gravity = App.Vector(0, 0, 0)
+    return import_with_motor(
+        doc, asm, bearing, 360.0, EndTime=1.0, OutputStep=0.005, Step=5e-4, Integrator="rk4", Gravity=gravity
+    )
 
 
 def main(out=None):
