@@ -246,10 +246,13 @@ class TaskPanel:
     def creating(self) -> bool:
         return self.obj is None
 
-    def label(self, text: str) -> Any:
+    def label(self, text: str, name: str | None = None) -> Any:
+        """A word-wrapping QLabel, with Qt object name ``name`` when given (tests find it by that)."""
         _, _, QtWidgets = qt_modules()
         widget = QtWidgets.QLabel(text)
         widget.setWordWrap(True)
+        if name is not None:
+            widget.setObjectName(name)
         return widget
 
     def combo(self, name: str, items: list[tuple[str, str]], current: str) -> Any:

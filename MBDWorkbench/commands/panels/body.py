@@ -32,8 +32,7 @@ class BodyPanel(TaskPanel):
         super().__init__(doc, body, "Body: %s" % body.Label if body is not None else "New body")
         _, _, QtWidgets = qt_modules()
         self.part = body.Part if body is not None else None
-        self.part_label = self.label("")
-        self.part_label.setObjectName("part")
+        self.part_label = self.label("", "part")
         self.fields.addRow("Part", self.part_label)
         current = body.Material if body is not None else "Steel"
         self.material = self.combo("material", [(m, m) for m in MATERIALS], current)
@@ -48,8 +47,7 @@ class BodyPanel(TaskPanel):
         self.fields.addRow("Density", self.density.widget)
         self.fields.addRow("Mass (0: from density)", self.mass.widget)
         self.fields.addRow("Grounded", self.grounded)
-        self.info = self.label("")
-        self.info.setObjectName("info")
+        self.info = self.label("", "info")
         self.layout.addWidget(self.info)
         self.layout.addWidget(self.error)
         self.material.currentIndexChanged.connect(self.material_changed)

@@ -57,8 +57,7 @@ class DriverPanel(_ProfilePanel):
         super().__init__(doc, driver, "Driver: %s" % driver.Label if driver is not None else "New driver")
         _, _, QtWidgets = qt_modules()
         self.joint = driver.Joint if driver is not None else joint
-        self.joint_label = self.label("")
-        self.joint_label.setObjectName("joint")
+        self.joint_label = self.label("", "joint")
         self.fields.addRow("Joint", self.joint_label)
         dtype = driver.DriverType if driver is not None else "rotational"
         self.type = self.combo("type", [(n, d.label) for n, d in DRIVERS.items()], dtype)
@@ -191,8 +190,7 @@ class ForcePanel(_ProfilePanel):
         _, _, QtWidgets = qt_modules()
         self.body = force.Body if force is not None else body
         self.pick = None  # (root, sub) of a picked point on a part, when creating
-        self.body_label = self.label("")
-        self.body_label.setObjectName("body")
+        self.body_label = self.label("", "body")
         self.fields.addRow("Body", self.body_label)
         kind = force.Kind if force is not None else "point_force"
         self.kind = self.combo("kind", [(k, k.replace("_", " ")) for k in enumeration("Force", "Kind")], kind)
