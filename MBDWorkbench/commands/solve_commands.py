@@ -70,6 +70,8 @@ class SolveRun:
     timer from the progress the worker records. ``run()`` returns (results, error or None)."""
 
     POLL_MS = 50
+    YIELD_S = 0.02  # the worker lets the GUI thread run at least this often [s] ...
+    YIELD_SLEEP_S = 0.001  # ... for this long [s] (5 % of the solve at most)
 
     def __init__(self, model: Model, title: str = "Solving") -> None:
         QtCore, _, QtWidgets = qt_modules()
@@ -86,11 +88,19 @@ class SolveRun:
         self.state = {"t": 0.0, "t_end": float(model.settings.t_end), "done": False}
         self.outcome: tuple[Results | None, SimulationError | None] = (None, None)
         self.started = 0.0
+        self._yielded = 0.0
 
     # ------------------------------------------------------------------ worker thread
     def progress(self, t: float, t_end: float) -> None:
-        """Solver callback (worker thread): record the simulated time only."""
+        """Solver callback (worker thread): record the simulated time, and every YIELD_S of
+        solving hand Python's lock (the GIL) to the GUI thread for a moment, so the event loop
+        gets a turn however the worker's time splits between compiled kernels (which keep the
+        lock for a whole call) and Python."""
         self.state["t"], self.state["t_end"] = float(t), float(t_end)
+        now = time.perf_counter()
+        if now - self._yielded >= self.YIELD_S:
+            time.sleep(self.YIELD_SLEEP_S)
+            self._yielded = time.perf_counter()
 
     def cancel(self) -> bool:
         """Solver callback (worker thread)."""
