@@ -50,10 +50,16 @@ def uses_second_frame(joint: App.DocumentObject) -> bool:
     return bool(getattr(joint, "SeparateFrames", False)) or bool(JOINTS[joint.JointType].parameters)
 
 
+def _subname(link) -> str:
+    """The element path of an XLinkSub value (root, [path]) (a bare string taken as the path)."""
+    subs = link[1]
+    return subs if isinstance(subs, str) else (list(subs) or [""])[0]
+
+
 def _reference_text(joint: App.DocumentObject, k: int, link) -> str:
     """'References2 (Cyl.Edge3, picked as Edge3 of Cyl)' for messages."""
     picked = str(getattr(joint, "Reference%d" % k, "") or "")
-    where = "%s.%s" % (link[0].Label, (link[1] or [""])[0]) if link is not None and link[0] is not None else "empty"
+    where = "%s.%s" % (link[0].Label, _subname(link)) if link is not None and link[0] is not None else "empty"
     return "References%d (%s%s)" % (k, where, ", picked as %s" % picked if picked not in ("", "ground") else "")
 
 
@@ -69,7 +75,7 @@ def _element_frames(joint: App.DocumentObject) -> list[ElementFrame]:
             if str(getattr(joint, "Reference%d" % k, "") or "") not in ("", "ground"):
                 raise CadError("%s: %s: the referenced object was deleted; pick the element again" % (what, text))
             continue
-        sub = (link[1] or [""])[0]
+        sub = _subname(link)
         if not element_name(sub):
             raise CadError("%s: %s: names no vertex, edge or face; pick an element" % (what, text))
         try:

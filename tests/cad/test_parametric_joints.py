@@ -154,7 +154,10 @@ def test_deleted_object_is_an_error_naming_the_joint(App, doc):
     doc.removeObject("Cyl")
     doc.recompute()
     assert "Invalid" in joint.State and "joint 'Pin'" in joint.getStatusString()
-    with pytest.raises(CadError, match=r"joint 'Pin': References2 \(Arm\.Cyl\.%s" % edge):
+    # FreeCAD 0.20 keeps the path to the deleted object; a version that clears the link says "deleted"
+    with pytest.raises(
+        CadError, match=rf"joint 'Pin': References2 \((Arm\.Cyl\.{edge}|empty, picked as {edge} of Cyl)"
+    ):
         model_from_document(doc)
 
 
