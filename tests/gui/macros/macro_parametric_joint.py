@@ -2,15 +2,16 @@
 # joint is made with the joint command and its task panel by picking a cylinder's top edge (and
 # an offset of 5 mm along the axis); the cylinder is then moved, turned and made taller and the
 # document recomputed, as an edit in the GUI would: the joint's Frame and its 3D frame symbol
-# (the view provider's SoTransform) follow the edge. A reference made to point at a missing edge
-# marks the joint in error and Check names it. Renders the 3D view before and after the edit
-# (parametric_before.png, parametric_after.png) and puts them side by side (mbd_parametric_joint.png).
+# (the view provider's SoTransform) follow the edge, and a turn set in the Edit joint frame panel
+# stays. A reference made to point at a missing edge marks the joint in error and Check names
+# it. Renders the 3D view before and after the edit (parametric_before.png, parametric_after.png)
+# and puts them side by side (mbd_parametric_joint.png).
 # Names App, Gui, QtCore, QtGui, QtWidgets, OUT_DIR, check, wait, save_view are provided by the runner.
 import os
 
 from MBDWorkbench.cad.errors import CadError
 from MBDWorkbench.cad.objects import find_objects
-from MBDWorkbench.commands import task_panels
+from MBDWorkbench.commands import joint_panel, task_panels
 
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 doc = App.newDocument("Parametric")
@@ -89,6 +90,25 @@ origin, axis = expected_frame(shaft, 5.0)
 check("frame on the edge, 5 mm along its axis", (joint.Frame.Base - origin).Length < 1e-9, (joint.Frame, origin))
 check("frame symbol at the frame", *symbol_matches(joint))
 check("Frame is read-only in the property editor", joint.getEditorMode("Frame") == ["ReadOnly"])
+
+# ------------------------------------------------------------------ Edit joint frame: a turn kept through recomputes
+before = App.Placement(joint.Frame)
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(doc.Name, joint.Name)
+Gui.runCommand("MBD_EditJointFrame")
+wait(100)
+frame_panel = joint_panel.open_panel()
+frame_panel.set_values(rotation_deg=90)
+frame_panel.accept()
+wait(100)
+doc.recompute()
+x = joint.Frame.Rotation.multVec(App.Vector(1, 0, 0))
+check(
+    "frame panel OK: turned 90 deg about z, kept through a recompute",
+    (x - before.Rotation.multVec(App.Vector(0, 1, 0))).Length < 1e-9 and (joint.Frame.Base - before.Base).Length < 1e-9,
+    (joint.Frame, before),
+)
+Gui.Selection.clearSelection()
 show("parametric_before")
 
 # ------------------------------------------------------------------ CAD edit: move, turn, lengthen the shaft
