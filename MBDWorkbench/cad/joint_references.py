@@ -79,11 +79,16 @@ def _element_frames(joint: App.DocumentObject) -> list[ElementFrame]:
         if not element_name(sub):
             raise CadError("%s: %s: names no vertex, edge or face; pick an element" % (what, text))
         try:
-            frames.append(element_frame(pick_shape(link[0], sub), text))
+            shape = pick_shape(link[0], sub)
         except CadError as exc:
             raise CadError(
-                "%s: %s: %s (a topology change removes elements); pick the element again" % (what, text, exc)
+                "%s: %s: the element is gone (%s; a topology change removes elements); pick the element again"
+                % (what, text, exc)
             ) from None
+        try:
+            frames.append(element_frame(shape, text))
+        except CadError as exc:  # the element is there but now gives no frame (e.g. no longer circular)
+            raise CadError("%s: %s" % (what, exc)) from None
     if not frames:
         raise CadError("%s: Parametric, but References1 and References2 are empty; pick the joint's elements" % what)
     return frames

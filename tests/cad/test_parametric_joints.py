@@ -229,3 +229,23 @@ def test_coupler_second_frame_follows_its_edge(App, doc):
     np.testing.assert_allclose(o, centre, atol=1e-9)
     np.testing.assert_allclose(z, axis, atol=1e-12)
     np.testing.assert_allclose(frame_axes(joint.Frame)[0], expected_top(App, a)[0], atol=1e-9)
+
+
+def test_element_that_no_longer_gives_a_frame_is_named(App, doc):
+    """A spherical joint on a sphere's face; the part's shape becomes a torus: Face1 is still there
+    but is toroidal, which gives no joint frame."""
+    import Part
+
+    from MBDWorkbench.cad.joint_references import joint_frames
+    from MBDWorkbench.cad.makers import make_simulation
+    from MBDWorkbench.cad.picking import make_joint_from_picks
+
+    make_simulation(doc)
+    ball = doc.addObject("Part::Feature", "Ball")
+    ball.Shape = Part.makeSphere(10, App.Vector(3, 4, 5))
+    doc.recompute()
+    joint = make_joint_from_picks(doc, "spherical", [(ball, "Face1")], label="Socket")
+    np.testing.assert_allclose(frame_axes(joint_frames(joint)[0])[0], [3, 4, 5], atol=1e-9)
+    ball.Shape = Part.makeTorus(10, 2)
+    with pytest.raises(CadError, match=r"joint 'Socket': References2 \(Ball\.Face1.*Toroid face has no joint axis"):
+        joint_frames(joint)
