@@ -65,6 +65,7 @@ def build(doc):
     """Add the four-bar to ``doc``; returns a dict of the created objects."""
     import FreeCAD as App
 
+    from MBDWorkbench.cad.joint_references import set_joint_frame
     from MBDWorkbench.cad.makers import make_body, make_driver, make_simulation
     from MBDWorkbench.cad.picking import make_joint_from_picks
     from MBDWorkbench.cad.placement import adjusted_frame, placement_axes
@@ -89,7 +90,7 @@ def build(doc):
     for name, pick in picks.items():
         j = make_joint_from_picks(doc, "revolute", pick, label="Pin" + name)
         if placement_axes(j.Frame)[3][2] < 0:
-            j.Frame = adjusted_frame(j.Frame, flip=True)  # z up: the motor turns counter-clockwise
+            set_joint_frame(j, adjusted_frame(j.Frame, flip=True))  # z up: the motor turns counter-clockwise
         joints[name] = j
     motor = make_driver(doc, joints["A0"], Rate=180.0, label="Motor")
     doc.recompute()

@@ -52,10 +52,11 @@ def x_edge(obj, y, z):
 
 def z_up(joint):
     """Make the joint's z axis point to +z (a picked circle may give -z)."""
+    from MBDWorkbench.cad.joint_references import set_joint_frame
     from MBDWorkbench.cad.placement import adjusted_frame, placement_axes
 
     if placement_axes(joint.Frame)[3][2] < 0:
-        joint.Frame = adjusted_frame(joint.Frame, flip=True)
+        set_joint_frame(joint, adjusted_frame(joint.Frame, flip=True))  # kept as the joint's Offset1
 
 
 def build(doc):

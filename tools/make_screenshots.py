@@ -6,7 +6,8 @@
 Runs tests/gui/macros/macro_screenshots.py (the slider-crank example: model, animation with
 the plot dock), tests/gui/macros/macro_mbd_flow.py (joint frame panel) and
 tests/gui/macros/macro_native_gui.py (preferences page, toolbar, typed properties) and
-tests/gui/macros/macro_task_panels.py (the task panels, mbd_panel_*.png), or only the macros
+tests/gui/macros/macro_task_panels.py (the task panels, mbd_panel_*.png) and
+tests/gui/macros/macro_parametric_joint.py (a joint frame following a CAD edit), or only the macros
 named, then copies the chosen PNGs. Look at them before committing.
 """
 
@@ -27,6 +28,7 @@ SHOTS = {
         "mbd_panel_%s.png" % name
         for name in ("body", "joint_create", "joint_edit", "driver", "force", "spring", "simulation")
     ],
+    "macro_parametric_joint.py": ["mbd_parametric_joint.png"],
 }
 RENAME = {
     "window_joint_frame_panel.png": "mbd_joint_frame_panel.png",

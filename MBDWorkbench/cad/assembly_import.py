@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING
 
 from ..solver.catalog import JOINTS, joint_for_assembly
 from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
+from .element_frames import element_frame
 from .errors import CadError
 from .makers import check_part, make_body, make_joint, make_simulation
 from .objects import body_of_part, find_objects, find_simulation
-from .picking import element_frame
 
 if TYPE_CHECKING:
     import FreeCAD as App

@@ -7,7 +7,8 @@ The document's Multibody Dynamics objects (see :mod:`objects`) are read as follo
   its inertia in body axes is ``R^T I_global R``. The part follows the body through a
   constant offset: ``part placement(t) = body pose(t) * offset`` with
   ``offset = inverse(initial body pose) * initial part placement`` (see :func:`document_model`).
-* Joint: type, bodies (empty = ground), Frame (global placement, mm) -> Frame (m, axes).
+* Joint: type, bodies (empty = ground), Frame (global placement, mm) -> Frame (m, axes); a
+  parametric joint's frames from its references' current geometry (:mod:`.joint_references`).
 * Driver: rotational [deg] or linear [mm] profiles -> rad or m.
 * SpringDamper, Force: converted from N/mm, N mm/deg, N mm to N/m, N m/rad, N m.
 * Simulation: settings and gravity [mm/s^2].
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING
 from ..solver.catalog import JOINTS
 from .archive import check_document_file
 from .errors import CadError
+from .joint_references import joint_frames, uses_second_frame
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
 from .placement import placement_axes, placement_from_pose, quaternion_wxyz, rotation_matrix
 
@@ -168,8 +170,9 @@ def _joint(obj, names, bodies, poses):
     if b1 == "ground" and b2 == "ground":
         raise CadError("%s: both sides are the ground (set Body1 or Body2)" % what)
     name, jtype = names[obj.Name], obj.JointType
-    if getattr(obj, "SeparateFrames", False) or JOINTS[jtype].parameters:
-        frame_i, frame_j = (_local_frame(plc, poses.get(b)) for plc, b in ((obj.Frame, b1), (obj.Frame2, b2)))
+    frame1, frame2 = joint_frames(obj)  # a parametric joint's from its references' current geometry
+    if uses_second_frame(obj):
+        frame_i, frame_j = (_local_frame(plc, poses.get(b)) for plc, b in ((frame1, b1), (frame2, b2)))
         length = float(getattr(obj, "Length", 0.0) or 0.0) * 1e-3
         length = length if JOINTS[jtype].takes_length and length > 0 else None
         angle = math.radians(float(getattr(obj, "Angle", 0.0) or 0.0))
@@ -185,7 +188,7 @@ def _joint(obj, names, bodies, poses):
             angle=angle,
             **_coupler_values(obj, jtype),
         )
-    o, x, _, z = placement_axes(obj.Frame)
+    o, x, _, z = placement_axes(frame1)
     frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())
     return Joint(name=name, type=jtype, body_i=b1, body_j=b2, frame=frame)
 

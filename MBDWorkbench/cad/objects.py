@@ -38,6 +38,7 @@ from ..solver import integrators
 from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
 from . import gui_hooks
 from .errors import CadError
+from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
 from .placement import app_vector
 
@@ -395,7 +396,8 @@ class BodyProxy(_Proxy):
 
 
 class JointProxy(_Proxy):
-    """A joint between two bodies (an empty side is the ground); frame global, in mm."""
+    """A joint between two bodies (an empty side is the ground); frame global, in mm. A joint made
+    from picks is parametric: its frames follow the picked elements (:mod:`.joint_references`)."""
 
     Type = "Joint"
 
@@ -410,10 +412,22 @@ class JointProxy(_Proxy):
                 "Frame",
                 g,
                 "Joint frame, global, at the initial configuration: z = joint axis (universal: x = cross "
-                "axis on Body1, y = cross axis on Body2)",
+                "axis on Body1, y = cross axis on Body2); computed from References1/2 and Offset1 when Parametric",
             ),
             ("App::PropertyString", "Reference1", g, "Geometry picked on the first part", "", READ_ONLY),
             ("App::PropertyString", "Reference2", g, "Geometry picked on the second part", "", READ_ONLY),
+            (
+                "App::PropertyBool",
+                "Parametric",
+                g,
+                "Frame (and Frame2) follow References1/2 and Offset1/2 on recompute, so CAD edits move the joint; "
+                "false: Frame is kept as stored",
+                False,
+            ),
+            ("App::PropertyXLinkSub", "References1", g, "Element (vertex, edge, face) on the first part"),
+            ("App::PropertyXLinkSub", "References2", g, "Element on the second part (a joint to the ground: this one)"),
+            ("App::PropertyPlacement", "Offset1", g, "Parametric: Frame relative to the frame the references give"),
+            ("App::PropertyPlacement", "Offset2", g, "Parametric: Frame2 relative to the frame References2 gives"),
             (
                 "App::PropertyBool",
                 "SeparateFrames",
@@ -446,6 +460,24 @@ class JointProxy(_Proxy):
             ("App::PropertyFloat", "Radius2", "Coupler", "gear, belt: pitch radius on Body2 [mm]"),
             ("App::PropertyFloat", "Pitch", "Coupler", "screw: advance per turn [mm] (negative: left-handed)"),
         ]
+
+    def setup(self, obj: App.DocumentObject) -> None:
+        super().setup(obj)
+        self._frame_modes(obj)
+
+    @staticmethod
+    def _frame_modes(obj: App.DocumentObject) -> None:
+        """Frame and Frame2 are read-only outputs of a parametric joint."""
+        mode = READ_ONLY if is_parametric(obj) else 0
+        for name in ("Frame", "Frame2"):
+            obj.setEditorMode(name, mode)
+
+    def onChanged(self, obj: App.DocumentObject, prop: str) -> None:
+        if prop == "Parametric" and "Frame2" in obj.PropertiesList:
+            self._frame_modes(obj)
+
+    def execute(self, obj: App.DocumentObject) -> None:
+        update_joint_frames(obj)  # CadError naming the joint and a broken reference
 
 
 class DriverProxy(_Proxy):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..cad.joint_references import set_joint_frame
 from ..cad.placement import adjusted_frame
 from .common import dialog_buttons, qt_modules
 
@@ -81,7 +82,7 @@ class JointFramePanel:
 
     def update(self, *args: object) -> None:
         frame = adjusted_frame(self.original, self.flip.isChecked(), self.offset.value(), self.rotation.value())
-        self.joint.Frame = frame
+        set_joint_frame(self.joint, frame)  # a parametric joint: its Offset1
         z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
         self.info.setText(
             "Origin (%.2f, %.2f, %.2f) mm\nz axis (%.3f, %.3f, %.3f)"
@@ -97,7 +98,7 @@ class JointFramePanel:
         return True
 
     def reject(self) -> bool:
-        self.joint.Frame = self.original
+        set_joint_frame(self.joint, self.original)
         self.doc.abortTransaction()
         self._close()
         return True

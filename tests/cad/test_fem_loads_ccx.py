@@ -40,6 +40,8 @@ def crank_doc(fem, tmp_path_factory):
     so that the revolute also carries a bending moment): the rod is then a two-force member."""
     import make_slider_crank_fcstd
 
+    from MBDWorkbench.cad.joint_references import set_joint_frame
+
     App = fem
     doc = App.newDocument("fem_slider_crank")
     objs = make_slider_crank_fcstd.build(doc)
@@ -53,7 +55,7 @@ def crank_doc(fem, tmp_path_factory):
     for joint in (objs["pin"], objs["ball"]):
         frame = joint.Frame
         frame.Base.z = 12.0
-        joint.Frame = frame
+        set_joint_frame(joint, frame)  # kept through the recompute (the joints are parametric)
     doc.recompute()
     path = str(tmp_path_factory.mktemp("fem") / "slider_crank_fast.FCStd")
     doc.saveAs(path)

@@ -105,7 +105,7 @@ def test_vertex_straight_edge_and_sphere(App, doc):
 
 
 def test_frame_from_elements(App):
-    from MBDWorkbench.cad.picking import ElementFrame, frame_from_elements
+    from MBDWorkbench.cad.element_frames import ElementFrame, frame_from_elements
     from MBDWorkbench.cad.placement import placement_axes
 
     circle = ElementFrame("circular edge", np.array([1.0, 2, 3]), np.array([0, 1.0, 0]), "Edge1 of A")

@@ -82,9 +82,10 @@ class JointPanel(TaskPanel):
 
     def resolved(self) -> tuple[list, App.Placement]:
         """([(part, ElementFrame)], frame before the adjustments) of the picks."""
+        from ...cad.element_frames import frame_from_elements
         from ...cad.errors import CadError
         from ...cad.objects import find_objects
-        from ...cad.picking import frame_from_elements, pick_frame
+        from ...cad.picking import pick_frame
 
         known = [b.Part for b in find_objects(self.doc, "Body") if b.Part is not None]
         resolved = [pick_frame(root, sub, known) for root, sub in self.picks]
@@ -131,6 +132,9 @@ class JointPanel(TaskPanel):
         self.info.setText("Origin (%.4g, %.4g, %.4g) mm\nz axis (%.4f, %.4f, %.4f)" % (*origin, *axis))
 
     def apply(self) -> App.DocumentObject:
+        """Create or change the joint; picks become its references (its frame follows the CAD),
+        the flip / offset / rotation its Offset1."""
+        from ...cad.joint_references import set_joint_frame, set_joint_references
         from ...cad.makers import check_joint_bodies
 
         jtype, frame = self.joint_type(), self.frame()
@@ -146,7 +150,8 @@ class JointPanel(TaskPanel):
             joint.JointType, joint.Body1, joint.Body2 = jtype, body1, body2
             if refs is not None:
                 joint.Reference1, joint.Reference2 = refs
-        joint.Frame = frame
+                set_joint_references(joint, self.picks)
+        set_joint_frame(joint, frame)
         return joint
 
     def sides(self) -> tuple:
