@@ -3,10 +3,13 @@ their current geometry, so editing the CAD (a part's Placement, a cylinder's Rad
 
 Properties of a Joint (:class:`.objects.JointProxy`), all global mm:
 
-* ``References1`` / ``References2`` (``App::PropertyXLinkSub``: root object and the path of one
-  sub-element, as the selection gives it, e.g. ``(Assembly, ["Cyl.Edge3"])``; the same kind of
-  property as the Assembly workbench's ``Reference1/2``): the element on Body1's part and the
-  one on Body2's part. A joint to the ground (Body1 empty) has References2 only.
+* ``References1`` / ``References2`` (``App::PropertyLinkSubGlobal``: root object and the path of
+  one sub-element, as the selection gives it, e.g. ``(Assembly, ["Cyl.Edge3"])``): the element on
+  Body1's part and the one on Body2's part. A joint to the ground (Body1 empty) has References2
+  only. Not an ``App::PropertyXLinkSub`` (the Assembly workbench's kind): FreeCAD 1.0 cannot undo
+  the creation of an object whose XLinkSub was set in the same transaction (the undo fails with
+  "invalid container", leaves a nameless object behind and a later recompute crashes), and
+  "Create joint" is one undo step.
 * ``Offset1``: the joint frame relative to the frame its elements give (the flip, offset along z
   and rotation about z of the joint panels); ``Offset2`` the same for ``Frame2``.
 * ``Parametric``: the frames follow the references; ``Frame`` (and ``Frame2``) are then computed
@@ -51,7 +54,7 @@ def uses_second_frame(joint: App.DocumentObject) -> bool:
 
 
 def _subname(link) -> str:
-    """The element path of an XLinkSub value (root, [path]) (a bare string taken as the path)."""
+    """The element path of a link value (root, [path]) (a bare string taken as the path)."""
     subs = link[1]
     return subs if isinstance(subs, str) else (list(subs) or [""])[0]
 

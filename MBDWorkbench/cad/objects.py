@@ -121,13 +121,16 @@ def _set_unit(obj, name: str, unit: str) -> None:
         set_quietly(obj, name, target)
 
 
-def _migrate(obj, name: str, ptype: str) -> float | None:
+def _migrate(obj, name: str, ptype: str):
     """Remove property ``name`` when a document written by an older version has it with another
-    type; return its old value as a float (in the unit the property had), else None."""
+    type; return its old value (a float in the unit the property had; a link's (object, [subs])
+    as it is), else None."""
     if name not in obj.PropertiesList or obj.getTypeIdOfProperty(name) == ptype:
         return None
     old = getattr(obj, name)
     obj.removeProperty(name)
+    if "Link" in ptype:  # an XLinkSub of the first parametric joints, now a LinkSubGlobal
+        return old
     return float(getattr(old, "Value", old))
 
 
@@ -424,8 +427,13 @@ class JointProxy(_Proxy):
                 "false: Frame is kept as stored",
                 False,
             ),
-            ("App::PropertyXLinkSub", "References1", g, "Element (vertex, edge, face) on the first part"),
-            ("App::PropertyXLinkSub", "References2", g, "Element on the second part (a joint to the ground: this one)"),
+            ("App::PropertyLinkSubGlobal", "References1", g, "Element (vertex, edge, face) on the first part"),
+            (
+                "App::PropertyLinkSubGlobal",
+                "References2",
+                g,
+                "Element on the second part (a joint to the ground: this one)",
+            ),
             ("App::PropertyPlacement", "Offset1", g, "Parametric: Frame relative to the frame the references give"),
             ("App::PropertyPlacement", "Offset2", g, "Parametric: Frame2 relative to the frame References2 gives"),
             (

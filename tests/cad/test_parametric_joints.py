@@ -249,3 +249,51 @@ def test_element_that_no_longer_gives_a_frame_is_named(App, doc):
     ball.Shape = Part.makeTorus(10, 2)
     with pytest.raises(CadError, match=r"joint 'Socket': References2 \(Ball\.Face1.*Toroid face has no joint axis"):
         joint_frames(joint)
+
+
+def test_creating_a_joint_from_picks_is_undone_and_redone_whole(App, doc):
+    """'Create joint' with its references set in the same transaction undoes and redoes cleanly
+    (FreeCAD 1.0 fails this with an XLinkSub reference: a nameless object stays behind)."""
+    from MBDWorkbench.cad.makers import make_simulation
+    from MBDWorkbench.cad.objects import find_objects
+    from MBDWorkbench.cad.picking import make_joint_from_picks
+
+    doc.UndoMode = 1  # headless documents start with the undo stack off
+    make_simulation(doc)
+    cyl = doc.addObject("Part::Cylinder", "Cyl")
+    box = doc.addObject("Part::Box", "Box")
+    doc.recompute()
+    names_before = sorted(o.Name for o in doc.Objects)
+    doc.openTransaction("Create joint")
+    joint = make_joint_from_picks(doc, "revolute", [(cyl, top_edge(cyl)), (box, "Face6")], label="Pivot")
+    doc.commitTransaction()
+    doc.recompute()
+    created = sorted(o.Name for o in doc.Objects)
+    assert joint.Name in created and len(created) > len(names_before)
+
+    doc.undo()
+    doc.recompute()
+    assert sorted(str(o.Name) for o in doc.Objects) == names_before
+    assert find_objects(doc, "Joint") == []
+
+    doc.redo()
+    doc.recompute()
+    assert sorted(o.Name for o in doc.Objects) == created
+    (again,) = find_objects(doc, "Joint")
+    assert again.References1 == (cyl, [top_edge(cyl)]) and again.References2 == (box, ["Face6"])
+    assert again.isValid()
+
+
+def test_references_saved_as_xlinksub_are_kept_as_linksubglobal(App, doc):
+    """A joint saved by the first parametric version (References1/2 were App::PropertyXLinkSub)
+    is upgraded on restore to App::PropertyLinkSubGlobal, keeping the linked elements."""
+    cyl, box, joint, edge = two_parts(App, doc)
+    for k, link in ((1, (cyl, [edge])), (2, (box, ["Face6"]))):
+        name = "References%d" % k
+        joint.removeProperty(name)
+        joint.addProperty("App::PropertyXLinkSub", name, "Joint", "")
+        setattr(joint, name, link)
+    joint.Proxy.onDocumentRestored(joint)
+    for k, link in ((1, (cyl, [edge])), (2, (box, ["Face6"]))):
+        assert joint.getTypeIdOfProperty("References%d" % k) == "App::PropertyLinkSubGlobal"
+        assert getattr(joint, "References%d" % k) == link
