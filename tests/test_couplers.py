@@ -232,3 +232,27 @@ def test_gear_needs_centres_apart():
     d["joints"][2]["frame_j"]["origin"] = [-(R1 + R2), 0, 0.01]  # gear 2's frame at gear 1's centre
     with pytest.raises(ModelError, match="apart across the z axes"):
         from_dict(d)
+
+
+def test_coupling_force_is_written_to_joints_csv_and_the_report(tmp_path):
+    """joints.csv carries the screw's thrust (2 pi T / p, lossless) as ``thread.coupling_force [N]``;
+    read back it is the same, and the report lists its peak under "Coupling loads"."""
+    from MBDWorkbench.report.data import load_results_dir
+    from MBDWorkbench.report.derived import coupling_peaks
+    from MBDWorkbench.report.document import coupling_blocks
+    from MBDWorkbench.solver.results_files import coupling_header, read_results
+
+    pitch, torque = 0.004, 0.3
+    thrust = 2 * math.pi * torque / pitch
+    res = simulate(screw_model("rk4", torque, thrust, pitch))
+    res.write(str(tmp_path))
+    joints = read_results(tmp_path).tables["joints.csv"]
+    np.testing.assert_allclose(np.abs(joints[coupling_header("thread")]), thrust, rtol=1e-9)
+    assert [h for h in joints if "coupling_force" in h] == [coupling_header("thread")]  # couplers only
+
+    data = load_results_dir(tmp_path)
+    assert len(data.joint_names) > 1 and [j for j in data.joint_names if data.is_coupler(j)] == ["thread"]
+    (peak,) = coupling_peaks(data)
+    assert peak["joint"] == "thread" and abs(peak["force"]) == pytest.approx(thrust, rel=1e-9)
+    (heading, table) = coupling_blocks([peak])
+    assert heading.text == "Coupling loads" and table.rows[0][0] == "thread"

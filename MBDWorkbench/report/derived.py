@@ -49,6 +49,19 @@ def peak_loads(data: ReportData) -> list[dict]:
     return out
 
 
+def coupling_peaks(data: ReportData) -> list[dict]:
+    """Per coupler joint (gear, belt, rack_pinion, screw): the coupling force [N] (tooth or belt
+    force, rack force, screw thrust) of largest magnitude, signed, and its time [s]. List of
+    dicts (keys joint, type, force, t)."""
+    out = []
+    for j in data.model.joints:
+        if data.is_coupler(j.name):
+            f = data.coupling_force(j.name)
+            k = int(np.argmax(np.abs(f)))
+            out.append(dict(joint=j.name, type=j.type, force=float(f[k]), t=float(data.t[k])))
+    return out
+
+
 def driver_peaks(data: ReportData) -> list[dict]:
     """Per driver: max |effort| and max |power| with their times."""
     out = []

@@ -104,6 +104,7 @@ def build(
     blocks += model_blocks(data.model)
     blocks += mobility_blocks(mob)
     blocks += peak_blocks(peaks, mob)
+    blocks += coupling_blocks(derived.coupling_peaks(data))
     blocks += plot_blocks(data, peaks, points, view)
     blocks += list(sections)
     blocks += file_blocks(files)
@@ -443,6 +444,19 @@ def peak_blocks(peaks: list[dict], mob: dict) -> list[Block]:
     if affected:
         cap += " * reaction partly statically indeterminate (redundant constraints, minimum-norm split)."
     return [Heading("Peak loads", 1), Table(head, rows, cap, numeric=list(range(2, 12)))]
+
+
+def coupling_blocks(couplings: list[dict]) -> list[Block]:
+    """The coupler joints' peak coupling force (none: no block)."""
+    if not couplings:
+        return []
+    rows = [[c["joint"], c["type"], g(c["force"]), g(c["t"])] for c in couplings]
+    cap = (
+        "Peak coupling force of each coupler joint (signed; the largest magnitude): tooth force along the pitch "
+        "line (gear), belt force, force between rack and pinion, screw thrust. Signs: docs/model-format.md."
+    )
+    head = ["joint", "type", "peak coupling force [N]", "t [s]"]
+    return [Heading("Coupling loads", 2), Table(head, rows, cap, numeric=[2, 3])]
 
 
 def components(v: Sequence[float], magnitude: float) -> list[str]:

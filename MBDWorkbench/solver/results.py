@@ -512,6 +512,10 @@ class Results:
         w = self._stack("wrench")[:, self.joint_names.index(joint)]  # a view: no copy per call
         return (w[:, 6:9], w[:, 9:12]) if frame == "joint" else (w[:, 0:3], w[:, 3:6])
 
+    def is_coupler(self, joint: str) -> bool:
+        """True for a coupler joint (gear, belt, rack_pinion, screw): it has a coupling force."""
+        return bool(JOINTS[self.model.joints[self.joint_names.index(joint)].type].parameters)
+
     def coupling_force(self, joint: str) -> np.ndarray:
         """Coupling force [N] of a coupler joint (gear, belt, rack_pinion, screw), shape (K,): the
         multiplier of its one row, i.e. the tooth or belt force along the pitch line, the force

@@ -70,6 +70,12 @@ def magnitude_headers(joint: str) -> list[str]:
     return [f"{joint}.F_magnitude [N]", f"{joint}.T_magnitude [N m]"]
 
 
+def coupling_header(joint: str) -> str:
+    """Header of a coupler joint's coupling force [N] in joints.csv (tooth or belt force, rack
+    force, screw thrust: the multiplier of its row, signs as in docs/model-format.md)."""
+    return f"{joint}.coupling_force [N]"
+
+
 def coordinate_headers(joint: str, coordinate: str) -> tuple[str, str]:
     """Headers of a joint coordinate (a key of catalog.COORDINATES) and of its rate in
     joints.csv, e.g. ``hinge.angle [rad]`` and ``hinge.angle_rate [rad/s]``."""
@@ -125,6 +131,8 @@ def _joint_table(res: Results, t: np.ndarray) -> Table:
             for headers, values in zip(reaction_headers(j, frame), res.reaction(j, frame)):
                 table.update(zip(headers, values.T))
         table.update(zip(magnitude_headers(j), (np.linalg.norm(v, axis=1) for v in res.reaction(j))))
+        if res.is_coupler(j):
+            table[coupling_header(j)] = res.coupling_force(j)
         values, rates = res.joint_coordinate(j), res.joint_coordinate_rate(j)
         for c, name in enumerate(res.joint_coordinate_names(j)):
             value_header, rate_header = coordinate_headers(j, name)
@@ -569,6 +577,14 @@ class ResultTables:
         in the joint frame carried by body_i or in 'global' axes: two (K, 3) arrays."""
         F, T = reaction_headers(joint, frame)
         return self._cols(JOINTS, F), self._cols(JOINTS, T)
+
+    def is_coupler(self, joint: str) -> bool:
+        """True when joints.csv has the joint's coupling force (a coupler joint)."""
+        return coupling_header(joint) in self.tables[JOINTS]
+
+    def coupling_force(self, joint: str) -> np.ndarray:
+        """Coupling force [N] of a coupler joint (gear, belt, rack_pinion, screw), (K,)."""
+        return self.col(JOINTS, coupling_header(joint))
 
     def joint_coordinate_names(self, joint: str) -> tuple[str, ...]:
         """Names of the joint's coordinates (keys of catalog.COORDINATES) in joints.csv;
