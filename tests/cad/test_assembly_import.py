@@ -291,3 +291,31 @@ def test_resolver_path_without_utils_assembly(App):
         assert (jcs.Base - App.Vector(88, 1, 3)).Length < 1e-9
     finally:
         App.closeDocument(doc.Name)
+
+
+def test_element_kinds_and_radii_of_real_shapes(App):
+    """element_kind reads what FreeCAD's getDistanceType and getFaceRadius/getEdgeRadius read:
+    the kinds by curve and surface type, the radius of circles, cylinders and spheres only."""
+    import Part
+
+    from MBDWorkbench.cad import assembly_distances as ad
+
+    cylinder, sphere = Part.makeCylinder(5, 30), Part.makeSphere(6)
+    torus, cone = Part.makeTorus(12, 3), Part.makeCone(6, 2, 10)
+    ellipse = Part.Edge(Part.Ellipse(App.Vector(), 4, 2))
+    arc = Part.Edge(Part.ArcOfCircle(Part.Circle(App.Vector(), App.Vector(0, 0, 1), 7), 0.0, 1.0))
+    faces = {f.Surface.__class__.__name__: f for s in (cylinder, sphere, torus, cone) for f in s.Faces}
+    assert ad.element_kind(faces["Cylinder"]) == (ad.CYLINDER, 5.0)
+    assert ad.element_kind(faces["Sphere"]) == (ad.SPHERE, 6.0)
+    assert ad.element_kind(faces["Toroid"]) == (ad.TORUS, 0.0)  # FreeCAD adds no torus radius
+    assert ad.element_kind(faces["Cone"]) == (ad.CONE, 0.0)
+    assert ad.element_kind(faces["Plane"]) == (ad.PLANE, 0.0)
+    circles = [e for e in cylinder.Edges if e.Curve.__class__.__name__ == "Circle"]
+    assert ad.element_kind(circles[0]) == (ad.CIRCLE, 5.0) and ad.element_kind(arc) == (ad.CIRCLE, 7.0)
+    lines = [e for e in cylinder.Edges if e.Curve.__class__.__name__ in ("Line", "LineSegment")]
+    assert ad.element_kind(lines[0]) == (ad.LINE, 0.0)
+    assert ad.element_kind(ellipse) == (ad.CURVE, 0.0)
+    assert ad.element_kind(cylinder.Vertexes[0]) == (ad.VERTEX, 0.0)
+    assert ad.element_kind(cylinder) == ("", 0.0)  # a solid is no element
+    degenerated = [e for e in sphere.Edges if e.Degenerated]
+    assert degenerated and all(ad.element_kind(e)[0] == ad.CURVE for e in degenerated)
