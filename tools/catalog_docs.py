@@ -18,18 +18,13 @@ from MBDWorkbench.cli_common import exit_code_table  # noqa: E402
 from MBDWorkbench.solver.catalog import COORDINATES, FORCES, JOINTS  # noqa: E402
 from MBDWorkbench.solver.limits import limits_table, run_limits_table  # noqa: E402
 
-# How a Distance d enters the joint (cad/assembly_import.DISTANCE_VARIANTS).
-_DISTANCE_HOW = {"shift": "frame 1 (JCS1) moved by d along its z", "length": "`length` = d"}
-
 
 def conditional_assembly_rows() -> list[tuple[str, str]]:
-    """Mappings with conditions, written in cad/assembly_import.map_joint (not one-to-one names)."""
-    from MBDWorkbench.cad.assembly_import import DISTANCE_VARIANTS
+    """Mappings with conditions, written in cad/assembly_import.map_joint (not one-to-one names);
+    the Distance rows from cad/assembly_distances.RULES (FreeCAD's DistanceType names)."""
+    from MBDWorkbench.cad.assembly_distances import rule_rows
 
-    rows = []
-    for (first, second), (at_zero, at_distance, how) in DISTANCE_VARIANTS.items():
-        rows.append((f"Distance d = 0, {first} - {second}", at_zero))
-        rows.append((f"Distance d != 0, {first} - {second}", f"{at_distance} ({_DISTANCE_HOW[how]})"))
+    rows = rule_rows()
     return rows + [
         ("Angle 0 or 180 deg", "parallel"),
         ("Angle 90 deg", "perpendicular"),

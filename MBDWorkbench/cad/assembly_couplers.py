@@ -115,7 +115,7 @@ def map_coupler(joint, resolve: Callable, others: list) -> CouplerJoint:
     label = getattr(joint, "Label", "joint")
     atype = str(joint.JointType)
     plc1, plc2 = joint.Placement1, joint.Placement2
-    (part1, jcs1, _), (part2, jcs2, _) = resolve(joint.Reference1, plc1), resolve(joint.Reference2, plc2)
+    (part1, jcs1), (part2, jcs2) = resolve(joint.Reference1, plc1)[:2], resolve(joint.Reference2, plc2)[:2]
     if part1 is None or part2 is None or part1 == part2:
         raise CouplerUnsupported("%s joint does not connect two different parts" % atype)
     jtype = COUPLER_TYPES[atype]

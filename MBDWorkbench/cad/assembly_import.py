@@ -14,7 +14,8 @@ an Assembly joint type named in a joint record's ``assembly_names`` becomes that
 (:func:`MBDWorkbench.solver.catalog.joint_for_assembly`: Fixed, Revolute, Cylindrical,
 Slider, Ball, Parallel, Perpendicular); Angle 0/180 deg -> parallel, 90 deg -> perpendicular,
 others -> angle;
-Distance by the kinds of its two elements (:data:`DISTANCE_VARIANTS`); RackPinion, Screw, Gears,
+Distance by the kinds of its two elements and their radii, as FreeCAD's solver
+(:mod:`.assembly_distances`); RackPinion, Screw, Gears,
 Belt -> coupler joints (:mod:`.assembly_couplers`); Grounded -> the body's Grounded flag.
 Everything else is reported with the reason, never dropped silently; joint limits are not
 simulated and their values are listed in the report.
@@ -31,8 +32,7 @@ from typing import TYPE_CHECKING
 
 from ..solver.catalog import JOINTS, joint_for_assembly
 from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
-from .element_frames import element_frame
-from .errors import CadError
+from .assembly_distances import DistanceUnsupported, element_kind, map_distance
 from .makers import check_part, make_body, make_joint, make_simulation
 from .objects import body_of_part, find_objects, find_simulation
 
@@ -45,25 +45,8 @@ LIMITS = (
     ("EnableAngleMin", "AngleMin", "deg"),
     ("EnableAngleMax", "AngleMax", "deg"),
 )
-_ZERO_MM = 1e-7  # FreeCAD's Precision::Confusion [mm]
 _COS_TOL = 1e-12  # an Angle whose cosine is this close to 0 or +-1 is perpendicular or parallel
 SOURCE_PREFIX = "assembly joint "  # Reference1 of an imported joint: prefix + the Assembly joint's Name
-
-POINT, LINE, PLANE = "vertex", "straight edge", "planar face"
-# Distance between elements of these kinds (first, second) -> (our joint at distance 0, at a
-# distance d != 0, how d enters). 'shift': JCS1 moved by d along its z (OndselSolver's offset of
-# PointInPlane, LineInPlane and Planar joints); 'length': the joint's length d (SphSph: a rod;
-# CylSph and RevCyl: the distance from the z axis of JCS1, a DISTXY row). FreeCAD 1.0's own solver
-# does not close point-line and line-line at distance 0 (a distance from an axis has no gradient
-# there): we keep the point on the line (point_on_line, cylindrical).
-DISTANCE_VARIANTS: dict[tuple[str, str], tuple[str, str, str]] = {
-    (POINT, POINT): ("spherical", "distance", "length"),
-    (PLANE, POINT): ("point_in_plane", "point_in_plane", "shift"),
-    (PLANE, LINE): ("line_in_plane", "line_in_plane", "shift"),
-    (PLANE, PLANE): ("planar", "planar", "shift"),
-    (LINE, POINT): ("point_on_line", "point_line_distance", "length"),
-    (LINE, LINE): ("cylindrical", "line_line_distance", "length"),
-}
 
 
 class Unsupported(Exception):
@@ -138,32 +121,18 @@ def _shifted(placement, distance_mm: float):
     return placement.multiply(App.Placement(App.Vector(0, 0, distance_mm), App.Rotation()))
 
 
-def _distance_joint(joint, side1: tuple, side2: tuple) -> tuple[str, tuple, tuple, float]:
-    """(our type, side carrying frame 1, side carrying frame 2, rod length [mm]) of a Distance
-    joint; a side is (part, global JCS, element kind). Sides are put in FreeCAD's order
-    (plane before line before point, as AssemblyObject's getDistanceType)."""
+def _distance_joint(joint, side1: tuple, side2: tuple) -> tuple[str, tuple, tuple, float, list[str]]:
+    """(our type, side carrying frame 1, side carrying frame 2, rod length [mm], notes) of a
+    Distance joint; a side is (part, global JCS, element kind, radius [mm]). Sides in FreeCAD's
+    order; JCS1 moved along its z by the offset of the point/line-in-plane and planar rows."""
     distance = _number(_prop(joint, "Distance", default=0.0))
-    kinds = (side1[2], side2[2])
-    if kinds not in DISTANCE_VARIANTS and kinds[::-1] in DISTANCE_VARIANTS:
-        side1, side2, kinds = side2, side1, kinds[::-1]
-    if kinds not in DISTANCE_VARIANTS:
-        raise Unsupported(
-            "Distance between %s and %s: no equivalent here (mapped: %s)"
-            % (kinds[0] or "unknown geometry", kinds[1] or "unknown geometry", _variant_list())
-        )
-    at_zero, at_distance, how = DISTANCE_VARIANTS[kinds]
-    if abs(distance) <= _ZERO_MM:
-        return at_zero, side1, side2, 0.0
-    if how == "shift":
-        side1 = (side1[0], _shifted(side1[1], distance), side1[2])
-        return at_distance, side1, side2, 0.0
-    if distance < 0:
-        raise Unsupported("%s-%s Distance of %g mm (a length must be positive)" % (kinds + (distance,)))
-    return at_distance, side1, side2, distance
-
-
-def _variant_list() -> str:
-    return ", ".join("%s-%s" % k for k in DISTANCE_VARIANTS)
+    try:
+        jtype, side1, side2, shift, length, notes = map_distance(distance, side1, side2)
+    except DistanceUnsupported as why:
+        raise Unsupported(str(why)) from None
+    if shift:
+        side1 = (side1[0], _shifted(side1[1], shift)) + tuple(side1[2:])
+    return jtype, side1, side2, length, notes
 
 
 def _angle_joint(joint) -> tuple[str, float]:
@@ -210,20 +179,23 @@ def zero_coordinates(jtype: str, frame1, frame2) -> tuple:
 
 
 def _resolve_side(resolve: Callable, joint, k: int) -> tuple:
-    """resolve() of side k (1 or 2) of a joint; Unsupported naming the reference when the
-    document cannot resolve it (a damaged or foreign document must not stop the import)."""
+    """resolve() of side k (1 or 2) of a joint as (part, JCS, kind, radius [mm]; 0 when the
+    resolver gives none); Unsupported naming the reference when the document cannot resolve
+    it (a damaged or foreign document must not stop the import)."""
     ref = _prop(joint, "Reference%d" % k)
     try:
-        return resolve(ref, _prop(joint, "Placement%d" % k, "JCS%d" % k))
+        side = tuple(resolve(ref, _prop(joint, "Placement%d" % k, "JCS%d" % k)))
+        return side + (0.0,) * (4 - len(side))
     except Exception as exc:  # FreeCAD raises its own types from broken links and placements
         raise Unsupported("Reference%d %r cannot be resolved (%s: %s)" % (k, ref, type(exc).__name__, exc)) from None
 
 
 def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     """MappedJoint of one assembly joint, or raise Unsupported. ``resolve(reference,
-    placement)`` returns (part, global JCS App.Placement, element kind) where the element
-    kind is 'vertex', 'straight edge', 'planar face', 'cylindrical face', ..., or '' when
-    unknown."""
+    placement)`` returns (part, global JCS App.Placement, element kind, radius [mm]) where
+    the element kind is one of :mod:`.assembly_distances` ('vertex', 'straight edge',
+    'circular edge', 'planar face', 'cylindrical face', ...), or '' when unknown; the radius
+    (a circle's, cylinder's or sphere's, else 0) may be left out."""
     label = _prop(joint, "Label", "Name", default="joint")
     if not _prop(joint, "Activated", default=True):
         raise Unsupported("deactivated")
@@ -232,8 +204,9 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
         raise Unsupported("%s joint without two references" % (jtype or "untyped"))
     side1, side2 = _resolve_side(resolve, joint, 1), _resolve_side(resolve, joint, 2)
     length = angle = 0.0
+    notes = []
     if jtype == "Distance":
-        mapped, side1, side2, length = _distance_joint(joint, side1, side2)
+        mapped, side1, side2, length, notes = _distance_joint(joint, side1, side2)
     elif jtype == "Angle":
         mapped, angle = _angle_joint(joint)
     else:
@@ -252,7 +225,7 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
         frame2=frame2,
         length=length,
         angle=angle,
-        notes=limit_notes(joint),
+        notes=notes + limit_notes(joint),
         source=str(_prop(joint, "Name", default=label)),
     )
 
@@ -304,13 +277,6 @@ def motion_note(motion) -> str:
     )
 
 
-def _element_kind(shape):
-    try:
-        return element_frame(shape).kind
-    except CadError:
-        return ""
-
-
 def make_resolver(assembly: App.DocumentObject) -> Callable:
     """resolve(reference, placement) for real FreeCAD 1.0 objects."""
     import FreeCAD as App
@@ -340,18 +306,18 @@ def make_resolver(assembly: App.DocumentObject) -> Callable:
         obj_path = sub.rsplit(".", 1)[0] + "." if "." in sub else ""
         return App.Placement(root.getSubObject(obj_path, retType=2)[1]).multiply(placement)
 
-    def resolve(ref: tuple, placement: App.Placement) -> tuple[App.DocumentObject, App.Placement, str]:
+    def resolve(ref: tuple, placement: App.Placement) -> tuple[App.DocumentObject, App.Placement, str, float]:
         root, subs = ref[0], list(ref[1]) if len(ref) > 1 else [""]
         sub = subs[0] if subs else ""
         part = moving_part(root, sub, ref)
         jcs = global_jcs(root, sub, ref, placement)
-        kind = ""
+        kind, radius = "", 0.0
         if sub and not sub.endswith("."):
             try:
-                kind = _element_kind(Part.getShape(root, sub, needSubElement=True))
+                kind, radius = element_kind(Part.getShape(root, sub, needSubElement=True))
             except Exception:
-                kind = ""
-        return part, jcs, kind
+                kind, radius = "", 0.0
+        return part, jcs, kind, radius
 
     return resolve
 

@@ -232,8 +232,9 @@ JOINTS: dict[str, JointType] = {
             relaxations=(Relaxation("spherical"),),
             frees="rotation about x (carried by body_i) and y (carried by body_j)",
         ),
-        # FreeCAD's Assembly "Distance" joint is not mapped: it becomes a different constraint for
-        # each pair of picked geometries (point-point: a distance; plane-plane: planar; ...).
+        # FreeCAD's Assembly "Distance" joint is not mapped by name: it becomes a different
+        # constraint for each pair of picked geometries (point-point, sphere-sphere: a distance;
+        # plane-plane: planar; ...; cad/assembly_distances.py).
         JointType(
             "distance",
             ((DISTANCE,),),

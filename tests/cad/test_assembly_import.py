@@ -30,13 +30,14 @@ def joint(jtype, **kw):
     return Fake(**base)
 
 
-def resolver(App, kinds=("planar face", "planar face")):
-    """JCS1 = translation (1, 2, 3), JCS2 = identity; part A for Face1, B for Face2."""
+def resolver(App, kinds=("planar face", "planar face"), radii=None):
+    """JCS1 = translation (1, 2, 3), JCS2 = identity; part A for Face1, B for Face2; the
+    elements' radii [mm] only when given (a resolver may leave them out)."""
 
     def resolve(ref, placement):
-        if ref[1][0].startswith("A"):
-            return "A", App.Placement(App.Vector(1, 2, 3), App.Rotation(App.Vector(1, 0, 0), 90)), kinds[0]
-        return "B", App.Placement(), kinds[1]
+        k = 0 if ref[1][0].startswith("A") else 1
+        jcs = App.Placement(App.Vector(1, 2, 3), App.Rotation(App.Vector(1, 0, 0), 90)) if k == 0 else App.Placement()
+        return ("AB"[k], jcs, kinds[k]) + (() if radii is None else (radii[k],))
 
     return resolve
 
@@ -108,8 +109,64 @@ def test_distances_kept_as_lengths(App, kinds, ours):
 def test_distance_variants_without_rows_are_reported(App):
     with pytest.raises(Unsupported, match="length must be positive"):
         map_joint(joint("Distance", Distance=-5.0), resolver(App, ("straight edge", "vertex")))
-    with pytest.raises(Unsupported, match="cylindrical face and planar face"):
-        map_joint(joint("Distance", Distance=0.0), resolver(App, ("cylindrical face", "planar face")))
+    with pytest.raises(Unsupported, match="length must be positive"):  # d + r1 + r2 < 0
+        map_joint(joint("Distance", Distance=-20.0), resolver(App, ("spherical face", "spherical face"), (6.0, 5.0)))
+    with pytest.raises(Unsupported, match="cannot be read"):
+        map_joint(joint("Distance", Distance=1.0), resolver(App, ("", "planar face")))
+
+
+@pytest.mark.parametrize(
+    "kinds, distance, ours, length, shift, swapped",
+    [
+        (("cylindrical face", "cylindrical face"), 2.0, "line_line_distance", 2.0 + 6.0 + 5.0, 0.0, False),
+        (("spherical face", "cylindrical face"), 2.0, "point_line_distance", 2.0 + 6.0 + 5.0, 0.0, True),
+        (("spherical face", "spherical face"), 2.0, "distance", 13.0, 0.0, False),
+        (("spherical face", "spherical face"), -11.0, "spherical", 0.0, 0.0, False),  # concentric: a ball
+        (("vertex", "spherical face"), 3.0, "distance", 3.0 + 5.0, 0.0, True),
+        (("vertex", "vertex"), -1.0, "spherical", 0.0, 0.0, False),  # FreeCAD: d < 0 is a Ball too
+        (("circular edge", "straight edge"), 1.0, "line_line_distance", 1.0 + 6.0, 0.0, True),
+        (("circular edge", "circular edge"), -11.0, "cylindrical", 0.0, 0.0, False),  # coaxial circles
+        (("cylindrical face", "vertex"), 0.0, "point_line_distance", 6.0, 0.0, False),
+        (("toroidal face", "spherical face"), 1.0, "point_line_distance", 1.0 + 5.0, 0.0, False),  # torus: r = 0
+        (("planar face", "cylindrical face"), 1.0, "line_in_plane", 0.0, 1.0 + 5.0, False),
+        (("spherical face", "planar face"), -1.0, "point_in_plane", 0.0, -1.0 + 6.0, True),
+        (("toroidal face", "planar face"), 1.0, "planar", 0.0, 1.0, True),
+        (("vertex", "circular edge"), 1.0, "point_in_plane", 0.0, 1.0, True),
+        (("conical face", "planar face"), 1.0, "planar", 0.0, 1.0, True),  # fallback
+        (("cylindrical face", "straight edge"), 1.0, "planar", 0.0, 1.0, False),  # fallback
+    ],
+)
+def test_curved_distance_rows(App, kinds, distance, ours, length, shift, swapped):
+    """FreeCAD's getDistanceType order and makeMbdJointDistance lengths: radius 6 on A, 5 on B
+    (where the element has one: circle, cylinder, sphere)."""
+    radii = tuple(
+        6.0 - k if kind in ("circular edge", "cylindrical face", "spherical face") else 0.0
+        for k, kind in enumerate(kinds)
+    )
+    m = map_joint(joint("Distance", Distance=distance), resolver(App, kinds, radii))
+    assert (m.type, m.part1) == (ours, "B" if swapped else "A")
+    assert m.length == pytest.approx(length, abs=1e-12)
+    jcs1 = resolver(App)(("asm", ["B" if swapped else "A"]), None)[1]
+    z = jcs1.Rotation.multVec(App.Vector(0, 0, 1))
+    if ours != "cylindrical":
+        assert (m.frame.Base - (jcs1.Base + z * shift)).Length < 1e-12
+    fallback = kinds in (("conical face", "planar face"), ("cylindrical face", "straight edge"))
+    assert any("fallback" in n for n in m.notes) == fallback
+
+
+def test_distance_type_order_of_freecad():
+    """getDistanceType's names and swaps (the first kind of each pair is FreeCAD's first side)."""
+    from MBDWorkbench.cad import assembly_distances as ad
+
+    for name, (first, second) in ad.EXAMPLES.items():
+        assert ad.distance_type(first, second) == (name, False)
+        assert ad.distance_type(second, first) == (name, first != second)
+    assert ad.distance_type(ad.CONE, ad.PLANE) == ("PlaneCone", True)
+    assert ad.distance_type(ad.SPHERE, ad.CONE) == ("ConeSphere", True)
+    assert ad.distance_type(ad.CURVE, ad.CURVE) == ("Other", False)
+    assert ad.distance_type(ad.CURVE, ad.LINE) == ("Other", True)  # the line first
+    assert ad.distance_type(ad.CIRCLE, ad.CYLINDER) == ("CurveCylinder", True)
+    assert ad.distance_type(ad.SURFACE, ad.VERTEX) == ("Other", False)
 
 
 def test_orientation_joints(App):
@@ -226,9 +283,39 @@ def test_resolver_path_without_utils_assembly(App):
         box.Placement.Base = App.Vector(0, 10, 0)
         asm.addObject(box)
         doc.recompute()
-        part, jcs, kind = make_resolver(asm)((asm, ["BoxA.Face6"]), App.Placement(App.Vector(1, 2, 3), App.Rotation()))
-        assert part == box and kind == "planar face"
+        part, jcs, kind, radius = make_resolver(asm)(
+            (asm, ["BoxA.Face6"]), App.Placement(App.Vector(1, 2, 3), App.Rotation())
+        )
+        assert part == box and kind == "planar face" and radius == 0.0
         # R_z(90) (0+1, 10+2, 3) + (100, 0, 0) = (100 - 12, 1, 3)
         assert (jcs.Base - App.Vector(88, 1, 3)).Length < 1e-9
     finally:
         App.closeDocument(doc.Name)
+
+
+def test_element_kinds_and_radii_of_real_shapes(App):
+    """element_kind reads what FreeCAD's getDistanceType and getFaceRadius/getEdgeRadius read:
+    the kinds by curve and surface type, the radius of circles, cylinders and spheres only."""
+    import Part
+
+    from MBDWorkbench.cad import assembly_distances as ad
+
+    cylinder, sphere = Part.makeCylinder(5, 30), Part.makeSphere(6)
+    torus, cone = Part.makeTorus(12, 3), Part.makeCone(6, 2, 10)
+    ellipse = Part.Edge(Part.Ellipse(App.Vector(), 4, 2))
+    arc = Part.Edge(Part.ArcOfCircle(Part.Circle(App.Vector(), App.Vector(0, 0, 1), 7), 0.0, 1.0))
+    faces = {f.Surface.__class__.__name__: f for s in (cylinder, sphere, torus, cone) for f in s.Faces}
+    assert ad.element_kind(faces["Cylinder"]) == (ad.CYLINDER, 5.0)
+    assert ad.element_kind(faces["Sphere"]) == (ad.SPHERE, 6.0)
+    assert ad.element_kind(faces["Toroid"]) == (ad.TORUS, 0.0)  # FreeCAD adds no torus radius
+    assert ad.element_kind(faces["Cone"]) == (ad.CONE, 0.0)
+    assert ad.element_kind(faces["Plane"]) == (ad.PLANE, 0.0)
+    circles = [e for e in cylinder.Edges if e.Curve.__class__.__name__ == "Circle"]
+    assert ad.element_kind(circles[0]) == (ad.CIRCLE, 5.0) and ad.element_kind(arc) == (ad.CIRCLE, 7.0)
+    lines = [e for e in cylinder.Edges if e.Curve.__class__.__name__ in ("Line", "LineSegment")]
+    assert ad.element_kind(lines[0]) == (ad.LINE, 0.0)
+    assert ad.element_kind(ellipse) == (ad.CURVE, 0.0)
+    assert ad.element_kind(cylinder.Vertexes[0]) == (ad.VERTEX, 0.0)
+    assert ad.element_kind(cylinder) == ("", 0.0)  # a solid is no element
+    degenerated = [e for e in sphere.Edges if e.Degenerated]
+    assert degenerated and all(ad.element_kind(e)[0] == ad.CURVE for e in degenerated)
