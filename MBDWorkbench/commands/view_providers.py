@@ -72,7 +72,10 @@ def attach_after_restore(obj: App.DocumentObject) -> None:
         doc = App.listDocuments().get(doc_name)
         target = doc.getObject(name) if doc is not None else None
         vobj = getattr(target, "ViewObject", None) if target is not None else None
-        if vobj is None or isinstance(getattr(vobj, "Proxy", None), ViewProviderMbd):
+        if vobj is None:
+            return
+        if isinstance(getattr(vobj, "Proxy", None), ViewProviderMbd):
+            _upgrade_symbol(target)
             return
         attach(target)
         # FreeCAD 0.20 shows a document written headless with everything hidden
@@ -86,6 +89,22 @@ def attach_after_restore(obj: App.DocumentObject) -> None:
         QtCore.QTimer.singleShot(0, check)
     except Exception:
         pass
+
+
+def _upgrade_symbol(obj: App.DocumentObject) -> None:
+    """A spring or force saved with the plain view provider (before the symbols) gets its
+    symbol one; the document's modified flag is kept."""
+    if mbd_type(obj) not in ("SpringDamper", "Force") or isinstance(obj.ViewObject.Proxy, ViewProviderSymbol):
+        return
+    vobj = obj.ViewObject
+    quiet = [name for name in ("Proxy", "DisplayMode") if name in vobj.PropertiesList]
+    for name in quiet:  # the Gui document's Modified is read-only: do not set it at all
+        vobj.setPropertyStatus(name, "NoModify")
+    try:
+        attach(obj)
+    finally:
+        for name in quiet:
+            vobj.setPropertyStatus(name, "-NoModify")
 
 
 def attach(obj: App.DocumentObject) -> None:
@@ -371,9 +390,10 @@ class ViewProviderSymbol(ViewProviderMbd):
     the model (a fifth of the bodies' bounding box diagonal)."""
 
     def __init__(self, vobj: Gui.ViewProviderDocumentObject) -> None:
-        vobj.addProperty(
-            "App::PropertyLength", "SymbolSize", "Symbol", "Size of the drawn symbol (0: from the model size)"
-        )
+        if "SymbolSize" not in vobj.PropertiesList:
+            vobj.addProperty(
+                "App::PropertyLength", "SymbolSize", "Symbol", "Size of the drawn symbol (0: from the model size)"
+            )
         super().__init__(vobj)
 
     def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:

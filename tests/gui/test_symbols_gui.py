@@ -69,6 +69,15 @@ def test_animation_moves_the_bar_and_leaves_the_document(gui_run):
     )
 
 
+def test_document_saved_before_the_symbols(gui_run):
+    gui_run.assert_passed(
+        "old-style spring saved",
+        "old document: symbol view provider",
+        "old document: not modified",
+        "old document: coil drawn to the tip",
+    )
+
+
 def test_screenshot(gui_run):
     stats = png_stats(gui_run.out_dir / "mbd_spring_force_symbols.png")
     assert stats["png"] and stats["width"] == 800, stats

@@ -7,7 +7,9 @@
 # frame, before and at an animation frame where the bar has swung (expected points computed
 # here from the bar's Placement, the shown coin transform and the local attachment points);
 # Animate leaves the undo list and the modified flag alone; closing it draws the symbols at the
-# document points again. Screenshot: mbd_spring_force_symbols.png (the animation frame).
+# document points again. A spring saved with the plain view provider (a document from before the
+# symbols) gets the symbol one on opening, the document not modified.
+# Screenshot: mbd_spring_force_symbols.png (the animation frame).
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_view,
 # close_message_boxes are provided by the runner.
 import math
@@ -138,3 +140,26 @@ check("panel closed", animate.active_panel() is None)
 check_symbols("closed", bar_plc)
 check("undo count unchanged", doc.UndoCount == undo_before, (undo_before, doc.UndoCount))
 check("modified flag unchanged", not gdoc.Modified)
+
+# ------------------------------------------------------------------ a document saved before the symbols
+# its spring has the plain view provider (GuiDocument.xml names ViewProviderMbd): on opening it
+# gets the symbol one, without marking the document modified
+from MBDWorkbench.commands import view_providers  # noqa: E402
+
+old_vobj = spring.ViewObject
+view_providers.ViewProviderMbd(old_vobj)
+old_vobj.removeProperty("SymbolSize")
+App.setActiveDocument(doc.Name)
+Gui.runCommand("Std_Save")
+wait(100)
+check("old-style spring saved", type(old_vobj.Proxy) is view_providers.ViewProviderMbd, type(old_vobj.Proxy))
+spring_name = spring.Name
+App.closeDocument(doc.Name)
+wait(200)
+doc = App.openDocument(path)
+wait(500)
+spring = doc.getObject(spring_name)
+check("old document: symbol view provider", isinstance(spring.ViewObject.Proxy, ViewProviderSpringDamper))
+check("old document: not modified", not Gui.getDocument(doc.Name).Modified)
+pts = coin_points(spring)[0] if hasattr(spring.ViewObject.Proxy, "coords") else []
+check("old document: coil drawn to the tip", len(pts) > 20 and near(pts[-1], TIP), pts[-1:])
