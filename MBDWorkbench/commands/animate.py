@@ -3,7 +3,8 @@
 A view-only state: each part is shown through the coin SoTransform at the top of its view
 provider (where FreeCAD writes the object's own Placement), so Placements, the undo/redo lists
 and the document's modified flag are untouched; joint frames and CoG markers are hidden through
-their display switch. Timeline slider, play/pause, speed and loop. On close the parts are shown
+their display switch; the symbols of springs and forces follow the parts
+(:func:`.view_providers.follow_parts`). Timeline slider, play/pause, speed and loop. On close the parts are shown
 at their Placements again, unless "Keep this frame" is ticked: then the shown pose is written
 as one undoable step "Keep animation frame" (the one way the animation changes the document).
 The panel lets other commands run (Plots, Check, Solve); a document observer stops playback and
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .common import Command, active_document, dialog_buttons, message, qt_modules, stored_results_or_message
+from .view_providers import follow_parts
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -95,6 +97,7 @@ def place_parts(doc: App.Document, results: StoredResults, k: int, preview: Prev
     to_local = preview.to_local if preview is not None else global_to_local(doc, list(placements))
     for name, plc in placements.items():
         show_placement(doc.getObject(name), to_local[name].multiply(plc))
+    follow_parts(doc, placements, float(results.t[k]))
 
 
 def hide_markers(doc: App.Document) -> list[tuple[str, int]]:
@@ -141,6 +144,7 @@ def end_preview(doc: App.Document, original: dict[str, App.Placement]) -> None:
         obj = doc.getObject(name)
         if obj is not None:
             show_placement(obj, obj.Placement)
+    follow_parts(doc, None)
 
 
 def document_alive(doc: App.Document) -> bool:

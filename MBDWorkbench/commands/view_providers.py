@@ -1,4 +1,5 @@
-"""View providers: tree icons, the joint frame and the body's CoG drawn with Coin3D.
+"""View providers: tree icons, the joint frame, the body's CoG and the symbols of springs and
+forces (geometry in :mod:`.symbols`) drawn with Coin3D.
 
 Stateless for pickling (``__getstate__``/``dumps`` return None); the Coin nodes and the
 object reference are rebuilt in ``attach`` after a document is reopened. Saved documents
@@ -71,7 +72,10 @@ def attach_after_restore(obj: App.DocumentObject) -> None:
         doc = App.listDocuments().get(doc_name)
         target = doc.getObject(name) if doc is not None else None
         vobj = getattr(target, "ViewObject", None) if target is not None else None
-        if vobj is None or isinstance(getattr(vobj, "Proxy", None), ViewProviderMbd):
+        if vobj is None:
+            return
+        if isinstance(getattr(vobj, "Proxy", None), ViewProviderMbd):
+            _upgrade_symbol(target)
             return
         attach(target)
         # FreeCAD 0.20 shows a document written headless with everything hidden
@@ -87,12 +91,32 @@ def attach_after_restore(obj: App.DocumentObject) -> None:
         pass
 
 
+def _upgrade_symbol(obj: App.DocumentObject) -> None:
+    """A spring or force saved with the plain view provider (before the symbols) gets its
+    symbol one; the document's modified flag is kept."""
+    if mbd_type(obj) not in ("SpringDamper", "Force") or isinstance(obj.ViewObject.Proxy, ViewProviderSymbol):
+        return
+    vobj = obj.ViewObject
+    quiet = [name for name in ("Proxy", "DisplayMode") if name in vobj.PropertiesList]
+    for name in quiet:  # the Gui document's Modified is read-only: do not set it at all
+        vobj.setPropertyStatus(name, "NoModify")
+    try:
+        attach(obj)
+    finally:
+        for name in quiet:
+            vobj.setPropertyStatus(name, "-NoModify")
+
+
 def attach(obj: App.DocumentObject) -> None:
     """Give an MBD object its view provider (GUI only)."""
     kind = mbd_type(obj)
-    cls = {"Joint": ViewProviderJoint, "Body": ViewProviderBody, "Simulation": ViewProviderSimulation}.get(
-        kind, ViewProviderMbd
-    )
+    cls = {
+        "Joint": ViewProviderJoint,
+        "Body": ViewProviderBody,
+        "Simulation": ViewProviderSimulation,
+        "SpringDamper": ViewProviderSpringDamper,
+        "Force": ViewProviderForce,
+    }.get(kind, ViewProviderMbd)
     vobj = obj.ViewObject
     proxy = cls(vobj)
     if not hasattr(proxy, "Object"):
@@ -346,3 +370,127 @@ class ViewProviderBody(ViewProviderMbd):
 
     def claimChildren(self) -> list[App.DocumentObject]:
         return []
+
+
+def follow_parts(doc: App.Document, shown: dict | None, t: float | None = None) -> None:
+    """Redraw the spring and force symbols of ``doc`` with the parts shown at ``shown`` ({part
+    name: global Placement [mm]}; None: at their document placements) at time ``t`` [s].
+    View only: the document is not touched."""
+    from ..cad.objects import find_objects
+
+    for obj in find_objects(doc):
+        proxy = getattr(getattr(obj, "ViewObject", None), "Proxy", None)
+        if isinstance(proxy, ViewProviderSymbol):
+            proxy.show(shown, t)
+
+
+class ViewProviderSymbol(ViewProviderMbd):
+    """Draws a spring, damper, force or torque symbol (:func:`.symbols.symbol`): polylines and
+    an arrow head in global coordinates, on top of the geometry. ``SymbolSize`` 0 scales it to
+    the model (a fifth of the bodies' bounding box diagonal)."""
+
+    def __init__(self, vobj: Gui.ViewProviderDocumentObject) -> None:
+        if "SymbolSize" not in vobj.PropertiesList:
+            vobj.addProperty(
+                "App::PropertyLength", "SymbolSize", "Symbol", "Size of the drawn symbol (0: from the model size)"
+            )
+        super().__init__(vobj)
+
+    def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
+        coin = _coin()
+        self.Object = vobj.Object
+        self.shown, self.time, self.size = None, None, None
+        self.root = coin.SoAnnotation() if hasattr(coin, "SoAnnotation") else coin.SoSeparator()
+        style = coin.SoDrawStyle()
+        style.lineWidth = 2.0
+        self.material = coin.SoMaterial()
+        self.coords = coin.SoCoordinate3()
+        self.lines = coin.SoLineSet()
+        self.head_switch = coin.SoSwitch()
+        head = coin.SoSeparator()
+        self.head_transform = coin.SoTransform()
+        self.cone = coin.SoCone()
+        head.addChild(self.head_transform)
+        head.addChild(self.cone)
+        self.head_switch.addChild(head)
+        for node in (style, self.material, self.coords, self.lines, self.head_switch):
+            self.root.addChild(node)
+        vobj.addDisplayMode(self.root, "Symbol")
+        self.redraw()
+
+    def getDisplayModes(self, vobj: Gui.ViewProviderDocumentObject) -> list[str]:
+        return ["Symbol"]
+
+    def getDefaultDisplayMode(self) -> str:
+        return "Symbol"
+
+    def updateData(self, obj: App.DocumentObject, prop: str) -> None:
+        super().updateData(obj, prop)
+        if hasattr(self, "root"):
+            self.size = None
+            self.redraw()
+
+    def onChanged(self, vobj: Gui.ViewProviderDocumentObject, prop: str) -> None:
+        if prop == "SymbolSize" and hasattr(self, "root"):
+            self.size = None
+            self.redraw()
+
+    def symbol_size(self) -> float:
+        """SymbolSize [mm], or a fifth of the model size when it is 0."""
+        from .preferences import preference
+        from .symbols import SIZE_FRACTION, model_size
+
+        if self.size is None:
+            given = getattr(getattr(self.Object, "ViewObject", None), "SymbolSize", 0.0)
+            given = float(getattr(given, "Value", given) or 0.0)
+            fallback = 2.0 * preference("JointAxisLength") / SIZE_FRACTION
+            self.size = given if given > 0 else SIZE_FRACTION * model_size(self.Object.Document, fallback)
+        return self.size
+
+    def show(self, shown: dict | None, t: float | None = None) -> None:
+        """Draw with the parts shown at ``shown`` (see :func:`follow_parts`) at time ``t`` [s]."""
+        self.shown, self.time = shown, t
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Rebuild the coin nodes from the object's properties (an object still being set up
+        draws nothing)."""
+        from .symbols import Symbol, symbol
+
+        try:
+            sym = symbol(self.Object, self.symbol_size(), self.shown, self.time)
+        except Exception:
+            sym = Symbol()
+        self.material.diffuseColor.setValue(*sym.color)
+        self.material.emissiveColor.setValue(*[0.7 * c for c in sym.color])
+        points = [p for line in sym.lines for p in line]
+        self.coords.point.setNum(len(points))
+        if points:
+            self.coords.point.setValues(0, len(points), points)
+        self.lines.numVertices.setNum(len(sym.lines))
+        if sym.lines:
+            self.lines.numVertices.setValues(0, len(sym.lines), [len(line) for line in sym.lines])
+        self._draw_head(sym.head)
+
+    def _draw_head(self, head) -> None:
+        """Cone of the arrow head with its tip at ``head[0]`` along ``head[1]`` (or none)."""
+        coin = _coin()
+        if head is None:
+            self.head_switch.whichChild = -1
+            return
+        tip, unit = head
+        h = 0.2 * self.symbol_size()
+        self.cone.height, self.cone.bottomRadius = h, 0.3 * h
+        # SoCone is centred on the origin along +y: shift it back by half its height
+        self.head_transform.translation.setValue(*[tip[i] - 0.5 * h * unit[i] for i in range(3)])
+        self.head_transform.rotation.setValue(coin.SbRotation(coin.SbVec3f(0, 1, 0), coin.SbVec3f(*unit)))
+        self.head_switch.whichChild = 0
+
+
+class ViewProviderSpringDamper(ViewProviderSymbol):
+    """A translational spring-damper as a coil between its points, a rotational one as a spiral
+    about its joint's axis."""
+
+
+class ViewProviderForce(ViewProviderSymbol):
+    """A point force as an arrow from its point, a torque as a curved arrow about its vector."""
