@@ -34,6 +34,7 @@ from ..solver.catalog import JOINTS, joint_for_assembly
 from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
 from .assembly_distances import DistanceUnsupported, element_kind, map_distance
 from .makers import check_part, make_body, make_joint, make_simulation
+from .mass_properties import BROKEN_LINK, is_broken_link
 from .objects import body_of_part, find_objects, find_simulation
 
 if TYPE_CHECKING:
@@ -310,6 +311,8 @@ def make_resolver(assembly: App.DocumentObject) -> Callable:
         root, subs = ref[0], list(ref[1]) if len(ref) > 1 else [""]
         sub = subs[0] if subs else ""
         part = moving_part(root, sub, ref)
+        if is_broken_link(part):
+            raise LookupError(BROKEN_LINK % part.Label)
         jcs = global_jcs(root, sub, ref, placement)
         kind, radius = "", 0.0
         if sub and not sub.endswith("."):

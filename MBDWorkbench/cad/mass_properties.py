@@ -119,12 +119,28 @@ def _is_document_object(obj) -> bool:
     return hasattr(obj, "TypeId") and hasattr(obj, "Document") and hasattr(obj, "Name")
 
 
+BROKEN_LINK = (
+    "'%s' is an App::Link whose target is not there (its document is closed or missing, or the "
+    "linked object was deleted)"
+)
+
+
+def is_broken_link(obj: App.DocumentObject) -> bool:
+    """True for an App::Link (or link-like object) that links nothing: FreeCAD may still hand out
+    the shape it had, so mass properties would be silently stale."""
+    return "LinkedObject" in getattr(obj, "PropertiesList", ()) and obj.LinkedObject is None
+
+
 def global_shape(obj: App.DocumentObject) -> tuple[Part.Shape, str, list[str]]:
-    """``(shape, how, notes)``: the object's shape with all placements applied, in mm.
+    """``(shape, how, notes)``: the object's shape with all placements applied, in mm; ValueError
+    for a broken link.
 
     See the module docstring for why ``Part.getShape(root, subname)`` is used.
     """
     import Part
+
+    if is_broken_link(obj):
+        raise ValueError(BROKEN_LINK % obj.Label)
 
     notes: list[str] = []
     parents = []
