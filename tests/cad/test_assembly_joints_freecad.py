@@ -13,7 +13,8 @@ the Assembly's own solver (OndselSolver) place B, imports it and checks
 Point-line and line-line Distances are tested at 3 mm: at 0 FreeCAD 1.0's own solver does not
 close them (a distance from an axis has no gradient on the axis; it returns -1 or leaves the
 point off the line), so there is nothing to compare with; we map them to point_on_line and
-cylindrical (tests/cad/test_assembly_import.py).
+cylindrical, checked on real Assemblies against the parts' geometry in
+tests/cad/test_assembly_distance_zero_freecad.py.
 """
 
 import numpy as np
