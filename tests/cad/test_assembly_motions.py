@@ -297,3 +297,62 @@ def test_motion_on_a_joint_not_imported_or_twice(App, doc):
     assert "its joint '%s' was not imported" % hinge.Label in why[m1.Label]
     assert "already has a Linear motion" in why[m3.Label]
     assert "a rotational driver needs a revolute or cylindrical joint" in why[m4.Label]
+
+
+def angle_about(R, n):
+    """Signed angles [deg] of rotations R (K, 3, 3) about the unit axis n."""
+    vee = np.stack([R[:, 2, 1] - R[:, 1, 2], R[:, 0, 2] - R[:, 2, 0], R[:, 1, 0] - R[:, 0, 1]], axis=1) / 2
+    return np.degrees(np.arctan2(vee @ n, (np.einsum("kii->k", R) - 1) / 2))
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # PySide2 on Python 3.13
+def test_real_assembly_motion_drives_the_imported_revolute(App, doc, JointObject):
+    """FreeCAD 1.0's own Assembly (A grounded, Revolute A-B made by JointObject, solved by the
+    Assembly) with a 1.1 Motion and Simulation stand-in, made as upstream's createMotionObject
+    does (assembly.newObject, then the simulation's Group): the absolute formula 'pi/18*time'
+    turns B about the JCS1 z axis by 10 t deg minus FreeCAD's angle where B is (B turned 25 deg
+    about the hinge after the Assembly's solve; measured here from UtilsAssembly's global JCS)."""
+    import UtilsAssembly
+
+    from MBDWorkbench.cad.assembly_import import import_assembly
+    from MBDWorkbench.cad.document_model import model_from_document
+    from MBDWorkbench.solver import quaternion, simulate
+
+    asm = doc.addObject("Assembly::AssemblyObject", "Assembly")
+    asm.Type = "Assembly"
+    joints = asm.newObject("Assembly::JointGroup", "Joints")
+    a, b = asm.newObject("Part::Box", "A"), asm.newObject("Part::Box", "B")
+    b.Length = 100.0
+    b.Placement = App.Placement(App.Vector(40, 30, 0), App.Rotation(App.Vector(0, 0, 1), 20))
+    doc.recompute()
+    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), a)
+    hinge = joints.newObject("App::FeaturePython", "Joint")
+    JointObject.Joint(hinge, JointObject.JointTypes.index("Revolute"))
+    hinge.Proxy.setJointConnectors(hinge, [[asm, ["A.Face6", "A.Vertex8"]], [asm, ["B.Face5", "B.Vertex2"]]])
+    doc.recompute()  # the Assembly solves: B's JCS onto A's (FreeCAD's angle 0)
+    axis = UtilsAssembly.getJcsGlobalPlc(hinge.Placement1, hinge.Reference1)
+    turn = App.Rotation(axis.Rotation.multVec(App.Vector(0, 0, 1)), 25)
+    b.Placement = App.Placement(axis.Base - turn.multVec(axis.Base), turn).multiply(b.Placement)  # 25 deg on
+    motion = asm.newObject("App::FeaturePython", "Motion")
+    _add(motion, ("App::PropertyXLinkSubHidden",), "Joint")
+    _add(motion, ("App::PropertyEnumeration",), "MotionType")
+    _add(motion, ("App::PropertyString",), "Formula")
+    motion.MotionType = ["Angular", "Linear"]
+    motion.MotionType, motion.Joint, motion.Formula = "Angular", hinge, "pi/18*time"
+    sim = stand_in_simulation(doc, [motion], end=0.5, step=0.05)
+    asm.addObject(sim)
+
+    report = import_assembly(doc, asm)
+    assert report.unsupported == [] and len(report.drivers) == 1
+    jcs1, jcs2 = (
+        UtilsAssembly.getJcsGlobalPlc(hinge.getPropertyByName(p), hinge.getPropertyByName(r))
+        for p, r in (("Placement1", "Reference1"), ("Placement2", "Reference2"))
+    )
+    m1, m2 = (np.array(p.Rotation.toMatrix().A).reshape(4, 4)[:3, :3] for p in (jcs1, jcs2))
+    q0 = math.degrees(math.atan2(m1[:, 1] @ m2[:, 0], m1[:, 0] @ m2[:, 0]))  # JCS2's x about JCS1's z
+    assert q0 == pytest.approx(25.0)  # B is not at FreeCAD's angle 0: the run first turns it back
+    model = model_from_document(doc)
+    res = simulate(model)
+    body = model.body("B_body")
+    turned = angle_about(res.rotation("B_body") @ quaternion.matrix(body.orientation).T, m1[:, 2])
+    np.testing.assert_allclose(turned, 10.0 * res.t - q0, atol=1e-6)
