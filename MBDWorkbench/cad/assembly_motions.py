@@ -41,7 +41,8 @@ NO_EQUIVALENT = ("spline", "integral", "rampstep", "piecewise", "functions", "tr
 _PY = {"abs": abs, "sin": math.sin, "cos": math.cos, "asin": math.asin, "atan": math.atan, "exp": math.exp}
 _NUMBER = re.compile(r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?(?:d[+-]?\d+)?")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-START_TOL = 1e-9  # a start move below this [deg] or [mm] is not reported
+START_TOL = 1e-6  # a start move below this [deg] or [mm] is not reported
+DIGITS_TOL = 5e-10  # relative rounding of initialValue printed with 10 significant digits
 
 
 class FormulaError(Exception):
@@ -91,8 +92,8 @@ class _Parser:
     """OndselSolver's SymbolicParser grammar. Nodes: ('num', v) | ('time',) | ('pi',) |
     ('sum', [(sign, node)]) | ('prod', [(op, node)]) | ('pow', base, exp) | ('call', ours, args)."""
 
-    def __init__(self, text: str) -> None:
-        self.toks, self.i = _tokens(text), 0
+    def __init__(self, text: str, initial: float | None = None) -> None:
+        self.toks, self.i, self.initial = _tokens(text), 0, initial
 
     def peek(self) -> tuple[str, str, bool]:
         return self.toks[self.i]
@@ -155,6 +156,8 @@ class _Parser:
             return ("pi",)
         if tok == "time":
             return ("time",)
+        if tok == "initialValue" and self.initial is not None:
+            return ("num", self.initial, "initialValue")
         if tok in NO_EQUIVALENT:
             raise FormulaError("OndselSolver's %s() has no equivalent in our expressions" % tok)
         if tok not in FUNCTIONS:
@@ -175,14 +178,50 @@ class _Parser:
         self.take()
 
 
-def parse_formula(text: str):
-    """Tree of a motion formula (``initialValue`` already replaced); FormulaError if
-    OndselSolver's grammar or our functions do not cover it."""
-    return _Parser(text).parse()
+def parse_formula(text: str, initial: float | None = None):
+    """Tree of a motion formula; FormulaError if OndselSolver's grammar or our functions do
+    not cover it. ``initial``: the value of ``initialValue`` (a leaf ('num', v, 'initialValue'));
+    without it the text must have it replaced already (FreeCAD's way)."""
+    return _Parser(text, initial).parse()
+
+
+def _same(a, b, t0: float) -> bool:
+    """Whether two trees give the same values (to 1e-12) at a few times from ``t0`` [s]."""
+    try:
+        pairs = [(evaluate(a, t0 + dt), evaluate(b, t0 + dt)) for dt in (0.0, 0.37, 1.3, 2.9, 7.1)]
+    except (ArithmeticError, ValueError):
+        return False
+    return all(math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-12) for x, y in pairs)
+
+
+def _formula_tree(formula: str, value: float, t0: float):
+    """(tree, initialValue) of a formula as FreeCAD parses it once ``initialValue`` is replaced
+    by ``value`` as text; the tree keeps initialValue leaves where they give the same function
+    (not e.g. for 'initialValue^2' with a negative value: the text gives -(v^2))."""
+    node, v = parse_formula(substitute_initial_value(formula, value)), float("%.10g" % value)
+    try:
+        leafy = parse_formula(formula, v)
+    except FormulaError:
+        return node, v
+    return (leafy if _same(leafy, node, t0) else node), v
+
+
+def _split_initial(node):
+    """(rest, True) when the tree is initialValue + rest at its top level, else (node, False)."""
+    if node[0] == "num" and node[2:] == ("initialValue",):
+        return ("num", 0.0), True
+    if node[0] != "sum":
+        return node, False
+    for k, (sign, n) in enumerate(node[1]):
+        if sign > 0 and n[0] == "num" and n[2:] == ("initialValue",):
+            rest = node[1][:k] + node[1][k + 1 :]
+            return (rest[0][1] if len(rest) == 1 and rest[0][0] > 0 else ("sum", rest)), True
+    return node, False
 
 
 def evaluate(node, time: float) -> float:
-    """Value of a formula tree at ``time`` [s] (rad or mm)."""
+    """Value of a formula tree at ``time`` [s] (rad or mm); ArithmeticError or ValueError
+    where it has none."""
     kind = node[0]
     if kind == "num":
         return node[1]
@@ -199,7 +238,7 @@ def evaluate(node, time: float) -> float:
             out = out * v if op == "*" else out / v
         return out
     if kind == "pow":
-        return evaluate(node[1], time) ** evaluate(node[2], time)
+        return math.pow(evaluate(node[1], time), evaluate(node[2], time))
     return _PY[node[1]](evaluate(node[2][0], time))
 
 
@@ -245,16 +284,27 @@ def driver_expression(formula: str, motion_type: str, current: tuple, t0: float 
 
     angular = motion_type == "Angular"
     angle0, distance0, z0 = current
-    node = parse_formula(substitute_initial_value(str(formula), angle0 if angular else distance0))
+    node, v = _formula_tree(str(formula), angle0 if angular else distance0, t0)
     k = 180.0 / math.pi if angular else 1.0
-    start = k * evaluate(node, t0)
+    try:
+        start = k * evaluate(node, t0)
+    except (ArithmeticError, ValueError):
+        start = math.nan
     if not math.isfinite(start):
-        raise FormulaError("its value at the start time %g s is not finite" % t0)
+        raise FormulaError("it has no finite value at the start time %g s" % t0)
     zero = math.degrees(angle0) if angular else z0
     if angular:
         zero += 360.0 * round((start - zero) / 360.0)  # the same configuration, nearest turn
+    move = start - zero
+    rest, split = _split_initial(node)
+    if split:  # k*(initialValue + rest) - zero = k*rest - (zero - k*initialValue)
+        node, zero = rest, zero - k * v
+        snap = 360.0 * round(zero / 360.0) if angular else 0.0
+        zero = snap if abs(zero - snap) <= k * DIGITS_TOL * abs(v) + 1e-12 else zero  # v's 10 digits
     text = emit(node, t0)
-    if angular:
+    if node == ("num", 0.0):
+        text = "0"
+    elif angular:
         text = "180/pi*%s" % ("(%s)" % text if node[0] in ("sum", "prod") else text)
     if zero:
         text = "%s %s %s" % (text, "-" if zero > 0 else "+", _num(abs(zero)))
@@ -262,7 +312,7 @@ def driver_expression(formula: str, motion_type: str, current: tuple, t0: float 
         compile_expression(text, "motion")
     except ExpressionError as exc:
         raise FormulaError(str(exc)) from None
-    return text, start - zero
+    return text, move
 
 
 # ----------------------------------------------------------------------------- objects

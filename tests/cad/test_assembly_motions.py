@@ -82,6 +82,13 @@ def test_untranslatable_formulas_say_why(formula, reason):
         parse_formula(formula)
 
 
+def test_formula_without_a_start_value_is_refused():
+    with pytest.raises(FormulaError, match="no finite value at the start time 0 s"):
+        driver_expression("1/time", "Angular", (0.0, 0.0, 0.0))
+    with pytest.raises(FormulaError, match="no finite value"):
+        driver_expression("(time - 1)^0.5", "Linear", (0.0, 0.0, 0.0))
+
+
 def test_initial_value_is_printed_as_freecad_does():
     """AssemblyObject's replaceInitialValue: ostream precision 10 (%.10g), every occurrence."""
     assert (
@@ -93,7 +100,7 @@ def test_units_and_offsets():
     """Radians -> degrees, counted from where the parts are (FreeCAD's angle 30 deg there)."""
     q0 = (math.radians(30.0), 0.0, 0.0)
     expr, start = driver_expression("initialValue + pi/18*time", "Angular", q0)  # 10 deg/s from here
-    assert start == pytest.approx(0.0, abs=1e-8)
+    assert start == pytest.approx(0.0, abs=1e-8) and expr == "180/pi*(pi/18*t)"  # initialValue + ... dropped
     f = ours(expr)
     for t in (0.0, 0.5, 2.0):
         assert f(t) == pytest.approx(10.0 * t, abs=1e-8)
@@ -102,6 +109,12 @@ def test_units_and_offsets():
     # the nearest turn: from -170 deg to FreeCAD's 180 deg is a move of -10 deg, not 350 deg
     expr, start = driver_expression("pi + 0*time", "Angular", (math.radians(-170.0), 0.0, 0.0))
     assert start == pytest.approx(-10.0) and ours(expr)(1.0) == pytest.approx(-10.0)
+    # FreeCAD replaces the text: a negative initialValue^2 is -(v^2) (the sign is a term's)
+    expr, start = driver_expression("initialValue^2 + 0*time", "Angular", (-0.5, 0.0, 0.0))
+    assert ours(expr)(0.0) == pytest.approx(
+        math.degrees(-0.25 + 0.5) - 360.0 * round((-0.25 + 0.5) * 180 / math.pi / 360)
+    )
+    assert driver_expression("initialValue + 0*time", "Angular", (-2.9670597283903604, 0.0, 0.0))[0] == "180/pi*(0*t)"
     # linear [mm], counted from the z offset 12 mm; initialValue is FreeCAD's signed distance
     # (here 13 mm: the origins are 5 mm apart across the axis); time from aTimeStart = 0.5 s
     expr, start = driver_expression("initialValue + 5*sin(2*pi*time)", "Linear", (0.0, 13.0, 12.0), t0=0.5)
