@@ -301,15 +301,21 @@ def test_motion_on_a_joint_not_imported_or_twice(App, doc):
     m2 = stand_in_motion(doc, slider, "Linear", "initialValue + time")
     m3 = stand_in_motion(doc, slider, "Linear", "initialValue - time")
     m4 = stand_in_motion(doc, slider, "Angular", "time")  # FreeCAD's dialog offers Linear only
-    for k, m in enumerate((m1, m2, m3, m4), 1):
+    m5 = stand_in_motion(doc, slider, "Linear", "initialValue + 2*time")
+    for k, m in enumerate((m1, m2, m3, m4, m5), 1):
         m.Label = "M%d" % k
-    asm = FakeAssembly("Assembly", [hinge, slider, ground, m1, m2, m3, m4])
+    first = stand_in_simulation(doc, [m1, m2, m3, m4])
+    other = stand_in_simulation(doc, [m5])  # FreeCAD runs one simulation at a time
+    asm = FakeAssembly("Assembly", [hinge, slider, ground, first, other, m1, m2, m3, m4, m5])
     report = import_assembly(doc, asm, resolve=resolve)
     why = dict(report.unsupported)
     assert report.drivers == [find_objects(doc, "Driver")[0].Label]
     assert "its joint '%s' was not imported" % hinge.Label in why[m1.Label]
     assert "already has a Linear motion" in why[m3.Label]
     assert "a rotational driver needs a revolute or cylindrical joint" in why[m4.Label]
+    assert (
+        "in simulation '%s'; the motions of simulation '%s' are imported" % (other.Label, first.Label) in why[m5.Label]
+    )
 
 
 def angle_about(R, n):
