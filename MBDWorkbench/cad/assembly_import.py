@@ -3,8 +3,8 @@
 Assembly joints are App::FeaturePython objects in an ``Assembly::JointGroup`` with
 ``JointType``, ``Reference1/2`` (XLinkSub: (root, [element path, ...])), ``Placement1/2``
 (the joint coordinate systems, JCS, local to the object holding the referenced element; they
-already include the attachment offsets ``Offset1/2``) and ``Activated``. A grounded part is a
-joint object with ``ObjectToGround``. The global JCS is the global placement of the element's
+already include the attachment offsets ``Offset1/2``) and ``Activated`` (1.1: ``Suppressed``).
+A grounded part is a joint object with ``ObjectToGround``. The global JCS is the global placement of the element's
 object times ``Placement1`` (``UtilsAssembly.getJcsGlobalPlc``); its z axis is the joint axis.
 
 Each imported joint keeps both JCS: JCS1 carried by the first part, JCS2 by the second
@@ -18,7 +18,8 @@ Distance by the kinds of its two elements and their radii, as FreeCAD's solver
 (:mod:`.assembly_distances`); RackPinion, Screw, Gears,
 Belt -> coupler joints (:mod:`.assembly_couplers`); Grounded -> the body's Grounded flag.
 Everything else is reported with the reason, never dropped silently; joint limits are not
-simulated and their values are listed in the report.
+simulated and their values are listed in the report. FreeCAD 1.1's motions become drivers
+(:mod:`.assembly_motions`).
 Masses never come from the Assembly (its solver uses dummy masses): bodies get their mass
 properties from their solids like any Body.
 """
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING
 from ..solver.catalog import JOINTS, joint_for_assembly
 from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
 from .assembly_distances import DistanceUnsupported, element_kind, map_distance
+from .assembly_motions import apply_time_settings, chosen_simulation, current_coordinates, import_motions
 from .makers import check_part, make_body, make_joint, make_simulation
 from .mass_properties import BROKEN_LINK, is_broken_link
 from .objects import body_of_part, find_objects, find_simulation
@@ -58,7 +60,8 @@ class Unsupported(Exception):
 class MappedJoint:
     """An assembly joint as our joint: type, the two parts, the global frames (App.Placement)
     carried by each part, the length of a distance joint [mm] and the angle of an angle joint
-    [deg] (0: none), the source joint."""
+    [deg] (0: none), the source joint, FreeCAD's coordinates where the parts are
+    (:func:`.assembly_motions.current_coordinates` of its JCS: rad, mm, mm)."""
 
     label: str
     type: str
@@ -70,6 +73,7 @@ class MappedJoint:
     angle: float = 0.0
     notes: list[str] = field(default_factory=list)
     source: str = ""
+    current: tuple = (0.0, 0.0, 0.0)
 
 
 @dataclass
@@ -83,6 +87,7 @@ class ImportReport:
     unsupported: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
+    drivers: list[str] = field(default_factory=list)
 
     def text(self) -> str:
         lines = [
@@ -95,6 +100,8 @@ class ImportReport:
                 ", ".join(self.grounded) or "none",
             )
         ]
+        if self.drivers:
+            lines.append("Drivers from the Assembly's motions: %s" % ", ".join(self.drivers))
         if self.updated:
             lines.append("Updated from the Assembly (already imported): %s" % ", ".join(self.updated))
         if self.unsupported:
@@ -109,6 +116,12 @@ def _prop(obj, *names, default=None):
         if hasattr(obj, name):
             return getattr(obj, name)
     return default
+
+
+def _active(joint) -> bool:
+    """Whether an assembly joint takes part in the solve: ``Activated`` (1.0) is not off and
+    ``Suppressed`` (1.1, which AssemblyObject::getJoints reads instead) is not on."""
+    return bool(_prop(joint, "Activated", default=True)) and not _prop(joint, "Suppressed", default=False)
 
 
 def _number(value) -> float:
@@ -198,7 +211,7 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     'circular edge', 'planar face', 'cylindrical face', ...), or '' when unknown; the radius
     (a circle's, cylinder's or sphere's, else 0) may be left out."""
     label = _prop(joint, "Label", "Name", default="joint")
-    if not _prop(joint, "Activated", default=True):
+    if not _active(joint):
         raise Unsupported("deactivated")
     jtype = str(_prop(joint, "JointType", default=""))
     if _prop(joint, "Reference1") is None or _prop(joint, "Reference2") is None:
@@ -216,6 +229,7 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
             raise Unsupported("%s joints have no equivalent here" % (jtype or "untyped"))
     if side1[0] is None or side2[0] is None or side1[0] == side2[0]:
         raise Unsupported("%s joint does not connect two different parts" % jtype)
+    current = current_coordinates(side1[1], side2[1])
     frame1, frame2 = zero_coordinates(mapped, side1[1], side2[1])
     return MappedJoint(
         label=label,
@@ -228,6 +242,7 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
         angle=angle,
         notes=notes + limit_notes(joint),
         source=str(_prop(joint, "Name", default=label)),
+        current=current,
     )
 
 
@@ -261,21 +276,6 @@ def assembly_motions(assembly: App.DocumentObject) -> list[App.DocumentObject]:
         for o in getattr(assembly, "OutListRecursive", []) or []
         if all(hasattr(o, k) for k in ("Joint", "MotionType", "Formula"))
     ]
-
-
-def motion_note(motion) -> str:
-    """Why a FreeCAD 1.1 motion is not imported, with what it would impose."""
-    joint = _prop(motion, "Joint")
-    joint = joint[0] if isinstance(joint, (tuple, list)) and joint else joint
-    return (
-        "%s motion '%s' on joint '%s' not imported (its formula syntax and units are not mapped to a "
-        "profile yet): add a driver on the imported joint"
-        % (
-            _prop(motion, "MotionType", default="?"),
-            _prop(motion, "Formula", default=""),
-            _prop(joint, "Label", default="?"),
-        )
-    )
 
 
 def make_resolver(assembly: App.DocumentObject) -> Callable:
@@ -341,20 +341,18 @@ def import_assembly(
     mapped: list[MappedJoint] = []
     for j in joints:
         try:
-            if str(_prop(j, "JointType", default="")) in COUPLER_TYPES and _prop(j, "Activated", default=True):
+            if str(_prop(j, "JointType", default="")) in COUPLER_TYPES and _active(j):
                 mapped.append(map_coupler(j, resolve, joints))
             else:
                 mapped.append(map_joint(j, resolve))
         except (Unsupported, CouplerUnsupported) as why:
             report.unsupported.append((_prop(j, "Label", default="joint"), str(why)))
-    report.unsupported += [(_prop(m, "Label", default="motion"), motion_note(m)) for m in assembly_motions(assembly)]
     grounded = [g.ObjectToGround for g in grounds if getattr(g, "ObjectToGround", None) is not None]
     parts = _parts(mapped, grounded)
     for p in parts:
         if body_of_part(doc, p) is None:
             check_part(p)
-    if simulation is None and find_simulation(doc) is None:
-        make_simulation(doc)
+    created = make_simulation(doc) if simulation is None and find_simulation(doc) is None else None
     _make_bodies(doc, parts, grounded, simulation, report)
     existing = imported_joints(doc)
     for m in mapped:
@@ -366,7 +364,22 @@ def import_assembly(
             report.updated.append(obj.Label)
         report.joints.append(obj.Label)
         report.notes += ["%s: %s" % (m.label, n) for n in m.notes]
+    _import_motions(doc, assembly, mapped, report, simulation, created)
     return report
+
+
+def _import_motions(doc, assembly, mapped, report, simulation, created) -> None:
+    """Drivers from the Assembly's motions on the joints just imported; a Simulation this
+    import created takes the time span and output step of the Assembly's simulation."""
+    motions = assembly_motions(assembly)
+    if not motions:
+        return
+    sim = chosen_simulation(assembly, motions)
+    ours = imported_joints(doc)
+    joints = {m.source: (ours[m.source], m.current) for m in mapped if isinstance(m, MappedJoint) and m.source in ours}
+    import_motions(doc, motions, sim, joints, report, simulation)
+    if created is not None and sim is not None:
+        apply_time_settings(created, sim)
 
 
 def sync_assemblies(doc: App.Document, show: Callable[[str], object] | None = None) -> list[ImportReport]:

@@ -531,6 +531,14 @@ class DriverProxy(_Proxy):
                 "expression: value [deg] or [mm] as a function of the time t [s], e.g. 90*sin(2*pi*t)",
                 "0",
             ),
+            (
+                "App::PropertyString",
+                "AssemblyMotion",
+                g,
+                "Name of the FreeCAD Assembly motion this driver was imported from (empty: made here)",
+                "",
+                READ_ONLY,
+            ),
         ]
 
 

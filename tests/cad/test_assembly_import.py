@@ -185,6 +185,9 @@ def test_unsupported_and_deactivated(App):
             map_joint(joint(jtype), resolver(App))
     with pytest.raises(Unsupported, match="deactivated"):
         map_joint(joint("Revolute", Activated=False), resolver(App))
+    with pytest.raises(Unsupported, match="deactivated"):  # FreeCAD 1.1's name for it
+        map_joint(joint("Revolute", Suppressed=True), resolver(App))
+    assert map_joint(joint("Revolute", Suppressed=False), resolver(App)).type == "revolute"
     same = lambda ref, plc: ("A", App.Placement(), "")  # noqa: E731
     with pytest.raises(Unsupported, match="two different parts"):
         map_joint(joint("Revolute"), same)
@@ -207,15 +210,16 @@ def test_limits_are_listed_and_offsets_not_applied_twice(App):
     assert m.frame.Base == App.Vector(1, 2, 3)
 
 
-def test_freecad_1_1_motions_are_listed_not_dropped(App):
-    from MBDWorkbench.cad.assembly_import import assembly_motions, motion_note
+def test_freecad_1_1_motions_are_found_apart_from_joints(App):
+    """Motions (tests/cad/test_assembly_motions.py imports them) are not taken for joints."""
+    from MBDWorkbench.cad.assembly_import import assembly_motions
+    from MBDWorkbench.cad.assembly_motions import joint_of
 
     hinge = joint("Revolute")
     motion = Fake(Label="Motion", Joint=(hinge, ""), MotionType="Angular", Formula="2*pi*time")
     asm = Fake(OutListRecursive=[hinge, motion])
     assert assembly_motions(asm) == [motion] and assembly_joints(asm) == ([hinge], [])
-    note = motion_note(motion)
-    assert "Angular motion '2*pi*time' on joint 'Revolute1' not imported" in note and "add a driver" in note
+    assert joint_of(motion) is hinge
 
 
 def test_assembly_joints_and_report_text():
