@@ -1,0 +1,98 @@
+"""Start of a run on large models (issue 14: a chain of 1000 links spent 77 s in dense linear
+algebra before its first step). The sparse paths must decide exactly what the dense ones decide:
+velocity projection against scipy's dense least squares, the full-rank certificate against the
+singular values of the same scaled Jacobian; where the certificate cannot be given (dependent
+rows) the dense decision is taken unchanged."""
+
+import numpy as np
+import pytest
+
+from MBDWorkbench.solver import from_dict
+from MBDWorkbench.solver.assembly import project_velocities
+from MBDWorkbench.solver.quality import DENSE_RANK_SIZE, certainly_full_rank, constraint_rank
+from MBDWorkbench.solver.scaled_rank import relative_singular_values, scaled_constraint_jacobian
+from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.tolerances import RANK_TOL
+
+LINK = 0.2  # [m]
+
+
+def chain_dict(n: int, duplicate_last: bool = False) -> dict:
+    """N links along x joined by revolutes with axes alternating y / z, the first to the ground;
+    ``duplicate_last``: the last revolute twice (5 redundant equations)."""
+    bodies, joints = [], []
+    for k in range(n):
+        bodies.append(
+            {"name": f"L{k}", "mass": 0.5, "inertia": [1e-4, 2e-3, 2e-3], "position": [(k + 0.5) * LINK, 0, 0]}
+        )
+        axis = [0, 1, 0] if k % 2 == 0 else [0, 0, 1]
+        joints.append(
+            {
+                "name": f"R{k}",
+                "type": "revolute",
+                "body_i": "ground" if k == 0 else f"L{k - 1}",
+                "body_j": f"L{k}",
+                "frame": {"origin": [k * LINK, 0, 0], "z_axis": axis, "x_axis": [1, 0, 0]},
+            }
+        )
+    if duplicate_last:
+        joints.append(dict(joints[-1], name="R_again"))
+    return {"name": f"chain{n}", "gravity": [0, 0, -9.81], "bodies": bodies, "joints": joints}
+
+
+def system_with_velocities(d: dict, seed: int = 3) -> tuple[System, np.ndarray]:
+    """The model's system and its initial state with random body velocities (off the constraints)."""
+    system = System(from_dict(d))
+    Y = system.Y0.copy()
+    Y[7 * system.nb :] = np.random.default_rng(seed).normal(size=6 * system.nb)
+    return system, Y
+
+
+def dense_projection(system: System, Y: np.ndarray) -> np.ndarray:
+    """The mass-weighted least change of the velocities onto Phi_q v + rate = 0, densely."""
+    _, J, _, rate = system.constraint_jacobian(0.0, Y)
+    minv = system.static.minv.reshape(-1)
+    mu = np.linalg.lstsq((J * minv) @ J.T, rate, rcond=1e-12)[0]
+    out = Y.copy()
+    out[7 * system.nb :] -= minv * (J.T @ mu)
+    return out
+
+
+@pytest.mark.parametrize("redundant", [False, True])
+def test_velocity_projection_equals_the_dense_least_squares(redundant):
+    system, Y = system_with_velocities(chain_dict(30, duplicate_last=redundant))
+    got = project_velocities(system, Y)
+    _, J, _, rate = system.constraint_jacobian(0.0, got)
+    assert np.abs(J @ got[7 * system.nb :] + rate).max() < 1e-8  # on the constraints (velocities ~1 m/s)
+    np.testing.assert_allclose(got, dense_projection(system, Y), atol=1e-9)
+
+
+def test_full_rank_certificate_agrees_with_the_singular_values():
+    system = System(from_dict(chain_dict(40)))
+    J = scaled_constraint_jacobian(system, 0.0, system.Y0)
+    assert J.size > DENSE_RANK_SIZE  # the large-model path
+    s = relative_singular_values(J)
+    assert s[-1] > 100 * RANK_TOL  # full rank with margin, by the SVD
+    assert certainly_full_rank(J, RANK_TOL)
+    rank = constraint_rank(system, system.Y0, 0.0)
+    assert rank.rank == system.m and rank.redundant == [] and rank.over_driving == []
+
+
+def test_no_certificate_for_dependent_rows_and_the_dense_decision_stands():
+    system = System(from_dict(chain_dict(40, duplicate_last=True)))
+    J = scaled_constraint_jacobian(system, 0.0, system.Y0)
+    assert J.size > DENSE_RANK_SIZE and not certainly_full_rank(J, RANK_TOL)
+    rank = constraint_rank(system, system.Y0, 0.0)
+    assert rank.rank == system.m - 5 and len(rank.redundant) == 5
+
+
+def test_no_certificate_within_the_margin():
+    """Rows independent by the tolerance but with sigma_min / sigma_max below 100 x tol: the
+    certificate is refused (the dense path decides)."""
+    rng = np.random.default_rng(7)
+    U, _ = np.linalg.qr(rng.normal(size=(60, 60)))
+    V, _ = np.linalg.qr(rng.normal(size=(80, 80)))
+    s = np.geomspace(1.0, 10 * RANK_TOL, 60)
+    J = U @ np.diag(s) @ V[:60]
+    assert not certainly_full_rank(J, RANK_TOL)
+    assert certainly_full_rank(U @ np.diag(np.geomspace(1.0, 1e3 * RANK_TOL, 60)) @ V[:60], RANK_TOL)
