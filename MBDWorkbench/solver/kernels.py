@@ -1031,7 +1031,7 @@ def end_of_step_due(ctl, m, changes_before):
     return ctl[CTL_CHANGES] != changes_before
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # not compiled on its own: one closure less for LLVM
 def end_of_step(t, Y, S, W, changes_before):
     """After an accepted step to (t, Y): decide the kept set again if needed (:func:`wants_decision`);
     if the state is near a singular position or the kept set changed since the rank state's change
