@@ -15,7 +15,9 @@ callees compiled on the way included) and exclusive (its own). With ``--warm`` a
 on the cache the first one filled is timed too. The machine load (``uptime``) is recorded
 before and after: the machine is shared, and compile times scale with it.
 
-Run: /usr/bin/python3 bench/cold_start.py [--integrators rk4 galpha] [--warm] [--label after]
+Run: /usr/bin/python3 bench/cold_start.py [--integrators rk4 galpha] [--warm] [--label after] [--tree DIR]
+(``--tree``: measure another source tree, e.g. ``git archive <commit> | tar -x -C DIR`` for "before";
+the child runs with that tree on PYTHONPATH and as its working directory.)
 Writes bench/results/cold_start.json (runs keyed by label, so a "before" run is kept) and
 bench/results/cold_start.md. Not part of the test suite. Never run two at once (2 cores).
 """
@@ -108,15 +110,17 @@ def uptime() -> str:
         return "?"
 
 
-def run_once(integrator: str, cache_home: str) -> dict:
-    """One subprocess on ``cache_home``; its wall time and the child's JSON."""
+def run_once(integrator: str, cache_home: str, tree: str) -> dict:
+    """One subprocess on ``cache_home`` solving with the source tree ``tree``; its wall time and the child's JSON."""
     env = dict(os.environ, XDG_CACHE_HOME=cache_home)
     env.pop("NUMBA_CACHE_DIR", None)
+    env["PYTHONPATH"] = tree
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     out = tempfile.mkdtemp(prefix="cold-out-")
     shutil.rmtree(out)
     cmd = [sys.executable, os.path.abspath(__file__), "--child", integrator, "--out", out]
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - start
     shutil.rmtree(out, ignore_errors=True)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("COLD_START_JSON ")]
@@ -127,13 +131,13 @@ def run_once(integrator: str, cache_home: str) -> dict:
     return data
 
 
-def measure(integrator: str, warm: bool) -> dict:
+def measure(integrator: str, warm: bool, tree: str) -> dict:
     cache_home = tempfile.mkdtemp(prefix="cold-cache-")
     try:
         row = {"integrator": integrator, "uptime_before": uptime()}
-        row["cold"] = run_once(integrator, cache_home)
+        row["cold"] = run_once(integrator, cache_home, tree)
         if warm:
-            row["warm"] = run_once(integrator, cache_home)
+            row["warm"] = run_once(integrator, cache_home, tree)
         row["uptime_after"] = uptime()
         return row
     finally:
@@ -179,13 +183,19 @@ def _load(text: str) -> str:
 def write(results: dict) -> None:
     with open(os.path.join(RESULTS, "cold_start.json"), "w") as f:
         json.dump(results, f, indent=1)
+    md = os.path.join(RESULTS, "cold_start.md")
+    notes = ""
+    if os.path.exists(md):  # the hand-written findings below NOTES_MARKER are kept
+        text = open(md).read()
+        notes = text[text.index(NOTES_MARKER) :] if NOTES_MARKER in text else ""
     lines = ["# Cold start of a first solve (issues 12 and 14)", "", HEADER, ""]
     for label, run in results.items():
         lines += summary_lines(label, run)
-    with open(os.path.join(RESULTS, "cold_start.md"), "w") as f:
-        f.write("\n".join(lines).rstrip() + "\n")
+    with open(md, "w") as f:
+        f.write("\n".join(lines).rstrip() + "\n" + ("\n" + notes if notes else ""))
 
 
+NOTES_MARKER = "<!-- hand-written findings: kept when the script rewrites this file -->"
 HEADER = """Written by `bench/cold_start.py` (see its docstring): the slider-crank example from the command
 line, `simulate examples/slider_crank.json --integrator <i> --t-end 2 --step 1e-3 --out <tmp>`, in a
 fresh `/usr/bin/python3` subprocess with `XDG_CACHE_HOME` an empty folder (so the Numba cache,
@@ -195,9 +205,12 @@ with rk4, under 15 s with galpha. "own" is a dispatcher's compile time without t
 compiled on the way; the load average (1, 5, 15 min) is that of the shared 2-core machine."""
 
 
-def commit() -> str:
+def commit(tree: str) -> str:
+    """The tree's commit (with +dirty for uncommitted changes under MBDWorkbench/), or '?' outside git."""
+    if not os.path.isdir(os.path.join(tree, ".git")) and not os.path.isfile(os.path.join(tree, ".git")):
+        return "?"
     try:
-        git = ["git", "-C", ROOT]
+        git = ["git", "-C", tree]
         out = subprocess.run(git + ["rev-parse", "--short", "HEAD"], capture_output=True, text=True)
         dirty = subprocess.run(git + ["status", "--porcelain", "MBDWorkbench"], capture_output=True, text=True)
         return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
@@ -210,23 +223,26 @@ def main() -> None:
     parser.add_argument("--integrators", nargs="+", default=["rk4", "galpha"])
     parser.add_argument("--warm", action="store_true", help="also time a second run on the filled cache")
     parser.add_argument("--label", default="after", help="key of this run in cold_start.json")
+    parser.add_argument("--tree", default=ROOT, help="source tree to measure (default this one), e.g. a git archive")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     a = parser.parse_args()
     if a.child:
-        sys.path.insert(0, ROOT)
-        child(a.child, a.out)
+        child(a.child, a.out)  # MBDWorkbench from PYTHONPATH (the measured tree)
         return
     path = os.path.join(RESULTS, "cold_start.json")
     results = json.load(open(path)) if os.path.exists(path) else {}
-    run = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit()}
+    tree = os.path.abspath(a.tree)
+    run = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit(tree), "tree": tree}
     run.update({"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"})
     run["rows"] = []
     for integrator in a.integrators:
-        row = measure(integrator, a.warm)
+        row = measure(integrator, a.warm, tree)
         c = row["cold"]
         print(f"{integrator}: wall {c['wall_s']:.1f} s, solve {c['solve_s']:.1f} s, {len(c['compiles'])} compiles")
         run["rows"].append(row)
+    kept = [r for r in results.get(a.label, {}).get("rows", []) if r["integrator"] not in a.integrators]
+    run["rows"] = kept + run["rows"]  # rows of other integrators under this label are kept (interleaved runs)
     results[a.label] = run
     write(results)
 
