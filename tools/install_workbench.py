@@ -12,6 +12,13 @@ produces (a clone of the repository whose package.xml names the ``MBDWorkbench``
 subdirectory). ``--layout package`` links the ``MBDWorkbench`` folder itself instead (also
 supported by Init.py/InitGui.py). Use ``--mod-dir`` to skip asking FreeCAD.
 
+``--warm`` also compiles the solver kernels into the Numba cache in the background (a detached
+process, a short slider-crank run with rk4 then galpha, about a minute; its log is printed), so
+that the first Solve after the install finds them compiled; ``--warm-foreground`` does it and
+waits (also without installing: ``--warm-foreground --no-install``). The cache is the one a
+Solve uses: ``$XDG_CACHE_HOME/mbdworkbench/numba-<hash of the solver sources>``, so run it as
+the user who runs FreeCAD (bench/results/cold_start.md has the compile times).
+
 Run with the Python FreeCAD was built for (Debian: /usr/bin/python3) or with freecadcmd.
 Exit status: 0 done or nothing to do, 1 refused (something else is in the way), 2 usage/FreeCAD
 not found.
@@ -19,7 +26,10 @@ not found.
 
 import argparse
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 
 DEFAULT_NAME = "MultibodyDynamics"
 
@@ -117,6 +127,44 @@ def uninstall(mod_dir: str, name: str, root: str, force: bool) -> int:
     return 0
 
 
+WARM_INTEGRATORS = ("rk4", "galpha")
+
+
+def warm_cache(root: str) -> int:
+    """Compile the solver kernels into the Numba cache: a 2-step slider-crank run per integrator."""
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from MBDWorkbench import cli
+
+    example = os.path.join(root, "examples", "slider_crank.json")
+    code = 0
+    for integrator in WARM_INTEGRATORS:
+        folder = tempfile.mkdtemp(prefix="mbd-warm-")
+        try:
+            args = ["simulate", example, "--integrator", integrator, "--t-end", "0.002", "--step", "1e-3"]
+            code = max(code, cli.main(args + ["--out", os.path.join(folder, "out")]) or 0)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    return code
+
+
+def python_for_warm_up() -> str:
+    """The Python to compile with: this one, unless this runs under freecadcmd."""
+    if os.path.basename(sys.executable).startswith("python"):
+        return sys.executable
+    return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else (shutil.which("python3") or sys.executable)
+
+
+def start_warm_up(root: str) -> str:
+    """Start :func:`warm_cache` in a detached background process; returns its log file."""
+    log = os.path.join(tempfile.gettempdir(), "mbdworkbench-warm-up-%d.log" % os.getpid())
+    script = os.path.join(root, "tools", "install_workbench.py")
+    cmd = [python_for_warm_up(), script, "--warm-foreground", "--no-install"]
+    with open(log, "w") as out:
+        subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    return log
+
+
 def main(argv=None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -135,12 +183,19 @@ def main(argv=None) -> int:
         help="link the repository root (default, Addon Manager layout) or the MBDWorkbench folder",
     )
     parser.add_argument("--force", action="store_true", help="replace/remove a link that points somewhere else")
+    parser.add_argument("--warm", action="store_true", help="compile the solver kernels in the background")
+    parser.add_argument("--warm-foreground", action="store_true", help="compile the solver kernels and wait")
+    parser.add_argument("--no-install", action="store_true", help="with --warm-foreground: only compile")
     args = parser.parse_args(argv)
 
     root = repo_root()
     if not os.path.isfile(os.path.join(root, "MBDWorkbench", "InitGui.py")):
         print("error: %s does not look like the repository (no MBDWorkbench/InitGui.py)" % root)
         return 2
+    if args.no_install:
+        if not args.warm_foreground:
+            parser.error("--no-install goes with --warm-foreground")
+        return warm_cache(root)
     if args.mod_dir:
         mod_dir = os.path.abspath(args.mod_dir)
     else:
@@ -153,7 +208,12 @@ def main(argv=None) -> int:
     source = root if args.layout == "root" else os.path.join(root, "MBDWorkbench")
     if args.uninstall:
         return uninstall(mod_dir, args.name, root, args.force)
-    return install(mod_dir, args.name, source, root, args.force)
+    code = install(mod_dir, args.name, source, root, args.force)
+    if code == 0 and args.warm_foreground:
+        return warm_cache(root)
+    if code == 0 and args.warm:
+        print("compiling the solver kernels in the background (about a minute); log: %s" % start_warm_up(root))
+    return code
 
 
 # freecadcmd runs this file with __name__ == "install_workbench", with the script as argv[0].

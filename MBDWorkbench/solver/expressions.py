@@ -28,9 +28,9 @@ from collections.abc import Iterable, Sequence
 from typing import NoReturn
 
 import numpy as np
-from numba import njit
 
 from .errors import ModelError
+from .jit import njit
 from .limits import (
     MAX_EXPRESSION_DEPTH,
     MAX_EXPRESSION_LENGTH,

@@ -114,7 +114,7 @@ def point_load(Q: np.ndarray, A: np.ndarray, b: int, s: Vec3, F: Vec3, T: Vec3, 
     return Fg, Tb
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def load(Q: np.ndarray, A: np.ndarray, side: Side, s: Vec3, F: Vec3, T: Vec3, body_frame: bool) -> tuple[float, Scalar]:
     """A force F [N] at body-local point s [m] and a torque T [N m] on a side, both global or
     (``body_frame``) in the body frame: adds them to Q and returns (0 potential, power [W])."""
@@ -124,7 +124,7 @@ def load(Q: np.ndarray, A: np.ndarray, side: Side, s: Vec3, F: Vec3, T: Vec3, bo
     return 0.0, dot(Fg, v) + Tb[0] * w[0] + Tb[1] * w[1] + Tb[2] * w[2]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def spring_damper(
     Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, si: Vec3, sj: Vec3, k: float, c: float, l0: float
 ) -> tuple[Scalar, Scalar]:
@@ -146,7 +146,7 @@ def spring_damper(
     return 0.5 * k * stretch * stretch, -(c * rate * rate)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rotational_spring_damper(
     Q: np.ndarray,
     A: np.ndarray,
@@ -208,7 +208,7 @@ def _numbers(par, k):
     return par[k, 0], par[k, 1], par[k, 2], par[k, 3]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def force_element(
     code: int,
     k: int,
@@ -1031,7 +1031,7 @@ def end_of_step_due(ctl, m, changes_before):
     return ctl[CTL_CHANGES] != changes_before
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # not compiled on its own: one closure less for LLVM
 def end_of_step(t, Y, S, W, changes_before):
     """After an accepted step to (t, Y): decide the kept set again if needed (:func:`wants_decision`);
     if the state is near a singular position or the kept set changed since the rank state's change

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 from numpy.typing import ArrayLike
 
 from . import quaternion
 from .catalog import COORDINATES, JOINTS
+from .jit import njit_python_errors as njit
 from .joints import ROW_VECS, body_side, row_terms, row_vectors
 from .kernels import fast_call
 from .results_files import write_results

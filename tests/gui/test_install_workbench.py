@@ -65,3 +65,14 @@ def test_asks_freecad_for_the_user_folder(tmp_path):
     assert code == 0, out
     assert "FreeCAD user Mod folder: %s" % (home / "Mod") in out, out
     assert (home / "Mod" / "MultibodyDynamics").is_symlink()
+
+
+def test_warm_foreground_without_installing_runs_each_integrator():
+    """--warm-foreground --no-install: a short slider-crank run per integrator (compiling the kernels
+    into the Numba cache, already filled by the other tests here), nothing installed."""
+    code, out = _run("--warm-foreground", "--no-install")
+    assert code == 0, out
+    assert out.count("status: completed") == 2 and ": rk4, " in out and ": galpha, " in out, out
+    assert "installed" not in out and "Mod folder" not in out, out
+    code, out = _run("--no-install")
+    assert code == 2 and "--no-install goes with --warm-foreground" in out, out

@@ -41,39 +41,42 @@ def run_fixed(
     constraint rows are decided again and the state projected where needed
     (:func:`..kernels.end_of_step`). Returns (steps done, status)."""
     n = Y.shape[0]
-    k1, k2, k3, k4, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    k, tmp = np.empty((4, n)), np.empty(n)  # the stage derivatives k1 .. k4 (rows), a stage state
     off, m = 7 * S.nb, S.row_kind.shape[0]
+    stages = 4 if method == 2 else 1
     for step in range(nsteps):
         changes = W.ctl[kernels.CTL_CHANGES]
-        status, V, Pnc, Pdrv = kernels.derivatives(t, Y, S, W, k1)
-        if status != kernels.OK:
-            return step, status
-        account_power(acc, t, Pdrv, Pnc)
+        status = kernels.OK
+        for stage in range(stages):  # one call site: kernels.derivatives is inlined, and each copy costs compile time
+            x, ts = Y, t
+            if stage > 0:
+                f = 1.0 if stage == 3 else 0.5  # RK4 stage i: Y + f h k_(i-1) at t + f h
+                for i in range(n):
+                    tmp[i] = Y[i] + f * h * k[stage - 1, i]
+                x, ts = tmp, t + f * h
+            s, V, Pnc, Pdrv = kernels.derivatives(ts, x, S, W, k[stage])
+            if stage == 0:
+                if s != kernels.OK:
+                    return step, s
+                account_power(acc, t, Pdrv, Pnc)
+            else:
+                status = max(status, s)
         if method == 0:
             for i in range(n):
-                Y[i] += h * k1[i]
+                Y[i] += h * k[0, i]
         elif method == 1:
             for i in range(off, n):
-                Y[i] += h * k1[i]
+                Y[i] += h * k[0, i]
             for b in range(S.nb):
                 o = off + 6 * b
                 for c in range(3):
                     Y[7 * b + c] += h * Y[o + c]
                 rotate_by_body_vector(Y[7 * b + 3 : 7 * b + 7].copy(), h * Y[o + 3 : o + 6], Y[7 * b + 3 : 7 * b + 7])
         else:
-            for i in range(n):
-                tmp[i] = Y[i] + 0.5 * h * k1[i]
-            status = kernels.derivatives(t + 0.5 * h, tmp, S, W, k2)[0]
-            for i in range(n):
-                tmp[i] = Y[i] + 0.5 * h * k2[i]
-            status = max(status, kernels.derivatives(t + 0.5 * h, tmp, S, W, k3)[0])
-            for i in range(n):
-                tmp[i] = Y[i] + h * k3[i]
-            status = max(status, kernels.derivatives(t + h, tmp, S, W, k4)[0])
             if status != kernels.OK:
                 return step, status
             for i in range(n):
-                Y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i])
+                Y[i] += h / 6.0 * (k[0, i] + 2.0 * k[1, i] + 2.0 * k[2, i] + k[3, i])
         kernels._normalize_quaternions(S.nb, Y)  # not the S wrapper: see kernels.derivatives
         t += h
         if kernels.end_of_step_due(W.ctl, m, changes):

@@ -22,8 +22,8 @@ is computed once.
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import njit_python_errors as njit
 from ..joints import row_terms
 from ..kernels import (
     FORCE_KERNELS,
@@ -74,7 +74,7 @@ def row_jacobian(
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def element_force(
     code: int,
     k: int,
