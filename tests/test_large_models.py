@@ -9,8 +9,13 @@ import pytest
 
 from MBDWorkbench.solver import from_dict
 from MBDWorkbench.solver.assembly import project_velocities
-from MBDWorkbench.solver.quality import DENSE_RANK_SIZE, certainly_full_rank, constraint_rank
-from MBDWorkbench.solver.scaled_rank import relative_singular_values, scaled_constraint_jacobian
+from MBDWorkbench.solver.quality import constraint_rank
+from MBDWorkbench.solver.scaled_rank import (
+    DENSE_RANK_SIZE,
+    certainly_full_rank,
+    relative_singular_values,
+    scaled_constraint_jacobian,
+)
 from MBDWorkbench.solver.system import System
 from MBDWorkbench.solver.tolerances import RANK_TOL
 
@@ -96,3 +101,20 @@ def test_no_certificate_within_the_margin():
     J = U @ np.diag(s) @ V[:60]
     assert not certainly_full_rank(J, RANK_TOL)
     assert certainly_full_rank(U @ np.diag(np.geomspace(1.0, 1e3 * RANK_TOL, 60)) @ V[:60], RANK_TOL)
+
+
+@pytest.mark.parametrize("redundant", [False, True])
+def test_index3_rank_setup_of_a_large_model_decides_as_the_svd(redundant):
+    """The index-3 integrators' start (dae.rank_analysis): certified full rank without the
+    dense SVD, and the same rows dropped as before when the model is redundant."""
+    from MBDWorkbench.solver.integrators.dae import rank_analysis
+    from MBDWorkbench.solver.tolerances import REDUNDANCY_TOL
+
+    system = System(from_dict(chain_dict(40, duplicate_last=redundant)))
+    rank, drop, involved = rank_analysis(system, 0.0, system.Y0)
+    s = relative_singular_values(scaled_constraint_jacobian(system, 0.0, system.Y0))
+    assert rank == int(np.sum(s > REDUNDANCY_TOL)) == system.m - (5 if redundant else 0)
+    assert len(drop) == (5 if redundant else 0)
+    if redundant:  # the duplicated joint's rows or the ones they duplicate
+        owners = {system.owner_name(int(o)) for o in system.row_owner[drop]}
+        assert owners <= {"R_again", "R39"}

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.linalg
-import scipy.sparse
-import scipy.sparse.linalg
 
 from .assembly import length_scale
 from .catalog import FORCES
 from .errors import ModelError, SimulationError
 from .expressions import compile_profile
 from .scaled_rank import (
+    DENSE_RANK_SIZE,
+    certainly_full_rank,
     conditioning,
     relative_rank,
     relative_singular_values,
@@ -49,8 +49,6 @@ if TYPE_CHECKING:
 
 SCAN_SAMPLES = 50  # output samples at most checked for near-singular configurations and rank changes
 SCAN_MAX_SIZE = 40_000  # the sampled scan runs while m x 6N (Jacobian entries) <= this (dense SVD per sample)
-DENSE_RANK_SIZE = 40_000  # start-of-run rank by SVD up to this size; above it a sparse certificate, else pivoted QR
-FULL_RANK_MARGIN = 100.0  # the sparse certificate of full rank asks sigma_min / sigma_max > this x the tolerance
 NAMED = 6  # joints / drivers / bodies named at most in one message
 
 
@@ -125,21 +123,6 @@ def constraint_rank(system: System, Y: np.ndarray, t: float, tol: float = RANK_T
         [r for r in dropped if r < n_joint_rows],
         [r for r in dropped if r >= n_joint_rows],
     )
-
-
-def certainly_full_rank(J: np.ndarray, tol: float, margin: float = FULL_RANK_MARGIN) -> bool:
-    """True when J (m x n, sparse in fact) certainly has full row rank at relative tolerance
-    ``tol``: sigma_min / sigma_max > margin x tol, from the extreme eigenvalues of the sparse
-    J J^T (Lanczos; shift-invert at 0 for the smallest). False when that cannot be shown (J J^T
-    singular, no convergence, or too close): the caller then decides densely."""
-    Js = scipy.sparse.csr_matrix(J)
-    G = (Js @ Js.T).tocsc()
-    try:
-        top = scipy.sparse.linalg.eigsh(G, k=1, which="LA", return_eigenvectors=False, tol=1e-6)[0]
-        low = scipy.sparse.linalg.eigsh(G, k=1, sigma=0.0, which="LM", return_eigenvectors=False, tol=1e-6)[0]
-    except (RuntimeError, ValueError, scipy.sparse.linalg.ArpackError):  # singular LU, no convergence
-        return False
-    return bool(top > 0 and low > 0 and math.sqrt(low / top) > margin * tol)
 
 
 def _qr_rank(J: np.ndarray, tol: float) -> int:

@@ -10,11 +10,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse
+import scipy.sparse.linalg
 
 from .assembly import length_scale, scaling
 
 if TYPE_CHECKING:
     from .system import System
+
+DENSE_RANK_SIZE = 40_000  # Jacobian entries (m x 6N) up to which a rank is decided by a dense SVD at once
+FULL_RANK_MARGIN = 100.0  # the sparse certificate of full rank asks sigma_min / sigma_max > this x the tolerance
 
 
 def scaled_jacobian(system: System, J: np.ndarray, L: float) -> np.ndarray:
@@ -67,3 +72,18 @@ def sampled_rank_tolerance(system: System, phi: np.ndarray, L: float, tol: float
     a scaled violation d blurs an exact dependency to a singular value of 0.02-0.06 d (Bricard's
     linkage after explicit Euler, measured), so values below max(tol, d) count as zero."""
     return max(tol, scaled_violation(system, phi, L))
+
+
+def certainly_full_rank(J: np.ndarray, tol: float, margin: float = FULL_RANK_MARGIN) -> bool:
+    """True when J (m x n, sparse in fact) certainly has full row rank at relative tolerance
+    ``tol``: sigma_min / sigma_max > margin x tol, from the extreme eigenvalues of the sparse
+    J J^T (Lanczos; shift-invert at 0 for the smallest). False when that cannot be shown (J J^T
+    singular, no convergence, or too close): the caller then decides densely."""
+    Js = scipy.sparse.csr_matrix(J)
+    G = (Js @ Js.T).tocsc()
+    try:
+        top = scipy.sparse.linalg.eigsh(G, k=1, which="LA", return_eigenvectors=False, tol=1e-6)[0]
+        low = scipy.sparse.linalg.eigsh(G, k=1, sigma=0.0, which="LM", return_eigenvectors=False, tol=1e-6)[0]
+    except (RuntimeError, ValueError, scipy.sparse.linalg.ArpackError):  # singular LU, no convergence
+        return False
+    return bool(top > 0 and low > 0 and np.sqrt(low / top) > margin * tol)

@@ -26,7 +26,14 @@ from scipy.sparse.linalg import splu
 from .. import kernels
 from ..assembly import length_scale
 from ..errors import ModelError, SimulationError
-from ..scaled_rank import relative_rank, scaled_constraint_jacobian, scaled_jacobian, singular_structure
+from ..scaled_rank import (
+    DENSE_RANK_SIZE,
+    certainly_full_rank,
+    relative_rank,
+    scaled_constraint_jacobian,
+    scaled_jacobian,
+    singular_structure,
+)
 from ..tolerances import (
     INDEX3_NEAR_SINGULAR,
     INDEX3_RANK_DROP,
@@ -130,7 +137,10 @@ def rank_analysis(system, t: float, Y: np.ndarray) -> tuple[int, np.ndarray, np.
     m = system.m
     if m == 0:
         return 0, np.zeros(0, np.int64), np.zeros(0, np.int64)
-    U, sv = singular_structure(scaled_constraint_jacobian(system, t, Y))
+    Js = scaled_constraint_jacobian(system, t, Y)
+    if Js.size > DENSE_RANK_SIZE and certainly_full_rank(Js, REDUNDANCY_TOL):  # large: no dense SVD
+        return m, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    U, sv = singular_structure(Js)
     rank = relative_rank(sv / max(sv[0], 1e-300), REDUNDANCY_TOL)
     if rank == m:
         return rank, np.zeros(0, np.int64), np.zeros(0, np.int64)
