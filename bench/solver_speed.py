@@ -22,9 +22,8 @@ from MBDWorkbench.solver.model import Model  # noqa: E402
 from MBDWorkbench.solver.results import Results  # noqa: E402
 
 
-def chain(n: int, link: float = 0.2, mass: float = 0.5) -> Model:
-    """N uniform links (length ``link`` m) along x, joined by revolutes whose axes
-    alternate between y and z, the first hinged to the ground; gravity -z."""
+def chain_dict(n: int, link: float = 0.2, mass: float = 0.5) -> dict:
+    """The model file (dict) of :func:`chain`."""
     J = mass * link**2 / 12
     bodies, joints = [], []
     for k in range(n):
@@ -39,15 +38,19 @@ def chain(n: int, link: float = 0.2, mass: float = 0.5) -> Model:
                 "frame": {"origin": [k * link, 0, 0], "z_axis": axis, "x_axis": [1, 0, 0]},
             }
         )
-    return from_dict(
-        {
-            "name": f"chain{n}",
-            "gravity": [0, 0, -9.81],
-            "bodies": bodies,
-            "joints": joints,
-            "settings": {"t_end": 1.0, "step": 1e-3, "output_step": 0.01},
-        }
-    )
+    return {
+        "name": f"chain{n}",
+        "gravity": [0, 0, -9.81],
+        "bodies": bodies,
+        "joints": joints,
+        "settings": {"t_end": 1.0, "step": 1e-3, "output_step": 0.01},
+    }
+
+
+def chain(n: int, link: float = 0.2, mass: float = 0.5) -> Model:
+    """N uniform links (length ``link`` m) along x, joined by revolutes whose axes
+    alternate between y and z, the first hinged to the ground; gravity -z."""
+    return from_dict(chain_dict(n, link, mass))
 
 
 def measure(model: Model, integrator: str, repeats: int = 3) -> Results:

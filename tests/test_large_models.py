@@ -7,6 +7,7 @@ rows) the dense decision is taken unchanged."""
 import numpy as np
 import pytest
 
+from bench.solver_speed import chain_dict as bench_chain_dict
 from MBDWorkbench.solver import from_dict
 from MBDWorkbench.solver.assembly import project_velocities
 from MBDWorkbench.solver.quality import constraint_rank
@@ -19,30 +20,14 @@ from MBDWorkbench.solver.scaled_rank import (
 from MBDWorkbench.solver.system import System
 from MBDWorkbench.solver.tolerances import RANK_TOL
 
-LINK = 0.2  # [m]
-
 
 def chain_dict(n: int, duplicate_last: bool = False) -> dict:
-    """N links along x joined by revolutes with axes alternating y / z, the first to the ground;
-    ``duplicate_last``: the last revolute twice (5 redundant equations)."""
-    bodies, joints = [], []
-    for k in range(n):
-        bodies.append(
-            {"name": f"L{k}", "mass": 0.5, "inertia": [1e-4, 2e-3, 2e-3], "position": [(k + 0.5) * LINK, 0, 0]}
-        )
-        axis = [0, 1, 0] if k % 2 == 0 else [0, 0, 1]
-        joints.append(
-            {
-                "name": f"R{k}",
-                "type": "revolute",
-                "body_i": "ground" if k == 0 else f"L{k - 1}",
-                "body_j": f"L{k}",
-                "frame": {"origin": [k * LINK, 0, 0], "z_axis": axis, "x_axis": [1, 0, 0]},
-            }
-        )
+    """bench/solver_speed.py's chain of N revolute links; ``duplicate_last``: the last revolute
+    twice (5 redundant equations)."""
+    d = bench_chain_dict(n)
     if duplicate_last:
-        joints.append(dict(joints[-1], name="R_again"))
-    return {"name": f"chain{n}", "gravity": [0, 0, -9.81], "bodies": bodies, "joints": joints}
+        d["joints"].append(dict(d["joints"][-1], name="R_again"))
+    return d
 
 
 def system_with_velocities(d: dict, seed: int = 3) -> tuple[System, np.ndarray]:

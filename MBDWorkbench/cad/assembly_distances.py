@@ -71,7 +71,6 @@ class Rule:
     radii: tuple[int, ...] = ()
 
 
-_SHIFT = {"point_in_plane", "line_in_plane", "planar"}
 RULES: dict[str, Rule] = {
     "PointPoint": Rule("distance", "spherical", "length"),
     "LineLine": Rule("line_line_distance", "cylindrical", "length"),

@@ -521,7 +521,7 @@ class Results:
         multiplier of its one row, i.e. the tooth or belt force along the pitch line, the force
         between rack and pinion, the screw's thrust (signs: docs/model-format.md, couplers)."""
         k = self.joint_names.index(joint)
-        if not JOINTS[self.model.joints[k].type].parameters:
+        if not self.is_coupler(joint):
             raise ValueError(f"joint '{joint}' ({self.model.joints[k].type}) is not a coupler joint")
         return self.multipliers[:, int(np.nonzero(self.system.row_owner == k)[0][0])]
 

@@ -9,14 +9,11 @@ the Assembly's solver cannot be the reference here; the reference is FreeCAD's g
 import numpy as np
 import pytest
 from test_assembly_joints_freecad import (
-    A_EDGE,
-    A_PLACEMENT,
-    B_EDGES,
     assemble_part_b,
     assert_same_placement,
+    build,
     import_and_model,
     our_joint_object,
-    placement,
 )
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -25,27 +22,6 @@ CASES = {  # name: element lists on A and B, our joint type
     "point-line": ((["Edge1", "Vertex1"], ["Vertex1"] * 2), "point_on_line"),
     "line-line": ((["Edge1", "Vertex1"], ["Edge1", "Vertex1"]), "cylindrical"),
 }
-
-
-def unsolved_assembly(App, doc, JointObject, refs):
-    """A grounded, a Distance 0 between A's and B's elements, B left where it was put (the
-    Assembly's solver is not run: it does not close these)."""
-    asm = doc.addObject("Assembly::AssemblyObject", "Assembly")
-    asm.Type = "Assembly"
-    joints = asm.newObject("Assembly::JointGroup", "Joints")
-    a = asm.newObject("Part::Box", "A")
-    a.Length = a.Width = a.Height = A_EDGE
-    a.Placement = placement(App, A_PLACEMENT)
-    b = asm.newObject("Part::Box", "B")
-    b.Length, b.Width, b.Height = B_EDGES
-    b.Placement = placement(App, B_NEAR)
-    doc.recompute()
-    JointObject.GroundedJoint(joints.newObject("App::FeaturePython", "GroundedJoint"), a)
-    joint = joints.newObject("App::FeaturePython", "Joint")
-    JointObject.Joint(joint, JointObject.JointTypes.index("Distance"))
-    joint.Distance = 0.0
-    joint.Proxy.setJointConnectors(joint, [[asm, ["A." + e for e in refs[0]]], [asm, ["B." + e for e in refs[1]]]])
-    return asm, joint, a, b
 
 
 def line_distance(App, line_edge, point):
@@ -61,7 +37,10 @@ def test_zero_distance_frames_and_our_assembly_on_the_geometry(App, doc, JointOb
     import UtilsAssembly
 
     refs, ours = CASES[case]
-    asm, joint, a, b = unsolved_assembly(App, doc, JointObject, refs)
+    # B left where it was put: FreeCAD's solver does not close these
+    asm, joint, a, b = build(
+        App, doc, JointObject, "Distance", refs, {"Distance": 0.0}, b_placement=B_NEAR, solve=False
+    )
     report, model = import_and_model(doc, asm)
     assert report.unsupported == [] and [j.type for j in model.joints] == [ours]
     obj = our_joint_object(doc)

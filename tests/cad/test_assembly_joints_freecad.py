@@ -33,9 +33,10 @@ def placement(App, spec):
     return App.Placement(App.Vector(*base), App.Rotation(App.Vector(*axis), angle))
 
 
-def build(App, doc, JointObject, jtype, refs, props=None, a_placement=A_PLACEMENT):
+def build(App, doc, JointObject, jtype, refs, props=None, a_placement=A_PLACEMENT, b_placement=B_START, solve=True):
     """Assembly with box A grounded and a joint of ``jtype`` between A and bar B; ``refs`` are
-    the element lists on A and B, ``props`` joint properties set before the connectors."""
+    the element lists on A and B, ``props`` joint properties set before the connectors;
+    ``solve``: the Assembly's solver places B (else B stays at ``b_placement``)."""
     asm = doc.addObject("Assembly::AssemblyObject", "Assembly")
     asm.Type = "Assembly"
     joints = asm.newObject("Assembly::JointGroup", "Joints")
@@ -44,7 +45,7 @@ def build(App, doc, JointObject, jtype, refs, props=None, a_placement=A_PLACEMEN
     a.Placement = placement(App, a_placement)
     b = asm.newObject("Part::Box", "B")
     b.Length, b.Width, b.Height = B_EDGES
-    b.Placement = placement(App, B_START)
+    b.Placement = placement(App, b_placement)
     doc.recompute()
     ground = joints.newObject("App::FeaturePython", "GroundedJoint")
     JointObject.GroundedJoint(ground, a)
@@ -53,8 +54,9 @@ def build(App, doc, JointObject, jtype, refs, props=None, a_placement=A_PLACEMEN
     for k, v in (props or {}).items():
         setattr(joint, k, v)
     joint.Proxy.setJointConnectors(joint, [[asm, ["A." + e for e in refs[0]]], [asm, ["B." + e for e in refs[1]]]])
-    assert asm.solve() == 0
-    doc.recompute()
+    if solve:
+        assert asm.solve() == 0
+        doc.recompute()
     return asm, joint, a, b
 
 
