@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..cad.objects import find_objects, mbd_type
+from ..cad.placement import app_vector
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -105,7 +106,7 @@ def spiral(frame: App.Placement, r_inner: float, r_outer: float, turns: float = 
         local.append((r * math.cos(phi), r * math.sin(phi), 0.0))
     phi = 2.0 * math.pi * turns
     local.append((1.3 * r_outer * math.cos(phi), 1.3 * r_outer * math.sin(phi), 0.0))
-    return [_vec(frame.multVec(_app_vector(p))) for p in local]
+    return [_vec(frame.multVec(app_vector(*p))) for p in local]
 
 
 def arrow(point: Vec, direction: Vec, length: float) -> Symbol:
@@ -138,12 +139,6 @@ def curved_arrow(point: Vec, axis: Vec, radius: float, sweep: float = 1.5 * math
 
 
 # ---------------------------------------------------------------------- FreeCAD side
-def _app_vector(p):
-    import FreeCAD as App
-
-    return App.Vector(float(p[0]), float(p[1]), float(p[2]))
-
-
 def _vec(v) -> Vec:
     return (float(v.x), float(v.y), float(v.z))
 
@@ -231,7 +226,7 @@ def symbol(obj: App.DocumentObject, size: float, shown: Shown | None = None, t: 
             from ..cad.document_model import global_placement
 
             rotation = motion.Rotation.multiply(global_placement(obj.Body.Part).Rotation)
-            direction = _vec(rotation.multVec(_app_vector(direction)))
+            direction = _vec(rotation.multVec(app_vector(*direction)))
         if obj.Kind == "torque":
             return curved_arrow(point, direction, 0.3 * size)
         return arrow(point, direction, size)
