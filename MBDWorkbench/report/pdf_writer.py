@@ -227,8 +227,9 @@ def column_widths(table: Table, avail: float) -> list[float]:
         for c in range(n)
     ]
     if sum(nat) <= avail:
-        if n <= 4:
-            nat[-1] += avail - sum(nat)
+        if n <= 4:  # a short table spans the page: its last text column takes the room left
+            text = [c for c in range(n) if c not in table.numeric]
+            nat[text[-1] if text else -1] += avail - sum(nat)
         return nat
     fixed = set(table.numeric)
     words = [
