@@ -71,7 +71,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         with cancel_on_signals() as cancelled:
             try:
                 progress = None if args.quiet else Progress()
-                res = simulate(model, progress=progress, cancel=cancelled, writer=writer, **overrides)
+                res = simulate(
+                    model,
+                    progress=progress,
+                    cancel=cancelled,
+                    writer=writer,
+                    interpret_while_compiling=True,
+                    **overrides,
+                )
             except SimulationError as e:
                 code = report_stopped_run(e, out)
                 if not isinstance(e, ResultsWriteError):  # the results folder holds this run's samples

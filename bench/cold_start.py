@@ -15,7 +15,13 @@ callees compiled on the way included) and exclusive (its own). With ``--warm`` a
 on the cache the first one filled is timed too. The machine load (``uptime``) is recorded
 before and after: the machine is shared, and compile times scale with it.
 
-Run: /usr/bin/python3 bench/cold_start.py [--integrators rk4 galpha] [--warm] [--label after] [--tree DIR]
+Each run is made in two modes (``--modes``): ``interpret``, the command line's default since the
+interpreted start (solver/cold_start.py: the kernels run as Python while a background process
+compiles them; its remaining time after the run is recorded too), and ``compile``
+(MBD_COLD_START=compile: Numba compiles in the process before the solve, as before).
+
+Run: /usr/bin/python3 bench/cold_start.py [--integrators rk4 galpha] [--modes interpret compile] [--warm]
+    [--label after] [--tree DIR]
 (``--tree``: measure another source tree, e.g. ``git archive <commit> | tar -x -C DIR`` for "before";
 the child runs with that tree on PYTHONPATH and as its working directory.)
 Writes bench/results/cold_start.json (runs keyed by label, so a "before" run is kept) and
@@ -110,9 +116,11 @@ def uptime() -> str:
         return "?"
 
 
-def run_once(integrator: str, cache_home: str, tree: str) -> dict:
-    """One subprocess on ``cache_home`` solving with the source tree ``tree``; its wall time and the child's JSON."""
-    env = dict(os.environ, XDG_CACHE_HOME=cache_home)
+def run_once(integrator: str, cache_home: str, tree: str, mode: str) -> dict:
+    """One subprocess on ``cache_home`` solving with the source tree ``tree``; its wall time and
+    the child's JSON. ``mode``: MBD_COLD_START (interpret: the command line's interpreted start,
+    solver/cold_start.py; compile: Numba compiles in the process, as before)."""
+    env = dict(os.environ, XDG_CACHE_HOME=cache_home, MBD_COLD_START=mode)
     env.pop("NUMBA_CACHE_DIR", None)
     env["PYTHONPATH"] = tree
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -131,13 +139,23 @@ def run_once(integrator: str, cache_home: str, tree: str) -> dict:
     return data
 
 
-def measure(integrator: str, warm: bool, tree: str) -> dict:
+def wait_for_background_compiles() -> float:
+    """Wait until no background compile (solver/fill_cache.py) runs; seconds waited."""
+    start = time.perf_counter()
+    while subprocess.run(["pgrep", "-f", "MBDWorkbench.solver.fill_cache"], capture_output=True).returncode == 0:
+        time.sleep(0.5)
+    return time.perf_counter() - start
+
+
+def measure(integrator: str, warm: bool, tree: str, mode: str) -> dict:
     cache_home = tempfile.mkdtemp(prefix="cold-cache-")
     try:
-        row = {"integrator": integrator, "uptime_before": uptime()}
-        row["cold"] = run_once(integrator, cache_home, tree)
+        wait_for_background_compiles()
+        row = {"integrator": integrator, "mode": mode, "uptime_before": uptime()}
+        row["cold"] = run_once(integrator, cache_home, tree, mode)
+        row["background_compile_after_run_s"] = wait_for_background_compiles()
         if warm:
-            row["warm"] = run_once(integrator, cache_home, tree)
+            row["warm"] = run_once(integrator, cache_home, tree, mode)
         row["uptime_after"] = uptime()
         return row
     finally:
@@ -157,20 +175,25 @@ def compile_table(compiles: list, top: int = 25) -> list:
 
 def summary_lines(label: str, run: dict) -> list:
     lines = [f"### {label} ({run['date']}, commit {run['commit']})", ""]
-    lines += ["| integrator | subprocess wall [s] | import [s] | first solve [s] | compilations | "]
-    lines[-1] += "compile time (sum of own) [s] | warm run wall [s] | uptime before / after |"
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---|")
+    lines += ["| integrator | mode | subprocess wall [s] | import [s] | first solve [s] | compilations in it | "]
+    lines[-1] += "compile time (sum of own) [s] | background compile still running after it [s] | "
+    lines[-1] += "warm run wall [s] | uptime before / after |"
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for row in run["rows"]:
         c = row["cold"]
         own = sum(x["exclusive_s"] for x in c["compiles"])
         warm = f"{row['warm']['wall_s']:.2f}" if "warm" in row else "-"
         load = f"{_load(row['uptime_before'])} / {_load(row['uptime_after'])}"
+        background = row.get("background_compile_after_run_s")
+        background = f"{background:.1f}" if background is not None else "-"
         lines.append(
-            f"| {row['integrator']} | **{c['wall_s']:.1f}** | {c['import_s']:.2f} | {c['solve_s']:.1f} | "
-            f"{len(c['compiles'])} | {own:.1f} | {warm} | {load} |"
+            f"| {row['integrator']} | {row.get('mode', 'compile')} | **{c['wall_s']:.1f}** | {c['import_s']:.2f} | "
+            f"{c['solve_s']:.1f} | {len(c['compiles'])} | {own:.1f} | {background} | {warm} | {load} |"
         )
     lines.append("")
     for row in run["rows"]:
+        if not row["cold"]["compiles"]:
+            continue
         lines += [f"Largest compilations, {row['integrator']} ({label}):", ""]
         lines += compile_table(row["cold"]["compiles"]) + [""]
     return lines
@@ -224,6 +247,10 @@ def main() -> None:
     parser.add_argument("--warm", action="store_true", help="also time a second run on the filled cache")
     parser.add_argument("--label", default="after", help="key of this run in cold_start.json")
     parser.add_argument("--tree", default=ROOT, help="source tree to measure (default this one), e.g. a git archive")
+    parser.add_argument(
+        "--modes", nargs="+", default=["interpret", "compile"], choices=["interpret", "compile"],
+        help="MBD_COLD_START of the runs: interpret (the command line's default) and/or compile (as before)",
+    )  # fmt: skip
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     a = parser.parse_args()
@@ -236,12 +263,21 @@ def main() -> None:
     run = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "commit": commit(tree), "tree": tree}
     run.update({"machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"})
     run["rows"] = []
-    for integrator in a.integrators:
-        row = measure(integrator, a.warm, tree)
-        c = row["cold"]
-        print(f"{integrator}: wall {c['wall_s']:.1f} s, solve {c['solve_s']:.1f} s, {len(c['compiles'])} compiles")
-        run["rows"].append(row)
-    kept = [r for r in results.get(a.label, {}).get("rows", []) if r["integrator"] not in a.integrators]
+    for mode in a.modes:
+        for integrator in a.integrators:
+            row = measure(integrator, a.warm, tree, mode)
+            c = row["cold"]
+            print(
+                f"{integrator} ({mode}): wall {c['wall_s']:.1f} s, solve {c['solve_s']:.1f} s, "
+                f"{len(c['compiles'])} compiles"
+            )
+            run["rows"].append(row)
+    measured = {(m, i) for m in a.modes for i in a.integrators}
+    kept = [
+        r
+        for r in results.get(a.label, {}).get("rows", [])
+        if (r.get("mode", "compile"), r["integrator"]) not in measured
+    ]
     run["rows"] = kept + run["rows"]  # rows of other integrators under this label are kept (interleaved runs)
     results[a.label] = run
     write(results)

@@ -7,3 +7,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 for p in (ROOT, os.path.join(ROOT, "tests")):
     if p not in sys.path:
         sys.path.insert(0, p)
+
+# The suite compiles its kernels in process, as a benchmark does: no background compile processes
+# from the command-line tests (tests/test_cold_start.py asks for the interpreted start itself).
+os.environ.setdefault("MBD_COLD_START", "compile")

@@ -137,6 +137,7 @@ def warm_cache(root: str) -> int:
     from MBDWorkbench import cli
 
     example = os.path.join(root, "examples", "slider_crank.json")
+    os.environ["MBD_COLD_START"] = "compile"  # compile here (solver/cold_start.py)
     code = 0
     for integrator in WARM_INTEGRATORS:
         folder = tempfile.mkdtemp(prefix="mbd-warm-")

@@ -114,7 +114,10 @@ class SolveRun:
         from ..solver.simulate import simulate
 
         try:
-            self.outcome = (simulate(self.model, progress=self.progress, cancel=self.cancel), None)
+            self.outcome = (
+                simulate(self.model, progress=self.progress, cancel=self.cancel, interpret_while_compiling=True),
+                None,
+            )
         except SimulationError as exc:
             self.outcome = (exc.results, exc)
         except BaseException as exc:  # re-raised in the GUI thread
@@ -204,14 +207,23 @@ def warm_model() -> Model:
 
 
 def _warm_kernels() -> None:
-    """Worker thread: one short run per default integrator compiles (or loads from the
-    on-disk cache) the Numba kernels a first Solve needs."""
-    from ..solver.simulate import simulate
+    """Worker thread: a background process compiles the Numba kernels a first Solve needs into
+    the on-disk cache (solver/cold_start.py; nothing compiles in FreeCAD's process, so the GUI
+    does not stall); this thread waits for it. A Solve started meanwhile runs interpreted."""
+    from ..solver import cold_start
+    from ..solver.integrators import METHODS
 
     started = time.perf_counter()
     try:
         model = warm_model()
-        simulate(model, t_end=2 * model.settings.step, output_step=model.settings.step)
+        integrator = model.settings.integrator
+        kernel = METHODS[integrator].entry_kernel
+        if kernel is not None and not cold_start.is_cached(kernel):
+            job = cold_start.fill_in_background(model, integrator)
+            if job is None:
+                raise OSError("the background compile could not start")
+            if job.wait() != 0:
+                raise RuntimeError("the background compile ended with code %d" % job.returncode)
     except Exception as exc:  # a warm-up failure must not disturb the user; Solve reports errors
         _warm_state["error"] = repr(exc)
     finally:

@@ -29,6 +29,7 @@ from typing import NoReturn
 
 import numpy as np
 
+from . import cold_start
 from .errors import ModelError
 from .jit import njit
 from .limits import (
@@ -717,14 +718,14 @@ class Program:
         """(f, f', f'') at time t through the njit evaluator."""
         if self._args is None:
             self._args = pack_args(pack_programs([self]))
-        f, f1, f2 = eval_jet(0, float(t), *self._args)
+        f, f1, f2 = cold_start.call(eval_jet, 0, float(t), *self._args)
         return float(f), float(f1), float(f2)
 
     def series(self, times: np.ndarray) -> np.ndarray:
         """(f, f', f'') at every time of ``times`` [s]: array (n, 3)."""
         if self._args is None:
             self._args = pack_args(pack_programs([self]))
-        return eval_series(0, np.ascontiguousarray(times, dtype=np.float64), *self._args)
+        return cold_start.call(eval_series, 0, np.ascontiguousarray(times, dtype=np.float64), *self._args)
 
     def __repr__(self) -> str:
         return "Program(%r)" % self.source

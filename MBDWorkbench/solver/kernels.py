@@ -480,7 +480,15 @@ def new_rank_state(m: int) -> np.ndarray:
     return ctl
 
 
-@njit(cache=True)
+def _schur_numpy(band, jac, weight, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm):
+    """:func:`_schur` in NumPy (the interpreted start's version: the loops are slow in Python)."""
+    vals = (jac[pair_r, pair_side_r] * weight[pair_body] * jac[pair_s, pair_side_s]).sum(axis=1)
+    i, j = perm[pair_r], perm[pair_s]
+    band[:, :] = 0.0
+    np.add.at(band, (np.maximum(i, j), np.abs(i - j)), vals)
+
+
+@njit(cache=True, interpreted=_schur_numpy)
 def _schur(band, jac, weight, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm):
     """Band of the permuted J diag(weight) J^T (weight: M^-1, or the rank metric)."""
     band[:, :] = 0.0
@@ -642,7 +650,43 @@ def _kept_cholesky_watched(band, bw, keep, ratio, ref, ctl):
     return True, rmin
 
 
-@njit(cache=True)
+def _band_rows_cols(m: int, bw: int) -> tuple:
+    """Index arrays (row, column, valid) of the band layout band[i, k] = entry (i, i - k)."""
+    rows = np.repeat(np.arange(m), bw + 1).reshape(m, bw + 1)
+    cols = rows - np.arange(bw + 1)
+    return rows, cols, cols >= 0
+
+
+def _full_cholesky_watched_numpy(band, bw, ratio, ref, ctl):
+    """:func:`_full_cholesky_watched` with NumPy's dense Cholesky factor (the interpreted
+    start's version); the loop version decides whenever a pivot is not regular or a watched
+    ratio falls (the same early returns)."""
+    m = band.shape[0]
+    rows, cols, valid = _band_rows_cols(m, min(bw, m - 1))
+    width = cols.shape[1]
+    dense = np.zeros((m, m))
+    dense[rows[valid], cols[valid]] = band[:, :width][valid]
+    diag = np.diagonal(dense).copy()
+    try:
+        factor = np.linalg.cholesky(dense)
+    except np.linalg.LinAlgError:
+        factor = None
+    set_ref = ctl[CTL_SET_REF] > 0.0
+    if factor is not None:
+        r = np.diagonal(factor) ** 2 / diag
+        if np.all(np.isfinite(factor)) and np.all(r > 0.0) and (set_ref or np.all(r >= DECIDE_NOW_DROP * ref)):
+            band[:, :width][valid] = factor[rows[valid], cols[valid]]
+            ratio[:] = r
+            if set_ref:
+                ref[:] = r
+            elif np.any(r < WATCH_DROP * ref):
+                ctl[CTL_WATCH] = 1.0
+            ctl[CTL_SET_REF] = 0.0
+            return True, min(1.0, float(r.min()) if m else 1.0)
+    return _full_cholesky_watched.py_func(band, bw, ratio, ref, ctl)
+
+
+@njit(cache=True, interpreted=_full_cholesky_watched_numpy)
 def _full_cholesky_watched(band, bw, ratio, ref, ctl):
     """:func:`_kept_cholesky_watched` when every row is kept (the common case, kept lean):
     band_cholesky without the kept-set branches, the pivots watched on the way."""

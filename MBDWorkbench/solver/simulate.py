@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from . import kernels, limits, quality
+from . import cold_start, kernels, limits, quality
 from .assembly import assemble_initial_state
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
@@ -60,6 +60,7 @@ def simulate(
     out_dir: str | None = None,
     overwrite: bool = False,
     writer: ResultsWriter | None = None,
+    interpret_while_compiling: bool = False,
     **overrides,
 ) -> Results:
     """Simulate ``model`` (a Model). Keyword overrides replace model.settings fields
@@ -69,12 +70,21 @@ def simulate(
     time). ``out_dir``: the results folder, checked before solving, then locked and written
     while the run goes; a non-empty one is refused unless ``overwrite`` (then replaced as a
     whole at the end); or ``writer``, a ResultsWriter the caller opened (committed here once
-    the run has started; the caller aborts it if this raises before). Returns Results
-    (``status`` completed or completed_with_warnings, ``warnings`` a list of RunWarning)."""
+    the run has started; the caller aborts it if this raises before).
+    ``interpret_while_compiling``: on a cold Numba cache, run the kernels interpreted while a
+    background process compiles them (:mod:`.cold_start`; the command line and the GUI do).
+    Returns Results (``status`` completed or completed_with_warnings, ``warnings`` a list of RunWarning)."""
     model = with_settings(model, overrides)
     validate_run(model)  # size estimate against solver/limits.py, profiles at the output times
     if writer is None and out_dir is not None:
         ResultsWriter(out_dir, overwrite).abort()  # refused here, before solving, if it may not be written
+    stepper_class = METHODS[model.settings.integrator]
+    with cold_start.interpreted_until_compiled(model, stepper_class, interpret_while_compiling):
+        return _run(model, progress, cancel, out_dir, overwrite, writer)
+
+
+def _run(model, progress, cancel, out_dir, overwrite, writer) -> Results:
+    """:func:`simulate` after its checks."""
     settings = model.settings
     system = System(model)
     res = Results(system, settings)

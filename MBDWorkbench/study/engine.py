@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from ..solver.cold_start import python_executable
 from ..solver.errors import ModelError
 from ..solver.status import CANCELLED, FAILED
 from .designs import variants
@@ -164,18 +165,6 @@ def _package_first_on_path() -> Iterator[None]:
     finally:
         spawn.set_executable(executable)
         sys.path.remove(root)
-
-
-def python_executable() -> str:
-    """The Python interpreter of this process: sys.executable, or when that is not a Python (a
-    FreeCAD binary embedding it) the python3.X / python3 of sys.exec_prefix."""
-    if os.path.basename(sys.executable).startswith("python"):
-        return sys.executable
-    folder = os.path.join(sys.exec_prefix, "bin")
-    for name in (f"python{sys.version_info.major}.{sys.version_info.minor}", "python3"):
-        if os.access(os.path.join(folder, name), os.X_OK):
-            return os.path.join(folder, name)
-    return sys.executable
 
 
 def _check_same_code(digests: dict[str, str], scheduler: str | None) -> None:

@@ -48,6 +48,7 @@ class Stepper:
     label: str = ""
     formulation: str = INDEX1_FORMULATION
     index: int = 1
+    entry_kernel = None  # the compiled kernel whose cache entry shows a warm cache (solver/cold_start.py)
 
     def __init_subclass__(cls, **kwargs) -> None:
         """Copy label, formulation and index from the catalogue record of ``cls.name``."""

@@ -91,6 +91,7 @@ class FixedStepStepper(Stepper):
     shortened so that output times are hit exactly); ``method`` is run_fixed's code."""
 
     method: int = -1
+    entry_kernel = run_fixed  # compiled entry point (solver/cold_start.py probes its cache)
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)

@@ -37,6 +37,7 @@ class GAlphaStepper(Index3Stepper):
     with SciPy's sparse LU (the reference the compiled loop is tested against)."""
 
     name = "galpha"
+    entry_kernel = gk.advance  # compiled entry point (solver/cold_start.py probes its cache)
     MAX_NEWTON = 10
     SLOW_NEWTON = 7
     NEWTON_TOL = 1e-8

@@ -1,0 +1,248 @@
+"""The interpreted start on a cold cache (solver/cold_start.py, solver/jit.py's twins).
+
+The references are the compiled kernels (this process compiles them as usual): the same model
+run with the kernels interpreted must give the same trajectory up to rounding; the NumPy
+versions of the band kernels must give what the loop versions give; and from the command line
+with an empty cache, a run must finish interpreted while a background process fills the cache.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from MBDWorkbench.solver import cold_start, jit, kernels
+from MBDWorkbench.solver.integrators import METHODS
+from MBDWorkbench.solver.model import load
+from MBDWorkbench.solver.simulate import simulate
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _example(name: str):
+    return load(os.path.join(ROOT, "examples", name + ".json"))
+
+
+def _interpreted(run, done=lambda: False):
+    jit.start_interpreting(done)
+    try:
+        return run()
+    finally:
+        jit.stop_interpreting()
+
+
+def _same_run(a, b, tol=1e-12):
+    """Same samples up to rounding (the kernels' arithmetic is the same; measured: identical, or
+    6e-15 relative for the ankle)."""
+    assert a.status == b.status
+    np.testing.assert_array_equal(a.t, b.t)
+    for x, y in ((a.Y, b.Y), (a.Ydot, b.Ydot), (a.multipliers, b.multipliers)):
+        x, y = np.nan_to_num(x), np.nan_to_num(y)
+        assert np.abs(x - y).max() <= tol * max(1.0, float(np.abs(y).max()))
+
+
+@pytest.mark.parametrize(
+    "example, integrator",
+    [
+        ("slider_crank", "rk4"),  # motor (expression profile), springs, dampers
+        ("slider_crank", "euler"),
+        ("slider_crank", "symplectic_euler"),
+        ("slider_crank", "galpha"),
+        ("spinning_top", "rk4"),  # gyroscopic terms
+        ("ankle", "rk4"),  # closed loops, universal joint, rank decisions
+        ("four_bar_spatial", "galpha"),
+    ],
+)
+def test_interpreted_kernels_reproduce_the_compiled_run(example, integrator):
+    model = _example(example)
+    options = dict(t_end=0.03, output_step=0.01, integrator=integrator)
+    compiled = simulate(model, **options)
+    interpreted = _interpreted(lambda: simulate(model, **options))
+    assert jit.stop_reason() == "stopped"  # it ran interpreted to the end
+    _same_run(interpreted, compiled)
+
+
+def test_switch_to_compiled_kernels_mid_run_continues_the_same_motion():
+    model = _example("slider_crank")
+    options = dict(t_end=0.05, output_step=0.005)
+    compiled = simulate(model, **options)
+    calls = []
+
+    def done():
+        calls.append(1)
+        return len(calls) > 6
+
+    mixed = _interpreted(lambda: simulate(model, **options), done)
+    assert jit.stop_reason() == "compiled"
+    _same_run(mixed, compiled)
+
+
+def test_interpreting_compiles_nothing():
+    seen = []
+
+    @jit.njit
+    def twice(x):
+        return 2.0 * x
+
+    def probe():
+        seen.append(twice(3.0))
+        return twice.signatures
+
+    signatures = _interpreted(probe)
+    assert seen == [6.0] and signatures == []
+    assert twice(3.0) == 6.0 and len(twice.signatures) == 1  # compiled after the interpreted start
+
+
+@jit.njit
+def _half_then_invert(x, out):
+    out[0] = 0.5 * x
+    out[1] = 1.0 / x
+
+
+def test_python_arithmetic_error_restores_the_arrays_and_runs_compiled():
+    """Python raises on 1.0 / 0.0 where the compiled kernel (NumPy float semantics) gives inf:
+    the interpreted call is undone and the compiled kernel runs instead."""
+    out = np.array([9.0, 9.0])
+    restored = []
+
+    def run():
+        _half_then_invert(0.0, out)
+        restored.append(jit.interpreting())
+
+    _interpreted(run)
+    assert restored == [False]
+    assert jit.stop_reason().startswith("ZeroDivisionError in _half_then_invert")
+    assert out[0] == 0.0 and np.isinf(out[1])
+
+
+def _band_case(rng, m=9, bw=3, scale=1.0):
+    """A symmetric positive definite band matrix in the band layout (row i, column i - k at [i, k])."""
+    a = rng.normal(size=(m, m))
+    dense = a @ a.T * scale + m * np.eye(m)
+    for i in range(m):
+        for j in range(m):
+            if abs(i - j) > bw:
+                dense[i, j] = 0.0
+    dense += np.eye(m) * 2 * np.abs(dense).sum(axis=1).max()  # keep it definite after the band cut
+    band = np.zeros((m, bw + 1))
+    for i in range(m):
+        for k in range(min(i, bw) + 1):
+            band[i, k] = dense[i, i - k]
+    return band
+
+
+@pytest.mark.parametrize("case", ["set_ref", "steady", "watch", "decide_now", "not_definite"])
+def test_numpy_band_cholesky_matches_the_loop_kernel(case):
+    rng = np.random.default_rng(7)
+    band = _band_case(rng)
+    m, bw = band.shape[0], band.shape[1] - 1
+    ref = np.ones(m)
+    ctl = kernels.new_rank_state(m)
+    ctl[kernels.CTL_SET_REF] = 1.0 if case == "set_ref" else 0.0
+    if case in ("steady", "watch", "decide_now"):
+        probe_ratio, probe_ctl = np.zeros(m), ctl.copy()
+        probe_ctl[kernels.CTL_SET_REF] = 1.0
+        kernels._full_cholesky_watched(band.copy(), bw, probe_ratio, ref.copy(), probe_ctl)
+        ref = probe_ratio.copy()
+        if case == "watch":
+            ref[4] /= 0.5 * kernels.WATCH_DROP
+        if case == "decide_now":
+            ref[5] /= 0.5 * kernels.DECIDE_NOW_DROP
+    if case == "not_definite":
+        band[6, 0] = -1.0
+    outputs = []
+    for kernel in (kernels._full_cholesky_watched, kernels._full_cholesky_watched_numpy):
+        b, ratio, r, c = band.copy(), np.zeros(m), ref.copy(), ctl.copy()
+        ok, rmin = kernel(b, bw, ratio, r, c)
+        outputs.append((ok, rmin, b, ratio, r, c))
+    (ok0, rmin0, *arrays0), (ok1, rmin1, *arrays1) = outputs
+    assert ok0 == ok1 and rmin1 == pytest.approx(rmin0, rel=1e-12, abs=1e-300)
+    for x0, x1 in zip(arrays0, arrays1):
+        np.testing.assert_allclose(x1, x0, rtol=1e-12, atol=1e-12)
+    assert ok0 == (case in ("set_ref", "steady", "watch"))
+    watched = outputs[0][5][kernels.CTL_WATCH]
+    assert watched == (1.0 if case in ("watch", "decide_now") else 0.0)
+
+
+def test_numpy_schur_matches_the_loop_kernel():
+    model = _example("ankle")
+    from MBDWorkbench.solver.system import System
+
+    system = System(model)
+    S, W = system.static, system.work
+    kernels.fast_call(kernels.update_rotations, S, system.Y0, W.A)
+    kernels.fast_call(kernels.constraints, 0.0, system.Y0, S, W)
+    args = (W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
+    loop, vectorised = np.full_like(W.band, 5.0), np.full_like(W.band, 5.0)
+    kernels._schur(loop, *args)
+    kernels._schur_numpy(vectorised, *args)
+    assert np.abs(loop).max() > 0.0
+    np.testing.assert_allclose(vectorised, loop, rtol=1e-13, atol=1e-13 * np.abs(loop).max())
+
+
+def test_cache_probe_sees_compiled_kernels():
+    simulate(_example("pendulum"), t_end=0.002, output_step=0.001)  # rk4: run_fixed compiled here
+    assert cold_start.is_cached(METHODS["rk4"].entry_kernel)
+
+
+def test_environment_overrides_the_callers_choice(monkeypatch):
+    monkeypatch.setenv(cold_start.MODE_ENV, "compile")
+    assert not cold_start.enabled(True)
+    monkeypatch.setenv(cold_start.MODE_ENV, "interpret")
+    assert cold_start.enabled(False)
+    monkeypatch.delenv(cold_start.MODE_ENV)
+    assert cold_start.enabled(True) and not cold_start.enabled(False)
+
+
+def _cli(args, cache_home, mode=None):
+    env = dict(os.environ, XDG_CACHE_HOME=cache_home, PYTHONPATH=ROOT)
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop(cold_start.MODE_ENV, None)
+    if mode:
+        env[cold_start.MODE_ENV] = mode
+    return subprocess.run(
+        [sys.executable, "-m", "MBDWorkbench", *args], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+
+
+_PROBE = """
+import json, sys
+from MBDWorkbench.solver import cold_start
+from MBDWorkbench.solver.integrators import METHODS
+print(json.dumps(cold_start.is_cached(METHODS[sys.argv[1]].entry_kernel)))
+"""
+
+
+def _cached_on_disk(cache_home: str, integrator: str) -> bool:
+    env = dict(os.environ, XDG_CACHE_HOME=cache_home, PYTHONPATH=ROOT)
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", _PROBE, integrator], cwd=ROOT, env=env, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def _bodies(folder: str) -> np.ndarray:
+    return np.genfromtxt(os.path.join(folder, "bodies.csv"), delimiter=",", skip_header=1)
+
+
+def test_command_line_on_an_empty_cache_runs_interpreted_and_fills_the_cache(tmp_path):
+    """End to end: the first run compiles nothing itself (its background process does, which
+    takes far longer than this run), the cache is filled for the next run, and both runs write
+    the same results."""
+    cache = str(tmp_path / "cache")
+    args = ["simulate", "examples/slider_crank.json", "--t-end", "0.1", "--step", "1e-3", "--quiet"]
+    first = _cli(args + ["--out", str(tmp_path / "first")], cache)
+    assert first.returncode == 0, first.stderr
+    assert "status: completed" in first.stdout
+    assert not _cached_on_disk(cache, "rk4")  # a run that compiled would have filled the cache
+    deadline = time.time() + 900
+    while not _cached_on_disk(cache, "rk4") and time.time() < deadline:
+        time.sleep(5)
+    assert _cached_on_disk(cache, "rk4")
+    second = _cli(args + ["--out", str(tmp_path / "second")], cache)
+    assert second.returncode == 0, second.stderr
+    a, b = _bodies(str(tmp_path / "first")), _bodies(str(tmp_path / "second"))
+    assert a.shape == b.shape and np.abs(a - b).max() <= 1e-9 * max(1.0, np.abs(b).max())
