@@ -135,37 +135,105 @@ def _band_case(rng, m=9, bw=3, scale=1.0):
     return band
 
 
-@pytest.mark.parametrize("case", ["set_ref", "steady", "watch", "decide_now", "not_definite"])
-def test_numpy_band_cholesky_matches_the_loop_kernel(case):
-    rng = np.random.default_rng(7)
-    band = _band_case(rng)
+def _compare(loop, numpy_version, *args, tol=1e-12):
+    """Call both on copies of ``args``; the outputs and every array argument must agree."""
+    copies = [tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args) for _ in range(2)]
+    outs = [loop(*copies[0]), numpy_version(*copies[1])]
+    flat = [np.atleast_1d(np.asarray(o, dtype=float)) if o is not None else np.zeros(0) for o in outs]
+    np.testing.assert_allclose(flat[1], flat[0], rtol=tol, atol=1e-300)
+    for a0, a1 in zip(*copies):
+        if isinstance(a0, np.ndarray):
+            np.testing.assert_allclose(a1, a0, rtol=tol, atol=tol)
+    return outs[0], copies[0]
+
+
+WATCH_CASES = ["set_ref", "steady", "watch", "decide_now", "not_definite"]
+
+
+def _watch_inputs(case, band, keep):
+    """ref and ctl for a pivot-watch case (references from a first factorisation)."""
     m, bw = band.shape[0], band.shape[1] - 1
-    ref = np.ones(m)
-    ctl = kernels.new_rank_state(m)
+    ref, ctl = np.ones(m), kernels.new_rank_state(m)
     ctl[kernels.CTL_SET_REF] = 1.0 if case == "set_ref" else 0.0
     if case in ("steady", "watch", "decide_now"):
-        probe_ratio, probe_ctl = np.zeros(m), ctl.copy()
-        probe_ctl[kernels.CTL_SET_REF] = 1.0
-        kernels._full_cholesky_watched(band.copy(), bw, probe_ratio, ref.copy(), probe_ctl)
-        ref = probe_ratio.copy()
+        ref, probe = np.zeros(m), band.copy()
+        kernels.band_cholesky(probe, bw, keep.copy(), ref)
         if case == "watch":
             ref[4] /= 0.5 * kernels.WATCH_DROP
         if case == "decide_now":
             ref[5] /= 0.5 * kernels.DECIDE_NOW_DROP
     if case == "not_definite":
         band[6, 0] = -1.0
-    outputs = []
-    for kernel in (kernels._full_cholesky_watched, kernels._full_cholesky_watched_numpy):
-        b, ratio, r, c = band.copy(), np.zeros(m), ref.copy(), ctl.copy()
-        ok, rmin = kernel(b, bw, ratio, r, c)
-        outputs.append((ok, rmin, b, ratio, r, c))
-    (ok0, rmin0, *arrays0), (ok1, rmin1, *arrays1) = outputs
-    assert ok0 == ok1 and rmin1 == pytest.approx(rmin0, rel=1e-12, abs=1e-300)
-    for x0, x1 in zip(arrays0, arrays1):
-        np.testing.assert_allclose(x1, x0, rtol=1e-12, atol=1e-12)
-    assert ok0 == (case in ("set_ref", "steady", "watch"))
-    watched = outputs[0][5][kernels.CTL_WATCH]
-    assert watched == (1.0 if case in ("watch", "decide_now") else 0.0)
+    return ref, ctl
+
+
+@pytest.mark.parametrize("case", WATCH_CASES)
+def test_numpy_full_cholesky_matches_the_loop_kernel(case):
+    band = _band_case(np.random.default_rng(7))
+    m, bw = band.shape[0], band.shape[1] - 1
+    ref, ctl = _watch_inputs(case, band, np.ones(m, dtype=np.int64))
+    (ok, rmin), (_, _, _, _, ctl_out) = _compare(
+        kernels._full_cholesky_watched, kernels._full_cholesky_watched_numpy, band, bw, np.zeros(m), ref, ctl
+    )
+    assert ok == (case in ("set_ref", "steady", "watch"))
+    assert ctl_out[kernels.CTL_WATCH] == (1.0 if case in ("watch", "decide_now") else 0.0)
+
+
+@pytest.mark.parametrize("case", WATCH_CASES)
+def test_numpy_kept_cholesky_matches_the_loop_kernel(case):
+    band = _band_case(np.random.default_rng(11))
+    m, bw = band.shape[0], band.shape[1] - 1
+    keep = np.ones(m, dtype=np.int64)
+    keep[[2, 7]] = 0  # dropped rows: identity rows, zero columns
+    ref, ctl = _watch_inputs(case, band, keep)
+    (ok, rmin), (factor, *_rest) = _compare(
+        kernels._kept_cholesky_watched, kernels._kept_cholesky_watched_numpy, band, bw, keep, np.zeros(m), ref, ctl
+    )
+    assert ok == (case in ("set_ref", "steady", "watch"))
+    if ok:
+        assert factor[2, 0] == 1.0 and factor[3, 1] == 0.0  # row 2 dropped: identity row, zero column
+
+
+def _dependent_band(m=9, bw=3):
+    """C = J J^T in the band layout, J with rows of support i .. i + 2 and row 5 = row 4 (a
+    redundant constraint: its pivot ratio is 0)."""
+    J = np.zeros((m, m + 2))
+    rng = np.random.default_rng(3)
+    for i in range(m):
+        J[i, i : i + 3] = rng.normal(size=3)
+    J[5] = J[4]
+    dense = J @ J.T
+    band = np.zeros((m, bw + 1))
+    for i in range(m):
+        for k in range(min(i, bw) + 1):
+            band[i, k] = dense[i, i - k]
+    return band
+
+
+@pytest.mark.parametrize("deciding", [False, True])
+def test_numpy_band_cholesky_and_solve_match_the_loop_kernels(deciding):
+    band = _dependent_band()
+    m, bw = band.shape[0], band.shape[1] - 1
+    keep = np.ones(m, dtype=np.int64)
+    if not deciding:
+        keep[5] = 0  # kept set given
+    else:
+        keep[2] = 2  # dropped so far: comes back (independent of the rows before it)
+    limits = (1e-8, 1e-6) if deciding else (-1.0, -1.0)
+    _, (factor, _, keep_out, ratio, *_limits) = _compare(
+        kernels.band_cholesky, kernels._band_cholesky_numpy, band, bw, keep, np.zeros(m), *limits
+    )
+    assert keep_out[5] == 0 and ratio[5] < 1e-8 and keep_out.sum() == m - 1  # deciding drops the redundant row
+    assert keep_out[2] == 1
+    rhs = np.random.default_rng(5).normal(size=m)
+    _compare(kernels.band_solve, kernels._band_solve_numpy, factor, bw, rhs)
+    x = rhs.copy()
+    kernels._band_solve_numpy(factor, bw, x)
+    lower = np.zeros((m, m))
+    for i in range(m):
+        for k in range(min(i, bw) + 1):
+            lower[i, i - k] = factor[i, k]
+    np.testing.assert_allclose(lower @ (lower.T @ x), rhs, rtol=1e-12, atol=1e-12)  # L L^T x = b
 
 
 def test_numpy_schur_matches_the_loop_kernel():
@@ -246,3 +314,23 @@ def test_command_line_on_an_empty_cache_runs_interpreted_and_fills_the_cache(tmp
     assert second.returncode == 0, second.stderr
     a, b = _bodies(str(tmp_path / "first")), _bodies(str(tmp_path / "second"))
     assert a.shape == b.shape and np.abs(a - b).max() <= 1e-9 * max(1.0, np.abs(b).max())
+
+
+def test_numpy_multiplier_kernels_match_the_loop_kernels():
+    """J acc - gamma* and M^-1 J^T lam on the ankle (closed loops, ground rows)."""
+    from MBDWorkbench.solver.system import System
+
+    system = System(_example("ankle"))
+    S, W = system.static, system.work
+    Y = system.Y0.copy()
+    Y[7 * S.nb :] = np.random.default_rng(1).normal(size=6 * S.nb)  # velocities: gamma and rates not 0
+    kernels.fast_call(kernels.update_rotations, S, Y, W.A)
+    kernels.fast_call(kernels.constraints, 0.0, Y, S, W)
+    m = S.row_kind.shape[0]
+    assert (S.row_bi < 0).any() or (S.row_bj < 0).any()  # rows on the ground are covered
+    acc = np.random.default_rng(2).normal(size=6 * S.nb)
+    rhs_args = (S.nb, acc, W.jac, S.row_bi, S.row_bj, W.gamma, W.rate, W.phi, 3.0, 5.0, np.zeros(m))
+    _compare(kernels._multiplier_rhs, kernels._multiplier_rhs_numpy, *rhs_args)
+    lam = np.random.default_rng(4).normal(size=m)
+    acc_args = (S.nb, S.row_bi, S.row_bj, W.jac, S.minv, lam, np.full(6 * S.nb, 7.0))
+    _compare(kernels._constraint_acc, kernels._constraint_acc_numpy, *acc_args)

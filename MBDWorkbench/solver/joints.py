@@ -115,7 +115,17 @@ def row_vectors(spec: tuple, local: dict) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- sides
-@njit(cache=True)
+def _body_side_py(Y: np.ndarray, nb: int, b: int) -> Side:
+    """:func:`body_side` for the interpreted start (Python numbers, see vec3.py)."""
+    if b < 0:
+        zero = (0.0, 0.0, 0.0)
+        return b, zero, zero, zero
+    o = 7 * nb + 6 * b
+    v = Y[o : o + 6].tolist()
+    return b, tuple(Y[7 * b : 7 * b + 3].tolist()), (v[0], v[1], v[2]), (v[3], v[4], v[5])
+
+
+@njit(cache=True, interpreted=_body_side_py)
 def body_side(Y: np.ndarray, nb: int, b: int) -> Side:
     """The side (b, r, v, w) of moving body b in a state Y = [q (7 nb), qdot (6 nb)];
     zeros for the ground (b < 0)."""
@@ -160,7 +170,12 @@ def wrap_angle(x: Scalar) -> Scalar:
     return x - 2.0 * np.pi * np.floor((x.real + np.pi) / (2.0 * np.pi))
 
 
-@njit(cache=True)
+def _local_py(vecs, r, i):
+    """:func:`_local` for the interpreted start (Python numbers)."""
+    return tuple(vecs[r, i, :3].tolist())
+
+
+@njit(cache=True, interpreted=_local_py)
 def _local(vecs, r, i):
     return (vecs[r, i, 0], vecs[r, i, 1], vecs[r, i, 2])
 

@@ -480,6 +480,128 @@ def new_rank_state(m: int) -> np.ndarray:
     return ctl
 
 
+# ----------------------------------------------------------------------------- NumPy versions
+# The interpreted start (solver/cold_start.py) runs these instead of the band kernels below,
+# whose Python loops would dominate it: the same contracts, computed with one dense LAPACK
+# factorisation of the kept rows (the band factor of the kept rows is that dense factor: fill-in
+# stays inside the band). Every irregular case (a pivot not positive, a watched ratio falling,
+# the kept set decided on the way) is handed to the loop version, unchanged input.
+def _band_layout(m: int, bw: int) -> tuple:
+    """(rows, cols, valid, width): band[i, k] is entry (rows, cols) = (i, i - k) where valid."""
+    width = min(bw, m - 1) + 1
+    rows = np.repeat(np.arange(m), width).reshape(m, width)
+    cols = rows - np.arange(width)
+    return rows, cols, cols >= 0, width
+
+
+def _dense_kept_factor(band, bw, keep):
+    """(factor L, diagonal of C) of the kept rows, identity rows for the dropped ones, or None
+    if the kept rows are not numerically positive definite."""
+    m = band.shape[0]
+    rows, cols, valid, width = _band_layout(m, bw)
+    dense = np.zeros((m, m))
+    dense[rows[valid], cols[valid]] = band[:, :width][valid]
+    diag = np.diagonal(dense).copy()
+    kept = np.flatnonzero(keep != 0)
+    factor = np.zeros((m, m))
+    try:
+        sub = np.linalg.cholesky(dense[np.ix_(kept, kept)])
+    except np.linalg.LinAlgError:
+        return None
+    factor[np.ix_(kept, kept)] = sub
+    dropped = np.flatnonzero(keep == 0)
+    factor[dropped, dropped] = 1.0
+    pivots = np.diagonal(sub) ** 2
+    if not (np.all(np.isfinite(sub)) and np.all(pivots > 0.0)):
+        return None
+    return factor, diag
+
+
+def _store_factor(band, bw, factor) -> None:
+    rows, cols, valid, width = _band_layout(band.shape[0], bw)
+    band[:, :width][valid] = factor[rows[valid], cols[valid]]
+
+
+def _ratios(factor, diag, keep) -> np.ndarray:
+    """Pivot / diagonal entry per row (0 for a dropped row)."""
+    r = np.where(keep != 0, np.diagonal(factor) ** 2 / np.where(diag > 0.0, diag, 1.0), 0.0)
+    return np.where(diag > 0.0, r, 0.0)
+
+
+def _band_cholesky_numpy(band, bw, keep, ratio, drop_below=-1.0, return_below=-1.0):
+    """:func:`band_cholesky` (NumPy version; deciding the kept set on the way is the loop's: a
+    row-at-a-time NumPy version measured slower than the loop for the slider-crank)."""
+    found = None if drop_below >= 0.0 else _dense_kept_factor(band, bw, keep)
+    if found is None:
+        return band_cholesky.py_func(band, bw, keep, ratio, drop_below, return_below)
+    factor, diag = found
+    ratio[:] = _ratios(factor, diag, keep)
+    _store_factor(band, bw, factor)
+    return True
+
+
+def _watched(ratio, keep, ref, ctl) -> tuple:
+    """The pivot watch of the factorisations: (decide now, smallest kept ratio); sets the
+    references or the watch flag as the loop versions do when no decision is due now."""
+    kept = keep != 0
+    r = ratio[kept]
+    rmin = min(1.0, float(r.min())) if r.size else 1.0
+    if ctl[CTL_SET_REF] > 0.0:
+        ref[kept] = r
+    else:
+        if np.any(r < DECIDE_NOW_DROP * ref[kept]):
+            return True, rmin
+        if np.any(r < WATCH_DROP * ref[kept]):
+            ctl[CTL_WATCH] = 1.0
+    ctl[CTL_SET_REF] = 0.0
+    return False, rmin
+
+
+def _full_cholesky_watched_numpy(band, bw, ratio, ref, ctl):
+    """:func:`_full_cholesky_watched` (NumPy version)."""
+    keep = np.ones(band.shape[0], dtype=np.int64)
+    found = _dense_kept_factor(band, bw, keep)
+    if found is not None:
+        r = _ratios(*found, keep)
+        saved = (ref.copy(), ctl.copy())
+        now, rmin = _watched(r, keep, ref, ctl)
+        if not now:
+            ratio[:] = r
+            _store_factor(band, bw, found[0])
+            return True, rmin
+        ref[:], ctl[:] = saved
+    return _full_cholesky_watched.py_func(band, bw, ratio, ref, ctl)
+
+
+def _kept_cholesky_watched_numpy(band, bw, keep, ratio, ref, ctl):
+    """:func:`_kept_cholesky_watched` (NumPy version)."""
+    found = _dense_kept_factor(band, bw, keep)
+    if found is not None:
+        r = _ratios(*found, keep)
+        saved = (ref.copy(), ctl.copy())
+        now, rmin = _watched(r, keep, ref, ctl)
+        if not now:
+            ratio[:] = r
+            _store_factor(band, bw, found[0])
+            return True, rmin
+        ref[:], ctl[:] = saved
+    return _kept_cholesky_watched.py_func(band, bw, keep, ratio, ref, ctl)
+
+
+def _band_solve_numpy(band, bw, x):
+    """:func:`band_solve` (NumPy version: LAPACK's banded Cholesky solve)."""
+    from scipy.linalg import cho_solve_banded
+
+    m = band.shape[0]
+    if m == 0:
+        return
+    width = min(bw, m - 1) + 1
+    lower = np.zeros((width, m))
+    for k in range(width):
+        lower[k, : m - k] = band[k:, k]
+    x[:] = cho_solve_banded((lower, True), x, check_finite=False)
+
+
 def _schur_numpy(band, jac, weight, pair_r, pair_s, pair_body, pair_side_r, pair_side_s, perm):
     """:func:`_schur` in NumPy (the interpreted start's version: the loops are slow in Python)."""
     vals = (jac[pair_r, pair_side_r] * weight[pair_body] * jac[pair_s, pair_side_s]).sum(axis=1)
@@ -505,7 +627,7 @@ def _schur(band, jac, weight, pair_r, pair_s, pair_body, pair_side_r, pair_side_
             band[j, j - i] += val
 
 
-@njit(cache=True)
+@njit(cache=True, interpreted=_band_cholesky_numpy)
 def band_cholesky(band, bw, keep, ratio, drop_below=-1.0, return_below=-1.0):
     """In-place Cholesky factor of the kept rows of a symmetric band matrix (row i, column
     i - k at band[i, k]); a dropped row (keep[i] == 0) becomes an identity row with zeros in
@@ -553,7 +675,7 @@ def _identity_row(band, i, j0):
     band[i, 0] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, interpreted=_band_solve_numpy)
 def band_solve(band, bw, x):
     """Solve L L^T x = b in place for a factor from band_cholesky."""
     m = band.shape[0]
@@ -627,7 +749,7 @@ def decide_rows(t, Y, S, W):
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, interpreted=_kept_cholesky_watched_numpy)
 def _kept_cholesky_watched(band, bw, keep, ratio, ref, ctl):
     """Factor the kept rows of the assembled C (:func:`band_cholesky`) and watch their pivots
     against those of the last decision. Returns (ok, smallest kept pivot ratio); not ok if a
@@ -648,42 +770,6 @@ def _kept_cholesky_watched(band, bw, keep, ratio, ref, ctl):
                     return False, rmin
     ctl[CTL_SET_REF] = 0.0
     return True, rmin
-
-
-def _band_rows_cols(m: int, bw: int) -> tuple:
-    """Index arrays (row, column, valid) of the band layout band[i, k] = entry (i, i - k)."""
-    rows = np.repeat(np.arange(m), bw + 1).reshape(m, bw + 1)
-    cols = rows - np.arange(bw + 1)
-    return rows, cols, cols >= 0
-
-
-def _full_cholesky_watched_numpy(band, bw, ratio, ref, ctl):
-    """:func:`_full_cholesky_watched` with NumPy's dense Cholesky factor (the interpreted
-    start's version); the loop version decides whenever a pivot is not regular or a watched
-    ratio falls (the same early returns)."""
-    m = band.shape[0]
-    rows, cols, valid = _band_rows_cols(m, min(bw, m - 1))
-    width = cols.shape[1]
-    dense = np.zeros((m, m))
-    dense[rows[valid], cols[valid]] = band[:, :width][valid]
-    diag = np.diagonal(dense).copy()
-    try:
-        factor = np.linalg.cholesky(dense)
-    except np.linalg.LinAlgError:
-        factor = None
-    set_ref = ctl[CTL_SET_REF] > 0.0
-    if factor is not None:
-        r = np.diagonal(factor) ** 2 / diag
-        if np.all(np.isfinite(factor)) and np.all(r > 0.0) and (set_ref or np.all(r >= DECIDE_NOW_DROP * ref)):
-            band[:, :width][valid] = factor[rows[valid], cols[valid]]
-            ratio[:] = r
-            if set_ref:
-                ref[:] = r
-            elif np.any(r < WATCH_DROP * ref):
-                ctl[CTL_WATCH] = 1.0
-            ctl[CTL_SET_REF] = 0.0
-            return True, min(1.0, float(r.min()) if m else 1.0)
-    return _full_cholesky_watched.py_func(band, bw, ratio, ref, ctl)
 
 
 @njit(cache=True, interpreted=_full_cholesky_watched_numpy)
@@ -771,7 +857,16 @@ REFINE_SWEEPS = 12  # at most this many iterative-refinement sweeps per multipli
 REFINE_TOL = 1e-15  # relative change of the constraint accelerations at which the refinement stops
 
 
-@njit(cache=True)
+def _constraint_acc_numpy(nb, bi, bj, jac, minv, lam, u):
+    """:func:`_constraint_acc` (NumPy version)."""
+    loads = np.zeros((nb + 1, 6))  # the last row stands for the ground
+    m = bi.shape[0]
+    np.add.at(loads, np.where(bi >= 0, bi, nb), jac[:m, 0, :] * lam[:m, None])
+    np.add.at(loads, np.where(bj >= 0, bj, nb), jac[:m, 1, :] * lam[:m, None])
+    u[: 6 * nb] = (minv[:nb] * loads[:nb]).ravel()
+
+
+@njit(cache=True, interpreted=_constraint_acc_numpy)
 def _constraint_acc(nb, bi, bj, jac, minv, lam, u):
     """u = M^-1 J^T lam (the accelerations the constraint loads take away)."""
     for i in range(6 * nb):
@@ -829,6 +924,29 @@ def _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, keep, b, lam, rhs, u, 
         prev = du2
 
 
+def _multiplier_rhs_numpy(nb, acc, jac, bi, bj, gamma, rate, phi, alpha, beta, bvec):
+    """:func:`_multiplier_rhs` (NumPy version)."""
+    bodies = np.zeros((nb + 1, 6))  # the last row stands for the ground
+    bodies[:nb] = acc[: 6 * nb].reshape(nb, 6)
+    ja = (jac[:, 0, :] * bodies[np.where(bi >= 0, bi, nb)]).sum(axis=1)
+    ja += (jac[:, 1, :] * bodies[np.where(bj >= 0, bj, nb)]).sum(axis=1)
+    bvec[: bi.shape[0]] = ja - (gamma - 2.0 * alpha * rate - beta * beta * phi)[: bi.shape[0]]
+
+
+@njit(cache=True, interpreted=_multiplier_rhs_numpy)
+def _multiplier_rhs(nb, acc, jac, bi, bj, gamma, rate, phi, alpha, beta, bvec):
+    """bvec = J acc - gamma* (gamma* = gamma - 2 alpha rate - beta^2 phi, Baumgarte's)."""
+    for r in range(bi.shape[0]):
+        s = 0.0
+        for side in range(2):
+            b = bi[r] if side == 0 else bj[r]
+            if b >= 0:
+                for k in range(6):
+                    s += jac[r, side, k] * acc[6 * b + k]
+        gstar = gamma[r] - 2.0 * alpha * rate[r] - beta * beta * phi[r]
+        bvec[r] = s - gstar
+
+
 @njit(cache=True)
 def _multipliers(
     t,
@@ -869,15 +987,7 @@ def _multipliers(
     ``band`` (refined against C if ``refine``) and subtract M^-1 J^T lam from acc. Returns the
     driver power [W]."""
     m = bi.shape[0]
-    for r in range(m):
-        s = 0.0
-        for side in range(2):
-            b = bi[r] if side == 0 else bj[r]
-            if b >= 0:
-                for k in range(6):
-                    s += jac[r, side, k] * acc[6 * b + k]
-        gstar = gamma[r] - 2.0 * alpha * rate[r] - beta * beta * phi[r]
-        bvec[r] = s - gstar
+    _multiplier_rhs(nb, acc, jac, bi, bj, gamma, rate, phi, alpha, beta, bvec)
     if refine:
         _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, keep, bvec, lam, rhs, u, res, u_prev)
     else:

@@ -19,7 +19,12 @@ Scalar = float | complex
 Vec3 = tuple  # (x, y, z), Scalar entries
 
 
-@njit(cache=True)
+def _row_py(a: np.ndarray, k: int) -> Vec3:
+    """:func:`row` for the interpreted start (Python numbers)."""
+    return tuple(a[k, :3].tolist())
+
+
+@njit(cache=True, interpreted=_row_py)
 def row(a: np.ndarray, k: int) -> Vec3:
     """Row k of an (n, 3) array as a tuple."""
     return (a[k, 0], a[k, 1], a[k, 2])
@@ -61,7 +66,28 @@ def div(a: Vec3, s: Scalar) -> Vec3:
     return (a[0] / s, a[1] / s, a[2] / s)
 
 
-@njit(cache=True)
+# The interpreted start (solver/cold_start.py) runs the kernels as Python; there, arithmetic on
+# NumPy scalars costs several times that on Python numbers. These versions of the accessors read
+# their array elements as Python numbers (tolist: the same doubles, so the same results).
+def _body_mv_py(A: np.ndarray, b: int, x: Vec3) -> Vec3:
+    """:func:`body_mv` for the interpreted start."""
+    if b < 0:
+        return (x[0], x[1], x[2])
+    (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = A[b].tolist()
+    x0, x1, x2 = x
+    return (a00 * x0 + a01 * x1 + a02 * x2, a10 * x0 + a11 * x1 + a12 * x2, a20 * x0 + a21 * x1 + a22 * x2)
+
+
+def _body_mtv_py(A: np.ndarray, b: int, x: Vec3) -> Vec3:
+    """:func:`body_mtv` for the interpreted start."""
+    if b < 0:
+        return (x[0], x[1], x[2])
+    (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = A[b].tolist()
+    x0, x1, x2 = x
+    return (a00 * x0 + a10 * x1 + a20 * x2, a01 * x0 + a11 * x1 + a21 * x2, a02 * x0 + a12 * x1 + a22 * x2)
+
+
+@njit(cache=True, interpreted=_body_mv_py)
 def body_mv(A: np.ndarray, b: int, x: Vec3) -> Vec3:
     """A_b x for body b of an (n, 3, 3) array (x itself if b < 0: the ground)."""
     if b < 0:
@@ -73,7 +99,7 @@ def body_mv(A: np.ndarray, b: int, x: Vec3) -> Vec3:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, interpreted=_body_mtv_py)
 def body_mtv(A: np.ndarray, b: int, x: Vec3) -> Vec3:
     """A_b^T x for body b of an (n, 3, 3) array (x itself if b < 0: the ground)."""
     if b < 0:
