@@ -334,3 +334,38 @@ def test_numpy_multiplier_kernels_match_the_loop_kernels():
     lam = np.random.default_rng(4).normal(size=m)
     acc_args = (S.nb, S.row_bi, S.row_bj, W.jac, S.minv, lam, np.full(6 * S.nb, 7.0))
     _compare(kernels._constraint_acc, kernels._constraint_acc_numpy, *acc_args)
+
+
+def test_background_processes_on_one_cache_compile_once(tmp_path):
+    """Two runs on a cold cache start two fill processes; they take turns on the cache's lock, and
+    the second finds the kernels compiled (no compile events of its own)."""
+    cache = str(tmp_path / "cache")
+    model = str(tmp_path / "m{}.json")
+    _example("pendulum").save(model.format(0))
+    _example("pendulum").save(model.format(1))
+    env = dict(os.environ, XDG_CACHE_HOME=cache, PYTHONPATH=ROOT)
+    env.pop("NUMBA_CACHE_DIR", None)
+    env[cold_start.MODE_ENV] = "compile"
+    count = (
+        "import sys, runpy; from numba.core import event; n = []\n"
+        "event.register('numba:compile', type('L', (event.Listener,), "
+        "{'on_start': lambda s, e: n.append(1), 'on_end': lambda s, e: None})())\n"
+        "sys.argv = ['fill_cache'] + sys.argv[1:]\n"
+        "try:\n    runpy.run_module('MBDWorkbench.solver.fill_cache', run_name='__main__')\n"
+        "finally:\n    print('COMPILES', len(n))\n"
+    )
+    os.makedirs(os.path.join(tmp_path, "a"))
+    os.makedirs(os.path.join(tmp_path, "b"))
+    paths = [os.path.join(tmp_path, d, "model.json") for d in "ab"]
+    for k, p in enumerate(paths):
+        os.replace(model.format(k), p)
+    procs = [
+        subprocess.Popen([sys.executable, "-c", count, p, "rk4"], env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        for p in paths
+    ]
+    outs = [p.communicate(timeout=900)[0] for p in procs]
+    counts = sorted(int(o.split("COMPILES")[-1]) for o in outs)
+    assert all(p.returncode == 0 for p in procs), outs
+    assert counts[0] == 0 and counts[1] > 10, counts  # one compiled everything, the other nothing
+    assert not any(os.path.exists(p) for p in paths)  # model files removed
+    assert _cached_on_disk(cache, "rk4")

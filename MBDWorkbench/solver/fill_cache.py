@@ -1,23 +1,51 @@
 """Background process of the interpreted start (:mod:`.cold_start`): two steps of a model,
 which compile the run's kernels into Numba's on-disk cache.
 
+Processes filling the same cache take turns (an exclusive lock on ``fill.lock`` in the cache
+folder): several runs started on a cold cache (a script calling the command line in a loop)
+compile once, the later processes find the kernels cached and end.
+
 Run: python -m MBDWorkbench.solver.fill_cache <model.json> <integrator> (the file is deleted)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
+from .cold_start import is_cached
+from .integrators import METHODS
 from .model import load
 from .simulate import simulate
 
 
-def fill(path: str, integrator: str) -> None:
-    """Solve the model in ``path`` for two steps with ``integrator``, then delete the file and its folder."""
+@contextlib.contextmanager
+def _turn():
+    """Hold the cache folder's fill lock (none where there is no folder or no fcntl)."""
+    import numba
+
+    folder = numba.config.CACHE_DIR
     try:
-        model = load(path)
-        step = model.settings.step
-        simulate(model, t_end=2 * step, output_step=step, integrator=integrator)
+        import fcntl
+
+        f = open(os.path.join(folder, "fill.lock"), "a")
+    except (ImportError, OSError, TypeError):
+        yield
+        return
+    with f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
+
+
+def fill(path: str, integrator: str) -> None:
+    """Solve the model in ``path`` for two steps with ``integrator`` unless its kernels are
+    cached by then; delete the file and its folder."""
+    try:
+        with _turn():
+            model = load(path)
+            if not is_cached(METHODS[integrator].entry_kernel):
+                step = model.settings.step
+                simulate(model, t_end=2 * step, output_step=step, integrator=integrator)
     finally:
         os.remove(path)
         os.rmdir(os.path.dirname(path))
