@@ -195,13 +195,13 @@ def test_numpy_kept_cholesky_matches_the_loop_kernel(case):
 
 
 def _dependent_band(m=9, bw=3):
-    """C = J J^T in the band layout, J with rows of support i .. i + 2 and row 5 = row 4 (a
-    redundant constraint: its pivot ratio is 0)."""
+    """C = J J^T in the band layout, J with rows of support i .. i + 2 and row 5 = row 4 up to
+    1e-5 (a nearly redundant constraint: its pivot ratio is about 1e-10)."""
     J = np.zeros((m, m + 2))
     rng = np.random.default_rng(3)
     for i in range(m):
         J[i, i : i + 3] = rng.normal(size=3)
-    J[5] = J[4]
+    J[5] = J[4] + 1e-5 * rng.normal(size=m + 2) * (J[4] != 0)
     dense = J @ J.T
     band = np.zeros((m, bw + 1))
     for i in range(m):
@@ -210,20 +210,26 @@ def _dependent_band(m=9, bw=3):
     return band
 
 
-@pytest.mark.parametrize("deciding", [False, True])
+@pytest.mark.parametrize("deciding", ["given", "changes", "confirms"])
 def test_numpy_band_cholesky_and_solve_match_the_loop_kernels(deciding):
+    """Kept set given; decided with a change (row 2 dropped so far comes back: the loop's
+    case); decided again with no change (the NumPy check of the decision so far)."""
     band = _dependent_band()
     m, bw = band.shape[0], band.shape[1] - 1
     keep = np.ones(m, dtype=np.int64)
-    if not deciding:
-        keep[5] = 0  # kept set given
-    else:
+    if deciding == "given":
+        keep[5] = 0
+    elif deciding == "changes":
         keep[2] = 2  # dropped so far: comes back (independent of the rows before it)
-    limits = (1e-8, 1e-6) if deciding else (-1.0, -1.0)
+    else:
+        keep[5] = 2  # dropped so far: stays dropped (row 5 = row 4)
+    limits = (1e-8, 1e-6) if deciding != "given" else (-1.0, -1.0)
     _, (factor, _, keep_out, ratio, *_limits) = _compare(
         kernels.band_cholesky, kernels._band_cholesky_numpy, band, bw, keep, np.zeros(m), *limits
     )
     assert keep_out[5] == 0 and ratio[5] < 1e-8 and keep_out.sum() == m - 1  # deciding drops the redundant row
+    if deciding == "confirms":
+        assert ratio[5] != 0.0  # a dropped row's ratio is its sine to the kept rows, as in the loop
     assert keep_out[2] == 1
     rhs = np.random.default_rng(5).normal(size=m)
     _compare(kernels.band_solve, kernels._band_solve_numpy, factor, bw, rhs)

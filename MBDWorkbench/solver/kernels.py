@@ -484,8 +484,8 @@ def new_rank_state(m: int) -> np.ndarray:
 # The interpreted start (solver/cold_start.py) runs these instead of the band kernels below,
 # whose Python loops would dominate it: the same contracts, computed with one dense LAPACK
 # factorisation of the kept rows (the band factor of the kept rows is that dense factor: fill-in
-# stays inside the band). Every irregular case (a pivot not positive, a watched ratio falling,
-# the kept set decided on the way) is handed to the loop version, unchanged input.
+# stays inside the band). Every irregular case (a pivot not positive, a watched ratio falling, a
+# kept set that changes) is handed to the loop version, unchanged input.
 def _band_layout(m: int, bw: int) -> tuple:
     """(rows, cols, valid, width): band[i, k] is entry (rows, cols) = (i, i - k) where valid."""
     width = min(bw, m - 1) + 1
@@ -529,14 +529,48 @@ def _ratios(factor, diag, keep) -> np.ndarray:
 
 
 def _band_cholesky_numpy(band, bw, keep, ratio, drop_below=-1.0, return_below=-1.0):
-    """:func:`band_cholesky` (NumPy version; deciding the kept set on the way is the loop's: a
-    row-at-a-time NumPy version measured slower than the loop for the slider-crank)."""
-    found = None if drop_below >= 0.0 else _dense_kept_factor(band, bw, keep)
-    if found is None:
-        return band_cholesky.py_func(band, bw, keep, ratio, drop_below, return_below)
-    factor, diag = found
-    ratio[:] = _ratios(factor, diag, keep)
-    _store_factor(band, bw, factor)
+    """:func:`band_cholesky` (NumPy version). Deciding the kept set on the way, it checks the
+    decision so far (keep 1 kept, 2 dropped) against one factorisation of the kept rows; a
+    decision that changes is the loop's."""
+    deciding = drop_below >= 0.0
+    kept = np.where(keep == 2, 0, keep) if deciding else keep
+    found = _dense_kept_factor(band, bw, kept)
+    if found is not None:
+        factor, diag = found
+        r = _ratios(factor, diag, kept)
+        if not deciding or _same_decision(band, bw, keep, factor, diag, r, drop_below, return_below):
+            if deciding:
+                keep[:] = kept
+            ratio[:] = r
+            _store_factor(band, bw, factor)
+            return True
+    return band_cholesky.py_func(band, bw, keep, ratio, drop_below, return_below)
+
+
+def _same_decision(band, bw, keep, factor, diag, r, drop_below, return_below) -> bool:
+    """Whether deciding again keeps exactly the rows kept so far: every kept row's ratio above
+    drop_below, and every row dropped so far (keep 2) not above return_below, its ratio taken
+    against the kept rows before it and written into r, as the loop does."""
+    from scipy.linalg import solve_triangular
+
+    kept = np.flatnonzero(keep == 1)
+    if np.any(~(r[kept] > drop_below)):
+        return False
+    for i in np.flatnonzero(keep == 2):
+        before = kept[(kept < i) & (kept >= i - bw)]
+        column = np.array([band[i, i - j] for j in before])
+        d = diag[i]
+        if before.size:
+            block = factor[np.ix_(kept[kept < i], kept[kept < i])]
+            rhs = np.zeros(block.shape[0])
+            rhs[-before.size :] = column
+            x = solve_triangular(block, rhs, lower=True, check_finite=False)
+            s = d - float(x @ x)
+        else:
+            s = d
+        r[i] = s / d if d > 0.0 else 0.0
+        if r[i] > return_below:
+            return False
     return True
 
 
