@@ -591,35 +591,33 @@ def _watched(ratio, keep, ref, ctl) -> tuple:
     return False, rmin
 
 
+def _watched_factor_numpy(band, bw, keep, ratio, ref, ctl):
+    """The NumPy part of the watched factorisations: (ok, rmin), or None where the loop
+    version must decide (no regular factor, or a pivot fell by DECIDE_NOW_DROP)."""
+    found = _dense_kept_factor(band, bw, keep)
+    if found is None:
+        return None
+    r = _ratios(*found, keep)
+    saved = (ref.copy(), ctl.copy())
+    now, rmin = _watched(r, keep, ref, ctl)
+    if now:
+        ref[:], ctl[:] = saved
+        return None
+    ratio[:] = r
+    _store_factor(band, bw, found[0])
+    return True, rmin
+
+
 def _full_cholesky_watched_numpy(band, bw, ratio, ref, ctl):
     """:func:`_full_cholesky_watched` (NumPy version)."""
-    keep = np.ones(band.shape[0], dtype=np.int64)
-    found = _dense_kept_factor(band, bw, keep)
-    if found is not None:
-        r = _ratios(*found, keep)
-        saved = (ref.copy(), ctl.copy())
-        now, rmin = _watched(r, keep, ref, ctl)
-        if not now:
-            ratio[:] = r
-            _store_factor(band, bw, found[0])
-            return True, rmin
-        ref[:], ctl[:] = saved
-    return _full_cholesky_watched.py_func(band, bw, ratio, ref, ctl)
+    done = _watched_factor_numpy(band, bw, np.ones(band.shape[0], dtype=np.int64), ratio, ref, ctl)
+    return done if done is not None else _full_cholesky_watched.py_func(band, bw, ratio, ref, ctl)
 
 
 def _kept_cholesky_watched_numpy(band, bw, keep, ratio, ref, ctl):
     """:func:`_kept_cholesky_watched` (NumPy version)."""
-    found = _dense_kept_factor(band, bw, keep)
-    if found is not None:
-        r = _ratios(*found, keep)
-        saved = (ref.copy(), ctl.copy())
-        now, rmin = _watched(r, keep, ref, ctl)
-        if not now:
-            ratio[:] = r
-            _store_factor(band, bw, found[0])
-            return True, rmin
-        ref[:], ctl[:] = saved
-    return _kept_cholesky_watched.py_func(band, bw, keep, ratio, ref, ctl)
+    done = _watched_factor_numpy(band, bw, keep, ratio, ref, ctl)
+    return done if done is not None else _kept_cholesky_watched.py_func(band, bw, keep, ratio, ref, ctl)
 
 
 def _band_solve_numpy(band, bw, x):
@@ -917,16 +915,10 @@ def _constraint_acc(nb, bi, bj, jac, minv, lam, u):
 @njit(cache=True)
 def _schur_residual(nb, bi, bj, jac, minv, b, lam, u, res):
     """u = M^-1 J^T lam and res = b - J u = b - C lam."""
-    m = bi.shape[0]
     _constraint_acc(nb, bi, bj, jac, minv, lam, u)
-    for r in range(m):
-        s = 0.0
-        for side in range(2):
-            b_ = bi[r] if side == 0 else bj[r]
-            if b_ >= 0:
-                for k in range(6):
-                    s += jac[r, side, k] * u[6 * b_ + k]
-        res[r] = b[r] - s
+    _jacobian_times(nb, jac, bi, bj, u, res)
+    for r in range(bi.shape[0]):
+        res[r] = b[r] - res[r]
 
 
 @njit(cache=True)
@@ -958,27 +950,26 @@ def _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, keep, b, lam, rhs, u, 
         prev = du2
 
 
-def _multiplier_rhs_numpy(nb, acc, jac, bi, bj, gamma, rate, phi, alpha, beta, bvec):
-    """:func:`_multiplier_rhs` (NumPy version)."""
+def _jacobian_times_numpy(nb, jac, bi, bj, x, out):
+    """:func:`_jacobian_times` (NumPy version)."""
     bodies = np.zeros((nb + 1, 6))  # the last row stands for the ground
-    bodies[:nb] = acc[: 6 * nb].reshape(nb, 6)
-    ja = (jac[:, 0, :] * bodies[np.where(bi >= 0, bi, nb)]).sum(axis=1)
-    ja += (jac[:, 1, :] * bodies[np.where(bj >= 0, bj, nb)]).sum(axis=1)
-    bvec[: bi.shape[0]] = ja - (gamma - 2.0 * alpha * rate - beta * beta * phi)[: bi.shape[0]]
+    bodies[:nb] = x[: 6 * nb].reshape(nb, 6)
+    m = bi.shape[0]
+    jx = (jac[:m, 0, :] * bodies[np.where(bi >= 0, bi, nb)]).sum(axis=1)
+    out[:m] = jx + (jac[:m, 1, :] * bodies[np.where(bj >= 0, bj, nb)]).sum(axis=1)
 
 
-@njit(cache=True, interpreted=_multiplier_rhs_numpy)
-def _multiplier_rhs(nb, acc, jac, bi, bj, gamma, rate, phi, alpha, beta, bvec):
-    """bvec = J acc - gamma* (gamma* = gamma - 2 alpha rate - beta^2 phi, Baumgarte's)."""
+@njit(cache=True, interpreted=_jacobian_times_numpy)
+def _jacobian_times(nb, jac, bi, bj, x, out):
+    """out = J x for body-velocity-like x (6 per moving body)."""
     for r in range(bi.shape[0]):
         s = 0.0
         for side in range(2):
             b = bi[r] if side == 0 else bj[r]
             if b >= 0:
                 for k in range(6):
-                    s += jac[r, side, k] * acc[6 * b + k]
-        gstar = gamma[r] - 2.0 * alpha * rate[r] - beta * beta * phi[r]
-        bvec[r] = s - gstar
+                    s += jac[r, side, k] * x[6 * b + k]
+        out[r] = s
 
 
 @njit(cache=True)
@@ -1021,7 +1012,9 @@ def _multipliers(
     ``band`` (refined against C if ``refine``) and subtract M^-1 J^T lam from acc. Returns the
     driver power [W]."""
     m = bi.shape[0]
-    _multiplier_rhs(nb, acc, jac, bi, bj, gamma, rate, phi, alpha, beta, bvec)
+    _jacobian_times(nb, jac, bi, bj, acc, bvec)
+    for r in range(m):
+        bvec[r] -= gamma[r] - 2.0 * alpha * rate[r] - beta * beta * phi[r]  # J acc - gamma* (Baumgarte's)
     if refine:
         _refined_solve(nb, bi, bj, jac, minv, band, bw, perm, keep, bvec, lam, rhs, u, res, u_prev)
     else:
