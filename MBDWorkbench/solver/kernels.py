@@ -959,7 +959,7 @@ def _jacobian_times_numpy(nb, jac, bi, bj, x, out):
     out[:m] = jx + (jac[:m, 1, :] * bodies[np.where(bj >= 0, bj, nb)]).sum(axis=1)
 
 
-@njit(cache=True, interpreted=_jacobian_times_numpy)
+@njit(cache=True, inline="always", interpreted=_jacobian_times_numpy)
 def _jacobian_times(nb, jac, bi, bj, x, out):
     """out = J x for body-velocity-like x (6 per moving body)."""
     for r in range(bi.shape[0]):
