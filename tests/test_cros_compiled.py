@@ -12,9 +12,12 @@ from oracles import n_four_bar as nf
 
 from bench.study.index3_models import four_bar
 from MBDWorkbench.solver import from_dict, jit, load, simulate
+from MBDWorkbench.solver.assembly import assemble_initial_state
 from MBDWorkbench.solver.integrators import METHODS
+from MBDWorkbench.solver.integrators import cros_kernel as ck
 from MBDWorkbench.solver.integrators import galpha_kernel as gk
 from MBDWorkbench.solver.integrators.cros import CROSStepper
+from MBDWorkbench.solver.system import System
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 
@@ -72,6 +75,31 @@ def test_band_lu_solves_a_complex_band_system_as_a_dense_solve():
     gk.solve_permuted(AB, kl2, ku2, piv, position, b, x, buf)
     assert np.abs(x - np.linalg.solve(A, b)).max() < 1e-10 * np.abs(x).max()
     assert np.any(piv != np.arange(n))
+
+
+@pytest.mark.parametrize("example", ["slider_crank", "spinning_top"])
+def test_reduced_band_solve_gives_the_full_cros_solution(example):
+    """The kernel's solve (position increments eliminated, complex band LU) against SciPy's sparse LU of the
+    full CROS matrix (CROSStepper._solve) at a moving state with nonzero multipliers."""
+    model = load(os.path.join(EXAMPLES, example + ".json"))
+    system = System(model)
+    Y, _ = assemble_initial_state(system, system.Y0.copy())
+    stepper = CROSStepper(system, model.settings, 0.0, Y)
+    stepper.advance(0.0, Y, 0.05, np.zeros(6))  # away from rest
+    t, h = 0.05, 2e-3
+    zeta_ref, ev = stepper._solve(t, Y, h)
+    n = stepper.pattern.n
+    zeta, rhs, buf = np.zeros(n, complex), np.zeros(n, complex), np.zeros(n, complex)
+    lam = np.ascontiguousarray(stepper.lam, float)
+    code, phimax, Pnc, Pdrv = ck.solve(
+        t, Y, h, lam, system.static, system.work, stepper._prep, stepper._lay, zeta, rhs, buf
+    )
+    assert code == 0
+    assert np.abs(zeta - zeta_ref).max() < 1e-11 * np.abs(zeta_ref).max()
+    assert phimax == np.abs(ev["phi"]).max(initial=0.0) and Pnc == ev["Pnc"]
+    assert Pdrv == pytest.approx(
+        stepper._driver_power(ev, Y[stepper.vel_slice], stepper.multipliers_at(zeta_ref)), rel=1e-9, abs=1e-12
+    )
 
 
 @pytest.mark.parametrize("example", ["slider_crank", "four_bar_spatial", "ankle", "spinning_top", "four_bar"])

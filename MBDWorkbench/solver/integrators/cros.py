@@ -74,20 +74,31 @@ class CROSStepper(Index3Stepper):
             self._band_setup()
 
     def _band_setup(self):
-        """Complex band layout, LU storage, the compiled loop's cached solve and its argument tuples
-        for the current rows."""
-        p = self.pattern
-        indices, indptr = p._struct
-        cols = np.repeat(np.arange(p.n), np.diff(indptr))
-        position, kl, ku = gk.band_layout(indices, cols, p.n)
-        AB = np.zeros((p.n, 2 * kl + ku + 1), np.complex128)
+        """Band layout of the reduced CROS matrix (:mod:`.cros_kernel`: the pattern of D, K B, Phi_q^T and
+        Phi_q B, B the block-diagonal chart inverse), LU storage, the compiled loop's cached solve and
+        its argument tuples for the current rows."""
+        n6, n = self.n6, self.n6 + self.ma
+        Ki, Kj = self.Kb[0][: self.nK], self.Kb[1][: self.nK]
+        Di, Dj = self.Db[0][: self.nD], self.Db[1][: self.nD]
+
+        def chart_cols(rows, cols):  # the columns of (. B): a rotation column fills its body's three
+            rot = cols % 6 >= 3
+            base = cols[rot] - cols[rot] % 6 + 3
+            return np.concatenate([rows, *[rows[rot]] * 3]), np.concatenate([cols, base, base + 1, base + 2])
+
+        Kr, Kc = chart_cols(Ki, Kj)
+        Gr, Gc = chart_cols(n6 + self.jq_r, self.jq_c)
+        rows = np.concatenate([self.diag6, Di, Kr, self.jq_c, Gr])
+        cols = np.concatenate([self.diag6, Dj, Kc, n6 + self.jq_r, Gc])
+        position, kl, ku = gk.band_layout(rows, cols, n)
+        AB = np.zeros((n, 2 * kl + ku + 1), np.complex128)
         self._prep = (self.lam_rows, self.active, self.jq_g, self.jq, self.Qt, *self.Kb, *self.Db, *self.Lb)
         band = np.array([kl, ku], np.int64)
         self._lay = (self.active_rows.astype(np.int64), self.jq_r, self.jq_c, self.is_driver, self.M, position)
-        self._lay += (AB, np.zeros(p.n, np.int64), band)
+        self._lay += (AB, np.zeros(n, np.int64), band, np.zeros((self.nb, 3, 3), np.complex128))
         self._kfs = np.zeros(ck.F_SIZE)
         self._kcnt = np.zeros(ck.C_SIZE, np.int64)
-        self._kzeta = np.zeros(p.n, np.complex128)
+        self._kzeta = np.zeros(self.n, np.complex128)
         self._kY = np.zeros(13 * self.nb)
 
     def _solve(self, t, Y, h):
