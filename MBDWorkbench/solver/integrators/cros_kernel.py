@@ -90,7 +90,8 @@ def _assemble(AB, position, kl, n6, M, jq, jq_r, jq_c, prep, nK, nD, ah, Binv):
         _add_times_chart(AB, position, kl, n6 + jq_r[e], jq_c[e], jq[e] + 0.0j, Binv)
     c2 = -ah * ah
     for e in range(nK):
-        _add_times_chart(AB, position, kl, Ki[e], Kj[e], c2 * Kv[e], Binv)
+        if Kv[e] != 0.0:  # (most of a joint row's 12 x 12 block)
+            _add_times_chart(AB, position, kl, Ki[e], Kj[e], c2 * Kv[e], Binv)
     for e in range(nD):
         _add(AB, position, kl, Di[e], Dj[e], -ah * Dv[e])
 
@@ -130,7 +131,8 @@ def solve(t, Y, h, lam, S, W, prep, lay, zeta, rhs, buf):
         rhs[jq_c[e]] -= jq[e] * lam[jq_r[e]]
         rhs[n6 + jq_r[e]] += jq[e] * (Y[7 * nb + jq_c[e]] - zeta[jq_c[e]])
     for e in range(nK):
-        rhs[Ki[e]] += ah * Kv[e] * zeta[Kj[e]]
+        if Kv[e] != 0.0:
+            rhs[Ki[e]] += ah * Kv[e] * zeta[Kj[e]]
     for k in range(ma):
         rhs[n6 + k] /= ah
     x = rhs[: n6 + ma]
