@@ -13,6 +13,7 @@ from oracles import n_four_bar as nf
 from bench.study.index3_models import four_bar
 from MBDWorkbench.solver import from_dict, jit, load, simulate
 from MBDWorkbench.solver.assembly import assemble_initial_state
+from MBDWorkbench.solver.errors import SimulationError
 from MBDWorkbench.solver.integrators import METHODS
 from MBDWorkbench.solver.integrators import cros_kernel as ck
 from MBDWorkbench.solver.integrators import galpha_kernel as gk
@@ -141,6 +142,27 @@ def test_singular_positions_hand_back_to_the_python_step(monkeypatch):
     near = (compiled.t > min(changes) - 0.015) & (compiled.t < max(changes) + 0.015)
     assert_same_run(compiled, python, loose=near)
     assert 0 < n_python < 0.5 * len(python_steps)  # most steps compiled, the ones near the singularity in Python
+
+
+def test_a_locked_mechanism_stops_with_the_python_steps_error():
+    """A non-Grashof four-bar driven into its limit position (tests/test_index3.py): the compiled loop hands the
+    failing step back to the Python step, which stops the run with the same error, time and joints."""
+    errors = []
+    for python in (False, True):
+        model = four_bar(theta2=1.0, speed=1.0, d=1.0, a=0.6, b=0.45, c=0.7)
+        with pytest.raises(SimulationError) as info:
+            run(model, python=python, t_end=1.0, step=1e-3, output_step=0.01)
+        errors.append(info.value)
+    compiled, python = errors
+    assert str(compiled) == str(python) and compiled.time == python.time
+    assert [n for n, _ in compiled.worst_joints] == [n for n, _ in python.worst_joints]
+    # the weights are the violations (~1 m) after the diverging steps, which amplify the rounding of the two
+    # LUs (measured 1e-4 relative); the samples before the divergence agree as in the runs above
+    np.testing.assert_allclose([w for _, w in compiled.worst_joints], [w for _, w in python.worst_joints], rtol=1e-3)
+    a, b = compiled.results, python.results
+    np.testing.assert_array_equal(a.t, b.t)
+    early = a.t < compiled.time - 0.1
+    assert np.abs(a.Y[early] - b.Y[early]).max() < 1e-10 * max(1.0, np.abs(b.Y[early]).max())
 
 
 def test_interpreted_kernels_reproduce_the_compiled_run():
