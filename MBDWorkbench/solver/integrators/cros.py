@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 class CROSStepper(Index3Stepper):
     """One-stage complex Rosenbrock scheme CROS ([R3] section 3), fixed step:
     (M_aug - (1+i)/2 h J) zeta = F + (1+i)/2 h F_t, z_{k+1} = z_k + h Re(zeta), with
-    z = (x, v, lam); J = dF/dz exact (complex step) and sparse, complex sparse LU.
+    z = (x, v, lam); J = dF/dz exact (complex step) and sparse; a complex band LU of the
+    reduced matrix in the compiled loop (:mod:`.cros_kernel`), SciPy's sparse LU in the Python step.
 
     Scaled unknowns: the multiplier part is solved as a h zeta_lam and the constraint
     rows are divided by -a h, so the matrix [[I - a h Jxx, -a h I, 0],
@@ -38,7 +39,7 @@ class CROSStepper(Index3Stepper):
 
     name = "cros"
     entry_kernel = ck.advance  # compiled entry point (solver/cold_start.py probes its cache)
-    A_CROS = 0.5 + 0.5j
+    A_CROS = ck.A_CROS  # (1 + i)/2
     PHI_MAX = 0.1  # m or rad: a larger violation means the scheme has diverged
     RESTART_ON_RESTORE = False
 
