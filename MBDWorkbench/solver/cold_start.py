@@ -13,7 +13,7 @@ compiled entry kernel for the run's integrator, :func:`interpreted_until_compile
 
 The results are those of the compiled kernels up to rounding (tests/test_cold_start.py). The
 background process outlives a short run (the next solve finds the cache filled). Integrators
-without an ``entry_kernel`` (cros and SciPy's) compile in process as before.
+without an ``entry_kernel`` (SciPy's) compile in process as before.
 
 The command line and the GUI's Solve ask for it; the Python API's ``simulate`` does when called
 with ``interpret_while_compiling=True`` (a benchmark's warm-up run must compile). The environment

@@ -1,5 +1,8 @@
 """The one-stage complex Rosenbrock scheme CROS ([CROS]; [R3] section 3) on the index-3 DAE,
-fixed step; the shared set-up is :class:`.dae.Index3Stepper`."""
+fixed step; the shared set-up is :class:`.dae.Index3Stepper`. The steps run in the compiled loop
+of :mod:`.cros_kernel` (whole output intervals per call); :meth:`CROSStepper.step` is the same
+step in Python, taken where the rank monitor is due or the compiled step cannot go on (singular
+matrix, non-finite solution, divergence), and for every step with ``compiled=False``."""
 
 from __future__ import annotations
 
@@ -10,6 +13,8 @@ from scipy.sparse.linalg import splu
 
 from .. import kernels
 from ..errors import SimulationError
+from . import cros_kernel as ck
+from . import galpha_kernel as gk
 from . import jacobians as ik
 from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
@@ -22,18 +27,24 @@ if TYPE_CHECKING:
 class CROSStepper(Index3Stepper):
     """One-stage complex Rosenbrock scheme CROS ([R3] section 3), fixed step:
     (M_aug - (1+i)/2 h J) zeta = F + (1+i)/2 h F_t, z_{k+1} = z_k + h Re(zeta), with
-    z = (x, v, lam); J = dF/dz exact (complex step) and sparse, complex sparse LU.
+    z = (x, v, lam); J = dF/dz exact (complex step) and sparse; a complex band LU of the
+    reduced matrix in the compiled loop (:mod:`.cros_kernel`), SciPy's sparse LU in the Python step.
 
     Scaled unknowns: the multiplier part is solved as a h zeta_lam and the constraint
     rows are divided by -a h, so the matrix [[I - a h Jxx, -a h I, 0],
-    [-a h K, M - a h D, Phi_q^T], [Phi_q, 0, 0]] stays well conditioned as h -> 0."""
+    [-a h K, M - a h D, Phi_q^T], [Phi_q, 0, 0]] stays well conditioned as h -> 0.
+
+    ``compiled=False``: every step in Python with SciPy's complex sparse LU (the reference the
+    compiled loop is tested against)."""
 
     name = "cros"
-    A_CROS = 0.5 + 0.5j
+    entry_kernel = ck.advance  # compiled entry point (solver/cold_start.py probes its cache)
+    A_CROS = ck.A_CROS  # (1 + i)/2
     PHI_MAX = 0.1  # m or rad: a larger violation means the scheme has diverged
     RESTART_ON_RESTORE = False
 
-    def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
+    def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray, compiled: bool = True) -> None:
+        self.compiled = compiled
         super().__init__(system, settings, t0, Y0)
         self.h = float(settings.step)
 
@@ -60,6 +71,36 @@ class CROSStepper(Index3Stepper):
         self.pattern = SparsePattern(self.n, [plain, times_ah])
         self.ones6 = np.ones(n6)
         self._cache = None
+        if self.compiled:
+            self._band_setup()
+
+    def _band_setup(self):
+        """Band layout of the reduced CROS matrix (:mod:`.cros_kernel`: the pattern of D, K B, Phi_q^T and
+        Phi_q B, B the block-diagonal chart inverse), LU storage, the compiled loop's cached solve and
+        its argument tuples for the current rows."""
+        n6, n = self.n6, self.n6 + self.ma
+        Ki, Kj = self.Kb[0][: self.nK], self.Kb[1][: self.nK]
+        Di, Dj = self.Db[0][: self.nD], self.Db[1][: self.nD]
+
+        def chart_cols(rows, cols):  # the columns of (. B): a rotation column fills its body's three
+            rot = cols % 6 >= 3
+            base = cols[rot] - cols[rot] % 6 + 3
+            return np.concatenate([rows, *[rows[rot]] * 3]), np.concatenate([cols, base, base + 1, base + 2])
+
+        Kr, Kc = chart_cols(Ki, Kj)
+        Gr, Gc = chart_cols(n6 + self.jq_r, self.jq_c)
+        rows = np.concatenate([self.diag6, Di, Kr, self.jq_c, Gr])
+        cols = np.concatenate([self.diag6, Dj, Kc, n6 + self.jq_r, Gc])
+        position, kl, ku = gk.band_layout(rows, cols, n)
+        AB = np.zeros((n, 2 * kl + ku + 1), np.complex128)
+        self._prep = (self.lam_rows, self.active, self.jq_g, self.jq, self.Qt, *self.Kb, *self.Db, *self.Lb)
+        band = np.array([kl, ku], np.int64)
+        self._lay = (self.active_rows.astype(np.int64), self.jq_r, self.jq_c, self.is_driver, self.M, position)
+        self._lay += (AB, np.zeros(n, np.int64), band, np.zeros((self.nb, 3, 3), np.complex128))
+        self._kfs = np.zeros(ck.F_SIZE)
+        self._kcnt = np.zeros(ck.C_SIZE, np.int64)
+        self._kzeta = np.zeros(self.n, np.complex128)
+        self._kY = np.zeros(13 * self.nb)
 
     def _solve(self, t, Y, h):
         """zeta of the CROS step of size h at (t, Y, self.lam) and the evaluation there;
@@ -94,10 +135,12 @@ class CROSStepper(Index3Stepper):
         error -2 C^-1 Phi_k / h^2 and is kept only as the scheme's state)."""
         return self.lam + zeta[2 * self.n6 :].real
 
-    def step(self, t: float, Y: np.ndarray, h: float, acc: np.ndarray) -> None:
-        """One CROS step of size h from (t, Y, self.lam), Y updated in place."""
+    def step(self, t: float, Y: np.ndarray, h: float, acc: np.ndarray, monitored: bool = False) -> None:
+        """One CROS step of size h from (t, Y, self.lam), Y updated in place. The rank monitor
+        runs first unless ``monitored`` (it has just run at t)."""
         n6 = self.n6
-        self._monitor_rank(t, Y, h)
+        if not monitored:
+            self._monitor_rank(t, Y, h)
         try:
             zeta, ev = self._solve(t, Y, h)
         except SimulationError:
@@ -124,10 +167,54 @@ class CROSStepper(Index3Stepper):
         n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
         h = (t_next - t) / n
         self._output_check(t)
-        for k in range(n):
-            self.step(t + k * h, Y, h, acc)
+        k = 0
+        while k < n:
+            tk = t + k * h
+            monitored = False
+            if self.compiled:
+                if self.m and not self.episode and tk >= self._next_check:
+                    self._monitor_rank(tk, Y, h)
+                    monitored = True
+                if not self.episode:
+                    reached = self._run_compiled(t, k, n, h, t_next, Y, acc, monitored)
+                    if reached != k:  # progress: monitor again if due, then go on compiled
+                        k = reached
+                        continue
+            self.step(tk, Y, h, acc, monitored)  # the Python step takes this one
             self.steps += 1
+            k += 1
         self._check_rank(t_next, Y)
-        zeta, _ = self._solve(t_next, Y, h)  # the next step's solve gives lam(t_next)
-        self._publish(t_next, Y, self.multipliers_at(zeta))
+        if self.compiled and kernels.fast_call(ck.cached, float(t_next), float(h), Y, self._kfs, self._kcnt, self._kY):
+            lam_out = self.lam + self._kzeta[2 * self.n6 :].real
+        else:
+            zeta, _ = self._solve(t_next, Y, h)  # the next step's solve gives lam(t_next)
+            lam_out = self.multipliers_at(zeta)
+        self._publish(t_next, Y, lam_out)
         return t_next, kernels.OK
+
+    def _run_compiled(self, t0, k, n, h, t_next, Y, acc, checked) -> int:
+        """Steps k, ... of the interval from t0 [s] in the compiled loop (see
+        :func:`.cros_kernel.advance`); returns the index of the next step. The multipliers are
+        copied in and out."""
+        t_check = self._next_check if self.m else np.inf
+        lam = np.ascontiguousarray(self.lam, float).copy()
+        times = (float(t0), int(k), int(n), float(h), float(t_next), float(t_check), bool(checked), self.PHI_MAX)
+        args = (
+            *times,
+            Y,
+            self.S,
+            self.W,
+            self._prep,
+            self._lay,
+            self._kfs,
+            self._kcnt,
+            lam,
+            self._kzeta,
+            self._kY,
+            acc,
+        )
+        steps = int(self._kcnt[ck.C_STEPS])
+        reached, _ = kernels.fast_call(ck.advance, *args)
+        self.lam = lam
+        self.steps += int(self._kcnt[ck.C_STEPS]) - steps
+        return int(reached)
