@@ -8,8 +8,9 @@ import os
 import shutil
 import time
 
-import MBDWorkbench
 from numba.core import event
+
+import MBDWorkbench
 
 compiles = []
 
