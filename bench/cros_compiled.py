@@ -24,7 +24,14 @@ import time
 
 ROOT = os.path.dirname(os.path.abspath(__file__)).rsplit(os.sep, 1)[0]
 sys.path.insert(0, ROOT)
-from bench.galpha_compiled import EXUDYN_GA, RK4_THEN, case_model  # noqa: E402
+from bench.galpha_compiled import (  # noqa: E402
+    EXUDYN_GA,
+    RK4_THEN,
+    case_model,
+    rk4_steps_per_s,
+    started_stepper,
+    timed_outputs,
+)
 
 H = 1e-3
 T_END = 1.0
@@ -33,42 +40,21 @@ T_END = 1.0
 def run_index3(case, what, t_end):
     """(steps/s, max abs(Phi) over the 10 outputs, steps) of fixed-step cros (compiled or Python) or
     compiled galpha; the stepper's start and the violation checks are not timed."""
-    import numpy as np
-
-    from MBDWorkbench.solver.assembly import assemble_initial_state
     from MBDWorkbench.solver.integrators.cros import CROSStepper
     from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
-    from MBDWorkbench.solver.system import System
 
-    model = case_model(case)
-    model.settings.step = H
-    system = System(model)
-    Y, _ = assemble_initial_state(system, system.Y0.copy())
-    if what == "galpha":
-        stepper = GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
-    else:
-        stepper = CROSStepper(system, model.settings, 0.0, Y, compiled=what == "compiled")
-    start = time.perf_counter()
-    acc, t, phis = np.zeros(6), 0.0, []
-    for k in range(1, 11):
-        t, _ = stepper.advance(t, Y, t_end * k / 10, acc)
-        wall = time.perf_counter() - start
-        phis.append(np.abs(stepper._evaluate(t, Y)["phi"]).max(initial=0.0))
-        start = time.perf_counter() - wall
-    wall = time.perf_counter() - start
-    return stepper.steps / wall, max(phis), stepper.steps
+    def make(system, settings, Y):
+        if what == "galpha":
+            return GAlphaStepper(system, settings, 0.0, Y, adaptive=False)
+        return CROSStepper(system, settings, 0.0, Y, compiled=what == "compiled")
+
+    stepper, Y = started_stepper(case, make)
+    return (*timed_outputs(stepper, Y, t_end), stepper.steps)
 
 
 def worker(case, t_end, repeats, what):
     if what == "rk4":
-        from MBDWorkbench.solver import simulate
-
-        model = case_model(case)
-        simulate(model, integrator="rk4", t_end=0.01, step=H)
-        best = min(
-            simulate(model, integrator="rk4", t_end=t_end, step=H, output_step=t_end).wall_time for _ in range(repeats)
-        )
-        return {"steps_per_s": round(t_end / H) / best}
+        return {"steps_per_s": rk4_steps_per_s(case, t_end, repeats)}
     run_index3("chain N=2", what, 0.02)  # warm-up (loads the compiled kernels)
     best = max(run_index3(case, what, t_end) for _ in range(repeats))
     return {"steps_per_s": best[0], "max_phi": best[1], "steps": best[2]}

@@ -43,20 +43,23 @@ def case_model(case):
     return chain(int(case.split("=")[1]))
 
 
-def run_galpha(case, t_end):
-    """(steps/s, max |Phi| over the 10 outputs, steps, factorisations) of fixed-step galpha; the
-    stepper's start (rank analysis: a dense SVD of Phi_q) and the violation checks are not timed."""
-    import numpy as np
-
+def started_stepper(case, make):
+    """(stepper, Y) of ``make(system, settings, Y)`` on the case, h = H, from the assembled state."""
     from MBDWorkbench.solver.assembly import assemble_initial_state
-    from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
     from MBDWorkbench.solver.system import System
 
     model = case_model(case)
     model.settings.step = H
     system = System(model)
     Y, _ = assemble_initial_state(system, system.Y0.copy())
-    stepper = GAlphaStepper(system, model.settings, 0.0, Y, adaptive=False)
+    return make(system, model.settings, Y), Y
+
+
+def timed_outputs(stepper, Y, t_end):
+    """(steps/s, max |Phi| over the 10 outputs) of an index-3 stepper from 0 to t_end; the
+    violation checks are not timed."""
+    import numpy as np
+
     start = time.perf_counter()
     acc, t, phis = np.zeros(6), 0.0, []
     for k in range(1, 11):
@@ -65,19 +68,36 @@ def run_galpha(case, t_end):
         phis.append(np.abs(stepper._evaluate(t, Y)["phi"]).max(initial=0.0))
         start = time.perf_counter() - wall
     wall = time.perf_counter() - start
-    return stepper.steps / wall, max(phis), stepper.steps, stepper.factorizations
+    return stepper.steps / wall, max(phis)
+
+
+def rk4_steps_per_s(case, t_end, repeats):
+    """Best steps/s of our rk4 on the case (h = H, one output)."""
+    from MBDWorkbench.solver import simulate
+
+    model = case_model(case)
+    simulate(model, integrator="rk4", t_end=0.01, step=H)
+    best = min(
+        simulate(model, integrator="rk4", t_end=t_end, step=H, output_step=t_end).wall_time for _ in range(repeats)
+    )
+    return round(t_end / H) / best
+
+
+def run_galpha(case, t_end):
+    """(steps/s, max |Phi| over the 10 outputs, steps, factorisations) of fixed-step galpha; the
+    stepper's start (rank analysis: a dense SVD of Phi_q) and the violation checks are not timed."""
+    from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
+
+    stepper, Y = started_stepper(
+        case, lambda system, settings, Y: GAlphaStepper(system, settings, 0.0, Y, adaptive=False)
+    )
+    steps_per_s, max_phi = timed_outputs(stepper, Y, t_end)
+    return steps_per_s, max_phi, stepper.steps, stepper.factorizations
 
 
 def worker(case, t_end, repeats, what):
     if what == "rk4":
-        from MBDWorkbench.solver import simulate
-
-        model = case_model(case)
-        simulate(model, integrator="rk4", t_end=0.01, step=H)
-        best = min(
-            simulate(model, integrator="rk4", t_end=t_end, step=H, output_step=t_end).wall_time for _ in range(repeats)
-        )
-        return {"steps_per_s": round(t_end / H) / best}
+        return {"steps_per_s": rk4_steps_per_s(case, t_end, repeats)}
     run_galpha("chain N=2", 0.02)  # warm-up (loads the compiled kernels)
     runs = [run_galpha(case, t_end) for _ in range(repeats if "1000" not in case else 1)]
     best = max(runs)
