@@ -6,6 +6,8 @@ state derivative dY/dt of [R1] (Y = [q (7N), qdot (6N)], body-frame angular rate
 namedtuple of work arrays. All SI units.
 """
 
+import functools
+
 import numpy as np
 
 from .expressions import eval_jet
@@ -486,8 +488,10 @@ def new_rank_state(m: int) -> np.ndarray:
 # factorisation of the kept rows (the band factor of the kept rows is that dense factor: fill-in
 # stays inside the band). Every irregular case (a pivot not positive, a watched ratio falling, a
 # kept set that changes) is handed to the loop version, unchanged input.
+@functools.lru_cache(maxsize=64)
 def _band_layout(m: int, bw: int) -> tuple:
-    """(rows, cols, valid, width): band[i, k] is entry (rows, cols) = (i, i - k) where valid."""
+    """(rows, cols, valid, width): band[i, k] is entry (rows, cols) = (i, i - k) where valid
+    (cached: the same few sizes at every evaluation; the arrays are only read)."""
     width = min(bw, m - 1) + 1
     rows = np.repeat(np.arange(m), width).reshape(m, width)
     cols = rows - np.arange(width)

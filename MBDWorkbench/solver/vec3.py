@@ -69,22 +69,21 @@ def div(a: Vec3, s: Scalar) -> Vec3:
 # The interpreted start (solver/cold_start.py) runs the kernels as Python; there, arithmetic on
 # NumPy scalars costs several times that on Python numbers. These versions of the accessors read
 # their array elements as Python numbers (tolist: the same doubles, so the same results).
-def _body_mv_py(A: np.ndarray, b: int, x: Vec3) -> Vec3:
-    """:func:`body_mv` for the interpreted start."""
-    if b < 0:
-        return (x[0], x[1], x[2])
-    (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = A[b].tolist()
+def _rows_times(rows: list, x: Vec3) -> Vec3:
+    """(r0 . x, r1 . x, r2 . x) of three rows given as Python lists."""
+    (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = rows
     x0, x1, x2 = x
     return (a00 * x0 + a01 * x1 + a02 * x2, a10 * x0 + a11 * x1 + a12 * x2, a20 * x0 + a21 * x1 + a22 * x2)
 
 
+def _body_mv_py(A: np.ndarray, b: int, x: Vec3) -> Vec3:
+    """:func:`body_mv` for the interpreted start."""
+    return (x[0], x[1], x[2]) if b < 0 else _rows_times(A[b].tolist(), x)
+
+
 def _body_mtv_py(A: np.ndarray, b: int, x: Vec3) -> Vec3:
-    """:func:`body_mtv` for the interpreted start."""
-    if b < 0:
-        return (x[0], x[1], x[2])
-    (a00, a01, a02), (a10, a11, a12), (a20, a21, a22) = A[b].tolist()
-    x0, x1, x2 = x
-    return (a00 * x0 + a10 * x1 + a20 * x2, a01 * x0 + a11 * x1 + a21 * x2, a02 * x0 + a12 * x1 + a22 * x2)
+    """:func:`body_mtv` for the interpreted start (the rows of A_b^T, summed in the same order)."""
+    return (x[0], x[1], x[2]) if b < 0 else _rows_times(A[b].T.tolist(), x)
 
 
 @njit(cache=True, interpreted=_body_mv_py)
