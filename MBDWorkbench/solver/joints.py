@@ -77,6 +77,14 @@ ROW_IS_ANGULAR = {
 ROW_TURNS = {POINT: "", DP1: "ij", DP2: "i", ANGLE: "ij", DISTANCE: "", DISTXY: "i", GEAR: "ij", LEAD: "ij"}
 ROW_ROTATION_ONLY = frozenset({DP1, ANGLE})
 
+
+@njit(cache=True, inline="always")
+def jacobian_reads_positions(kind: int) -> bool:
+    """False for the rows whose Phi_q depends on the rotations only, not on the positions r: POINT
+    (Phi is linear in r), DP1 and ANGLE (Phi does not depend on r). Their d(Phi_q^T lam)/dr is zero."""
+    return not (kind == POINT or kind == DP1 or kind == ANGLE)
+
+
 Side = tuple  # (b, r, v, w), see the module docstring
 
 

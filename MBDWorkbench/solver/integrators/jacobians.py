@@ -14,17 +14,20 @@ kernels.force_element, whatever the force type) are generic over real and comple
 and this module calls them with complex ones; tests/test_index3.py checks
 the assembled Jacobian against central differences of the real kernels.
 
-Each element writes a dense block (rows = the 6 generalized-force components of each
-of its moving bodies, columns = the 6 position increments and, for velocity-dependent
-elements, the 6 velocities of each of its moving bodies) into triplet arrays; the
-number and order of the triplets depend only on the model, so the sparsity pattern
-is computed once.
+Each element (a force element, or the run of constraint rows between one pair of bodies,
+i.e. a joint's rows, whose forces -Phi_q^T lam are summed) writes a dense block (rows = the
+6 generalized-force components of each of its moving bodies, columns = the 6 position
+increments and, for velocity-dependent elements, the 6 velocities of each of its moving
+bodies) into triplet arrays. Rows whose Phi_q does not depend on the positions
+(joints.jacobian_reads_positions: POINT, DP1, ANGLE) leave out the exactly zero dr columns.
+The number and order of the triplets depend only on the model and the active rows, so the
+sparsity pattern is computed once.
 """
 
 import numpy as np
 
 from ..jit import njit_python_errors as njit
-from ..joints import row_terms
+from ..joints import jacobian_reads_positions, row_terms
 from ..kernels import (
     FORCE_KERNELS,
     READS_VELOCITY,
@@ -78,8 +81,10 @@ def row_jacobian(
 def element_force(
     code: int,
     k: int,
-    kind: int,
-    lam_k: float,
+    k_end: int,
+    kinds: np.ndarray,
+    lam: np.ndarray,
+    active: np.ndarray,
     vecs: np.ndarray,
     p: tuple,
     flag: int,
@@ -91,16 +96,20 @@ def element_force(
     scratch: np.ndarray,
 ) -> None:
     """Generalized force (12,) of element k on its two bodies, given the poses r (2, 3),
-    A (2, 3, 3) and velocities v (2, 6) of its sides (complex): constraint row k (code ROW;
-    its kind, multiplier lam_k and the rows' vecs; scratch (2, 6) receives its Jacobian) or
-    force element k of kernel ``code`` (the elements' vecs, its numbers p, flag, profiles u)."""
+    A (2, 3, 3) and velocities v (2, 6) of its sides (complex): for code ROW, the constraint rows
+    k .. k_end - 1 (one body pair) as -sum Phi_q^T lam over the active ones (their kinds, the
+    multipliers lam and active flags indexed by rows, the rows' vecs; scratch (2, 6) receives each
+    row's Jacobian); else force element k of kernel ``code`` (the elements' vecs, its numbers p,
+    flag, profiles u)."""
     out[:] = 0.0
     side_i, side_j = _side(r, v, 0), _side(r, v, 1)
     if code == ROW:
-        _row_jacobian(kind, vecs, k, A, side_i, side_j, scratch)
-        for side in range(2):
-            for c in range(6):
-                out[6 * side + c] = -scratch[side, c] * lam_k
+        for row in range(k, k_end):
+            if active[row]:
+                _row_jacobian(kinds[row], vecs, row, A, side_i, side_j, scratch)
+                for side in range(2):
+                    for c in range(6):
+                        out[6 * side + c] -= scratch[side, c] * lam[row]
     else:
         force_element(code, k, 0, out, A, side_i, side_j, vecs, p, flag, u)
 
@@ -141,28 +150,42 @@ def _perturb(r, A, v, side, c, h):
 
 
 @njit(cache=True)
-def element_blocks(code, k, t, Y, S, Aall, lam, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf):
-    """Complex-step derivative of element k's generalized force w.r.t. the position
-    increments (into K) and, if with_vel, the velocities (into D) of its moving bodies.
-    ``buf`` = scratch arrays (r, A, v, out, scratch: complex; u: real)."""
+def _rows_read_positions(kinds, active, k, k_end):
+    """Whether the Jacobian of any active row k .. k_end - 1 depends on the positions r."""
+    for row in range(k, k_end):
+        if active[row] and jacobian_reads_positions(kinds[row]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def element_blocks(code, k, k_end, t, Y, S, Aall, lam, active, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf):
+    """Complex-step derivative of element k's generalized force (code ROW: of the rows k ..
+    k_end - 1 between one body pair) w.r.t. the position increments (into K) and, if with_vel,
+    the velocities (into D) of its moving bodies. Rows whose Phi_q does not read the positions
+    skip the dr columns (exactly zero). ``buf`` = scratch arrays (r, A, v, out, scratch:
+    complex; u: real)."""
     nb = S.nb
     r, A, v, out, scratch, u = buf
     bodies = _element_bodies(code, k, S)
+    first = 0
     if code == ROW:
-        kind, lam_k, vecs, p, flag = S.row_kind[k], lam[k], S.row_vecs, (0.0, 0.0, 0.0, 0.0), 0
+        p, flag, vecs = (0.0, 0.0, 0.0, 0.0), 0, S.row_vecs
+        if not _rows_read_positions(S.row_kind, active, k, k_end):
+            first = 3
     else:
         p, flag = force_element_data(S, k, t, 0, u)
-        kind, lam_k, vecs = 0, 0.0, S.force_vecs
+        vecs = S.force_vecs
     ncol = 12 if with_vel else 6
     for ps in range(2):
         pb = bodies[ps]
         if pb < 0:
             continue
-        for c in range(ncol):
+        for c in range(first, ncol):
             for side in range(2):
                 _side_state(Y, Aall, nb, bodies[side], r, A, v, side)
             _perturb(r, A, v, ps, c, H_CS)
-            element_force(code, k, kind, lam_k, vecs, p, flag, u, r, A, v, out, scratch)
+            element_force(code, k, k_end, S.row_kind, lam, active, vecs, p, flag, u, r, A, v, out, scratch)
             for side in range(2):
                 b = bodies[side]
                 if b < 0:
@@ -179,6 +202,15 @@ def element_blocks(code, k, t, Y, S, Aall, lam, with_vel, Ki, Kj, Kv, nK, Di, Dj
 
 
 @njit(cache=True)
+def _row_group_end(S, k):
+    """End (exclusive) of the run of rows from k between the same two bodies (a joint's rows)."""
+    k_end = k + 1
+    while k_end < S.row_kind.shape[0] and S.row_bi[k_end] == S.row_bi[k] and S.row_bj[k_end] == S.row_bj[k]:
+        k_end += 1
+    return k_end
+
+
+@njit(cache=True)
 def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     """Triplets of K = d(Q - Phi_q^T lam)/dx and D = dQ/dv at (t, Y) for the active
     constraint rows (lam indexed like the rows). Returns (nK, nD)."""
@@ -192,14 +224,21 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
         np.zeros(6),
     )
     nK, nD = 0, 0
-    for r in range(S.row_kind.shape[0]):
-        if active[r]:
-            nK, nD = element_blocks(ROW, r, t, Y, S, W.A, lam, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
+    k = 0
+    while k < S.row_kind.shape[0]:  # one block per run of rows between the same bodies
+        k_end = _row_group_end(S, k)
+        if _any_active(active, k, k_end):
+            nK, nD = element_blocks(
+                ROW, k, k_end, t, Y, S, W.A, lam, active, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
+            )
+        k = k_end
     for with_vel in (True, False):  # the velocity-dependent force elements first
         for code in range(FORCE_KERNELS):
             if READS_VELOCITY[code] == with_vel:
                 for k in range(S.force_start[code], S.force_start[code + 1]):
-                    nK, nD = element_blocks(code, k, t, Y, S, W.A, lam, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf)
+                    nK, nD = element_blocks(
+                        code, k, k + 1, t, Y, S, W.A, lam, active, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
+                    )
     nb = S.nb
     for b in range(nb):  # gyroscopic -(w x J w): d/dw = (J w)^ - w^ J
         o = 7 * nb + 6 * b
@@ -211,6 +250,14 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
                 Di[nD], Dj[nD], Dv[nD] = 6 * b + 3 + i, 6 * b + 3 + j, val
                 nD += 1
     return nK, nD
+
+
+@njit(cache=True)
+def _any_active(active, k, k_end):
+    for row in range(k, k_end):
+        if active[row]:
+            return True
+    return False
 
 
 @njit(cache=True)
