@@ -2,12 +2,15 @@
 12x of N = 100 (linear)"), for this tree and an older one (``--before DIR``: a source tree, e.g.
 ``git archive <commit> | tar -x -C DIR``), each in a fresh process with a warm Numba cache.
 
-Chain of N revolute links (bench/solver_speed.py), rk4, h = 1e-3 s. Start-up = what ``simulate``
-spends before its clock starts (assembly, velocity projection, start-of-run rank check; its
-total wall minus ``Results.wall_time``); per step = (``wall_time`` of a run of 2 + S steps -
-that of a 2-step run) / S. Writes bench/results/large_start.{md,json}.
+Chain of N revolute links (bench/solver_speed.py), h = 1e-3 s, rk4 (and ``--integrators``: galpha,
+cros). Start-up = what ``simulate`` spends before its clock starts (assembly, velocity projection,
+start-of-run rank check; its total wall minus ``Results.wall_time``); 2 steps = ``wall_time`` of a
+2-step run (the integrator's own start, e.g. the index-3 rank set-up, plus two steps); per step =
+(``wall_time`` of a run of 2 + S steps - that of a 2-step run) / S. Writes
+bench/results/large_start.{md,json}.
 
 Run: /usr/bin/python3 bench/large_start.py [--before DIR] [--sizes 100 1000] [--steps 200]
+     [--integrators rk4 galpha cros]
 """
 
 from __future__ import annotations
@@ -30,23 +33,27 @@ import MBDWorkbench.solver  # from the tree measured, before solver_speed puts t
 from MBDWorkbench.solver import simulate
 sys.path.append(sys.argv[2])
 from solver_speed import chain
-n, steps = int(sys.argv[3]), int(sys.argv[4])
-warm = chain(2); warm.settings.t_end = 0.002; simulate(warm)  # load the compiled kernels first
+n, steps, integrator = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+warm = chain(2); warm.settings.t_end = 0.002; simulate(warm, integrator=integrator)  # load the compiled kernels first
 def run(k):
     m = chain(n); m.settings.t_end = k * 1e-3; m.settings.output_step = k * 1e-3
-    t0 = time.perf_counter(); res = simulate(m); total = time.perf_counter() - t0
+    t0 = time.perf_counter(); res = simulate(m, integrator=integrator, step=1e-3); total = time.perf_counter() - t0
     return total - res.wall_time, res.wall_time, res.status
 start, short, s1 = run(2)
 _, long, s2 = run(2 + steps)
-print(json.dumps(dict(start_s=start, per_step_s=(long - short) / steps, status=[s1, s2], source=MBDWorkbench.__file__)))
+out = dict(start_s=start, two_steps_s=short, per_step_s=(long - short) / steps, status=[s1, s2])
+print(json.dumps(dict(out, source=MBDWorkbench.__file__)))
 """
 
 
-def measure(tree: str, n: int, steps: int) -> dict:
-    """One fresh process on ``tree``: start-up [s] and per-step cost [s] of the N-chain."""
+def measure(tree: str, n: int, steps: int, integrator: str) -> dict:
+    """One fresh process on ``tree``: start-up [s], 2-step run [s] and per-step cost [s] of the N-chain."""
     bench_dir = os.path.join(ROOT, "bench")  # the chain builder of this tree for both
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, tree, bench_dir, str(n), str(steps)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", CHILD, tree, bench_dir, str(n), str(steps), integrator],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -56,10 +63,15 @@ def main() -> None:
     ap.add_argument("--before", help="an older source tree to compare with")
     ap.add_argument("--sizes", type=int, nargs="+", default=[100, 1000])
     ap.add_argument("--steps", type=int, default=200)
+    ap.add_argument("--integrators", nargs="+", default=["rk4"], choices=["rk4", "galpha", "cros"])
     a = ap.parse_args()
     trees = ([("before", a.before)] if a.before else []) + [("after", ROOT)]
     load0 = os.getloadavg()
-    rows = {label: {n: measure(tree, n, a.steps) for n in a.sizes} for label, tree in trees}
+    rows = {
+        f"{label} {integ}": {n: measure(tree, n, a.steps, integ) for n in a.sizes}
+        for integ in a.integrators
+        for label, tree in trees
+    }
     data = dict(
         date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         python=platform.python_version(),
@@ -76,15 +88,18 @@ def main() -> None:
         "# Long chains: start-up and per-step cost (bench/large_start.py)",
         "",
         f"{data['date']}, Python {data['python']}, {data['cpus']} CPUs, load average "
-        f"{load0[0]:.2f} at start, {data['load_end'][0]:.2f} at end; rk4, h = 1e-3 s, per step from "
+        f"{load0[0]:.2f} at start, {data['load_end'][0]:.2f} at end; h = 1e-3 s, per step from "
         f"{a.steps} steps; warm Numba cache.",
         "",
-        "| tree | N | start-up [s] | per step [ms] | status |",
-        "|---|---|---|---|---|",
+        "| tree, integrator | N | start-up [s] | 2 steps [s] | per step [ms] | status |",
+        "|---|---|---|---|---|---|",
     ]
     for label, by_n in rows.items():
         for n, r in by_n.items():
-            lines.append(f"| {label} | {n} | {r['start_s']:.2f} | {1e3 * r['per_step_s']:.3f} | {r['status'][1]} |")
+            two = f"{r['two_steps_s']:.3f}" if "two_steps_s" in r else "-"
+            lines.append(
+                f"| {label} | {n} | {r['start_s']:.2f} | {two} | {1e3 * r['per_step_s']:.3f} | {r['status'][1]} |"
+            )
     for label, by_n in rows.items():
         if 100 in by_n and 1000 in by_n:
             ratio = by_n[1000]["per_step_s"] / by_n[100]["per_step_s"]

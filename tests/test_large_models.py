@@ -6,6 +6,7 @@ rows) the dense decision is taken unchanged."""
 
 import numpy as np
 import pytest
+import scipy.sparse
 
 from bench.solver_speed import chain_dict as bench_chain_dict
 from MBDWorkbench.solver import from_dict
@@ -13,9 +14,11 @@ from MBDWorkbench.solver.assembly import project_velocities
 from MBDWorkbench.solver.quality import constraint_rank
 from MBDWorkbench.solver.scaled_rank import (
     DENSE_RANK_SIZE,
+    FULL_RANK_MARGIN,
     certainly_full_rank,
     relative_singular_values,
     scaled_constraint_jacobian,
+    scaled_sparse_jacobian,
 )
 from MBDWorkbench.solver.system import System
 from MBDWorkbench.solver.tolerances import RANK_TOL
@@ -103,3 +106,50 @@ def test_index3_rank_setup_of_a_large_model_decides_as_the_svd(redundant):
     if redundant:  # the duplicated joint's rows or the ones they duplicate
         owners = {system.owner_name(int(o)) for o in system.row_owner[drop]}
         assert owners <= {"R_again", "R39"}
+
+
+def test_sparse_jacobian_equals_the_dense_one():
+    system, Y = system_with_velocities(chain_dict(12, duplicate_last=True))
+    dense, sparse = system.constraint_jacobian(0.3, Y), system.constraint_jacobian(0.3, Y, sparse=True)
+    assert sparse[1].nnz <= 12 * system.m
+    np.testing.assert_array_equal(sparse[1].toarray(), dense[1])
+    for a, b in zip(dense[::2] + dense[3:], sparse[::2] + sparse[3:]):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(
+        scaled_sparse_jacobian(system, 0.3, Y).toarray(), scaled_constraint_jacobian(system, 0.3, Y)
+    )
+
+
+@pytest.mark.parametrize("ratio", [3e-4, 3e-5, 3e-6, 3e-7])
+def test_certificate_follows_the_singular_values_either_side_of_its_margin(ratio):
+    """sigma_min / sigma_max at 3 x margin x tol and beyond: certified; at 0.3 x and below: not;
+    dense and sparse input decide alike (the certificate's bound on sigma_max is at most sqrt(m)
+    times too large, so between 1 and sqrt(m) times the margin either may hold)."""
+    rng = np.random.default_rng(11)
+    U, _ = np.linalg.qr(rng.normal(size=(40, 40)))
+    V, _ = np.linalg.qr(rng.normal(size=(50, 50)))
+    tol = 1e-6  # margin x tol = 1e-4
+    J = U @ np.diag(np.geomspace(1.0, ratio, 40)) @ V[:40]
+    got = certainly_full_rank(J, tol)
+    assert got == certainly_full_rank(scipy.sparse.csr_matrix(J), tol)
+    if ratio > 3 * np.sqrt(40) * FULL_RANK_MARGIN * tol:
+        assert got
+    if ratio < 0.3 * FULL_RANK_MARGIN * tol:
+        assert not got
+
+
+def test_large_model_start_builds_no_dense_jacobian(monkeypatch):
+    """An index-3 run of a full-rank large model (assembly, start checks, the integrator's start)
+    never builds the m x 6N array (a chain of 1000 links: 240 MB, 2 s)."""
+    from MBDWorkbench.solver import simulate
+
+    model = from_dict(chain_dict(40))
+    assert System(model).m * 6 * 40 > DENSE_RANK_SIZE
+
+    def refuse(self):
+        raise AssertionError("dense Phi_q built")
+
+    monkeypatch.setattr(System, "_dense_jacobian", refuse)
+    for integrator in ("galpha", "cros"):
+        res = simulate(model, integrator=integrator, t_end=0.01, step=1e-3, output_step=0.01)
+        assert res.status == "completed"

@@ -86,11 +86,13 @@ def assemble(
     if system.m == 0:
         return Y
     rs, cs = scaling(system, length_scale(system, Y)) if scaled else (np.ones(system.m), np.ones(6 * system.nb))
-    phi, J = system.constraint_jacobian(t, Y)[:2]
+    phi, J = system.constraint_residual(t, Y), None
     mu = 0.0
     for _ in range(max_iter):
         if np.max(np.abs(phi)) < tol:
             return Y
+        if J is None:  # (only when a step is needed: an assembled large model builds no m x 6N array)
+            J = system.constraint_jacobian(t, Y)[1]
         Js = J * rs[:, None] * cs[None, :]
         Y_new = _damped_step(system, Y, t, Js, phi * rs, cs, rs, mu)
         if Y_new is None:
@@ -100,7 +102,7 @@ def assemble(
             continue
         mu = mu / 10.0 if mu > 1e-12 else 0.0
         Y = Y_new
-        phi, J = system.constraint_jacobian(t, Y)[:2]
+        phi, J = system.constraint_residual(t, Y), None
     if np.max(np.abs(phi)) < tol:
         return Y
     raise _not_assembled(system, phi, t, tol)
@@ -118,7 +120,7 @@ def _damped_step(system, Y, t, Js, f, cs, rs, mu):
     alpha = 1.0
     for _ in range(12):
         Y_try = apply_increment(system, Y, alpha * dx * cs)
-        phi_try = system.constraint_jacobian(t, Y_try)[0]
+        phi_try = system.constraint_residual(t, Y_try)
         if np.all(np.isfinite(phi_try)) and np.linalg.norm(phi_try * rs) < norm0 * (1 - 1e-4 * alpha):
             return Y_try
         alpha *= 0.5
@@ -167,17 +169,18 @@ def project_velocities(system: System, Y: np.ndarray, t: float = 0.0) -> np.ndar
     Y = Y.copy()
     if system.m == 0:
         return Y
-    _, J, _, rate = system.constraint_jacobian(t, Y)
+    _, J, _, rate = system.constraint_jacobian(t, Y, sparse=True)
     minv = system.static.minv.reshape(-1)
     mu = _sparse_multipliers(J, minv, rate)
     if mu is None:  # dependent rows (redundant joints): the least-squares (minimum-norm) multipliers
-        C = (J * minv) @ J.T
+        Jd = J.toarray()
+        C = (Jd * minv) @ Jd.T
         mu = scipy.linalg.lstsq(C, rate, cond=1e-12)[0]
     Y[7 * system.nb :] -= minv * (J.T @ mu)
     return Y
 
 
-def _sparse_multipliers(J: np.ndarray, minv: np.ndarray, rate: np.ndarray) -> np.ndarray | None:
+def _sparse_multipliers(J: scipy.sparse.csr_matrix, minv: np.ndarray, rate: np.ndarray) -> np.ndarray | None:
     """mu with (J M^-1 J^T) mu = rate by a sparse LU (J is sparse: a few bodies per row, so a chain
     of 1000 links takes milliseconds instead of a dense solve's minute); None when J M^-1 J^T is
     singular or the solution does not check (then the caller's dense least squares decides)."""

@@ -30,14 +30,15 @@ from .catalog import FORCES
 from .errors import ModelError, SimulationError
 from .expressions import compile_profile
 from .scaled_rank import (
-    DENSE_RANK_SIZE,
     certainly_full_rank,
     conditioning,
+    is_large,
     relative_rank,
     relative_singular_values,
     sampled_rank_tolerance,
     scaled_constraint_jacobian,
     scaled_jacobian,
+    scaled_sparse_jacobian,
 )
 from .status import OverdrivenError, RunWarning
 from .tolerances import ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
@@ -91,7 +92,7 @@ class RankReport:
     ``independent`` rows (greedy, in row order: joints first, then drivers), ``redundant``
     joint rows and ``over_driving`` driver rows that depend on the rows before them."""
 
-    J: np.ndarray
+    J: np.ndarray  # a scipy.sparse matrix when a large model's full rank was certified
     rank: int
     independent: list[int]
     redundant: list[int]
@@ -107,11 +108,12 @@ def constraint_rank(system: System, Y: np.ndarray, t: float, tol: float = RANK_T
     m = system.m
     if m == 0:
         return RankReport(np.zeros((0, 6 * system.nb)), 0, [], [], [])
+    if is_large(system):
+        Jsparse = scaled_sparse_jacobian(system, t, Y)
+        if certainly_full_rank(Jsparse, tol):
+            return RankReport(Jsparse, m, list(range(m)), [], [])
     J = scaled_constraint_jacobian(system, t, Y)
-    if J.size <= DENSE_RANK_SIZE:
-        rank = relative_rank(relative_singular_values(J), tol)
-    else:
-        rank = m if certainly_full_rank(J, tol) else _qr_rank(J, tol)
+    rank = _qr_rank(J, tol) if is_large(system) else relative_rank(relative_singular_values(J), tol)
     if rank == m:
         return RankReport(J, rank, list(range(m)), [], [])
     kept, dropped = independent_rows(J, tol)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.linalg
 import scipy.sparse
-import scipy.sparse.linalg
+from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .assembly import length_scale, scaling
 
@@ -32,6 +32,18 @@ def scaled_constraint_jacobian(system: System, t: float, Y: np.ndarray, L: float
     """The dimensionless Phi_q at (t [s], Y); L [m] defaults to the length scale of Y."""
     L = length_scale(system, Y) if L is None else L
     return scaled_jacobian(system, system.constraint_jacobian(t, Y)[1], L)
+
+
+def scaled_sparse_jacobian(system: System, t: float, Y: np.ndarray, L: float | None = None) -> scipy.sparse.csr_matrix:
+    """:func:`scaled_constraint_jacobian` as a sparse matrix (no m x 6N array: large models)."""
+    L = length_scale(system, Y) if L is None else L
+    rs, cs = scaling(system, L)
+    return scipy.sparse.diags(rs) @ system.constraint_jacobian(t, Y, sparse=True)[1] @ scipy.sparse.diags(cs)
+
+
+def is_large(system: System) -> bool:
+    """Whether rank decisions on this model's Jacobian start from the sparse full-rank certificate."""
+    return system.m * 6 * system.nb > DENSE_RANK_SIZE
 
 
 def singular_structure(Js: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,16 +86,31 @@ def sampled_rank_tolerance(system: System, phi: np.ndarray, L: float, tol: float
     return max(tol, scaled_violation(system, phi, L))
 
 
-def certainly_full_rank(J: np.ndarray, tol: float, margin: float = FULL_RANK_MARGIN) -> bool:
-    """True when J (m x n, sparse in fact) certainly has full row rank at relative tolerance
-    ``tol``: sigma_min / sigma_max > margin x tol, from the extreme eigenvalues of the sparse
-    J J^T (Lanczos; shift-invert at 0 for the smallest). False when that cannot be shown (J J^T
-    singular, no convergence, or too close): the caller then decides densely."""
+def certainly_full_rank(J, tol: float, margin: float = FULL_RANK_MARGIN) -> bool:
+    """True when J (m x n, dense or sparse) certainly has full row rank at relative tolerance
+    ``tol``: sigma_min / sigma_max > margin x tol. G = J J^T is sparse; its largest eigenvalue is
+    at most its largest absolute row sum g (Gershgorin), and G - mu I is positive definite, so
+    sigma_min^2 > mu = (margin tol)^2 g, when its Cholesky factorisation (banded, in reverse
+    Cuthill-McKee order: O(m) for a chain) succeeds with mu raised by a bound of the rounding
+    error. False when that cannot be shown: the caller then decides densely."""
     Js = scipy.sparse.csr_matrix(J)
-    G = (Js @ Js.T).tocsc()
-    try:
-        top = scipy.sparse.linalg.eigsh(G, k=1, which="LA", return_eigenvectors=False, tol=1e-6)[0]
-        low = scipy.sparse.linalg.eigsh(G, k=1, sigma=0.0, which="LM", return_eigenvectors=False, tol=1e-6)[0]
-    except (RuntimeError, ValueError, scipy.sparse.linalg.ArpackError):  # singular LU, no convergence
+    m = Js.shape[0]
+    if m == 0 or m > Js.shape[1]:
+        return m == 0
+    G = (Js @ Js.T).tocsr()
+    g = float(abs(G).sum(axis=1).max())
+    if not (np.isfinite(g) and g > 0):
         return False
-    return bool(top > 0 and low > 0 and np.sqrt(low / top) > margin * tol)
+    order = reverse_cuthill_mckee(G, symmetric_mode=True)
+    Gp = G[order][:, order].tocoo()
+    bw = int(np.abs(Gp.row - Gp.col).max())
+    rounding = 2.0 * (bw + 1) ** 2 * np.finfo(float).eps * g  # backward error bound of the band Cholesky
+    upper = Gp.row <= Gp.col
+    band = np.zeros((bw + 1, m))
+    band[bw + Gp.row[upper] - Gp.col[upper], Gp.col[upper]] = Gp.data[upper]
+    band[bw] -= (margin * tol) ** 2 * g + rounding
+    try:
+        scipy.linalg.cholesky_banded(band, lower=False, check_finite=True)
+    except (np.linalg.LinAlgError, ValueError):
+        return False
+    return True

@@ -280,7 +280,7 @@ def _fail(system, res, t, Y, status, reason=""):
         )
     phi = res._rows[-1]["phi"] if len(res) else np.zeros(system.m)
     try:
-        phi_now = system.constraint_jacobian(t, Y)[0]
+        phi_now = system.constraint_residual(t, Y)
         if np.all(np.isfinite(phi_now)):
             phi = phi_now
     except Exception:

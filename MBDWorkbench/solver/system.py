@@ -13,7 +13,7 @@ enters the motion, the multipliers or the energy, with every integrator.
 from collections import namedtuple
 
 import numpy as np
-from scipy.sparse import coo_matrix
+from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from . import kernels, quaternion
@@ -492,22 +492,41 @@ class System:
         ZD = Z.T * np.einsum("ij,ij->i", JM, J)
         return lam - Z @ np.linalg.lstsq(ZD @ Z, ZD @ lam, rcond=None)[0]
 
+    def _jacobian_entries(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rows, columns, values) of Phi_q [m x 6N] from the work arrays, side i's entries first."""
+        rows, cols, vals = [], [], []
+        for side, bodies in ((0, self.static.row_bi), (1, self.static.row_bj)):
+            r = np.nonzero(bodies >= 0)[0]
+            rows.append(np.repeat(r, 6))
+            cols.append((6 * bodies[r][:, None] + np.arange(6)).reshape(-1))
+            vals.append(self.work.jac[r, side].reshape(-1))
+        return np.concatenate(rows), np.concatenate(cols), np.concatenate(vals)
+
     def _dense_jacobian(self) -> np.ndarray:
         """Dense Phi_q [m x 6N] from the work arrays."""
         Jd = np.zeros((self.m, 6 * self.nb))
-        for side, bodies in ((0, self.static.row_bi), (1, self.static.row_bj)):
-            for r in np.nonzero(bodies >= 0)[0]:
-                b = bodies[r]
-                Jd[r, 6 * b : 6 * b + 6] += self.work.jac[r, side]
+        rows, cols, vals = self._jacobian_entries()
+        np.add.at(Jd, (rows, cols), vals)
         return Jd
 
-    def constraint_jacobian(self, t, Y):
-        """Dense (Phi [m], Phi_q [m x 6N], gamma [m], rate [m]) at (t, Y)."""
+    def constraint_residual(self, t, Y) -> np.ndarray:
+        """Phi [m] at (t [s], Y) (m, rad), without assembling Phi_q."""
         Y = np.ascontiguousarray(Y, dtype=float)
         kernels.fast_call(kernels.update_rotations, self.static, Y, self.work.A)
         kernels.fast_call(kernels.constraints, float(t), Y, self.static, self.work)
+        return self.work.phi.copy()
+
+    def constraint_jacobian(self, t, Y, sparse: bool = False):
+        """(Phi [m], Phi_q [m x 6N], gamma [m], rate [m]) at (t, Y); Phi_q dense, or a sparse
+        matrix (at most 12 entries a row) if ``sparse``: large models never build the m x 6N array."""
+        phi = self.constraint_residual(t, Y)
         w = self.work
-        return w.phi.copy(), self._dense_jacobian(), w.gamma.copy(), w.rate.copy()
+        if sparse:
+            rows, cols, vals = self._jacobian_entries()
+            J = csr_matrix((vals, (rows, cols)), shape=(self.m, 6 * self.nb))
+        else:
+            J = self._dense_jacobian()
+        return phi, J, w.gamma.copy(), w.rate.copy()
 
     def owner_name(self, owner):
         """Name of the joint or driver owning a constraint row."""

@@ -140,12 +140,12 @@ def _position(system, Y, t, rows, rs, cs, tol, max_iter, singular_tol, res):
         alpha, n0 = 1.0, np.linalg.norm(phi * np.where(system.row_angular, 1.0, rs))
         for _ in range(10):
             Y_try = apply_increment(system, Y, alpha * dx * cs)
-            phi_try = system.constraint_jacobian(t, Y_try)[0]
+            phi_try = system.constraint_residual(t, Y_try)
             if np.linalg.norm(phi_try * np.where(system.row_angular, 1.0, rs)) < n0:
                 break
             alpha *= 0.5
         Y = Y_try
-    bad = joint_residuals(system, system.constraint_jacobian(t, Y)[0], tol)
+    bad = joint_residuals(system, system.constraint_residual(t, Y), tol)
     raise SingularConfigurationError(
         f"position analysis did not converge at t = {t:.6g} s: "
         + ", ".join(f"'{n}' open by {max(p, a):.3g}" for n, p, a in bad[:4])
@@ -390,7 +390,7 @@ def _static_newton(system, Y, t, rows, rs, cs, L, fscale, tol, force_tol, max_it
     """Newton / Levenberg-Marquardt on [Q - J^T lam = 0, Phi_rows = 0] (scaled)."""
     for it in range(max_iter + 1):
         R, lam, J = _tangent_residual(system, t, Y, rows)
-        phi = system.constraint_jacobian(t, Y)[0]
+        phi = system.constraint_residual(t, Y)
         free = system.free_columns
         Rs = (R * cs / (fscale * L))[free]
         H = (_stiffness(system, t, Y, lam, rows, cs) / (fscale * L))[np.ix_(free, free)]
@@ -415,7 +415,7 @@ def _static_newton(system, Y, t, rows, rs, cs, L, fscale, tol, force_tol, max_it
         if Y_new is None:
             break
         Y = Y_new
-    bad = joint_residuals(system, system.constraint_jacobian(t, Y)[0], tol)
+    bad = joint_residuals(system, system.constraint_residual(t, Y), tol)
     raise AssemblyError(
         f"static equilibrium not found at t = {t:g} s after {it} iterations "
         f"(force residual {np.max(np.abs(R)):.3g}; open joints: "
@@ -453,11 +453,11 @@ def _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, damped):
 
     def merit(Yc):
         R = _tangent_residual(system, t, Yc, rows)[0]
-        return np.linalg.norm(R * cs / (fscale * L)) + np.linalg.norm(system.constraint_jacobian(t, Yc)[0] * rs)
+        return np.linalg.norm(R * cs / (fscale * L)) + np.linalg.norm(system.constraint_residual(t, Yc) * rs)
 
     m0 = merit(Y)
     Q0 = generalized_forces(system, t, Y)
-    c0 = np.linalg.norm(system.constraint_jacobian(t, Y)[0] * rs)
+    c0 = np.linalg.norm(system.constraint_residual(t, Y) * rs)
     alpha = 1.0
     for _ in range(20):
         d = alpha * dx * cs
@@ -467,7 +467,7 @@ def _static_line_search(system, Y, t, rows, rs, cs, L, fscale, dx, damped):
                 return Y_try
         else:
             work = 0.5 * float(np.dot(Q0 + generalized_forces(system, t, Y_try), d))
-            c1 = np.linalg.norm(system.constraint_jacobian(t, Y_try)[0] * rs)
+            c1 = np.linalg.norm(system.constraint_residual(t, Y_try) * rs)
             if work > 0.0 and c1 <= max(2.0 * c0, 1e-9):
                 return Y_try
         alpha *= 0.5

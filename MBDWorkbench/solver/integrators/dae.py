@@ -27,11 +27,12 @@ from .. import kernels
 from ..assembly import length_scale
 from ..errors import ModelError, SimulationError
 from ..scaled_rank import (
-    DENSE_RANK_SIZE,
     certainly_full_rank,
+    is_large,
     relative_rank,
     scaled_constraint_jacobian,
     scaled_jacobian,
+    scaled_sparse_jacobian,
     singular_structure,
 )
 from ..tolerances import (
@@ -137,10 +138,9 @@ def rank_analysis(system, t: float, Y: np.ndarray) -> tuple[int, np.ndarray, np.
     m = system.m
     if m == 0:
         return 0, np.zeros(0, np.int64), np.zeros(0, np.int64)
-    Js = scaled_constraint_jacobian(system, t, Y)
-    if Js.size > DENSE_RANK_SIZE and certainly_full_rank(Js, REDUNDANCY_TOL):  # large: no dense SVD
-        return m, np.zeros(0, np.int64), np.zeros(0, np.int64)
-    U, sv = singular_structure(Js)
+    if is_large(system) and certainly_full_rank(scaled_sparse_jacobian(system, t, Y), REDUNDANCY_TOL):
+        return m, np.zeros(0, np.int64), np.zeros(0, np.int64)  # large: no dense SVD
+    U, sv = singular_structure(scaled_constraint_jacobian(system, t, Y))
     rank = relative_rank(sv / max(sv[0], 1e-300), REDUNDANCY_TOL)
     if rank == m:
         return rank, np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -544,7 +544,7 @@ class Index3Stepper(Stepper):
         locked or singular position), those carrying the most nearly dependent
         direction of Phi_q at (t, Y)."""
         if phi is None:
-            phi = self.system.constraint_jacobian(t, Y)[0] if self.m else np.zeros(0)
+            phi = self.system.constraint_residual(t, Y) if self.m else np.zeros(0)
         phi = np.nan_to_num(phi, nan=np.inf)
         worst = self.system.worst_joints(phi)
         label = "worst joints"
