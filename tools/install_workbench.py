@@ -149,18 +149,16 @@ def warm_cache(root: str) -> int:
     return code
 
 
-def python_for_warm_up() -> str:
-    """The Python to compile with: this one, unless this runs under freecadcmd."""
-    if os.path.basename(sys.executable).startswith("python"):
-        return sys.executable
-    return "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else (shutil.which("python3") or sys.executable)
-
-
 def start_warm_up(root: str) -> str:
-    """Start :func:`warm_cache` in a detached background process; returns its log file."""
+    """Start :func:`warm_cache` in a detached background process (this process's Python, also
+    under freecadcmd: solver.cold_start.python_executable); returns its log file."""
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    from MBDWorkbench.solver.cold_start import python_executable
+
     log = os.path.join(tempfile.gettempdir(), "mbdworkbench-warm-up-%d.log" % os.getpid())
     script = os.path.join(root, "tools", "install_workbench.py")
-    cmd = [python_for_warm_up(), script, "--warm-foreground", "--no-install"]
+    cmd = [python_executable(), script, "--warm-foreground", "--no-install"]
     with open(log, "w") as out:
         subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
     return log
