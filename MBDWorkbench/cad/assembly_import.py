@@ -38,6 +38,7 @@ from .assembly_motions import apply_time_settings, chosen_simulation, current_co
 from .makers import check_part, make_body, make_joint, make_simulation
 from .mass_properties import BROKEN_LINK, is_broken_link
 from .objects import body_of_part, find_objects, find_simulation
+from .properties import first_property, quantity_value
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -111,21 +112,12 @@ class ImportReport:
         return "\n".join(lines)
 
 
-def _prop(obj, *names, default=None):
-    for name in names:
-        if hasattr(obj, name):
-            return getattr(obj, name)
-    return default
-
-
 def _active(joint) -> bool:
     """Whether an assembly joint takes part in the solve: ``Activated`` (1.0) is not off and
     ``Suppressed`` (1.1, which AssemblyObject::getJoints reads instead) is not on."""
-    return bool(_prop(joint, "Activated", default=True)) and not _prop(joint, "Suppressed", default=False)
-
-
-def _number(value) -> float:
-    return float(getattr(value, "Value", value))
+    return bool(first_property(joint, "Activated", default=True)) and not first_property(
+        joint, "Suppressed", default=False
+    )
 
 
 def _shifted(placement, distance_mm: float):
@@ -139,7 +131,7 @@ def _distance_joint(joint, side1: tuple, side2: tuple) -> tuple[str, tuple, tupl
     """(our type, side carrying frame 1, side carrying frame 2, rod length [mm], notes) of a
     Distance joint; a side is (part, global JCS, element kind, radius [mm]). Sides in FreeCAD's
     order; JCS1 moved along its z by the offset of the point/line-in-plane and planar rows."""
-    distance = _number(_prop(joint, "Distance", default=0.0))
+    distance = quantity_value(first_property(joint, "Distance", default=0.0))
     try:
         jtype, side1, side2, shift, length, notes = map_distance(distance, side1, side2)
     except DistanceUnsupported as why:
@@ -152,7 +144,7 @@ def _distance_joint(joint, side1: tuple, side2: tuple) -> tuple[str, tuple, tupl
 def _angle_joint(joint) -> tuple[str, float]:
     """(our orientation-only joint, its angle [deg] or 0) for an Angle joint: OndselSolver keeps
     the angle |a| between the z axes of the two JCS (``Distance`` holds a [deg])."""
-    angle = abs(_number(_prop(joint, "Distance", "Angle", default=0.0)))
+    angle = abs(quantity_value(first_property(joint, "Distance", "Angle", default=0.0)))
     c = math.cos(math.radians(angle))
     if abs(abs(c) - 1.0) <= _COS_TOL:
         return "parallel", 0.0
@@ -164,9 +156,9 @@ def _angle_joint(joint) -> tuple[str, float]:
 def limit_notes(joint) -> list[str]:
     """The enabled limits of an assembly joint with their values (not simulated)."""
     on = [
-        "%s = %g %s" % (name, _number(_prop(joint, name, default=0.0)), unit)
+        "%s = %g %s" % (name, quantity_value(first_property(joint, name, default=0.0)), unit)
         for flag, name, unit in LIMITS
-        if _prop(joint, flag, default=False)
+        if first_property(joint, flag, default=False)
     ]
     return ["limits not simulated (%s)" % ", ".join(on)] if on else []
 
@@ -196,9 +188,9 @@ def _resolve_side(resolve: Callable, joint, k: int) -> tuple:
     """resolve() of side k (1 or 2) of a joint as (part, JCS, kind, radius [mm]; 0 when the
     resolver gives none); Unsupported naming the reference when the document cannot resolve
     it (a damaged or foreign document must not stop the import)."""
-    ref = _prop(joint, "Reference%d" % k)
+    ref = first_property(joint, "Reference%d" % k)
     try:
-        side = tuple(resolve(ref, _prop(joint, "Placement%d" % k, "JCS%d" % k)))
+        side = tuple(resolve(ref, first_property(joint, "Placement%d" % k, "JCS%d" % k)))
         return side + (0.0,) * (4 - len(side))
     except Exception as exc:  # FreeCAD raises its own types from broken links and placements
         raise Unsupported("Reference%d %r cannot be resolved (%s: %s)" % (k, ref, type(exc).__name__, exc)) from None
@@ -210,11 +202,11 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     the element kind is one of :mod:`.assembly_distances` ('vertex', 'straight edge',
     'circular edge', 'planar face', 'cylindrical face', ...), or '' when unknown; the radius
     (a circle's, cylinder's or sphere's, else 0) may be left out."""
-    label = _prop(joint, "Label", "Name", default="joint")
+    label = first_property(joint, "Label", "Name", default="joint")
     if not _active(joint):
         raise Unsupported("deactivated")
-    jtype = str(_prop(joint, "JointType", default=""))
-    if _prop(joint, "Reference1") is None or _prop(joint, "Reference2") is None:
+    jtype = str(first_property(joint, "JointType", default=""))
+    if first_property(joint, "Reference1") is None or first_property(joint, "Reference2") is None:
         raise Unsupported("%s joint without two references" % (jtype or "untyped"))
     side1, side2 = _resolve_side(resolve, joint, 1), _resolve_side(resolve, joint, 2)
     length = angle = 0.0
@@ -241,7 +233,7 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
         length=length,
         angle=angle,
         notes=notes + limit_notes(joint),
-        source=str(_prop(joint, "Name", default=label)),
+        source=str(first_property(joint, "Name", default=label)),
         current=current,
     )
 
@@ -341,12 +333,12 @@ def import_assembly(
     mapped: list[MappedJoint] = []
     for j in joints:
         try:
-            if str(_prop(j, "JointType", default="")) in COUPLER_TYPES and _active(j):
+            if str(first_property(j, "JointType", default="")) in COUPLER_TYPES and _active(j):
                 mapped.append(map_coupler(j, resolve, joints))
             else:
                 mapped.append(map_joint(j, resolve))
         except (Unsupported, CouplerUnsupported) as why:
-            report.unsupported.append((_prop(j, "Label", default="joint"), str(why)))
+            report.unsupported.append((first_property(j, "Label", default="joint"), str(why)))
     grounded = [g.ObjectToGround for g in grounds if getattr(g, "ObjectToGround", None) is not None]
     parts = _parts(mapped, grounded)
     for p in parts:

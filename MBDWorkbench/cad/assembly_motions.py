@@ -30,6 +30,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import joints_driven_by
+from .properties import first_property, quantity_value
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -47,14 +48,6 @@ DIGITS_TOL = 5e-10  # relative rounding of initialValue printed with 10 signific
 
 class FormulaError(Exception):
     """A motion formula that cannot be translated (the message says why)."""
-
-
-def _prop(obj, name, default=None):
-    return getattr(obj, name, default) if hasattr(obj, name) else default
-
-
-def _seconds(value) -> float:
-    return float(getattr(value, "Value", value))
 
 
 # ----------------------------------------------------------------------------- formulas
@@ -318,7 +311,7 @@ def driver_expression(formula: str, motion_type: str, current: tuple, t0: float 
 # ----------------------------------------------------------------------------- objects
 def joint_of(motion):
     """The Assembly joint a motion moves (its ``Joint`` link), or None."""
-    link = _prop(motion, "Joint")
+    link = first_property(motion, "Joint")
     if isinstance(link, (tuple, list)):
         link = link[0] if link else None
     return link
@@ -359,18 +352,26 @@ def import_motions(
     (our Joint object, its FreeCAD coordinates as ``driver_expression``'s ``current``).
     Untranslatable motions go to ``report.unsupported`` with the reason, drivers to
     ``report.drivers``, start moves to ``report.notes``."""
-    t0 = _seconds(_prop(sim, "aTimeStart", 0.0)) if sim is not None else 0.0
+    t0 = quantity_value(first_property(sim, "aTimeStart", default=0.0)) if sim is not None else 0.0
     existing, driven = imported_drivers(doc), set()
     for motion in motions:
-        label = str(_prop(motion, "Label", default="motion"))
+        label = str(first_property(motion, "Label", default="motion"))
         try:
             joint, dtype, expr, start = _translate(motion, sim, joints, driven, t0)
         except FormulaError as why:
             report.unsupported.append(
-                (label, "%s motion '%s': %s" % (_prop(motion, "MotionType", "?"), _prop(motion, "Formula", ""), why))
+                (
+                    label,
+                    "%s motion '%s': %s"
+                    % (
+                        first_property(motion, "MotionType", default="?"),
+                        first_property(motion, "Formula", default=""),
+                        why,
+                    ),
+                )
             )
             continue
-        name = str(_prop(motion, "Name", label))
+        name = str(first_property(motion, "Name", default=label))
         obj = existing.get(name)
         if obj is None:
             obj = _new_driver(doc, joint, dtype, label, expr, name, simulation)
@@ -396,7 +397,10 @@ def _new_driver(doc, joint, dtype, label, expr, source, simulation):
 
 def _translate(motion, sim, joints: dict, driven: set, t0: float) -> tuple:
     """(our Joint, DriverType, Expression, start move) of a motion, or FormulaError."""
-    mtype, formula = str(_prop(motion, "MotionType", "")), str(_prop(motion, "Formula", "") or "")
+    mtype, formula = (
+        str(first_property(motion, "MotionType", default="")),
+        str(first_property(motion, "Formula", default="") or ""),
+    )
     holder = next((o for o in getattr(motion, "InList", []) or [] if hasattr(o, "aTimeStart")), None)
     if sim is not None and holder is not sim:
         where = "no simulation" if holder is None else "simulation '%s'" % holder.Label
@@ -406,9 +410,9 @@ def _translate(motion, sim, joints: dict, driven: set, t0: float) -> tuple:
     if not formula.strip():
         raise FormulaError("empty formula (the Assembly skips it)")
     source = joint_of(motion)
-    name = str(_prop(source, "Name", ""))
+    name = str(first_property(source, "Name", default=""))
     if name not in joints:
-        raise FormulaError("its joint '%s' was not imported" % _prop(source, "Label", "?"))
+        raise FormulaError("its joint '%s' was not imported" % first_property(source, "Label", default="?"))
     joint, current = joints[name]
     dtype = DRIVER_TYPE[mtype]
     if joint.JointType not in joints_driven_by(dtype):
@@ -425,8 +429,10 @@ def _translate(motion, sim, joints: dict, driven: set, t0: float) -> tuple:
 
 def apply_time_settings(simulation: App.DocumentObject, sim) -> None:
     """Our new Simulation's EndTime and OutputStep [s] from FreeCAD's simulation ``sim``."""
-    span = _seconds(_prop(sim, "bTimeEnd", 0.0)) - _seconds(_prop(sim, "aTimeStart", 0.0))
-    step = _seconds(_prop(sim, "cTimeStepOutput", 0.0))
+    span = quantity_value(first_property(sim, "bTimeEnd", default=0.0)) - quantity_value(
+        first_property(sim, "aTimeStart", default=0.0)
+    )
+    step = quantity_value(first_property(sim, "cTimeStepOutput", default=0.0))
     if span > 0:
         simulation.EndTime = span
         if 0 < step <= span:
