@@ -174,6 +174,47 @@ def chain_tip(n):
     return lambda res: np.asarray(res.point(f"L{n - 1}", [LINK / 2, 0, 0])[-1])
 
 
+def chain_gap(ends) -> float:
+    """Largest gap [m] of the chain's revolute joints (link k's start against link k - 1's end, the
+    first against the origin): the position part of their constraint violation. ``ends(k)`` = the
+    (start, end) points of link k."""
+    prev, gap = np.zeros(3), 0.0
+    for start, end in ends:
+        gap = max(gap, float(np.linalg.norm(np.asarray(start) - prev)))
+        prev = np.asarray(end)
+    return gap
+
+
+def without_gap(run):
+    """A minimal-coordinate run (its joints cannot open): its observation (tip) with a NaN gap."""
+
+    def wrapped():
+        seconds, tip = run()
+        return seconds, np.r_[tip, np.nan]
+
+    return wrapped
+
+
+def chain_observe(n):
+    """(tip position [m] at the end, joint gap [m] at the end) of our run, as one array."""
+
+    def observe(res):
+        ends = ((res.point(f"L{k}", [s * LINK / 2, 0, 0])[-1] for s in (-1, 1)) for k in range(n))
+        return np.r_[chain_tip(n)(res), chain_gap(ends)]
+
+    return observe
+
+
+def exu_chain_observe(mbs, tip):
+    """chain_observe for Exudyn's rigid-body chain (its bodies in order)."""
+    bodies = [i for i in range(mbs.systemData.NumberOfObjects()) if mbs.GetObject(i)["objectType"] == "RigidBody"]
+
+    def point(b, x):
+        return mbs.GetObjectOutputBody(b, exu.OutputVariableType.Position, localPosition=[x, 0, 0])
+
+    return lambda: np.r_[tip(), chain_gap((point(b, -LINK / 2), point(b, LINK / 2)) for b in bodies)]
+
+
 def span_for(n: int, h: float) -> float:
     """Simulated time [s] of one timed run: 1 s, shorter for long chains (a run about TARGET_RUN_S)."""
     est_step_s = 2e-5 * n + 5e-6  # rough cost of our slowest fixed-step code per step
@@ -186,29 +227,31 @@ def chain_speed(n: int, repeats: int, h: float = 1e-3) -> dict:
     t_end = span_for(n, h)
     steps = int(round(t_end / h))
     model = chain(n)
-    tip = chain_tip(n)
+    observe = chain_observe(n)
     runs = {
-        "ours_rk4": ours_run(model, "rk4", t_end, h, tip),
-        "ours_galpha": ours_run(model, "galpha_fixed", t_end, h, tip),
-        "ours_cros": ours_run(model, "cros", t_end, h, tip),
+        "ours_rk4": ours_run(model, "rk4", t_end, h, observe),
+        "ours_galpha": ours_run(model, "galpha_fixed", t_end, h, observe),
+        "ours_cros": ours_run(model, "cros", t_end, h, observe),
     }
     if n <= MUJOCO_MAX_DEPTH:  # the chain is nested bodies, one XML level each
-        runs["mujoco_rk4"] = mujoco_runner(n, h, steps)
+        runs["mujoco_rk4"] = without_gap(mujoco_runner(n, h, steps))
     _, bodies, bodies_tip = exu_chain_bodies(n)
-    runs["exu_ga"] = exu_run(bodies, bodies_tip, t_end, steps, exu.DynamicSolverType.GeneralizedAlpha, n > 10)
+    bodies_observe = exu_chain_observe(bodies, bodies_tip)
+    runs["exu_ga"] = exu_run(bodies, bodies_observe, t_end, steps, exu.DynamicSolverType.GeneralizedAlpha, n > 10)
     if n <= 200:  # the kinematic tree factorises a dense N x N mass matrix per stage: hours at N = 1000
         _, tree, tree_tip = exu_chain_tree(n)
-        runs["exu_rk44"] = exu_run(tree, tree_tip, t_end, steps, exu.DynamicSolverType.RK44, False)
+        runs["exu_rk44"] = without_gap(exu_run(tree, tree_tip, t_end, steps, exu.DynamicSolverType.RK44, False))
     for run in runs.values():  # warm up (compiles ours)
         run()
     best = best_of(runs, repeats)
-    ref = best["ours_rk4"][1]
+    ref = best["ours_rk4"][1][:3]
     return dict(
         case=f"chain N={n}",
         steps=steps,
         h=h,
         steps_per_s={k: steps / t for k, (t, _) in best.items()},
-        tip_diff_vs_ours_rk4={k: float(np.linalg.norm(np.asarray(obs) - ref)) for k, (_, obs) in best.items()},
+        tip_diff_vs_ours_rk4={k: float(np.linalg.norm(np.asarray(obs)[:3] - ref)) for k, (_, obs) in best.items()},
+        joint_gap={k: float(obs[3]) for k, (_, obs) in best.items() if np.isfinite(obs[3])},
     )
 
 
@@ -372,6 +415,14 @@ def write(out_dir: str, meta: dict, speed: list, wp: list) -> None:
         lines.append(
             f"| {r['case']} | " + " | ".join(f"{d[c]:.1e}" if c in d else "-" for c in CODES if c != "ours_rk4") + " |"
         )
+    lines += ["", "## Joint gap at the end [m] (chain: the revolutes' position violation)", ""]
+    gap_codes = ["ours_rk4", "ours_galpha", "ours_cros", "exu_ga"]
+    lines += ["| case | " + " | ".join(LABELS[c] for c in gap_codes) + " |", "|---|" + "---|" * len(gap_codes)]
+    for r in speed:
+        if "joint_gap" in r:
+            g = r["joint_gap"]
+            lines.append(f"| {r['case']} | " + " | ".join(f"{g[c]:.1e}" if c in g else "-" for c in gap_codes) + " |")
+    lines += ["", "## Issue 14's targets in this run", ""] + target_lines(speed, wp)
     lines += ["", "## Work-precision", "", "![work-precision](peers_work_precision.png)", ""]
     for w in wp:
         chk = w["reference_check"]
@@ -401,6 +452,53 @@ def write(out_dir: str, meta: dict, speed: list, wp: list) -> None:
         f.write("\n".join(lines) + "\n")
     if wp:
         plot(os.path.join(out_dir, "peers_work_precision.png"), wp)
+
+
+GAP_FLOOR = 1e-12  # m: joint gaps below this are rounding (a link of 0.2 m), so "no worse" holds below it
+
+
+def _ratios(speed: list, a: str, b: str, cases=lambda case: True) -> dict:
+    return {
+        r["case"]: r["steps_per_s"][a] / r["steps_per_s"][b]
+        for r in speed
+        if a in r["steps_per_s"] and b in r["steps_per_s"] and cases(r["case"])
+    }
+
+
+def _verdict(ratios: dict, at_least: float) -> str:
+    cells = ", ".join(f"{case} {v:.2f}" for case, v in ratios.items())
+    short = [case for case, v in ratios.items() if v < at_least]
+    return f"{'met' if ratios and not short else 'not met'} ({cells})"
+
+
+def target_lines(speed: list, wp: list) -> list[str]:
+    """Issue 14's targets measurable in this run, each with its ratios and met / not met."""
+    n_of = lambda case: int(case.split("=")[1]) if case.startswith("chain") else None  # noqa: E731
+    out = [
+        f"- galpha (fixed h) at least Exudyn GA's steps/s: {_verdict(_ratios(speed, 'ours_galpha', 'exu_ga'), 1.0)}.",
+        f"- cros at least Exudyn GA's steps/s: {_verdict(_ratios(speed, 'ours_cros', 'exu_ga'), 1.0)}.",
+    ]
+    for code in ("ours_galpha", "ours_cros"):
+        worse = []
+        for r in speed:
+            g = r.get("joint_gap", {})
+            if code in g and "exu_ga" in g and g[code] > max(g["exu_ga"], GAP_FLOOR):
+                worse.append(f"{r['case']} {g[code]:.1e} m against {g['exu_ga']:.1e} m")
+        text = "met" if not worse else "not met (" + "; ".join(worse) + ")"
+        out.append(f"- {LABELS[code]}'s joint gap no worse than Exudyn GA's (or below {GAP_FLOOR:g} m): {text}.")
+    out.append(f"- rk4 at least 0.5x MuJoCo RK4: {_verdict(_ratios(speed, 'ours_rk4', 'mujoco_rk4'), 0.5)}.")
+    at_10 = _ratios(speed, "ours_rk4", "exu_rk44", lambda case: (n_of(case) or 0) >= 10)
+    out.append(f"- rk4 at least Exudyn RK44 (tree) at N >= 10: {_verdict(at_10, 1.0)}.")
+    for w in wp:
+        order = fastest_at(w["curves"], 1e-6)
+        first = order[0][0] if order else "none"
+        text = "met" if first.startswith("ours") else "not met"
+        out.append(f"- {w['case']}: ours fastest to an error of 1e-6 {w['unit']}: {text} (fastest: {first}).")
+    out.append(
+        "- Per-step linearity (N = 1000 / N = 100), cold start and no slowdown are measured by "
+        "bench/large_start.py, bench/cold_start.py and bench/kkt_compare.py (their results files)."
+    )
+    return out
 
 
 def plot(path: str, wp: list) -> None:
