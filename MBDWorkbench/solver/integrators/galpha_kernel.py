@@ -67,9 +67,11 @@ class BandLU:
 @njit(cache=True)
 def band_lu(AB, kl, ku, piv):
     """In-place LU with partial pivoting of the band matrix AB (entry (i, j) at AB[i, j - i + kl],
-    width 2 kl + ku + 1: room for the fill-in of the row interchanges). False if singular."""
+    width 2 kl + ku + 1: room for the fill-in of the row interchanges). False if singular. As
+    LAPACK's gbtf2, the updates stop at column ju, the furthest a pivot row reaches (its own ku
+    plus the fill of the earlier interchanges): beyond it the rows are zero."""
     n = AB.shape[0]
-    uw = kl + ku
+    ju = 0
     for k in range(n):
         p, best = k, abs(AB[k, kl])
         for i in range(k + 1, min(n, k + kl + 1)):
@@ -79,8 +81,9 @@ def band_lu(AB, kl, ku, piv):
         piv[k] = p
         if best == 0.0:
             return False
+        ju = max(ju, min(n - 1, p + ku))
         if p != k:
-            for j in range(k, min(n, k + uw + 1)):
+            for j in range(k, ju + 1):
                 tmp = AB[k, j - k + kl]
                 AB[k, j - k + kl] = AB[p, j - p + kl]
                 AB[p, j - p + kl] = tmp
@@ -89,7 +92,7 @@ def band_lu(AB, kl, ku, piv):
             f = AB[i, k - i + kl] / pivot
             AB[i, k - i + kl] = f
             if f != 0.0:
-                for j in range(k + 1, min(n, k + uw + 1)):
+                for j in range(k + 1, ju + 1):
                     AB[i, j - i + kl] -= f * AB[k, j - k + kl]
     return True
 
