@@ -171,6 +171,13 @@ def _read_until(stream, text: bytes, seconds: float) -> bytes:
     return got
 
 
+def _sigint_as_in_a_terminal():
+    """SIGINT at its default in the study's process, as for a foreground command in a terminal: a
+    test suite started as a background job of a non-interactive shell (e.g. `bash .ci/run &`)
+    inherits SIGINT ignored, and Python then keeps ignoring it (no KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("engine", [["--workers", "2"], ["--serial"]])
 def test_ctrl_c_keeps_the_finished_rows(tmp_path, engine):
     data = sweep_study(t_end=1.0)
@@ -180,7 +187,14 @@ def test_ctrl_c_keeps_the_finished_rows(tmp_path, engine):
     (tmp_path / "s.json").write_text(json.dumps(data))
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "MBDWorkbench", "study", str(tmp_path / "s.json"), "--out", str(out), *engine]
-    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    p = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=_sigint_as_in_a_terminal,
+    )
     try:
         _read_until(p.stderr, b"study: 2/40", 300)
         os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
