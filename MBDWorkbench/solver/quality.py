@@ -101,8 +101,9 @@ class RankReport:
 
 def constraint_rank(system: System, Y: np.ndarray, t: float, tol: float = RANK_TOL) -> RankReport:
     """Rank structure of the constraint Jacobian at (t [s], Y), relative tolerance ``tol``
-    on the dimensionless Jacobian. Full rank is decided by one SVD (pivoted QR for large
-    models); only a deficient Jacobian pays for the row-by-row selection."""
+    on the dimensionless Jacobian. Full rank is decided by one SVD; a large model's by the sparse
+    certificate (scaled_rank.certainly_full_rank), else by a pivoted QR. Only a deficient Jacobian
+    pays for the row-by-row selection."""
     from .analyses.mobility import independent_rows
 
     m = system.m
