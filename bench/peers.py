@@ -27,7 +27,7 @@ the N = 50 chain (tip position at 1 s [m]), each
 code at a ladder of steps (tolerances for radau) against a reference = ours rk4 at h = 1e-5 s,
 itself checked against Exudyn RK44 (chain) / Exudyn GA (slider-crank) at the finest step.
 
-Run: /usr/bin/python3 bench/peers.py [--sizes 2 10 50 200 1000] [--repeats 3] [--no-wp]
+Run: /usr/bin/python3 bench/peers.py [--sizes 2 10 50 200 1000] [--repeats 3] [--no-wp] [--rewrite]
 If exudyn or mujoco are not importable the script creates .venv-bench/ in the repo root (system
 site packages, so numpy/scipy/numba are the system ones) with them installed and re-runs itself
 there. Writes bench/results/peers.{md,json} and bench/results/peers_work_precision.png.
@@ -466,7 +466,7 @@ def _ratios(speed: list, a: str, b: str, cases=lambda case: True) -> dict:
 
 
 def _verdict(ratios: dict, at_least: float) -> str:
-    cells = ", ".join(f"{case} {v:.2f}" for case, v in ratios.items())
+    cells = ", ".join(f"{case} {v:.3f}" for case, v in ratios.items())
     short = [case for case, v in ratios.items() if v < at_least]
     return f"{'met' if ratios and not short else 'not met'} ({cells})"
 
@@ -528,7 +528,13 @@ def main() -> None:
     ap.add_argument("--no-wp", action="store_true", help="skip the work-precision part")
     ap.add_argument("--wp-cases", nargs="+", default=["slider-crank", "chain50"], choices=["slider-crank", "chain50"])
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    ap.add_argument("--rewrite", action="store_true", help="only rewrite peers.md and the plot from --out's peers.json")
     args = ap.parse_args()
+    if args.rewrite:
+        with open(os.path.join(args.out, "peers.json")) as f:
+            saved = json.load(f)
+        write(args.out, saved["meta"], saved["speed"], saved["work_precision"])
+        return
     import numba
     import scipy
 
