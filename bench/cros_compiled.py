@@ -25,9 +25,8 @@ import time
 ROOT = os.path.dirname(os.path.abspath(__file__)).rsplit(os.sep, 1)[0]
 sys.path.insert(0, ROOT)
 from bench.galpha_compiled import (  # noqa: E402
-    EXUDYN_GA,
-    RK4_THEN,
     case_model,
+    exudyn_cells,
     rk4_steps_per_s,
     started_stepper,
     timed_outputs,
@@ -129,12 +128,10 @@ def write(rows, cold_s, load0, load1):
     ]
     for case, r in rows.items():
         p, c = r["python"], r["compiled"]
-        exu = EXUDYN_GA.get(case)
         lines.append(
             f"| {case} | {p['steps_per_s']:.0f} | {c['steps_per_s']:.0f} | {c['steps_per_s'] / p['steps_per_s']:.1f} | "
             f"{r['galpha']['steps_per_s']:.0f} | "
-            + (f"{exu:.0f} | {c['steps_per_s'] / exu:.2f} | " if exu else "- | - | ")
-            + (f"{r['rk4']['steps_per_s'] / RK4_THEN[case]:.2f} | " if case in RK4_THEN else "- | ")
+            + exudyn_cells(case, c["steps_per_s"], r.get("rk4"))
             + f"{c['max_phi']:.1e} | {p['max_phi']:.1e} |"
         )
     if cold_s is not None:

@@ -171,6 +171,17 @@ def cold(base):
     return out
 
 
+def exudyn_cells(case: str, steps_per_s: float, rk4: dict | None) -> str:
+    """The table cells "Exudyn GA [steps/s] | ours / Exudyn | our rk4 now / then | " of ``case``
+    against the stored quiet-machine run (EXUDYN_GA, RK4_THEN; "-" where it has no such case or
+    this run measured no rk4)."""
+    exu = EXUDYN_GA.get(case)
+    cells = f"{exu:.0f} | {steps_per_s / exu:.2f} | " if exu else "- | - | "
+    if case in RK4_THEN and rk4 is not None:
+        return cells + f"{rk4['steps_per_s'] / RK4_THEN[case]:.2f} | "
+    return cells + "- | "
+
+
 def write(rows, cold_times, load0, load1, base):
     lines = [
         "# Fixed-step generalized-alpha: Python step loop (before) vs compiled loop (after)",
@@ -189,11 +200,9 @@ def write(rows, cold_times, load0, load1, base):
     ]
     for case, r in rows.items():
         b, a = r["before"], r["after"]
-        exu = EXUDYN_GA.get(case)
         lines.append(
             f"| {case} | {b['steps_per_s']:.0f} | {a['steps_per_s']:.0f} | {a['steps_per_s'] / b['steps_per_s']:.1f} | "
-            + (f"{exu:.0f} | {a['steps_per_s'] / exu:.2f} | " if exu else "- | - | ")
-            + (f"{r['rk4']['steps_per_s'] / RK4_THEN[case]:.2f} | " if exu else "- | ")
+            + exudyn_cells(case, a["steps_per_s"], r.get("rk4"))
             + f"{a['max_phi']:.1e} | {b['max_phi']:.1e} | {a['factorizations']} / {a['steps']} |"
         )
     if "chain N=100" in rows and "chain N=1000" in rows:
