@@ -6,6 +6,7 @@ matrix, non-finite solution, divergence), and for every step with ``compiled=Fal
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -170,16 +171,13 @@ class CROSStepper(Index3Stepper):
         k = 0
         while k < n:
             tk = t + k * h
-            monitored = False
+            monitored, reached = False, None
             if self.compiled:
-                if self.m and not self.episode and tk >= self._next_check:
-                    self._monitor_rank(tk, Y, h)
-                    monitored = True
-                if not self.episode:
-                    reached = self._run_compiled(t, k, n, h, t_next, Y, acc, monitored)
-                    if reached != k:  # progress: monitor again if due, then go on compiled
-                        k = reached
-                        continue
+                run = functools.partial(self._run_compiled, t, k, n, h, t_next, Y, acc)
+                monitored, reached = self._compiled_turn(tk, Y, h, run)
+            if reached is not None and reached != k:  # progress: monitor again if due, then go on compiled
+                k = reached
+                continue
             self.step(tk, Y, h, acc, monitored)  # the Python step takes this one
             self.steps += 1
             k += 1

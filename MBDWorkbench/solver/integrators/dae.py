@@ -303,6 +303,17 @@ class Index3Stepper(Stepper):
             return ma + int(np.sum(rel[ma:] > INDEX3_RANK_RESTORE))
         return ma
 
+    def _compiled_turn(self, t: float, Y: np.ndarray, h: float, run) -> tuple[bool, object]:
+        """A compiled step loop's turn at the step start (t [s], Y), step h [s]: the rank monitor
+        first when a check is due, then ``run(monitored)`` unless rows of a singular position are
+        out of the solve (the Python step takes those steps). Returns (whether the monitor ran,
+        run's result or None)."""
+        monitored = False
+        if self.m and not self.episode and t >= self._next_check:
+            self._monitor_rank(t, Y, h)
+            monitored = True
+        return monitored, (None if self.episode else run(monitored))
+
     def _output_check(self, t: float) -> None:
         """Make a rank check due at the first step after output time t [s] (models with
         m 6N <= RANK_CHECK_SIZE; larger ones are checked only after a failed step)."""

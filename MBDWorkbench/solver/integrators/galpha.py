@@ -6,6 +6,7 @@ with ``compiled=False``)."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -305,16 +306,13 @@ class GAlphaStepper(Index3Stepper):
         while t < t_next - eps:  # equal steps of at most self.h up to the output time
             rest = t_next - t
             h_limit = rest / max(1, int(np.ceil(rest / self.h - 1e-9)))
-            monitored = False
+            monitored, t_reached = False, None
             if self.compiled:
-                if self.m and not self.episode and t >= self._next_check:
-                    self._monitor_rank(t, Y, h_limit)
-                    monitored = True
-                if not self.episode:
-                    t_reached = self._run_compiled(t, Y, t_next, acc, monitored)
-                    if t_reached != t:  # progress: monitor again if due, then go on compiled
-                        t = t_reached
-                        continue
+                run = functools.partial(self._run_compiled, t, Y, t_next, acc)
+                monitored, t_reached = self._compiled_turn(t, Y, h_limit, run)
+            if t_reached is not None and t_reached != t:  # progress: monitor again if due, then go on compiled
+                t = t_reached
+                continue
             h = self.step(t, Y, h_limit, acc, monitored)  # the Python step takes this one
             t = t_next if abs(t_next - (t + h)) <= eps else t + h
             self.steps += 1
