@@ -30,15 +30,13 @@ from .catalog import FORCES
 from .errors import ModelError, SimulationError
 from .expressions import compile_profile
 from .scaled_rank import (
-    certainly_full_rank,
     conditioning,
     is_large,
+    jacobian_for_rank,
     relative_rank,
     relative_singular_values,
     sampled_rank_tolerance,
-    scaled_constraint_jacobian,
     scaled_jacobian,
-    scaled_sparse_jacobian,
 )
 from .status import OverdrivenError, RunWarning
 from .tolerances import ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
@@ -109,11 +107,9 @@ def constraint_rank(system: System, Y: np.ndarray, t: float, tol: float = RANK_T
     m = system.m
     if m == 0:
         return RankReport(np.zeros((0, 6 * system.nb)), 0, [], [], [])
-    if is_large(system):
-        Jsparse = scaled_sparse_jacobian(system, t, Y)
-        if certainly_full_rank(Jsparse, tol):
-            return RankReport(Jsparse, m, list(range(m)), [], [])
-    J = scaled_constraint_jacobian(system, t, Y)
+    J, certified = jacobian_for_rank(system, t, Y, tol)
+    if certified:
+        return RankReport(J, m, list(range(m)), [], [])
     rank = _qr_rank(J, tol) if is_large(system) else relative_rank(relative_singular_values(J), tol)
     if rank == m:
         return RankReport(J, rank, list(range(m)), [], [])

@@ -46,6 +46,16 @@ def is_large(system: System) -> bool:
     return system.m * 6 * system.nb > DENSE_RANK_SIZE
 
 
+def jacobian_for_rank(system: System, t: float, Y: np.ndarray, tol: float) -> tuple:
+    """(the scaled Phi_q at (t, Y), whether full rank at ``tol`` is certified): for a large model
+    the sparse one, certified without any m x 6N array when :func:`certainly_full_rank` shows it,
+    else that same matrix made dense for the dense decision; for a small one the dense one."""
+    if not is_large(system):
+        return scaled_constraint_jacobian(system, t, Y), False
+    Js = scaled_sparse_jacobian(system, t, Y)
+    return (Js, True) if certainly_full_rank(Js, tol) else (Js.toarray(), False)
+
+
 def singular_structure(Js: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(U (m x m), singular values padded with zeros to m) of the scaled Jacobian Js."""
     m = Js.shape[0]

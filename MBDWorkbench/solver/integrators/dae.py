@@ -27,12 +27,9 @@ from .. import kernels
 from ..assembly import length_scale
 from ..errors import ModelError, SimulationError
 from ..scaled_rank import (
-    certainly_full_rank,
-    is_large,
+    jacobian_for_rank,
     relative_rank,
-    scaled_constraint_jacobian,
     scaled_jacobian,
-    scaled_sparse_jacobian,
     singular_structure,
 )
 from ..tolerances import (
@@ -138,9 +135,10 @@ def rank_analysis(system, t: float, Y: np.ndarray) -> tuple[int, np.ndarray, np.
     m = system.m
     if m == 0:
         return 0, np.zeros(0, np.int64), np.zeros(0, np.int64)
-    if is_large(system) and certainly_full_rank(scaled_sparse_jacobian(system, t, Y), REDUNDANCY_TOL):
-        return m, np.zeros(0, np.int64), np.zeros(0, np.int64)  # large: no dense SVD
-    U, sv = singular_structure(scaled_constraint_jacobian(system, t, Y))
+    Js, certified = jacobian_for_rank(system, t, Y, REDUNDANCY_TOL)
+    if certified:  # a large model: no dense SVD
+        return m, np.zeros(0, np.int64), np.zeros(0, np.int64)
+    U, sv = singular_structure(Js)
     rank = relative_rank(sv / max(sv[0], 1e-300), REDUNDANCY_TOL)
     if rank == m:
         return rank, np.zeros(0, np.int64), np.zeros(0, np.int64)
