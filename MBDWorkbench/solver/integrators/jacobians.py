@@ -227,7 +227,7 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     k = 0
     while k < S.row_kind.shape[0]:  # one block per run of rows between the same bodies
         k_end = _row_group_end(S, k)
-        if _any_active(active, k, k_end):
+        if active[k:k_end].any():
             nK, nD = element_blocks(
                 ROW, k, k_end, t, Y, S, W.A, lam, active, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
             )
@@ -250,14 +250,6 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
                 Di[nD], Dj[nD], Dv[nD] = 6 * b + 3 + i, 6 * b + 3 + j, val
                 nD += 1
     return nK, nD
-
-
-@njit(cache=True)
-def _any_active(active, k, k_end):
-    for row in range(k, k_end):
-        if active[row]:
-            return True
-    return False
 
 
 @njit(cache=True)
