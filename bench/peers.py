@@ -8,7 +8,8 @@ example (examples/slider_crank.json).
 Codes (each at the same fixed step h unless adaptive):
 
 * ours rk4 (redundant coordinates, Baumgarte ODE form), ours galpha at fixed h (the adaptive
-  galpha's step control off) and ours cros (fixed h);
+  galpha's step control off) and ours cros (fixed h); ours rk4_tree (joint coordinates,
+  articulated-body algorithm: open trees only, so the chains and not the slider-crank);
 * Exudyn 1.13.6 generalized-alpha (Euler-parameter rigid bodies + joints, index 3, its faster
   linear solver) and Exudyn RK44 on the minimal-coordinate ObjectKinematicTree (its explicit
   solvers cannot solve joint constraints; bench/exudyn_compare.py explains);
@@ -232,6 +233,7 @@ def chain_speed(n: int, repeats: int, h: float = 1e-3) -> dict:
         "ours_rk4": ours_run(model, "rk4", t_end, h, observe),
         "ours_galpha": ours_run(model, "galpha_fixed", t_end, h, observe),
         "ours_cros": ours_run(model, "cros", t_end, h, observe),
+        "ours_rk4_tree": ours_run(model, "rk4_tree", t_end, h, observe),
     }
     if n <= MUJOCO_MAX_DEPTH:  # the chain is nested bodies, one XML level each
         runs["mujoco_rk4"] = without_gap(mujoco_runner(n, h, steps))
@@ -316,7 +318,7 @@ def work_precision(case: str) -> dict:
 
     for h in STEPS:
         steps = int(round(t_end / h))
-        for code in ("rk4", "galpha_fixed", "cros"):
+        for code in ("rk4", "galpha_fixed", "cros") + (("rk4_tree",) if case == "chain50" else ()):
             add(f"ours_{code}@{h}", ours_run(model, code, t_end, h, observe))
         if case == "chain50":
             _, bodies, tip = exu_chain_bodies(n)
@@ -364,9 +366,10 @@ def fastest_at(curves: dict, error: float) -> list[tuple[str, float]]:
 
 
 # ----------------------------------------------------------------------------- report
-CODES = ["ours_rk4", "ours_galpha", "ours_cros", "exu_ga", "exu_rk44", "mujoco_rk4"]
+CODES = ["ours_rk4", "ours_rk4_tree", "ours_galpha", "ours_cros", "exu_ga", "exu_rk44", "mujoco_rk4"]
 LABELS = dict(
     ours_rk4="ours rk4",
+    ours_rk4_tree="ours rk4_tree (joint coordinates)",
     ours_galpha="ours galpha (fixed h)",
     ours_cros="ours cros",
     exu_ga="Exudyn GA",
@@ -396,7 +399,9 @@ def write(out_dir: str, meta: dict, speed: list, wp: list) -> None:
     lines += ["", "## Ratios (ours / peer steps per second; > 1: ours faster)", ""]
     pairs = [
         ("ours_rk4", "mujoco_rk4"),
+        ("ours_rk4_tree", "mujoco_rk4"),
         ("ours_rk4", "exu_rk44"),
+        ("ours_rk4_tree", "exu_rk44"),
         ("ours_galpha", "exu_ga"),
         ("ours_cros", "exu_ga"),
         ("ours_rk4", "exu_ga"),
@@ -416,7 +421,7 @@ def write(out_dir: str, meta: dict, speed: list, wp: list) -> None:
             f"| {r['case']} | " + " | ".join(f"{d[c]:.1e}" if c in d else "-" for c in CODES if c != "ours_rk4") + " |"
         )
     lines += ["", "## Joint gap at the end [m] (chain: the revolutes' position violation)", ""]
-    gap_codes = ["ours_rk4", "ours_galpha", "ours_cros", "exu_ga"]
+    gap_codes = ["ours_rk4", "ours_rk4_tree", "ours_galpha", "ours_cros", "exu_ga"]
     lines += ["| case | " + " | ".join(LABELS[c] for c in gap_codes) + " |", "|---|" + "---|" * len(gap_codes)]
     for r in speed:
         if "joint_gap" in r:
@@ -486,9 +491,11 @@ def target_lines(speed: list, wp: list) -> list[str]:
                 worse.append(f"{r['case']} {g[code]:.1e} m against {g['exu_ga']:.1e} m")
         text = "met" if not worse else "not met (" + "; ".join(worse) + ")"
         out.append(f"- {LABELS[code]}'s joint gap no worse than Exudyn GA's (or below {GAP_FLOOR:g} m): {text}.")
-    out.append(f"- rk4 at least 0.5x MuJoCo RK4: {_verdict(_ratios(speed, 'ours_rk4', 'mujoco_rk4'), 0.5)}.")
-    at_10 = _ratios(speed, "ours_rk4", "exu_rk44", lambda case: (n_of(case) or 0) >= 10)
-    out.append(f"- rk4 at least Exudyn RK44 (tree) at N >= 10: {_verdict(at_10, 1.0)}.")
+    for code in ("ours_rk4", "ours_rk4_tree"):
+        name = LABELS[code].replace("ours ", "")
+        out.append(f"- {name} at least 0.5x MuJoCo RK4: {_verdict(_ratios(speed, code, 'mujoco_rk4'), 0.5)}.")
+        at_10 = _ratios(speed, code, "exu_rk44", lambda case: (n_of(case) or 0) >= 10)
+        out.append(f"- {name} at least Exudyn RK44 (tree) at N >= 10: {_verdict(at_10, 1.0)}.")
     for w in wp:
         order = fastest_at(w["curves"], 1e-6)
         first = order[0][0] if order else "none"

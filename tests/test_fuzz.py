@@ -307,8 +307,12 @@ def compiled():
     from MBDWorkbench.solver.catalog import INTEGRATOR_TYPES
 
     model = from_dict(json.load(open(os.path.join(EXAMPLES, "slider_crank.json"))))
+    tree = from_dict(json.load(open(os.path.join(EXAMPLES, "two_link.json"))))  # rk4_tree: open trees only
     for name in INTEGRATOR_TYPES:
-        simulate(model, integrator=name, t_end=2e-3, step=1e-3, output_step=1e-3, projection=name == "rk4")
+        simulate(
+            tree if name == "rk4_tree" else model,
+            integrator=name, t_end=2e-3, step=1e-3, output_step=1e-3, projection=name == "rk4",
+        )  # fmt: skip
 
 
 def test_json_mutants_end_cleanly(compiled):

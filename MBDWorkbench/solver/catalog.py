@@ -473,6 +473,10 @@ INDEX1_FORMULATION = (
     "the index-1 DAE (acceleration-level constraints) with Baumgarte stabilisation and Tikhonov-regularised multipliers"
 )
 INDEX3_FORMULATION = "the index-3 DAE (position-level constraints) directly, no stabilisation"
+TREE_FORMULATION = (
+    "the equations of motion in joint coordinates (open tree, no constraint equations), "
+    "articulated-body algorithm; multipliers from the index-1 KKT system at the output times"
+)
 
 
 @dataclass(frozen=True)
@@ -486,10 +490,13 @@ class IntegratorType:
     label: str
     index: int
     description: str
+    joint_coordinates: bool = False  # integrates an open tree in joint coordinates (rk4_tree)
 
     @property
     def formulation(self) -> str:
         """Which equations it integrates (for reports)."""
+        if self.joint_coordinates:
+            return TREE_FORMULATION
         return INDEX1_FORMULATION if self.index == 1 else INDEX3_FORMULATION
 
 
@@ -505,6 +512,14 @@ INTEGRATORS: dict[str, IntegratorType] = {
         IntegratorType("lsoda", "LSODA", 1, "SciPy's LSODA, adaptive step"),
         IntegratorType("cros", "CROS", 3, "one-stage complex Rosenbrock scheme on the index-3 DAE, fixed step"),
         IntegratorType("galpha", "generalized-alpha", 3, "Lie-group generalized-alpha on the index-3 DAE, adaptive"),
+        IntegratorType(
+            "rk4_tree",
+            "RK4 (joint coordinates)",
+            1,
+            "classical Runge-Kutta of order 4 in joint coordinates, fixed step: open trees of revolute and "
+            "prismatic joints, no drivers",
+            joint_coordinates=True,
+        ),
     )
 }
 

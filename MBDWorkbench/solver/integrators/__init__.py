@@ -5,7 +5,8 @@ label, index, description), a Stepper subclass with that ``name`` in a module of
 
 Modules: :mod:`.explicit` (euler, symplectic_euler, rk4), :mod:`.scipy_ivp` (bdf, radau,
 lsoda), :mod:`.dae` (the shared index-3 part), :mod:`.cros`, :mod:`.galpha`,
-:mod:`.jacobians` (their exact sparse Jacobians), :mod:`.projection`.
+:mod:`.jacobians` (their exact sparse Jacobians), :mod:`.projection`, :mod:`.tree` (rk4_tree, joint
+coordinates of open trees).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .cros import CROSStepper
 from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
 from .galpha import GAlphaStepper
 from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper
+from .tree import TreeRK4Stepper
 
 __all__ = ["METHODS", "Stepper", "make_stepper", "names"]
 
@@ -31,6 +33,7 @@ _CLASSES = (
     LSODAStepper,
     CROSStepper,
     GAlphaStepper,
+    TreeRK4Stepper,
 )
 METHODS: dict[str, type[Stepper]] = {name: cls for name in INTEGRATOR_TYPES for cls in _CLASSES if cls.name == name}
 if len(METHODS) != len(_CLASSES) or len(METHODS) != len(INTEGRATOR_TYPES):

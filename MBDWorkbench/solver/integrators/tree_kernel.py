@@ -1,0 +1,364 @@
+"""Joint-coordinate dynamics of an open tree of revolute and prismatic joints, in Numba:
+Featherstone's articulated-body algorithm [Featherstone, Rigid Body Dynamics Algorithms,
+2008, ch. 7] in global coordinates, and the RK4 step loop on the joint coordinates.
+
+Spatial vectors are Plücker coordinates in the global frame at the global origin O: a motion
+[w; v_O] (angular velocity [rad/s]; velocity [m/s] of the body point passing through O), a
+force [n_O; f] (moment about O [N m]; force [N]). Working at one point for every body, the
+articulated inertias of children add to their parent's without coordinate transforms.
+
+Body b hangs from its parent p (-1: the ground) by its joint: the joint frame fixed in p
+(rotation ``Fp[b]``, columns x, y, z; origin ``op[b]``, in p's principal frame, or global for
+the ground) and the frame fixed in b (``G[b]``, origin ``oc[b]``) satisfy
+``A_b G_b = A_p Fp_b Rz(theta)`` and ``x_b + A_b oc_b = x_p + A_p op_b + s z``, with theta the
+revolute's angle [rad] (0 for a prismatic joint) and s the prismatic joint's displacement [m]
+(0 for a revolute). Tree arrays (``TreeStatic``): ``order`` (parents before children),
+``parent``, ``kind``, ``Fp``, ``op``, ``GT`` (= G transposed), ``oc``, and the bodies' mass
+[kg], principal moments [kg m^2] and gravity [m/s^2].
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .. import kernels
+from ..jit import njit
+from .explicit import account_power
+
+REVOLUTE, PRISMATIC = 0, 1
+
+TreeStatic = namedtuple("TreeStatic", "order parent kind Fp op GT oc mass inertia gravity")
+TreeWork = namedtuple("TreeWork", "x A V S C IA pA U D u a Yb Q")
+
+
+def new_tree_work(nb: int) -> TreeWork:
+    """Work arrays of :func:`tree_accelerations` for nb bodies."""
+    return TreeWork(
+        x=np.zeros((nb, 3)),
+        A=np.zeros((nb, 3, 3)),
+        V=np.zeros((nb, 6)),
+        S=np.zeros((nb, 6)),
+        C=np.zeros((nb, 6)),
+        IA=np.zeros((nb, 6, 6)),
+        pA=np.zeros((nb, 6)),
+        U=np.zeros((nb, 6)),
+        D=np.zeros(nb),
+        u=np.zeros(nb),
+        a=np.zeros((nb, 6)),
+        Yb=np.zeros(13 * nb),
+        Q=np.zeros(6 * nb),
+    )
+
+
+@njit(cache=True, inline="always")
+def _place(b, q, qd, parent, kind, Fp, op, GT, oc, x, A, V, S, C):
+    """Pose (x [m], A), spatial velocity V, joint axis S and velocity-product acceleration C
+    of body b from its parent's (already placed) and its joint coordinate and rate."""
+    p = parent[b]
+    if p >= 0:
+        a00, a01, a02, a10, a11, a12 = A[p, 0, 0], A[p, 0, 1], A[p, 0, 2], A[p, 1, 0], A[p, 1, 1], A[p, 1, 2]
+        a20, a21, a22, t0, t1, t2 = A[p, 2, 0], A[p, 2, 1], A[p, 2, 2], x[p, 0], x[p, 1], x[p, 2]
+    else:
+        a00, a01, a02, a10, a11, a12 = 1.0, 0.0, 0.0, 0.0, 1.0, 0.0
+        a20, a21, a22, t0, t1, t2 = 0.0, 0.0, 1.0, 0.0, 0.0, 0.0
+    o0, o1, o2 = op[b, 0], op[b, 1], op[b, 2]
+    P0 = t0 + a00 * o0 + a01 * o1 + a02 * o2  # the joint point [m]
+    P1 = t1 + a10 * o0 + a11 * o1 + a12 * o2
+    P2 = t2 + a20 * o0 + a21 * o1 + a22 * o2
+    f00, f01, f02, f10, f11, f12 = Fp[b, 0, 0], Fp[b, 0, 1], Fp[b, 0, 2], Fp[b, 1, 0], Fp[b, 1, 1], Fp[b, 1, 2]
+    f20, f21, f22 = Fp[b, 2, 0], Fp[b, 2, 1], Fp[b, 2, 2]
+    # B = A_p Fp (rows), its third column is the joint axis z
+    b00, b01, b02 = (
+        a00 * f00 + a01 * f10 + a02 * f20,
+        a00 * f01 + a01 * f11 + a02 * f21,
+        a00 * f02 + a01 * f12 + a02 * f22,
+    )
+    b10, b11, b12 = (
+        a10 * f00 + a11 * f10 + a12 * f20,
+        a10 * f01 + a11 * f11 + a12 * f21,
+        a10 * f02 + a11 * f12 + a12 * f22,
+    )
+    b20, b21, b22 = (
+        a20 * f00 + a21 * f10 + a22 * f20,
+        a20 * f01 + a21 * f11 + a22 * f21,
+        a20 * f02 + a21 * f12 + a22 * f22,
+    )
+    theta = q[b] if kind[b] == REVOLUTE else 0.0
+    cs, sn = np.cos(theta), np.sin(theta)
+    # A_b = B Rz(theta) G'
+    c00, c01 = cs * b00 + sn * b01, -sn * b00 + cs * b01
+    c10, c11 = cs * b10 + sn * b11, -sn * b10 + cs * b11
+    c20, c21 = cs * b20 + sn * b21, -sn * b20 + cs * b21
+    for k in range(3):
+        g0, g1, g2 = GT[b, 0, k], GT[b, 1, k], GT[b, 2, k]
+        A[b, 0, k] = c00 * g0 + c01 * g1 + b02 * g2
+        A[b, 1, k] = c10 * g0 + c11 * g1 + b12 * g2
+        A[b, 2, k] = c20 * g0 + c21 * g1 + b22 * g2
+    z0, z1, z2 = b02, b12, b22
+    if kind[b] == PRISMATIC:
+        P0, P1, P2 = P0 + q[b] * z0, P1 + q[b] * z1, P2 + q[b] * z2
+    e0, e1, e2 = oc[b, 0], oc[b, 1], oc[b, 2]
+    x[b, 0] = P0 - (A[b, 0, 0] * e0 + A[b, 0, 1] * e1 + A[b, 0, 2] * e2)
+    x[b, 1] = P1 - (A[b, 1, 0] * e0 + A[b, 1, 1] * e1 + A[b, 1, 2] * e2)
+    x[b, 2] = P2 - (A[b, 2, 0] * e0 + A[b, 2, 1] * e1 + A[b, 2, 2] * e2)
+    if kind[b] == REVOLUTE:
+        S[b, 0], S[b, 1], S[b, 2] = z0, z1, z2
+        S[b, 3], S[b, 4], S[b, 5] = P1 * z2 - P2 * z1, P2 * z0 - P0 * z2, P0 * z1 - P1 * z0
+    else:
+        S[b, 0], S[b, 1], S[b, 2] = 0.0, 0.0, 0.0
+        S[b, 3], S[b, 4], S[b, 5] = z0, z1, z2
+    for k in range(6):
+        V[b, k] = (V[p, k] if p >= 0 else 0.0) + S[b, k] * qd[b]
+    _cross_motion(b, V, S, qd[b], C)
+
+
+@njit(cache=True, inline="always")
+def _cross_motion(b, V, S, scale, C):
+    """C[b] = V[b] x (scale S[b]) for motion vectors (Featherstone's crm)."""
+    w0, w1, w2, u0, u1, u2 = V[b, 0], V[b, 1], V[b, 2], V[b, 3], V[b, 4], V[b, 5]
+    a0, a1, a2 = scale * S[b, 0], scale * S[b, 1], scale * S[b, 2]
+    b0, b1, b2 = scale * S[b, 3], scale * S[b, 4], scale * S[b, 5]
+    C[b, 0] = w1 * a2 - w2 * a1
+    C[b, 1] = w2 * a0 - w0 * a2
+    C[b, 2] = w0 * a1 - w1 * a0
+    C[b, 3] = w1 * b2 - w2 * b1 + u1 * a2 - u2 * a1
+    C[b, 4] = w2 * b0 - w0 * b2 + u2 * a0 - u0 * a2
+    C[b, 5] = w0 * b1 - w1 * b0 + u0 * a1 - u1 * a0
+
+
+@njit(cache=True, inline="always")
+def _body_inertia(b, mass, inertia, x, A, IA):
+    """IA[b] = the spatial inertia of body b about O (centre of gravity x[b], principal moments
+    in the frame A[b])."""
+    m = mass[b]
+    c0, c1, c2 = x[b, 0], x[b, 1], x[b, 2]
+    cc = c0 * c0 + c1 * c1 + c2 * c2
+    c = (c0, c1, c2)
+    for r in range(3):
+        for k in range(3):
+            s = A[b, r, 0] * inertia[b, 0] * A[b, k, 0] + A[b, r, 1] * inertia[b, 1] * A[b, k, 1]
+            s += A[b, r, 2] * inertia[b, 2] * A[b, k, 2]
+            IA[b, r, k] = s + m * ((cc if r == k else 0.0) - c[r] * c[k])
+            IA[b, 3 + r, 3 + k] = m if r == k else 0.0
+    # m [c]x (upper right) and its transpose (lower left)
+    IA[b, 0, 3], IA[b, 0, 4], IA[b, 0, 5] = 0.0, -m * c2, m * c1
+    IA[b, 1, 3], IA[b, 1, 4], IA[b, 1, 5] = m * c2, 0.0, -m * c0
+    IA[b, 2, 3], IA[b, 2, 4], IA[b, 2, 5] = -m * c1, m * c0, 0.0
+    for r in range(3):
+        for k in range(3):
+            IA[b, 3 + k, r] = IA[b, r, 3 + k]
+
+
+@njit(cache=True, inline="always")
+def _bias_force(b, IA, V, pA):
+    """pA[b] = V x* (I V): the velocity-product force of body b [N m; N]."""
+    w0, w1, w2, u0, u1, u2 = V[b, 0], V[b, 1], V[b, 2], V[b, 3], V[b, 4], V[b, 5]
+    h0 = IA[b, 0, 0] * w0 + IA[b, 0, 1] * w1 + IA[b, 0, 2] * w2 + IA[b, 0, 3] * u0 + IA[b, 0, 4] * u1 + IA[b, 0, 5] * u2
+    h1 = IA[b, 1, 0] * w0 + IA[b, 1, 1] * w1 + IA[b, 1, 2] * w2 + IA[b, 1, 3] * u0 + IA[b, 1, 4] * u1 + IA[b, 1, 5] * u2
+    h2 = IA[b, 2, 0] * w0 + IA[b, 2, 1] * w1 + IA[b, 2, 2] * w2 + IA[b, 2, 3] * u0 + IA[b, 2, 4] * u1 + IA[b, 2, 5] * u2
+    h3 = IA[b, 3, 0] * w0 + IA[b, 3, 1] * w1 + IA[b, 3, 2] * w2 + IA[b, 3, 3] * u0
+    h4 = IA[b, 4, 0] * w0 + IA[b, 4, 1] * w1 + IA[b, 4, 2] * w2 + IA[b, 4, 4] * u1
+    h5 = IA[b, 5, 0] * w0 + IA[b, 5, 1] * w1 + IA[b, 5, 2] * w2 + IA[b, 5, 5] * u2
+    pA[b, 0] = w1 * h2 - w2 * h1 + u1 * h5 - u2 * h4
+    pA[b, 1] = w2 * h0 - w0 * h2 + u2 * h3 - u0 * h5
+    pA[b, 2] = w0 * h1 - w1 * h0 + u0 * h4 - u1 * h3
+    pA[b, 3] = w1 * h5 - w2 * h4
+    pA[b, 4] = w2 * h3 - w0 * h5
+    pA[b, 5] = w0 * h4 - w1 * h3
+
+
+@njit(cache=True)
+def _body_states(nb, x, A, V, Yb):
+    """The body coordinates of the force elements (kernels.py) in Yb: position [m], global
+    centre-of-gravity velocity [m/s], body-frame angular velocity [rad/s] (not the quaternions:
+    the elements take the rotations from A)."""
+    for b in range(nb):
+        o = 7 * nb + 6 * b
+        w0, w1, w2 = V[b, 0], V[b, 1], V[b, 2]
+        c0, c1, c2 = x[b, 0], x[b, 1], x[b, 2]
+        Yb[7 * b], Yb[7 * b + 1], Yb[7 * b + 2] = c0, c1, c2
+        Yb[o] = V[b, 3] + w1 * c2 - w2 * c1
+        Yb[o + 1] = V[b, 4] + w2 * c0 - w0 * c2
+        Yb[o + 2] = V[b, 5] + w0 * c1 - w1 * c0
+        for k in range(3):
+            Yb[o + 3 + k] = A[b, 0, k] * w0 + A[b, 1, k] * w1 + A[b, 2, k] * w2
+
+
+@njit(cache=True)
+def _subtract_element_loads(nb, x, A, Q, pA):
+    """pA -= the force elements' loads Q (global force at the centre of gravity, body-frame
+    torque per body) as forces at O."""
+    for b in range(nb):
+        F0, F1, F2 = Q[6 * b], Q[6 * b + 1], Q[6 * b + 2]
+        T0, T1, T2 = Q[6 * b + 3], Q[6 * b + 4], Q[6 * b + 5]
+        c0, c1, c2 = x[b, 0], x[b, 1], x[b, 2]
+        for r in range(3):
+            pA[b, r] -= A[b, r, 0] * T0 + A[b, r, 1] * T1 + A[b, r, 2] * T2
+        pA[b, 0] -= c1 * F2 - c2 * F1
+        pA[b, 1] -= c2 * F0 - c0 * F2
+        pA[b, 2] -= c0 * F1 - c1 * F0
+        pA[b, 3] -= F0
+        pA[b, 4] -= F1
+        pA[b, 5] -= F2
+
+
+@njit(cache=True, inline="always")
+def _articulate(b, p, IA, pA, S, C, U, D, u):
+    """Backward pass at body b: its joint's U = IA S, D = S' U, u = -S' pA, and what it hands
+    to its parent p (if any): IA - U U'/D and pA + (IA - U U'/D) C + U u/D."""
+    d, uu, uc = 0.0, 0.0, 0.0
+    s0, s1, s2, s3, s4, s5 = S[b, 0], S[b, 1], S[b, 2], S[b, 3], S[b, 4], S[b, 5]
+    c0, c1, c2, c3, c4, c5 = C[b, 0], C[b, 1], C[b, 2], C[b, 3], C[b, 4], C[b, 5]
+    for r in range(6):
+        i0, i1, i2, i3, i4, i5 = IA[b, r, 0], IA[b, r, 1], IA[b, r, 2], IA[b, r, 3], IA[b, r, 4], IA[b, r, 5]
+        ur = i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3 + i4 * s4 + i5 * s5
+        U[b, r] = ur
+        d += S[b, r] * ur
+        uu -= S[b, r] * pA[b, r]
+        uc += ur * C[b, r]
+        if p >= 0:
+            pA[p, r] += pA[b, r] + i0 * c0 + i1 * c1 + i2 * c2 + i3 * c3 + i4 * c4 + i5 * c5
+    D[b], u[b] = d, uu
+    if p < 0:
+        return
+    g = (uu - uc) / d  # the rest of pA + IA C - U (U'C)/D + U u/D
+    for r in range(6):
+        ur = U[b, r] / d
+        pA[p, r] += U[b, r] * g
+        for k in range(6):
+            IA[p, r, k] += IA[b, r, k] - ur * U[b, k]
+
+
+@njit(cache=True)
+def _place_all(q, qd, order, parent, kind, Fp, op, GT, oc, mass, inertia, x, A, V, S, C, IA, pA) -> None:
+    """Place every body (:func:`_place`) and set its own spatial inertia and bias force."""
+    for i in range(order.shape[0]):
+        b = order[i]
+        _place(b, q, qd, parent, kind, Fp, op, GT, oc, x, A, V, S, C)
+        _body_inertia(b, mass, inertia, x, A, IA)
+        _bias_force(b, IA, V, pA)
+
+
+@njit(cache=True)
+def _element_loads(t, nb, x, A, V, Yb, Q, pA, S) -> float:
+    """Subtract the force elements' loads from the bias forces pA; returns their
+    non-conservative power [W]."""
+    _body_states(nb, x, A, V, Yb)
+    Q[:] = 0.0
+    _, Pnc = kernels._force_elements(
+        t, 0, nb, Yb, A, Q, 0.0, 0.0, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
+        S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
+        S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,
+    )  # fmt: skip
+    _subtract_element_loads(nb, x, A, Q, pA)
+    return Pnc
+
+
+@njit(cache=True)
+def _joint_accelerations(order, parent, gravity, IA, pA, S, C, U, D, u, a, qdd) -> None:
+    """The backward (articulated inertias) and forward (accelerations) passes: qdd."""
+    nb = order.shape[0]
+    for i in range(nb - 1, -1, -1):
+        b = order[i]
+        _articulate(b, parent[b], IA, pA, S, C, U, D, u)
+    for i in range(nb):
+        b = order[i]
+        p = parent[b]
+        for k in range(6):  # gravity as an acceleration of the ground: -g
+            a[b, k] = (a[p, k] if p >= 0 else (-gravity[k - 3] if k >= 3 else 0.0)) + C[b, k]
+        s = u[b]
+        for k in range(6):
+            s -= U[b, k] * a[b, k]
+        qdd[b] = s / D[b]
+        for k in range(6):
+            a[b, k] += S[b, k] * qdd[b]
+
+
+@njit(cache=True)
+def tree_accelerations(t, q, qd, T, TW, S, qdd) -> float:
+    """qdd [rad/s^2 or m/s^2] of the joint coordinates at (t, q, qd); returns the force
+    elements' non-conservative power [W] (what :func:`run_tree` does at each stage)."""
+    _place_all(q, qd, T.order, T.parent, T.kind, T.Fp, T.op, T.GT, T.oc, T.mass, T.inertia, TW.x, TW.A, TW.V,
+               TW.S, TW.C, TW.IA, TW.pA)  # fmt: skip
+    Pnc = 0.0
+    if S.force_bi.shape[0] > 0:
+        Pnc = _element_loads(t, q.shape[0], TW.x, TW.A, TW.V, TW.Yb, TW.Q, TW.pA, S)
+    _joint_accelerations(T.order, T.parent, T.gravity, TW.IA, TW.pA, TW.S, TW.C, TW.U, TW.D, TW.u, TW.a, qdd)
+    return Pnc
+
+
+@njit(cache=True)
+def run_tree(t, q, qd, h, nsteps, T, TW, S, acc) -> tuple[int, int]:
+    """Advance the joint coordinates q and rates qd in place by ``nsteps`` RK4 steps of size
+    h [s]. Returns (steps done, status): a step whose accelerations are not finite is not
+    taken. (The stage is :func:`tree_accelerations` written out: passing the namedtuples to a
+    compiled call costs microseconds, see kernels.derivatives.)"""
+    n = q.shape[0]
+    kq, kv = np.empty((4, n)), np.empty((4, n))
+    xq, xv = np.empty(n), np.empty(n)
+    order, parent, kind, Fp, op, GT, oc = T.order, T.parent, T.kind, T.Fp, T.op, T.GT, T.oc
+    mass, inertia, gravity = T.mass, T.inertia, T.gravity
+    x, A, V, Sx, C, IA, pA = TW.x, TW.A, TW.V, TW.S, TW.C, TW.IA, TW.pA
+    U, D, u, a, Yb, Q = TW.U, TW.D, TW.u, TW.a, TW.Yb, TW.Q
+    loads = S.force_bi.shape[0] > 0
+    for step in range(nsteps):
+        for stage in range(4):
+            f = 0.0 if stage == 0 else (1.0 if stage == 3 else 0.5)
+            for i in range(n):
+                xq[i] = q[i] + f * h * kq[stage - 1, i] if stage > 0 else q[i]
+                xv[i] = qd[i] + f * h * kv[stage - 1, i] if stage > 0 else qd[i]
+                kq[stage, i] = xv[i]
+            _place_all(xq, xv, order, parent, kind, Fp, op, GT, oc, mass, inertia, x, A, V, Sx, C, IA, pA)
+            Pnc = _element_loads(t + f * h, n, x, A, V, Yb, Q, pA, S) if loads else 0.0
+            _joint_accelerations(order, parent, gravity, IA, pA, Sx, C, U, D, u, a, kv[stage])
+            for i in range(n):
+                if not np.isfinite(kv[stage, i]):
+                    return step, kernels.NOT_FINITE
+            if stage == 0:
+                account_power(acc, t, 0.0, Pnc)
+        for i in range(n):
+            q[i] += h / 6.0 * (kq[0, i] + 2.0 * kq[1, i] + 2.0 * kq[2, i] + kq[3, i])
+            qd[i] += h / 6.0 * (kv[0, i] + 2.0 * kv[1, i] + 2.0 * kv[2, i] + kv[3, i])
+        t += h
+    return nsteps, kernels.OK
+
+
+@njit(cache=True)
+def _matrix_to_quaternion(A, out):
+    """The unit quaternion of the rotation A (Shepperd's method), with the sign of ``out``'s
+    previous value (continuous samples)."""
+    tr = A[0, 0] + A[1, 1] + A[2, 2]
+    w, x, y, z = 0.0, 0.0, 0.0, 0.0
+    if tr >= A[0, 0] and tr >= A[1, 1] and tr >= A[2, 2]:
+        s = 2.0 * np.sqrt(1.0 + tr)
+        w, x, y, z = 0.25 * s, (A[2, 1] - A[1, 2]) / s, (A[0, 2] - A[2, 0]) / s, (A[1, 0] - A[0, 1]) / s
+    elif A[0, 0] >= A[1, 1] and A[0, 0] >= A[2, 2]:
+        s = 2.0 * np.sqrt(1.0 + A[0, 0] - A[1, 1] - A[2, 2])
+        w, x, y, z = (A[2, 1] - A[1, 2]) / s, 0.25 * s, (A[0, 1] + A[1, 0]) / s, (A[0, 2] + A[2, 0]) / s
+    elif A[1, 1] >= A[2, 2]:
+        s = 2.0 * np.sqrt(1.0 + A[1, 1] - A[0, 0] - A[2, 2])
+        w, x, y, z = (A[0, 2] - A[2, 0]) / s, (A[0, 1] + A[1, 0]) / s, 0.25 * s, (A[1, 2] + A[2, 1]) / s
+    else:
+        s = 2.0 * np.sqrt(1.0 + A[2, 2] - A[0, 0] - A[1, 1])
+        w, x, y, z = (A[1, 0] - A[0, 1]) / s, (A[0, 2] + A[2, 0]) / s, (A[1, 2] + A[2, 1]) / s, 0.25 * s
+    n = np.sqrt(w * w + x * x + y * y + z * z)
+    if w * out[0] + x * out[1] + y * out[2] + z * out[3] < 0.0:
+        n = -n
+    out[0], out[1], out[2], out[3] = w / n, x / n, y / n, z / n
+
+
+@njit(cache=True)
+def write_body_state(q, qd, T, TW, Y) -> None:
+    """Y = [q, v] in body coordinates (solver/system.py) of the tree at joint coordinates q
+    and rates qd; the quaternions keep the signs they had in Y."""
+    nb = q.shape[0]
+    for i in range(nb):
+        _place(T.order[i], q, qd, T.parent, T.kind, T.Fp, T.op, T.GT, T.oc, TW.x, TW.A, TW.V, TW.S, TW.C)
+    _body_states(nb, TW.x, TW.A, TW.V, TW.Yb)
+    for b in range(nb):
+        for k in range(3):
+            Y[7 * b + k] = TW.Yb[7 * b + k]
+        _matrix_to_quaternion(TW.A[b], Y[7 * b + 3 : 7 * b + 7])
+    Y[7 * nb :] = TW.Yb[7 * nb :]
