@@ -18,7 +18,7 @@ from scipy.integrate import solve_ivp
 
 from MBDWorkbench.solver.errors import ModelError
 from MBDWorkbench.solver.integrators.tree import build_tree, joint_state
-from MBDWorkbench.solver.integrators.tree_kernel import new_tree_work, tree_accelerations, write_body_state
+from MBDWorkbench.solver.integrators.tree_kernel import FIXED, new_tree_work, tree_accelerations, write_body_state
 from MBDWorkbench.solver.model import from_dict
 from MBDWorkbench.solver.simulate import simulate
 from MBDWorkbench.solver.system import System
@@ -39,9 +39,9 @@ def joint(name, kind, bi, bj, origin, z, x=None):
 
 
 def branching_tree(springs: bool = True) -> dict:
-    """ground -R- a; a -R- b -R- d; a -P- c (two branches from a); tilted axes, CoGs off the
-    axes, full inertia tensors, a turned body frame; a linear spring c-d and a rotational
-    spring on b's joint."""
+    """ground -R- a; a -R- b -R- d -F- e; a -P- c (two branches from a; e fixed to d); tilted
+    axes, CoGs off the axes, full inertia tensors, a turned body frame; a linear spring c-d and
+    a rotational spring on b's joint."""
     q_turned = [np.cos(0.3), np.sin(0.3) * 0.6, 0.0, np.sin(0.3) * 0.8]
     d = dict(
         name="tree",
@@ -51,12 +51,14 @@ def branching_tree(springs: bool = True) -> dict:
             body("b", 1.2, [0.6, 0.4, -0.1], orientation=q_turned),
             body("c", 0.8, [0.2, 0.9, 0.3]),
             body("d", 0.5, [1.1, 0.2, 0.0]),
+            body("e", 0.9, [1.3, -0.2, 0.4], orientation=q_turned),
         ],
         joints=[
             joint("base", "revolute", "ground", "a", [0, 0, 0], [0.2, 0.1, 1.0]),
             joint("elbow", "revolute", "a", "b", [0.4, 0.4, 0.0], [1.0, 0.3, 0.2]),
             joint("slide", "prismatic", "a", "c", [0.2, 0.7, 0.2], [0.1, 1.0, 0.4], [1.0, 0.0, 0.0]),
             joint("wrist", "revolute", "d", "b", [0.9, 0.3, -0.05], [0.0, 1.0, 0.3]),
+            joint("weld", "fixed", "d", "e", [1.2, 0.0, 0.2], [0.3, 0.0, 1.0]),
         ],
         forces=[],
         settings=dict(t_end=0.5, step=1e-3, output_step=0.05),
@@ -77,6 +79,13 @@ def tree_of(d: dict):
     return system, build_tree(system, system.Y0), new_tree_work(system.nb)
 
 
+def random_joint_state(T, seed: int, speed: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Random joint coordinates and rates (0 for fixed joints, which have none)."""
+    rng = np.random.default_rng(seed)
+    free = T.kind != FIXED
+    return free * rng.normal(size=free.size), free * speed * rng.normal(size=free.size)
+
+
 def body_state(system, T, TW, q, qd) -> np.ndarray:
     Y = system.Y0.copy()
     write_body_state(q, qd, T, TW, Y)
@@ -85,8 +94,7 @@ def body_state(system, T, TW, q, qd) -> np.ndarray:
 
 def test_joint_states_are_consistent_and_read_back():
     system, T, TW = tree_of(branching_tree())
-    rng = np.random.default_rng(1)
-    q, qd = rng.normal(size=system.nb), rng.normal(size=system.nb)
+    q, qd = random_joint_state(T, 1)
     Y = body_state(system, T, TW, q, qd)
     assert np.abs(system.constraint_residual(0.0, Y)).max() < 1e-13
     _, J, _, rate = system.constraint_jacobian(0.0, Y)
@@ -103,8 +111,7 @@ def test_accelerations_equal_the_body_coordinate_kkt_solution(seed):
     of the body state along q + qd e + qdd e^2 / 2), equal the KKT solution of the body
     coordinates (System.derivative) at a consistent state, springs included."""
     system, T, TW = tree_of(branching_tree())
-    rng = np.random.default_rng(seed)
-    q, qd = rng.normal(size=system.nb), 2.0 * rng.normal(size=system.nb)
+    q, qd = random_joint_state(T, seed, speed=2.0)
     Y = body_state(system, T, TW, q, qd)
     qdd = np.zeros(system.nb)
     tree_accelerations(0.0, q, qd, T, TW, system.static, qdd)
@@ -222,7 +229,7 @@ def with_change(d: dict, change) -> dict:
     "change, paths, words",
     [
         (lambda d: d["joints"].append(joint("loop", "revolute", "d", "ground", [1, 1, 1], [0, 0, 1])),
-         ("joints[0]", "joints[1]", "joints[3]", "joints[4]"), "closes a loop"),  # any joint of the loop
+         ("joints[0]", "joints[1]", "joints[3]", "joints[5]"), "closes a loop"),  # any joint of the loop
         (lambda d: d["joints"][1].update(type="spherical"), ("joints[1].type",), "'elbow' is spherical"),
         (lambda d: d["bodies"].append(body("loose", 1.0, [3, 3, 3])), ("settings.integrator",),
          "'loose' is not joined"),

@@ -516,8 +516,8 @@ INTEGRATORS: dict[str, IntegratorType] = {
             "rk4_tree",
             "RK4 (joint coordinates)",
             1,
-            "classical Runge-Kutta of order 4 in joint coordinates, fixed step: open trees of revolute and "
-            "prismatic joints, no drivers",
+            "classical Runge-Kutta of order 4 in joint coordinates, fixed step: open trees of revolute, "
+            "prismatic and fixed joints, no drivers",
             joint_coordinates=True,
         ),
     )

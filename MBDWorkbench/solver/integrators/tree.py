@@ -1,7 +1,7 @@
-"""rk4_tree: RK4 in joint coordinates for open trees of revolute and prismatic joints.
+"""rk4_tree: RK4 in joint coordinates for open trees of revolute, prismatic and fixed joints.
 
-Every moving body hangs from the ground (or a grounded body) through a chain of revolute and
-prismatic joints, one joint per body and no closed loop; no drivers. The state is then the
+Every moving body hangs from the ground (or a grounded body) through a chain of revolute,
+prismatic and fixed joints, one joint per body and no closed loop; no drivers. The state is then the
 joint angles [rad] and displacements [m] and their rates, with no constraint equation left:
 the accelerations come from the articulated-body algorithm (:mod:`.tree_kernel`, O(N) per
 evaluation), the joints never drift apart and no Baumgarte feedback is needed. The bodies'
@@ -20,14 +20,14 @@ import numpy as np
 from .. import kernels, quaternion
 from ..errors import ModelError
 from .base import Stepper
-from .tree_kernel import PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, write_body_state
+from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, write_body_state
 
 if TYPE_CHECKING:
     from ..model import Settings
     from ..system import System
 
-KINDS = {"revolute": REVOLUTE, "prismatic": PRISMATIC}
-_USE = "rk4_tree integrates open trees of revolute and prismatic joints (use rk4)"
+KINDS = {"revolute": REVOLUTE, "prismatic": PRISMATIC, "fixed": FIXED}
+_USE = "rk4_tree integrates open trees of revolute, prismatic and fixed joints (use rk4)"
 
 
 def tree_parents(system: System) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -145,8 +145,8 @@ def joint_state(T: TreeStatic, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Pp = xp + np.einsum("bij,bj->bi", Ap, T.op)
     slide = np.einsum("bi,bi->b", z, Pc - Pp)
     slide_rate = np.einsum("bi,bi->b", z, v + np.cross(w, arm) - vp - np.cross(wp, Pc - xp))
-    revolute = T.kind == REVOLUTE
-    return np.where(revolute, angle, slide), np.where(revolute, angle_rate, slide_rate)
+    kinds = [T.kind == REVOLUTE, T.kind == PRISMATIC]
+    return np.select(kinds, [angle, slide], 0.0), np.select(kinds, [angle_rate, slide_rate], 0.0)
 
 
 class TreeRK4Stepper(Stepper):

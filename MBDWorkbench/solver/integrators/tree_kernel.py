@@ -1,4 +1,4 @@
-"""Joint-coordinate dynamics of an open tree of revolute and prismatic joints, in Numba:
+"""Joint-coordinate dynamics of an open tree of revolute, prismatic and fixed joints, in Numba:
 Featherstone's articulated-body algorithm [Featherstone, Rigid Body Dynamics Algorithms,
 2008, ch. 7] in global coordinates, and the RK4 step loop on the joint coordinates.
 
@@ -11,9 +11,10 @@ Body b hangs from its parent p (-1: the ground) by its joint: the joint frame fi
 (rotation ``Fp[b]``, columns x, y, z; origin ``op[b]``, in p's principal frame, or global for
 the ground) and the frame fixed in b (``G[b]``, origin ``oc[b]``) satisfy
 ``A_b G_b = A_p Fp_b Rz(theta)`` and ``x_b + A_b oc_b = x_p + A_p op_b + s z``, with theta the
-revolute's angle [rad] (0 for a prismatic joint) and s the prismatic joint's displacement [m]
-(0 for a revolute). Tree arrays (``TreeStatic``): ``order`` (parents before children),
-``parent``, ``kind``, ``Fp``, ``op``, ``GT`` (= G transposed), ``oc``, and the bodies' mass
+revolute's angle [rad] (0 for the other kinds) and s the prismatic joint's displacement [m]
+(0 for the other kinds); a fixed joint has neither (its coordinate stays 0). Tree arrays
+(``TreeStatic``): ``order`` (parents before children), ``parent``, ``kind``, ``Fp``, ``op``,
+``GT`` (= G transposed), ``oc``, and the bodies' mass
 [kg], principal moments [kg m^2] and gravity [m/s^2].
 """
 
@@ -27,7 +28,7 @@ from .. import kernels
 from ..jit import njit
 from .explicit import account_power
 
-REVOLUTE, PRISMATIC = 0, 1
+REVOLUTE, PRISMATIC, FIXED = 0, 1, 2  # joint kinds (FIXED: no coordinate of its own, q = qd = 0)
 
 TreeStatic = namedtuple("TreeStatic", "order parent kind Fp op GT oc mass inertia gravity")
 TreeWork = namedtuple("TreeWork", "x A V S C IA pA U D u a Yb Q")
@@ -107,8 +108,9 @@ def _place(b, q, qd, parent, kind, Fp, op, GT, oc, x, A, V, S, C):
         S[b, 0], S[b, 1], S[b, 2] = z0, z1, z2
         S[b, 3], S[b, 4], S[b, 5] = P1 * z2 - P2 * z1, P2 * z0 - P0 * z2, P0 * z1 - P1 * z0
     else:
+        z = 1.0 if kind[b] == PRISMATIC else 0.0
         S[b, 0], S[b, 1], S[b, 2] = 0.0, 0.0, 0.0
-        S[b, 3], S[b, 4], S[b, 5] = z0, z1, z2
+        S[b, 3], S[b, 4], S[b, 5] = z * z0, z * z1, z * z2
     for k in range(6):
         V[b, k] = (V[p, k] if p >= 0 else 0.0) + S[b, k] * qd[b]
     _cross_motion(b, V, S, qd[b], C)
@@ -205,9 +207,11 @@ def _subtract_element_loads(nb, x, A, Q, pA):
 
 
 @njit(cache=True, inline="always")
-def _articulate(b, p, IA, pA, S, C, U, D, u):
+def _articulate(b, p, IA, pA, S, C, U, D, u, rigid):
     """Backward pass at body b: its joint's U = IA S, D = S' U, u = -S' pA, and what it hands
-    to its parent p (if any): IA - U U'/D and pA + (IA - U U'/D) C + U u/D."""
+    to its parent p (if any): IA - U U'/D and pA + (IA - U U'/D) C + U u/D. A ``rigid`` (fixed)
+    joint has S = 0, so U = 0 and u = 0; D = 1 then makes it hand over IA and pA + IA C whole
+    and get qdd = 0."""
     d, uu, uc = 0.0, 0.0, 0.0
     s0, s1, s2, s3, s4, s5 = S[b, 0], S[b, 1], S[b, 2], S[b, 3], S[b, 4], S[b, 5]
     c0, c1, c2, c3, c4, c5 = C[b, 0], C[b, 1], C[b, 2], C[b, 3], C[b, 4], C[b, 5]
@@ -220,6 +224,8 @@ def _articulate(b, p, IA, pA, S, C, U, D, u):
         uc += ur * C[b, r]
         if p >= 0:
             pA[p, r] += pA[b, r] + i0 * c0 + i1 * c1 + i2 * c2 + i3 * c3 + i4 * c4 + i5 * c5
+    if rigid:
+        d = 1.0
     D[b], u[b] = d, uu
     if p < 0:
         return
@@ -257,12 +263,12 @@ def _element_loads(t, nb, x, A, V, Yb, Q, pA, S) -> float:
 
 
 @njit(cache=True)
-def _joint_accelerations(order, parent, gravity, IA, pA, S, C, U, D, u, a, qdd) -> None:
+def _joint_accelerations(order, parent, kind, gravity, IA, pA, S, C, U, D, u, a, qdd) -> None:
     """The backward (articulated inertias) and forward (accelerations) passes: qdd."""
     nb = order.shape[0]
     for i in range(nb - 1, -1, -1):
         b = order[i]
-        _articulate(b, parent[b], IA, pA, S, C, U, D, u)
+        _articulate(b, parent[b], IA, pA, S, C, U, D, u, kind[b] == FIXED)
     for i in range(nb):
         b = order[i]
         p = parent[b]
@@ -285,7 +291,7 @@ def tree_accelerations(t, q, qd, T, TW, S, qdd) -> float:
     Pnc = 0.0
     if S.force_bi.shape[0] > 0:
         Pnc = _element_loads(t, q.shape[0], TW.x, TW.A, TW.V, TW.Yb, TW.Q, TW.pA, S)
-    _joint_accelerations(T.order, T.parent, T.gravity, TW.IA, TW.pA, TW.S, TW.C, TW.U, TW.D, TW.u, TW.a, qdd)
+    _joint_accelerations(T.order, T.parent, T.kind, T.gravity, TW.IA, TW.pA, TW.S, TW.C, TW.U, TW.D, TW.u, TW.a, qdd)
     return Pnc
 
 
@@ -312,7 +318,7 @@ def run_tree(t, q, qd, h, nsteps, T, TW, S, acc) -> tuple[int, int]:
                 kq[stage, i] = xv[i]
             _place_all(xq, xv, order, parent, kind, Fp, op, GT, oc, mass, inertia, x, A, V, Sx, C, IA, pA)
             Pnc = _element_loads(t + f * h, n, x, A, V, Yb, Q, pA, S) if loads else 0.0
-            _joint_accelerations(order, parent, gravity, IA, pA, Sx, C, U, D, u, a, kv[stage])
+            _joint_accelerations(order, parent, kind, gravity, IA, pA, Sx, C, U, D, u, a, kv[stage])
             for i in range(n):
                 if not np.isfinite(kv[stage, i]):
                     return step, kernels.NOT_FINITE
