@@ -38,7 +38,8 @@ def test_registry_lists_each_integrator_once_in_user_order():
     assert names() == ("euler", "symplectic_euler", "rk4", "bdf", "radau", "lsoda", "cros", "galpha", "rk4_tree")
     for name, cls in METHODS.items():
         assert issubclass(cls, Stepper) and cls.name == name and cls.label
-        assert cls.index in (1, 3) and ("index-3 DAE" in cls.formulation) == (cls.index == 3)
+        assert cls.index in (0, 1, 3) and ("index-3 DAE" in cls.formulation) == (cls.index == 3)
+        assert ("joint coordinates" in cls.formulation) == (cls.index == 0)
 
 
 def test_make_stepper_rejects_an_unknown_name():

@@ -212,13 +212,6 @@ def test_two_link_positions_and_loads_equal_the_body_coordinates():
         assert np.abs(ref).max() > 1.0 and np.abs(got - ref).max() < 1e-6 * np.abs(ref).max()
 
 
-def test_projection_after_output_continues_from_the_same_joint_state():
-    d = branching_tree()
-    plain = simulate(from_dict(d), integrator="rk4_tree")
-    projected = simulate(from_dict(d), integrator="rk4_tree", projection=True)
-    assert np.abs(plain.Y - projected.Y).max() < 1e-11
-
-
 def with_change(d: dict, change) -> dict:
     d = copy.deepcopy(d)
     change(d)

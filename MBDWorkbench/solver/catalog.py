@@ -482,22 +482,20 @@ TREE_FORMULATION = (
 @dataclass(frozen=True)
 class IntegratorType:
     """One time integrator: ``name`` in settings and the CLI, ``label`` for reports and
-    messages, ``index`` 1 (acceleration-level constraints, Baumgarte feedback) or 3
-    (position-level constraints), ``description`` for help texts. Its Stepper class (same
+    messages, ``index`` 1 (acceleration-level constraints, Baumgarte feedback), 3
+    (position-level constraints) or 0 (no constraint equations: joint coordinates of an open
+    tree), ``description`` for help texts. Its Stepper class (same
     ``name``) is registered in ``integrators.METHODS``."""
 
     name: str
     label: str
     index: int
     description: str
-    joint_coordinates: bool = False  # integrates an open tree in joint coordinates (rk4_tree)
 
     @property
     def formulation(self) -> str:
         """Which equations it integrates (for reports)."""
-        if self.joint_coordinates:
-            return TREE_FORMULATION
-        return INDEX1_FORMULATION if self.index == 1 else INDEX3_FORMULATION
+        return {0: TREE_FORMULATION, 1: INDEX1_FORMULATION}.get(self.index, INDEX3_FORMULATION)
 
 
 # The order is the one users see (CLI help, FreeCAD's Integrator enumeration).
@@ -515,10 +513,9 @@ INTEGRATORS: dict[str, IntegratorType] = {
         IntegratorType(
             "rk4_tree",
             "RK4 (joint coordinates)",
-            1,
+            0,
             "classical Runge-Kutta of order 4 in joint coordinates, fixed step: open trees of revolute, "
             "prismatic and fixed joints, no drivers",
-            joint_coordinates=True,
         ),
     )
 }

@@ -10,7 +10,8 @@ Contract for a subclass:
 * class attribute ``name`` (the settings/CLI name, the key in ``integrators.METHODS``);
   ``label`` (for reports and messages), ``formulation`` (which equations it integrates, for
   reports) and ``index`` (1: acceleration-level constraints with Baumgarte feedback,
-  3: position-level constraints) are copied from its ``catalog.INTEGRATORS`` record;
+  3: position-level constraints, 0: no constraint equations, joint coordinates) are copied
+  from its ``catalog.INTEGRATORS`` record;
 * ``__init__(system, settings, t0, Y0)`` calls ``Stepper.__init__``, checks its settings
   (ModelError naming the field) and prepares; it must not modify ``system`` beyond its
   work arrays;

@@ -38,8 +38,9 @@ def project_state(system: System, Y: np.ndarray, t: float) -> None:
 def project_after_output(system: System, settings: Settings, stepper: Stepper, t: float, Y: np.ndarray) -> Stepper:
     """Project Y at the output time t [s] if settings.projection is set and the stepper
     integrates the index-1 form (index-3 steppers keep Phi = 0 themselves and are left
-    alone). Returns the stepper to continue with (``stepper.restart``)."""
-    if not settings.projection or stepper.index == 3:
+    alone, as is rk4_tree, whose joint coordinates have no constraint to drift from). Returns the
+    stepper to continue with (``stepper.restart``)."""
+    if not settings.projection or stepper.index != 1:
         return stepper
     project_state(system, Y, t)
     return stepper.restart(t, Y)
