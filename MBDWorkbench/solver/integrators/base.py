@@ -42,6 +42,12 @@ if TYPE_CHECKING:
     from ..system import System
 
 
+def equal_steps(span: float, h_max: float) -> tuple[int, float]:
+    """(n, h): the fewest equal steps h [s] of at most h_max (1e-9 relative slack) covering span [s]."""
+    n = max(1, int(np.ceil(span / h_max - 1e-9)))
+    return n, span / n
+
+
 class Stepper:
     """Base class of the integrators (see the module docstring for the contract)."""
 

@@ -17,6 +17,7 @@ from ..errors import SimulationError
 from . import cros_kernel as ck
 from . import galpha_kernel as gk
 from . import jacobians as ik
+from .base import equal_steps
 from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
 
@@ -165,8 +166,7 @@ class CROSStepper(Index3Stepper):
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate Y in place from t to t_next [s] with the fixed step (shortened to hit
         t_next); returns (t_next, OK) or raises SimulationError."""
-        n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
-        h = (t_next - t) / n
+        n, h = equal_steps(t_next - t, self.h)
         self._output_check(t)
         k = 0
         while k < n:

@@ -15,7 +15,7 @@ import numpy as np
 from .. import kernels
 from ..jit import njit
 from ..quaternion import rotate_by_body_vector
-from .base import Stepper
+from .base import Stepper, equal_steps
 from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
@@ -100,8 +100,7 @@ class FixedStepStepper(Stepper):
 
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
-        n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
-        h = (t_next - t) / n
+        n, h = equal_steps(t_next - t, self.h)
         done, status = kernels.fast_call(
             run_fixed, self.method, float(t), Y, float(h), n, self.system.static, self.system.work, acc
         )

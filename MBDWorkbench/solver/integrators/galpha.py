@@ -15,6 +15,7 @@ from scipy.sparse.linalg import splu
 from .. import kernels
 from . import galpha_kernel as gk
 from . import jacobians as ik
+from .base import equal_steps
 from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
 
@@ -305,7 +306,7 @@ class GAlphaStepper(Index3Stepper):
         self._output_check(t)
         while t < t_next - eps:  # equal steps of at most self.h up to the output time
             rest = t_next - t
-            h_limit = rest / max(1, int(np.ceil(rest / self.h - 1e-9)))
+            h_limit = equal_steps(rest, self.h)[1]
             monitored, t_reached = False, None
             if self.compiled:
                 run = functools.partial(self._run_compiled, t, Y, t_next, acc)

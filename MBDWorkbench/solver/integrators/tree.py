@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import kernels, quaternion
 from ..errors import ModelError
-from .base import Stepper
+from .base import Stepper, equal_steps
 from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, write_body_state
 
 if TYPE_CHECKING:
@@ -166,8 +166,7 @@ class TreeRK4Stepper(Stepper):
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate from t to t_next [s], then write the bodies' state into Y; returns (time
         reached [s], status)."""
-        n = max(1, int(np.ceil((t_next - t) / self.h - 1e-9)))
-        h = (t_next - t) / n
+        n, h = equal_steps(t_next - t, self.h)
         q, qd = self.q, self.qd
         args = (float(t), q, qd, float(h), n, self.tree, self.work, self.system.static, acc)
         done, status = kernels.fast_call(run_tree, *args)
@@ -176,6 +175,7 @@ class TreeRK4Stepper(Stepper):
         return (t_next if status == kernels.OK else t + done * h), status
 
     def restart(self, t: float, Y: np.ndarray) -> Stepper:
-        """Continue from a state Y changed from outside (a projection): its joint coordinates."""
+        """Continue from a state Y changed from outside: its joint coordinates (the output
+        projection leaves this stepper alone; the contract of :mod:`.base` asks for it)."""
         self.q, self.qd = joint_state(self.tree, Y)
         return self
