@@ -45,7 +45,52 @@ def test_band_lu_solves_as_a_dense_solve():
     b = rng.standard_normal(n)
     x = lu.solve(b)
     assert np.abs(x - np.linalg.solve(A, b)).max() < 1e-10 * np.abs(x).max()
-    assert np.any(lu.piv != np.arange(n))  # the zero diagonal entries needed row interchanges
+    assert np.any(lu.piv[0] != np.arange(n))  # the zero diagonal entries needed row interchanges
+
+
+def sparse_kkt_in_band(blocks, rng, dtype=float):
+    """A nonsingular saddle-point matrix [[Mb, G^T], [G, 0]] coupling neighbouring blocks of 3
+    unknowns with 2 rows each (a chain's pattern, mostly zero inside its band), complex if asked."""
+    n6 = 3 * blocks
+    m = 2 * blocks
+    Mb = np.diag(1.0 + rng.random(n6)).astype(dtype)
+    for b in range(blocks - 1):  # coupling of neighbouring blocks (a joint's stiffness)
+        Mb[3 * b, 3 * b + 3] = Mb[3 * b + 3, 3 * b] = 0.1 * rng.standard_normal()
+    if dtype is complex:
+        Mb = Mb + 0.1j * np.diag(rng.random(n6))
+    G = np.zeros((m, n6))
+    for b in range(blocks):
+        cols = list(range(3 * b, 3 * b + 3)) + (list(range(3 * b - 3, 3 * b)) if b else [])
+        G[2 * b : 2 * b + 2, cols] = rng.standard_normal((2, len(cols)))
+    return np.block([[Mb, G.T], [G, np.zeros((m, m))]])
+
+
+@pytest.mark.parametrize("dtype", [float, complex])
+def test_band_lu_skips_the_zeros_of_a_sparse_band_and_solves_as_a_dense_solve(dtype):
+    """A chain-like KKT matrix (most of its band zero): the factors with the reaches solve as
+    NumPy's dense solve, and the reaches are shorter than the full band (the skipped work)."""
+    rng = np.random.default_rng(11)
+    A = sparse_kkt_in_band(30, rng, dtype)
+    n = A.shape[0]
+    rows, cols = np.nonzero(A)
+    position, kl, ku = gk.band_layout(rows, cols, n)
+    AB = np.zeros((n, 2 * kl + ku + 1), dtype)
+    for i, j in zip(rows, cols):
+        AB[position[i], position[j] - position[i] + kl] = A[i, j]
+    piv = gk.band_pivots(n)
+    assert gk.band_lu(AB, kl, ku, piv)
+    b = rng.standard_normal(n).astype(dtype)
+    x, buf = np.empty(n, dtype), np.empty(n, dtype)
+    gk.solve_permuted(AB, kl, ku, piv, position, b, x, buf)
+    assert np.abs(x - np.linalg.solve(A, b)).max() < 1e-10 * np.abs(x).max()
+    k = np.arange(n)
+    assert np.any(piv[0] != k)
+    assert np.all(piv[1] >= k) and np.all(piv[2] >= k)
+    assert np.mean(piv[1] - k) < 0.75 * (kl + ku)  # U's rows end well inside the band
+    assert np.mean(piv[2] - k) < 0.75 * kl  # ... and so do L's columns
+    # every entry beyond a row's reach is zero in the factors (what the solve leaves out)
+    for i in range(n):
+        assert not np.any(AB[i, piv[1, i] - i + kl + 1 :])
 
 
 def test_band_lu_reports_a_singular_matrix():
@@ -55,7 +100,7 @@ def test_band_lu_reports_a_singular_matrix():
     for i in range(5):
         for j in range(max(0, i - 1), min(5, i + 2)):
             AB[i, j - i + 1] = A[i, j]
-    assert not gk.band_lu(AB, 1, 1, np.zeros(5, np.int64))
+    assert not gk.band_lu(AB, 1, 1, gk.band_pivots(5))
 
 
 def started(model, adaptive=False, compiled=True):

@@ -98,7 +98,7 @@ class CROSStepper(Index3Stepper):
         self._prep = (self.lam_rows, self.active, self.jq_g, self.jq, self.Qt, *self.Kb, *self.Db, *self.Lb)
         band = np.array([kl, ku], np.int64)
         self._lay = (self.active_rows.astype(np.int64), self.jq_r, self.jq_c, self.is_driver, self.M, position)
-        self._lay += (AB, np.zeros(n, np.int64), band, np.zeros((self.nb, 3, 3), np.complex128))
+        self._lay += (AB, gk.band_pivots(n), band, np.zeros((self.nb, 3, 3), np.complex128))
         self._kfs = np.zeros(ck.F_SIZE)
         self._kcnt = np.zeros(ck.C_SIZE, np.int64)
         self._kzeta = np.zeros(self.n, np.complex128)
