@@ -45,6 +45,10 @@ elements of :mod:`.kernels`) and the complex-step Jacobians of
 ``(b, r, v, w)`` where b indexes the rotation array A (b < 0: the ground, identity
 rotation), r is the position [m], v the global linear velocity [m/s] and w the body-frame
 angular velocity [rad/s] of the body (zeros for the ground).
+
+For POINT and DP1 rows the derivatives of their constraint torques with respect to the body-frame
+rotations are also written here in closed form (:func:`add_torque_jacobian`): the index-3
+integrators need them every step, and six complex evaluations of a joint's rows cost 8 times more.
 """
 
 from __future__ import annotations
@@ -345,6 +349,59 @@ def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, 
     rate = (c * ds - s * dc) / r2
     gamma = (c * gs - s * gc) / r2 + 2.0 * rate * (s * ds + c * dc) / r2
     return atan2(s, c), zero, ang_i, zero, ang_j, gamma, rate
+
+
+@njit(cache=True, inline="always")
+def has_torque_jacobian(kind: int) -> bool:
+    """Whether :func:`add_torque_jacobian` has the row kind: POINT and DP1 (the rows of the
+    spherical, revolute, universal, cylindrical, prismatic and fixed joints)."""
+    return kind == POINT or kind == DP1
+
+
+@njit(cache=True)
+def _add_outer_minus_dot(KB, s, p, c, a, b):
+    """KB[s, p] += c (a~ b~) = c (b a^T - (a.b) I): the rotation derivative of a x (A^T u) terms."""
+    ab = dot(a, b)
+    for m in range(3):
+        for n in range(3):
+            KB[s, p, m, n] += c * (b[m] * a[n] - (ab if m == n else 0.0))
+
+
+@njit(cache=True)
+def _add_cross_coupling(KB, s, p, c, A, bs, bp, a_s, a_p):
+    """KB[s, p] += c a_s~ A_s^T A_p a_p~ (column n: a_s x A_s^T A_p (a_p x e_n)): how body s's DP1
+    torque turns with body p's rotation."""
+    for n in range(3):
+        e = (1.0 if n == 0 else 0.0, 1.0 if n == 1 else 0.0, 1.0 if n == 2 else 0.0)
+        col = cross(a_s, body_mtv(A, bs, body_mv(A, bp, cross(a_p, e))))
+        for m in range(3):
+            KB[s, p, m, n] += c * col[m]
+
+
+@njit(cache=True)
+def add_torque_jacobian(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, bi: int, bj: int, lam, KB) -> None:
+    """Add the derivatives of row r's constraint torques -lam (Phi_q)_angular (body frames) w.r.t.
+    the body-frame rotation increments of both sides (A <- A (I + theta~)) to KB (2, 2, 3, 3)
+    [side of the torque, side of the rotation] (real A (n, 3, 3), bodies bi, bj; identity for the
+    ground). POINT and DP1 only (:func:`has_torque_jacobian`): their translational forces are
+    constant and no term depends on the positions r. The second derivatives of the rows of
+    :func:`row_terms` (tests/test_index3.py compares them with complex steps of those rows):
+
+    * POINT e.(p_i - p_j): torques -lam s_i x b_i and +lam s_j x b_j, b = A^T e, whose
+      derivatives are -lam s_i~ b_i~ and +lam s_j~ b_j~ (d b = b x theta);
+    * DP1 a_i.a_j: torque -lam a_i x (A_i^T A_j a_j) on i: -lam a_i~ b_i~ w.r.t. theta_i and
+      +lam a_i~ A_i^T A_j a_j~ w.r.t. theta_j; the same with i and j exchanged."""
+    if kind == POINT:
+        e = _local(vecs, r, 2)
+        _add_outer_minus_dot(KB, 0, 0, -lam, _local(vecs, r, 0), body_mtv(A, bi, e))
+        _add_outer_minus_dot(KB, 1, 1, lam, _local(vecs, r, 1), body_mtv(A, bj, e))
+        return
+    ai_bar, aj_bar = _local(vecs, r, 0), _local(vecs, r, 1)
+    ai, aj = body_mv(A, bi, ai_bar), body_mv(A, bj, aj_bar)
+    _add_outer_minus_dot(KB, 0, 0, -lam, ai_bar, body_mtv(A, bi, aj))
+    _add_outer_minus_dot(KB, 1, 1, -lam, aj_bar, body_mtv(A, bj, ai))
+    _add_cross_coupling(KB, 0, 1, lam, A, bi, bj, ai_bar, aj_bar)
+    _add_cross_coupling(KB, 1, 0, lam, A, bj, bi, aj_bar, ai_bar)
 
 
 @njit(cache=True)
