@@ -46,9 +46,10 @@ elements of :mod:`.kernels`) and the complex-step Jacobians of
 rotation), r is the position [m], v the global linear velocity [m/s] and w the body-frame
 angular velocity [rad/s] of the body (zeros for the ground).
 
-For POINT and DP1 rows the derivatives of their constraint torques with respect to the body-frame
-rotations are also written here in closed form (:func:`add_torque_jacobian`): the index-3
-integrators need them every step, and six complex evaluations of a joint's rows cost 8 times more.
+For POINT, DP1 and DP2 rows the derivatives of their constraint forces and torques with respect to
+the position increments are also written here in closed form (:func:`add_force_jacobian`): the
+index-3 integrators need them every step, and six to twelve complex evaluations of a joint's rows
+cost about 8 times more.
 """
 
 from __future__ import annotations
@@ -352,56 +353,98 @@ def row_terms(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, 
 
 
 @njit(cache=True, inline="always")
-def has_torque_jacobian(kind: int) -> bool:
-    """Whether :func:`add_torque_jacobian` has the row kind: POINT and DP1 (the rows of the
-    spherical, revolute, universal, cylindrical, prismatic and fixed joints)."""
-    return kind == POINT or kind == DP1
+def has_force_jacobian(kind: int) -> bool:
+    """Whether :func:`add_force_jacobian` has the row kind: POINT, DP1 and DP2 (the rows of the
+    spherical, revolute, universal, cylindrical, prismatic, planar and fixed joints)."""
+    return kind == POINT or kind == DP1 or kind == DP2
+
+
+@njit(cache=True, inline="always")
+def _unit(n):
+    return (1.0 if n == 0 else 0.0, 1.0 if n == 1 else 0.0, 1.0 if n == 2 else 0.0)
 
 
 @njit(cache=True)
 def _add_outer_minus_dot(KB, s, p, c, a, b):
-    """KB[s, p] += c (a~ b~) = c (b a^T - (a.b) I): the rotation derivative of a x (A^T u) terms."""
+    """Torque-rotation block KB[s, p, 3:, 3:] += c (a~ b~) = c (b a^T - (a.b) I): the derivative of
+    a x (A^T u) with respect to the rotation of A (d(A^T u) = (A^T u) x theta)."""
     ab = dot(a, b)
     for m in range(3):
         for n in range(3):
-            KB[s, p, m, n] += c * (b[m] * a[n] - (ab if m == n else 0.0))
+            KB[s, p, 3 + m, 3 + n] += c * (b[m] * a[n] - (ab if m == n else 0.0))
 
 
 @njit(cache=True)
 def _add_cross_coupling(KB, s, p, c, A, bs, bp, a_s, a_p):
-    """KB[s, p] += c a_s~ A_s^T A_p a_p~ (column n: a_s x A_s^T A_p (a_p x e_n)): how body s's DP1
-    torque turns with body p's rotation."""
+    """KB[s, p, 3:, 3:] += c a_s~ A_s^T A_p a_p~ (column n: a_s x A_s^T A_p (a_p x e_n)): how body
+    s's torque a_s x (A_s^T A_p a_p) turns with body p's rotation."""
     for n in range(3):
-        e = (1.0 if n == 0 else 0.0, 1.0 if n == 1 else 0.0, 1.0 if n == 2 else 0.0)
-        col = cross(a_s, body_mtv(A, bs, body_mv(A, bp, cross(a_p, e))))
+        col = cross(a_s, body_mtv(A, bs, body_mv(A, bp, cross(a_p, _unit(n)))))
         for m in range(3):
-            KB[s, p, m, n] += c * col[m]
+            KB[s, p, 3 + m, 3 + n] += c * col[m]
 
 
 @njit(cache=True)
-def add_torque_jacobian(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, bi: int, bj: int, lam, KB) -> None:
-    """Add the derivatives of row r's constraint torques -lam (Phi_q)_angular (body frames) w.r.t.
-    the body-frame rotation increments of both sides (A <- A (I + theta~)) to KB (2, 2, 3, 3)
-    [side of the torque, side of the rotation] (real A (n, 3, 3), bodies bi, bj; identity for the
-    ground). POINT and DP1 only (:func:`has_torque_jacobian`): their translational forces are
-    constant and no term depends on the positions r. The second derivatives of the rows of
+def _add_dp2(KB, vecs, r, A, side_i, side_j, lam):
+    """:func:`add_force_jacobian` of a DP2 row a_i.(p_j - p_i), a_i = A_i abar, d = p_j - p_i:
+    forces -lam (-a_i) on i and -lam a_i on j, torques -lam (abar x e - s_i x abar) on i
+    (e = A_i^T d) and -lam s_j x g on j (g = A_j^T a_i). With d a_i = -A_i abar~ theta_i and
+    d p = dr - A s~ theta (so d e = (e~ + s_i~) theta_i + A_i^T (dr_j - dr_i - A_j s_j~ theta_j)):
+    force on i / theta_i: -lam A_i abar~ (on j: the opposite); torque on i / r_i: +lam abar~ A_i^T
+    (/ r_j: the opposite), / theta_i: -lam abar~ (e~ + s_i~), / theta_j: +lam abar~ A_i^T A_j s_j~;
+    torque on j / theta_i: +lam s_j~ A_j^T A_i abar~, / theta_j: -lam s_j~ g~."""
+    bi, bj = side_i[0], side_j[0]
+    abar, si, sj = _local(vecs, r, 0), _local(vecs, r, 1), _local(vecs, r, 2)
+    a = body_mv(A, bi, abar)
+    d = sub(add(side_j[1], body_mv(A, bj, sj)), add(side_i[1], body_mv(A, bi, si)))
+    e, g = body_mtv(A, bi, d), body_mtv(A, bj, a)
+    for n in range(3):
+        u = _unit(n)
+        force_i = body_mv(A, bi, cross(abar, u))  # force on i / theta_i, times -lam
+        torque_r = cross(abar, body_mtv(A, bi, u))  # torque on i / r_i, times +lam
+        torque_ii = cross(abar, add(cross(e, u), cross(si, u)))  # times -lam
+        torque_ij = cross(abar, body_mtv(A, bi, body_mv(A, bj, cross(sj, u))))  # times +lam
+        torque_ji = cross(sj, body_mtv(A, bj, body_mv(A, bi, cross(abar, u))))  # times +lam
+        torque_jj = cross(sj, cross(g, u))  # times -lam
+        for m in range(3):
+            KB[0, 0, m, 3 + n] -= lam * force_i[m]
+            KB[1, 0, m, 3 + n] += lam * force_i[m]
+            KB[0, 0, 3 + m, n] += lam * torque_r[m]
+            KB[0, 1, 3 + m, n] -= lam * torque_r[m]
+            KB[0, 0, 3 + m, 3 + n] -= lam * torque_ii[m]
+            KB[0, 1, 3 + m, 3 + n] += lam * torque_ij[m]
+            KB[1, 0, 3 + m, 3 + n] += lam * torque_ji[m]
+            KB[1, 1, 3 + m, 3 + n] -= lam * torque_jj[m]
+
+
+@njit(cache=True)
+def add_force_jacobian(kind: int, vecs: np.ndarray, r: int, A: np.ndarray, side_i: Side, side_j: Side, lam, KB) -> None:
+    """Add the derivatives of row r's constraint forces and torques -lam Phi_q^T (global forces,
+    body-frame torques) w.r.t. the position increments x = [dr (global), theta (body frame),
+    A <- A (I + theta~)] of both sides to KB (2, 2, 6, 6) [side of the force, side of the
+    increment] (real A (n, 3, 3); sides as :func:`row_terms`, identity and zeros for the ground).
+    POINT, DP1 and DP2 (:func:`has_force_jacobian`); the second derivatives of the rows of
     :func:`row_terms` (tests/test_index3.py compares them with complex steps of those rows):
 
-    * POINT e.(p_i - p_j): torques -lam s_i x b_i and +lam s_j x b_j, b = A^T e, whose
-      derivatives are -lam s_i~ b_i~ and +lam s_j~ b_j~ (d b = b x theta);
-    * DP1 a_i.a_j: torque -lam a_i x (A_i^T A_j a_j) on i: -lam a_i~ b_i~ w.r.t. theta_i and
-      +lam a_i~ A_i^T A_j a_j~ w.r.t. theta_j; the same with i and j exchanged."""
+    * POINT e.(p_i - p_j): constant forces; torques -lam s_i x b_i and +lam s_j x b_j,
+      b = A^T e, whose derivatives are -lam s_i~ b_i~ and +lam s_j~ b_j~ (d b = b x theta);
+    * DP1 a_i.a_j: no force; torque -lam a_i x (A_i^T A_j a_j) on i: -lam a_i~ b_i~ w.r.t.
+      theta_i and +lam a_i~ A_i^T A_j a_j~ w.r.t. theta_j; the same with i and j exchanged;
+    * DP2: :func:`_add_dp2`."""
+    bi, bj = side_i[0], side_j[0]
     if kind == POINT:
         e = _local(vecs, r, 2)
         _add_outer_minus_dot(KB, 0, 0, -lam, _local(vecs, r, 0), body_mtv(A, bi, e))
         _add_outer_minus_dot(KB, 1, 1, lam, _local(vecs, r, 1), body_mtv(A, bj, e))
-        return
-    ai_bar, aj_bar = _local(vecs, r, 0), _local(vecs, r, 1)
-    ai, aj = body_mv(A, bi, ai_bar), body_mv(A, bj, aj_bar)
-    _add_outer_minus_dot(KB, 0, 0, -lam, ai_bar, body_mtv(A, bi, aj))
-    _add_outer_minus_dot(KB, 1, 1, -lam, aj_bar, body_mtv(A, bj, ai))
-    _add_cross_coupling(KB, 0, 1, lam, A, bi, bj, ai_bar, aj_bar)
-    _add_cross_coupling(KB, 1, 0, lam, A, bj, bi, aj_bar, ai_bar)
+    elif kind == DP1:
+        ai_bar, aj_bar = _local(vecs, r, 0), _local(vecs, r, 1)
+        ai, aj = body_mv(A, bi, ai_bar), body_mv(A, bj, aj_bar)
+        _add_outer_minus_dot(KB, 0, 0, -lam, ai_bar, body_mtv(A, bi, aj))
+        _add_outer_minus_dot(KB, 1, 1, -lam, aj_bar, body_mtv(A, bj, ai))
+        _add_cross_coupling(KB, 0, 1, lam, A, bi, bj, ai_bar, aj_bar)
+        _add_cross_coupling(KB, 1, 0, lam, A, bj, bi, aj_bar, ai_bar)
+    else:
+        _add_dp2(KB, vecs, r, A, side_i, side_j, lam)
 
 
 @njit(cache=True)

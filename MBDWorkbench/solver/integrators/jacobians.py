@@ -21,16 +21,16 @@ increments and, for velocity-dependent elements, the 6 velocities of each of its
 bodies) into triplet arrays. Rows whose Phi_q does not depend on the positions
 (joints.jacobian_reads_positions: POINT, DP1, ANGLE) leave out the exactly zero dr columns.
 The number and order of the triplets depend only on the model and the active rows, so the
-sparsity pattern is computed once. A run of rows that are all POINT or DP1 (spherical, revolute,
-universal and fixed joints) takes its block from the rows' analytic second derivatives
-(joints.add_torque_jacobian, :func:`row_blocks`): the same triplets, 8 times cheaper than six
-complex evaluations of the joint's rows.
+sparsity pattern is computed once. A run of rows that are all POINT, DP1 or DP2 (the rows of
+every joint type; not drivers, distances or couplers) takes its block from the rows' analytic
+second derivatives (joints.add_force_jacobian, :func:`row_blocks`): the same triplets, about 8
+times cheaper than the complex evaluations of the joint's rows.
 """
 
 import numpy as np
 
 from ..jit import njit_python_errors as njit
-from ..joints import add_torque_jacobian, has_torque_jacobian, jacobian_reads_positions, row_terms
+from ..joints import add_force_jacobian, body_side, has_force_jacobian, jacobian_reads_positions, row_terms
 from ..kernels import (
     FORCE_KERNELS,
     READS_VELOCITY,
@@ -205,38 +205,39 @@ def element_blocks(code, k, k_end, t, Y, S, Aall, lam, active, with_vel, Ki, Kj,
 
 
 @njit(cache=True)
-def rows_have_torque_jacobians(kinds, active, k, k_end):
-    """Whether every active row k .. k_end - 1 has an analytic torque Jacobian (POINT, DP1)."""
+def rows_have_force_jacobians(kinds, active, k, k_end):
+    """Whether every active row k .. k_end - 1 has an analytic force Jacobian (POINT, DP1, DP2)."""
     for row in range(k, k_end):
-        if active[row] and not has_torque_jacobian(kinds[row]):
+        if active[row] and not has_force_jacobian(kinds[row]):
             return False
     return True
 
 
 @njit(cache=True)
-def row_blocks(k, k_end, S, Aall, lam, active, Ki, Kj, Kv, nK, KB):
-    """K triplets of the rows k .. k_end - 1 between one body pair, all POINT or DP1
-    (:func:`rows_have_torque_jacobians`), from their analytic derivatives
-    (joints.add_torque_jacobian): the same triplets, in the same order, as
-    :func:`element_blocks` writes for them by complex steps (the dr columns left out, the
-    translational force rows zero). KB: (2, 2, 3, 3) scratch. Returns nK."""
+def row_blocks(k, k_end, Y, S, Aall, lam, active, Ki, Kj, Kv, nK, KB):
+    """K triplets of the rows k .. k_end - 1 between one body pair, all POINT, DP1 or DP2
+    (:func:`rows_have_force_jacobians`), from their analytic derivatives
+    (joints.add_force_jacobian): the same triplets, in the same order, as :func:`element_blocks`
+    writes for them by complex steps (the dr columns only if a row reads the positions).
+    KB: (2, 2, 6, 6) scratch. Returns nK."""
     bodies = (S.row_bi[k], S.row_bj[k])
+    sides = (body_side(Y, S.nb, bodies[0]), body_side(Y, S.nb, bodies[1]))
     KB[:] = 0.0
     for row in range(k, k_end):
         if active[row]:
-            add_torque_jacobian(S.row_kind[row], S.row_vecs, row, Aall, bodies[0], bodies[1], lam[row], KB)
+            add_force_jacobian(S.row_kind[row], S.row_vecs, row, Aall, sides[0], sides[1], lam[row], KB)
+    first = 0 if _rows_read_positions(S.row_kind, active, k, k_end) else 3
     for ps in range(2):
         pb = bodies[ps]
         if pb < 0:
             continue
-        for c in range(3, 6):
+        for c in range(first, 6):
             for side in range(2):
                 b = bodies[side]
                 if b < 0:
                     continue
                 for i in range(6):
-                    Ki[nK], Kj[nK] = 6 * b + i, 6 * pb + c
-                    Kv[nK] = KB[side, ps, i - 3, c - 3] if i >= 3 else 0.0
+                    Ki[nK], Kj[nK], Kv[nK] = 6 * b + i, 6 * pb + c, KB[side, ps, i, c]
                     nK += 1
     return nK
 
@@ -263,15 +264,15 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
         np.zeros((2, 6), np.complex128),
         np.zeros(6),
     )
-    KB = np.zeros((2, 2, 3, 3))
+    KB = np.zeros((2, 2, 6, 6))
     nK, nD = 0, 0
     k = 0
     while k < S.row_kind.shape[0]:  # one block per run of rows between the same bodies
         k_end = _row_group_end(S, k)
         if not active[k:k_end].any():
             pass
-        elif rows_have_torque_jacobians(S.row_kind, active, k, k_end):
-            nK = row_blocks(k, k_end, S, W.A, lam, active, Ki, Kj, Kv, nK, KB)
+        elif rows_have_force_jacobians(S.row_kind, active, k, k_end):
+            nK = row_blocks(k, k_end, Y, S, W.A, lam, active, Ki, Kj, Kv, nK, KB)
         else:
             nK, nD = element_blocks(
                 ROW, k, k_end, t, Y, S, W.A, lam, active, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
