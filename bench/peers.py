@@ -490,6 +490,11 @@ def target_lines(speed: list, wp: list) -> list[str]:
             if code in g and "exu_ga" in g and g[code] > max(g["exu_ga"], GAP_FLOOR):
                 worse.append(f"{r['case']} {g[code]:.1e} m against {g['exu_ga']:.1e} m")
         text = "met" if not worse else "not met (" + "; ".join(worse) + ")"
+        if worse and code == "ours_cros":
+            text += (
+                "; the O(h^2) closure carries the scheme's centripetal terms: closing it after each step made the "
+                "motion 30-500 times less accurate (docs/index3.md, 'Why the closure stays O(h^2)')"
+            )
         out.append(f"- {LABELS[code]}'s joint gap no worse than Exudyn GA's (or below {GAP_FLOOR:g} m): {text}.")
     for code in ("ours_rk4", "ours_rk4_tree"):
         name = LABELS[code].replace("ours ", "")
