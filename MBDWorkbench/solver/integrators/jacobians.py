@@ -269,14 +269,13 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     k = 0
     while k < S.row_kind.shape[0]:  # one block per run of rows between the same bodies
         k_end = _row_group_end(S, k)
-        if not active[k:k_end].any():
-            pass
-        elif rows_have_force_jacobians(S.row_kind, active, k, k_end):
-            nK = row_blocks(k, k_end, Y, S, W.A, lam, active, Ki, Kj, Kv, nK, KB)
-        else:
-            nK, nD = element_blocks(
-                ROW, k, k_end, t, Y, S, W.A, lam, active, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
-            )
+        if active[k:k_end].any():  # a run with no active row has no triplets
+            if rows_have_force_jacobians(S.row_kind, active, k, k_end):
+                nK = row_blocks(k, k_end, Y, S, W.A, lam, active, Ki, Kj, Kv, nK, KB)
+            else:
+                nK, nD = element_blocks(
+                    ROW, k, k_end, t, Y, S, W.A, lam, active, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
+                )
         k = k_end
     for with_vel in (True, False):  # the velocity-dependent force elements first
         for code in range(FORCE_KERNELS):
