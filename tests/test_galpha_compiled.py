@@ -65,6 +65,27 @@ def sparse_kkt_in_band(blocks, rng, dtype=float):
     return np.block([[Mb, G.T], [G, np.zeros((m, m))]])
 
 
+def factor_in_band(A):
+    """(AB, piv, position, kl, ku): the band LU (:func:`gk.band_lu`) of the dense matrix A, stored
+    in the reverse Cuthill-McKee band order of its pattern; asserts that it is not singular."""
+    n = A.shape[0]
+    rows, cols = np.nonzero(A)
+    position, kl, ku = gk.band_layout(rows, cols, n)
+    AB = np.zeros((n, 2 * kl + ku + 1), A.dtype)
+    AB[position[rows], position[cols] - position[rows] + kl] = A[rows, cols]
+    piv = gk.band_pivots(n)
+    assert gk.band_lu(AB, kl, ku, piv)
+    return AB, piv, position, kl, ku
+
+
+def solve_in_band(factors, b):
+    """A^-1 b with the factors of :func:`factor_in_band` (gk.solve_permuted)."""
+    AB, piv, position, kl, ku = factors
+    x, buf = np.empty(len(b), AB.dtype), np.empty(len(b), AB.dtype)
+    gk.solve_permuted(AB, kl, ku, piv, position, np.asarray(b, AB.dtype), x, buf)
+    return x
+
+
 @pytest.mark.parametrize("dtype", [float, complex])
 def test_band_lu_skips_the_zeros_of_a_sparse_band_and_solves_as_a_dense_solve(dtype):
     """A chain-like KKT matrix (most of its band zero): the factors with the reaches solve as
@@ -72,16 +93,9 @@ def test_band_lu_skips_the_zeros_of_a_sparse_band_and_solves_as_a_dense_solve(dt
     rng = np.random.default_rng(11)
     A = sparse_kkt_in_band(30, rng, dtype)
     n = A.shape[0]
-    rows, cols = np.nonzero(A)
-    position, kl, ku = gk.band_layout(rows, cols, n)
-    AB = np.zeros((n, 2 * kl + ku + 1), dtype)
-    for i, j in zip(rows, cols):
-        AB[position[i], position[j] - position[i] + kl] = A[i, j]
-    piv = gk.band_pivots(n)
-    assert gk.band_lu(AB, kl, ku, piv)
+    AB, piv, position, kl, ku = factors = factor_in_band(A)
     b = rng.standard_normal(n).astype(dtype)
-    x, buf = np.empty(n, dtype), np.empty(n, dtype)
-    gk.solve_permuted(AB, kl, ku, piv, position, b, x, buf)
+    x = solve_in_band(factors, b)
     assert np.abs(x - np.linalg.solve(A, b)).max() < 1e-10 * np.abs(x).max()
     k = np.arange(n)
     assert np.any(piv[0] != k)
