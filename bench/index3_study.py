@@ -86,9 +86,15 @@ def energy(system, t, Y):
     return kernels.kinetic_energy(S, Y) + V
 
 
+class SeedCROS(CROSStepper):
+    """CROS with seed 003's constraint row (-Phi alone, no curvature term): its O(h^2) closure."""
+
+    CURVATURE = 0.0
+
+
 def make(model, kind, h, **kw):
-    """(system, assembled Y, stepper) for kind in cros, galpha (fixed step), galpha_adaptive,
-    quat_normalize, quat_constraint."""
+    """(system, assembled Y, stepper) for kind in cros, cros_seed (seed 003's constraint row),
+    galpha (fixed step), galpha_adaptive, quat_normalize, quat_constraint."""
     s = model.settings
     s.step = h
     for key, value in kw.items():
@@ -98,6 +104,8 @@ def make(model, kind, h, **kw):
     Y, _ = assemble_initial_state(system, system.Y0.copy())
     if kind == "cros":
         st = CROSStepper(system, s, 0.0, Y)
+    elif kind == "cros_seed":
+        st = SeedCROS(system, s, 0.0, Y)
     elif kind == "galpha":
         st = GAlphaStepper(system, s, 0.0, Y, adaptive=False)
     elif kind == "galpha_adaptive":
@@ -164,20 +172,25 @@ def tip(system, Y):
 
 # ----------------------------------------------------------------------------- two-link chain
 def two_link_closure(hs, t_end):
-    rows, gaps = [], []
+    rows, gaps, seed_gaps = [], [], []
     for h in hs:
         c = run(two_link(), "cros", h, t_end)
+        c0 = run(two_link(), "cros_seed", h, t_end)
         g = run(two_link(), "galpha", h, t_end) if h >= 1e-3 else None
         gaps.append(c["max_gap"])
+        seed_gaps.append(c0["max_gap"])
         rows.append(
-            [fmt(h), c["max_gap"], None, c["max_phi"], c["steps"], c["us_per_step"], g["max_gap"] if g else None]
+            [fmt(h), c0["max_gap"], None, c["max_gap"], None, c["max_phi"], c["steps"], c["us_per_step"]]
+            + [g["max_gap"] if g else None]
         )
-    for r, q in zip(rows, ratios(gaps)):
-        r[2] = q
-    RAW["two_link_closure"] = dict(h=hs, t_end=t_end, cros_gap=gaps)
+    for r, q0, q in zip(rows, ratios(seed_gaps), ratios(gaps)):
+        r[2], r[4] = q0, q
+    RAW["two_link_closure"] = dict(h=hs, t_end=t_end, cros_gap=gaps, cros_seed_gap=seed_gaps)
     return table(
         [
             "h [s]",
+            "CROS, seed 003's row: max closure [m]",
+            "ratio",
             "CROS max closure [m]",
             "ratio",
             "CROS max abs(Phi)",
@@ -226,7 +239,7 @@ def two_link_windows(h, t_end):
 def two_link_tip(hs, t_end):
     ref = two_link_solution(t_end=t_end)
     out = {}
-    for kind in ("cros", "galpha"):
+    for kind in ("cros_seed", "cros", "galpha"):
         errs = []
         for h in hs:
             e = [0.0]
@@ -242,11 +255,9 @@ def two_link_tip(hs, t_end):
             errs.append(e[0])
         out[kind] = errs
     RAW["two_link_tip"] = dict(h=hs, t_end=t_end, **out)
-    rows = [
-        [fmt(h), out["cros"][k], ratios(out["cros"])[k], out["galpha"][k], ratios(out["galpha"])[k]]
-        for k, h in enumerate(hs)
-    ]
-    return table(["h [s]", "CROS max tip error [m]", "ratio", "gen-alpha (fixed h) max tip error [m]", "ratio"], rows)
+    rows = [[fmt(h)] + [x for kind in out for x in (out[kind][k], ratios(out[kind])[k])] for k, h in enumerate(hs)]
+    head = ["CROS, seed 003's row", "CROS", "gen-alpha (fixed h)"]
+    return table(["h [s]"] + [x for name in head for x in (f"{name} max tip error [m]", "ratio")], rows)
 
 
 def ode_form(integrator, h, t_end, alpha=0.0, beta=0.0, projection=False):
@@ -280,6 +291,7 @@ def index_comparison(hs, t_end):
     cols = []
     for h in hs:
         col = {}
+        col["CROS, index 3, seed 003's row"] = run(two_link(), "cros_seed", h, t_end)["max_gap"]
         col["CROS, index 3"] = run(two_link(), "cros", h, t_end)["max_gap"]
         col["gen-alpha, index 3 (fixed h)"] = run(two_link(), "galpha", h, t_end)["max_gap"]
         col["RK4, index 1"] = ode_form("rk4", h, t_end)["gap"]
@@ -326,7 +338,7 @@ def quaternion_options():
     top_ref = simulate(top, integrator="rk4", step=2e-5, t_end=0.5, output_step=0.01)
     for label, mk, T in (("two-link (planar), [0, 2] s", two_link, 2.0), ("spinning top (3-D), [0, 0.5] s", None, 0.5)):
         for h in (2e-3, 1e-3):
-            for kind in ("cros", "quat_normalize", "quat_constraint"):
+            for kind in ("cros_seed", "quat_normalize", "quat_constraint"):  # all three with seed 003's row
                 model = mk() if mk else load(os.path.join(ROOT, "examples", "spinning_top.json"))
                 err, nrm, E = [0.0], [0.0], []
 
@@ -343,7 +355,7 @@ def quaternion_options():
                 out = run(model, kind, h, T, observe=obs)
                 E0 = out["E0"]
                 name = {
-                    "cros": "rotation-vector increments (production)",
+                    "cros_seed": "rotation-vector increments (production chart, seed 003's row)",
                     "quat_normalize": "quaternions + normalisation",
                     "quat_constraint": "quaternions + norm row and multiplier",
                 }[kind]
@@ -395,8 +407,8 @@ def work_scale(t_end):
 
 
 def slider_crank_table(hs, t_end):
-    rows, gaps = [], []
-    for kind in ("cros", "galpha"):
+    rows, gaps = [], {}
+    for kind in ("cros_seed", "cros", "galpha"):
         for h in hs:
             track, torque = [0.0], [0.0]
 
@@ -406,7 +418,7 @@ def slider_crank_table(hs, t_end):
                 track[0] = max(track[0], abs(math.remainder(math.atan2(A[1, 0], A[0, 0]) - math.pi * t, 2 * math.pi)))
                 drv = list(st.active_rows).index(int(np.nonzero(s.static.row_prog >= 0)[0][0]))
                 # CROS: multipliers of the last step's solve belong to its start, t - h
-                lam, tl = (st.lam_hat, t - st.h) if kind == "cros" else (st.lam, t)  # noqa: B023 (called in-loop)
+                lam, tl = (st.lam_hat, t - st.h) if kind != "galpha" else (st.lam, t)  # noqa: B023 (called in-loop)
                 if t > 0.1:
                     tau = SPRING_CRANK.torque_constant_speed(np.array([tl]))[0]
                     torque[0] = max(torque[0], abs(-lam[drv] - tau))
@@ -414,8 +426,8 @@ def slider_crank_table(hs, t_end):
             out = run(slider_crank(), kind, h, t_end, observe=obs)
             Wd = driver_work(out)
             bal = energy(out["system"], t_end, out["Y"]) - out["E0"] - Wd
-            if kind == "cros":
-                gaps.append(out["max_gap"])
+            if kind != "galpha":
+                gaps.setdefault(kind, []).append(out["max_gap"])
             rows.append(
                 [
                     kind,
@@ -429,9 +441,9 @@ def slider_crank_table(hs, t_end):
                     out["steps"],
                 ]
             )
-    rq = ratios(gaps)
+    rq = [q for kind in gaps for q in ratios(gaps[kind])]
     for k, r in enumerate(rows):
-        r[3] = rq[k] if r[0] == "cros" else "-"
+        r[3] = rq[k] if k < len(rq) else "-"
     RAW["slider_crank"] = dict(h=hs, t_end=t_end, rows=rows)
     return table(
         [

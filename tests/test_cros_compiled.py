@@ -86,7 +86,7 @@ def test_reduced_band_solve_gives_the_full_cros_solution(example):
     zeta, rhs, buf = np.zeros(n, complex), np.zeros(n, complex), np.zeros(n, complex)
     lam = np.ascontiguousarray(stepper.lam, float)
     code, phimax, Pnc, Pdrv = ck.solve(
-        t, Y, h, lam, system.static, system.work, stepper._prep, stepper._lay, zeta, rhs, buf
+        t, Y, h, stepper.CURVATURE, lam, system.static, system.work, stepper._prep, stepper._lay, zeta, rhs, buf
     )
     assert code == 0
     assert np.abs(zeta - zeta_ref).max() < 1e-11 * np.abs(zeta_ref).max()

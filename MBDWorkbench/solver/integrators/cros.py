@@ -26,10 +26,19 @@ if TYPE_CHECKING:
     from ..system import System
 
 
+def constraint_target(phi: np.ndarray, gamma: np.ndarray, h: float, curvature: float = 0.5) -> np.ndarray:
+    """What the step's linearised constraint row removes, Phi - curvature h^2 gamma [m or rad]:
+    the residual Phi at the step start and, with curvature = 1/2, the curvature the increment adds
+    (Phi(x + dx) - Phi - Phi_q dx - h Phi_t = -h^2/2 gamma + O(h^3), gamma = Phi_q a - Phi''). The
+    step then leaves an O(h^3) residual; curvature = 0 is seed 003's row, O(h^2) (docs/index3.md)."""
+    return phi - curvature * h * h * gamma
+
+
 class CROSStepper(Index3Stepper):
     """One-stage complex Rosenbrock scheme CROS ([R3] section 3), fixed step:
     (M_aug - (1+i)/2 h J) zeta = F + (1+i)/2 h F_t, z_{k+1} = z_k + h Re(zeta), with
-    z = (x, v, lam); J = dF/dz exact (complex step) and sparse; a complex band LU of the
+    z = (x, v, lam), the constraint row's target carrying the curvature term
+    (:func:`constraint_target`); J = dF/dz exact (complex step) and sparse; a complex band LU of the
     reduced matrix in the compiled loop (:mod:`.cros_kernel`), SciPy's sparse LU in the Python step.
 
     Scaled unknowns: the multiplier part is solved as a h zeta_lam and the constraint
@@ -43,6 +52,7 @@ class CROSStepper(Index3Stepper):
     entry_kernel = ck.advance  # compiled entry point (solver/cold_start.py probes its cache)
     A_CROS = ck.A_CROS  # (1 + i)/2
     PHI_MAX = 0.1  # m or rad: a larger violation means the scheme has diverged
+    CURVATURE = 0.5  # the constraint row's curvature term (constraint_target); 0: seed 003's row
     RESTART_ON_RESTORE = False
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray, compiled: bool = True) -> None:
@@ -125,7 +135,9 @@ class CROSStepper(Index3Stepper):
             self._singular(t, Y, "singular CROS iteration matrix")
         Fv = ev["Q"] - self._jqT_matvec(jq, self.lam) + a * h * self.Qt
         phi_t = ev["rate"] - self._jq_matvec(jq, v)
-        zeta = lu.solve(np.concatenate([v, Fv, -ev["phi"] / (a * h) - phi_t]))
+        zeta = lu.solve(
+            np.concatenate([v, Fv, -constraint_target(ev["phi"], ev["gamma"], h, self.CURVATURE) / (a * h) - phi_t])
+        )
         if not np.all(np.isfinite(zeta)):
             self._singular(t, Y, "the CROS step produced NaN/infinite values")
         self._cache = (t, h, Y.copy(), zeta, ev)
@@ -197,6 +209,7 @@ class CROSStepper(Index3Stepper):
         t_check = self._next_check if self.m else np.inf
         lam = np.ascontiguousarray(self.lam, float).copy()
         times = (float(t0), int(k), int(n), float(h), float(t_next), float(t_check), bool(checked), self.PHI_MAX)
+        times += (float(self.CURVATURE),)
         args = (
             *times,
             Y,

@@ -97,9 +97,10 @@ def _assemble(AB, position, kl, n6, M, jq, jq_r, jq_c, prep, nK, nD, ah, Binv):
 
 
 @njit(cache=True)
-def solve(t, Y, h, lam, S, W, prep, lay, zeta, rhs, buf):
+def solve(t, Y, h, curvature, lam, S, W, prep, lay, zeta, rhs, buf):
     """zeta of the CROS step of size h at (t, Y, lam) (multiplier part as a h zeta_lam), as
-    CROSStepper._solve, with the position increments eliminated (block-diagonal chart matrix
+    CROSStepper._solve (the constraint row's target Phi - curvature h^2 gamma, see
+    cros.constraint_target), with the position increments eliminated (block-diagonal chart matrix
     I - a h Jxx): the band system is the reduced one of :func:`_assemble` in (zeta_v, a h zeta_lam).
     Returns (code, max |Phi| of the active rows, non-conservative power [W], driver power [W] at
     lam_hat = lam + Re(a h zeta_lam)); code 0 solved, 1 singular matrix, 2 non-finite solution."""
@@ -125,7 +126,7 @@ def solve(t, Y, h, lam, S, W, prep, lay, zeta, rhs, buf):
     phimax = 0.0
     for k in range(ma):
         r = active_rows[k]
-        rhs[n6 + k] = -W.phi[r] / ah - W.rate[r]
+        rhs[n6 + k] = -(W.phi[r] - curvature * h * h * W.gamma[r]) / ah - W.rate[r]
         phimax = max(phimax, abs(W.phi[r]))
     for e in range(jq.shape[0]):
         rhs[jq_c[e]] -= jq[e] * lam[jq_r[e]]
@@ -164,7 +165,9 @@ def cached(t, h, Y, fs, cnt, Yc):
 
 
 @njit(cache=True)
-def advance(t0, k, n, h, t_next, t_check, skip_first, phi_max, Y, S, W, prep, lay, fs, cnt, lam, zeta, Yc, acc):
+def advance(
+    t0, k, n, h, t_next, t_check, skip_first, phi_max, curvature, Y, S, W, prep, lay, fs, cnt, lam, zeta, Yc, acc
+):
     """Steps k, ..., n - 1 of size h of the output interval [t0, t_next] (step j from t0 + j h, as
     CROSStepper.advance), then the solve at t_next (zeta, fs and Yc keep it: its multiplier part gives
     the multipliers at t_next and the next interval's first step reuses it). Stops before a step at
@@ -187,7 +190,7 @@ def advance(t0, k, n, h, t_next, t_check, skip_first, phi_max, Y, S, W, prep, la
         if cached(t, h, Y, fs, cnt, Yc):
             phimax, Pnc, Pdrv = fs[F_PHI], fs[F_PNC], fs[F_PDRV]
         else:
-            code, phimax, Pnc, Pdrv = solve(t, Y, h, lam, S, W, prep, lay, zeta, rhs, buf)
+            code, phimax, Pnc, Pdrv = solve(t, Y, h, curvature, lam, S, W, prep, lay, zeta, rhs, buf)
             if code != 0:
                 cnt[C_CACHED] = 0
                 return k, NEED_PYTHON
@@ -205,7 +208,7 @@ def advance(t0, k, n, h, t_next, t_check, skip_first, phi_max, Y, S, W, prep, la
             lam[i] += (zeta[2 * n6 + i] / A_CROS).real
         cnt[C_STEPS] += 1
         k += 1
-    code, phimax, Pnc, Pdrv = solve(t_next, Y, h, lam, S, W, prep, lay, zeta, rhs, buf)
+    code, phimax, Pnc, Pdrv = solve(t_next, Y, h, curvature, lam, S, W, prep, lay, zeta, rhs, buf)
     if code != 0:
         return n, NEED_PYTHON
     fs[F_T], fs[F_H], fs[F_PHI], fs[F_PNC], fs[F_PDRV] = t_next, h, phimax, Pnc, Pdrv

@@ -450,7 +450,7 @@ class Index3Stepper(Stepper):
         if blocks:
             self._counts = (nK, nD)
         a = self.active_rows
-        return dict(Q=W.Q.copy(), jq=self.jq.copy(), phi=W.phi[a], rate=W.rate[a], V=V, Pnc=Pnc)
+        return dict(Q=W.Q.copy(), jq=self.jq.copy(), phi=W.phi[a], rate=W.rate[a], gamma=W.gamma[a], V=V, Pnc=Pnc)
 
     def _jq_matvec(self, jq, v):
         return np.bincount(self.jq_r, weights=jq * v[self.jq_c], minlength=self.ma)
