@@ -492,8 +492,9 @@ def target_lines(speed: list, wp: list) -> list[str]:
         text = "met" if not worse else "not met (" + "; ".join(worse) + ")"
         if worse and code == "ours_cros":
             text += (
-                "; the O(h^2) closure carries the scheme's centripetal terms: closing it after each step made the "
-                "motion 30-500 times less accurate (docs/index3.md, 'Why the closure stays O(h^2)')"
+                "; CROS leaves the O(h^3) rest of its linearised constraint row (the curvature term removes the "
+                "O(h^2) part); closing the joints after each step made the motion up to 17 times less accurate "
+                "(docs/index3.md, 'The curvature term')"
             )
         out.append(f"- {LABELS[code]}'s joint gap no worse than Exudyn GA's (or below {GAP_FLOOR:g} m): {text}.")
     for code in ("ours_rk4", "ours_rk4_tree"):
