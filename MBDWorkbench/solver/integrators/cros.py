@@ -144,9 +144,11 @@ class CROSStepper(Index3Stepper):
         return zeta, ev
 
     def multipliers_at(self, zeta: np.ndarray) -> np.ndarray:
-        """Multipliers at t_k from the step's solve: Re(lam_k + a h zeta_lam) (see
+        """Multipliers at t_k from the step's solve: Re(lam_k + a h zeta_lam), first order (see
         docs/index3.md; the scheme's own update lam_k + h Re(zeta_lam) carries an O(1)
-        error -2 C^-1 Phi_k / h^2 and is kept only as the scheme's state)."""
+        error and is kept only as the scheme's state). They give the driver power of each step;
+        the output times report :meth:`.dae.Index3Stepper.state_multipliers` (these only where its
+        matrix is singular)."""
         return self.lam + zeta[2 * self.n6 :].real
 
     def step(self, t: float, Y: np.ndarray, h: float, acc: np.ndarray, monitored: bool = False) -> None:
@@ -199,7 +201,7 @@ class CROSStepper(Index3Stepper):
         else:
             zeta, _ = self._solve(t_next, Y, h)  # the next step's solve gives lam(t_next)
             lam_out = self.multipliers_at(zeta)
-        self._publish(t_next, Y, lam_out)
+        self._publish(t_next, Y, self.state_multipliers(t_next, Y, fallback=lam_out))
         return t_next, kernels.OK
 
     def _run_compiled(self, t0, k, n, h, t_next, Y, acc, checked) -> int:

@@ -468,15 +468,40 @@ class Index3Stepper(Stepper):
     def _kkt(self, t, Y, what):
         """(sparse LU of [[M, Phi_q^T], [Phi_q, 0]] over the active rows at (t, Y), evaluation)."""
         ev = self._evaluate(t, Y)
+        lu = self._kkt_lu(ev["jq"])
+        if lu is None:
+            self._singular(t, Y, what)
+        return lu, ev
+
+    def _kkt_lu(self, jq):
+        """Sparse LU of [[M, Phi_q^T], [Phi_q, 0]] over the active rows (Phi_q values jq), or None
+        if it is singular."""
         n6 = self.n6
         pat = SparsePattern(
             n6 + self.ma, [[(self.diag6, self.diag6), (self.jq_c, n6 + self.jq_r), (n6 + self.jq_r, self.jq_c)]]
         )
-        A = pat.matrix(pat.data([[self.M, ev["jq"], ev["jq"]]], [1.0]))
         try:
-            return splu(A), ev
+            return splu(pat.matrix(pat.data([[self.M, jq, jq]], [1.0])))
         except RuntimeError:
-            self._singular(t, Y, what)
+            return None
+
+    def state_multipliers(self, t: float, Y: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+        """Multipliers of the active rows that the state (t, Y) calls for: the solution of
+        [[M, Phi_q^T], [Phi_q, 0]] [v'; lam] = [Q; gamma] at the positions of Y and its velocities
+        projected mass-orthogonally onto Phi_q v + Phi_t = 0 (an index-3 scheme leaves an O(h)
+        velocity violation, which gamma would carry into lam). ``fallback`` where that matrix is
+        singular. Y is not changed."""
+        if self.ma == 0:
+            return np.zeros(0)
+        Yv = np.array(Y, dtype=float)
+        ev = self._evaluate(t, Yv)
+        lu = self._kkt_lu(ev["jq"])
+        if lu is None:
+            return fallback
+        Yv[self.vel_slice] += lu.solve(np.concatenate([np.zeros(self.n6), -ev["rate"]]))[: self.n6]
+        ev = self._evaluate(t, Yv)  # Q and gamma at the projected velocities (same positions, same matrix)
+        lam = lu.solve(np.concatenate([ev["Q"], ev["gamma"]]))[self.n6 :]
+        return lam if np.all(np.isfinite(lam)) else fallback
 
     def _consistent_start(self, t, Y):
         """(v', lam) from [[M, Phi_q^T], [Phi_q, 0]] [v'; lam] = [Q; gamma]."""
@@ -580,4 +605,4 @@ class Index3Stepper(Stepper):
 
     def _finish_output(self, t, Y):
         self._check_rank(t, Y)
-        self._publish(t, Y, self.lam)
+        self._publish(t, Y, self.state_multipliers(t, Y, fallback=self.lam))
