@@ -1,7 +1,8 @@
 """Numba step loop of the CROS integrator (:mod:`.cros`): evaluation, assembly of the complex CROS
 matrix, its band LU and solve, the update of (Y, lam) and the power accounting, for a whole output
-interval in one call, and the solve at the output time that gives the multipliers there (kept as
-the first solve of the next interval, as :meth:`.cros.CROSStepper._solve` caches it).
+interval in one call, and the solve at the output time (kept as the first solve of the next interval,
+as :meth:`.cros.CROSStepper._solve` caches it; its multipliers are the fallback of the reported ones,
+:meth:`.dae.Index3Stepper.state_multipliers`).
 
 The CROS matrix [[I - a h Jxx, -a h I, 0], [-a h K, M - a h D, Phi_q^T], [Phi_q, 0, 0]]
 (a = (1 + i)/2) has a block-diagonal first block row (Jxx is the Lie-kinematic 3 x 3 block per
@@ -169,8 +170,8 @@ def advance(
     t0, k, n, h, t_next, t_check, skip_first, phi_max, curvature, Y, S, W, prep, lay, fs, cnt, lam, zeta, Yc, acc
 ):
     """Steps k, ..., n - 1 of size h of the output interval [t0, t_next] (step j from t0 + j h, as
-    CROSStepper.advance), then the solve at t_next (zeta, fs and Yc keep it: its multiplier part gives
-    the multipliers at t_next and the next interval's first step reuses it). Stops before a step at
+    CROSStepper.advance), then the solve at t_next (zeta, fs and Yc keep it: the next interval's first
+    step reuses it, and its multiplier part is the fallback of the multipliers reported at t_next). Stops before a step at
     t >= t_check (the rank monitor is due; not the first step if skip_first: the monitor has just
     run) or a step that Python must take (singular matrix, non-finite solution, max |Phi| >
     phi_max). Y and lam are updated in place. Returns (index of the next step, status)."""

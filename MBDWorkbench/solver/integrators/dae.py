@@ -425,6 +425,7 @@ class Index3Stepper(Stepper):
         self.jq_r = np.array(rows, np.int64)
         self.jq_c = np.array(cols, np.int64)
         self.jq_g = np.array(gather, np.int64)
+        self._kkt_pattern = None  # built by _kkt_lu for these rows
         nK, nD = ik.triplet_capacity(S, self.ma)
         self.Kb = (np.zeros(nK, np.int64), np.zeros(nK, np.int64), np.zeros(nK))
         self.Db = (np.zeros(nD, np.int64), np.zeros(nD, np.int64), np.zeros(nD))
@@ -475,11 +476,13 @@ class Index3Stepper(Stepper):
 
     def _kkt_lu(self, jq):
         """Sparse LU of [[M, Phi_q^T], [Phi_q, 0]] over the active rows (Phi_q values jq), or None
-        if it is singular."""
-        n6 = self.n6
-        pat = SparsePattern(
-            n6 + self.ma, [[(self.diag6, self.diag6), (self.jq_c, n6 + self.jq_r), (n6 + self.jq_r, self.jq_c)]]
-        )
+        if it is singular. The pattern is kept until the rows in the solve change."""
+        n6, pat = self.n6, self._kkt_pattern
+        if pat is None:
+            pat = SparsePattern(
+                n6 + self.ma, [[(self.diag6, self.diag6), (self.jq_c, n6 + self.jq_r), (n6 + self.jq_r, self.jq_c)]]
+            )
+            self._kkt_pattern = pat
         try:
             return splu(pat.matrix(pat.data([[self.M, jq, jq]], [1.0])))
         except RuntimeError:
