@@ -436,8 +436,10 @@ def write(out_dir: str, meta: dict, speed: list, wp: list) -> None:
             lines += [
                 "The crank turns at a prescribed speed, so the slider-crank's motion is pure kinematics and every "
                 "code gets the positions right; the motor torque (a constraint multiplier) is what differs: it "
-                "measures the accuracy of the loads an engineer reads, and index-3 schemes (galpha, cros, Exudyn GA) "
-                "get multipliers to a lower order than positions.",
+                "measures the accuracy of the loads an engineer reads. Index-3 schemes get their own multipliers "
+                "to a lower order than positions (Exudyn GA here); ours galpha and cros report the multipliers of "
+                "their state (KKT at the velocities projected onto the velocity constraints, docs/index3.md), "
+                "as exact as the positions, which the kinematics fix here.",
                 "",
             ]
         lines += [
