@@ -171,10 +171,10 @@ def advance(
 ):
     """Steps k, ..., n - 1 of size h of the output interval [t0, t_next] (step j from t0 + j h, as
     CROSStepper.advance), then the solve at t_next (zeta, fs and Yc keep it: the next interval's first
-    step reuses it, and its multiplier part is the fallback of the multipliers reported at t_next). Stops before a step at
-    t >= t_check (the rank monitor is due; not the first step if skip_first: the monitor has just
-    run) or a step that Python must take (singular matrix, non-finite solution, max |Phi| >
-    phi_max). Y and lam are updated in place. Returns (index of the next step, status)."""
+    step reuses it, and its multiplier part is the fallback of the multipliers reported at t_next).
+    Stops before a step at t >= t_check (the rank monitor is due; not the first step if skip_first:
+    the monitor has just run) or a step that Python must take (singular matrix, non-finite solution,
+    max |Phi| > phi_max). Y and lam are updated in place. Returns (index of the next step, status)."""
     active_rows = lay[0]
     nb, n6, ma = S.nb, lay[4].shape[0], active_rows.shape[0]
     size = 2 * n6 + ma
