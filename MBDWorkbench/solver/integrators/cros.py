@@ -195,13 +195,12 @@ class CROSStepper(Index3Stepper):
             self.step(tk, Y, h, acc, monitored)  # the Python step takes this one
             self.steps += 1
             k += 1
-        self._check_rank(t_next, Y)
         if self.compiled and kernels.fast_call(ck.cached, float(t_next), float(h), Y, self._kfs, self._kcnt, self._kY):
             lam_out = self.lam + self._kzeta[2 * self.n6 :].real
         else:
             zeta, _ = self._solve(t_next, Y, h)  # the next step's solve (cached); its multipliers: the fallback
             lam_out = self.multipliers_at(zeta)
-        self._publish(t_next, Y, self.state_multipliers(t_next, Y, fallback=lam_out))
+        self._finish_output(t_next, Y, fallback=lam_out)
         return t_next, kernels.OK
 
     def _run_compiled(self, t0, k, n, h, t_next, Y, acc, checked) -> int:

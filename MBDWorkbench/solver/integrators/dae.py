@@ -606,6 +606,8 @@ class Index3Stepper(Stepper):
         order = [k for k in np.argsort(-w) if w[k] > 0.1 * w.max()][:4]
         return smin / max(sv[0], 1e-300), [(self.model_owner_names[k], float(w[k])) for k in order]
 
-    def _finish_output(self, t, Y):
+    def _finish_output(self, t, Y, fallback=None):
+        """Rank check and the multipliers of the state at output time t (``fallback``, default the
+        scheme's own, where the KKT matrix is singular)."""
         self._check_rank(t, Y)
-        self._publish(t, Y, self.state_multipliers(t, Y, fallback=self.lam))
+        self._publish(t, Y, self.state_multipliers(t, Y, fallback=self.lam if fallback is None else fallback))
