@@ -46,8 +46,10 @@ def tip_of(system, Y):
 def test_cros_closure_order_and_tip_second_order(monkeypatch, curvature, closure_order, largest):
     # the constraint row removes Phi - h^2/2 gamma (cros.constraint_target): the residual a step
     # leaves is the O(h^3) rest of the Taylor series, so the gap falls 8x per halving of h; seed
-    # 003's row (CURVATURE = 0), -Phi alone, leaves the O(h^2) curvature: 4x
+    # 003's row (CURVATURE = 0), -Phi alone, leaves the O(h^2) curvature: 4x. The integrated state's
+    # gap: the samples of the released integrator are that state closed onto the joints
     monkeypatch.setattr(CROSStepper, "CURVATURE", curvature)
+    monkeypatch.setattr(CROSStepper, "PROJECT_OUTPUT", False)
     ref = two_link_solution(t_end=1.0)
     closure, tip = [], []
     for h in (4e-3, 2e-3, 1e-3):
@@ -79,7 +81,8 @@ def test_galpha_fixed_step_is_second_order_and_closes_exactly():
     assert 3.5 < errs[0] / errs[1] < 4.6, errs
 
 
-def test_cros_violation_reaches_a_plateau_without_drift():
+def test_cros_violation_reaches_a_plateau_without_drift(monkeypatch):
+    monkeypatch.setattr(CROSStepper, "PROJECT_OUTPUT", False)  # the integrated state's gap
     res = simulate(two_link(), integrator="cros", t_end=12.0, step=2e-3, output_step=2e-3)
     c = chain_closure(res)
     windows = [c[(res.t >= a) & (res.t <= a + 3.0)].max() for a in (0.0, 3.0, 6.0, 9.0)]
@@ -88,19 +91,66 @@ def test_cros_violation_reaches_a_plateau_without_drift():
     assert res.energy_drift() < 2.5e-3  # CROS dissipates slowly: ~1.3e-3 of the kinetic energy in 12 s
 
 
+def test_cros_publishes_its_state_closed_onto_the_joints(monkeypatch):
+    # the samples are the integrated state projected onto Phi = 0 and Phi_q v + Phi_t = 0; the
+    # integration goes on from its own state, so the motion is the unprojected run's
+    ref = two_link_solution(t_end=1.0)
+    runs = {}
+    for closed in (True, False):
+        monkeypatch.setattr(CROSStepper, "PROJECT_OUTPUT", closed)
+        runs[closed] = simulate(two_link(), integrator="cros", t_end=1.0, step=2e-3, output_step=0.01)
+    closed, integrated = runs[True], runs[False]
+    assert chain_closure(integrated).max() > 1e-7  # O(h^3) of the scheme: 2.9e-6 m
+    assert chain_closure(closed).max() < 1e-14
+    rate = np.abs(np.asarray(closed._stack("rate"))).max()
+    assert rate < 1e-12 < np.abs(np.asarray(integrated._stack("rate"))).max()
+    tip = {k: np.abs(r.point("link2", [0.5, 0, 0])[:, :2] - ref.end_effector(r.t)).max() for k, r in runs.items()}
+    assert tip[True] < 1.05 * tip[False], tip  # the projection removes a part of the error normal to the joints
+    gap = np.abs(closed.point("link1", [0, 0, 0]) - integrated.point("link1", [0, 0, 0])).max()
+    assert gap < 1e-5  # the same motion, moved by the scheme's O(h^3) gap
+    assert closed.status == integrated.status == "completed"
+    # the summary keeps the integrated state's violation: that of the unprojected run (same motion)
+    assert np.allclose(closed.summary()["integrated_violation"], integrated.max_violation(), rtol=1e-6, atol=0)
+    assert integrated.summary()["integrated_violation"] is None
+    # and the report and the workbench's summary say so
+    from MBDWorkbench.cad.results_store import summary_lines
+    from MBDWorkbench.report.document import integrated_violation_text
+
+    pos = closed.summary()["integrated_violation"][0]
+    assert f"{pos:.3e} m" in summary_lines(closed.summary())[-2]
+    assert "integrated state" in integrated_violation_text(closed.summary())
+    assert integrated_violation_text(integrated.summary()) == ""
+
+
+def test_cros_integrated_violation_reaches_the_quality_gate():
+    # the samples are closed onto the joints, but the state behind them is not: a violation
+    # tolerance below its gap (2.9e-6 m at h = 2 ms) must still be reported
+    res = simulate(
+        two_link(settings={"violation_tol": 1e-7}), integrator="cros", t_end=1.0, step=2e-3, output_step=0.01
+    )
+    assert chain_closure(res).max() < 1e-14
+    assert res.status == "completed_with_warnings"
+    (w,) = [w for w in res.warnings if w.kind == "violation"]
+    assert "integrated state" in w.message and set(w.elements) <= {"base", "elbow"}, w
+    relaxed = simulate(
+        two_link(settings={"violation_tol": 1e-4}), integrator="cros", t_end=1.0, step=2e-3, output_step=0.01
+    )
+    assert relaxed.status == "completed"
+
+
 # ----------------------------------------------------------------------------- multipliers
 def test_cros_reports_the_motor_torque_of_its_state():
     # constant crank speed: the motor torque against the oracle. CROS reports at output times the
-    # multipliers its state calls for (KKT at the velocities projected onto Phi_q v + Phi_t = 0,
-    # Index3Stepper.state_multipliers): as exact as the positions, O(h^3) here. The step's own
-    # combination Re(lam + a h zeta_lam) was first order: 5.0e-2 and 2.5e-2 N m.
-    errs = []
+    # multipliers of its state closed onto the constraints (Index3Stepper._close, then the KKT
+    # solve): the constraints fix this motion, so the closed state and its torque are exact to
+    # rounding. The integrated state's multipliers (KKT at its velocities projected onto
+    # Phi_q v + Phi_t = 0) were 4.7e-7 and 5.9e-8 N m off, the step's combination
+    # Re(lam + a h zeta_lam) 5.0e-2 and 2.5e-2 N m.
     for h in (2e-3, 1e-3):
         res = simulate(slider_crank(), integrator="cros", t_end=1.0, step=h, output_step=0.01)
         late = res.t > 0.1
         tau = SPRING_CRANK.torque_constant_speed(res.t[late])
-        errs.append(np.abs(res.driver_effort("motor")[late] - tau).max())
-    assert errs[1] < 1e-6 and errs[0] / errs[1] > 3.5, errs
+        assert np.abs(res.driver_effort("motor")[late] - tau).max() < 1e-11 * np.abs(tau).max(), h
 
 
 def test_galpha_with_step_size_control_reports_the_motor_torque_of_its_state():
@@ -114,17 +164,20 @@ def test_galpha_with_step_size_control_reports_the_motor_torque_of_its_state():
     assert np.abs(res.driver_effort("motor")[late] - tau).max() < 1e-9 * np.abs(tau).max()
 
 
-def test_cros_reactions_are_second_order_against_rk4():
-    # the two-link chain moves freely: its reactions against rk4's (Schur complement of the
-    # index-1 form, another code path) at h = 1e-5; the step's combination was first order
-    # (0.56 N of 87 N at h = 1 ms)
+def test_cros_reactions_and_velocities_are_second_order_against_rk4():
+    # the two-link chain moves freely: its reactions and velocities against rk4's (Schur complement
+    # of the index-1 form, another code path) at h = 1e-5. The step's multiplier combination was
+    # first order (0.56 N of 87 N at h = 1 ms); so were the integrated state's velocities, which
+    # leave the velocity constraints by O(h) (7e-2 m/s at 1 ms): the samples are closed onto them
     ref = simulate(two_link(), integrator="rk4", t_end=1.0, step=1e-5, output_step=0.01)
     names = [j.name for j in two_link().joints]
-    errs = []
+    errs, verrs = [], []
     for h in (2e-3, 1e-3):
         res = simulate(two_link(), integrator="cros", t_end=1.0, step=h, output_step=0.01)
         errs.append(max(np.abs(res.reaction(n)[0] - ref.reaction(n)[0]).max() for n in names))
+        verrs.append(max(np.abs(res.velocity(b) - ref.velocity(b)).max() for b in ("link1", "link2")))
     assert errs[1] < 3e-2 and 3.5 < errs[0] / errs[1] < 4.6, errs
+    assert verrs[1] < 2e-3 and 3.5 < verrs[0] / verrs[1] < 4.6, verrs
 
 
 @pytest.mark.parametrize("integrator,rho", [("cros", 0.8), ("galpha", 0.0), ("galpha", 0.8)])

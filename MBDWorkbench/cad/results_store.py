@@ -41,8 +41,11 @@ def summary_lines(summary: dict) -> list[str]:
         % (summary.get("samples", 0), summary.get("t_start") or 0.0, summary.get("t_end") or 0.0),
         "max violation: %.3e m, %.3e rad"
         % (summary.get("max_position_violation_m", 0.0), summary.get("max_angle_violation_rad", 0.0)),
-        "energy drift (relative): %.3e" % summary.get("energy_drift", 0.0),
     ]
+    if summary.get("integrated_violation"):  # cros: the samples are its state closed onto the constraints
+        pos, ang = summary["integrated_violation"]
+        lines.append("integrated state before closing the samples: %.3e m, %.3e rad" % (pos, ang))
+    lines.append("energy drift (relative): %.3e" % summary.get("energy_drift", 0.0))
     return lines
 
 

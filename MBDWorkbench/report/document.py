@@ -58,6 +58,15 @@ def g(x: float | None, digits: int = 4) -> str:
     return f"{x:.{digits}g}"
 
 
+def integrated_violation_text(summary: dict) -> str:
+    """'' or, where the samples are the integrated state closed onto the constraints (cros), that state's
+    largest violation (summary 'integrated_violation': [m, rad])."""
+    iv = summary.get("integrated_violation")
+    if not iv:
+        return ""
+    return f" in the samples; the integrated state before closing them: {g(iv[0], 3)} m, {g(iv[1], 3)} rad"
+
+
 def vec(v: Sequence[float], digits: int = 4) -> str:
     return "(" + ", ".join(g(x, digits) for x in v) + ")"
 
@@ -156,7 +165,8 @@ def title_block(data: ReportData) -> list[Block]:
         ["Run time", f"{g(s.get('wall_time_s'), 3)} s (wall clock)"],
         [
             "Max constraint violation",
-            f"{g(s.get('max_position_violation_m'), 3)} m, {g(s.get('max_angle_violation_rad'), 3)} rad",
+            f"{g(s.get('max_position_violation_m'), 3)} m, {g(s.get('max_angle_violation_rad'), 3)} rad"
+            + integrated_violation_text(s),
         ],
         ["Relative energy drift", g(s.get("energy_drift"), 3)],
         ["Gravity", f"{vec(data.model.gravity)} m/s\u00b2"],

@@ -306,16 +306,20 @@ def explain_nonfinite(model: Model, t_from: float, t_to: float, step: float, ind
 
 
 # ----------------------------------------------------------------------------- after the run
-def gate(res: Results, start: StartReport, stepper_warnings: list[RunWarning]) -> list[RunWarning]:
+def gate(
+    res: Results, start: StartReport, stepper_warnings: list[RunWarning], integrated_phi: dict | None = None
+) -> list[RunWarning]:
     """Every warning of a run: the stepper's, then those of :func:`start_of_run` and of the
-    samples (violation, energy drift, near-singular / rank change). A rank finding
+    samples (violation, energy drift, near-singular / rank change). ``integrated_phi`` (output time
+    -> |Phi| of all rows) is the violation of the integrated state where the samples record its
+    projection onto the constraints (cros); the violation check takes the larger. A rank finding
     ('redundant', 'near_singular', 'rank_change') of a kind the stepper already reported is not
     repeated (the index-3 integrators check the rank themselves)."""
     warnings = list(stepper_warnings)
     reported = {w.kind for w in warnings} & RANK_KINDS
     found = list(start.warnings)
     if len(res):
-        found += violation_warnings(res, start.length_scale)
+        found += violation_warnings(res, start.length_scale, integrated_phi)
         found += energy_warnings(res)
         found += rank_scan_warnings(res, start)
     return warnings + [w for w in found if w.kind not in reported]
@@ -330,14 +334,20 @@ def _phi(res: Results) -> np.ndarray:
     return np.nan_to_num(phi, nan=np.inf, posinf=np.inf)
 
 
-def violation_warnings(res: Results, L: float) -> list[RunWarning]:
+def violation_warnings(res: Results, L: float, integrated_phi: dict | None = None) -> list[RunWarning]:
     """A 'violation' warning when a joint or driver equation is violated by more than
-    settings.violation_tol x L [m] (length equations) or settings.violation_angle_tol [rad]."""
+    settings.violation_tol x L [m] (length equations) or settings.violation_angle_tol [rad], in
+    a sample or in the integrated state behind it (``integrated_phi``: time -> |Phi|, see :func:`gate`)."""
     system, s = res.system, res.settings
     if not system.m:
         return []
     tol = np.where(system.row_angular, s.violation_angle_tol, s.violation_tol * L)
     phi = _phi(res)
+    behind = np.zeros_like(phi)
+    if integrated_phi:
+        behind = np.array([integrated_phi.get(float(t), np.zeros(system.m)) for t in res.t]).reshape(phi.shape)
+        behind = np.nan_to_num(behind, nan=np.inf)
+        phi = np.maximum(phi, behind)
     ratio = phi / tol[None, :]
     over = ratio > 1.0
     if not over.any():
@@ -358,8 +368,13 @@ def violation_warnings(res: Results, L: float) -> list[RunWarning]:
             f"constraint violation above its tolerance ({s.violation_tol:g} x L = {s.violation_tol * L:.3g} m, "
             f"{s.violation_angle_tol:g} rad; model size L = {L:.3g} m) from t = {t[first]:.6g} s: worst "
             f"{worst:.3g} {unit} in '{system.owner_name(int(system.row_owner[worst_row]))}' at "
-            f"t = {t[worst_sample]:.6g} s; joints/drivers concerned: {_quoted(names)}. Parts leave their "
-            "joints by this much: reduce the step or the tolerances, or enable projection",
+            f"t = {t[worst_sample]:.6g} s; joints/drivers concerned: {_quoted(names)}. "
+            + (
+                "The integrated state leaves the joints by this much (the samples are its projection onto "
+                "the constraints; the motion is off by at least this much): reduce the step"
+                if behind[worst_sample, worst_row] >= worst
+                else "Parts leave their joints by this much: reduce the step or the tolerances, or enable projection"
+            ),
             float(t[first]),
             tuple(names),
         )

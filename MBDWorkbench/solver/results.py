@@ -293,6 +293,13 @@ def _resized(a: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
+def largest_violation(system, phi: np.ndarray) -> tuple[float, float]:
+    """(max position violation [m], max angular violation [rad]) of |Phi| rows ``phi`` (K, m)."""
+    phi = np.asarray(phi, dtype=float).reshape(-1, system.m)
+    ang = system.row_angular
+    return (float(phi[:, ~ang].max()) if (~ang).any() else 0.0, float(phi[:, ang].max()) if ang.any() else 0.0)
+
+
 class Results:
     """Time series of one run. Arrays are indexed [sample, ...]; body quantities are
     given for the user's body frames (CoG position, orientation quaternion, global
@@ -317,6 +324,9 @@ class Results:
         self.steps = 0
         self.wall_time = 0.0
         self.assembly = []
+        # (max position [m], max angular [rad]) violation of the integrated state where the samples
+        # are its projection onto the constraints (cros), else None
+        self.integrated_violation: tuple[float, float] | None = None
 
     # ------------------------------------------------------------------ sampling
     def record(
@@ -566,9 +576,7 @@ class Results:
         """(max position violation [m], max angular violation [rad]) over the run."""
         if not len(self) or not self.system.m:
             return 0.0, 0.0
-        phi = np.abs(self._stack("phi"))
-        ang = self.system.row_angular
-        return (float(phi[:, ~ang].max()) if (~ang).any() else 0.0, float(phi[:, ang].max()) if ang.any() else 0.0)
+        return largest_violation(self.system, np.abs(self._stack("phi")))
 
     def energy(self) -> dict[str, np.ndarray]:
         """Dict of kinetic, potential, total, work_drivers, work_nonconservative and
@@ -604,6 +612,7 @@ class Results:
             t_end=float(self.t[-1]) if len(self) else None,
             max_position_violation_m=vpos,
             max_angle_violation_rad=vang,
+            integrated_violation=None if self.integrated_violation is None else list(self.integrated_violation),
             energy_drift=self.energy_drift(),
             assembly=self.assembly,
             bodies=self.body_names,

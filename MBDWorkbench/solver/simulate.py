@@ -30,7 +30,7 @@ from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output
 from .model import Model, validate_run, validate_settings
-from .results import Results
+from .results import Results, largest_violation
 from .results_files import ResultsWriter
 from .status import CANCELLED, COMPLETED, FAILED, final_status
 from .system import System
@@ -118,7 +118,7 @@ def _run(model, progress, cancel, out_dir, overwrite, writer) -> Results:
                 _check_budget(stepper, budget, t_reached, settings)
             t = t_next
             stepper = project_after_output(system, settings, stepper, t, Y)
-            res.record(t, Y, acc, lam=stepper.multipliers(t, Y))
+            res.record(t, stepper.published_state(t, Y), acc, lam=stepper.multipliers(t, Y))
             bad = _check_sample(system, res)
             if bad:
                 _fail(system, res, t, Y, kernels.NOT_FINITE, bad)
@@ -220,7 +220,10 @@ def _stopped(res, error: SimulationError, stepper, start, clock, writer) -> None
 def _finish(res, status, stepper, start, clock, writer):
     res.steps = stepper.steps if stepper is not None else 0
     res.wall_time = time.perf_counter() - clock
-    res.warnings = quality.gate(res, start, list(stepper.warnings) if stepper is not None else [])
+    warnings, behind = ([], None) if stepper is None else (list(stepper.warnings), stepper.integrated_phi)
+    if behind and res.system.m:
+        res.integrated_violation = largest_violation(res.system, np.array(list(behind.values())))
+    res.warnings = quality.gate(res, start, warnings, behind)
     res.status = final_status(status, res.warnings)
     if writer is not None:
         writer.commit(res)  # after the status is final: summary.json is written here

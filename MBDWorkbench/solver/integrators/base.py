@@ -24,6 +24,9 @@ Contract for a subclass:
 * ``multipliers(t, Y)`` returns the Lagrange multipliers of all m constraint rows that
   the stepper itself computed at the output time t (index-3 integrators), or None: then
   the results take them from the index-1 KKT solve at (t, Y);
+* ``published_state(t, Y)`` returns the state to record at the output time t: Y itself, or
+  (cros) Y closed onto the constraints; then ``integrated_phi[t]`` keeps |Phi| of all m rows
+  of the integrated Y for the quality gate;
 * ``restart(t, Y)`` returns the stepper to continue with after Y was changed outside the
   stepper at time t (projection): ``self`` for one-step methods.
 """
@@ -68,6 +71,7 @@ class Stepper:
         self.system, self.settings = system, settings
         self.steps = 0
         self.warnings: list[RunWarning] = []
+        self.integrated_phi: dict[float, np.ndarray] = {}  # t -> |Phi| of the integrated state, where not published
 
     def warn(self, kind: str, message: str, time: float | None = None, elements: tuple[str, ...] = ()) -> None:
         """Add a warning (kind in ``status.WARNING_KINDS``), once per distinct message."""
@@ -81,6 +85,10 @@ class Stepper:
     def multipliers(self, t: float, Y: np.ndarray) -> np.ndarray | None:
         """Multipliers of all constraint rows computed by the stepper at output time t, or None."""
         return None
+
+    def published_state(self, t: float, Y: np.ndarray) -> np.ndarray:
+        """The state to record at output time t [s] (Y, the integrated state, unless a subclass says otherwise)."""
+        return Y
 
     def restart(self, t: float, Y: np.ndarray) -> Stepper:
         """The stepper to continue with after Y was changed from outside at time t [s]."""

@@ -54,6 +54,7 @@ class CROSStepper(Index3Stepper):
     PHI_MAX = 0.1  # m or rad: a larger violation means the scheme has diverged
     CURVATURE = 0.5  # the constraint row's curvature term (constraint_target); 0: seed 003's row
     RESTART_ON_RESTORE = False
+    PROJECT_OUTPUT = True  # publish the state closed onto the constraints (the integration goes on from its own)
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray, compiled: bool = True) -> None:
         self.compiled = compiled

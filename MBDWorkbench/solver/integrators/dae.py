@@ -163,6 +163,7 @@ class Index3Stepper(Stepper):
 
     MAX_RANK_WARNINGS = 10  # rank_change warnings per run; later changes are only counted
     RESTART_ON_RESTORE = True  # project the state and restart the history when rows come back
+    PROJECT_OUTPUT = False  # publish the state closed onto the constraints at output times (_finish_output)
 
     def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
         check_settings(settings)
@@ -187,6 +188,7 @@ class Index3Stepper(Stepper):
         self._rank_checks = self.m * 6 * self.nb <= RANK_CHECK_SIZE
         self._output_check(t0)
         self.lam = np.zeros(0)
+        self._published = None  # (t, state closed onto the constraints) of the last output time
         self._rank_setup(t0, Y)
         self.vdot, self.lam = self._consistent_start(t0, Y)
         self._publish(t0, Y, self.lam)
@@ -502,7 +504,12 @@ class Index3Stepper(Stepper):
         if lu is None:
             return fallback
         Yv[self.vel_slice] += lu.solve(np.concatenate([np.zeros(self.n6), -ev["rate"]]))[: self.n6]
-        ev = self._evaluate(t, Yv)  # Q and gamma at the projected velocities (same positions, same matrix)
+        return self._kkt_multipliers(t, Yv, lu, fallback)
+
+    def _kkt_multipliers(self, t, Y, lu, fallback):
+        """lam of [[M, Phi_q^T], [Phi_q, 0]] [v'; lam] = [Q; gamma] at (t, Y), ``lu`` that matrix's LU at
+        the positions of Y (Q and gamma are evaluated at Y's velocities); ``fallback`` if not finite."""
+        ev = self._evaluate(t, Y)
         lam = lu.solve(np.concatenate([ev["Q"], ev["gamma"]]))[self.n6 :]
         return lam if np.all(np.isfinite(lam)) else fallback
 
@@ -523,28 +530,45 @@ class Index3Stepper(Stepper):
         return lu.solve(np.concatenate([load, np.zeros(self.ma)]))[self.n6 :]
 
     def _project(self, t, Y) -> float:
-        """Move Y in place onto Phi = 0 and Phi_q v + Phi_t = 0 of the active rows by
-        mass-orthogonal Gauss-Newton steps (Bayo's projections); returns the largest position
-        change [m or rad]. Raises SimulationError if the constraints cannot be closed."""
+        """Move Y in place onto Phi = 0 and Phi_q v + Phi_t = 0 of the active rows (:meth:`_close`);
+        returns the largest position change [m or rad]. Raises SimulationError if the constraints
+        cannot be closed."""
         if self.ma == 0:
             return 0.0
-        n6, moved = self.n6, np.zeros(self.n6)
-        prev = np.inf
+        closed, _, moved, failure = self._close(t, Y)
+        if closed is None:
+            self._singular(t, Y, failure)
+        Y[:] = closed
+        return moved
+
+    def _close(self, t, Y):
+        """A copy of Y moved onto Phi = 0 of the active rows by mass-orthogonal Gauss-Newton steps
+        (Bayo's projections; one more after |Phi| <= PROJECTION_TOL, with the matrix at hand, leaves
+        rounding), its velocities then projected onto Phi_q v + Phi_t = 0: (copy, LU of
+        [[M, Phi_q^T], [Phi_q, 0]] at its positions (before that last step), largest position change
+        [m or rad], None), or (None, None, 0, why) where the matrix is singular or the steps do not
+        converge. Y is not changed."""
+        n6, Yc = self.n6, np.array(Y, dtype=float)
+        moved, prev = np.zeros(n6), np.inf
         for _ in range(PROJECTION_ITERATIONS):
-            lu, ev = self._kkt(t, Y, "singular projection onto the constraints")
+            ev = self._evaluate(t, Yc)
+            lu = self._kkt_lu(ev["jq"])
+            if lu is None:
+                return None, None, 0.0, "singular projection onto the constraints"
             err = np.max(np.abs(ev["phi"]))
-            if err <= PROJECTION_TOL:
-                break
-            if not err < 0.5 * prev and prev < np.inf:
-                self._singular(t, Y, CLOSE_FAILED)
+            if not err < 0.5 * prev and prev < np.inf and err > PROJECTION_TOL:
+                return None, None, 0.0, CLOSE_FAILED
             prev = err
             dx = lu.solve(np.concatenate([np.zeros(n6), -ev["phi"]]))[:n6]
             moved += dx
-            ik.apply_increment(self.S, Y.copy(), dx, Y)
+            ik.apply_increment(self.S, Yc.copy(), dx, Yc)
+            if err <= PROJECTION_TOL:  # closed; that last step (matrix at hand) left rounding only
+                break
         else:
-            self._singular(t, Y, CLOSE_FAILED)
-        Y[self.vel_slice] += lu.solve(np.concatenate([np.zeros(n6), -ev["rate"]]))[:n6]
-        return float(np.max(np.abs(moved)))
+            return None, None, 0.0, CLOSE_FAILED
+        rate = self._evaluate(t, Yc)["rate"]  # at the final positions
+        Yc[self.vel_slice] += lu.solve(np.concatenate([np.zeros(n6), -rate]))[:n6]
+        return Yc, lu, float(np.max(np.abs(moved))), None
 
     # ------------------------------------------------------------------ output
     def full_multipliers(self, t: float, Y: np.ndarray, lam: np.ndarray) -> np.ndarray:
@@ -607,7 +631,24 @@ class Index3Stepper(Stepper):
         return smin / max(sv[0], 1e-300), [(self.model_owner_names[k], float(w[k])) for k in order]
 
     def _finish_output(self, t, Y, fallback=None):
-        """Rank check and the multipliers of the state at output time t (``fallback``, default the
-        scheme's own, where the KKT matrix is singular)."""
+        """Rank check, the published state and its multipliers at output time t (``fallback``,
+        default the scheme's own, where the KKT matrix is singular). With ``PROJECT_OUTPUT`` the
+        published state is Y closed onto the constraints (:meth:`_close`); the integration goes on
+        from Y, whose violation is kept in ``integrated_phi`` for the quality gate."""
         self._check_rank(t, Y)
-        self._publish(t, Y, self.state_multipliers(t, Y, fallback=self.lam if fallback is None else fallback))
+        fallback = self.lam if fallback is None else fallback
+        self._published = None
+        if self.PROJECT_OUTPUT and self.ma:
+            self.integrated_phi[t] = np.abs(self.system.constraint_residual(t, Y))
+            closed, lu, _, _ = self._close(t, Y)
+            if closed is not None:
+                self._published = (t, closed)
+                self._publish(t, closed, self._kkt_multipliers(t, closed, lu, fallback))
+                return
+        self._publish(t, Y, self.state_multipliers(t, Y, fallback=fallback))
+
+    def published_state(self, t: float, Y: np.ndarray) -> np.ndarray:
+        """The state to record at output time t: Y closed onto the constraints (``PROJECT_OUTPUT``), else Y."""
+        if self._published is not None and self._published[0] == t:
+            return self._published[1]
+        return Y
