@@ -58,6 +58,8 @@ def measure(path: str, integrator: str) -> dict:
     wall = time.perf_counter() - started
     L = length_scale(res.system, res.Y[0])
     vpos, vang = res.max_violation()
+    if res.integrated_violation is not None:  # cros: the state behind its samples (they are closed onto the joints)
+        vpos, vang = max(vpos, res.integrated_violation[0]), max(vang, res.integrated_violation[1])
     conservative = quality.is_conservative(model)
     return dict(
         model=os.path.basename(path),
@@ -128,11 +130,11 @@ def compound_pendulum(rod_mass: float, t: np.ndarray) -> np.ndarray:
 
 
 def ill_scaled_rows(integrators=("rk4", "galpha")) -> list[dict]:
-    """The hanging bob with rod masses 1e-2 .. 1e-14 kg: mass ratio, status, warnings and the
-    error of the bob's height against the compound pendulum."""
+    """The hanging bob with rod masses 1e-2 .. 1e-12 kg (the model's lower limit, limits.RANGES): mass
+    ratio, status, warnings and the error of the bob's height against the compound pendulum."""
     rows = []
     for integrator in integrators:
-        for rod_mass in (1e-2, 1e-6, 1e-8, 1e-10, 1e-12, 1e-14):
+        for rod_mass in (1e-2, 1e-6, 1e-8, 1e-10, 1e-12):
             model = from_dict(hanging_bob(rod_mass))
             try:
                 res = simulate(model, integrator=integrator)
@@ -196,6 +198,10 @@ def main() -> None:
     with open(os.path.join(args.out, "quality_gate.md"), "w") as f:
         f.write("# Quality gate: every example with every integrator at the example's settings\n\n")
         f.write(f"{meta}\n\n")
+        f.write(
+            "Violations: of the integrated state (for cros the state behind its samples, which are closed "
+            "onto the joints).\n\n"
+        )
         f.write(
             "| example | integrator | status | warnings | t reached [s] | violation / L | angle [rad] | "
             "energy error | mass ratio | min sigma ratio | wall [s] |\n"
