@@ -167,6 +167,9 @@ def print_summary(res: Results, out: str) -> None:
         f"{len(res)} samples to t = {res.t[-1]:.6g} s"
     )
     print(f"max violation: {vpos:.3e} m, {vang:.3e} rad; energy drift (relative): {res.energy_drift():.3e}")
+    if res.integrated_violation is not None:  # cros: the samples are its state closed onto the constraints
+        ipos, iang = res.integrated_violation
+        print(f"integrated state before closing the samples: {ipos:.3e} m, {iang:.3e} rad")
     moved = [a for a in res.assembly if a["moved_m"] > 1e-9 or a["rotated_rad"] > 1e-9]
     for a in moved:
         print(f"assembly moved body '{a['body']}' by {a['moved_m']:.3e} m and {a['rotated_rad']:.3e} rad")

@@ -423,6 +423,17 @@ def test_cli_exit_codes(tmp_path, capsys):
     assert e.value.code == 2 and "--violation-tol" in capsys.readouterr().err
 
 
+def test_cli_prints_the_integrated_violation_behind_closed_samples(tmp_path, capsys):
+    # cros records its state closed onto the joints: the summary also prints the state it integrates
+    good = write(tmp_path, pendulum(t_end=0.2))
+    code, out, _ = run(["simulate", good, "--quiet", "--integrator", "cros", "--out", tmp_path / "c"], capsys)
+    behind = json.load(open(tmp_path / "c" / "summary.json"))["integrated_violation"]
+    assert code == 0 and f"integrated state before closing the samples: {behind[0]:.3e} m" in out
+    assert behind[0] > 0.0
+    code, out, _ = run(["simulate", good, "--quiet", "--integrator", "rk4", "--out", tmp_path / "r"], capsys)
+    assert code == 0 and "integrated state" not in out
+
+
 def test_cli_refuses_an_overdriven_model_unless_forced(tmp_path, capsys):
     path = write(tmp_path, triangle_dict())
     code, _, err = run(["simulate", path, "--quiet", "--t-end", "0.2", "--out", tmp_path / "r"], capsys)
