@@ -307,19 +307,19 @@ def explain_nonfinite(model: Model, t_from: float, t_to: float, step: float, ind
 
 # ----------------------------------------------------------------------------- after the run
 def gate(
-    res: Results, start: StartReport, stepper_warnings: list[RunWarning], integrated_phi: dict | None = None
+    res: Results, start: StartReport, stepper_warnings: list[RunWarning], integrated: IntegratedViolation | None = None
 ) -> list[RunWarning]:
     """Every warning of a run: the stepper's, then those of :func:`start_of_run` and of the
-    samples (violation, energy drift, near-singular / rank change). ``integrated_phi`` (output time
-    -> |Phi| of all rows) is the violation of the integrated state where the samples record its
-    projection onto the constraints (cros); the violation check takes the larger. A rank finding
+    samples (violation, energy drift, near-singular / rank change). ``integrated`` is the violation of
+    the integrated state where the samples record its projection onto the constraints (cros); the
+    violation check takes the larger. A rank finding
     ('redundant', 'near_singular', 'rank_change') of a kind the stepper already reported is not
     repeated (the index-3 integrators check the rank themselves)."""
     warnings = list(stepper_warnings)
     reported = {w.kind for w in warnings} & RANK_KINDS
     found = list(start.warnings)
     if len(res):
-        found += violation_warnings(res, start.length_scale, integrated_phi)
+        found += violation_warnings(res, start.length_scale, integrated)
         found += energy_warnings(res)
         found += rank_scan_warnings(res, start)
     return warnings + [w for w in found if w.kind not in reported]
@@ -334,32 +334,75 @@ def _phi(res: Results) -> np.ndarray:
     return np.nan_to_num(phi, nan=np.inf, posinf=np.inf)
 
 
-def violation_warnings(res: Results, L: float, integrated_phi: dict | None = None) -> list[RunWarning]:
+class IntegratedViolation:
+    """|Phi| of the state an integrator goes on from where its samples are that state closed onto
+    the constraints (cros), kept compactly for :func:`violation_warnings`: per output time the
+    largest violation of the length rows [m] and of the angular rows [rad] with their rows, and per
+    row its largest violation over the run (not m numbers per sample)."""
+
+    def __init__(self, row_angular: np.ndarray) -> None:
+        self.angular = np.asarray(row_angular, dtype=bool)
+        self.worst: dict[float, tuple[float, int, float, int]] = {}  # t -> (length max, row, angle max, row)
+        self.row_max = np.zeros(len(self.angular))
+
+    def add(self, t: float, phi: np.ndarray) -> None:
+        """Note the violation |phi| (all rows) of the integrated state at output time t [s]."""
+        phi = np.nan_to_num(np.abs(np.asarray(phi, dtype=float)), nan=np.inf)
+        np.maximum(self.row_max, phi, out=self.row_max)
+        lin, ang = np.where(self.angular, 0.0, phi), np.where(self.angular, phi, 0.0)
+        self.worst[float(t)] = (
+            float(lin.max(initial=0.0)),
+            int(lin.argmax()) if len(phi) else 0,
+            float(ang.max(initial=0.0)),
+            int(ang.argmax()) if len(phi) else 0,
+        )
+
+    def largest(self) -> tuple[float, float]:
+        """(max position violation [m], max angular violation [rad]) over the run."""
+        lin = self.row_max[~self.angular]
+        ang = self.row_max[self.angular]
+        return float(lin.max(initial=0.0)), float(ang.max(initial=0.0))
+
+    def sample_ratios(self, times: np.ndarray, tol_length: float, tol_angle: float) -> tuple[np.ndarray, np.ndarray]:
+        """(largest violation / tolerance, its row) per sample time (0 and row 0 where none was noted)."""
+        ratio, row = np.zeros(len(times)), np.zeros(len(times), dtype=int)
+        for k, t in enumerate(times):
+            w = self.worst.get(float(t))
+            if w is not None:
+                lin, ang = w[0] / tol_length, w[2] / tol_angle
+                ratio[k], row[k] = (lin, w[1]) if lin >= ang else (ang, w[3])
+        return ratio, row
+
+
+def violation_warnings(res: Results, L: float, integrated: IntegratedViolation | None = None) -> list[RunWarning]:
     """A 'violation' warning when a joint or driver equation is violated by more than
     settings.violation_tol x L [m] (length equations) or settings.violation_angle_tol [rad], in
-    a sample or in the integrated state behind it (``integrated_phi``: time -> |Phi|, see :func:`gate`)."""
+    a sample or in the integrated state behind it (``integrated``, see :func:`gate`)."""
     system, s = res.system, res.settings
     if not system.m:
         return []
     tol = np.where(system.row_angular, s.violation_angle_tol, s.violation_tol * L)
-    phi = _phi(res)
-    behind = np.zeros_like(phi)
-    if integrated_phi:
-        behind = np.array([integrated_phi.get(float(t), np.zeros(system.m)) for t in res.t]).reshape(phi.shape)
-        behind = np.nan_to_num(behind, nan=np.inf)
-        phi = np.maximum(phi, behind)
-    ratio = phi / tol[None, :]
-    over = ratio > 1.0
+    ratio = _phi(res) / tol[None, :]
+    sample_ratio, sample_row = ratio.max(axis=1), ratio.argmax(axis=1)
+    row_ratio = ratio.max(axis=0)
+    behind = np.zeros(len(res), dtype=bool)
+    if integrated is not None:
+        b_ratio, b_row = integrated.sample_ratios(res.t, s.violation_tol * L, s.violation_angle_tol)
+        behind = b_ratio > sample_ratio
+        sample_ratio, sample_row = np.where(behind, b_ratio, sample_ratio), np.where(behind, b_row, sample_row)
+        row_ratio = np.maximum(row_ratio, integrated.row_max / tol)
+    over = sample_ratio > 1.0
     if not over.any():
         return []
-    first = int(np.argmax(over.any(axis=1)))
-    worst_sample, worst_row = np.unravel_index(np.argmax(ratio), ratio.shape)
+    first = int(np.argmax(over))
+    worst_sample = int(np.argmax(sample_ratio))
+    worst_row = int(sample_row[worst_sample])
     per_owner = {}
-    for r in np.nonzero(over.any(axis=0))[0]:
+    for r in np.nonzero(row_ratio > 1.0)[0]:
         name = system.owner_name(int(system.row_owner[r]))
-        per_owner[name] = max(per_owner.get(name, 0.0), float(ratio[:, r].max()))
+        per_owner[name] = max(per_owner.get(name, 0.0), float(row_ratio[r]))
     names = sorted(per_owner, key=lambda n: -per_owner[n])
-    worst = phi[worst_sample, worst_row]
+    worst = float(sample_ratio[worst_sample] * tol[worst_row])
     unit = "rad" if system.row_angular[worst_row] else "m"
     t = res.t
     return [
@@ -372,7 +415,7 @@ def violation_warnings(res: Results, L: float, integrated_phi: dict | None = Non
             + (
                 "The integrated state leaves the joints by this much (the samples are its projection onto "
                 "the constraints; the motion is off by at least this much): reduce the step"
-                if behind[worst_sample, worst_row] >= worst
+                if behind[worst_sample]
                 else "Parts leave their joints by this much: reduce the step or the tolerances, or enable projection"
             ),
             float(t[first]),

@@ -293,13 +293,6 @@ def _resized(a: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def largest_violation(system, phi: np.ndarray) -> tuple[float, float]:
-    """(max position violation [m], max angular violation [rad]) of |Phi| rows ``phi`` (K, m)."""
-    phi = np.asarray(phi, dtype=float).reshape(-1, system.m)
-    ang = system.row_angular
-    return (float(phi[:, ~ang].max()) if (~ang).any() else 0.0, float(phi[:, ang].max()) if ang.any() else 0.0)
-
-
 class Results:
     """Time series of one run. Arrays are indexed [sample, ...]; body quantities are
     given for the user's body frames (CoG position, orientation quaternion, global
@@ -576,7 +569,9 @@ class Results:
         """(max position violation [m], max angular violation [rad]) over the run."""
         if not len(self) or not self.system.m:
             return 0.0, 0.0
-        return largest_violation(self.system, np.abs(self._stack("phi")))
+        phi = np.abs(self._stack("phi"))
+        ang = self.system.row_angular
+        return (float(phi[:, ~ang].max()) if (~ang).any() else 0.0, float(phi[:, ang].max()) if ang.any() else 0.0)
 
     def energy(self) -> dict[str, np.ndarray]:
         """Dict of kinetic, potential, total, work_drivers, work_nonconservative and

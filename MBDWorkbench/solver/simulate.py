@@ -30,7 +30,7 @@ from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output
 from .model import Model, validate_run, validate_settings
-from .results import Results, largest_violation
+from .results import Results
 from .results_files import ResultsWriter
 from .status import CANCELLED, COMPLETED, FAILED, final_status
 from .system import System
@@ -220,9 +220,9 @@ def _stopped(res, error: SimulationError, stepper, start, clock, writer) -> None
 def _finish(res, status, stepper, start, clock, writer):
     res.steps = stepper.steps if stepper is not None else 0
     res.wall_time = time.perf_counter() - clock
-    warnings, behind = ([], None) if stepper is None else (list(stepper.warnings), stepper.integrated_phi)
-    if behind and res.system.m:
-        res.integrated_violation = largest_violation(res.system, np.array(list(behind.values())))
+    warnings, behind = ([], None) if stepper is None else (list(stepper.warnings), stepper.integrated)
+    if behind is not None and behind.worst:
+        res.integrated_violation = behind.largest()
     res.warnings = quality.gate(res, start, warnings, behind)
     res.status = final_status(status, res.warnings)
     if writer is not None:

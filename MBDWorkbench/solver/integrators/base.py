@@ -25,8 +25,8 @@ Contract for a subclass:
   the stepper itself computed at the output time t (index-3 integrators), or None: then
   the results take them from the index-1 KKT solve at (t, Y);
 * ``published_state(t, Y)`` returns the state to record at the output time t: Y itself, or
-  (cros) Y closed onto the constraints; then ``integrated_phi[t]`` keeps |Phi| of all m rows
-  of the integrated Y for the quality gate;
+  (cros) Y closed onto the constraints; then ``integrated`` (a :class:`..quality.IntegratedViolation`)
+  keeps the violation of the integrated Y for the quality gate;
 * ``restart(t, Y)`` returns the stepper to continue with after Y was changed outside the
   stepper at time t (projection): ``self`` for one-step methods.
 """
@@ -71,7 +71,7 @@ class Stepper:
         self.system, self.settings = system, settings
         self.steps = 0
         self.warnings: list[RunWarning] = []
-        self.integrated_phi: dict[float, np.ndarray] = {}  # t -> |Phi| of the integrated state, where not published
+        self.integrated = None  # quality.IntegratedViolation of the integrated state, where it is not published
 
     def warn(self, kind: str, message: str, time: float | None = None, elements: tuple[str, ...] = ()) -> None:
         """Add a warning (kind in ``status.WARNING_KINDS``), once per distinct message."""

@@ -26,6 +26,7 @@ from scipy.sparse.linalg import splu
 from .. import kernels
 from ..assembly import length_scale
 from ..errors import ModelError, SimulationError
+from ..quality import IntegratedViolation
 from ..scaled_rank import (
     jacobian_for_rank,
     relative_rank,
@@ -634,12 +635,14 @@ class Index3Stepper(Stepper):
         """Rank check, the published state and its multipliers at output time t (``fallback``,
         default the scheme's own, where the KKT matrix is singular). With ``PROJECT_OUTPUT`` the
         published state is Y closed onto the constraints (:meth:`_close`); the integration goes on
-        from Y, whose violation is kept in ``integrated_phi`` for the quality gate."""
+        from Y, whose violation is kept in ``integrated`` for the quality gate."""
         self._check_rank(t, Y)
         fallback = self.lam if fallback is None else fallback
         self._published = None
         if self.PROJECT_OUTPUT and self.ma:
-            self.integrated_phi[t] = np.abs(self.system.constraint_residual(t, Y))
+            if self.integrated is None:
+                self.integrated = IntegratedViolation(self.system.row_angular)
+            self.integrated.add(t, self.system.constraint_residual(t, Y))
             closed, lu, _, _ = self._close(t, Y)
             if closed is not None:
                 self._published = (t, closed)
