@@ -212,7 +212,7 @@ def test_complex_step_jacobian_of_distance_rows_matches_central_differences():
 
     def constraint_force(x):
         Yx = np.empty_like(Y)
-        ik.apply_increment(S, Y, x, Yx)
+        ik.apply_increment(S.nb, Y, x, Yx)
         kernels.update_rotations(S, Yx, W.A)
         kernels.forces(t, Yx, S, W, W.Q)
         return W.Q.copy() - system.constraint_jacobian(t, Yx)[1].T @ lam

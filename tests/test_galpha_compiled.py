@@ -162,6 +162,35 @@ def test_compiled_steps_match_the_python_steps(make, adaptive):
     assert sc.steps > 0 and sc.factorizations < sc.steps / 2  # the factorisation is reused across steps
 
 
+def test_reuse_cycle_ends_at_the_first_step_costing_more_than_its_average():
+    cycle = np.array([4.0, 0.0])  # a factorisation worth 4 residual evaluations, no step yet
+    assert [gk.costly_step(e, cycle) for e in (2, 4, 4, 4, 5)] == [False, False, False, False, True]
+    assert cycle.tolist() == [23.0, 5.0]  # 4.6 evaluations per step, against 5 for the next one
+
+
+def newton_cost_per_step(monkeypatch, factor_cost, slow_newton):
+    """(residual evaluations + FACTOR_COST x factorisations) per step of the two-link chain at a
+    fixed h = 1 ms, with the given reuse rule (FACTOR_COST counted as 4 whatever the rule)."""
+    monkeypatch.setattr(GAlphaStepper, "FACTOR_COST", factor_cost)
+    monkeypatch.setattr(GAlphaStepper, "SLOW_NEWTON", slow_newton)
+    model = chain(2)
+    model.settings.step = 1e-3
+    _, Y, stepper = started(model)
+    stepper.advance(0.0, Y, 0.5, np.zeros(6))
+    if np.isfinite(factor_cost):  # the cycle counts from the last factorisation, not from the start
+        assert 0 < stepper._cycle[1] < 0.1 * stepper.steps and stepper._cycle[0] > factor_cost
+    return (stepper.newton_evaluations + 4.0 * stepper.factorizations) / stepper.steps
+
+
+def test_reuse_rule_costs_less_than_reusing_longer_or_refactorising_every_step(monkeypatch):
+    """At fixed h the modified Newton iterations slow down as the factorisation ages: ending the
+    cycle by costly_step beats both keeping it until SLOW_NEWTON corrections and a fresh one every step."""
+    rule = newton_cost_per_step(monkeypatch, 4.0, GAlphaStepper.SLOW_NEWTON)
+    longer = newton_cost_per_step(monkeypatch, np.inf, GAlphaStepper.SLOW_NEWTON)
+    every_step = newton_cost_per_step(monkeypatch, np.inf, 1)
+    assert rule < 0.95 * min(longer, every_step), (rule, longer, every_step)
+
+
 def pendulum_angle_error(h):
     """Max |theta - theta_ODE| [rad] over 1.2 s of the pendulum example (released from the
     horizontal) with fixed steps h, and the largest joint violation [m]."""

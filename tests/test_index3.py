@@ -11,6 +11,8 @@ from oracles.slider_crank import SliderCrank
 from oracles.two_link import two_link_solution
 
 from bench.study.index3_models import four_bar, slider_crank, two_link
+from MBDWorkbench.cad.results_store import summary_lines
+from MBDWorkbench.report.document import integrated_violation_text
 from MBDWorkbench.solver import ModelError, SimulationError, from_dict, kernels, quaternion, simulate
 from MBDWorkbench.solver.assembly import assemble_initial_state
 from MBDWorkbench.solver.integrators import jacobians as ik
@@ -113,8 +115,6 @@ def test_cros_publishes_its_state_closed_onto_the_joints(monkeypatch):
     assert np.allclose(closed.summary()["integrated_violation"], integrated.max_violation(), rtol=1e-6, atol=0)
     assert integrated.summary()["integrated_violation"] is None
     # and the report and the workbench's summary say so
-    from MBDWorkbench.cad.results_store import summary_lines
-    from MBDWorkbench.report.document import integrated_violation_text
 
     pos = closed.summary()["integrated_violation"][0]
     assert f"{pos:.3e} m" in summary_lines(closed.summary())[-2]
@@ -352,7 +352,7 @@ def test_residual_jacobian_is_exact_against_central_differences():
 
     def moved(x):
         out = np.empty_like(Y)
-        ik.apply_increment(S, Y, x, out)
+        ik.apply_increment(S.nb, Y, x, out)
         return out
 
     eps = 1e-6
@@ -393,12 +393,15 @@ def test_analytic_force_jacobians_equal_the_complex_steps_triplet_by_triplet():
     empty = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
     k, kinds = 0, set()
     while k < system.m:
-        k_end = ik._row_group_end(S, k)
+        k_end = ik._row_group_end(S.row_bi, S.row_bj, k)
         if ik.rows_have_force_jacobians(S.row_kind, active, k, k_end):
             kinds |= set(S.row_kind[k:k_end].tolist())
             exact = (np.zeros(144, np.int64), np.zeros(144, np.int64), np.zeros(144))
             stepped = (np.zeros(144, np.int64), np.zeros(144, np.int64), np.zeros(144))
-            n = ik.row_blocks(k, k_end, Y, S, W.A, lam, active, *exact, 0, np.zeros((2, 2, 6, 6)))
+            n = ik.row_blocks(
+                k, k_end, Y, S.nb, S.row_bi, S.row_bj, S.row_kind, S.row_vecs, W.A, lam, active, *exact, 0,
+                np.zeros((2, 2, 6, 6)),
+            )  # fmt: skip
             n_cs, _ = ik.element_blocks(ik.ROW, k, k_end, t, Y, S, W.A, lam, active, False, *stepped, 0, *empty, 0, buf)
             assert n == n_cs > 0
             assert np.array_equal(exact[0][:n], stepped[0][:n]) and np.array_equal(exact[1][:n], stepped[1][:n])
@@ -440,7 +443,7 @@ def test_lie_kinematic_block_matches_the_exact_dexp_inverse():
     Y = system.Y0.copy()
     Y[7 * system.nb + 3 : 7 * system.nb + 6] = w
     Li, Lj, Lv = np.zeros(18, np.int64), np.zeros(18, np.int64), np.zeros(18)
-    ik.lie_kinematic_blocks(system.static, Y, Li, Lj, Lv)
+    ik.lie_kinematic_blocks(system.static.nb, Y, Li, Lj, Lv)
     L = np.zeros((12, 12))
     np.add.at(L, (Li, Lj), Lv)
     eps = 1e-6

@@ -346,15 +346,15 @@ class IntegratedViolation:
         self.row_max = np.zeros(len(self.angular))
 
     def add(self, t: float, phi: np.ndarray) -> None:
-        """Note the violation |phi| (all rows) of the integrated state at output time t [s]."""
+        """Note the violation |phi| (all m > 0 rows) of the integrated state at output time t [s]."""
         phi = np.nan_to_num(np.abs(np.asarray(phi, dtype=float)), nan=np.inf)
         np.maximum(self.row_max, phi, out=self.row_max)
         lin, ang = np.where(self.angular, 0.0, phi), np.where(self.angular, phi, 0.0)
         self.worst[float(t)] = (
             float(lin.max(initial=0.0)),
-            int(lin.argmax()) if len(phi) else 0,
+            int(lin.argmax()),
             float(ang.max(initial=0.0)),
-            int(ang.argmax()) if len(phi) else 0,
+            int(ang.argmax()),
         )
 
     def largest(self) -> tuple[float, float]:

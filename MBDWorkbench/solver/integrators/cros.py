@@ -173,7 +173,7 @@ class CROSStepper(Index3Stepper):
             )
         self.lam_hat = self.multipliers_at(zeta)
         account_power(acc, t, self._driver_power(ev, Y[self.vel_slice], self.lam_hat), ev["Pnc"])
-        ik.apply_increment(self.S, Y.copy(), h * zeta[:n6].real, Y)
+        ik.apply_increment(self.S.nb, Y.copy(), h * zeta[:n6].real, Y)
         Y[self.vel_slice] += h * zeta[n6 : 2 * n6].real
         self.lam = self.lam + (zeta[2 * n6 :] / self.A_CROS).real
         self._cache = None

@@ -22,8 +22,8 @@ step then probes the rank or raises the error).
 import numpy as np
 
 from ..jit import njit
-from .galpha_kernel import DONE, NEED_PYTHON, _account_power, _add, _evaluate, band_lu, solve_permuted
-from .jacobians import apply_increment
+from .galpha_kernel import DONE, NEED_PYTHON, _account_power, _add, band_lu, solve_permuted
+from .jacobians import _prepare, apply_increment
 
 __all__ = ["DONE", "NEED_PYTHON", "advance", "cached", "solve"]
 
@@ -79,10 +79,9 @@ def _chart_apply(Binv, x, out):
 
 
 @njit(cache=True)
-def _assemble(AB, position, kl, n6, M, jq, jq_r, jq_c, prep, nK, nD, ah, Binv):
+def _assemble(AB, position, kl, n6, M, jq, jq_r, jq_c, Ki, Kj, Kv, Di, Dj, Dv, nK, nD, ah, Binv):
     """The reduced CROS matrix [[M - a h D - (a h)^2 K B, Phi_q^T], [Phi_q B, 0]] into the band AB,
     B = (I - a h Jxx)^-1 (the position increments eliminated)."""
-    Ki, Kj, Kv, Di, Dj, Dv = prep[5:11]
     AB[:] = 0.0
     for i in range(n6):
         _add(AB, position, kl, i, i, M[i] + 0.0j)
@@ -105,17 +104,16 @@ def solve(t, Y, h, curvature, lam, S, W, prep, lay, zeta, rhs, buf):
     I - a h Jxx): the band system is the reduced one of :func:`_assemble` in (zeta_v, a h zeta_lam).
     Returns (code, max |Phi| of the active rows, non-conservative power [W], driver power [W] at
     lam_hat = lam + Re(a h zeta_lam)); code 0 solved, 1 singular matrix, 2 non-finite solution."""
-    lam_rows, active, jq_g, jq, Qt = prep[:5]
-    Ki, Kj, Kv, Lv = prep[5], prep[6], prep[7], prep[13]
+    lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
     active_rows, jq_r, jq_c, is_driver, M, position, AB, piv, band, Binv = lay
     nb, n6, ma = S.nb, M.shape[0], active_rows.shape[0]
     lam_rows[:] = 0.0
     for k in range(ma):
         lam_rows[active_rows[k]] = lam[k]
-    _, Pnc, nK, nD = _evaluate(t, Y, S, W, prep, True)
+    _, Pnc, nK, nD = _prepare(t, Y, S, W, lam_rows, active, jq_g, jq, Qt, True, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
     ah = A_CROS * h
     _chart_inverse(Lv, ah, Binv)
-    _assemble(AB, position, band[0], n6, M, jq, jq_r, jq_c, prep, nK, nD, ah, Binv)
+    _assemble(AB, position, band[0], n6, M, jq, jq_r, jq_c, Ki, Kj, Kv, Di, Dj, Dv, nK, nD, ah, Binv)
     if not band_lu(AB, band[0], band[1], piv):
         return 1, 0.0, Pnc, 0.0
     # u = B v in zeta[:n6] (scratch until the solve)
@@ -202,7 +200,7 @@ def advance(
         for i in range(n6):
             x[i] = h * zeta[i].real
         Y0[:] = Y
-        apply_increment(S, Y0, x, Y)
+        apply_increment(S.nb, Y0, x, Y)
         for i in range(n6):
             Y[7 * nb + i] += h * zeta[n6 + i].real
         for i in range(ma):

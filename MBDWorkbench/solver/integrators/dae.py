@@ -171,6 +171,8 @@ class Index3Stepper(Stepper):
         super().__init__(system, settings, t0, Y0)
         self.S, self.W = system.static, system.work
         self.nb, self.m = system.nb, system.m
+        if self.PROJECT_OUTPUT and self.m:
+            self.integrated = IntegratedViolation(system.row_angular)
         self.n6 = 6 * self.nb
         self.diag6 = np.arange(self.n6)
         self.vel_slice = slice(7 * self.nb, 13 * self.nb)
@@ -562,7 +564,7 @@ class Index3Stepper(Stepper):
             prev = err
             dx = lu.solve(np.concatenate([np.zeros(n6), -ev["phi"]]))[:n6]
             moved += dx
-            ik.apply_increment(self.S, Yc.copy(), dx, Yc)
+            ik.apply_increment(self.S.nb, Yc.copy(), dx, Yc)
             if err <= PROJECTION_TOL:  # closed; that last step (matrix at hand) left rounding only
                 break
         else:
@@ -640,8 +642,6 @@ class Index3Stepper(Stepper):
         fallback = self.lam if fallback is None else fallback
         self._published = None
         if self.PROJECT_OUTPUT and self.ma:
-            if self.integrated is None:
-                self.integrated = IntegratedViolation(self.system.row_angular)
             self.integrated.add(t, self.system.constraint_residual(t, Y))
             closed, lu, _, _ = self._close(t, Y)
             if closed is not None:

@@ -33,7 +33,9 @@ class GAlphaStepper(Index3Stepper):
     are re-decided by the rank monitor of :class:`.dae.Index3Stepper` at the step start and after a
     failed step; iterations that stall at the rounding floor of the accelerations (near a singular
     position) are accepted once Phi and the positions have converged. A step that needed
-    SLOW_NEWTON corrections or more makes the next one refactorise (modified Newton, as Exudyn).
+    more residual evaluations than the average of the factorisation's reuse cycle (FACTOR_COST
+    evaluations for the factorisation included; :func:`.galpha_kernel.costly_step`), or SLOW_NEWTON
+    corrections or more, makes the next one refactorise (modified Newton).
 
     ``adaptive=False``: fixed steps of ``settings.step``. ``compiled=False``: every step in Python
     with SciPy's sparse LU (the reference the compiled loop is tested against)."""
@@ -42,6 +44,7 @@ class GAlphaStepper(Index3Stepper):
     entry_kernel = gk.advance  # compiled entry point (solver/cold_start.py probes its cache)
     MAX_NEWTON = 10
     SLOW_NEWTON = 7
+    FACTOR_COST = 4.0  # a factorisation's cost in residual evaluations (docs/index3.md, "Compiled step loop")
     NEWTON_TOL = 1e-8
 
     def __init__(
@@ -72,6 +75,7 @@ class GAlphaStepper(Index3Stepper):
         self.factorizations = 0
         self.newton_evaluations = 0  # residual evaluations in the Newton loops
         self._slow = False  # the last step converged slowly: refactorise before the next
+        self._cycle = np.array([self.FACTOR_COST, 0.0])  # reuse cycle of the factorisation (gk.costly_step)
         self._reset_history()
         self._par = self._kernel_parameters()
 
@@ -82,7 +86,7 @@ class GAlphaStepper(Index3Stepper):
         par[gk.P_RTOL], par[gk.P_ATOL], par[gk.P_TOL_PHI] = self.rtol, self.atol, self.tol_phi
         par[gk.P_H_MAX], par[gk.P_H_MIN_REF], par[gk.P_NEWTON_TOL] = self.h_max, self.h_min_ref, self.NEWTON_TOL
         par[gk.P_ADAPTIVE], par[gk.P_MAX_NEWTON] = self.adaptive, self.MAX_NEWTON
-        par[gk.P_SLOW_NEWTON] = self.SLOW_NEWTON
+        par[gk.P_SLOW_NEWTON], par[gk.P_FACTOR_COST] = self.SLOW_NEWTON, self.FACTOR_COST
         return par
 
     def _build_pattern(self):
@@ -146,6 +150,7 @@ class GAlphaStepper(Index3Stepper):
             except RuntimeError:
                 self._singular(t, Y, "singular generalized-alpha iteration matrix")
         self.lu_h = h
+        self._cycle[:] = (self.FACTOR_COST, 0.0)
         self.factorizations += 1
 
     def _scale(self, Y):
@@ -174,7 +179,7 @@ class GAlphaStepper(Index3Stepper):
         sc = self._scale(Y)
         t1 = t + h
         self._fresh = False
-        ik.apply_increment(self.S, Y, h * dq, Yn)
+        ik.apply_increment(self.S.nb, Y, h * dq, Yn)
         Yn[self.vel_slice] = v
         self._predicted = (t1, Yn.copy())
         if self._slow:
@@ -187,7 +192,7 @@ class GAlphaStepper(Index3Stepper):
         # rounding of Phi (~eps |q|) is amplified by the 1/(beta' h^2) row scaling
         floor = 100 * np.finfo(float).eps * (1.0 + np.max(np.abs(Y[: 7 * nb]))) / (bp * h * h)
         for it in range(self.MAX_NEWTON):
-            ik.apply_increment(self.S, Y, h * dq, Yn)
+            ik.apply_increment(self.S.nb, Y, h * dq, Yn)
             Yn[self.vel_slice] = v
             ev = self._evaluate(t1, Yn)
             self.newton_evaluations += 1
@@ -195,7 +200,7 @@ class GAlphaStepper(Index3Stepper):
             if not (np.all(np.isfinite(ev["Q"])) and np.all(np.isfinite(ev["phi"]))):
                 return None
             if it > 0 and corr < 1.0 and (self.ma == 0 or np.max(np.abs(ev["phi"])) <= self.tol_phi):
-                self._slow = it >= self.SLOW_NEWTON
+                self._slow = bool(gk.costly_step(it + 1, self._cycle)) or it >= self.SLOW_NEWTON
                 return Yn, vdot, a0, a_new, self.lam_new.copy(), ev
             rq = self.M * vdot - ev["Q"] + self._jqT_matvec(ev["jq"], self.lam_new)
             rhs = -np.concatenate([rq, ev["phi"] / (bp * h * h)])
@@ -325,7 +330,7 @@ class GAlphaStepper(Index3Stepper):
         returns the time reached. The stepper's state is copied in and out."""
         t_check = self._next_check if self.m else np.inf
         h_prev = -1.0 if self.h_prev is None else self.h_prev
-        fs = np.array([self.h, h_prev, self.err_prev, self.lu_h or 0.0])
+        fs = np.array([self.h, h_prev, self.err_prev, self.lu_h or 0.0, *self._cycle])
         cnt = np.zeros(gk.C_SIZE, np.int64)
         cnt[gk.C_LU_VALID], cnt[gk.C_SLOW] = self.lu is not None, self._slow
         vdot_prev = np.zeros(self.n6) if self.vdot_prev is None else self.vdot_prev.copy()
@@ -338,6 +343,7 @@ class GAlphaStepper(Index3Stepper):
         self.h, self.err_prev, self.lu_h = float(fs[gk.F_H]), float(fs[gk.F_ERR_PREV]), float(fs[gk.F_LU_H])
         self.lu = self.band if cnt[gk.C_LU_VALID] else None
         self._slow = bool(cnt[gk.C_SLOW])
+        self._cycle[:] = fs[gk.F_CYCLE : gk.F_CYCLE + 2]
         self.steps += int(cnt[gk.C_STEPS])
         self.rejected += int(cnt[gk.C_REJECTED])
         self.stalled += int(cnt[gk.C_STALLED])

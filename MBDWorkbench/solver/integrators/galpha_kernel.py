@@ -24,11 +24,12 @@ from .jacobians import _prepare, apply_increment
 DONE, NEED_PYTHON = 0, 1
 # parameter array (float64) of :func:`advance`
 P_AM, P_AF, P_GAMMA, P_BETA, P_RTOL, P_ATOL, P_TOL_PHI, P_H_MAX, P_H_MIN_REF, P_NEWTON_TOL, P_ADAPTIVE = range(11)
-P_MAX_NEWTON, P_SLOW_NEWTON, P_SIZE = 11, 12, 13
-# float state: desired step, previous step (< 0: none), previous error estimate, step of the factorisation
-F_H, F_H_PREV, F_ERR_PREV, F_LU_H, F_SIZE = 0, 1, 2, 3, 4
+P_MAX_NEWTON, P_SLOW_NEWTON, P_FACTOR_COST, P_SIZE = 11, 12, 13, 14
+# float state: desired step, previous step (< 0: none), previous error estimate, step of the factorisation,
+# the reuse cycle since that factorisation (F_CYCLE: its cost in residual evaluations, F_CYCLE + 1: its steps)
+F_H, F_H_PREV, F_ERR_PREV, F_LU_H, F_CYCLE, F_SIZE = 0, 1, 2, 3, 4, 6
 # integer state: steps, rejected, stalled, factorisations, factorisation valid (0/1), Newton evaluations,
-# slow (1: the last step needed P_SLOW_NEWTON corrections or more: refactorise before the next)
+# slow (1: refactorise before the next step, see :func:`costly_step`)
 C_STEPS, C_REJECTED, C_STALLED, C_FACTORIZATIONS, C_LU_VALID, C_ITERATIONS, C_SLOW, C_SIZE = 0, 1, 2, 3, 4, 5, 6, 7
 
 
@@ -178,9 +179,15 @@ def solve_permuted(AB, kl, ku, piv, position, rhs, x, buf):
 
 # ----------------------------------------------------------------------------- one step
 @njit(cache=True)
-def _evaluate(t, Y, S, W, prep, blocks):
-    lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
-    return _prepare(t, Y, S, W, lam_rows, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
+def costly_step(evaluations, cycle):
+    """Add a converged step's residual evaluations to the reuse cycle of the factorisation
+    (cycle = [cost in residual evaluations, factorisation included; steps]) and tell whether
+    the step cost more than the cycle's average: refactorise before the next one. Modified
+    Newton converges more slowly as the factorisation ages, so the average cost per step of a
+    cycle is least when a cycle ends at the first step costing more than that average."""
+    cycle[0] += evaluations
+    cycle[1] += 1.0
+    return evaluations * cycle[1] > cycle[0]
 
 
 @njit(cache=True)
@@ -193,7 +200,7 @@ def _factorize(t1, Yn, h, lam_new, S, W, prep, lay, par, fs, cnt):
     lam_rows[:] = 0.0
     for a in range(active_rows.shape[0]):
         lam_rows[active_rows[a]] = lam_new[a]
-    _, _, nK, nD = _evaluate(t1, Yn, S, W, prep, True)
+    _, _, nK, nD = _prepare(t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, True, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
     ok = assemble_and_factor(
         AB,
         piv,
@@ -217,6 +224,7 @@ def _factorize(t1, Yn, h, lam_new, S, W, prep, lay, par, fs, cnt):
         -bp * h * h,
     )
     fs[F_LU_H] = h
+    fs[F_CYCLE], fs[F_CYCLE + 1] = par[P_FACTOR_COST], 0.0
     cnt[C_LU_VALID] = 1 if ok else 0
     cnt[C_FACTORIZATIONS] += 1
     return ok
@@ -261,7 +269,7 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     t1 = t + h
     fresh = False
     x[:] = h * dq
-    apply_increment(S, Y, x, Yn)
+    apply_increment(S.nb, Y, x, Yn)
     Yn[7 * nb :] = v
     if cnt[C_SLOW] == 1:
         cnt[C_LU_VALID] = 0
@@ -278,9 +286,9 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     tol_phi = par[P_TOL_PHI]
     for it in range(int(par[P_MAX_NEWTON])):
         x[:] = h * dq
-        apply_increment(S, Y, x, Yn)
+        apply_increment(S.nb, Y, x, Yn)
         Yn[7 * nb :] = v
-        V, Pnc, _, _ = _evaluate(t1, Yn, S, W, prep, False)
+        V, Pnc, _, _ = _prepare(t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, False, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
         phimax = 0.0
         finite = True
         for k in range(ma):
@@ -293,7 +301,7 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
             return 1, fresh, 0.0, 0.0
         cnt[C_ITERATIONS] += 1
         if it > 0 and corr < 1.0 and (ma == 0 or phimax <= tol_phi):
-            if it >= par[P_SLOW_NEWTON]:
+            if costly_step(it + 1, fs[F_CYCLE : F_CYCLE + 2]) or it >= par[P_SLOW_NEWTON]:
                 cnt[C_SLOW] = 1
             return 0, fresh, V, Pnc
         for k in range(n6):

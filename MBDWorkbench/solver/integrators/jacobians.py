@@ -34,13 +34,13 @@ from ..joints import add_force_jacobian, body_side, has_force_jacobian, jacobian
 from ..kernels import (
     FORCE_KERNELS,
     READS_VELOCITY,
-    constraints,
+    _constraints,
+    _force_elements,
+    _gravity_gyro,
+    _update_rotations,
     fast_call,
     force_element,
     force_element_data,
-    force_elements,
-    forces,
-    update_rotations,
 )
 from ..quaternion import rotate_by_body_vector
 
@@ -214,19 +214,19 @@ def rows_have_force_jacobians(kinds, active, k, k_end):
 
 
 @njit(cache=True)
-def row_blocks(k, k_end, Y, S, Aall, lam, active, Ki, Kj, Kv, nK, KB):
+def row_blocks(k, k_end, Y, nb, row_bi, row_bj, row_kind, row_vecs, Aall, lam, active, Ki, Kj, Kv, nK, KB):
     """K triplets of the rows k .. k_end - 1 between one body pair, all POINT, DP1 or DP2
     (:func:`rows_have_force_jacobians`), from their analytic derivatives
     (joints.add_force_jacobian): the same triplets, in the same order, as :func:`element_blocks`
     writes for them by complex steps (the dr columns only if a row reads the positions).
     KB: (2, 2, 6, 6) scratch. Returns nK."""
-    bodies = (S.row_bi[k], S.row_bj[k])
-    sides = (body_side(Y, S.nb, bodies[0]), body_side(Y, S.nb, bodies[1]))
+    bodies = (row_bi[k], row_bj[k])
+    sides = (body_side(Y, nb, bodies[0]), body_side(Y, nb, bodies[1]))
     KB[:] = 0.0
     for row in range(k, k_end):
         if active[row]:
-            add_force_jacobian(S.row_kind[row], S.row_vecs, row, Aall, sides[0], sides[1], lam[row], KB)
-    first = 0 if _rows_read_positions(S.row_kind, active, k, k_end) else 3
+            add_force_jacobian(row_kind[row], row_vecs, row, Aall, sides[0], sides[1], lam[row], KB)
+    first = 0 if _rows_read_positions(row_kind, active, k, k_end) else 3
     for ps in range(2):
         pb = bodies[ps]
         if pb < 0:
@@ -243,10 +243,10 @@ def row_blocks(k, k_end, Y, S, Aall, lam, active, Ki, Kj, Kv, nK, KB):
 
 
 @njit(cache=True)
-def _row_group_end(S, k):
+def _row_group_end(row_bi, row_bj, k):
     """End (exclusive) of the run of rows from k between the same two bodies (a joint's rows)."""
     k_end = k + 1
-    while k_end < S.row_kind.shape[0] and S.row_bi[k_end] == S.row_bi[k] and S.row_bj[k_end] == S.row_bj[k]:
+    while k_end < row_bi.shape[0] and row_bi[k_end] == row_bi[k] and row_bj[k_end] == row_bj[k]:
         k_end += 1
     return k_end
 
@@ -255,7 +255,7 @@ def _row_group_end(S, k):
 def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     """Triplets of K = d(Q - Phi_q^T lam)/dx and D = dQ/dv at (t, Y) for the active
     constraint rows (lam indexed like the rows). Returns (nK, nD)."""
-    update_rotations(S, Y, W.A)
+    _update_rotations(S.nb, Y, W.A)
     buf = (
         np.zeros((2, 3), np.complex128),
         np.zeros((2, 3, 3), np.complex128),
@@ -268,10 +268,12 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     nK, nD = 0, 0
     k = 0
     while k < S.row_kind.shape[0]:  # one block per run of rows between the same bodies
-        k_end = _row_group_end(S, k)
+        k_end = _row_group_end(S.row_bi, S.row_bj, k)
         if active[k:k_end].any():  # a run with no active row has no triplets
             if rows_have_force_jacobians(S.row_kind, active, k, k_end):
-                nK = row_blocks(k, k_end, Y, S, W.A, lam, active, Ki, Kj, Kv, nK, KB)
+                nK = row_blocks(
+                    k, k_end, Y, S.nb, S.row_bi, S.row_bj, S.row_kind, S.row_vecs, W.A, lam, active, Ki, Kj, Kv, nK, KB
+                )
             else:
                 nK, nD = element_blocks(
                     ROW, k, k_end, t, Y, S, W.A, lam, active, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
@@ -320,16 +322,19 @@ def triplet_capacity(S: tuple, n_active: int) -> tuple[int, int]:
 @njit(cache=True)
 def load_rate(t: float, Y: np.ndarray, S: tuple, W: tuple, out: np.ndarray) -> None:
     """dQ/dt (6 N) at fixed state: the explicit time dependence of Q (the loads' profiles)."""
-    update_rotations(S, Y, W.A)
+    _update_rotations(S.nb, Y, W.A)
     out[:] = 0.0
-    force_elements(t, 1, Y, S, W, out, 0.0)
+    _force_elements(
+        t, 1, S.nb, Y, W.A, out, 0.0, 0.0, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
+        S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
+        S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,
+    )  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- state helpers
 @njit(cache=True)
-def apply_increment(S, Y, x, out):
+def apply_increment(nb, Y, x, out):
     """out = Y with positions moved by x = [dr, dtheta_body] per body (unit quaternions)."""
-    nb = S.nb
     out[:] = Y
     for b in range(nb):
         for c in range(3):
@@ -340,10 +345,9 @@ def apply_increment(S, Y, x, out):
 
 
 @njit(cache=True)
-def lie_kinematic_blocks(S, Y, Ji, Jj, Jv):
+def lie_kinematic_blocks(nb, Y, Ji, Jj, Jv):
     """Triplets of d(x')/dx at x = 0 for x_theta' = T(x)^-1 w = w + x x w / 2 + ...:
     -w^/2 per body (the translational part is zero)."""
-    nb = S.nb
     n = 0
     for b in range(nb):
         o = 7 * nb + 6 * b
@@ -358,11 +362,25 @@ def lie_kinematic_blocks(S, Y, Ji, Jj, Jv):
 # ----------------------------------------------------------------------------- fused evaluation
 @njit(cache=True)
 def _prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
-    """The compiled body of :func:`prepare`."""
-    update_rotations(S, Y, W.A)
-    V, Pnc = forces(t, Y, S, W, W.Q)
+    """The compiled body of :func:`prepare`. It hands the kernels the arrays they read, not S
+    and W: a compiled call (or an inlined helper) taking a namedtuple touches the reference
+    count of every array in it (58 in S and W), which was half the time of a galpha step on the
+    two-link chain (docs/index3.md, "Compiled step loop")."""
+    _update_rotations(S.nb, Y, W.A)
+    V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, W.Q)
+    Pnc = 0.0
+    if S.force_bi.shape[0] > 0:
+        V, Pnc = _force_elements(
+            t, 0, S.nb, Y, W.A, W.Q, V, 0.0, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
+            S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
+            S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,
+        )  # fmt: skip
     if S.row_kind.shape[0] > 0:
-        constraints(t, Y, S, W)
+        _constraints(
+            t, Y, S.nb, W.A, S.row_kind, S.row_bi, S.row_bj, S.row_vecs, S.row_prog, W.phi, W.jac, W.gamma, W.rate,
+            S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x, S.p_table_y, S.p_table_start,
+            S.p_table_base, S.p_stack,
+        )  # fmt: skip
     flat = W.jac.reshape(-1)
     for i in range(jq_g.shape[0]):
         jq[i] = flat[jq_g[i]]
@@ -371,7 +389,7 @@ def _prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, 
     nK, nD = 0, 0
     if blocks:
         nK, nD = force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv)
-        lie_kinematic_blocks(S, Y, Li, Lj, Lv)
+        lie_kinematic_blocks(S.nb, Y, Li, Lj, Lv)
     return V, Pnc, nK, nD
 
 
