@@ -1,8 +1,18 @@
-"""solver.jit: kernels are compiled once per argument types, not once per literal value."""
+"""solver.jit: kernels are compiled once per argument types, not once per literal value, and
+state their reference-counting setting."""
+
+from pathlib import Path
 
 import numba
+import numpy as np
+import pytest
+from numba.core.runtime import rtsys
 
+from MBDWorkbench.solver import simulate
 from MBDWorkbench.solver.jit import njit
+from MBDWorkbench.solver.model import load
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def _callee_and_caller(decorator):
@@ -28,3 +38,50 @@ def test_plain_numba_would_compile_one_per_literal():
     scale, caller = _callee_and_caller(numba.njit)
     assert caller(2.0) == 10.0
     assert len(scale.signatures) >= 3
+
+
+def _allocating_callee_and_counting_free_caller(decorator):
+    @decorator
+    def total_of_copy(x):
+        y = x.copy()  # allocates: needs Numba's reference counting
+        return y.sum()
+
+    @njit(refcounts=False)
+    def caller(x):
+        return total_of_copy(x) + x[0]
+
+    return caller
+
+
+def test_a_kernel_without_reference_counts_can_call_one_that_allocates():
+    """solver.jit states every kernel's setting, so a callee compiled on the way keeps its own."""
+    caller = _allocating_callee_and_counting_free_caller(njit)
+    assert caller(np.arange(4.0)) == 6.0
+
+
+def test_plain_numba_callee_would_inherit_no_reference_counts():
+    """The behaviour solver.jit's explicit setting prevents (if Numba changes it, the test above stays valid)."""
+    caller = _allocating_callee_and_counting_free_caller(numba.njit)
+    with pytest.raises(numba.core.errors.TypingError):
+        caller(np.arange(4.0))
+
+
+def _live_compiled_arrays() -> int:
+    stats = rtsys.get_allocation_stats()
+    return stats.mi_alloc - stats.mi_free
+
+
+@pytest.mark.parametrize("integrator", ["rk4", "symplectic_euler", "galpha", "cros"])
+def test_step_loops_without_reference_counts_leak_no_array(integrator):
+    """run_fixed, galpha's _try_step/_factorize, cros's solve and jacobians._prepare are compiled
+    without reference counts: an array they received from a callee would never be freed, one
+    per step. The slider-crank has a driver and a spring (every branch of _prepare)."""
+    if hasattr(rtsys, "memsys_enable_stats"):  # Numba >= 0.57 counts only when asked
+        rtsys.memsys_enable_stats()
+    model = load(str(EXAMPLES / "slider_crank.json"))
+    simulate(model, integrator=integrator, t_end=0.01, step=1e-3, output_step=0.01)  # compiled, warm
+    for t_end in (0.1, 0.3):
+        before = _live_compiled_arrays()
+        result = simulate(model, integrator=integrator, t_end=t_end, step=1e-3, output_step=0.05)
+        assert result.status == "completed"
+        assert _live_compiled_arrays() == before, f"{integrator}, {t_end} s"

@@ -10,7 +10,20 @@ value: Numba types a constant argument of a call between compiled functions (``f
 ``g(..., True)``) as a literal and compiles the callee again for each value, with everything
 it calls, unless told otherwise. Here every argument is widened to its plain type (int64,
 bool, ...), so a kernel called with 0 and 1 is compiled once (bench/results/cold_start.md:
-this and fewer inlined copies cut the first solve's compile time)."""
+this and fewer inlined copies cut the first solve's compile time).
+
+Reference counts: every compiled call that receives an array touches its reference count
+(an atomic increment on entry, a decrement on exit), and a namedtuple argument counts all its
+arrays: the Static and Work tuples hold 58. For the step-loop functions that take S and W once
+per step or per Newton iteration this was a third to a half of a small model's step
+(docs/index3.md, "Reference counts"). Those are compiled with ``refcounts=False`` (Numba's
+private ``_nrt`` option): no counting in them. Such a function must neither allocate an array
+nor receive a new one from a callee, so it writes into arrays it is given: Numba refuses most
+allocations there at compile time, but an array returned by a callee would never be freed
+(tests/test_jit.py counts the runtime's live arrays around runs). Every other kernel states
+``refcounts=True``, because a callee compiled on the way from a function without counting
+would otherwise inherit that setting (Numba's nrt flag is inherited when not set) and fail
+to compile its own allocations."""
 
 from __future__ import annotations
 
@@ -46,12 +59,14 @@ class InterpretedDispatcher(Dispatcher):
 
 
 def _decorator(error_model: str):
-    def njit(func=None, interpreted=None, **options):
+    def njit(func=None, interpreted=None, refcounts=True, **options):
         """``numba.njit(**options)`` with this error model unless given, and this module's
         Dispatcher. ``interpreted``: a NumPy function with the same contract that the
         interpreted start runs instead of the Python function (for loops that are slow in
-        Python; checked against the compiled kernel in the tests)."""
+        Python; checked against the compiled kernel in the tests). ``refcounts=False``: compiled
+        without Numba's reference counting (see the module docstring)."""
         options.setdefault("error_model", error_model)
+        options["_nrt"] = refcounts
         decorate = numba.njit(**options)
 
         def wrap(f):

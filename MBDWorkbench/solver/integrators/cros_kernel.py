@@ -96,7 +96,7 @@ def _assemble(AB, position, kl, n6, M, jq, jq_r, jq_c, Ki, Kj, Kv, Di, Dj, Dv, n
         _add(AB, position, kl, Di[e], Dj[e], -ah * Dv[e])
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # called per step with S and W: no reference counts (jit.py)
 def solve(t, Y, h, curvature, lam, S, W, prep, lay, zeta, rhs, buf):
     """zeta of the CROS step of size h at (t, Y, lam) (multiplier part as a h zeta_lam), as
     CROSStepper._solve (the constraint row's target Phi - curvature h^2 gamma, see

@@ -33,15 +33,17 @@ def account_power(acc: np.ndarray, t: float, Pdrv: float, Pnc: float) -> None:
     acc[0], acc[1], acc[2], acc[5] = t, Pdrv, Pnc, 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)
 def run_fixed(
-    method: int, t: float, Y: np.ndarray, h: float, nsteps: int, S: Static, W: Work, acc: np.ndarray
-) -> tuple[int, int]:
+    method: int, t: float, Y: np.ndarray, h: float, nsteps: int, S: Static, W: Work, acc: np.ndarray, k: np.ndarray,
+    tmp: np.ndarray, q: np.ndarray, w: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
     """Advance Y in place by ``nsteps`` steps of size h [s]; after each step the kept
     constraint rows are decided again and the state projected where needed
-    (:func:`..kernels.end_of_step`). Returns (steps done, status)."""
+    (:func:`..kernels.end_of_step`). Returns (steps done, status). Scratch (no reference
+    counts here, so nothing is allocated: jit.py): k (4, len(Y)) the stage derivatives,
+    tmp (len(Y),) a stage state, q (4,) and w (3,) a quaternion and a rotation vector."""
     n = Y.shape[0]
-    k, tmp = np.empty((4, n)), np.empty(n)  # the stage derivatives k1 .. k4 (rows), a stage state
     off, m = 7 * S.nb, S.row_kind.shape[0]
     stages = 4 if method == 2 else 1
     for step in range(nsteps):
@@ -71,7 +73,11 @@ def run_fixed(
                 o = off + 6 * b
                 for c in range(3):
                     Y[7 * b + c] += h * Y[o + c]
-                rotate_by_body_vector(Y[7 * b + 3 : 7 * b + 7].copy(), h * Y[o + 3 : o + 6], Y[7 * b + 3 : 7 * b + 7])
+                for c in range(4):
+                    q[c] = Y[7 * b + 3 + c]
+                for c in range(3):
+                    w[c] = h * Y[o + 3 + c]
+                rotate_by_body_vector(q, w, Y[7 * b + 3 : 7 * b + 7])
         else:
             if status != kernels.OK:
                 return step, status
@@ -97,12 +103,13 @@ class FixedStepStepper(Stepper):
         super().__init__(system, settings, t0, Y0)
         self.h = settings.step
         self.events = RankEvents(system)
+        self._scratch = (np.empty((4, len(Y0))), np.empty(len(Y0)), np.empty(4), np.empty(3))  # run_fixed's
 
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
         n, h = equal_steps(t_next - t, self.h)
         done, status = kernels.fast_call(
-            run_fixed, self.method, float(t), Y, float(h), n, self.system.static, self.system.work, acc
+            run_fixed, self.method, float(t), Y, float(h), n, self.system.static, self.system.work, acc, *self._scratch
         )
         self.steps += done
         self.events.read(self)

@@ -190,7 +190,7 @@ def costly_step(evaluations, cycle):
     return evaluations * cycle[1] > cycle[0]
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # takes S and W: no reference counts (jit.py)
 def _factorize(t1, Yn, h, lam_new, S, W, prep, lay, par, fs, cnt):
     """Factorise the iteration matrix at (t1, Yn, lam_new) for step h; False if singular."""
     lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
@@ -247,10 +247,11 @@ def _a_start(h, a, vdot, vdot_prev, fs, par, a0):
         a0[:] = a + (par[P_AM] - par[P_AF]) * (h - hp) * (vdot - vdot_prev) / hp
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # takes S and W once per step: no reference counts (jit.py)
 def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, ws):
     """Newton solve of one step of size h into the work arrays ws; returns (code, fresh,
-    potential, Pnc): code 0 converged, 1 failed, 2 singular matrix."""
+    potential, Pnc): code 0 converged, 1 failed, 2 singular matrix. Allocates nothing (no
+    array expressions): it is compiled without reference counts."""
     lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
     active_rows, jq_r, jq_c, is_driver, M, position, AB, piv, band = lay
     Yn, vd, a0, a_new, v, dq, lam_new, sc, rhs, sol, buf, x = ws
@@ -259,18 +260,22 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     cfac = (1.0 - af) / (1.0 - am)
     bp, gp = b * cfac, g * cfac
     v0 = Y[7 * nb :]
-    vd[:] = vdot
     _a_start(h, a, vdot, vdot_prev, fs, par, a0)
-    a_new[:] = (af * vdot - am * a0 + (1.0 - af) * vd) / (1.0 - am)
-    v[:] = v0 + h * (1.0 - g) * a0 + h * g * a_new
-    dq[:] = v0 + h * (0.5 - b) * a0 + h * b * a_new
-    lam_new[:] = lam
+    for k in range(n6):
+        vd[k] = vdot[k]
+        a_new[k] = (af * vdot[k] - am * a0[k] + (1.0 - af) * vd[k]) / (1.0 - am)
+        v[k] = v0[k] + h * (1.0 - g) * a0[k] + h * g * a_new[k]
+        dq[k] = v0[k] + h * (0.5 - b) * a0[k] + h * b * a_new[k]
+    for k in range(ma):
+        lam_new[k] = lam[k]
     _scale(Y, nb, par[P_RTOL], par[P_ATOL], sc)
     t1 = t + h
     fresh = False
-    x[:] = h * dq
+    for k in range(n6):
+        x[k] = h * dq[k]
     apply_increment(S.nb, Y, x, Yn)
-    Yn[7 * nb :] = v
+    for k in range(n6):
+        Yn[7 * nb + k] = v[k]
     if cnt[C_SLOW] == 1:
         cnt[C_LU_VALID] = 0
         cnt[C_SLOW] = 0
@@ -285,9 +290,11 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     floor = 100 * 2.220446049250313e-16 * (1.0 + qmax) / (bp * h * h)
     tol_phi = par[P_TOL_PHI]
     for it in range(int(par[P_MAX_NEWTON])):
-        x[:] = h * dq
+        for k in range(n6):
+            x[k] = h * dq[k]
         apply_increment(S.nb, Y, x, Yn)
-        Yn[7 * nb :] = v
+        for k in range(n6):
+            Yn[7 * nb + k] = v[k]
         V, Pnc, _, _ = _prepare(t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, False, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
         phimax = 0.0
         finite = True

@@ -360,12 +360,13 @@ def lie_kinematic_blocks(nb, Y, Ji, Jj, Jv):
 
 
 # ----------------------------------------------------------------------------- fused evaluation
-@njit(cache=True)
+@njit(cache=True, refcounts=False)
 def _prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
-    """The compiled body of :func:`prepare`. It hands the kernels the arrays they read, not S
-    and W: a compiled call (or an inlined helper) taking a namedtuple touches the reference
-    count of every array in it (58 in S and W), which was half the time of a galpha step on the
-    two-link chain (docs/index3.md, "Compiled step loop")."""
+    """The compiled body of :func:`prepare`, once per Newton iteration. It hands the kernels the
+    arrays they read, not S and W: a compiled call (or an inlined helper) taking a namedtuple
+    touches the reference count of every array in it (58 in S and W), which was half the time of
+    a galpha step on the two-link chain (docs/index3.md, "Reference counts"); for its own S and W
+    it is compiled without reference counts (jit.py)."""
     _update_rotations(S.nb, Y, W.A)
     V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, W.Q)
     Pnc = 0.0
