@@ -247,6 +247,16 @@ def _a_start(h, a, vdot, vdot_prev, fs, par, a0):
         a0[:] = a + (par[P_AM] - par[P_AF]) * (h - hp) * (vdot - vdot_prev) / hp
 
 
+@njit(cache=True)
+def _trial_state(nb, Y, h, dq, v, x, Yn):
+    """Yn = Y with the positions moved by h dq and the velocities v (x: scratch, len(dq))."""
+    for k in range(dq.shape[0]):
+        x[k] = h * dq[k]
+    apply_increment(nb, Y, x, Yn)
+    for k in range(v.shape[0]):
+        Yn[7 * nb + k] = v[k]
+
+
 @njit(cache=True, refcounts=False)  # takes S and W once per step: no reference counts (jit.py)
 def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, ws):
     """Newton solve of one step of size h into the work arrays ws; returns (code, fresh,
@@ -271,11 +281,7 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     _scale(Y, nb, par[P_RTOL], par[P_ATOL], sc)
     t1 = t + h
     fresh = False
-    for k in range(n6):
-        x[k] = h * dq[k]
-    apply_increment(S.nb, Y, x, Yn)
-    for k in range(n6):
-        Yn[7 * nb + k] = v[k]
+    _trial_state(nb, Y, h, dq, v, x, Yn)
     if cnt[C_SLOW] == 1:
         cnt[C_LU_VALID] = 0
         cnt[C_SLOW] = 0
@@ -289,12 +295,7 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
         qmax = max(qmax, abs(Y[i]))
     floor = 100 * 2.220446049250313e-16 * (1.0 + qmax) / (bp * h * h)
     tol_phi = par[P_TOL_PHI]
-    for it in range(int(par[P_MAX_NEWTON])):
-        for k in range(n6):
-            x[k] = h * dq[k]
-        apply_increment(S.nb, Y, x, Yn)
-        for k in range(n6):
-            Yn[7 * nb + k] = v[k]
+    for it in range(int(par[P_MAX_NEWTON])):  # Yn: the trial state of dq and v
         V, Pnc, _, _ = _prepare(t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, False, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
         phimax = 0.0
         finite = True
@@ -341,6 +342,7 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
             dq[k] += h * bp * dv
         for k in range(ma):
             lam_new[k] += sol[n6 + k]
+        _trial_state(nb, Y, h, dq, v, x, Yn)
     return 1, fresh, 0.0, 0.0
 
 
