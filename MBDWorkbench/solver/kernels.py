@@ -1057,26 +1057,16 @@ def derivatives(t, Y, S, W, Ydot):
     """dY/dt at (t, Y); fills W.lam (multipliers of the kept rows, 0 for the dropped ones;
     J^T lam is the constraint load with a minus sign). Returns (status, potential energy,
     non-conservative power, driver power)."""
-    # No inlined helper taking S or W and no array bound to a local here: either makes Numba copy
-    # the namedtuples and touch every array's reference count (atomics, ~55 per copy), which made
-    # small models up to 1.2x slower (bench/results/unbiased_kkt.md).
+    # Inlined only into explicit.run_fixed, which is compiled without reference counts (jit.py):
+    # there the inlined helpers' copies of S and W touch no reference count. In a kernel that
+    # counts them, each copy would cost ~58 atomics (bench/results/unbiased_kkt.md).
     _update_rotations(S.nb, Y, W.A)
     V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, W.Q)
-    Pnc = 0.0
-    if S.force_bi.shape[0] > 0:
-        V, Pnc = _force_elements(
-            t, 0, S.nb, Y, W.A, W.Q, V, 0.0, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
-            S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
-            S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,
-        )  # fmt: skip
+    V, Pnc = force_elements(t, 0, Y, S, W, W.Q, V)
     _free_acc(S.nb, W.Q, S.minv, W.acc)
     Pdrv = 0.0
     if S.row_kind.shape[0] > 0:
-        _constraints(
-            t, Y, S.nb, W.A, S.row_kind, S.row_bi, S.row_bj, S.row_vecs, S.row_prog, W.phi, W.jac, W.gamma, W.rate,
-            S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x, S.p_table_y, S.p_table_start,
-            S.p_table_base, S.p_stack,
-        )  # fmt: skip
+        constraints(t, Y, S, W)
         ok, rmin = _factor_all_rows(
             W.band, W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm, S.bw,
             W.ratio, W.ref, W.ctl,

@@ -34,13 +34,13 @@ from ..joints import add_force_jacobian, body_side, has_force_jacobian, jacobian
 from ..kernels import (
     FORCE_KERNELS,
     READS_VELOCITY,
-    _constraints,
-    _force_elements,
     _gravity_gyro,
     _update_rotations,
+    constraints,
     fast_call,
     force_element,
     force_element_data,
+    force_elements,
 )
 from ..quaternion import rotate_by_body_vector
 
@@ -319,16 +319,12 @@ def triplet_capacity(S: tuple, n_active: int) -> tuple[int, int]:
     return max(nK, 1), max(nD, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # called from _prepare: no reference counts (jit.py)
 def load_rate(t: float, Y: np.ndarray, S: tuple, W: tuple, out: np.ndarray) -> None:
     """dQ/dt (6 N) at fixed state: the explicit time dependence of Q (the loads' profiles)."""
     _update_rotations(S.nb, Y, W.A)
     out[:] = 0.0
-    _force_elements(
-        t, 1, S.nb, Y, W.A, out, 0.0, 0.0, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
-        S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
-        S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,
-    )  # fmt: skip
+    force_elements(t, 1, Y, S, W, out, 0.0)
 
 
 # ----------------------------------------------------------------------------- state helpers
@@ -362,26 +358,16 @@ def lie_kinematic_blocks(nb, Y, Ji, Jj, Jv):
 # ----------------------------------------------------------------------------- fused evaluation
 @njit(cache=True, refcounts=False)
 def _prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
-    """The compiled body of :func:`prepare`, once per Newton iteration. It hands the kernels the
-    arrays they read, not S and W: a compiled call (or an inlined helper) taking a namedtuple
-    touches the reference count of every array in it (58 in S and W), which was half the time of
-    a galpha step on the two-link chain (docs/index3.md, "Reference counts"); for its own S and W
-    it is compiled without reference counts (jit.py)."""
+    """The compiled body of :func:`prepare`, once per Newton iteration. Compiled without reference
+    counts (jit.py), as are the helpers it hands S and W (inlined, or load_rate): a call taking a
+    namedtuple would otherwise touch the reference count of every array in it (58 in S and W),
+    which was half the time of a galpha step on the two-link chain (docs/index3.md, "Reference
+    counts"). force_jacobians, called only when factorising, still counts them."""
     _update_rotations(S.nb, Y, W.A)
     V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, W.Q)
-    Pnc = 0.0
-    if S.force_bi.shape[0] > 0:
-        V, Pnc = _force_elements(
-            t, 0, S.nb, Y, W.A, W.Q, V, 0.0, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
-            S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
-            S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,
-        )  # fmt: skip
+    V, Pnc = force_elements(t, 0, Y, S, W, W.Q, V)
     if S.row_kind.shape[0] > 0:
-        _constraints(
-            t, Y, S.nb, W.A, S.row_kind, S.row_bi, S.row_bj, S.row_vecs, S.row_prog, W.phi, W.jac, W.gamma, W.rate,
-            S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x, S.p_table_y, S.p_table_start,
-            S.p_table_base, S.p_stack,
-        )  # fmt: skip
+        constraints(t, Y, S, W)
     flat = W.jac.reshape(-1)
     for i in range(jq_g.shape[0]):
         jq[i] = flat[jq_g[i]]
