@@ -1061,8 +1061,7 @@ def derivatives(t, Y, S, W, Ydot):
     # there the inlined helpers' copies of S and W touch no reference count. In a kernel that
     # counts them, each copy would cost ~58 atomics (bench/results/unbiased_kkt.md).
     _update_rotations(S.nb, Y, W.A)
-    V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, W.Q)
-    V, Pnc = force_elements(t, 0, Y, S, W, W.Q, V)
+    V, Pnc = forces(t, Y, S, W, W.Q)
     _free_acc(S.nb, W.Q, S.minv, W.acc)
     Pdrv = 0.0
     if S.row_kind.shape[0] > 0:

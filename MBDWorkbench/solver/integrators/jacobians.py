@@ -34,13 +34,13 @@ from ..joints import add_force_jacobian, body_side, has_force_jacobian, jacobian
 from ..kernels import (
     FORCE_KERNELS,
     READS_VELOCITY,
-    _gravity_gyro,
     _update_rotations,
     constraints,
     fast_call,
     force_element,
     force_element_data,
     force_elements,
+    forces,
 )
 from ..quaternion import rotate_by_body_vector
 
@@ -364,8 +364,7 @@ def _prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, 
     which was half the time of a galpha step on the two-link chain (docs/index3.md, "Reference
     counts"). force_jacobians, called only when factorising, still counts them."""
     _update_rotations(S.nb, Y, W.A)
-    V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, W.Q)
-    V, Pnc = force_elements(t, 0, Y, S, W, W.Q, V)
+    V, Pnc = forces(t, Y, S, W, W.Q)
     if S.row_kind.shape[0] > 0:
         constraints(t, Y, S, W)
     flat = W.jac.reshape(-1)
