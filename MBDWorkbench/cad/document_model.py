@@ -36,6 +36,7 @@ from .joint_references import joint_frames, uses_second_frame
 from .objects import (
     COMPONENTS,
     body_mass_properties,
+    driver_unit,
     field_unit,
     find_objects,
     mbd_type,
@@ -236,7 +237,7 @@ def _driver(obj, names, joints):
     what = "driver '%s'" % obj.Label
     if obj.Joint is None or obj.Joint.Name not in joints:
         raise CadError("%s: its Joint is missing or not part of this simulation" % what)
-    k = DEG if obj.DriverType == "rotational" else 1e-3
+    k = driver_unit(obj.DriverType)[1]  # deg -> rad, mm -> m
     if obj.Profile == "constant_speed":
         profile = {"type": "constant_speed", "speed": float(obj.Rate) * k}
     elif obj.Profile == "harmonic":

@@ -38,6 +38,7 @@ from ..solver import integrators
 from ..solver.catalog import (
     BODY_KINDS,
     DRIVER_TYPES,
+    DRIVERS,
     FORCES,
     JOINT_KINDS,
     JOINT_TYPES,
@@ -516,7 +517,7 @@ class DriverProxy(_Proxy):
                 "App::PropertyEnumeration",
                 "DriverType",
                 g,
-                "rotational: angle about the joint z axis; linear: displacement along it",
+                "; ".join("%s: %s" % (d.name, d.coordinate) for d in DRIVERS.values()),
                 "rotational",
                 None,
                 DRIVER_TYPES,
@@ -639,6 +640,13 @@ NUMBER_PROPERTIES = {
 }
 FRAMES = ("global", "body")
 COMPONENTS = "XYZ"
+
+
+def driver_unit(driver_type: str) -> tuple[str, float]:
+    """(unit of a driver's value in FreeCAD, SI value of 1 of it): deg for rotational drivers
+    (rad), mm for linear ones (m), from the record's SI unit (catalog.DRIVERS)."""
+    unit = DRIVERS[driver_type].unit
+    return NUMBER_PROPERTIES[unit][1:] if unit in NUMBER_PROPERTIES else (unit, 1.0)
 
 
 def generic_force_types() -> tuple[str, ...]:
