@@ -30,7 +30,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import joints_driven_by
-from .objects import driver_unit
+from .force_fields import driver_unit
 from .properties import first_property, quantity_value
 
 if TYPE_CHECKING:

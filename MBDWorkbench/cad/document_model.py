@@ -12,7 +12,7 @@ The document's Multibody Dynamics objects (see :mod:`objects`) are read as follo
 * Driver: rotational [deg] or linear [mm] profiles -> rad or m.
 * SpringDamper, Force: converted from N/mm, N mm/deg, N mm to N/m, N m/rad, N m.
 * ForceElement (any other force type of catalog.FORCES): its fields read kind by kind from
-  the properties its record gave it (:func:`objects.field_unit`: points and lengths in mm,
+  the properties its record gave it (:func:`force_fields.field_unit`: points and lengths in mm,
   angles in deg, other numbers and profiles in SI).
 * Simulation: settings and gravity [mm/s^2].
 
@@ -32,18 +32,9 @@ from typing import TYPE_CHECKING
 from ..solver.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from .archive import check_document_file
 from .errors import CadError
+from .force_fields import COMPONENTS, driver_unit, field_unit, optional, property_name
 from .joint_references import joint_frames, uses_second_frame
-from .objects import (
-    COMPONENTS,
-    body_mass_properties,
-    driver_unit,
-    field_unit,
-    find_objects,
-    mbd_type,
-    optional,
-    property_name,
-    simulation_members,
-)
+from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
 from .placement import placement_axes, placement_from_pose, quaternion_wxyz, rotation_matrix
 
 if TYPE_CHECKING:

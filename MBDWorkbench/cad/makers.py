@@ -21,17 +21,9 @@ from ..solver.catalog import (
 )
 from . import gui_hooks
 from .errors import CadError
+from .force_fields import generic_force_types, set_field
 from .mass_properties import mass_properties
-from .objects import (
-    MATERIALS,
-    PROXIES,
-    body_of_part,
-    find_simulation,
-    generic_force_types,
-    mbd_type,
-    set_density,
-    set_field,
-)
+from .objects import MATERIALS, PROXIES, body_of_part, find_simulation, mbd_type, set_density
 from .placement import app_vector, placement_from_axes
 
 if TYPE_CHECKING:
@@ -290,9 +282,9 @@ def make_force_element(
     **values: Any,
 ) -> App.DocumentObject:
     """A force element of catalogue type ``ftype`` (one without a dedicated object, see
-    objects.generic_force_types); ``values`` by field name in FreeCAD's units (bodies and
+    force_fields.generic_force_types); ``values`` by field name in FreeCAD's units (bodies and
     joints as objects, points [mm], lengths [mm], angles [deg], other numbers and profiles in
-    their SI unit; see objects.field_unit). Raises CadError (document unchanged) on bad input."""
+    their SI unit; see force_fields.field_unit). Raises CadError (document unchanged) on bad input."""
     if ftype not in generic_force_types():
         raise CadError("force type %r has no generic object (one of %s)" % (ftype, or_list(generic_force_types())))
     record = FORCES[ftype]

@@ -5,13 +5,13 @@ workbench's ``Initialize``) does, and registers every command with ``FreeCADGui.
 The joint commands, one per joint type of :data:`MBDWorkbench.solver.catalog.JOINTS`, are
 named ``MBD_Joint_<type>``; the force commands, one per force type of
 :data:`MBDWorkbench.solver.catalog.FORCES` without a dedicated object (springs and forces have
-``MBD_SpringDamper`` and ``MBD_Force``; see ``cad.objects.DEDICATED_FORCE_OBJECTS``), are named
+``MBD_SpringDamper`` and ``MBD_Force``; see ``cad.force_fields.DEDICATED_FORCE_OBJECTS``), are named
 ``MBD_Force_<type>``.
 """
 
 from __future__ import annotations
 
-from ..cad.objects import generic_force_types
+from ..cad.force_fields import generic_force_types
 from ..solver.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS
 
 __all__ = [

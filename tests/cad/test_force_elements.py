@@ -29,10 +29,10 @@ def doc(App):
 @pytest.fixture
 def generic(monkeypatch):
     """Spring-dampers and point forces made as ForceElements (their dedicated objects off)."""
-    from MBDWorkbench.cad import objects
+    from MBDWorkbench.cad import force_fields
 
-    monkeypatch.setattr(objects, "DEDICATED_FORCE_OBJECTS", {"torque": "Force"})
-    return objects
+    monkeypatch.setattr(force_fields, "DEDICATED_FORCE_OBJECTS", {"torque": "Force"})
+    return force_fields
 
 
 def drag_record():
@@ -43,21 +43,21 @@ def drag_record():
 
 def test_every_force_type_has_an_object_and_a_command(monkeypatch):
     from MBDWorkbench import commands
-    from MBDWorkbench.cad import objects
+    from MBDWorkbench.cad import force_fields
 
-    assert set(objects.generic_force_types()) | set(objects.DEDICATED_FORCE_OBJECTS) == set(catalog.FORCES)
-    assert commands.FORCE_COMMANDS == tuple("MBD_Force_" + t for t in objects.generic_force_types())
+    assert set(force_fields.generic_force_types()) | set(force_fields.DEDICATED_FORCE_OBJECTS) == set(catalog.FORCES)
+    assert commands.FORCE_COMMANDS == tuple("MBD_Force_" + t for t in force_fields.generic_force_types())
     assert set(commands.FORCE_COMMANDS) <= set(commands.COMMANDS)
     monkeypatch.setitem(catalog.FORCES, "test_drag", drag_record())
-    assert objects.generic_force_types()[-1] == "test_drag"
+    assert force_fields.generic_force_types()[-1] == "test_drag"
     assert commands.force_commands()[-1] == "MBD_Force_test_drag"
     assert "MBD_Force_test_drag" in commands.force_commands(catalog.JOINT_KINDS)
     assert "MBD_Force_test_drag" not in commands.force_commands(catalog.BODY_KINDS)
 
 
 def test_record_fields_become_typed_properties(App, doc, monkeypatch):
+    from MBDWorkbench.cad.force_fields import generic_force_types
     from MBDWorkbench.cad.makers import make_force_element
-    from MBDWorkbench.cad.objects import generic_force_types
 
     monkeypatch.setitem(catalog.FORCES, "test_drag", drag_record())
     import make_pendulum_fcstd

@@ -32,10 +32,10 @@ def choices(doc: App.Document, spec: ForceField) -> list[tuple[str, str]]:
 
 class FieldRow:
     """The editor of one field: ``widget`` for the form, ``value()`` in FreeCAD's units
-    (objects.field_unit; None: an unset optional field), ``set(value)``."""
+    (force_fields.field_unit; None: an unset optional field), ``set(value)``."""
 
     def __init__(self, panel: ForceElementPanel, spec: ForceField, value: Any) -> None:
-        from ...cad.objects import FRAMES, field_unit, optional
+        from ...cad.force_fields import FRAMES, field_unit, optional
         from ...solver.catalog import BODY_KINDS, JOINT_KINDS, NUMBER_KINDS
 
         _, _, QtWidgets = qt_modules()
@@ -112,7 +112,7 @@ class ForceElementPanel(TaskPanel):
     def __init__(
         self, doc: App.Document, ftype: str, force: App.DocumentObject | None = None, selected: tuple = ()
     ) -> None:
-        from ...cad.objects import read_field
+        from ...cad.force_fields import read_field
         from ...solver.catalog import FORCES
 
         self.record = FORCES[ftype]
@@ -155,8 +155,8 @@ class ForceElementPanel(TaskPanel):
         return {row.spec.name: row.value() for row in self.rows}
 
     def apply(self) -> App.DocumentObject:
+        from ...cad.force_fields import set_field
         from ...cad.makers import make_force_element
-        from ...cad.objects import set_field
 
         values = self.values()
         if self.creating:

@@ -97,7 +97,7 @@ class DriverPanel(_ProfilePanel):
     @staticmethod
     def unit_of(driver_type: str) -> str:
         """Unit of a driver's value: deg (rotational) or mm (linear)."""
-        from ...cad.objects import driver_unit
+        from ...cad.force_fields import driver_unit
 
         return driver_unit(driver_type)[0]
 
@@ -123,7 +123,7 @@ class DriverPanel(_ProfilePanel):
         """The pending driver after the checks the solver makes; raises naming the problem."""
         from ...cad.document_model import _driver
         from ...cad.errors import CadError
-        from ...cad.objects import driver_unit
+        from ...cad.force_fields import driver_unit
 
         pending = self.pending()
         if self.joint is None:

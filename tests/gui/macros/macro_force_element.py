@@ -1,7 +1,7 @@
 # GUI macro (run by tests/gui/gui_runner_macro.py inside FreeCAD): the task panel built from a
 # force type's catalogue record (commands/panels/force_element.py) on a copy of
 # examples/pendulum.FCStd. The dedicated objects of the torsion spring and the translational
-# spring are switched off (cad.objects.DEDICATED_FORCE_OBJECTS), so both are made as
+# spring are switched off (cad.force_fields.DEDICATED_FORCE_OBJECTS), so both are made as
 # ForceElements: created with the joint / bodies picked, edited by double click, Cancel leaves
 # the document unchanged, and the document solves with them. A screenshot of the panel is saved
 # (mbd_panel_force_element.png).
@@ -12,13 +12,13 @@ import os
 import shutil
 
 import MBDWorkbench
-from MBDWorkbench.cad import objects
+from MBDWorkbench.cad import force_fields, objects
 from MBDWorkbench.cad.document_model import model_from_document
 from MBDWorkbench.commands import task_panels
 from MBDWorkbench.commands.panels.base import open_panel
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__)))
-objects.DEDICATED_FORCE_OBJECTS = {"point_force": "Force", "torque": "Force"}
+force_fields.DEDICATED_FORCE_OBJECTS = {"point_force": "Force", "torque": "Force"}
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 wait(300)
 path = os.path.join(OUT_DIR, "pendulum_copy.FCStd")
