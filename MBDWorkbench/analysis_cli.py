@@ -27,6 +27,7 @@ from .cli_common import (
     report_stopped_run,
     status_lines,
 )
+from .solver.catalog import DRIVERS
 from .solver.errors import SimulationError
 from .solver.tolerances import RANK_TOL, SINGULAR_TOL
 
@@ -106,7 +107,7 @@ def cmd_inverse_dynamics(args: argparse.Namespace) -> int:
     res, path = out
     for d, drv in zip(res.driver_names, res.model.drivers):
         e, p = res.driver_effort(d), res.driver_power(d)
-        unit = "N m" if drv.type == "rotational" else "N"
+        unit = DRIVERS[drv.type].effort_unit
         k = int(abs(e).argmax())
         print(
             f"driver '{d}': peak effort {e[k]:.6g} {unit} at t = {res.t[k]:.4g} s, "
@@ -132,7 +133,7 @@ def cmd_statics(args: argparse.Namespace) -> int:
         if a["moved_m"] > 1e-9 or a["rotated_rad"] > 1e-9:
             print(f"  body '{a['body']}' moved {a['moved_m']:.4g} m and turned {a['rotated_rad']:.4g} rad")
     for d, drv in zip(res.driver_names, model.drivers):
-        unit = "N m" if drv.type == "rotational" else "N"
+        unit = DRIVERS[drv.type].effort_unit
         print(f"  driver '{d}' holds with {res.driver_effort(d)[0]:.6g} {unit}")
     print(f"results written to {out}")
     return 0

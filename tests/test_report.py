@@ -481,3 +481,62 @@ def test_bad_points(crank, tmp_path):
         with pytest.raises(ReportError, match=match):
             write_report(crank[1], str(tmp_path / "r"), points=points)
     assert not (tmp_path / "r").exists()
+
+
+# ----------------------------------------------------------------------------- catalogue-driven text
+def test_force_description_and_unit_come_from_the_record(monkeypatch):
+    """A force type added to the catalogue at run time is described from its record: what it acts
+    on, each field with its symbol and unit, what it applies [unit]; no per-type code."""
+    import dataclasses
+
+    from MBDWorkbench.solver import catalog
+    from MBDWorkbench.solver.model import Force
+
+    drag = catalog.ForceType(
+        "test_drag",
+        (
+            catalog.ForceField("joint", "rotational_joint"),
+            catalog.ForceField("damping", "nonneg", 0.0, unit="N m s/rad", symbol="c"),
+        ),
+        effort="torque",
+    )
+    monkeypatch.setitem(catalog.FORCES, "test_drag", drag)
+    f = Force(name="drag", type="test_drag", joint="pivot", damping=0.25)
+    assert document.force_target(f) == "joint pivot"
+    assert document.force_params(f) == "c = 0.25 N m s/rad"
+    assert document.effort_text(drag) == "torque [N m]"
+    pushed = dataclasses.replace(
+        drag, fields=drag.fields + (catalog.ForceField("point", "point", None),), effort="force"
+    )
+    monkeypatch.setitem(catalog.FORCES, "test_drag", pushed)
+    assert document.effort_text(pushed) == "force [N]"
+    assert document.force_params(f) == "c = 0.25 N m s/rad"  # a point is where it acts, not a parameter
+
+
+def test_spring_and_point_force_rows():
+    from MBDWorkbench.solver.model import Force
+
+    spring = Force(
+        name="s",
+        type="spring_damper",
+        body_i="ground",
+        point_i=[0, 0, 1],
+        body_j="bob",
+        point_j=[1, 0, 0],
+        stiffness=5.0,
+    )
+    assert (
+        document.force_target(spring) == f"ground at {document.vec([0, 0, 1])} \u2013 bob at {document.vec([1, 0, 0])}"
+    )
+    assert document.force_params(spring) == "k = 5 N/m, c = 0 N s/m, free length: the initial distance"
+    push = Force(name="p", type="point_force", body="bob", force=[1, 0, "t"], frame="body")
+    assert document.force_target(push) == "bob at the CoG"
+    assert document.force_params(push) == "F = [1, 0, t] N, body axes"
+    assert document.effort_text(catalog_record("rotational")) == "torque [N m]"
+    assert document.effort_text(catalog_record("linear")) == "force [N]"
+
+
+def catalog_record(driver_type):
+    from MBDWorkbench.solver.catalog import DRIVERS
+
+    return DRIVERS[driver_type]

@@ -30,6 +30,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..solver.catalog import joints_driven_by
+from .force_fields import driver_unit
 from .properties import first_property, quantity_value
 
 if TYPE_CHECKING:
@@ -380,7 +381,7 @@ def import_motions(
             report.updated.append(obj.Label)
         report.drivers.append(obj.Label)
         if abs(start) > START_TOL:
-            unit = "deg" if dtype == "rotational" else "mm"
+            unit = driver_unit(dtype)[0]
             report.notes.append(
                 "%s: its formula starts joint '%s' %.6g %s away from where the parts are: the run moves it "
                 "there at t = 0, as the Assembly's simulation does" % (label, joint.Label, start, unit)

@@ -11,6 +11,9 @@ The document's Multibody Dynamics objects (see :mod:`objects`) are read as follo
   parametric joint's frames from its references' current geometry (:mod:`.joint_references`).
 * Driver: rotational [deg] or linear [mm] profiles -> rad or m.
 * SpringDamper, Force: converted from N/mm, N mm/deg, N mm to N/m, N m/rad, N m.
+* ForceElement (any other force type of catalog.FORCES): its fields read kind by kind from
+  the properties its record gave it (:func:`force_fields.field_unit`: points and lengths in mm,
+  angles in deg, other numbers and profiles in SI).
 * Simulation: settings and gravity [mm/s^2].
 
 Bad input raises :class:`CadError` naming the object (the label) and its property; the
@@ -26,9 +29,10 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import JOINTS
+from ..solver.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from .archive import check_document_file
 from .errors import CadError
+from .force_fields import COMPONENTS, driver_unit, field_unit, optional, property_name
 from .joint_references import joint_frames, uses_second_frame
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
 from .placement import placement_axes, placement_from_pose, quaternion_wxyz, rotation_matrix
@@ -224,7 +228,7 @@ def _driver(obj, names, joints):
     what = "driver '%s'" % obj.Label
     if obj.Joint is None or obj.Joint.Name not in joints:
         raise CadError("%s: its Joint is missing or not part of this simulation" % what)
-    k = DEG if obj.DriverType == "rotational" else 1e-3
+    k = driver_unit(obj.DriverType)[1]  # deg -> rad, mm -> m
     if obj.Profile == "constant_speed":
         profile = {"type": "constant_speed", "speed": float(obj.Rate) * k}
     elif obj.Profile == "harmonic":
@@ -302,6 +306,42 @@ def _force(obj, names, bodies):
     return f
 
 
+def _field_value(obj, spec, names, bodies, joints, what):
+    """The SI model value of a ForceElement's field ``spec`` (see objects.field_properties)."""
+    prop = property_name(spec.name)
+    if spec.kind in BODY_KINDS:
+        return _ref(getattr(obj, prop), names, bodies, "%s (%s)" % (what, prop))
+    if spec.kind in JOINT_KINDS:
+        joint = getattr(obj, prop)
+        if joint is None or joint.Name not in joints:
+            raise CadError("%s: its %s is missing or not part of this simulation" % (what, prop))
+        return names[joint.Name]
+    if spec.kind == "profiles3":
+        return [_component(getattr(obj, prop + c), 1.0) for c in COMPONENTS]
+    if spec.kind == "frame":
+        return str(getattr(obj, prop))
+    if optional(spec) and not getattr(obj, "Set" + prop):
+        return None
+    scale = field_unit(spec)[1]
+    if spec.kind == "point":
+        return [float(c) * scale for c in getattr(obj, prop)]
+    if spec.kind in NUMBER_KINDS:
+        return _value(getattr(obj, prop)) * scale
+    raise CadError("%s: field kind %r has no FreeCAD property" % (what, spec.kind))
+
+
+def _force_element(obj, names, bodies, joints):
+    """A force of any catalogue type from a ForceElement, field by field (catalog.FORCES)."""
+    from ..solver.model import Force
+
+    ftype = str(obj.ForceType)
+    if ftype not in FORCES:
+        raise CadError("force '%s': unknown force type %r (one of %s)" % (obj.Label, ftype, ", ".join(FORCES)))
+    what = "force '%s'" % obj.Label
+    values = {spec.name: _field_value(obj, spec, names, bodies, joints, what) for spec in FORCES[ftype].fields}
+    return Force(name=names[obj.Name], type=ftype, **values)
+
+
 def _settings(sim):
     from ..solver.model import Settings
 
@@ -322,6 +362,11 @@ def _settings(sim):
     return s, [_value(getattr(sim, "Gravity" + c)) * 1e-3 for c in "XYZ"]  # mm/s^2 -> m/s^2
 
 
+def _grounds(force) -> bool:
+    """Whether a force element attaches to the ground (a body field naming it)."""
+    return any(getattr(force, s.name) == "ground" for s in FORCES[force.type].fields if s.kind in BODY_KINDS)
+
+
 def _check_grounded(sim, bodies, joints, forces):
     if sim is not None and getattr(sim, "AllowFreeFlight", False):
         return
@@ -329,7 +374,7 @@ def _check_grounded(sim, bodies, joints, forces):
         return
     if any("ground" in (j.body_i, j.body_j) for j in joints):
         return
-    if any(f.type == "spring_damper" and "ground" in (f.body_i, f.body_j) for f in forces):
+    if any(_grounds(f) for f in forces):
         return
     raise CadError(
         "nothing is grounded: mark a body Grounded, or leave Body1 of a joint empty to attach it "
@@ -345,7 +390,8 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
 
     sim, objs = _elements(doc, simulation)
     sim_label = sim.Label if sim is not None else doc.Label
-    by_type = {k: [o for o in objs if mbd_type(o) == k] for k in ("Body", "Joint", "Driver", "SpringDamper", "Force")}
+    kinds = ("Body", "Joint", "Driver", "SpringDamper", "Force", "ForceElement")
+    by_type = {k: [o for o in objs if mbd_type(o) == k] for k in kinds}
     if not by_type["Body"]:
         raise CadError("simulation '%s' has no bodies: select a part and use 'Body'" % sim_label)
     names = _model_names([o for k in by_type for o in by_type[k]])
@@ -357,6 +403,7 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
     drivers = [_driver(o, names, joint_names) for o in by_type["Driver"]]
     forces = [_spring(o, names, body_names, joint_names) for o in by_type["SpringDamper"]]
     forces += [_force(o, names, body_names) for o in by_type["Force"]]
+    forces += [_force_element(o, names, body_names, joint_names) for o in by_type["ForceElement"]]
     _check_grounded(sim, bodies, joints, forces)
     settings, gravity = _settings(sim)
     model = Model(
@@ -437,7 +484,8 @@ def _document_message(exc, model, names, doc, sim) -> str:
         obj = doc.getObject(names_to_objects.get(element.name, ""))
         label = obj.Label if obj is not None else element.name
         field = m.group(3)
-        prop = next((p for prefix, p in _FIELD_PROPERTIES[m.group(1)] if field.startswith(prefix)), field or "object")
+        generic = property_name(re.split(r"[.\[]", field)[0]) if field else "object"
+        prop = next((p for prefix, p in _FIELD_PROPERTIES[m.group(1)] if field.startswith(prefix)), generic)
         word = "spring" if obj is not None and mbd_type(obj) == "SpringDamper" else _ELEMENT_WORDS[m.group(1)]
         return "%s '%s' (%s): %s" % (word, label, prop, exc.message)
     where = sim.Label if sim is not None else doc.Label

@@ -10,9 +10,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
+from ..solver.catalog import (
+    BODY_KINDS,
+    DRIVER_TYPES,
+    FORCES,
+    JOINT_KINDS,
+    JOINT_TYPES,
+    joint_types_for,
+    joints_driven_by,
+)
 from . import gui_hooks
 from .errors import CadError
+from .force_fields import generic_force_types, set_field
 from .mass_properties import mass_properties
 from .objects import MATERIALS, PROXIES, body_of_part, find_simulation, mbd_type, set_density
 from .placement import app_vector, placement_from_axes
@@ -249,4 +258,50 @@ def make_force(
         point = tuple(body.CenterOfGravity)
     obj.Point = app_vector(*point)
     obj.X, obj.Y, obj.Z = (str(c) for c in components)
+    return obj
+
+
+def _check_force_field(spec, value, what: str) -> None:
+    """CadError unless a body/joint field holds an object of the right kind."""
+    if spec.kind in BODY_KINDS:
+        if value is None and spec.kind == "moving_body":
+            raise CadError("%s: %s needs a moving body" % (what, spec.name))
+        if value is not None and mbd_type(value) != "Body":
+            raise CadError("%s: %s '%s' is not a Multibody Dynamics body" % (what, spec.name, value.Label))
+    if spec.kind in JOINT_KINDS:
+        allowed = joint_types_for(spec.kind)
+        if value is None or mbd_type(value) != "Joint" or value.JointType not in allowed:
+            raise CadError("%s: %s needs a %s joint" % (what, spec.name, or_list(allowed)))
+
+
+def make_force_element(
+    doc: App.Document,
+    ftype: str,
+    label: str | None = None,
+    simulation: App.DocumentObject | None = None,
+    **values: Any,
+) -> App.DocumentObject:
+    """A force element of catalogue type ``ftype`` (one without a dedicated object, see
+    force_fields.generic_force_types); ``values`` by field name in FreeCAD's units (bodies and
+    joints as objects, points [mm], lengths [mm], angles [deg], other numbers and profiles in
+    their SI unit; see force_fields.field_unit). Raises CadError (document unchanged) on bad input."""
+    if ftype not in generic_force_types():
+        raise CadError("force type %r has no generic object (one of %s)" % (ftype, or_list(generic_force_types())))
+    record = FORCES[ftype]
+    what = "%s '%s'" % (record.label or ftype, label or record.label)
+    unknown = set(values) - set(record.field_names)
+    if unknown:
+        raise CadError(
+            "%s: unknown field(s) %s (fields: %s)" % (what, ", ".join(sorted(unknown)), ", ".join(record.field_names))
+        )
+    for spec in record.fields:
+        if spec.kind in BODY_KINDS + JOINT_KINDS:
+            _check_force_field(spec, values.get(spec.name), what)
+    obj = _new(doc, "ForceElement", "Force", simulation)
+    obj.ForceType = ftype
+    obj.Proxy.setup(obj)
+    obj.Label = label or record.label or ftype
+    for spec in record.fields:
+        if spec.name in values:
+            set_field(obj, spec, values[spec.name])
     return obj

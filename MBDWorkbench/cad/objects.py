@@ -35,9 +35,10 @@ import math
 from typing import TYPE_CHECKING
 
 from ..solver import integrators
-from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
+from ..solver.catalog import DRIVER_TYPES, DRIVERS, FORCES, JOINT_TYPES, joints_driven_by
 from . import gui_hooks
 from .errors import CadError
+from .force_fields import PRECISION, force_properties
 from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
 from .placement import app_vector
@@ -45,7 +46,7 @@ from .placement import app_vector
 if TYPE_CHECKING:
     import FreeCAD as App
 
-MBD_TYPES = ("Simulation", "Body", "Joint", "Driver", "SpringDamper", "Force")
+MBD_TYPES = ("Simulation", "Body", "Joint", "Driver", "SpringDamper", "Force", "ForceElement")
 DEFAULT_INTEGRATOR = "rk4"
 
 # Densities [kg/m^3] offered by the Body's material picker ("Custom": keep Density).
@@ -78,7 +79,6 @@ SIMULATION_PREFERENCES = {
     "AbsoluteTolerance": ("float", 1e-8),
 }
 QUANTITY = "App::PropertyQuantity"
-PRECISION = "App::PropertyPrecision"  # a float the property editor shows with 16 decimals
 PREFERENCES = "User parameter:BaseApp/Preferences/Mod/MultibodyDynamics"
 
 
@@ -506,7 +506,7 @@ class DriverProxy(_Proxy):
                 "App::PropertyEnumeration",
                 "DriverType",
                 g,
-                "rotational: angle about the joint z axis; linear: displacement along it",
+                "; ".join("%s: %s" % (d.name, d.coordinate) for d in DRIVERS.values()),
                 "rotational",
                 None,
                 DRIVER_TYPES,
@@ -606,8 +606,28 @@ class ForceProxy(_Proxy):
         ]
 
 
+class ForceElementProxy(_Proxy):
+    """A force element of any catalogue type (catalog.FORCES) without a dedicated object: its
+    properties are built from the record's fields (bodies and joints: links, points: vectors
+    [mm], lengths [mm], angles [deg], other numbers and profiles in their SI unit). The
+    hidden ``ForceType`` names the record."""
+
+    Type = "ForceElement"
+
+    def properties(self) -> list[tuple]:
+        return [("App::PropertyString", "ForceType", "Base", "Force type (catalog.FORCES)", "", READ_ONLY)]
+
+    def setup(self, obj: App.DocumentObject) -> None:
+        super().setup(obj)
+        record = FORCES.get(obj.ForceType)
+        if record is not None:
+            for spec in force_properties(record):
+                _add(obj, *spec)
+
+
 PROXIES = {
-    cls.Type: cls for cls in (SimulationProxy, BodyProxy, JointProxy, DriverProxy, SpringDamperProxy, ForceProxy)
+    cls.Type: cls
+    for cls in (SimulationProxy, BodyProxy, JointProxy, DriverProxy, SpringDamperProxy, ForceProxy, ForceElementProxy)
 }
 
 

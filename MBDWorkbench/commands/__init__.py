@@ -3,17 +3,41 @@
 Importing this package does not import FreeCAD; :func:`register_commands` (called from the
 workbench's ``Initialize``) does, and registers every command with ``FreeCADGui.addCommand``.
 The joint commands, one per joint type of :data:`MBDWorkbench.solver.catalog.JOINTS`, are
-named ``MBD_Joint_<type>``.
+named ``MBD_Joint_<type>``; the force commands, one per force type of
+:data:`MBDWorkbench.solver.catalog.FORCES` without a dedicated object (springs and forces have
+``MBD_SpringDamper`` and ``MBD_Force``; see ``cad.force_fields.DEDICATED_FORCE_OBJECTS``), are named
+``MBD_Force_<type>``.
 """
 
 from __future__ import annotations
 
-from ..solver.catalog import JOINTS
+from ..cad.force_fields import generic_force_types
+from ..solver.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS
 
-__all__ = ["COMMANDS", "GROUPS", "JOINT_COMMANDS", "MENUS", "TOOLBARS", "context_menu_commands", "register_commands"]
+__all__ = [
+    "COMMANDS",
+    "FORCE_COMMANDS",
+    "GROUPS",
+    "JOINT_COMMANDS",
+    "MENUS",
+    "TOOLBARS",
+    "context_menu_commands",
+    "register_commands",
+]
 
 JOINT_COMMAND_PREFIX = "MBD_Joint_"
 JOINT_COMMANDS = tuple(JOINT_COMMAND_PREFIX + name for name in JOINTS)
+FORCE_COMMAND_PREFIX = "MBD_Force_"
+
+
+def force_commands(kinds: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The generic force commands (catalog order); with ``kinds``, those of force types having a
+    field of one of those kinds (the context menu of a body or a joint)."""
+    types = [t for t in generic_force_types() if not kinds or any(f.kind in kinds for f in FORCES[t].fields)]
+    return tuple(FORCE_COMMAND_PREFIX + t for t in types)
+
+
+FORCE_COMMANDS = force_commands()
 
 # Drop-down groups of the toolbar: name -> (menu text, tooltip, member commands); the button
 # shows the last member used (FreeCAD's group commands, as FEM's).
@@ -23,7 +47,7 @@ GROUPS = {
     "MBD_LoadGroup": (
         "Drivers and loads",
         "Drivers, spring-dampers, forces",
-        ("MBD_Driver", "MBD_SpringDamper", "MBD_Force"),
+        ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", *FORCE_COMMANDS),
     ),
     "MBD_ToolsGroup": (
         "Tools",
@@ -55,7 +79,7 @@ TOOLBARS = (
 MENUS = (
     (("&Multibody Dynamics",), ("MBD_Simulation", "MBD_Body", "MBD_GroundedBody")),
     (("&Multibody Dynamics", "Joints"), JOINT_COMMANDS + ("Separator", "MBD_EditJointFrame", "MBD_ImportAssembly")),
-    (("&Multibody Dynamics",), ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", "Separator")),
+    (("&Multibody Dynamics",), ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", *FORCE_COMMANDS, "Separator")),
     (("&Multibody Dynamics",), ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_Report", "Separator")),
     (("&Multibody Dynamics",), ("MBD_FemCheck", "MBD_ParameterStudy", "MBD_ExportJSON")),
     (("&Help",), ("MBD_About",)),
@@ -71,8 +95,8 @@ COMMANDS = tuple(
 # Commands offered in the tree's context menu, per kind of selected object
 CONTEXT_COMMANDS = {
     "Simulation": ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_Report"),
-    "Body": ("MBD_Force", "MBD_SpringDamper"),
-    "Joint": ("MBD_EditJointFrame", "MBD_Driver", "MBD_SpringDamper"),
+    "Body": ("MBD_Force", "MBD_SpringDamper", *force_commands(BODY_KINDS)),
+    "Joint": ("MBD_EditJointFrame", "MBD_Driver", "MBD_SpringDamper", *force_commands(JOINT_KINDS)),
 }
 
 
@@ -101,6 +125,7 @@ def _command_classes() -> dict:
         ImportAssemblyCommand,
         SimulationCommand,
         SpringDamperCommand,
+        make_force_command,
         make_group_command,
         make_joint_command,
     )
@@ -130,6 +155,8 @@ def _command_classes() -> dict:
     }
     for name in JOINT_COMMANDS:
         classes[name] = make_joint_command(name[len(JOINT_COMMAND_PREFIX) :])
+    for name in FORCE_COMMANDS:
+        classes[name] = make_force_command(name[len(FORCE_COMMAND_PREFIX) :])
     for name, (menu, tip, members) in GROUPS.items():
         classes[name] = make_group_command(menu, tip, members)
     return classes

@@ -316,6 +316,26 @@ class ForceCommand(Command):
         run_guarded("Create force", doc, create)
 
 
+def make_force_command(ftype: str) -> type:
+    """The command class creating a force element of catalogue type ``ftype`` through its task
+    panel (text from the record; icon ``force_<name>.svg``, else the generic force or torque
+    icon); selected bodies or joints fill its fields."""
+    from ..solver.catalog import FORCES
+    from .view_providers import force_icon
+
+    record = FORCES[ftype]
+
+    class ForceElementCommand(Command):
+        MENU, TIP, ICON = record.label or ftype, record.tooltip, force_icon(ftype)
+
+        def Activated(self) -> None:
+            doc = active_document()
+            task_panels.show(task_panels.ForceElementPanel(doc, ftype, None, tuple(selected_objects())))
+
+    ForceElementCommand.__name__ = "ForceElementCommand_%s" % ftype
+    return ForceElementCommand
+
+
 class ExportJsonCommand(Command):
     MENU = QT_TRANSLATE_NOOP("MBD_ExportJSON", "Export JSON model")
     TIP = QT_TRANSLATE_NOOP("MBD_ExportJSON", "Write the model as a JSON file for the command-line solver")

@@ -41,6 +41,13 @@ def figure_canvas_class() -> type:
     return FigureCanvasQTAgg
 
 
+def effort_of_unit(unit: str) -> str:
+    """'torque' for 'N m', 'force' for 'N' (catalog.EFFORT_UNITS)."""
+    from ..solver.catalog import EFFORT_UNITS
+
+    return next((name for name, u in EFFORT_UNITS.items() if u == unit), "effort")
+
+
 def plot_series(results: ResultTables, element: str, quantity: str) -> tuple[str, str, list[tuple[str, np.ndarray]]]:
     """(title, y label, [(label, y array)]) of one plot; raises ValueError if not available."""
     if quantity == "Energy":
@@ -63,7 +70,7 @@ def plot_series(results: ResultTables, element: str, quantity: str) -> tuple[str
         unit = results.driver_unit(element)
         return (
             "Effort of %s" % element,
-            "%s [%s]" % ("torque" if unit == "N m" else "force", unit),
+            "%s [%s]" % (effort_of_unit(unit), unit),
             [("effort", results.driver_effort(element))],
         )
     if quantity in ("Joint coordinate", "Joint coordinate rate"):

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from . import view_providers
 from .panels.base import TaskPanel, close_dialogs, forget_open_panel, open_panel, parse_number, read_value, write_value
 from .panels.body import BodyPanel
+from .panels.force_element import ForceElementPanel
 from .panels.joint import JointPanel
 from .panels.profiles import DriverPanel, ForcePanel
 from .panels.simulation import SimulationPanel
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BodyPanel",
     "DriverPanel",
+    "ForceElementPanel",
     "ForcePanel",
     "JointPanel",
     "SimulationPanel",
@@ -59,6 +61,8 @@ def panel_for(obj: App.DocumentObject) -> TaskPanel | None:
         return DriverPanel(obj.Document, obj)
     if kind == "Force":
         return ForcePanel(obj.Document, obj)
+    if kind == "ForceElement":
+        return ForceElementPanel(obj.Document, obj.ForceType, obj)
     if kind == "SpringDamper":
         return SpringPanel(obj.Document, obj)
     if kind == "Simulation":

@@ -28,7 +28,7 @@ ICONS = {
     "Force": "force",
 }
 AXIS_COLORS = ((0.9, 0.1, 0.1), (0.1, 0.75, 0.1), (0.1, 0.3, 0.95))  # x red, y green, z blue
-ICON_PROPERTIES = ("JointType", "Grounded", "Kind")  # properties that choose the tree icon
+ICON_PROPERTIES = ("JointType", "Grounded", "Kind", "ForceType")  # properties that choose the tree icon
 
 
 def icon_name(obj: App.DocumentObject | None) -> str:
@@ -45,7 +45,22 @@ def icon_name(obj: App.DocumentObject | None) -> str:
         return "spring_rotational"
     if kind == "Force" and getattr(obj, "Kind", "") == "torque":
         return "torque"
+    if kind == "ForceElement":
+        return force_icon(getattr(obj, "ForceType", ""))
     return ICONS.get(kind, "workbench")
+
+
+def force_icon(ftype: str) -> str:
+    """Icon of a catalogue force type: its ``force_<name>.svg`` when present, else the generic
+    force or torque icon (by what it applies)."""
+    import os
+
+    from ..solver.catalog import FORCES
+
+    record = FORCES.get(ftype)
+    if record is None:
+        return "force"
+    return record.icon if os.path.isfile(icon(record.icon)) else record.effort
 
 
 def _refresh_icon(obj: App.DocumentObject) -> None:

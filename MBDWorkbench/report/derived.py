@@ -11,7 +11,7 @@ from scipy.integrate import trapezoid
 
 from ..solver import quaternion
 from ..solver.analyses import mobility as analysis
-from ..solver.catalog import JOINTS
+from ..solver.catalog import BODY_KINDS, DRIVERS, FORCES, JOINTS
 from ..solver.joints import ROW_IS_ANGULAR
 from ..solver.status import COMPLETED, COMPLETED_WITH_WARNINGS, RunWarning
 from ..solver.tolerances import ENERGY_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL, VIOLATION_ANGLE_TOL, VIOLATION_TOL
@@ -149,14 +149,25 @@ def body_points(data: ReportData) -> tuple[dict, list]:
             else:
                 fixed.append((j.name, np.asarray(f["o" + side], float)))
     for frc in data.model.forces:
-        if frc.type == "spring_damper":
-            for body, p in ((frc.body_i, frc.point_i), (frc.body_j, frc.point_j)):
-                k = system.body_index(body)
-                if k >= 0:
-                    local[body].append((frc.name, system.R_principal[k] @ system.to_local_point(body, p)))
-                else:
-                    fixed.append((frc.name, system.to_local_point(body, p)))
+        for body, p in _linking_anchors(frc):
+            k = system.body_index(body)
+            if k >= 0:
+                local[body].append((frc.name, system.R_principal[k] @ system.to_local_point(body, p)))
+            else:
+                fixed.append((frc.name, system.to_local_point(body, p)))
     return local, fixed
+
+
+def _linking_anchors(frc) -> list[tuple[str, list]]:
+    """(body, global point [m]) of a force element linking two or more bodies at points (its
+    record's body fields, each followed by its point field); [] for other elements."""
+    pairs, body = [], None
+    for spec in FORCES[frc.type].fields:
+        if spec.kind in BODY_KINDS:
+            body = getattr(frc, spec.name)
+        elif spec.kind == "point" and body is not None and getattr(frc, spec.name) is not None:
+            pairs.append((body, getattr(frc, spec.name)))
+    return pairs if len(pairs) > 1 else []
 
 
 # ----------------------------------------------------------------------------- mobility
@@ -165,7 +176,7 @@ def row_kinds(model: Model, name: str) -> set[bool]:
     for j in model.joints:
         if j.name == name:
             return {ROW_IS_ANGULAR[spec[0]] for spec in JOINTS[j.type].rows}
-    return {d.type == "rotational" for d in model.drivers if d.name == name}
+    return {ROW_IS_ANGULAR[DRIVERS[d.type].row[0]] for d in model.drivers if d.name == name}
 
 
 def mobility(data: ReportData) -> dict:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..solver.analyses.mobility import dof_terms
-from ..solver.catalog import INTEGRATORS, JOINTS
+from ..solver.catalog import BODY_KINDS, DRIVERS, FORCES, INTEGRATORS, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from ..solver.status import CANCELLED, COMPLETED, FAILED
 from . import derived, plots
 from .animation import View
@@ -20,6 +20,7 @@ from .data import ReportData
 from .derived import CheckedPoint
 
 if TYPE_CHECKING:
+    from ..solver.catalog import ForceField
     from ..solver.model import Force, Joint, Model
 
 NOISE = 1e-6  # relative size of components printed as 0 in the peak table
@@ -283,22 +284,20 @@ def model_blocks(model: Model) -> list[Block]:
         ),
     ]
     if model.drivers:
-        rows = [[d.name, d.type, d.joint, profile_text(d.profile)] for d in model.drivers]
+        rows = [[d.name, d.type, d.joint, profile_text(d.profile), effort_text(DRIVERS[d.type])] for d in model.drivers]
         out += [
             Heading("Drivers", 2),
-            Table(
-                ["driver", "type", "joint", "profile"],
-                rows,
-                "Driver value: joint angle [rad] or displacement along the joint z axis "
-                "[m], zero at the initial configuration.",
-            ),
+            Table(["driver", "type", "joint", "profile", "applies"], rows, driver_note(model)),
         ]
     out += [Heading("Springs, dampers and applied loads", 2)]
     if model.forces:
         out.append(
             Table(
-                ["name", "type", "acts on", "parameters"],
-                [[f.name, f.type.replace("_", " "), force_target(f), force_params(f)] for f in model.forces],
+                ["name", "type", "acts on", "parameters", "applies"],
+                [
+                    [f.name, f.type.replace("_", " "), force_target(f), force_params(f), effort_text(FORCES[f.type])]
+                    for f in model.forces
+                ],
             )
         )
     else:
@@ -329,23 +328,53 @@ def profile_text(p: str | float | dict) -> str:
     return str(p)
 
 
+def driver_note(model: Model) -> str:
+    """What the driver values of ``model``'s driver types are (catalog.DRIVERS)."""
+    kinds = [DRIVERS[t] for t in dict.fromkeys(d.type for d in model.drivers)]
+    values = "; ".join(f"{d.name}: {d.coordinate} [{d.unit}]" for d in kinds)
+    efforts = " or ".join(dict.fromkeys(f"{d.effort} [{d.effort_unit}]" for d in kinds))
+    return f"Driver value ({values}), zero at the initial configuration; it applies a {efforts} to body_j."
+
+
+def effort_text(record) -> str:
+    """'torque [N m]': what a force or driver type applies (its record's ``effort``)."""
+    return f"{record.effort} [{record.effort_unit}]"
+
+
 def force_target(f: Force) -> str:
-    if f.type in ("point_force", "torque"):
-        return f.body + (f" at {vec(f.point)}" if f.point is not None else "")
-    if f.type == "spring_damper":
-        return f"{f.body_i} {vec(f.point_i)} \u2013 {f.body_j} {vec(f.point_j)}"
-    return f"joint {f.joint}"
+    """What a force element acts on, from its record's fields: each body with its points
+    ('ground at (0, 0, 1) – bob at (1, 0, 0)'), or its joint."""
+    groups: list[str] = []
+    for spec in FORCES[f.type].fields:
+        value = getattr(f, spec.name)
+        if spec.kind in BODY_KINDS:
+            groups.append(str(value))
+        elif spec.kind in JOINT_KINDS:
+            groups.append(f"joint {value}")
+        elif spec.kind == "point":
+            shown = vec(value) if value is not None else spec.absent or "-"
+            groups[-1:] = [f"{groups[-1]} at {shown}" if groups else shown]
+    return " – ".join(groups)
+
+
+def field_text(spec: ForceField, value: object) -> str | None:
+    """A parameter of a force element ('k = 5 N/m', 'F = [0, 1, 0] N', 'global axes'); None
+    for the fields force_target shows."""
+    if spec.kind == "profiles3":
+        return f"{spec.shown_as} = [{', '.join(profile_text(c) for c in value)}] {spec.unit}".rstrip()
+    if spec.kind == "frame":
+        return f"{value} axes"
+    if spec.kind in NUMBER_KINDS:
+        if value is None:
+            return f"{spec.shown_as}: {spec.absent or 'default'}"
+        return f"{spec.shown_as} = {g(value)} {spec.unit}".rstrip()
+    return None
 
 
 def force_params(f: Force) -> str:
-    if f.type == "point_force":
-        return f"F = [{', '.join(str(c) for c in f.force)}] N ({f.frame} axes)"
-    if f.type == "torque":
-        return f"T = [{', '.join(str(c) for c in f.torque)}] N m ({f.frame} axes)"
-    if f.type == "spring_damper":
-        l0 = "initial distance" if f.free_length is None else f"{g(f.free_length)} m"
-        return f"k = {g(f.stiffness)} N/m, c = {g(f.damping)} N s/m, free length {l0}"
-    return f"k = {g(f.stiffness)} N m/rad, c = {g(f.damping)} N m s/rad, free angle {g(f.free_angle)} rad"
+    """A force element's parameters with their units, from its record's fields."""
+    texts = (field_text(spec, getattr(f, spec.name)) for spec in FORCES[f.type].fields)
+    return ", ".join(t for t in texts if t is not None)
 
 
 # ----------------------------------------------------------------------------- mobility, peaks

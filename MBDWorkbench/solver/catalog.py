@@ -89,16 +89,27 @@ class JointType:
         return any(row[0] in (DISTANCE, DISTXY) for row in self.rows)
 
 
+# What a force element or a driver applies, and its SI unit (the reports' effort unit).
+EFFORT_UNITS: dict[str, str] = {"force": "N", "torque": "N m"}
+
+
 @dataclass(frozen=True)
 class DriverType:
     """A rheonomic constraint on a joint coordinate: ``row`` measures the coordinate
-    (zero at the initial configuration), ``unit`` its SI unit."""
+    (zero at the initial configuration), ``unit`` its SI unit; ``effort`` what it applies to
+    body_j to impose it (a key of :data:`EFFORT_UNITS`: torque or force)."""
 
     name: str
     row: Row
     unit: str
     label: str
     coordinate: str
+    effort: str = "force"
+
+    @property
+    def effort_unit(self) -> str:
+        """SI unit of its effort (drivers.csv, reports, plots): N m or N."""
+        return EFFORT_UNITS[self.effort]
 
 
 # Kinds of force-element fields: model.py reads and checks each kind the same way for every
@@ -115,6 +126,11 @@ FIELD_KINDS: dict[str, str] = {
     "number": "finite number",
 }
 REQUIRED = "required"  # default of a field that must be given
+# Field kinds by role (reports, FreeCAD objects and panels treat each group alike).
+BODY_KINDS: tuple[str, ...] = ("moving_body", "body", "other_body")
+JOINT_KINDS: tuple[str, ...] = ("rotational_joint",)
+NUMBER_KINDS: tuple[str, ...] = ("nonneg", "number")
+JOINT_KIND_DRIVERS: dict[str, str] = {"rotational_joint": "rotational"}  # joints that accept this driver
 
 
 @dataclass(frozen=True)
@@ -124,13 +140,25 @@ class ForceField:
     ``None`` for a number: it may also be null); ``doc`` its meaning and unit (the docs
     table of tools/catalog_docs.py and the ``model.Force`` docstring); ``range`` the key of
     ``limits.RANGES`` its numbers must lie in (fields of kind point, nonneg and number). A
-    field name shared by several force types has one kind, one default and one range."""
+    field name shared by several force types has one kind, one default and one range.
+
+    Reports and the FreeCAD object read these too: ``unit`` the SI unit of a number or of
+    the profiles (points are in m); ``symbol`` its name in the report (default: the field
+    name); ``absent`` what an unset optional field means ("the CoG")."""
 
     name: str
     kind: str
     default: object = REQUIRED
     doc: str = ""
     range: str = "number"
+    unit: str = ""
+    symbol: str = ""
+    absent: str = ""
+
+    @property
+    def shown_as(self) -> str:
+        """Its name in reports: ``symbol`` or the field name with spaces."""
+        return self.symbol or self.name.replace("_", " ")
 
     @property
     def value_when_absent(self) -> object:
@@ -144,10 +172,13 @@ class ForceType:
     type, in the order model files list them; ``label`` / ``tooltip`` the GUI text;
     ``conservative``: it only stores energy (its potential is in the energy balance) unless
     one of its ``dissipative`` fields is non-zero (the quality gate checks the energy of
-    models whose elements all keep it; applied loads are not conservative). Its
+    models whose elements all keep it; applied loads are not conservative); ``effort``
+    what it applies (a key of :data:`EFFORT_UNITS`: force or torque). Its
     formula is one element kernel in :mod:`.kernels` (generic over real and complex
     arguments: the ODE form and the complex-step Jacobians of :mod:`.integrators.jacobians`
-    both call it), its parameters are packed by :mod:`.system`."""
+    both call it), its parameters are packed by :mod:`.system`. The report's description,
+    the FreeCAD document object, its task panel and toolbar command are built from the
+    record (icon ``resources/icons/force_<name>.svg``, else a generic one)."""
 
     name: str
     fields: tuple[ForceField, ...]
@@ -155,11 +186,22 @@ class ForceType:
     tooltip: str = ""
     conservative: bool = False
     dissipative: tuple[str, ...] = ()
+    effort: str = "force"
 
     @property
     def field_names(self) -> tuple[str, ...]:
         """Names of its fields besides name and type."""
         return tuple(f.name for f in self.fields)
+
+    @property
+    def effort_unit(self) -> str:
+        """SI unit of what it applies: N or N m."""
+        return EFFORT_UNITS[self.effort]
+
+    @property
+    def icon(self) -> str:
+        """Icon name under resources/icons (without .svg)."""
+        return "force_" + self.name
 
 
 # The order is the GUI order (toolbar, property enumeration): keep existing entries in place.
@@ -355,8 +397,8 @@ COUPLER_PARAMETERS: tuple[str, ...] = tuple(dict.fromkeys(p for j in JOINTS.valu
 DRIVERS: dict[str, DriverType] = {
     d.name: d
     for d in (
-        DriverType("rotational", (ANGLE,), "rad", "Rotational driver", "joint angle about the frame z axis"),
-        DriverType("linear", (DP2, "zi"), "m", "Linear driver", "displacement along the frame z axis"),
+        DriverType("rotational", (ANGLE,), "rad", "Rotational driver", "joint angle about the frame z axis", "torque"),
+        DriverType("linear", (DP2, "zi"), "m", "Linear driver", "displacement along the frame z axis", "force"),
     )
 }
 
@@ -395,8 +437,8 @@ FORCES: dict[str, ForceType] = {
             "point_force",
             (
                 ForceField("body", "moving_body"),
-                ForceField("point", "point", None, "global, default: the CoG", "length"),
-                ForceField("force", "profiles3", doc="3 profiles, N"),
+                ForceField("point", "point", None, "global, default: the CoG", "length", absent="the CoG"),
+                ForceField("force", "profiles3", doc="3 profiles, N", unit="N", symbol="F"),
                 ForceField("frame", "frame", "global", "`global`/`body`, default `global`"),
             ),
             "Force",
@@ -406,11 +448,12 @@ FORCES: dict[str, ForceType] = {
             "torque",
             (
                 ForceField("body", "moving_body"),
-                ForceField("torque", "profiles3", doc="3 profiles, N m"),
+                ForceField("torque", "profiles3", doc="3 profiles, N m", unit="N m", symbol="T"),
                 ForceField("frame", "frame", "global", "`global`/`body`, default `global`"),
             ),
             "Torque",
             "A torque [N m] on a body, profiles of t, global or body frame",
+            effort="torque",
         ),
         ForceType(
             "spring_damper",
@@ -419,9 +462,17 @@ FORCES: dict[str, ForceType] = {
                 ForceField("point_i", "point", doc="global", range="length"),
                 ForceField("body_j", "other_body"),
                 ForceField("point_j", "point", doc="global", range="length"),
-                ForceField("stiffness", "nonneg", 0.0, "N/m", "stiffness"),
-                ForceField("damping", "nonneg", 0.0, "N s/m", "damping"),
-                ForceField("free_length", "nonneg", None, "m, default: the initial distance", "nonneg_length"),
+                ForceField("stiffness", "nonneg", 0.0, "N/m", "stiffness", "N/m", "k"),
+                ForceField("damping", "nonneg", 0.0, "N s/m", "damping", "N s/m", "c"),
+                ForceField(
+                    "free_length",
+                    "nonneg",
+                    None,
+                    "m, default: the initial distance",
+                    "nonneg_length",
+                    "m",
+                    absent="the initial distance",
+                ),
             ),
             "Spring-damper",
             "Translational spring-damper between two body points",
@@ -432,20 +483,22 @@ FORCES: dict[str, ForceType] = {
             "rotational_spring_damper",
             (
                 ForceField("joint", "rotational_joint", doc="revolute/cylindrical"),
-                ForceField("stiffness", "nonneg", 0.0, "N m/rad", "stiffness"),
-                ForceField("damping", "nonneg", 0.0, "N m s/rad", "damping"),
+                ForceField("stiffness", "nonneg", 0.0, "N m/rad", "stiffness", "N m/rad", "k"),
+                ForceField("damping", "nonneg", 0.0, "N m s/rad", "damping", "N m s/rad", "c"),
                 ForceField(
                     "free_angle",
                     "number",
                     0.0,
                     "rad, joint angle, 0 at the initial configuration, measured in (-pi, pi] around it",
                     "angle",
+                    "rad",
                 ),
             ),
             "Torsion spring-damper",
             "Rotational spring-damper on a revolute or cylindrical joint",
             conservative=True,
             dissipative=("damping",),
+            effort="torque",
         ),
     )
 }
@@ -458,6 +511,11 @@ FORCE_TYPES: tuple[str, ...] = tuple(FORCES)
 def joints_driven_by(driver_type: str) -> tuple[str, ...]:
     """Joint types that accept a driver of ``driver_type``."""
     return tuple(j.name for j in JOINTS.values() if driver_type in j.drivers)
+
+
+def joint_types_for(kind: str) -> tuple[str, ...]:
+    """Joint types a force field of joint ``kind`` (:data:`JOINT_KINDS`) may name."""
+    return joints_driven_by(JOINT_KIND_DRIVERS[kind])
 
 
 def joint_for_assembly(assembly_name: str) -> str | None:

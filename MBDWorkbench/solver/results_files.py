@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from . import limits, quaternion
+from . import catalog, limits, quaternion
 from .catalog import COORDINATES
 from .errors import ModelError, SimulationError
 from .output_folder import OutputFolder
@@ -84,8 +84,9 @@ def coordinate_headers(joint: str, coordinate: str) -> tuple[str, str]:
 
 
 def effort_unit(driver_type: str) -> str:
-    """Unit of a driver's effort: 'N m' for a rotational driver, 'N' for a linear one."""
-    return "N m" if driver_type == "rotational" else "N"
+    """Unit of a driver's effort, from its record (catalog.DRIVERS): 'N m' for a rotational
+    driver, 'N' for a linear one."""
+    return catalog.DRIVERS[driver_type].effort_unit
 
 
 def effort_header(driver: str, unit: str) -> str:
@@ -605,8 +606,9 @@ class ResultTables:
         return self._cols(JOINTS, headers) if headers else np.zeros((len(self.t), 0))
 
     def driver_unit(self, driver: str) -> str:
-        """'N m' for a rotational driver, 'N' for a linear one."""
-        return "N m" if effort_header(driver, "N m") in self.tables[DRIVERS] else "N"
+        """Unit of the driver's effort column: 'N m' for a rotational driver, 'N' for a linear one."""
+        units = [u for u in catalog.EFFORT_UNITS.values() if effort_header(driver, u) in self.tables[DRIVERS]]
+        return units[0] if units else catalog.EFFORT_UNITS["force"]
 
     def driver_effort(self, driver: str) -> np.ndarray:
         """Driver torque [N m] or force [N] applied to body_j, (K,)."""

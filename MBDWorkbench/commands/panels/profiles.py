@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...solver.catalog import DRIVERS, joints_driven_by
+from ...solver.catalog import COORDINATES, DRIVERS, joints_driven_by
 from ..common import qt_modules
 from .base import (
     PREVIEW_SAMPLES,
@@ -97,7 +97,9 @@ class DriverPanel(_ProfilePanel):
     @staticmethod
     def unit_of(driver_type: str) -> str:
         """Unit of a driver's value: deg (rotational) or mm (linear)."""
-        return "deg" if driver_type == "rotational" else "mm"
+        from ...cad.force_fields import driver_unit
+
+        return driver_unit(driver_type)[0]
 
     def unit(self) -> str:
         return self.unit_of(self.type.currentData())
@@ -119,8 +121,9 @@ class DriverPanel(_ProfilePanel):
 
     def check(self) -> SimpleNamespace:
         """The pending driver after the checks the solver makes; raises naming the problem."""
-        from ...cad.document_model import DEG, _driver
+        from ...cad.document_model import _driver
         from ...cad.errors import CadError
+        from ...cad.force_fields import driver_unit
 
         pending = self.pending()
         if self.joint is None:
@@ -132,7 +135,7 @@ class DriverPanel(_ProfilePanel):
                 % (self.joint.Label, self.joint.JointType, pending.DriverType, " or ".join(allowed))
             )
         spec = _driver(pending, {"driver": "driver", "joint": "joint"}, {"joint"}).profile
-        scale = DEG if pending.DriverType == "rotational" else 1e-3
+        scale = driver_unit(pending.DriverType)[1]
         pending.values = _profile_values(
             spec, "Expression" if pending.Profile == "expression" else "profile", self.times
         )
@@ -158,7 +161,7 @@ class DriverPanel(_ProfilePanel):
             self.show_error(str(exc))
             return
         self.show_error("")
-        quantity = "angle" if pending.DriverType == "rotational" else "displacement"
+        quantity = next(c.name for c in COORDINATES.values() if c.driver == pending.DriverType)
         self.plot.show(self.times, [("f(t)", pending.values)], "%s [%s]" % (quantity, unit))
 
     def apply(self) -> App.DocumentObject:

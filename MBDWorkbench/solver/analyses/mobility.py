@@ -24,7 +24,7 @@ import numpy as np
 import scipy.linalg
 
 from ..assembly import assemble, length_scale, scaling
-from ..catalog import JOINTS
+from ..catalog import COORDINATES, JOINTS
 from ..errors import ModelError
 from ..joints import DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
 from ..model import Driver, Frame, Model, body_dofs, frame_axes, joint_rows, validate
@@ -89,7 +89,7 @@ def row_label(system: System, r: int) -> str:
     nj = len(system.model.joints)
     if owner >= nj:
         d = system.model.drivers[owner - nj]
-        what = "angle" if d.type == "rotational" else "displacement"
+        what = next(c.name for c in COORDINATES.values() if c.driver == d.type)  # angle, displacement
         return f"driver '{d.name}' ({d.type} on joint '{d.joint}'): prescribed {what}"
     j = system.model.joints[owner]
     k = system.rows[r]["index"]
