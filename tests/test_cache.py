@@ -124,6 +124,22 @@ def test_scan_follows_moved_files(tmp_path):
     assert found == ["derived.py", "helper.py", "jit.py", "kernels/deep/k.py", "model/consts.py", "parts/wrapped.py"]
 
 
+def test_scan_follows_star_imports(tmp_path):
+    files = dict(_TOY)
+    files["parts/__init__.py"] = "from ..consts import *\n"
+    files["parts/k.py"] = files["parts/k.py"].replace("from .. import consts", "from .. import parts as consts")
+    found = [f.replace(os.sep, "/") for f in kernel_sources(_toy(str(tmp_path / "star"), files))]
+    assert found == [
+        "consts.py",
+        "derived.py",
+        "helper.py",
+        "jit.py",
+        "parts/__init__.py",
+        "parts/k.py",
+        "parts/wrapped.py",
+    ]
+
+
 # ----------------------------------------------------------------------------- the solver's key
 def _copy_solver(tmp_path):
     """A copy of the package (MBDWorkbench/__init__.py and solver/) under tmp_path; its solver folder."""

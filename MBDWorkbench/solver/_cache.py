@@ -74,6 +74,7 @@ class _Module:
         self.package = name if rel.endswith("__init__.py") else name.rpartition(".")[0]
         self.imports: dict = {}  # local name -> (module inside root or None, attribute or None, external name)
         self.statements: dict = {}  # name -> top-level statements that bind or change it
+        self.stars: list = []  # modules inside root imported with ``from x import *``
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self._add_import(scan, node)
@@ -95,7 +96,10 @@ class _Module:
         else:
             source, inside = node.module or "", scan.inside(node.module or "")
         for alias in node.names:
-            self.imports[alias.asname or alias.name] = (inside, alias.name, source)
+            if alias.name == "*":
+                self.stars += [inside] if inside is not None else []
+            else:
+                self.imports[alias.asname or alias.name] = (inside, alias.name, source)
 
 
 def _bound_names(node) -> set:
@@ -237,6 +241,8 @@ class _Scan:
         statements = module.statements.get(local, [])
         if statements:
             self.used.add(name)
+        elif inside is None:  # perhaps bound by a star import
+            found += [(star, read) for star in module.stars]
         return found + [(name, r) for s in statements for r in self.reads(s)]
 
 
