@@ -267,6 +267,10 @@ def test_scan_covers_every_kernel_and_everything_kernels_read():
     assert set(_missing(sources - {"tolerances.py", "vec3.py"})) == {"tolerances.py", "vec3.py"}
 
 
+def test_the_key_covers_the_whole_solver_package():
+    assert _cache.solver_root() == SOLVER
+
+
 def test_catalogue_and_schema_are_not_kernel_sources():
     sources = set(kernel_sources(SOLVER))
     assert not sources & {_relpath(name) for name in NON_KERNEL + ("System",)}

@@ -281,12 +281,19 @@ def _remembered_kernel_sources(root: str) -> list:
     return files
 
 
+def solver_root() -> str:
+    """The folder of the solver package (``MBDWorkbench/solver``), wherever this module lies in it."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    for _ in range(max(__name__.count(".") - 2, 0)):  # MBDWorkbench.solver[.sub]._cache
+        folder = os.path.dirname(folder)
+    return folder
+
+
 def configure() -> None:
     """Set numba.config.CACHE_DIR unless the user chose one."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
-    here = os.path.dirname(os.path.abspath(__file__))
-    folder = os.path.join(_cache_base(), "numba-" + cache_key(here)[:16])
+    folder = os.path.join(_cache_base(), "numba-" + cache_key(solver_root())[:16])
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError:
