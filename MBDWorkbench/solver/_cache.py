@@ -16,7 +16,7 @@ that follows files wherever they live under ``solver/``):
 Editing any other module (the catalogue, the model schema, results files, integrator drivers
 in Python) keeps the cache; editing a kernel source starts from a clean one.
 tests/test_cache.py checks the scan against ``jit.KERNELS`` after import and end to end in a
-subprocess. The scan (about 0.1 s) is remembered in a small file keyed by a hash of all
+subprocess. The scan (0.1-0.4 s) is remembered in a small file keyed by a hash of all
 sources. The folder is outside the package (which may be read-only). Override with
 NUMBA_CACHE_DIR."""
 
