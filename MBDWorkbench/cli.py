@@ -42,6 +42,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .solver.simulate import simulate
 
     model = load_model(args.model)
+    refuse_unused_rho_inf(args.rho_inf, args.integrator or model.settings.integrator)
     out = out_dir(args.out, args.model, "_results")
     overrides = dict(
         t_end=args.t_end,
@@ -136,14 +137,28 @@ def report_names() -> set[str]:
 
 
 def rho_inf(text: str) -> float:
-    """argparse type of --rho-inf: a number in [0, 1] (argparse names the option in its error)."""
+    """argparse type of --rho-inf: a number in [0, 1) (argparse names the option in its error)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must lie in [0, 1], got {text}")
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(f"must lie in [0, 1), got {text} ({RHO_INF_ONE})")
     return value
+
+
+RHO_INF_ONE = "1 leaves the index-3 multipliers' (-1)^n mode undamped and the step control then stalls"
+
+
+def refuse_unused_rho_inf(value: float | None, integrator: str) -> None:
+    """--rho-inf is the generalized-alpha integrator's parameter: given with another integrator it would be
+    silently ignored, so it is refused (ModelError, exit 2)."""
+    if value is not None and integrator != "galpha":
+        raise ModelError(
+            "settings.rho_inf",
+            f"--rho-inf is the parameter of the galpha integrator; this run uses '{integrator}' "
+            "(add --integrator galpha, or leave --rho-inf out)",
+        )
 
 
 def positive(text: str) -> float:
@@ -196,7 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--rho-inf",
         type=rho_inf,
-        help="spectral radius at infinity of the generalized-alpha integrator, in [0, 1] (default: model settings)",
+        help="spectral radius at infinity of the generalized-alpha integrator (galpha only), in [0, 1) (default: model settings)",
     )
     s.add_argument("--projection", action="store_true", help="project positions/velocities after each output step")
     s.add_argument(

@@ -365,6 +365,25 @@ def test_statics_two_link_hangs_straight_down():
     assert res.equilibrium["stable"]
 
 
+def test_statics_refuses_two_motors_in_conflict_on_a_four_bar(tmp_path, capsys):
+    """Two motors on a 1-DoF four-bar: the split of the holding torque between them is arbitrary, so statics
+    refuses the model as simulate, kinematics and inverse dynamics do (exit 2), naming the second motor."""
+    d = json.load(open(os.path.join(ROOT, "examples", "four_bar_spatial.json")))
+    d["drivers"] = [
+        {"name": "crank_motor", "type": "rotational", "joint": "crank_pivot", "profile": "0"},
+        {"name": "rocker_motor", "type": "rotational", "joint": "rocker_pivot", "profile": "0"},
+    ]
+    with pytest.raises(ModelError, match="'rocker_motor' on joint 'rocker_pivot' over-drives") as e:
+        static_equilibrium(from_dict(d))
+    assert e.value.path == "drivers[1]"
+    path = tmp_path / "overdriven.json"
+    path.write_text(json.dumps(d))
+    assert main(["statics", str(path), "--out", str(tmp_path / "s")]) == 2
+    assert "rocker_motor" in capsys.readouterr().err
+    d["drivers"].pop()  # one motor: a unique holding torque
+    assert static_equilibrium(from_dict(d)).status == "completed"
+
+
 def test_statics_over_constrained_four_bar_minimises_potential():
     fb = FourBar(d=0.30, a=0.10, b=0.35, c=0.25)
     masses = {"crank": 0.5, "coupler": 1.0, "rocker": 0.8}

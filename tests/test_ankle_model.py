@@ -217,3 +217,34 @@ def test_shipped_example_foot_follows_its_roll_pitch_trajectory():
     t = res.t
     assert np.abs(roll - 0.15 * np.sin(np.pi * t) ** 2).max() < 2e-5
     assert np.abs(pitch - 0.25 * np.sin(0.5 * np.pi * t) ** 2).max() < 2e-5
+
+
+@pytest.mark.parametrize(
+    "args,field",
+    [
+        (["--n", "0"], "--n"),
+        (["--n", "-5"], "--n"),
+        (["--n", "100000"], "--n"),
+        (["--roll-max", "nan"], "--roll-max"),
+        (["--roll-max", "1e308"], "--roll-max"),
+        (["--pitch-max", "-1"], "--pitch-max"),
+        (["--degree", "-1"], "--degree"),
+        (["--degree", "1000"], "--degree"),
+        (["--n", "3", "--degree", "4"], "--n"),
+    ],
+)
+def test_ankle_export_refuses_bad_options_in_one_line(tmp_path, capsys, args, field):
+    """Each bad option is bad input (exit 2) named in the error, and nothing is written."""
+    with pytest.raises(SystemExit) as e:
+        code = main(["ankle-export", "--out", str(tmp_path / "maps"), *args])
+        raise SystemExit(code)
+    assert e.value.code == 2
+    assert field in capsys.readouterr().err
+    assert not (tmp_path / "maps").exists()
+
+
+def test_ankle_export_refuses_a_file_as_its_folder(tmp_path, capsys):
+    target = tmp_path / "maps.txt"
+    target.write_text("keep me")
+    assert main(["ankle-export", "--out", str(target)]) == 2
+    assert "is a file" in capsys.readouterr().err and target.read_text() == "keep me"

@@ -140,3 +140,29 @@ def test_cli_reports_model_error_with_exit_code_2(tmp_path):
     assert p.returncode == 2
     assert "bodies[1].mass" in p.stderr and "rod" in p.stderr
     assert not (tmp_path / "o").exists()
+
+
+def _simulate_cli(tmp_path, *args):
+    pendulum = os.path.join(ROOT, "examples", "pendulum.json")
+    cmd = [sys.executable, "-m", "MBDWorkbench", "simulate", pendulum, "--t-end", "0.2", "--quiet"]
+    return subprocess.run([*cmd, "--out", str(tmp_path / "o"), *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_rho_inf_is_refused_where_no_integrator_reads_it(tmp_path):
+    """The pendulum example runs rk4: --rho-inf would be silently ignored, so it is bad input naming galpha."""
+    p = _simulate_cli(tmp_path, "--rho-inf", "0.5")
+    assert p.returncode == 2 and "galpha" in p.stderr and "'rk4'" in p.stderr
+    assert not (tmp_path / "o").exists()
+    assert _simulate_cli(tmp_path, "--rho-inf", "0.5", "--integrator", "galpha").returncode == 0
+
+
+def test_rho_inf_one_is_refused_with_the_valid_range(tmp_path):
+    """rho_inf = 1 leaves index-3 generalized-alpha's multiplier mode undamped: the step control collapsed (a
+    million steps on a pendulum); it is refused on the command line and in a model's settings."""
+    p = _simulate_cli(tmp_path, "--rho-inf", "1", "--integrator", "galpha")
+    assert p.returncode == 2 and "[0, 1)" in p.stderr
+    d = json.load(open(os.path.join(ROOT, "examples", "pendulum.json")))
+    d["settings"].update(integrator="galpha", rho_inf=1.0, t_end=0.2)
+    with pytest.raises(ModelError, match=r"\[0, 1\)") as e:
+        simulate(from_dict(d))
+    assert e.value.path == "settings.rho_inf"

@@ -39,7 +39,7 @@ from .scaled_rank import (
     scaled_jacobian,
 )
 from .status import OverdrivenError, RunWarning
-from .tolerances import ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
+from .tolerances import ENERGY_FLOOR, ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
 
 if TYPE_CHECKING:
     from .model import Model, Settings
@@ -320,7 +320,7 @@ def gate(
     found = list(start.warnings)
     if len(res):
         found += violation_warnings(res, start.length_scale, integrated)
-        found += energy_warnings(res)
+        found += energy_warnings(res, start.length_scale)
         found += rank_scan_warnings(res, start)
     return warnings + [w for w in found if w.kind not in reported]
 
@@ -436,28 +436,37 @@ def is_conservative(model: Model) -> bool:
     return True
 
 
-def energy_error(res: Results) -> tuple[float, float]:
+def energy_scale(model: Model, L: float) -> float:
+    """The model's energy scale [J]: the work of lifting every body by the model size L [m]
+    against gravity, sum(m) |g| L (0 without gravity)."""
+    return sum(b.mass for b in model.bodies) * float(np.linalg.norm(model.gravity)) * L
+
+
+def energy_error(res: Results, L: float = 0.0) -> tuple[float, float]:
     """(max |E - E(0) - works| / energy scale, time [s] of that maximum). The scale is the
     energy the run exchanges: max(kinetic energy, range of the potential energy), so it does
-    not depend on where the potential is zero; (0, t0) when nothing moves."""
+    not depend on where the potential is zero, and at least ENERGY_FLOOR x :func:`energy_scale`
+    (L: the model size [m]), so that a model at rest is judged against its own energy, not its
+    rounding; (0, t0) when nothing moves in a model without energy scale."""
     e = res.energy()
     bal = np.nan_to_num(np.abs(e["balance"]), nan=np.inf)
     finite = np.isfinite(e["kinetic"]) & np.isfinite(e["potential"])
     if not finite.any():
         return math.inf, float(res.t[0])
     T, V = e["kinetic"][finite], e["potential"][finite]
-    scale = max(float(T.max()), float(V.max() - V.min()))
+    scale = max(float(T.max()), float(V.max() - V.min()), ENERGY_FLOOR * energy_scale(res.model, L))
     k = int(np.argmax(bal))
     if scale <= 0.0:
         return (0.0 if bal[k] == 0 else math.inf), float(res.t[k])
     return float(bal[k] / scale), float(res.t[k])
 
 
-def energy_warnings(res: Results) -> list[RunWarning]:
-    """An 'energy_drift' warning when a conservative model's energy error exceeds settings.energy_tol."""
+def energy_warnings(res: Results, L: float = 0.0) -> list[RunWarning]:
+    """An 'energy_drift' warning when a conservative model's energy error exceeds settings.energy_tol
+    (L: the model size [m], for the floor of the energy scale)."""
     if not is_conservative(res.model) or len(res) < 2:
         return []
-    err, t = energy_error(res)
+    err, t = energy_error(res, L)
     if not err > res.settings.energy_tol:
         return []
     return [

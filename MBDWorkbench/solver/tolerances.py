@@ -45,4 +45,7 @@ COINCIDENT_TOL = 1e-9  # points this close coincide: joints and forces at a poin
 VIOLATION_TOL = 1e-3  # position violation [m] / model length scale L: ~9x the worst good run (cros, 1.1e-4 L)
 VIOLATION_ANGLE_TOL = 1e-3  # angular violation [rad]: the tilt that moves a point at distance L by 1e-3 L
 ENERGY_TOL = 1e-2  # energy error / energy exchanged, conservative models: ~10x the worst good run (galpha, 1.0e-3)
+ENERGY_FLOOR = (
+    1e-9  # least energy exchanged, x the model's energy scale sum(m) |g| L: a model at rest has rounding only
+)
 ILL_SCALED_RATIO = 1e10  # mass-matrix diagonal (inertias / L^2) max / min: ODE-form results degrade beyond ~1e11

@@ -62,16 +62,7 @@ def check_fully_driven(system: System, Y: np.ndarray, t: float = 0.0, tol: float
     """Mobility report at (t [s], Y); raises ModelError naming the drivers when the
     mechanism is over-driven or leaves degrees of freedom to no driver."""
     rep = mobility(system, Y, t, tol, relax=False)
-    nj = len(system.model.joints)
-    for e in rep.over_driving:
-        k = int(system.row_owner[e["row"]]) - nj
-        d = system.model.drivers[k]
-        raise ModelError(
-            f"drivers[{k}]",
-            f"driver '{d.name}' on joint '{d.joint}' over-drives the mechanism: "
-            f"its motion is already fixed by the joints and the drivers before it (mobility "
-            f"{rep.mobility}, {rep.n_driver_equations} drivers) - remove it or free a joint",
-        )
+    refuse_over_driving(system, rep)
     if rep.mobility_driven > 0:
         names = ", ".join(f"'{d.name}'" for d in system.model.drivers)
         by = f"drivers {names} leave" if names else "no drivers: it has"
@@ -82,6 +73,21 @@ def check_fully_driven(system: System, Y: np.ndarray, t: float = 0.0, tol: float
             "drivers, or the start is a singular configuration; use 'simulate' for free motion)",
         )
     return rep
+
+
+def refuse_over_driving(system: System, rep: MobilityReport) -> None:
+    """Raise ModelError naming the first driver whose motion the joints and the drivers before it
+    already fix (its reactions and efforts would be one arbitrary split among the drivers)."""
+    nj = len(system.model.joints)
+    for e in rep.over_driving:
+        k = int(system.row_owner[e["row"]]) - nj
+        d = system.model.drivers[k]
+        raise ModelError(
+            f"drivers[{k}]",
+            f"driver '{d.name}' on joint '{d.joint}' over-drives the mechanism: "
+            f"its motion is already fixed by the joints and the drivers before it (mobility "
+            f"{rep.mobility}, {rep.n_driver_equations} drivers) - remove it or free a joint",
+        )
 
 
 def _square_jacobian(system, t, Y, rows, rs, cs):
@@ -340,7 +346,9 @@ def _statics(system, res, t, tol, force_tol, max_iter) -> None:
     Y = assemble(system, Y0, t, tol)
     L = length_scale(system, Y)
     rs, cs = scaling(system, L)
-    rows = np.array(mobility(system, Y, t, relax=False).independent, dtype=int)
+    rep = mobility(system, Y, t, relax=False)
+    refuse_over_driving(system, rep)
+    rows = np.array(rep.independent, dtype=int)
     fscale = _force_scale(system, t, Y)
     Y, info = _static_newton(system, Y, t, rows, rs, cs, L, fscale, tol, force_tol, max_iter)
     res.assembly = assembly_report(system, Y0, Y)

@@ -52,14 +52,18 @@ PROJECTION_ITERATIONS = 20  # Gauss-Newton steps of the projection after a rank 
 
 
 def check_settings(s) -> None:
-    """Reject non-positive steps/tolerances and rho_inf outside [0, 1] (ModelError)."""
+    """Reject non-positive steps/tolerances and rho_inf outside [0, 1) (ModelError)."""
     for key in ("step", "rtol", "atol", "output_step", "t_end"):
         v = getattr(s, key)
         if not (isinstance(v, (int, float)) and np.isfinite(v) and v > 0):
             raise ModelError(f"settings.{key}", f"must be a positive number, got {v!r}")
     rho = s.rho_inf
-    if not (isinstance(rho, (int, float)) and 0.0 <= rho <= 1.0):
-        raise ModelError("settings.rho_inf", f"must lie in [0, 1], got {rho!r}")
+    if not (isinstance(rho, (int, float)) and 0.0 <= rho < 1.0):
+        raise ModelError(
+            "settings.rho_inf",
+            f"must lie in [0, 1), got {rho!r} (1 leaves the index-3 multipliers' (-1)^n mode undamped: the step "
+            "control then shrinks the step without end; the cost grows like 1/(1 - rho_inf), docs/index3.md)",
+        )
 
 
 # ----------------------------------------------------------------------------- sparse pattern
