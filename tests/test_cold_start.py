@@ -1,4 +1,4 @@
-"""The interpreted start on a cold cache (solver/cold_start.py, solver/jit.py's twins).
+"""The interpreted start on a cold cache (solver/numerics/cold_start.py, solver/numerics/jit.py's twins).
 
 The references are the compiled kernels (this process compiles them as usual): the same model
 run with the kernels interpreted must give the same trajectory up to rounding; the NumPy
@@ -15,9 +15,10 @@ import time
 import numpy as np
 import pytest
 
-from MBDWorkbench.solver import cold_start, jit, kernels
+from MBDWorkbench.solver import kernels
 from MBDWorkbench.solver.integrators import METHODS
 from MBDWorkbench.solver.model import load
+from MBDWorkbench.solver.numerics import cold_start, jit
 from MBDWorkbench.solver.simulate import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -245,7 +246,7 @@ def test_numpy_band_cholesky_and_solve_match_the_loop_kernels(deciding):
 
 def test_numpy_schur_matches_the_loop_kernel():
     model = _example("ankle")
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.system import System
 
     system = System(model)
     S, W = system.static, system.work
@@ -325,7 +326,7 @@ def test_command_line_on_an_empty_cache_runs_interpreted_and_fills_the_cache(tmp
 
 def test_numpy_multiplier_kernels_match_the_loop_kernels():
     """J acc and M^-1 J^T lam on the ankle (closed loops, ground rows)."""
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.system import System
 
     system = System(_example("ankle"))
     S, W = system.static, system.work

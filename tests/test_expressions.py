@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from MBDWorkbench.solver import expressions as ex
-from MBDWorkbench.solver.expressions import (
+from MBDWorkbench.solver.model import expressions as ex
+from MBDWorkbench.solver.model.expressions import (
     ExpressionError,
     Program,
     compile_profile,

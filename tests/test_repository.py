@@ -29,7 +29,7 @@ def test_docs_catalogue_tables_are_current():
 
 
 def test_docs_name_every_force_and_driver_type():
-    from MBDWorkbench.solver.catalog import DRIVER_TYPES, FORCE_TYPES
+    from MBDWorkbench.solver.model.catalog import DRIVER_TYPES, FORCE_TYPES
 
     with open(os.path.join(ROOT, "docs", "model-format.md")) as f:
         text = f.read()

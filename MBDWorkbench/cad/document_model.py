@@ -26,7 +26,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import JOINTS
+from ..solver.model.catalog import JOINTS
 from .archive import check_document_file
 from .errors import CadError
 from .joint_references import joint_frames, uses_second_frame
@@ -199,7 +199,7 @@ def _local_frame(placement, body):
     import numpy as np
 
     from ..solver.model import Frame
-    from ..solver.quaternion import matrices
+    from ..solver.numerics.quaternion import matrices
 
     o, x, _, z = placement_axes(placement)
     o = o * 1e-3

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..solver.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
+from ..solver.model.catalog import DRIVER_TYPES, JOINT_TYPES, joints_driven_by
 from . import gui_hooks
 from .errors import CadError
 from .mass_properties import mass_properties

@@ -2,13 +2,13 @@
 
 Importing this package does not import FreeCAD; :func:`register_commands` (called from the
 workbench's ``Initialize``) does, and registers every command with ``FreeCADGui.addCommand``.
-The joint commands, one per joint type of :data:`MBDWorkbench.solver.catalog.JOINTS`, are
+The joint commands, one per joint type of :data:`MBDWorkbench.solver.model.catalog.JOINTS`, are
 named ``MBD_Joint_<type>``.
 """
 
 from __future__ import annotations
 
-from ..solver.catalog import JOINTS
+from ..solver.model.catalog import JOINTS
 
 __all__ = ["COMMANDS", "GROUPS", "JOINT_COMMANDS", "MENUS", "TOOLBARS", "context_menu_commands", "register_commands"]
 

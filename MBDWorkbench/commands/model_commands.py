@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import JOINTS, joints_driven_by
+from ..solver.model.catalog import JOINTS, joints_driven_by
 from . import task_panels  # also makes double-click open the task panels (view_providers.EDIT_HOOK)
 from .common import (
     QT_TRANSLATE_NOOP,

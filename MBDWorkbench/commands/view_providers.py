@@ -34,7 +34,7 @@ ICON_PROPERTIES = ("JointType", "Grounded", "Kind")  # properties that choose th
 def icon_name(obj: App.DocumentObject | None) -> str:
     """Tree icon of an MBD object: grounded bodies, each joint type (the catalogue's ``icon``),
     rotational springs and torques have their own."""
-    from ..solver.catalog import JOINTS
+    from ..solver.model.catalog import JOINTS
 
     kind = mbd_type(obj)
     if kind == "Body" and getattr(obj, "Grounded", False):

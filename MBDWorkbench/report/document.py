@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..solver.analyses.mobility import dof_terms
-from ..solver.catalog import INTEGRATORS, JOINTS
-from ..solver.status import CANCELLED, COMPLETED, FAILED
+from ..solver.model.catalog import INTEGRATORS, JOINTS
+from ..solver.results.status import CANCELLED, COMPLETED, FAILED
 from . import derived, plots
 from .animation import View
 from .data import ReportData

@@ -10,12 +10,12 @@ import functools
 
 import numpy as np
 
-from .expressions import eval_jet
-from .jit import njit
-from .joints import ANGLE, Side, body_side, eval_row, point_kinematics, row_terms, wrap_angle
-from .quaternion import quat_rate, quat_to_matrix, rotate_by_body_vector
+from .model.expressions import eval_jet
+from .numerics.jit import njit
+from .numerics.joints import ANGLE, Side, body_side, eval_row, point_kinematics, row_terms, wrap_angle
+from .numerics.quaternion import quat_rate, quat_to_matrix, rotate_by_body_vector
+from .numerics.vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 from .tolerances import ODE_NEAR_SINGULAR, ODE_PROJECTION_TOL, ODE_RANK_RETURN_TOL, ODE_RANK_TOL, SCHUR_PIVOT_TOL
-from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 OK, SINGULAR, NOT_FINITE = 0, 1, 2
 _ENTRY_POINTS = {}
@@ -483,7 +483,7 @@ def new_rank_state(m: int) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- NumPy versions
-# The interpreted start (solver/cold_start.py) runs these instead of the band kernels below,
+# The interpreted start (solver/numerics/cold_start.py) runs these instead of the band kernels below,
 # whose Python loops would dominate it: the same contracts, computed with one dense LAPACK
 # factorisation of the kept rows (the band factor of the kept rows is that dense factor: fill-in
 # stays inside the band). Every irregular case (a pivot not positive, a watched ratio falling, a

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...solver.catalog import DRIVERS, joints_driven_by
+from ...solver.model.catalog import DRIVERS, joints_driven_by
 from ..common import qt_modules
 from .base import (
     PREVIEW_SAMPLES,
@@ -40,7 +40,7 @@ class _ProfilePanel(TaskPanel):
 
 def _profile_values(spec: Any, path: str, times: np.ndarray) -> np.ndarray:
     """f(t) of a profile spec (number, expression or dict) at ``times``; ExpressionError names ``path``."""
-    from ...solver.expressions import compile_profile
+    from ...solver.model.expressions import compile_profile
 
     return compile_profile(spec, path).series(times)[:, 0]
 

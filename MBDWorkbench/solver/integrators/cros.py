@@ -23,7 +23,7 @@ from .explicit import account_power
 
 if TYPE_CHECKING:
     from ..model import Settings
-    from ..system import System
+    from ..system.system import System
 
 
 def constraint_target(phi: np.ndarray, gamma: np.ndarray, h: float, curvature: float = 0.5) -> np.ndarray:

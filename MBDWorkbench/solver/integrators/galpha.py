@@ -21,7 +21,7 @@ from .explicit import account_power
 
 if TYPE_CHECKING:
     from ..model import Settings
-    from ..system import System
+    from ..system.system import System
 
 
 class GAlphaStepper(Index3Stepper):

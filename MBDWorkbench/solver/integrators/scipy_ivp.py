@@ -18,7 +18,7 @@ from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
     from ..model import Settings
-    from ..system import System
+    from ..system.system import System
 
 
 class SciPyStepper(Stepper):

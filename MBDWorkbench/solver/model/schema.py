@@ -15,7 +15,10 @@ from dataclasses import asdict, dataclass, field, make_dataclass
 
 import numpy as np
 
-from . import quaternion
+from ..errors import ModelError
+from ..numerics import quaternion
+from ..numerics.joints import DP2, ROW_ROTATION_ONLY, ROW_TURNS
+from ..tolerances import COINCIDENT_TOL, ENERGY_TOL, VIOLATION_ANGLE_TOL, VIOLATION_TOL
 from .catalog import (
     COUPLER_PARAMETERS,
     DRIVER_TYPES,
@@ -30,8 +33,6 @@ from .catalog import (
     ForceField,
     joints_driven_by,
 )
-from .errors import ModelError
-from .joints import DP2, ROW_ROTATION_ONLY, ROW_TURNS
 from .limits import (
     MAX_JSON_DEPTH,
     MAX_MODEL_FILE_BYTES,
@@ -49,7 +50,6 @@ from .limits import (
     estimate_run,
     sample_count,
 )
-from .tolerances import COINCIDENT_TOL, ENERGY_TOL, VIOLATION_ANGLE_TOL, VIOLATION_TOL
 
 GROUND = "ground"
 

@@ -103,7 +103,7 @@ def fill_in_background(model, integrator: str) -> subprocess.Popen | None:
     path = os.path.join(folder, "model.json")
     with open(path, "w") as f:
         json.dump(model.to_dict(), f)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
     env[MODE_ENV] = "compile"
     try:

@@ -29,9 +29,9 @@ from typing import NoReturn
 
 import numpy as np
 
-from . import cold_start
-from .errors import ModelError
-from .jit import njit
+from ..errors import ModelError
+from ..numerics import cold_start
+from ..numerics.jit import njit
 from .limits import (
     MAX_EXPRESSION_DEPTH,
     MAX_EXPRESSION_LENGTH,

@@ -16,11 +16,8 @@ import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from . import kernels, quaternion
-from .catalog import DRIVERS, JOINTS
-from .expressions import compile_profile, pack_args, pack_programs
-from .joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
-from .model import (
+from .. import kernels
+from ..model import (
     GROUND,
     axis_angle,
     axis_distance,
@@ -30,6 +27,10 @@ from .model import (
     frame_axes,
     joint_rows,
 )
+from ..model.catalog import DRIVERS, JOINTS
+from ..model.expressions import compile_profile, pack_args, pack_programs
+from ..numerics import quaternion
+from ..numerics.joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
 
