@@ -10,7 +10,7 @@ from oracles import pendulum as pend_oracle
 from MBDWorkbench.solver import ModelError, from_dict, simulate
 from MBDWorkbench.solver.analyses.kinematics import kinematic_analysis, static_equilibrium
 from MBDWorkbench.solver.analyses.mobility import grubler_count, mobility
-from MBDWorkbench.solver.model import joint_rows
+from MBDWorkbench.solver.model.geometry import joint_rows
 from MBDWorkbench.solver.system.system import System
 
 G = 9.81

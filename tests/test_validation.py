@@ -18,8 +18,8 @@ from MBDWorkbench.cli_common import load_model
 from MBDWorkbench.solver import ModelError, from_dict, load, simulate
 from MBDWorkbench.solver.model import Body, Model, Settings, limits, run_size, validate, validate_run
 from MBDWorkbench.solver.model.catalog import FORCES
-from MBDWorkbench.solver.model.expressions import compile_profile
-from MBDWorkbench.solver.simulate import with_settings
+from MBDWorkbench.solver.model.profiles import compile_profile
+from MBDWorkbench.solver.model.validate import with_settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")

@@ -14,7 +14,7 @@ import os
 import sys
 
 from .integrators import METHODS
-from .model import load
+from .model.parse import load
 from .numerics.cold_start import is_cached
 from .simulate import simulate
 

@@ -27,7 +27,7 @@ import scipy.linalg
 
 from .errors import ModelError, SimulationError
 from .model.catalog import FORCES
-from .model.expressions import compile_profile
+from .model.profiles import compile_profile
 from .results.status import OverdrivenError, RunWarning
 from .system.assembly import length_scale
 from .system.scaled_rank import (
@@ -42,7 +42,7 @@ from .system.scaled_rank import (
 from .tolerances import ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
 
 if TYPE_CHECKING:
-    from .model import Model, Settings
+    from .model.schema import Model, Settings
     from .results.results import Results
     from .system.system import System
 

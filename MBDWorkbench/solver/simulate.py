@@ -17,7 +17,6 @@ sample, with the stepper's own multipliers when it has them (index-3 integrators
 
 from __future__ import annotations
 
-import copy
 import math
 import time
 from collections.abc import Callable, Iterator
@@ -28,7 +27,9 @@ from . import kernels, quality
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output
-from .model import Model, limits, validate_run, validate_settings
+from .model import limits
+from .model.schema import Model
+from .model.validate import validate_run, with_settings
 from .numerics import cold_start
 from .results.files import ResultsWriter
 from .results.results import Results
@@ -37,21 +38,6 @@ from .system.assembly import assemble_initial_state
 from .system.system import System
 
 CANCEL_CHECK_S = 0.25  # wall time [s] between two checks of cancel() within a long output interval
-
-
-def with_settings(model: Model, overrides: dict) -> Model:
-    """A shallow copy of ``model`` whose settings have the non-None ``overrides`` applied
-    and validated (TypeError for an unknown setting name)."""
-    settings = copy.copy(model.settings)
-    for key, value in overrides.items():
-        if value is not None:
-            if not hasattr(settings, key):
-                raise TypeError(f"unknown setting '{key}'")
-            setattr(settings, key, value)
-    validate_settings(settings)
-    model = copy.copy(model)
-    model.settings = settings
-    return model
 
 
 def simulate(

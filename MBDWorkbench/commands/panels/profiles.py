@@ -40,7 +40,7 @@ class _ProfilePanel(TaskPanel):
 
 def _profile_values(spec: Any, path: str, times: np.ndarray) -> np.ndarray:
     """f(t) of a profile spec (number, expression or dict) at ``times``; ExpressionError names ``path``."""
-    from ...solver.model.expressions import compile_profile
+    from ...solver.model.profiles import compile_profile
 
     return compile_profile(spec, path).series(times)[:, 0]
 

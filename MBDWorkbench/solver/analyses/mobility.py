@@ -24,8 +24,10 @@ import numpy as np
 import scipy.linalg
 
 from ..errors import ModelError
-from ..model import Driver, Frame, Model, body_dofs, frame_axes, joint_rows, validate
 from ..model.catalog import JOINTS
+from ..model.geometry import body_dofs, frame_axes, joint_rows
+from ..model.schema import Driver, Frame, Model
+from ..model.validate import validate
 from ..numerics.joints import DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
 from ..system.assembly import assemble, length_scale, scaling
 from ..system.system import System

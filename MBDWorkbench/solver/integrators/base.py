@@ -41,7 +41,7 @@ from ..model.catalog import INDEX1_FORMULATION, INTEGRATORS
 from ..results.status import RunWarning
 
 if TYPE_CHECKING:
-    from ..model import Settings
+    from ..model.schema import Settings
     from ..system.system import System
 
 

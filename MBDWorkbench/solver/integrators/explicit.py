@@ -19,7 +19,7 @@ from .base import Stepper, equal_steps
 from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
-    from ..model import Settings
+    from ..model.schema import Settings
     from ..system.system import Static, System, Work
 
 

@@ -20,7 +20,7 @@ from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
 
 if TYPE_CHECKING:
-    from ..model import Settings
+    from ..model.schema import Settings
     from ..system.system import System
 
 

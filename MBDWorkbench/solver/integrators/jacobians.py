@@ -29,17 +29,10 @@ times cheaper than the complex evaluations of the joint's rows.
 
 import numpy as np
 
-from ..kernels import (
-    FORCE_KERNELS,
-    READS_VELOCITY,
-    _update_rotations,
-    constraints,
-    fast_call,
-    force_element,
-    force_element_data,
-    force_elements,
-    forces,
-)
+from ..kernels import fast_call
+from ..kernels import update_rotations_arrays as _update_rotations
+from ..numerics.constraints import constraints
+from ..numerics.forces import FORCE_KERNELS, READS_VELOCITY, force_element, force_element_data, force_elements, forces
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import add_force_jacobian, body_side, has_force_jacobian, jacobian_reads_positions, row_terms
 from ..numerics.quaternion import rotate_by_body_vector

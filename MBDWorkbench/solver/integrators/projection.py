@@ -21,7 +21,7 @@ from ..tolerances import ODE_NEAR_SINGULAR, PROJECTION_TOL
 from .base import Stepper
 
 if TYPE_CHECKING:
-    from ..model import Settings
+    from ..model.schema import Settings
     from ..system.system import System
 
 

@@ -17,7 +17,7 @@ from .explicit import account_power
 from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
-    from ..model import Settings
+    from ..model.schema import Settings
     from ..system.system import System
 
 

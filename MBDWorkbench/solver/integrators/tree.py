@@ -24,7 +24,7 @@ from .base import Stepper, equal_steps
 from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, write_body_state
 
 if TYPE_CHECKING:
-    from ..model import Settings
+    from ..model.schema import Settings
     from ..system.system import System
 
 KINDS = {"revolute": REVOLUTE, "prismatic": PRISMATIC, "fixed": FIXED}

@@ -1,31 +1,10 @@
-"""The model: its description (schema), loading and validation, the element catalogue,
-time profiles and the input limits. ``MBDWorkbench.solver.model`` hands on the names users import."""
+"""The model: its description (schema), reading (parse) and checks (validate), its geometry at the
+initial configuration, the element catalogue, time profiles and the input limits.
+``MBDWorkbench.solver.model`` hands on the names users import."""
 
-from .schema import (
-    GROUND,
-    Body,
-    Driver,
-    Force,
-    Frame,
-    Joint,
-    Model,
-    Settings,
-    axis_angle,
-    axis_distance,
-    body_dofs,
-    coupler_coefficients,
-    distance_anchors,
-    frame_axes,
-    from_dict,
-    joint_rows,
-    load,
-    parse_json,
-    read_model_text,
-    run_size,
-    validate,
-    validate_run,
-    validate_settings,
-)
+from .parse import from_dict, load, parse_json, read_model_text
+from .schema import GROUND, Body, Driver, Force, Frame, Joint, Model, Settings
+from .validate import run_size, validate, validate_run, validate_settings
 
 __all__ = [
     "GROUND",
@@ -36,14 +15,7 @@ __all__ = [
     "Joint",
     "Model",
     "Settings",
-    "axis_angle",
-    "axis_distance",
-    "body_dofs",
-    "coupler_coefficients",
-    "distance_anchors",
-    "frame_axes",
     "from_dict",
-    "joint_rows",
     "load",
     "parse_json",
     "read_model_text",

@@ -25,7 +25,7 @@ from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
 from .files import write_results
 
 if TYPE_CHECKING:
-    from ..model import Model, Settings
+    from ..model.schema import Model, Settings
     from ..system.system import Static, System, Work
 
 

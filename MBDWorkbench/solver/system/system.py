@@ -17,8 +17,9 @@ from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
-from ..model import (
-    GROUND,
+from ..model.catalog import DRIVERS, JOINTS
+from ..model.expressions import pack_args, pack_programs
+from ..model.geometry import (
     axis_angle,
     axis_distance,
     body_dofs,
@@ -27,8 +28,8 @@ from ..model import (
     frame_axes,
     joint_rows,
 )
-from ..model.catalog import DRIVERS, JOINTS
-from ..model.expressions import compile_profile, pack_args, pack_programs
+from ..model.profiles import compile_profile
+from ..model.schema import GROUND
 from ..numerics import quaternion
 from ..numerics.joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
 
@@ -487,7 +488,7 @@ class System:
         Z = np.zeros((self.m, len(dropped)))
         rhs, x = np.zeros(self.m), np.zeros(self.m)
         for c, r in enumerate(dropped):  # null vectors of J^T: row r minus its combination of kept rows
-            kernels._solve_kept(w.band, S.bw, S.perm, w.keep, J @ JM[r], x, rhs)
+            kernels.solve_kept(w.band, S.bw, S.perm, w.keep, J @ JM[r], x, rhs)
             Z[:, c] = -x
             Z[r, c] = 1.0
         ZD = Z.T * np.einsum("ij,ij->i", JM, J)
