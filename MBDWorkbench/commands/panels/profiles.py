@@ -119,7 +119,7 @@ class DriverPanel(_ProfilePanel):
 
     def check(self) -> SimpleNamespace:
         """The pending driver after the checks the solver makes; raises naming the problem."""
-        from ...cad.document_model import DEG, _driver
+        from ...cad.document_model import DEG, solver_driver
         from ...cad.errors import CadError
 
         pending = self.pending()
@@ -131,7 +131,7 @@ class DriverPanel(_ProfilePanel):
                 "joint '%s' is %s: a %s driver needs a %s joint"
                 % (self.joint.Label, self.joint.JointType, pending.DriverType, " or ".join(allowed))
             )
-        spec = _driver(pending, {"driver": "driver", "joint": "joint"}, {"joint"}).profile
+        spec = solver_driver(pending, {"driver": "driver", "joint": "joint"}, {"joint"}).profile
         scale = DEG if pending.DriverType == "rotational" else 1e-3
         pending.values = _profile_values(
             spec, "Expression" if pending.Profile == "expression" else "profile", self.times
@@ -270,7 +270,7 @@ class ForcePanel(_ProfilePanel):
 
     def check(self) -> dict[str, np.ndarray]:
         """{component: values [N or N mm] at the preview times}; raises naming the component."""
-        from ...cad.document_model import _component
+        from ...cad.document_model import force_component
         from ...cad.errors import CadError
 
         if self.body is None:
@@ -278,7 +278,7 @@ class ForcePanel(_ProfilePanel):
         [field.value() for field in self.point]
         out = {}
         for c, edit in self.components.items():
-            spec = _component(edit.text(), 1.0)
+            spec = force_component(edit.text(), 1.0)
             out[c] = np.full_like(self.times, spec) if isinstance(spec, float) else _profile_values(spec, c, self.times)
         return out
 
