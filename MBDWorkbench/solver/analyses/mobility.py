@@ -4,7 +4,7 @@ singular configurations (assembly itself: ``solver.system.assembly.assemble``).
 Jacobian columns are 6 per moving body (global linear velocity, body-frame angular
 velocity), rows are the primitive joint equations in joint order, then one row per
 driver (see joints.py). A point mass has 3 degrees of freedom: no equation involves its
-rotation, whose 3 columns are zero (model.joint_rows). Rank decisions use the *dimensionless* Jacobian of
+rotation, whose 3 columns are zero (model.geometry.joint_rows). Rank decisions use the *dimensionless* Jacobian of
 ``solver.system.assembly.scaling`` (length rows divided by the model's length scale ``L``, linear
 columns multiplied by ``L``), so metres and radians weigh alike. A singular value counts
 when it exceeds ``tol * sigma_max`` (``tolerances.RANK_TOL`` by default); an equation is

@@ -1,9 +1,9 @@
-"""Safe time-profile compiler and Numba jet evaluator for drivers and loads.
+"""Safe compiler of the time-profile expressions of drivers and loads.
 
-A profile spec (expression string or dict, see ``compile_profile``) is parsed by
-a small recursive-descent parser (user text is never passed to eval/exec) into
-a postfix bytecode.  ``eval_jet`` runs that bytecode on a stack whose slots are
-jets (f, f', f''), so value, first and second time derivative come out exact.
+An expression string is parsed by a small recursive-descent parser (user text is never passed
+to eval/exec) into a postfix bytecode that :func:`..numerics.jets.eval_jet` runs on a stack of
+jets (f, f', f''), so value, first and second time derivative come out exact. Profile specs
+(numbers, dicts) are compiled by :mod:`.profiles`.
 
 Expression language: numbers (1, 2.5, 1e-3), variable ``t``, constants ``pi``
 and ``e``; + - * / ^ ** (right-associative, -t^2 = -(t^2)), unary +/-,
