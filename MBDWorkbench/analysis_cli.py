@@ -28,7 +28,7 @@ from .cli_common import (
     report_stopped_run,
     status_lines,
 )
-from .solver.catalog import DRIVERS
+from .solver.model.catalog import DRIVERS
 from .solver.errors import ModelError, SimulationError
 from .solver.tolerances import RANK_TOL, SINGULAR_TOL
 

@@ -1,5 +1,5 @@
 """Command-line interface. Each subcommand is a function ``cmd_NAME(args)`` registered in
-``build_parser`` (the analyses in :mod:`.analysis_cli`). Exit codes (``solver.status``,
+``build_parser`` (the analyses in :mod:`.analysis_cli`). Exit codes (``solver.results.status``,
 docs/solver.md): 0 completed, 2 bad input (invalid model or settings, no assembly, an
 over-driven model refused), 3 completed with warnings, 4 failed, 5 cancelled (Ctrl-C), 70 an
 unexpected internal error (its traceback is written to a log file in the temporary folder).
@@ -28,10 +28,10 @@ from .cli_common import (
 from .fem_cli import register as register_fem
 from .solver import integrators
 from .solver.errors import AssemblyError, Cancelled, ModelError, SimulationError
-from .solver.output_folder import OutputFolder, OutputTargetError
-from .solver.results import Results
-from .solver.results_files import ResultsWriteError, ResultsWriter
-from .solver.status import CANCELLED, EXIT_BAD_INPUT, EXIT_CODES, EXIT_INTERNAL, FAILED
+from .solver.results.files import ResultsWriteError, ResultsWriter
+from .solver.results.output_folder import OutputFolder, OutputTargetError
+from .solver.results.results import Results
+from .solver.results.status import CANCELLED, EXIT_BAD_INPUT, EXIT_CODES, EXIT_INTERNAL, FAILED
 from .study.command import register as register_study
 
 

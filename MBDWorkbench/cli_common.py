@@ -16,8 +16,8 @@ from typing import TextIO
 
 from .solver.errors import Cancelled, ModelError, SimulationError
 from .solver.model import Model, load
-from .solver.results_files import ResultsWriteError
-from .solver.status import (
+from .solver.results.files import ResultsWriteError
+from .solver.results.status import (
     CANCELLED,
     COMPLETED,
     COMPLETED_WITH_WARNINGS,
@@ -29,7 +29,7 @@ from .solver.status import (
 )
 
 NO_LIMITS_HELP = (
-    "run even when the estimated steps, samples or result memory exceed the limits of solver/limits.py "
+    "run even when the estimated steps, samples or result memory exceed the limits of solver/model/limits.py "
     "(docs/model-format.md, Limits)"
 )
 

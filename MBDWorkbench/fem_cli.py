@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .solver.status import EXIT_BAD_INPUT
+from .solver.results.status import EXIT_BAD_INPUT
 
 
 def cmd_fem_loads(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ on the cache the first one filled is timed too. The machine load (``uptime``) is
 before and after: the machine is shared, and compile times scale with it.
 
 Each run is made in two modes (``--modes``): ``interpret``, the command line's default since the
-interpreted start (solver/cold_start.py: the kernels run as Python while a background process
+interpreted start (solver/numerics/cold_start.py: the kernels run as Python while a background process
 compiles them; its remaining time after the run is recorded too), and ``compile``
 (MBD_COLD_START=compile: Numba compiles in the process before the solve, as before).
 
@@ -119,7 +119,7 @@ def uptime() -> str:
 def run_once(integrator: str, cache_home: str, tree: str, mode: str) -> dict:
     """One subprocess on ``cache_home`` solving with the source tree ``tree``; its wall time and
     the child's JSON. ``mode``: MBD_COLD_START (interpret: the command line's interpreted start,
-    solver/cold_start.py; compile: Numba compiles in the process, as before)."""
+    solver/numerics/cold_start.py; compile: Numba compiles in the process, as before)."""
     env = dict(os.environ, XDG_CACHE_HOME=cache_home, MBD_COLD_START=mode)
     env.pop("NUMBA_CACHE_DIR", None)
     env["PYTHONPATH"] = tree

@@ -64,9 +64,9 @@ def cold_worker():
     start = time.perf_counter()
     import numpy as np
 
-    from MBDWorkbench.solver.assembly import assemble_initial_state
     from MBDWorkbench.solver.integrators.cros import CROSStepper
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.assembly import assemble_initial_state
+    from MBDWorkbench.solver.system.system import System
 
     model = case_model("slider-crank")
     system = System(model)

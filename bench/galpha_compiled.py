@@ -45,8 +45,8 @@ def case_model(case):
 
 def started_stepper(case, make):
     """(stepper, Y) of ``make(system, settings, Y)`` on the case, h = H, from the assembled state."""
-    from MBDWorkbench.solver.assembly import assemble_initial_state
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.assembly import assemble_initial_state
+    from MBDWorkbench.solver.system.system import System
 
     model = case_model(case)
     model.settings.step = H
@@ -109,9 +109,9 @@ def cold_worker(compiled):
     start = time.perf_counter()
     import numpy as np
 
-    from MBDWorkbench.solver.assembly import assemble_initial_state
     from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.assembly import assemble_initial_state
+    from MBDWorkbench.solver.system.system import System
 
     model = case_model("slider-crank")
     system = System(model)

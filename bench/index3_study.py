@@ -28,12 +28,12 @@ from oracles.two_link import two_link_solution  # noqa: E402
 from bench.study.index3_models import four_bar, slider_crank, two_link  # noqa: E402
 from bench.study.index3_quat import CROSQuatStepper  # noqa: E402
 from MBDWorkbench.solver import from_dict, kernels, load, simulate  # noqa: E402
-from MBDWorkbench.solver.assembly import assemble_initial_state  # noqa: E402
 from MBDWorkbench.solver.integrators.cros import CROSStepper  # noqa: E402
 from MBDWorkbench.solver.integrators.galpha import GAlphaStepper  # noqa: E402
-from MBDWorkbench.solver.joints import POINT  # noqa: E402
-from MBDWorkbench.solver.quaternion import matrix  # noqa: E402
-from MBDWorkbench.solver.system import System  # noqa: E402
+from MBDWorkbench.solver.numerics.joints import POINT  # noqa: E402
+from MBDWorkbench.solver.numerics.quaternion import matrix  # noqa: E402
+from MBDWorkbench.solver.system.assembly import assemble_initial_state  # noqa: E402
+from MBDWorkbench.solver.system.system import System  # noqa: E402
 
 OUT = os.path.join(ROOT, "bench", "results")
 SPRING_CRANK = SliderCrank(r=0.5, l=1.5, k=20.0, x0=1.5)

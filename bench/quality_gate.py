@@ -24,10 +24,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from MBDWorkbench.solver import from_dict, load, quality, simulate  # noqa: E402
-from MBDWorkbench.solver.assembly import length_scale  # noqa: E402
 from MBDWorkbench.solver.errors import SimulationError  # noqa: E402
 from MBDWorkbench.solver.integrators import names  # noqa: E402
 from MBDWorkbench.solver.model import Settings  # noqa: E402
+from MBDWorkbench.solver.system.assembly import length_scale  # noqa: E402
 
 
 def singular_ratio(res) -> float:
@@ -37,7 +37,7 @@ def singular_ratio(res) -> float:
     system = res.system
     if not system.m or not start.independent:
         return float("nan")
-    from MBDWorkbench.solver.assembly import scaling
+    from MBDWorkbench.solver.system.assembly import scaling
 
     rs, cs = scaling(system, start.length_scale)
     out = []

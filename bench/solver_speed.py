@@ -19,7 +19,7 @@ sys.path.insert(0, ROOT)
 
 from MBDWorkbench.solver import from_dict, load, simulate  # noqa: E402
 from MBDWorkbench.solver.model import Model  # noqa: E402
-from MBDWorkbench.solver.results import Results  # noqa: E402
+from MBDWorkbench.solver.results.results import Results  # noqa: E402
 
 
 def chain_dict(n: int, link: float = 0.2, mass: float = 0.5) -> dict:

@@ -11,7 +11,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from MBDWorkbench.solver.builders import revolute_z, rod  # noqa: E402
+from MBDWorkbench.solver.model.builders import revolute_z, rod  # noqa: E402
 
 
 def pendulum():

@@ -27,9 +27,9 @@ from MBDWorkbench.solver.analyses.mobility import (  # noqa: E402
     numerical_rank,
     singular_configurations,
 )
-from MBDWorkbench.solver.assembly import assemble, assemble_initial_state  # noqa: E402
 from MBDWorkbench.solver.errors import AssemblyError, ModelError  # noqa: E402
-from MBDWorkbench.solver.results_files import read_csv  # noqa: E402
+from MBDWorkbench.solver.results.files import read_csv  # noqa: E402
+from MBDWorkbench.solver.system.assembly import assemble, assemble_initial_state  # noqa: E402
 from MBDWorkbench.solver.tolerances import (  # noqa: E402
     ASSEMBLY_TOL,
     PROJECTION_TOL,
@@ -219,7 +219,7 @@ def test_assembly_from_perturbed_placements():
     # the coupler/rocker pin (J3) satisfies the four-bar loop closure of the oracle
     crank = np.arctan2(*(Ya[7 * 0 : 7 * 0 + 3][[1, 0]]))  # CoG direction of the crank
     B = sys_.joint_frames[2]["oj"]
-    from MBDWorkbench.solver.quaternion import matrix
+    from MBDWorkbench.solver.numerics.quaternion import matrix
 
     pB = Ya[14:17] + matrix(Ya[17:21]) @ B
     fb = FourBar(d=0.30, a=0.10, b=0.35, c=0.25)

@@ -23,8 +23,8 @@ from MBDWorkbench.showcase.ankle_model import (  # noqa: E402
 from MBDWorkbench.solver import from_dict, load  # noqa: E402
 from MBDWorkbench.solver.analyses.kinematics import inverse_dynamics, kinematic_analysis, static_equilibrium  # noqa: E402
 from MBDWorkbench.solver.analyses.mobility import mobility  # noqa: E402
-from MBDWorkbench.solver.expressions import compile_profile  # noqa: E402
-from MBDWorkbench.solver.results_files import read_csv  # noqa: E402
+from MBDWorkbench.solver.model.profiles import compile_profile  # noqa: E402
+from MBDWorkbench.solver.results.files import read_csv  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 EXAMPLE = os.path.join(ROOT, "examples", "ankle.json")

@@ -1,4 +1,4 @@
-"""The interpreted start on a cold cache (solver/cold_start.py, solver/jit.py's twins).
+"""The interpreted start on a cold cache (solver/numerics/cold_start.py, solver/numerics/jit.py's twins).
 
 The references are the compiled kernels (this process compiles them as usual): the same model
 run with the kernels interpreted must give the same trajectory up to rounding; the NumPy
@@ -15,9 +15,10 @@ import time
 import numpy as np
 import pytest
 
-from MBDWorkbench.solver import cold_start, jit, kernels
+from MBDWorkbench.solver import kernels
 from MBDWorkbench.solver.integrators import METHODS
 from MBDWorkbench.solver.model import load
+from MBDWorkbench.solver.numerics import cold_start, jit, schur
 from MBDWorkbench.solver.simulate import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -155,14 +156,14 @@ def _watch_inputs(case, band, keep):
     """ref and ctl for a pivot-watch case (references from a first factorisation)."""
     m, bw = band.shape[0], band.shape[1] - 1
     ref, ctl = np.ones(m), kernels.new_rank_state(m)
-    ctl[kernels.CTL_SET_REF] = 1.0 if case == "set_ref" else 0.0
+    ctl[schur.CTL_SET_REF] = 1.0 if case == "set_ref" else 0.0
     if case in ("steady", "watch", "decide_now"):
         ref, probe = np.zeros(m), band.copy()
-        kernels.band_cholesky(probe, bw, keep.copy(), ref)
+        schur.band_cholesky(probe, bw, keep.copy(), ref)
         if case == "watch":
-            ref[4] /= 0.5 * kernels.WATCH_DROP
+            ref[4] /= 0.5 * schur.WATCH_DROP
         if case == "decide_now":
-            ref[5] /= 0.5 * kernels.DECIDE_NOW_DROP
+            ref[5] /= 0.5 * schur.DECIDE_NOW_DROP
     if case == "not_definite":
         band[6, 0] = -1.0
     return ref, ctl
@@ -174,10 +175,10 @@ def test_numpy_full_cholesky_matches_the_loop_kernel(case):
     m, bw = band.shape[0], band.shape[1] - 1
     ref, ctl = _watch_inputs(case, band, np.ones(m, dtype=np.int64))
     (ok, rmin), (_, _, _, _, ctl_out) = _compare(
-        kernels._full_cholesky_watched, kernels._full_cholesky_watched_numpy, band, bw, np.zeros(m), ref, ctl
+        schur._full_cholesky_watched, schur._full_cholesky_watched_numpy, band, bw, np.zeros(m), ref, ctl
     )
     assert ok == (case in ("set_ref", "steady", "watch"))
-    assert ctl_out[kernels.CTL_WATCH] == (1.0 if case in ("watch", "decide_now") else 0.0)
+    assert ctl_out[schur.CTL_WATCH] == (1.0 if case in ("watch", "decide_now") else 0.0)
 
 
 @pytest.mark.parametrize("case", WATCH_CASES)
@@ -188,7 +189,7 @@ def test_numpy_kept_cholesky_matches_the_loop_kernel(case):
     keep[[2, 7]] = 0  # dropped rows: identity rows, zero columns
     ref, ctl = _watch_inputs(case, band, keep)
     (ok, rmin), (factor, *_rest) = _compare(
-        kernels._kept_cholesky_watched, kernels._kept_cholesky_watched_numpy, band, bw, keep, np.zeros(m), ref, ctl
+        schur._kept_cholesky_watched, schur._kept_cholesky_watched_numpy, band, bw, keep, np.zeros(m), ref, ctl
     )
     assert ok == (case in ("set_ref", "steady", "watch"))
     if ok:
@@ -226,16 +227,16 @@ def test_numpy_band_cholesky_and_solve_match_the_loop_kernels(deciding):
         keep[5] = 2  # dropped so far: stays dropped (row 5 = row 4)
     limits = (1e-8, 1e-6) if deciding != "given" else (-1.0, -1.0)
     _, (factor, _, keep_out, ratio, *_limits) = _compare(
-        kernels.band_cholesky, kernels._band_cholesky_numpy, band, bw, keep, np.zeros(m), *limits
+        schur.band_cholesky, schur._band_cholesky_numpy, band, bw, keep, np.zeros(m), *limits
     )
     assert keep_out[5] == 0 and ratio[5] < 1e-8 and keep_out.sum() == m - 1  # deciding drops the redundant row
     if deciding == "confirms":
         assert ratio[5] != 0.0  # a dropped row's ratio is its sine to the kept rows, as in the loop
     assert keep_out[2] == 1
     rhs = np.random.default_rng(5).normal(size=m)
-    _compare(kernels.band_solve, kernels._band_solve_numpy, factor, bw, rhs)
+    _compare(schur.band_solve, schur._band_solve_numpy, factor, bw, rhs)
     x = rhs.copy()
-    kernels._band_solve_numpy(factor, bw, x)
+    schur._band_solve_numpy(factor, bw, x)
     lower = np.zeros((m, m))
     for i in range(m):
         for k in range(min(i, bw) + 1):
@@ -245,7 +246,7 @@ def test_numpy_band_cholesky_and_solve_match_the_loop_kernels(deciding):
 
 def test_numpy_schur_matches_the_loop_kernel():
     model = _example("ankle")
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.system import System
 
     system = System(model)
     S, W = system.static, system.work
@@ -253,8 +254,8 @@ def test_numpy_schur_matches_the_loop_kernel():
     kernels.fast_call(kernels.constraints, 0.0, system.Y0, S, W)
     args = (W.jac, S.minv, S.pair_r, S.pair_s, S.pair_body, S.pair_side_r, S.pair_side_s, S.perm)
     loop, vectorised = np.full_like(W.band, 5.0), np.full_like(W.band, 5.0)
-    kernels._schur(loop, *args)
-    kernels._schur_numpy(vectorised, *args)
+    schur._schur(loop, *args)
+    schur._schur_numpy(vectorised, *args)
     assert np.abs(loop).max() > 0.0
     np.testing.assert_allclose(vectorised, loop, rtol=1e-13, atol=1e-13 * np.abs(loop).max())
 
@@ -286,7 +287,7 @@ def _cli(args, cache_home, mode=None):
 
 _PROBE = """
 import json, sys
-from MBDWorkbench.solver import cold_start
+from MBDWorkbench.solver.numerics import cold_start
 from MBDWorkbench.solver.integrators import METHODS
 print(json.dumps(cold_start.is_cached(METHODS[sys.argv[1]].entry_kernel)))
 """
@@ -325,7 +326,7 @@ def test_command_line_on_an_empty_cache_runs_interpreted_and_fills_the_cache(tmp
 
 def test_numpy_multiplier_kernels_match_the_loop_kernels():
     """J acc and M^-1 J^T lam on the ankle (closed loops, ground rows)."""
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.system import System
 
     system = System(_example("ankle"))
     S, W = system.static, system.work
@@ -336,10 +337,10 @@ def test_numpy_multiplier_kernels_match_the_loop_kernels():
     m = S.row_kind.shape[0]
     assert (S.row_bi < 0).any() or (S.row_bj < 0).any()  # rows on the ground are covered
     acc = np.random.default_rng(2).normal(size=6 * S.nb)
-    _compare(kernels._jacobian_times, kernels._jacobian_times_numpy, S.nb, W.jac, S.row_bi, S.row_bj, acc, np.zeros(m))
+    _compare(schur._jacobian_times, schur._jacobian_times_numpy, S.nb, W.jac, S.row_bi, S.row_bj, acc, np.zeros(m))
     lam = np.random.default_rng(4).normal(size=m)
     acc_args = (S.nb, S.row_bi, S.row_bj, W.jac, S.minv, lam, np.full(6 * S.nb, 7.0))
-    _compare(kernels._constraint_acc, kernels._constraint_acc_numpy, *acc_args)
+    _compare(schur.constraint_acc, schur._constraint_acc_numpy, *acc_args)
 
 
 def test_background_processes_on_one_cache_compile_once(tmp_path):

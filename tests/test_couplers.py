@@ -240,7 +240,7 @@ def test_coupling_force_is_written_to_joints_csv_and_the_report(tmp_path):
     from MBDWorkbench.report.data import load_results_dir
     from MBDWorkbench.report.derived import coupling_peaks
     from MBDWorkbench.report.document import coupling_blocks
-    from MBDWorkbench.solver.results_files import coupling_header, read_results
+    from MBDWorkbench.solver.results.files import coupling_header, read_results
 
     pitch, torque = 0.004, 0.3
     thrust = 2 * math.pi * torque / pitch

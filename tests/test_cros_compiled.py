@@ -12,13 +12,14 @@ from oracles import n_four_bar as nf
 from test_galpha_compiled import factor_in_band, solve_in_band
 
 from bench.study.index3_models import four_bar
-from MBDWorkbench.solver import from_dict, jit, load, simulate
-from MBDWorkbench.solver.assembly import assemble_initial_state
+from MBDWorkbench.solver import from_dict, load, simulate
 from MBDWorkbench.solver.errors import SimulationError
 from MBDWorkbench.solver.integrators import METHODS
 from MBDWorkbench.solver.integrators import cros_kernel as ck
 from MBDWorkbench.solver.integrators.cros import CROSStepper
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.numerics import jit
+from MBDWorkbench.solver.system.assembly import assemble_initial_state
+from MBDWorkbench.solver.system.system import System
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 

@@ -14,7 +14,7 @@ from scipy.integrate import solve_ivp
 from MBDWorkbench.solver import ModelError, from_dict, kernels, simulate
 from MBDWorkbench.solver.analyses.mobility import grubler_count, mobility
 from MBDWorkbench.solver.integrators import jacobians as ik
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.system.system import System
 
 G, M, L = 9.81, 2.0, 0.8  # gravity [m/s^2], bob mass [kg], rod length [m]
 

@@ -8,15 +8,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from MBDWorkbench.solver import expressions as ex
-from MBDWorkbench.solver.expressions import (
-    ExpressionError,
-    Program,
-    compile_profile,
-    eval_jet,
-    pack_args,
-    pack_programs,
-)
+from MBDWorkbench.solver.model import expressions as ex
+from MBDWorkbench.solver.model.expressions import ExpressionError, Program, pack_args, pack_programs
+from MBDWorkbench.solver.model.profiles import compile_profile
+from MBDWorkbench.solver.numerics.jets import eval_jet
 
 PI = np.pi
 

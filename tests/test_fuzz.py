@@ -304,7 +304,7 @@ WHAT = ("simulate", "simulate", "analyze", "kinematics")
 @pytest.fixture(scope="module")
 def compiled():
     """Compile every integrator's kernels before the timed mutants (a cold Numba cache takes minutes)."""
-    from MBDWorkbench.solver.catalog import INTEGRATOR_TYPES
+    from MBDWorkbench.solver.model.catalog import INTEGRATOR_TYPES
 
     model = from_dict(json.load(open(os.path.join(EXAMPLES, "slider_crank.json"))))
     tree = from_dict(json.load(open(os.path.join(EXAMPLES, "two_link.json"))))  # rk4_tree: open trees only

@@ -12,10 +12,10 @@ from oracles import pendulum as pend_oracle
 from bench.solver_speed import chain
 from bench.study.index3_models import four_bar, slider_crank
 from MBDWorkbench.solver import load
-from MBDWorkbench.solver.assembly import assemble_initial_state
 from MBDWorkbench.solver.integrators import galpha_kernel as gk
 from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.system.assembly import assemble_initial_state
+from MBDWorkbench.solver.system.system import System
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 

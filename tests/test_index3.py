@@ -13,17 +13,18 @@ from oracles.two_link import two_link_solution
 from bench.study.index3_models import four_bar, slider_crank, two_link
 from MBDWorkbench.cad.results_store import summary_lines
 from MBDWorkbench.report.document import integrated_violation_text
-from MBDWorkbench.solver import ModelError, SimulationError, from_dict, kernels, quaternion, simulate
-from MBDWorkbench.solver.assembly import assemble_initial_state
+from MBDWorkbench.solver import ModelError, SimulationError, from_dict, kernels, simulate
 from MBDWorkbench.solver.integrators import jacobians as ik
 from MBDWorkbench.solver.integrators import make_stepper
 from MBDWorkbench.solver.integrators.cros import CROSStepper
 from MBDWorkbench.solver.integrators.dae import rank_analysis
 from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
-from MBDWorkbench.solver.joints import ANGLE, DP1, DP2, POINT, jacobian_reads_positions
 from MBDWorkbench.solver.model import Settings
-from MBDWorkbench.solver.quaternion import quat_mul
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.numerics import quaternion
+from MBDWorkbench.solver.numerics.joints import ANGLE, DP1, DP2, POINT, jacobian_reads_positions
+from MBDWorkbench.solver.numerics.quaternion import quat_mul
+from MBDWorkbench.solver.system.assembly import assemble_initial_state
+from MBDWorkbench.solver.system.system import System
 
 SPRING_CRANK = SliderCrank(r=0.5, l=1.5, k=20.0, x0=1.5)
 
@@ -38,7 +39,7 @@ def chain_closure(res):
 def tip_of(system, Y):
     """Tip of link 2 (x, y) from a raw state."""
     r, q = system.user_pose(Y)
-    from MBDWorkbench.solver.quaternion import matrix
+    from MBDWorkbench.solver.numerics.quaternion import matrix
 
     return (r[1] + matrix(q[1]) @ np.array([0.5, 0.0, 0.0]))[:2]
 

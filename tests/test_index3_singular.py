@@ -13,9 +13,9 @@ from oracles import n_four_bar as nf
 
 from MBDWorkbench.solver import from_dict, quality, simulate
 from MBDWorkbench.solver.integrators.dae import rank_analysis
-from MBDWorkbench.solver.scaled_rank import scaled_constraint_jacobian, singular_structure
-from MBDWorkbench.solver.status import COMPLETED_WITH_WARNINGS
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.results.status import COMPLETED_WITH_WARNINGS
+from MBDWorkbench.solver.system.scaled_rank import scaled_constraint_jacobian, singular_structure
+from MBDWorkbench.solver.system.system import System
 
 BRICARD = os.path.join(os.path.dirname(os.path.dirname(__file__)), "examples", "bricard.json")
 SEEDS = {"galpha": (1, 4), "cros": (5,)}  # seeds 1, 4 and 5 made galpha fail at t = 2.7, 1.8 and 7.3 s before

@@ -1,4 +1,4 @@
-"""solver.jit: kernels are compiled once per argument types, not once per literal value, and
+"""solver.numerics.jit: kernels are compiled once per argument types, not once per literal value, and
 state their reference-counting setting."""
 
 from pathlib import Path
@@ -9,8 +9,8 @@ import pytest
 from numba.core.runtime import _nrt_python, rtsys
 
 from MBDWorkbench.solver import simulate
-from MBDWorkbench.solver.jit import njit
 from MBDWorkbench.solver.model import load
+from MBDWorkbench.solver.numerics.jit import njit
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -34,7 +34,7 @@ def test_constant_arguments_share_one_specialisation():
 
 
 def test_plain_numba_would_compile_one_per_literal():
-    """The behaviour solver.jit removes (if Numba changes it, the test above stays valid)."""
+    """The behaviour solver.numerics.jit removes (if Numba changes it, the test above stays valid)."""
     scale, caller = _callee_and_caller(numba.njit)
     assert caller(2.0) == 10.0
     assert len(scale.signatures) >= 3
@@ -54,13 +54,13 @@ def _allocating_callee_and_counting_free_caller(decorator):
 
 
 def test_a_kernel_without_reference_counts_can_call_one_that_allocates():
-    """solver.jit states every kernel's setting, so a callee compiled on the way keeps its own."""
+    """solver.numerics.jit states every kernel's setting, so a callee compiled on the way keeps its own."""
     caller = _allocating_callee_and_counting_free_caller(njit)
     assert caller(np.arange(4.0)) == 6.0
 
 
 def test_plain_numba_callee_would_inherit_no_reference_counts():
-    """The behaviour solver.jit's explicit setting prevents (if Numba changes it, the test above stays valid)."""
+    """The behaviour numerics.jit's explicit setting prevents (if Numba changes it, the test above stays valid)."""
     caller = _allocating_callee_and_counting_free_caller(numba.njit)
     with pytest.raises(numba.core.errors.NumbaError):  # TypingError (0.56), NumbaRuntimeError (0.61)
         caller(np.arange(4.0))

@@ -13,9 +13,9 @@ import pytest
 from oracles import pendulum as pend_oracle
 
 from MBDWorkbench.solver import from_dict, load, simulate
-from MBDWorkbench.solver.catalog import COORDINATES, JOINTS
-from MBDWorkbench.solver.results_files import JOINTS as JOINTS_CSV
-from MBDWorkbench.solver.results_files import ResultTables, read_results
+from MBDWorkbench.solver.model.catalog import COORDINATES, JOINTS
+from MBDWorkbench.solver.results.files import JOINTS as JOINTS_CSV
+from MBDWorkbench.solver.results.files import ResultTables, read_results
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 G = 9.81

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from MBDWorkbench.solver import from_dict
-from MBDWorkbench.solver.catalog import JOINTS
-from MBDWorkbench.solver.quaternion import rotate_by_body_vector
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.model.catalog import JOINTS
+from MBDWorkbench.solver.numerics.quaternion import rotate_by_body_vector
+from MBDWorkbench.solver.system.system import System
 
 rng = np.random.default_rng(7)
 

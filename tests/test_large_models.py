@@ -10,9 +10,9 @@ import scipy.sparse
 
 from bench.solver_speed import chain_dict as bench_chain_dict
 from MBDWorkbench.solver import from_dict
-from MBDWorkbench.solver.assembly import project_velocities
 from MBDWorkbench.solver.quality import constraint_rank
-from MBDWorkbench.solver.scaled_rank import (
+from MBDWorkbench.solver.system.assembly import project_velocities
+from MBDWorkbench.solver.system.scaled_rank import (
     DENSE_RANK_SIZE,
     FULL_RANK_MARGIN,
     certainly_full_rank,
@@ -20,7 +20,7 @@ from MBDWorkbench.solver.scaled_rank import (
     scaled_constraint_jacobian,
     scaled_sparse_jacobian,
 )
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.system.system import System
 from MBDWorkbench.solver.tolerances import RANK_TOL
 
 

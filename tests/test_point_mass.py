@@ -10,8 +10,8 @@ from oracles import pendulum as pend_oracle
 from MBDWorkbench.solver import ModelError, from_dict, simulate
 from MBDWorkbench.solver.analyses.kinematics import kinematic_analysis, static_equilibrium
 from MBDWorkbench.solver.analyses.mobility import grubler_count, mobility
-from MBDWorkbench.solver.model import joint_rows
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.model.geometry import joint_rows
+from MBDWorkbench.solver.system.system import System
 
 G = 9.81
 ROD_M, ROD_L, BOB_M = 1.5, 0.9, 0.6  # rod body [kg, m], bob [kg]

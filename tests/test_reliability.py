@@ -19,11 +19,12 @@ sys.path.insert(0, ROOT)
 from MBDWorkbench import cli  # noqa: E402
 from MBDWorkbench.cad.check import grubler_text  # noqa: E402
 from MBDWorkbench.report import write_report  # noqa: E402
-from MBDWorkbench.solver import SimulationError, from_dict, limits, simulate  # noqa: E402
-from MBDWorkbench.solver import results_files as fmt  # noqa: E402
+from MBDWorkbench.solver import SimulationError, from_dict, simulate  # noqa: E402
 from MBDWorkbench.solver.analyses import kinematics  # noqa: E402
 from MBDWorkbench.solver.analyses.mobility import mobility  # noqa: E402
 from MBDWorkbench.solver.errors import Cancelled  # noqa: E402
+from MBDWorkbench.solver.model import limits  # noqa: E402
+from MBDWorkbench.solver.results import files as fmt  # noqa: E402
 
 EXAMPLES = os.path.join(ROOT, "examples")
 G, L, M = 9.81, 1.0, 1.0

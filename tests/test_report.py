@@ -537,6 +537,6 @@ def test_spring_and_point_force_rows():
 
 
 def catalog_record(driver_type):
-    from MBDWorkbench.solver.catalog import DRIVERS
+    from MBDWorkbench.solver.model.catalog import DRIVERS
 
     return DRIVERS[driver_type]

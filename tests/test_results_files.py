@@ -1,4 +1,4 @@
-"""The results format (MBDWorkbench.solver.results_files): the writer and the one reader of a
+"""The results format (MBDWorkbench.solver.results.files): the writer and the one reader of a
 results folder or zip against the in-memory Results, the CSVs read here with the csv module
 only, and the errors for missing or damaged files."""
 
@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..")))
 
 from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
-from MBDWorkbench.solver import results_files as fmt  # noqa: E402
+from MBDWorkbench.solver.results import files as fmt  # noqa: E402
 
 
 def pendulum_dict():

@@ -30,10 +30,10 @@ sys.path.insert(0, ROOT)
 
 from MBDWorkbench.cli import main  # noqa: E402
 from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
-from MBDWorkbench.solver import results_files as fmt  # noqa: E402
 from MBDWorkbench.solver.errors import Cancelled  # noqa: E402
 from MBDWorkbench.solver.integrators.explicit import RK4Stepper  # noqa: E402
-from MBDWorkbench.solver.output_folder import OutputTargetError  # noqa: E402
+from MBDWorkbench.solver.results import files as fmt  # noqa: E402
+from MBDWorkbench.solver.results.output_folder import OutputTargetError  # noqa: E402
 
 G, L, M, I_BOB = 9.81, 1.0, 1.0, 4e-5  # the pendulum of examples/pendulum.json
 

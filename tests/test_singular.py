@@ -13,9 +13,9 @@ import pytest
 from oracles import n_four_bar as nf
 
 from MBDWorkbench.solver import from_dict, load, simulate
-from MBDWorkbench.solver.catalog import INTEGRATORS
 from MBDWorkbench.solver.errors import SimulationError
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.model.catalog import INTEGRATORS
+from MBDWorkbench.solver.system.system import System
 
 ODE_FORM = [name for name, spec in INTEGRATORS.items() if spec.index == 1]
 B0_TOL = 1e-3  # [m]

@@ -16,9 +16,9 @@ from scipy.optimize import brentq
 
 from MBDWorkbench import cli
 from MBDWorkbench.solver import Cancelled, ModelError, SimulationError, from_dict, load, quality, simulate
-from MBDWorkbench.solver.builders import revolute_z, rod
 from MBDWorkbench.solver.integrators import names
-from MBDWorkbench.solver.status import COMPLETED, COMPLETED_WITH_WARNINGS, EXIT_CODES, FAILED, OverdrivenError
+from MBDWorkbench.solver.model.builders import revolute_z, rod
+from MBDWorkbench.solver.results.status import COMPLETED, COMPLETED_WITH_WARNINGS, EXIT_CODES, FAILED, OverdrivenError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PENDULUM = json.load(open(os.path.join(ROOT, "examples", "pendulum.json")))

@@ -238,7 +238,7 @@ def test_plots_of_a_2d_grid_and_of_a_monte_carlo(tmp_path):
 
 
 def test_save_variants_writes_each_results_folder(tmp_path):
-    from MBDWorkbench.solver.results_files import DRIVERS, read_results
+    from MBDWorkbench.solver.results.files import DRIVERS, read_results
 
     data = sweep_study(speeds=[2.0, 3.0], t_end=0.3)
     data["model"] = os.path.join(EXAMPLES, "slider_crank.json")

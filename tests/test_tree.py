@@ -21,7 +21,7 @@ from MBDWorkbench.solver.integrators.tree import build_tree, joint_state
 from MBDWorkbench.solver.integrators.tree_kernel import FIXED, new_tree_work, tree_accelerations, write_body_state
 from MBDWorkbench.solver.model import from_dict
 from MBDWorkbench.solver.simulate import simulate
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.system.system import System
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "examples")
 

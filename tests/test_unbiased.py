@@ -12,8 +12,8 @@ from oracles import pendulum as pend_oracle
 
 from bench.study.index3_models import slider_crank
 from MBDWorkbench.solver import from_dict, load, simulate
-from MBDWorkbench.solver.catalog import INTEGRATORS
-from MBDWorkbench.solver.system import System
+from MBDWorkbench.solver.model.catalog import INTEGRATORS
+from MBDWorkbench.solver.system.system import System
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 JC = 1e-8  # bob inertia [kg m^2]: a point-mass pendulum (IFToMM A01)

@@ -1,6 +1,6 @@
 """Strict input validation (issue 11): every bad input a user's fuzzer found (tracebacks, hangs,
 silently different models) is a ModelError naming its JSON path; runs beyond the limits of
-solver/limits.py are refused before solving with the estimate in the message, unless the
+solver/model/limits.py are refused before solving with the estimate in the message, unless the
 limits are switched off."""
 
 import copy
@@ -15,11 +15,11 @@ import pytest
 
 from MBDWorkbench import cli
 from MBDWorkbench.cli_common import load_model
-from MBDWorkbench.solver import ModelError, from_dict, limits, load, simulate
-from MBDWorkbench.solver.catalog import FORCES
-from MBDWorkbench.solver.expressions import compile_profile
-from MBDWorkbench.solver.model import Body, Model, Settings, run_size, validate, validate_run
-from MBDWorkbench.solver.simulate import with_settings
+from MBDWorkbench.solver import ModelError, from_dict, load, simulate
+from MBDWorkbench.solver.model import Body, Model, Settings, limits, run_size, validate, validate_run
+from MBDWorkbench.solver.model.catalog import FORCES
+from MBDWorkbench.solver.model.profiles import compile_profile
+from MBDWorkbench.solver.model.validate import with_settings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")

@@ -1,6 +1,7 @@
 """Write the tables of docs/ that list catalogue entries (joint and force types, the Assembly mapping)
-from MBDWorkbench.solver.catalog, and the ranges of MBDWorkbench.solver.limits, between ``<!-- catalog:NAME -->`` and
-``<!-- /catalog:NAME -->`` markers. ``--check`` only reports stale tables (exit 1).
+from MBDWorkbench.solver.model.catalog, and the ranges of MBDWorkbench.solver.model.limits,
+between ``<!-- catalog:NAME -->`` and ``<!-- /catalog:NAME -->`` markers.
+``--check`` only reports stale tables (exit 1).
 
 Usage: /usr/bin/python3 tools/catalog_docs.py [--check]
 """
@@ -15,8 +16,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from MBDWorkbench.cli_common import exit_code_table  # noqa: E402
-from MBDWorkbench.solver.catalog import COORDINATES, FORCES, JOINTS  # noqa: E402
-from MBDWorkbench.solver.limits import limits_table, run_limits_table  # noqa: E402
+from MBDWorkbench.solver.model.catalog import COORDINATES, FORCES, JOINTS  # noqa: E402
+from MBDWorkbench.solver.model.limits import limits_table, run_limits_table  # noqa: E402
 
 
 def conditional_assembly_rows() -> list[tuple[str, str]]:

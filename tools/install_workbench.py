@@ -137,7 +137,7 @@ def warm_cache(root: str) -> int:
     from MBDWorkbench import cli
 
     example = os.path.join(root, "examples", "slider_crank.json")
-    os.environ["MBD_COLD_START"] = "compile"  # compile here (solver/cold_start.py)
+    os.environ["MBD_COLD_START"] = "compile"  # compile here (solver/numerics/cold_start.py)
     code = 0
     for integrator in WARM_INTEGRATORS:
         folder = tempfile.mkdtemp(prefix="mbd-warm-")
@@ -151,10 +151,10 @@ def warm_cache(root: str) -> int:
 
 def start_warm_up(root: str) -> str:
     """Start :func:`warm_cache` in a detached background process (this process's Python, also
-    under freecadcmd: solver.cold_start.python_executable); returns its log file."""
+    under freecadcmd: solver.numerics.cold_start.python_executable); returns its log file."""
     if root not in sys.path:
         sys.path.insert(0, root)
-    from MBDWorkbench.solver.cold_start import python_executable
+    from MBDWorkbench.solver.numerics.cold_start import python_executable
 
     log = os.path.join(tempfile.gettempdir(), "mbdworkbench-warm-up-%d.log" % os.getpid())
     script = os.path.join(root, "tools", "install_workbench.py")

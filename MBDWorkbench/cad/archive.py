@@ -1,7 +1,7 @@
 """Bounded reading of the zip archives the workbench opens: FreeCAD documents (.FCStd) before
 FreeCAD loads them, and the results archives kept in a document.
 
-Every entry is checked against ``solver.limits`` (number of entries, uncompressed sizes) from
+Every entry is checked against ``solver.model.limits`` (number of entries, uncompressed sizes) from
 the sizes the archive declares before anything is read; reads never go past those sizes and
 verify each entry's CRC, so a truncated, damaged or oversized archive is refused with a clear
 message instead of being loaded in part. No FreeCAD needed.
@@ -13,7 +13,7 @@ import zipfile
 import zlib
 from xml.etree import ElementTree
 
-from ..solver.limits import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ARCHIVE_ENTRY_BYTES
+from ..solver.model.limits import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ARCHIVE_ENTRY_BYTES
 from .errors import CadError
 
 CORRUPT = "corrupt or truncated document"

@@ -1,7 +1,7 @@
 """Import of FreeCAD 1.x Assembly coupler joints: Gears, Belt, RackPinion, Screw.
 
 What the Assembly's own solver (FreeCAD's AssemblyObject::makeMbdJoint with OndselSolver) does,
-and so what is imported (our rows enforce the same relations, solver/joints.py GEAR, LEAD):
+and so what is imported (our rows enforce the same relations, solver/numerics/joints.py GEAR, LEAD):
 
 - Gears / Belt: GearJoint between JCS1 (Reference1/Placement1, marker I) and JCS2 (marker J)
   with radiusI = Distance, radiusJ = Distance2 (Belt: -Distance2) -> our ``gear`` / ``belt``
@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import JOINTS
+from ..solver.model.catalog import JOINTS
 
 if TYPE_CHECKING:
     from collections.abc import Callable

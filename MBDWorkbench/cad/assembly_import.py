@@ -11,7 +11,7 @@ Each imported joint keeps both JCS: JCS1 carried by the first part, JCS2 by the 
 (``SeparateFrames``), so the joint holds the Assembly's own equations (those of OndselSolver's
 ASMT joints) whether or not the document is assembled. Mapping (docs/freecad.md has the table):
 an Assembly joint type named in a joint record's ``assembly_names`` becomes that joint
-(:func:`MBDWorkbench.solver.catalog.joint_for_assembly`: Fixed, Revolute, Cylindrical,
+(:func:`MBDWorkbench.solver.model.catalog.joint_for_assembly`: Fixed, Revolute, Cylindrical,
 Slider, Ball, Parallel, Perpendicular); Angle 0/180 deg -> parallel, 90 deg -> perpendicular,
 others -> angle;
 Distance by the kinds of its two elements and their radii, as FreeCAD's solver
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import JOINTS, joint_for_assembly
+from ..solver.model.catalog import JOINTS, joint_for_assembly
 from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
 from .assembly_distances import DistanceUnsupported, element_kind, map_distance
 from .assembly_motions import apply_time_settings, chosen_simulation, current_coordinates, import_motions

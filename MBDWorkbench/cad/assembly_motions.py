@@ -29,7 +29,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import joints_driven_by
+from ..solver.model.catalog import joints_driven_by
 from .force_fields import driver_unit
 from .properties import first_property, quantity_value
 
@@ -274,7 +274,7 @@ def driver_expression(formula: str, motion_type: str, current: tuple, t0: float 
     on a joint whose FreeCAD coordinates where the parts are ``current`` = (angle [rad],
     FreeCAD's signed JCS distance [mm], z offset of JCS2 in JCS1 [mm]); ``t0`` the
     simulation's aTimeStart [s]. FormulaError when it cannot be translated."""
-    from ..solver.expressions import ExpressionError, compile_expression
+    from ..solver.model.expressions import ExpressionError, compile_expression
 
     angular = motion_type == "Angular"
     angle0, distance0, z0 = current

@@ -8,9 +8,9 @@ Grubler-Kutzbach count ``6 n (3 per point mass) - sum(joint equations)``.
 from __future__ import annotations
 
 from ..solver.analyses.mobility import dof_terms, grubler_count, mobility, point_mass_count
-from ..solver.catalog import JOINTS
 from ..solver.errors import AssemblyError
 from ..solver.model import Model
+from ..solver.model.catalog import JOINTS
 
 
 def grubler_text(model: Model) -> str:

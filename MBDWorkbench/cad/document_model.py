@@ -29,7 +29,7 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS, NUMBER_KINDS
+from ..solver.model.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from .archive import check_document_file
 from .errors import CadError
 from .force_fields import COMPONENTS, driver_unit, field_unit, optional, property_name
@@ -203,7 +203,7 @@ def _local_frame(placement, body):
     import numpy as np
 
     from ..solver.model import Frame
-    from ..solver.quaternion import matrices
+    from ..solver.numerics.quaternion import matrices
 
     o, x, _, z = placement_axes(placement)
     o = o * 1e-3
@@ -222,7 +222,8 @@ def _coupler_values(obj, jtype: str) -> dict:
     return {k: float(getattr(obj, COUPLER_PROPERTIES[k])) * 1e-3 for k in JOINTS[jtype].parameters}
 
 
-def _driver(obj, names, joints):
+def solver_driver(obj, names, joints):
+    """The solver Driver of a document driver object (SI units); CadError naming what is missing."""
     from ..solver.model import Driver
 
     what = "driver '%s'" % obj.Label
@@ -279,7 +280,7 @@ def _spring(obj, names, bodies, joints):
     )
 
 
-def _component(text, scale):
+def force_component(text, scale):
     """A force component: a number, or an expression in t scaled to SI by the profile's
     ``scale`` (the expression is parsed alone, never wrapped as text)."""
     text = str(text).strip() or "0"
@@ -297,7 +298,7 @@ def _force(obj, names, bodies):
     if body == "ground":
         raise CadError("%s: no Body set" % what)
     scale = 1.0 if obj.Kind == "point_force" else 1e-3  # N mm -> N m
-    comps = [_component(getattr(obj, c), scale) for c in "XYZ"]
+    comps = [force_component(getattr(obj, c), scale) for c in "XYZ"]
     f = Force(name=names[obj.Name], type=obj.Kind, body=body, frame=obj.Axes)
     if obj.Kind == "point_force":
         f.force, f.point = comps, _mm_to_m(obj.Point)
@@ -400,7 +401,7 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
     bodies, infos = zip(*[_body(o, names[o.Name]) for o in by_type["Body"]])
     poses = {b.name: b for b in bodies}
     joints = [_joint(o, names, body_names, poses) for o in by_type["Joint"]]
-    drivers = [_driver(o, names, joint_names) for o in by_type["Driver"]]
+    drivers = [solver_driver(o, names, joint_names) for o in by_type["Driver"]]
     forces = [_spring(o, names, body_names, joint_names) for o in by_type["SpringDamper"]]
     forces += [_force(o, names, body_names) for o in by_type["Force"]]
     forces += [_force_element(o, names, body_names, joint_names) for o in by_type["ForceElement"]]

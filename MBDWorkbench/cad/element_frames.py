@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..solver.catalog import JOINTS
+from ..solver.model.catalog import JOINTS
 from .errors import CadError
 from .placement import as_array, placement_from_axes, unit
 

@@ -395,8 +395,8 @@ def discard(doc, work: str) -> None:
 
 def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
     """(Results, load cases) of the request, each checked for equilibrium (BodyLoadError -> CadError)."""
+    from ..solver.results.status import COMPLETED, COMPLETED_WITH_WARNINGS
     from ..solver.simulate import simulate
-    from ..solver.status import COMPLETED, COMPLETED_WITH_WARNINGS
 
     res = results if results is not None else simulate(ctx["model"])
     if res.status not in (COMPLETED, COMPLETED_WITH_WARNINGS):
@@ -433,7 +433,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
     paths, doc, body_obj, shape = ctx["paths"], ctx["doc"], ctx["body_obj"], ctx["shape"]
     mb = next(b for b in ctx["model"].bodies if b.name == ctx["body"])
     p0_mm = np.asarray(mb.position) * 1e3
-    from ..solver.quaternion import matrices
+    from ..solver.numerics.quaternion import matrices
 
     R0 = matrices(np.asarray([mb.orientation], float))[0]
     volume = float(sum(s.Volume for s in shape.Solids))

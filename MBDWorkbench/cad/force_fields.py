@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import BODY_KINDS, DRIVERS, FORCES, JOINT_KINDS, NUMBER_KINDS, ForceField, ForceType
+from ..solver.model.catalog import BODY_KINDS, DRIVERS, FORCES, JOINT_KINDS, NUMBER_KINDS, ForceField, ForceType
 from .placement import app_vector
 
 if TYPE_CHECKING:

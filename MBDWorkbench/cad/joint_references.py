@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import JOINTS
+from ..solver.model.catalog import JOINTS
 from .element_frames import ElementFrame, element_frame, element_name, frame_from_elements, pick_shape
 from .errors import CadError
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..solver.catalog import (
+from ..solver.model.catalog import (
     BODY_KINDS,
     DRIVER_TYPES,
     FORCES,

@@ -23,7 +23,7 @@ Conversion to SI happens in ``document_model`` only.
 ``addProperty`` is called with positional arguments only (FreeCAD 0.20).
 
 The enumerations (joint, driver types, integrators) come from the solver's registries
-(:mod:`MBDWorkbench.solver.catalog`, :func:`MBDWorkbench.solver.integrators.names`); a stored
+(:mod:`MBDWorkbench.solver.model.catalog`, :func:`MBDWorkbench.solver.integrators.names`); a stored
 value is kept by name when an enumeration changes (:func:`_add`). The functions that create
 objects are in :mod:`.makers`; this module imports nothing of the GUI (view providers are
 attached through :mod:`.gui_hooks`).
@@ -35,7 +35,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..solver import integrators
-from ..solver.catalog import DRIVER_TYPES, DRIVERS, FORCES, JOINT_TYPES, joints_driven_by
+from ..solver.model.catalog import DRIVER_TYPES, DRIVERS, FORCES, JOINT_TYPES, joints_driven_by
 from . import gui_hooks
 from .errors import CadError
 from .force_fields import PRECISION, force_properties

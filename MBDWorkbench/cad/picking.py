@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import JOINT_TYPES
+from ..solver.model.catalog import JOINT_TYPES
 from .element_frames import ElementFrame, element_frame, element_name, frame_from_elements, pick_shape
 from .errors import CadError
 from .joint_references import set_joint_references

@@ -17,14 +17,14 @@ import zipfile
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..solver import results_files as fmt
+from ..solver.results import files as fmt
 from .archive import check_results_archive
 from .mass_properties import CadError
 
 if TYPE_CHECKING:
     import FreeCAD as App
 
-    from ..solver.results import Results
+    from ..solver.results.results import Results
 
 PLACEMENTS = "placements.json"
 
@@ -84,7 +84,7 @@ class StoredResults(fmt.ResultTables):
     """Results read from an archive (the one results reader): time series in SI units with
     the accessors of a Results (see docs/results-format.md) and ``mapping`` (placements.json).
     A zip is checked first (:func:`archive.check_results_archive`: entry sizes within
-    ``solver.limits``, CRCs), so a damaged or oversized archive is refused before it is read."""
+    ``solver.model.limits``, CRCs), so a damaged or oversized archive is refused before it is read."""
 
     def __init__(self, path: str) -> None:
         if zipfile.is_zipfile(path):

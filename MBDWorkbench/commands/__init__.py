@@ -2,9 +2,9 @@
 
 Importing this package does not import FreeCAD; :func:`register_commands` (called from the
 workbench's ``Initialize``) does, and registers every command with ``FreeCADGui.addCommand``.
-The joint commands, one per joint type of :data:`MBDWorkbench.solver.catalog.JOINTS`, are
+The joint commands, one per joint type of :data:`MBDWorkbench.solver.model.catalog.JOINTS`, are
 named ``MBD_Joint_<type>``; the force commands, one per force type of
-:data:`MBDWorkbench.solver.catalog.FORCES` without a dedicated object (springs and forces have
+:data:`MBDWorkbench.solver.model.catalog.FORCES` without a dedicated object (springs and forces have
 ``MBD_SpringDamper`` and ``MBD_Force``; see ``cad.force_fields.DEDICATED_FORCE_OBJECTS``), are named
 ``MBD_Force_<type>``.
 """
@@ -12,7 +12,7 @@ named ``MBD_Joint_<type>``; the force commands, one per force type of
 from __future__ import annotations
 
 from ..cad.force_fields import generic_force_types
-from ..solver.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS
+from ..solver.model.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS
 
 __all__ = [
     "COMMANDS",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-from ..solver.catalog import JOINTS, joints_driven_by
+from ..solver.model.catalog import JOINTS, joints_driven_by
 from . import task_panels  # also makes double-click open the task panels (view_providers.EDIT_HOOK)
 from .common import (
     QT_TRANSLATE_NOOP,
@@ -320,7 +320,7 @@ def make_force_command(ftype: str) -> type:
     """The command class creating a force element of catalogue type ``ftype`` through its task
     panel (text from the record; icon ``force_<name>.svg``, else the generic force or torque
     icon); selected bodies or joints fill its fields."""
-    from ..solver.catalog import FORCES
+    from ..solver.model.catalog import FORCES
     from .view_providers import force_icon
 
     record = FORCES[ftype]

@@ -18,7 +18,7 @@ import numpy as np
 from .common import Command, active_document, qt_modules, stored_results_or_message
 
 if TYPE_CHECKING:
-    from ..solver.results_files import ResultTables
+    from ..solver.results.files import ResultTables
 
 DOCK_NAME = "MBD_PlotDock"
 QUANTITIES = (
@@ -43,7 +43,7 @@ def figure_canvas_class() -> type:
 
 def effort_of_unit(unit: str) -> str:
     """'torque' for 'N m', 'force' for 'N' (catalog.EFFORT_UNITS)."""
-    from ..solver.catalog import EFFORT_UNITS
+    from ..solver.model.catalog import EFFORT_UNITS
 
     return next((name for name, u in EFFORT_UNITS.items() if u == unit), "effort")
 
@@ -88,7 +88,7 @@ def plot_series(results: ResultTables, element: str, quantity: str) -> tuple[str
 def coordinate_series(results: ResultTables, joint: str, rates: bool) -> tuple[str, str, list[tuple[str, np.ndarray]]]:
     """Plot of a joint's coordinates (or their rates); ValueError for a driver, a joint type
     without coordinates or results written before joint coordinates existed."""
-    from ..solver.catalog import COORDINATES
+    from ..solver.model.catalog import COORDINATES
 
     names = results.joint_coordinate_names(joint) if joint in results.joint_names else ()
     if not names:

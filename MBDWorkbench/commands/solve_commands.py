@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..cad.results_store import StoredResults
     from ..solver.errors import SimulationError
     from ..solver.model import Model
-    from ..solver.results import Results
+    from ..solver.results.results import Results
 
 SUMMARY_BOX = "MBD_SolveSummary"
 REFUSED_BOX = "MBD_SolveRefused"
@@ -208,10 +208,10 @@ def warm_model() -> Model:
 
 def _warm_kernels() -> None:
     """Worker thread: a background process compiles the Numba kernels a first Solve needs into
-    the on-disk cache (solver/cold_start.py; nothing compiles in FreeCAD's process, so the GUI
+    the on-disk cache (solver/numerics/cold_start.py; nothing compiles in FreeCAD's process, so the GUI
     does not stall); this thread waits for it. A Solve started meanwhile runs interpreted."""
-    from ..solver import cold_start
     from ..solver.integrators import METHODS
+    from ..solver.numerics import cold_start
 
     started = time.perf_counter()
     try:
@@ -312,14 +312,14 @@ def warning_box(title: str, text: str, name: str, details: str | None = None) ->
 
 def warning_lines(warnings: list) -> list[str]:
     """One line per run warning (status.RunWarning): kind, time, elements, message."""
-    from ..solver.status import describe
+    from ..solver.results.status import describe
 
     return ["- %s" % describe(w) for w in warnings]
 
 
 def run_status(stored: StoredResults | None, error: Exception | None) -> tuple[str | None, list]:
     """(status, [RunWarning]) of the last run: from the stored summary, else from the error's results."""
-    from ..solver.status import RunWarning
+    from ..solver.results.status import RunWarning
 
     if stored is not None:
         summary = stored.summary
@@ -355,7 +355,7 @@ class SolveCommand(Command):
         return active_document() is not None and solve_running() is None
 
     def Activated(self) -> None:
-        from ..solver.status import COMPLETED, OverdrivenError
+        from ..solver.results.status import COMPLETED, OverdrivenError
 
         doc = active_document()
         try:

@@ -195,7 +195,7 @@ _programs: dict = {}
 def _expression(text: str, t: float) -> float:
     try:
         if text not in _programs:
-            from ..solver.expressions import compile_expression
+            from ..solver.model.expressions import compile_expression
 
             _programs[text] = compile_expression(text)
         value = _programs[text](t)[0]

@@ -4,7 +4,7 @@ forces, springs and the simulation settings.
 Every panel edits copies of the values and writes nothing to the document until OK, which
 applies everything in one undoable transaction; Cancel leaves the document as it was. The
 create panels take their references from picks in the 3D view or tree AFTER they opened
-(a ``Gui.Selection`` observer). Type lists come from :mod:`MBDWorkbench.solver.catalog`;
+(a ``Gui.Selection`` observer). Type lists come from :mod:`MBDWorkbench.solver.model.catalog`;
 the profile fields are checked as you type with the solver's own profile compiler.
 
 Values are shown in the unit each field states (mm, deg, kg, kg/m^3, s, mm/s^2, Hz); the typed

@@ -34,7 +34,7 @@ ICON_PROPERTIES = ("JointType", "Grounded", "Kind", "ForceType")  # properties t
 def icon_name(obj: App.DocumentObject | None) -> str:
     """Tree icon of an MBD object: grounded bodies, each joint type (the catalogue's ``icon``),
     rotational springs and torques have their own."""
-    from ..solver.catalog import JOINTS
+    from ..solver.model.catalog import JOINTS
 
     kind = mbd_type(obj)
     if kind == "Body" and getattr(obj, "Grounded", False):
@@ -55,7 +55,7 @@ def force_icon(ftype: str) -> str:
     force or torque icon (by what it applies)."""
     import os
 
-    from ..solver.catalog import FORCES
+    from ..solver.model.catalog import FORCES
 
     record = FORCES.get(ftype)
     if record is None:
@@ -161,7 +161,7 @@ class ViewProviderMbd:
 
     def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
         self.Object = vobj.Object
-        vobj.addDisplayMode(_coin().SoSeparator(), "Default")  # nothing drawn, shown as visible
+        vobj.addDisplayMode(coin_module().SoSeparator(), "Default")  # nothing drawn, shown as visible
 
     def getIcon(self) -> str:
         return icon(icon_name(getattr(self, "Object", None)))
@@ -243,7 +243,8 @@ def _run(command: str) -> None:
     FreeCADGui.runCommand(command)
 
 
-def _coin():
+def coin_module():
+    """pivy.coin, imported on first use (the GUI only)."""
     from pivy import coin
 
     return coin
@@ -251,16 +252,16 @@ def _coin():
 
 def _material(color):
     """A material that keeps its colour under any lighting (emissive)."""
-    coin = _coin()
+    coin = coin_module()
     mat = coin.SoMaterial()
     mat.diffuseColor.setValue(*color)
     mat.emissiveColor.setValue(*[0.7 * c for c in color])
     return mat
 
 
-def _axes_node(length, width=3.0):
+def axes_node(length, width=3.0):
     """A separator with three coloured axis lines of ``length`` [mm] and an origin ball."""
-    coin = _coin()
+    coin = coin_module()
     sep = coin.SoSeparator()
     style = coin.SoDrawStyle()
     style.lineWidth = width
@@ -302,7 +303,8 @@ def _axes_node(length, width=3.0):
     return sep
 
 
-def _set_transform(transform, placement):
+def set_transform(transform, placement):
+    """Set a coin SoTransform to a FreeCAD Placement (translation [mm], rotation)."""
     m = placement.toMatrix()
     transform.translation.setValue(m.A14, m.A24, m.A34)
     q = placement.Rotation.Q
@@ -320,7 +322,7 @@ class ViewProviderJoint(ViewProviderMbd):
         super().__init__(vobj)
 
     def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
-        coin = _coin()
+        coin = coin_module()
         self.Object = vobj.Object
         self.root = coin.SoAnnotation() if hasattr(coin, "SoAnnotation") else coin.SoSeparator()
         self.transform = coin.SoTransform()
@@ -334,7 +336,7 @@ class ViewProviderJoint(ViewProviderMbd):
     def _rebuild(self, vobj):
         length = float(getattr(getattr(vobj, "AxisLength", 25.0), "Value", getattr(vobj, "AxisLength", 25.0)))
         self.axes.removeAllChildren()
-        self.axes.addChild(_axes_node(max(length, 1e-3)))
+        self.axes.addChild(axes_node(max(length, 1e-3)))
 
     def getDisplayModes(self, vobj: Gui.ViewProviderDocumentObject) -> list[str]:
         return ["Frame"]
@@ -345,7 +347,7 @@ class ViewProviderJoint(ViewProviderMbd):
     def updateData(self, obj: App.DocumentObject, prop: str) -> None:
         super().updateData(obj, prop)
         if prop == "Frame" and hasattr(self, "transform"):
-            _set_transform(self.transform, obj.Frame)
+            set_transform(self.transform, obj.Frame)
 
     def onChanged(self, vobj: Gui.ViewProviderDocumentObject, prop: str) -> None:
         if prop == "AxisLength" and hasattr(self, "axes"):
@@ -356,7 +358,7 @@ class ViewProviderBody(ViewProviderMbd):
     """Marks the body's centre of gravity with a small ball."""
 
     def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
-        coin = _coin()
+        coin = coin_module()
         self.Object = vobj.Object
         self.root = coin.SoSeparator()
         self.transform = coin.SoTransform()
@@ -412,7 +414,7 @@ class ViewProviderSymbol(ViewProviderMbd):
         super().__init__(vobj)
 
     def attach(self, vobj: Gui.ViewProviderDocumentObject) -> None:
-        coin = _coin()
+        coin = coin_module()
         self.Object = vobj.Object
         self.shown, self.time, self.size = None, None, None
         self.root = coin.SoAnnotation() if hasattr(coin, "SoAnnotation") else coin.SoSeparator()
@@ -489,7 +491,7 @@ class ViewProviderSymbol(ViewProviderMbd):
 
     def _draw_head(self, head) -> None:
         """Cone of the arrow head with its tip at ``head[0]`` along ``head[1]`` (or none)."""
-        coin = _coin()
+        coin = coin_module()
         if head is None:
             self.head_switch.whichChild = -1
             return

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Sequence
 
 from ..solver.model import Model
-from ..solver.results import Results
+from ..solver.results.results import Results
 from . import derived, document, export
 from .animation import View, have_pillow, write_gif, write_strip
 from .data import ReportData, ReportError, from_results, load_results_dir

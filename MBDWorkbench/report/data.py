@@ -1,7 +1,7 @@
 """What a report needs: ``ReportData``, the time series of one run with its model and
 summary, built from an in-memory ``Results`` (``from_results``, no files involved) or read
 from a results folder or zip (``load_results_dir``, through the one reader of
-:mod:`MBDWorkbench.solver.results_files`). Both hold the numbers the results files hold
+:mod:`MBDWorkbench.solver.results.files`). Both hold the numbers the results files hold
 (10 significant digits), so a report made right after a run and one made later from the
 saved folder show the same numbers.
 """
@@ -14,14 +14,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..solver import quaternion
-from ..solver import results_files as fmt
 from ..solver.errors import ModelError
 from ..solver.model import Model, from_dict, load
-from ..solver.system import System
+from ..solver.numerics import quaternion
+from ..solver.results import files as fmt
+from ..solver.system.system import System
 
 if TYPE_CHECKING:
-    from ..solver.results import Results
+    from ..solver.results.results import Results
 
 TIME = fmt.TIME
 

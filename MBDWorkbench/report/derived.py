@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 from scipy.integrate import trapezoid
 
-from ..solver import quaternion
 from ..solver.analyses import mobility as analysis
-from ..solver.catalog import BODY_KINDS, DRIVERS, FORCES, JOINTS
-from ..solver.joints import ROW_IS_ANGULAR
-from ..solver.status import COMPLETED, COMPLETED_WITH_WARNINGS, RunWarning
+from ..solver.model.catalog import BODY_KINDS, DRIVERS, FORCES, JOINTS
+from ..solver.numerics import quaternion
+from ..solver.numerics.joints import ROW_IS_ANGULAR
+from ..solver.results.status import COMPLETED, COMPLETED_WITH_WARNINGS, RunWarning
 from ..solver.tolerances import ENERGY_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL, VIOLATION_ANGLE_TOL, VIOLATION_TOL
 from .data import ReportData, ReportError
 

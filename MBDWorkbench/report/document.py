@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..solver.analyses.mobility import dof_terms
-from ..solver.catalog import BODY_KINDS, DRIVERS, FORCES, INTEGRATORS, JOINT_KINDS, JOINTS, NUMBER_KINDS
-from ..solver.status import CANCELLED, COMPLETED, FAILED
+from ..solver.model.catalog import BODY_KINDS, DRIVERS, FORCES, INTEGRATORS, JOINT_KINDS, JOINTS, NUMBER_KINDS
+from ..solver.results.status import CANCELLED, COMPLETED, FAILED
 from . import derived, plots
 from .animation import View
 from .data import ReportData
 from .derived import CheckedPoint
 
 if TYPE_CHECKING:
-    from ..solver.catalog import ForceField
+    from ..solver.model.catalog import ForceField
     from ..solver.model import Force, Joint, Model
 
 NOISE = 1e-6  # relative size of components printed as 0 in the peak table

@@ -9,7 +9,7 @@ import json
 
 import numpy as np
 
-from ..solver import results_files as fmt
+from ..solver.results import files as fmt
 from . import derived
 from .data import ReportData
 from .derived import CheckedPoint

@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from ..solver.assembly import assemble
 from ..solver.errors import ModelError
 from ..solver.model import Model, from_dict
-from ..solver.quaternion import matrix
-from ..solver.system import System
+from ..solver.numerics.quaternion import matrix
+from ..solver.system.assembly import assemble
+from ..solver.system.system import System
 from . import ankle
 
 ALUMINIUM = 2700.0  # kg/m^3

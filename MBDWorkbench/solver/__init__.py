@@ -4,10 +4,11 @@ from ._cache import configure as _configure_cache
 
 _configure_cache()
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
-from .model import GROUND, Body, Driver, Force, Frame, Joint, Model, Settings, from_dict, load
-from .results import Results
+from .model.parse import from_dict, load
+from .model.schema import GROUND, Body, Driver, Force, Frame, Joint, Model, Settings
+from .results.results import Results
 from .simulate import simulate
-from .system import System
+from .system.system import System
 
 __all__ = [
     "Model",

@@ -26,7 +26,7 @@ import ast
 import hashlib
 import os
 
-DECORATORS = frozenset({"njit", "njit_python_errors"})  # names imported from solver/jit.py
+DECORATORS = frozenset({"njit", "njit_python_errors"})  # names imported from solver/numerics/jit.py
 NUMBA_DECORATORS = frozenset({"njit", "jit"})  # numba.njit / numba.jit used directly
 
 

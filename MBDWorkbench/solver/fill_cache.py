@@ -13,9 +13,9 @@ import contextlib
 import os
 import sys
 
-from .cold_start import is_cached
 from .integrators import METHODS
-from .model import load
+from .model.parse import load
+from .numerics.cold_start import is_cached
 from .simulate import simulate
 
 

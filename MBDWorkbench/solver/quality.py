@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.linalg
 
-from .assembly import length_scale
-from .catalog import FORCES
 from .errors import ModelError, SimulationError
-from .expressions import compile_profile
-from .scaled_rank import (
+from .model.catalog import FORCES
+from .model.profiles import compile_profile
+from .results.status import OverdrivenError, RunWarning
+from .system.assembly import length_scale
+from .system.scaled_rank import (
     conditioning,
     is_large,
     jacobian_for_rank,
@@ -38,13 +39,12 @@ from .scaled_rank import (
     sampled_rank_tolerance,
     scaled_jacobian,
 )
-from .status import OverdrivenError, RunWarning
 from .tolerances import ENERGY_FLOOR, ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
 
 if TYPE_CHECKING:
-    from .model import Model, Settings
-    from .results import Results
-    from .system import System
+    from .model.schema import Model, Settings
+    from .results.results import Results
+    from .system.system import System
 
 SCAN_SAMPLES = 50  # output samples at most checked for near-singular configurations and rank changes
 SCAN_MAX_SIZE = 40_000  # the sampled scan runs while m x 6N (Jacobian entries) <= this (dense SVD per sample)

@@ -17,40 +17,27 @@ sample, with the stepper's own multipliers when it has them (index-3 integrators
 
 from __future__ import annotations
 
-import copy
 import math
 import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from . import cold_start, kernels, limits, quality
-from .assembly import assemble_initial_state
+from . import kernels, quality
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output
-from .model import Model, validate_run, validate_settings
-from .results import Results
-from .results_files import ResultsWriter
-from .status import CANCELLED, COMPLETED, FAILED, final_status
-from .system import System
+from .model import limits
+from .model.schema import Model
+from .model.validate import validate_run, with_settings
+from .numerics import cold_start
+from .results.files import ResultsWriter
+from .results.results import Results
+from .results.status import CANCELLED, COMPLETED, FAILED, final_status
+from .system.assembly import assemble_initial_state
+from .system.system import System
 
 CANCEL_CHECK_S = 0.25  # wall time [s] between two checks of cancel() within a long output interval
-
-
-def with_settings(model: Model, overrides: dict) -> Model:
-    """A shallow copy of ``model`` whose settings have the non-None ``overrides`` applied
-    and validated (TypeError for an unknown setting name)."""
-    settings = copy.copy(model.settings)
-    for key, value in overrides.items():
-        if value is not None:
-            if not hasattr(settings, key):
-                raise TypeError(f"unknown setting '{key}'")
-            setattr(settings, key, value)
-    validate_settings(settings)
-    model = copy.copy(model)
-    model.settings = settings
-    return model
 
 
 def simulate(
@@ -75,7 +62,7 @@ def simulate(
     background process compiles them (:mod:`.cold_start`; the command line and the GUI do).
     Returns Results (``status`` completed or completed_with_warnings, ``warnings`` a list of RunWarning)."""
     model = with_settings(model, overrides)
-    validate_run(model)  # size estimate against solver/limits.py, profiles at the output times
+    validate_run(model)  # size estimate against solver/model/limits.py, profiles at the output times
     if writer is None and out_dir is not None:
         ResultsWriter(out_dir, overwrite).abort()  # refused here, before solving, if it may not be written
     stepper_class = METHODS[model.settings.integrator]

@@ -1,5 +1,5 @@
 """The ``study`` subcommand: ``python3 -m MBDWorkbench study STUDY.json --out DIR``
-(docs/studies.md). Exit codes (solver.status): 0 every variant completed, 3 some variants
+(docs/studies.md). Exit codes (solver.results.status): 0 every variant completed, 3 some variants
 completed with warnings or failed, 4 every variant failed, 5 cancelled (Ctrl-C: the finished
 rows are written), 2 a bad study file or output folder."""
 
@@ -11,8 +11,8 @@ import shutil
 import sys
 from typing import TextIO
 
-from ..solver.output_folder import OutputFolder
-from ..solver.status import CANCELLED, COMPLETED, COMPLETED_WITH_WARNINGS, EXIT_BAD_INPUT, EXIT_CODES, FAILED
+from ..solver.results.output_folder import OutputFolder
+from ..solver.results.status import CANCELLED, COMPLETED, COMPLETED_WITH_WARNINGS, EXIT_BAD_INPUT, EXIT_CODES, FAILED
 
 STUDY_FILES = {"study.csv", "study.json", "plots", "variants", "report.html"}
 

@@ -23,9 +23,9 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from ..solver.cold_start import python_executable
 from ..solver.errors import ModelError
-from ..solver.status import CANCELLED, FAILED
+from ..solver.numerics.cold_start import python_executable
+from ..solver.results.status import CANCELLED, FAILED
 from .designs import variants
 from .kpis import check_columns
 from .spec import Study, variant_model

@@ -149,7 +149,7 @@ def _rms(t: np.ndarray, e: np.ndarray) -> float:
 
 def result_column(res, header: str) -> np.ndarray:
     """The column ``header`` of the results files of a run (KeyError when absent)."""
-    from ..solver.results_files import tables
+    from ..solver.results.files import tables
 
     for table in tables(res).values():
         if header in table:
@@ -168,7 +168,7 @@ def _column_value(res, o: dict) -> float:
 
 def check_columns(res, outputs: list[dict]) -> None:
     """ModelError naming the output whose column the results of ``res`` lack."""
-    from ..solver.results_files import tables
+    from ..solver.results.files import tables
 
     headers = [h for table in tables(res).values() for h in table]
     for k, o in enumerate(outputs):

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..report.document import Table, g
 from ..report.html_writer import CSS, render_table
-from ..solver.status import FAILED, STATUSES
+from ..solver.results.status import FAILED, STATUSES
 from . import kpis
 from .engine import StudyRun
 from .plots import kpi_matrix

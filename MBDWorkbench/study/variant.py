@@ -10,14 +10,14 @@ import time
 from dataclasses import dataclass, field
 
 from ..solver.errors import AssemblyError, ModelError, SimulationError
-from ..solver.status import FAILED
+from ..solver.results.status import FAILED
 from . import kpis
 
 
 @dataclass
 class Row:
     """One variant's row of study.csv: its ``index``, parameter ``values``, run ``status``
-    (solver.status.STATUSES), ``message``, number of run ``warnings``, KPI values (empty when
+    (solver.results.status.STATUSES), ``message``, number of run ``warnings``, KPI values (empty when
     the run did not complete), ``wall_time`` [s] of the simulation and the Dask ``worker`` that
     ran it ("" in the client)."""
 

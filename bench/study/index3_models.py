@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from MBDWorkbench.solver.builders import revolute_z as _revolute_z
-from MBDWorkbench.solver.builders import rod as _rod
 from MBDWorkbench.solver.model import Model, from_dict
+from MBDWorkbench.solver.model.builders import revolute_z as _revolute_z
+from MBDWorkbench.solver.model.builders import rod as _rod
 
 Point = tuple[float, float]
 FOUR_BAR_CRANK_ANGLE = math.radians(60)  # rad, default crank angle of the four-bar

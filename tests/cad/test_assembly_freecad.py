@@ -63,7 +63,8 @@ def test_assembly_revolute_frame_masses_and_pendulum_motion(App, doc, JointObjec
 
     from MBDWorkbench.cad.assembly_import import find_assemblies, import_assembly
     from MBDWorkbench.cad.document_model import model_from_document
-    from MBDWorkbench.solver import quaternion, simulate
+    from MBDWorkbench.solver import simulate
+    from MBDWorkbench.solver.numerics import quaternion
 
     asm, a, b = build(App, doc, JointObject)
     assert find_assemblies(doc) == [asm]

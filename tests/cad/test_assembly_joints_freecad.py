@@ -7,7 +7,7 @@ the Assembly's own solver (OndselSolver) place B, imports it and checks
     moved by the distance along its z for the offset variants) to 1e-9, and that our
     constraint equations hold at the Assembly's solution;
 (b) after a driven move (B pushed off the joint; an offset or a distance changed) the
-    Assembly's solver and ours (solver/assembly.assemble, from the same start) agree on B's
+    Assembly's solver and ours (solver/system/assembly.assemble, from the same start) agree on B's
     placement;
 (c) one dynamic quantity against a closed form (tests at the end of the file).
 Point-line and line-line Distances are tested at 3 mm: at 0 FreeCAD 1.0's own solver does not
@@ -115,7 +115,7 @@ def our_joint_object(doc):
 
 def max_violation(model):
     """max |Phi| [m, rad] of a model at its initial placements."""
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.system import System
 
     system = System(model)
     return float(np.max(np.abs(system.evaluate(0.0, system.Y0)["phi"])))
@@ -123,8 +123,8 @@ def max_violation(model):
 
 def assemble_part_b(App, model, b):
     """B's placement after our assembly solver from the model's initial placements."""
-    from MBDWorkbench.solver.assembly import assemble
-    from MBDWorkbench.solver.system import System
+    from MBDWorkbench.solver.system.assembly import assemble
+    from MBDWorkbench.solver.system.system import System
 
     system = System(model)
     Y = assemble(system, system.Y0.copy(), tol=1e-12)

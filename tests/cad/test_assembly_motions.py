@@ -30,7 +30,7 @@ from MBDWorkbench.cad.assembly_motions import (
 
 def ours(text):
     """Our compiled expression of ``text`` as a function of t."""
-    from MBDWorkbench.solver.expressions import compile_expression
+    from MBDWorkbench.solver.model.expressions import compile_expression
 
     prog = compile_expression(text, "test")
     return lambda t: prog(t)[0]
@@ -231,7 +231,8 @@ def test_motions_become_drivers_and_move_the_joints_as_freecad(App, doc):
     from MBDWorkbench.cad.assembly_import import import_assembly, imported_joints
     from MBDWorkbench.cad.document_model import model_from_document
     from MBDWorkbench.cad.objects import find_objects
-    from MBDWorkbench.solver import quaternion, simulate
+    from MBDWorkbench.solver import simulate
+    from MBDWorkbench.solver.numerics import quaternion
 
     a, b, c, hinge, slider, ground = build(App, doc)
     turn = stand_in_motion(doc, hinge, "Angular", "pi/18*time")
@@ -335,7 +336,8 @@ def test_real_assembly_motion_drives_the_imported_revolute(App, doc, JointObject
 
     from MBDWorkbench.cad.assembly_import import import_assembly
     from MBDWorkbench.cad.document_model import model_from_document
-    from MBDWorkbench.solver import quaternion, simulate
+    from MBDWorkbench.solver import simulate
+    from MBDWorkbench.solver.numerics import quaternion
 
     asm = doc.addObject("Assembly::AssemblyObject", "Assembly")
     asm.Type = "Assembly"

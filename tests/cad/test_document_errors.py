@@ -91,7 +91,7 @@ def test_integrator_index_out_of_range_is_an_error(App, tmp_path, index):
 def test_driver_expression_is_parsed_not_wrapped(App, tmp_path):
     """'t)+(t' used to be accepted inside '(%s)*k'; a valid expression [deg] becomes the same
     function in rad (closed form)."""
-    from MBDWorkbench.solver.expressions import compile_profile
+    from MBDWorkbench.solver.model.profiles import compile_profile
 
     def expression(text):
         def change(doc):
@@ -133,7 +133,7 @@ def test_force_component_expression_is_scaled_after_parsing(App, doc):
 
     from MBDWorkbench.cad.document_model import model_from_document
     from MBDWorkbench.cad.makers import make_force
-    from MBDWorkbench.solver.expressions import compile_profile
+    from MBDWorkbench.solver.model.profiles import compile_profile
 
     _, body, _ = make_pendulum_fcstd.build(doc)
     force = make_force(doc, body, kind="torque")

@@ -249,7 +249,7 @@ def test_cli_simulates_fcstd_like_the_exported_json(App, doc, tmp_path):
             stdout=subprocess.PIPE,
         )
         outs.append(out)
-    from MBDWorkbench.solver.results_files import read_csv
+    from MBDWorkbench.solver.results.files import read_csv
 
     a, b = (read_csv(os.path.join(o, "bodies.csv")) for o in outs)
     assert list(a) == list(b) and len(a["time [s]"]) == 11

@@ -1,6 +1,6 @@
 """A first Solve on an empty solver cache in the real FreeCAD GUI (tests/gui/macros/macro_cold_solve.py):
 the kernels run interpreted while the warm-up's background process compiles them
-(solver/cold_start.py), so nothing compiles in FreeCAD's process and the event loop keeps ticking;
+(solver/numerics/cold_start.py), so nothing compiles in FreeCAD's process and the event loop keeps ticking;
 after the background compile a second Solve loads the compiled kernels and gives the same samples.
 About 1.5 min (the background compile of the rk4 kernels)."""
 

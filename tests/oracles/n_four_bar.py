@@ -24,7 +24,7 @@ import math
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from MBDWorkbench.solver.builders import revolute_z, rod
+from MBDWorkbench.solver.model.builders import revolute_z, rod
 
 THETA0 = math.pi / 4  # initial crank angle [rad]
 B0_SPEED = 1.0  # initial x velocity of point B0 [m/s]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..common import dialog_buttons, qt_modules, transaction
-from ..view_providers import _axes_node, _coin, _set_transform
+from ..view_providers import axes_node, coin_module, set_transform
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -172,12 +172,12 @@ class FramePreview:
     def __init__(self, doc: App.Document, length_mm: float = 30.0) -> None:
         import FreeCADGui
 
-        coin = _coin()
+        coin = coin_module()
         self.root = coin.SoAnnotation() if hasattr(coin, "SoAnnotation") else coin.SoSeparator()
         self.switch = coin.SoSwitch()
         self.transform = coin.SoTransform()
         self.root.addChild(self.transform)
-        self.root.addChild(_axes_node(length_mm, width=5.0))
+        self.root.addChild(axes_node(length_mm, width=5.0))
         self.switch.addChild(self.root)
         self.switch.whichChild = -1
         gui_doc = FreeCADGui.getDocument(doc.Name)
@@ -190,7 +190,7 @@ class FramePreview:
         if placement is None:
             self.switch.whichChild = -1
             return
-        _set_transform(self.transform, placement)
+        set_transform(self.transform, placement)
         self.switch.whichChild = 0
 
     @property

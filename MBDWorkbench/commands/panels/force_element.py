@@ -13,7 +13,7 @@ from .base import NumberField, TaskPanel
 if TYPE_CHECKING:
     import FreeCAD as App
 
-    from ...solver.catalog import ForceField
+    from ...solver.model.catalog import ForceField
 
 GROUND = ""  # combo data of the ground
 
@@ -21,7 +21,7 @@ GROUND = ""  # combo data of the ground
 def choices(doc: App.Document, spec: ForceField) -> list[tuple[str, str]]:
     """(object name, label) items a body or joint field may name (with the ground where allowed)."""
     from ...cad.objects import find_objects
-    from ...solver.catalog import BODY_KINDS, joint_types_for
+    from ...solver.model.catalog import BODY_KINDS, joint_types_for
 
     if spec.kind in BODY_KINDS:
         items = [(GROUND, "ground")] if spec.kind != "moving_body" else []
@@ -36,7 +36,7 @@ class FieldRow:
 
     def __init__(self, panel: ForceElementPanel, spec: ForceField, value: Any) -> None:
         from ...cad.force_fields import FRAMES, field_unit, optional
-        from ...solver.catalog import BODY_KINDS, JOINT_KINDS, NUMBER_KINDS
+        from ...solver.model.catalog import BODY_KINDS, JOINT_KINDS, NUMBER_KINDS
 
         _, _, QtWidgets = qt_modules()
         self.spec, self.doc = spec, panel.doc
@@ -113,7 +113,7 @@ class ForceElementPanel(TaskPanel):
         self, doc: App.Document, ftype: str, force: App.DocumentObject | None = None, selected: tuple = ()
     ) -> None:
         from ...cad.force_fields import read_field
-        from ...solver.catalog import FORCES
+        from ...solver.model.catalog import FORCES
 
         self.record = FORCES[ftype]
         name = self.record.label or ftype

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...solver.catalog import JOINTS
+from ...solver.model.catalog import JOINTS
 from ..common import qt_modules
 from .base import (
     FramePreview,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...solver.catalog import COORDINATES, DRIVERS, joints_driven_by
+from ...solver.model.catalog import COORDINATES, DRIVERS, joints_driven_by
 from ..common import qt_modules
 from .base import (
     PREVIEW_SAMPLES,
@@ -40,7 +40,7 @@ class _ProfilePanel(TaskPanel):
 
 def _profile_values(spec: Any, path: str, times: np.ndarray) -> np.ndarray:
     """f(t) of a profile spec (number, expression or dict) at ``times``; ExpressionError names ``path``."""
-    from ...solver.expressions import compile_profile
+    from ...solver.model.profiles import compile_profile
 
     return compile_profile(spec, path).series(times)[:, 0]
 
@@ -121,7 +121,7 @@ class DriverPanel(_ProfilePanel):
 
     def check(self) -> SimpleNamespace:
         """The pending driver after the checks the solver makes; raises naming the problem."""
-        from ...cad.document_model import _driver
+        from ...cad.document_model import solver_driver
         from ...cad.errors import CadError
         from ...cad.force_fields import driver_unit
 
@@ -134,7 +134,7 @@ class DriverPanel(_ProfilePanel):
                 "joint '%s' is %s: a %s driver needs a %s joint"
                 % (self.joint.Label, self.joint.JointType, pending.DriverType, " or ".join(allowed))
             )
-        spec = _driver(pending, {"driver": "driver", "joint": "joint"}, {"joint"}).profile
+        spec = solver_driver(pending, {"driver": "driver", "joint": "joint"}, {"joint"}).profile
         scale = driver_unit(pending.DriverType)[1]
         pending.values = _profile_values(
             spec, "Expression" if pending.Profile == "expression" else "profile", self.times
@@ -273,7 +273,7 @@ class ForcePanel(_ProfilePanel):
 
     def check(self) -> dict[str, np.ndarray]:
         """{component: values [N or N mm] at the preview times}; raises naming the component."""
-        from ...cad.document_model import _component
+        from ...cad.document_model import force_component
         from ...cad.errors import CadError
 
         if self.body is None:
@@ -281,7 +281,7 @@ class ForcePanel(_ProfilePanel):
         [field.value() for field in self.point]
         out = {}
         for c, edit in self.components.items():
-            spec = _component(edit.text(), 1.0)
+            spec = force_component(edit.text(), 1.0)
             out[c] = np.full_like(self.times, spec) if isinstance(spec, float) else _profile_values(spec, c, self.times)
         return out
 

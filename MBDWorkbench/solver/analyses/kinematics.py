@@ -30,15 +30,15 @@ import numpy as np
 import scipy.linalg
 
 from .. import kernels
-from ..assembly import apply_increment, assemble, assembly_report, joint_residuals, length_scale, scaling
 from ..errors import AssemblyError, Cancelled, ModelError, SimulationError
-from ..model import Model, validate_run
-from ..quaternion import quat_rate
-from ..results import Results
-from ..results_files import ResultsWriter
-from ..simulate import with_settings
-from ..status import CANCELLED, COMPLETED, FAILED
-from ..system import System
+from ..model.schema import Model
+from ..model.validate import validate_run, with_settings
+from ..numerics.quaternion import quat_rate
+from ..results.files import ResultsWriter
+from ..results.results import Results
+from ..results.status import CANCELLED, COMPLETED, FAILED
+from ..system.assembly import apply_increment, assemble, assembly_report, joint_residuals, length_scale, scaling
+from ..system.system import System
 from ..tolerances import ASSEMBLY_TOL, RANK_TOL, SINGULAR_TOL, STATICS_FORCE_TOL
 from .mobility import MobilityReport, dependent_equations, mobility, singular_values
 

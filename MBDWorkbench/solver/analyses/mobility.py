@@ -1,11 +1,11 @@
 """Mechanism analyses on the constraint Jacobian: mobility, redundancy, relaxations,
-singular configurations (assembly itself: ``solver.assembly.assemble``).
+singular configurations (assembly itself: ``solver.system.assembly.assemble``).
 
 Jacobian columns are 6 per moving body (global linear velocity, body-frame angular
 velocity), rows are the primitive joint equations in joint order, then one row per
 driver (see joints.py). A point mass has 3 degrees of freedom: no equation involves its
-rotation, whose 3 columns are zero (model.joint_rows). Rank decisions use the *dimensionless* Jacobian of
-``solver.assembly.scaling`` (length rows divided by the model's length scale ``L``, linear
+rotation, whose 3 columns are zero (model.geometry.joint_rows). Rank decisions use the *dimensionless* Jacobian of
+``solver.system.assembly.scaling`` (length rows divided by the model's length scale ``L``, linear
 columns multiplied by ``L``), so metres and radians weigh alike. A singular value counts
 when it exceeds ``tol * sigma_max`` (``tolerances.RANK_TOL`` by default); an equation is
 redundant when its scaled row lies within ``tol`` (relative) of the span of the
@@ -23,16 +23,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.linalg
 
-from ..assembly import assemble, length_scale, scaling
-from ..catalog import COORDINATES, JOINTS
 from ..errors import ModelError
-from ..joints import DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
-from ..model import Driver, Frame, Model, body_dofs, frame_axes, joint_rows, validate
-from ..system import System
+from ..model.catalog import COORDINATES, JOINTS
+from ..model.geometry import body_dofs, frame_axes, joint_rows
+from ..model.schema import Driver, Frame, Model
+from ..model.validate import validate
+from ..numerics.joints import DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
+from ..system.assembly import assemble, length_scale, scaling
+from ..system.system import System
 from ..tolerances import RANK_TOL, SAMPLED_RANK_TOL
 
 if TYPE_CHECKING:
-    from ..results import Results
+    from ..results.results import Results
 
 
 def singular_values(A: np.ndarray) -> np.ndarray:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..catalog import INTEGRATOR_TYPES
 from ..errors import ModelError
+from ..model.catalog import INTEGRATOR_TYPES
 from .base import Stepper
 from .cros import CROSStepper
 from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper

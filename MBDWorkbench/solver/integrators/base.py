@@ -37,12 +37,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..catalog import INDEX1_FORMULATION, INTEGRATORS
-from ..status import RunWarning
+from ..model.catalog import INDEX1_FORMULATION, INTEGRATORS
+from ..results.status import RunWarning
 
 if TYPE_CHECKING:
-    from ..model import Settings
-    from ..system import System
+    from ..model.schema import Settings
+    from ..system.system import System
 
 
 def equal_steps(span: float, h_max: float) -> tuple[int, float]:

@@ -22,8 +22,8 @@ from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
 
 if TYPE_CHECKING:
-    from ..model import Settings
-    from ..system import System
+    from ..model.schema import Settings
+    from ..system.system import System
 
 
 def constraint_target(phi: np.ndarray, gamma: np.ndarray, h: float, curvature: float = 0.5) -> np.ndarray:

@@ -21,7 +21,7 @@ step then probes the rank or raises the error).
 
 import numpy as np
 
-from ..jit import njit
+from ..numerics.jit import njit
 from .galpha_kernel import DONE, NEED_PYTHON, _account_power, _add, band_lu, solve_permuted
 from .jacobians import _prepare, apply_increment
 

@@ -24,15 +24,10 @@ from scipy.sparse import csc_matrix
 from scipy.sparse.linalg import splu
 
 from .. import kernels
-from ..assembly import length_scale
 from ..errors import ModelError, SimulationError
 from ..quality import IntegratedViolation
-from ..scaled_rank import (
-    jacobian_for_rank,
-    relative_rank,
-    scaled_jacobian,
-    singular_structure,
-)
+from ..system.assembly import length_scale
+from ..system.scaled_rank import jacobian_for_rank, relative_rank, scaled_jacobian, singular_structure
 from ..tolerances import (
     INDEX3_NEAR_SINGULAR,
     INDEX3_RANK_DROP,

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import kernels
-from ..jit import njit
-from ..quaternion import rotate_by_body_vector
+from ..numerics.jit import njit
+from ..numerics.quaternion import rotate_by_body_vector
 from .base import Stepper, equal_steps
 from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
-    from ..model import Settings
-    from ..system import Static, System, Work
+    from ..model.schema import Settings
+    from ..system.system import Static, System, Work
 
 
 @njit(cache=True)

@@ -20,8 +20,8 @@ from .dae import Index3Stepper, SparsePattern
 from .explicit import account_power
 
 if TYPE_CHECKING:
-    from ..model import Settings
-    from ..system import System
+    from ..model.schema import Settings
+    from ..system.system import System
 
 
 class GAlphaStepper(Index3Stepper):

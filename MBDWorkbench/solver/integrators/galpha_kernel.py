@@ -17,8 +17,8 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from ..jit import njit
 from ..kernels import fast_call
+from ..numerics.jit import njit
 from .jacobians import _prepare, apply_increment
 
 DONE, NEED_PYTHON = 0, 1

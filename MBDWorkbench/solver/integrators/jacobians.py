@@ -29,20 +29,13 @@ times cheaper than the complex evaluations of the joint's rows.
 
 import numpy as np
 
-from ..jit import njit_python_errors as njit
-from ..joints import add_force_jacobian, body_side, has_force_jacobian, jacobian_reads_positions, row_terms
-from ..kernels import (
-    FORCE_KERNELS,
-    READS_VELOCITY,
-    _update_rotations,
-    constraints,
-    fast_call,
-    force_element,
-    force_element_data,
-    force_elements,
-    forces,
-)
-from ..quaternion import rotate_by_body_vector
+from ..kernels import fast_call
+from ..kernels import update_rotations_arrays as _update_rotations
+from ..numerics.constraints import constraints
+from ..numerics.forces import FORCE_KERNELS, READS_VELOCITY, force_element, force_element_data, force_elements, forces
+from ..numerics.jit import njit_python_errors as njit
+from ..numerics.joints import add_force_jacobian, body_side, has_force_jacobian, jacobian_reads_positions, row_terms
+from ..numerics.quaternion import rotate_by_body_vector
 
 H_CS = 1e-30  # complex-step size
 ROW = -1  # element code of a constraint row; force elements have their kernel code (kernels.py)

@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import kernels
-from ..assembly import assemble, project_velocities
 from ..errors import AssemblyError, SimulationError
+from ..system.assembly import assemble, project_velocities
 from ..tolerances import ODE_NEAR_SINGULAR, PROJECTION_TOL
 from .base import Stepper
 
 if TYPE_CHECKING:
-    from ..model import Settings
-    from ..system import System
+    from ..model.schema import Settings
+    from ..system.system import System
 
 
 def project_state(system: System, Y: np.ndarray, t: float) -> None:

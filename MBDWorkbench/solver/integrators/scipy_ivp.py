@@ -17,8 +17,8 @@ from .explicit import account_power
 from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
-    from ..model import Settings
-    from ..system import System
+    from ..model.schema import Settings
+    from ..system.system import System
 
 
 class SciPyStepper(Stepper):

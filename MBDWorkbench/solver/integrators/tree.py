@@ -17,14 +17,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import kernels, quaternion
+from .. import kernels
 from ..errors import ModelError
+from ..numerics import quaternion
 from .base import Stepper, equal_steps
 from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, write_body_state
 
 if TYPE_CHECKING:
-    from ..model import Settings
-    from ..system import System
+    from ..model.schema import Settings
+    from ..system.system import System
 
 KINDS = {"revolute": REVOLUTE, "prismatic": PRISMATIC, "fixed": FIXED}
 _USE = "rk4_tree integrates open trees of revolute, prismatic and fixed joints (use rk4)"

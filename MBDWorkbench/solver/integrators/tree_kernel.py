@@ -25,7 +25,7 @@ from collections import namedtuple
 import numpy as np
 
 from .. import kernels
-from ..jit import njit
+from ..numerics.jit import njit
 from .explicit import account_power
 
 REVOLUTE, PRISMATIC, FIXED = 0, 1, 2  # joint kinds (FIXED: no coordinate of its own, q = qd = 0)

@@ -1,6 +1,6 @@
 # GUI macro for tests/gui/test_cold_start_gui.py: a first Solve on an EMPTY solver cache (the test
 # points XDG_CACHE_HOME at an empty folder and sets MBD_COLD_START=interpret). The Solve must run the
-# kernels interpreted while the warm-up's background process compiles them (solver/cold_start.py):
+# kernels interpreted while the warm-up's background process compiles them (solver/numerics/cold_start.py):
 # nothing compiles in FreeCAD's process, the event loop keeps ticking, and after the background
 # compile a second Solve (compiled kernels, loaded from the cache) gives the same samples.
 # Names App, Gui, QtCore, OUT_DIR, result, check, wait, close_message_boxes come from the runner.
@@ -28,7 +28,7 @@ Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 from MBDWorkbench.cad.objects import find_simulation  # noqa: E402
 from MBDWorkbench.cad.results_store import load_results  # noqa: E402
 from MBDWorkbench.commands import solve_commands  # noqa: E402
-from MBDWorkbench.solver import cold_start, jit  # noqa: E402
+from MBDWorkbench.solver.numerics import cold_start, jit  # noqa: E402
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
 path = os.path.join(OUT_DIR, "slider_crank.FCStd")

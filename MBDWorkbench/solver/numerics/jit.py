@@ -88,7 +88,7 @@ njit_python_errors = _decorator("python")
 
 
 # ----------------------------------------------------------------------------- interpreted start
-# While a cold cache is being filled by a background process (solver/cold_start.py), the kernels
+# While a cold cache is being filled by a background process (solver/numerics/cold_start.py), the kernels
 # run as plain Python ("twins": each kernel's Python function with its module globals rebound so
 # that its callees are twins too). Same source, same arithmetic; the NumPy float semantics of
 # error_model="numpy" are kept with np.errstate; a Python arithmetic error (a float division by

@@ -66,7 +66,7 @@ def div(a: Vec3, s: Scalar) -> Vec3:
     return (a[0] / s, a[1] / s, a[2] / s)
 
 
-# The interpreted start (solver/cold_start.py) runs the kernels as Python; there, arithmetic on
+# The interpreted start (solver/numerics/cold_start.py) runs the kernels as Python; there, arithmetic on
 # NumPy scalars costs several times that on Python numbers. These versions of the accessors read
 # their array elements as Python numbers (tolist: the same doubles, so the same results).
 def _rows_times(rows: list, x: Vec3) -> Vec3:

@@ -39,7 +39,7 @@ class Range:
 _ROUNDING = "float64 rounding of coordinates (2e-12 m at 1e4 m) stays 50x below the assembly tolerance 1e-10 m"
 _PRODUCTS = "products of any two stay far from float64 overflow"
 
-# Kinds of model number (model.py and catalog.ForceField name them); `number` is the default.
+# Kinds of model number (model/fields.py and catalog.ForceField name them); `number` is the default.
 RANGES: dict[str, Range] = {
     "number": Range(-1e12, 1e12, "-", _PRODUCTS),
     "length": Range(-1e4, 1e4, "m", _ROUNDING),

@@ -25,7 +25,7 @@ import shutil
 import tempfile
 from collections.abc import Collection
 
-from .errors import ModelError
+from ..errors import ModelError
 
 try:  # POSIX
     import fcntl

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .joints import ANGLE, DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
+from ..numerics.joints import ANGLE, DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
 
 Row = tuple
 

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from . import quaternion
-from .catalog import COORDINATES, JOINTS
-from .jit import njit_python_errors as njit
-from .joints import ROW_VECS, body_side, row_terms, row_vectors
-from .kernels import fast_call
-from .results_files import write_results
+from ..kernels import fast_call
+from ..model.catalog import COORDINATES, JOINTS
+from ..numerics import quaternion
+from ..numerics.jit import njit_python_errors as njit
+from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
+from .files import write_results
 
 if TYPE_CHECKING:
-    from .model import Model, Settings
-    from .system import Static, System, Work
+    from ..model.schema import Model, Settings
+    from ..system.system import Static, System, Work
 
 
 @njit(cache=True)
@@ -209,7 +209,7 @@ def software_versions() -> dict[str, str]:
     import numba
     import scipy
 
-    from .. import __version__
+    from ... import __version__
 
     return {
         "MBD Workbench": __version__,

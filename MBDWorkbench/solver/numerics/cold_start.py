@@ -5,7 +5,7 @@ Numba compiles the kernels of a first solve for tens of seconds when its on-disk
 with the very same kernels run as Python (:mod:`.jit`'s twins). So, when the cache holds no
 compiled entry kernel for the run's integrator, :func:`interpreted_until_compiled`
 
-1. starts a background process (:mod:`.fill_cache`) that solves the same model for two steps,
+1. starts a background process (:mod:`..fill_cache`) that solves the same model for two steps,
    which compiles every kernel of the run into the cache;
 2. runs the kernels interpreted in this process meanwhile;
 3. switches to the compiled kernels (loaded from the cache) at the first kernel call after the
@@ -103,7 +103,7 @@ def fill_in_background(model, integrator: str) -> subprocess.Popen | None:
     path = os.path.join(folder, "model.json")
     with open(path, "w") as f:
         json.dump(model.to_dict(), f)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
     env[MODE_ENV] = "compile"
     try:

@@ -17,10 +17,10 @@ import scipy.linalg
 import scipy.sparse
 import scipy.sparse.linalg
 
-from .errors import AssemblyError
-from .kernels import normalize_quaternions
-from .quaternion import rotate_by_body_vector
-from .tolerances import ASSEMBLY_TOL
+from ..errors import AssemblyError
+from ..kernels import normalize_quaternions
+from ..numerics.quaternion import rotate_by_body_vector
+from ..tolerances import ASSEMBLY_TOL
 
 if TYPE_CHECKING:
     from .system import System

@@ -5,7 +5,7 @@ diagonal); ``R_principal`` maps it back to the user's frame for results.
 
 A point mass keeps its own frame and carries its rotation as a frozen coordinate: every joint
 and force attaches to it at its centre (exactly: its local points are 0) and no equation
-depends on its rotation (model.joint_rows), so no torque ever acts on it, its angular velocity
+depends on its rotation (model.geometry.joint_rows), so no torque ever acts on it, its angular velocity
 stays exactly 0 and the placeholder inertia of its rotation (``POINT_MASS_GYRATION``) never
 enters the motion, the multipliers or the energy, with every integrator.
 """
@@ -16,12 +16,10 @@ import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from . import kernels, quaternion
-from .catalog import DRIVERS, JOINTS
-from .expressions import compile_profile, pack_args, pack_programs
-from .joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
-from .model import (
-    GROUND,
+from .. import kernels
+from ..model.catalog import DRIVERS, JOINTS
+from ..model.expressions import pack_args, pack_programs
+from ..model.geometry import (
     axis_angle,
     axis_distance,
     body_dofs,
@@ -30,6 +28,10 @@ from .model import (
     frame_axes,
     joint_rows,
 )
+from ..model.profiles import compile_profile
+from ..model.schema import GROUND
+from ..numerics import quaternion
+from ..numerics.joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
 
@@ -55,7 +57,7 @@ def principal_frame(inertia):
 
 
 class ForceElement:
-    """One force element as the kernels see it (kernels.py): kernel code, moving-body indices
+    """One force element as the kernels see it (numerics/forces.py): kernel code, moving-body indices
     of its two sides (-1: ground or none), local vectors [m or unit], numbers, profile
     program indices (-1: none) and a flag."""
 
@@ -238,7 +240,7 @@ class System:
 
     def _distance_anchors(self, j, local):
         """A distance joint's anchor on body_j (point_j with a global frame) and its length
-        (default: the initial distance of its anchors, model.distance_anchors)."""
+        (default: the initial distance of its anchors, model.geometry.distance_anchors)."""
         p_i, p_j = distance_anchors(self.model, j)
         if j.frame is not None:
             local["oj"] = self.to_local_point(j.body_j, p_j)
@@ -292,7 +294,7 @@ class System:
 
     # ------------------------------------------------------------------ forces
     def _force_arrays(self) -> dict:
-        """The force elements (see kernels.py), sorted by kernel code, as the force_* arrays
+        """The force elements (see numerics/forces.py), sorted by kernel code, as the force_* arrays
         of Static."""
         elements = [self._FORCE_PACKERS[f.type](self, f, f"forces[{fk}]") for fk, f in enumerate(self.model.forces)]
         elements.sort(key=lambda e: e.code)  # stable: model order within a kernel
@@ -486,7 +488,7 @@ class System:
         Z = np.zeros((self.m, len(dropped)))
         rhs, x = np.zeros(self.m), np.zeros(self.m)
         for c, r in enumerate(dropped):  # null vectors of J^T: row r minus its combination of kept rows
-            kernels._solve_kept(w.band, S.bw, S.perm, w.keep, J @ JM[r], x, rhs)
+            kernels.solve_kept(w.band, S.bw, S.perm, w.keep, J @ JM[r], x, rhs)
             Z[:, c] = -x
             Z[r, c] = 1.0
         ZD = Z.T * np.einsum("ij,ij->i", JM, J)

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from . import catalog, limits, quaternion
-from .catalog import COORDINATES
-from .errors import ModelError, SimulationError
+from ..errors import ModelError, SimulationError
+from ..model import catalog, limits
+from ..model.catalog import COORDINATES
+from ..numerics import quaternion
 from .output_folder import OutputFolder
 
 # A :class:`~.results.Results` (read through its public accessors). Not imported: results.py

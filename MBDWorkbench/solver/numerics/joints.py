@@ -78,7 +78,7 @@ ROW_IS_ANGULAR = {
 }
 
 # Sides ("i", "j") whose rotation a row depends on when its points sit at the bodies' centres of
-# gravity (point masses: model.joint_rows), and the rows that depend on the rotations only.
+# gravity (point masses: model.geometry.joint_rows), and the rows that depend on the rotations only.
 ROW_TURNS = {POINT: "", DP1: "ij", DP2: "i", ANGLE: "ij", DISTANCE: "", DISTXY: "i", GEAR: "ij", LEAD: "ij"}
 ROW_ROTATION_ONLY = frozenset({DP1, ANGLE})
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import ModelError
+from ..errors import ModelError
 
 COMPLETED = "completed"
 COMPLETED_WITH_WARNINGS = "completed_with_warnings"

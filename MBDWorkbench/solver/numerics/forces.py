@@ -1,0 +1,315 @@
+"""Force elements and the generalized forces Q: gravity, gyroscopic terms and one kernel per kind of
+force element (point loads, spring-dampers, rotational spring-dampers).
+
+``S`` is the namedtuple of static arrays built by ``system.System`` (``Static``); ``W`` the
+namedtuple of work arrays. All SI units.
+"""
+
+import numpy as np
+
+from .jets import eval_jet
+from .jit import njit
+from .joints import ANGLE, Side, body_side, point_kinematics, row_terms, wrap_angle
+from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
+
+# ----------------------------------------------------------------------------- force elements
+# One element kernel per kind of force element, generic over real and complex arguments: the
+# ODE form (:func:`forces`) and the complex-step Jacobians (integrators/jacobians.py) both
+# reach them through :func:`force_element`. ``Q`` holds 6 generalized-force entries (global
+# force, body-frame torque) per slot; body b of a side (see joints.py) is its slot in both Q
+# and A, b < 0 (the ground) receives nothing.
+#
+# system.py packs each force of the model into one element: its kernel code (below), the
+# moving bodies of its two sides (S.force_bi, S.force_bj; -1: ground or none), up to 4 local
+# vectors (S.force_vecs), numbers (S.force_par), 6 profile programs (S.force_prog, -1: none)
+# and a flag (S.force_flag). The elements are sorted by kernel code: those of kernel c are
+# S.force_start[c] to S.force_start[c + 1] - 1. A new kernel: its function below, its code
+# and READS_VELOCITY entry here, one branch in :func:`force_element`.
+LOAD, SPRING_DAMPER, ROTATIONAL_SPRING_DAMPER = 0, 1, 2
+
+
+READS_VELOCITY = np.array([False, True, True])  # per kernel code: the force depends on the velocities
+
+
+FORCE_KERNELS = READS_VELOCITY.shape[0]
+
+
+@njit(cache=True)
+def point_force(Q: np.ndarray, A: np.ndarray, b: int, s: Vec3, F: Vec3) -> None:
+    """Add a global force F [N] acting at body-local point s [m] to slot b of Q."""
+    if b < 0:
+        return
+    T = cross(s, body_mtv(A, b, F))
+    for k in range(3):
+        Q[6 * b + k] += F[k]
+        Q[6 * b + 3 + k] += T[k]
+
+
+@njit(cache=True)
+def point_load(Q: np.ndarray, A: np.ndarray, b: int, s: Vec3, F: Vec3, T: Vec3, body_frame: bool) -> tuple[Vec3, Vec3]:
+    """Add a force F [N] at body-local point s [m] and a torque T [N m], both global or
+    (``body_frame``) in the body frame, to slot b of Q; returns the global force and the
+    body-frame torque."""
+    if body_frame:
+        Fg, Tb = body_mv(A, b, F), T
+    else:
+        Fg, Tb = F, body_mtv(A, b, T)
+    point_force(Q, A, b, s, Fg)
+    for c in range(3):
+        Q[6 * b + 3 + c] += Tb[c]
+    return Fg, Tb
+
+
+@njit(cache=True)
+def load(Q: np.ndarray, A: np.ndarray, side: Side, s: Vec3, F: Vec3, T: Vec3, body_frame: bool) -> tuple[float, Scalar]:
+    """A force F [N] at body-local point s [m] and a torque T [N m] on a side, both global or
+    (``body_frame``) in the body frame: adds them to Q and returns (0 potential, power [W])."""
+    Fg, Tb = point_load(Q, A, side[0], s, F, T, body_frame)
+    v = point_kinematics(A, side, s)[1]
+    w = side[3]
+    return 0.0, dot(Fg, v) + Tb[0] * w[0] + Tb[1] * w[1] + Tb[2] * w[2]
+
+
+@njit(cache=True)
+def spring_damper(
+    Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, si: Vec3, sj: Vec3, k: float, c: float, l0: float
+) -> tuple[Scalar, Scalar]:
+    """Translational spring-damper (stiffness k [N/m], damping c [N s/m], free length l0 [m])
+    between the body-local points si, sj [m] of two sides: adds its forces to Q and returns
+    (potential [J], damper power [W])."""
+    pi, vi, _ = point_kinematics(A, side_i, si)
+    pj, vj, _ = point_kinematics(A, side_j, sj)
+    d = sub(pj, pi)
+    length = np.sqrt(dot(d, d))
+    if length.real < 1e-12:
+        return 0.0, 0.0
+    u = div(d, length)
+    rate = dot(u, sub(vj, vi))
+    stretch = length - l0
+    tension = k * stretch + c * rate
+    point_force(Q, A, side_i[0], si, scale(tension, u))
+    point_force(Q, A, side_j[0], sj, scale(-tension, u))
+    return 0.5 * k * stretch * stretch, -(c * rate * rate)
+
+
+@njit(cache=True)
+def rotational_spring_damper(
+    Q: np.ndarray,
+    A: np.ndarray,
+    side_i: Side,
+    side_j: Side,
+    vecs: np.ndarray,
+    r: int,
+    k: float,
+    c: float,
+    theta0: float,
+) -> tuple[Scalar, Scalar]:
+    """Rotational spring-damper (stiffness k [N m/rad], damping c [N m s/rad], free angle
+    theta0 [rad]) on the joint angle measured by ANGLE row r of ``vecs``: adds its torques
+    to Q and returns (potential [J], damper power [W])."""
+    theta, _, ang_i, _, ang_j, _, rate = row_terms(ANGLE, vecs, r, A, side_i, side_j)
+    dtheta = wrap_angle(theta - theta0)
+    torque = -(k * dtheta + c * rate)
+    for side in range(2):
+        b = side_i[0] if side == 0 else side_j[0]
+        ang = ang_i if side == 0 else ang_j
+        if b >= 0:
+            for i in range(3):
+                Q[6 * b + 3 + i] += torque * ang[i]
+    return 0.5 * k * dtheta * dtheta, -(c * rate * rate)
+
+
+@njit(cache=True)
+def _profiles(
+    progs, k, t, order, u, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+):
+    """Fill u (6) with the profiles progs[k] of element k (0 where -1, i.e. absent): values
+    (order 0) or time derivatives (order 1) at t."""
+    for c in range(u.shape[0]):
+        u[c] = 0.0
+        if progs[k, c] >= 0:
+            u[c] = eval_jet(
+                progs[k, c], t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+            )[order]
+
+
+@njit(cache=True, inline="always")
+def _has_profiles(progs, k):
+    """Whether element k has a profile."""
+    for c in range(progs.shape[1]):
+        if progs[k, c] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _vec(vecs, k, i):
+    """Local vector i of element k."""
+    return (vecs[k, i, 0], vecs[k, i, 1], vecs[k, i, 2])
+
+
+@njit(cache=True, inline="always")
+def _numbers(par, k):
+    """The numbers of element k."""
+    return par[k, 0], par[k, 1], par[k, 2], par[k, 3]
+
+
+@njit(cache=True)
+def force_element(
+    code: int,
+    k: int,
+    order: int,
+    Q: np.ndarray,
+    A: np.ndarray,
+    side_i: Side,
+    side_j: Side,
+    vecs: np.ndarray,
+    p: tuple,
+    flag: int,
+    u: np.ndarray,
+) -> tuple[Scalar, Scalar]:
+    """Add the generalized force of force element k (kernel ``code``, local vectors vecs[k])
+    on sides i and j to Q or, with order 1, its explicit time derivative, given its numbers
+    p, flag and profiles u (see :func:`force_element_data`). Returns (potential [J], power
+    [W])."""
+    if code == LOAD:
+        return load(Q, A, side_i, _vec(vecs, k, 0), (u[0], u[1], u[2]), (u[3], u[4], u[5]), flag == 1)
+    if order > 0:  # the other elements do not depend on t explicitly
+        return 0.0, 0.0
+    if code == SPRING_DAMPER:
+        return spring_damper(Q, A, side_i, side_j, _vec(vecs, k, 0), _vec(vecs, k, 1), p[0], p[1], p[2])
+    return rotational_spring_damper(Q, A, side_i, side_j, vecs, k, p[0], p[1], p[2])
+
+
+@njit(cache=True, inline="always")
+def force_element_data(S: tuple, k: int, t: float, order: int, u: np.ndarray) -> tuple[tuple, int]:
+    """(numbers, flag) of force element k; fills u (6) with its profiles at t (order 0) or
+    their time derivatives (order 1)."""
+    if _has_profiles(S.force_prog, k):
+        _profiles(
+            S.force_prog,
+            k,
+            t,
+            order,
+            u,
+            S.p_code,
+            S.p_code_start,
+            S.p_consts,
+            S.p_const_start,
+            S.p_table_x,
+            S.p_table_y,
+            S.p_table_start,
+            S.p_table_base,
+            S.p_stack,
+        )
+    return _numbers(S.force_par, k), S.force_flag[k]
+
+
+# ----------------------------------------------------------------------------- force loops
+@njit(cache=True)
+def _gravity_gyro(nb, Y, mass, inertia, gravity, Q):
+    """Weight and gyroscopic torque -w x (J w) per body; returns the gravity potential [J]."""
+    V = 0.0
+    for b in range(nb):
+        o = 7 * nb + 6 * b
+        w0, w1, w2 = Y[o + 3], Y[o + 4], Y[o + 5]
+        J0, J1, J2 = inertia[b, 0], inertia[b, 1], inertia[b, 2]
+        for k in range(3):
+            Q[6 * b + k] = mass[b] * gravity[k]
+            V -= mass[b] * gravity[k] * Y[7 * b + k]
+        Q[6 * b + 3] = -(w1 * J2 * w2 - w2 * J1 * w1)
+        Q[6 * b + 4] = -(w2 * J0 * w0 - w0 * J2 * w2)
+        Q[6 * b + 5] = -(w0 * J1 * w1 - w1 * J0 * w0)
+    return V
+
+
+@njit(cache=True)
+def force_elements_arrays(
+    t,
+    order,
+    nb,
+    Y,
+    A,
+    Q,
+    V,
+    P,
+    start,
+    bi,
+    bj,
+    vecs,
+    par,
+    progs,
+    flag,
+    code,
+    code_start,
+    consts,
+    const_start,
+    table_x,
+    table_y,
+    table_start,
+    table_base,
+    stack,
+):
+    """Add all force elements to Q (order 1: their explicit time derivatives), kernel by
+    kernel; returns V and P plus their potentials [J] and powers [W], summed per kernel."""
+    u = np.zeros(6)
+    for kernel in range(start.shape[0] - 1):
+        if start[kernel + 1] == start[kernel]:
+            continue
+        group_V = 0.0
+        group_P = 0.0
+        for k in range(start[kernel], start[kernel + 1]):
+            if _has_profiles(progs, k):
+                _profiles(
+                    progs, k, t, order, u, code, code_start, consts, const_start, table_x, table_y, table_start,
+                    table_base, stack,
+                )  # fmt: skip
+            side_i, side_j = body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k])
+            dV, dP = force_element(kernel, k, order, Q, A, side_i, side_j, vecs, _numbers(par, k), flag[k], u)
+            group_V += dV
+            group_P += dP
+        V += group_V
+        P += group_P
+    return V, P
+
+
+@njit(cache=True, inline="always")
+def force_elements(t: float, order: int, Y: np.ndarray, S: tuple, W: tuple, Q: np.ndarray, V: float) -> tuple:
+    """Add all force elements to Q (order 0) or their explicit time derivatives dQ/dt
+    (order 1); returns (V + their potential [J], their power [W])."""
+    if S.force_bi.shape[0] == 0:
+        return V, 0.0
+    return force_elements_arrays(
+        t,
+        order,
+        S.nb,
+        Y,
+        W.A,
+        Q,
+        V,
+        0.0,
+        S.force_start,
+        S.force_bi,
+        S.force_bj,
+        S.force_vecs,
+        S.force_par,
+        S.force_prog,
+        S.force_flag,
+        S.p_code,
+        S.p_code_start,
+        S.p_consts,
+        S.p_const_start,
+        S.p_table_x,
+        S.p_table_y,
+        S.p_table_start,
+        S.p_table_base,
+        S.p_stack,
+    )
+
+
+@njit(cache=True, inline="always")
+def forces(t, Y, S, W, Q):
+    """Generalized forces Q (global force, body-frame torque per body, gyroscopic term
+    included). Returns (potential energy [J], power of non-conservative forces [W])."""
+    V = _gravity_gyro(S.nb, Y, S.mass, S.inertia, S.gravity, Q)
+    return force_elements(t, 0, Y, S, W, Q, V)
