@@ -28,8 +28,8 @@ from .cli_common import (
     report_stopped_run,
     status_lines,
 )
-from .solver.model.catalog import DRIVERS
 from .solver.errors import ModelError, SimulationError
+from .solver.model.catalog import DRIVERS
 from .solver.tolerances import RANK_TOL, SINGULAR_TOL
 
 OVERWRITE_HELP = "replace an existing results folder as a whole (refused otherwise)"

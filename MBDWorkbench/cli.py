@@ -211,7 +211,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--rho-inf",
         type=rho_inf,
-        help="spectral radius at infinity of the generalized-alpha integrator (galpha only), in [0, 1) (default: model settings)",
+        help="spectral radius at infinity of the generalized-alpha integrator (galpha only), in [0, 1) "
+        "(default: model settings)",
     )
     s.add_argument("--projection", action="store_true", help="project positions/velocities after each output step")
     s.add_argument(

@@ -318,7 +318,7 @@ def _field_value(obj, spec, names, bodies, joints, what):
             raise CadError("%s: its %s is missing or not part of this simulation" % (what, prop))
         return names[joint.Name]
     if spec.kind == "profiles3":
-        return [_component(getattr(obj, prop + c), 1.0) for c in COMPONENTS]
+        return [force_component(getattr(obj, prop + c), 1.0) for c in COMPONENTS]
     if spec.kind == "frame":
         return str(getattr(obj, prop))
     if optional(spec) and not getattr(obj, "Set" + prop):

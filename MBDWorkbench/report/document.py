@@ -20,8 +20,8 @@ from .data import ReportData
 from .derived import CheckedPoint
 
 if TYPE_CHECKING:
-    from ..solver.model.catalog import ForceField
     from ..solver.model import Force, Joint, Model
+    from ..solver.model.catalog import ForceField
 
 NOISE = 1e-6  # relative size of components printed as 0 in the peak table
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from MBDWorkbench.solver import catalog
+from MBDWorkbench.solver.model import catalog
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "examples"))

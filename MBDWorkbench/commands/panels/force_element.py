@@ -76,7 +76,7 @@ class FieldRow:
         self.widget.setToolTip(spec.doc)
 
     def value(self) -> Any:
-        from ...cad.document_model import _component
+        from ...cad.document_model import force_component
 
         if self.check is not None and not self.check.isChecked():
             return None
@@ -88,7 +88,7 @@ class FieldRow:
         if self.spec.kind == "profiles3":
             texts = [e.text().strip() or "0" for e in self.edits]
             for text in texts:
-                _component(text, 1.0)
+                force_component(text, 1.0)
             return texts
         values = [e.value() for e in self.edits]
         return values if self.spec.kind == "point" else values[0]
