@@ -1,9 +1,5 @@
 """Fixed-step ODE-form integrators: explicit Euler, symplectic Euler and RK4, with the step
-loop in Numba ([R1]), and the work accounting shared by every integrator.
-
-Every integrator advances the state to the next output time and keeps a running
-trapezoidal integral of the driver power and the non-conservative power (``acc`` =
-[t_prev [s], P_drv_prev [W], P_nc_prev [W], W_drv [J], W_nc [J], have_prev]).
+loop in Numba ([R1]). The work accounting of every integrator is :mod:`.power`.
 """
 
 from __future__ import annotations
@@ -16,21 +12,12 @@ from .. import kernels
 from ..jit import njit
 from ..quaternion import rotate_by_body_vector
 from .base import Stepper, equal_steps
+from .power import account_power
 from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
     from ..model import Settings
     from ..system import Static, System, Work
-
-
-@njit(cache=True)
-def account_power(acc: np.ndarray, t: float, Pdrv: float, Pnc: float) -> None:
-    """Add the trapezoid from the previous evaluation point to t to the work integrals."""
-    if acc[5] > 0.0:
-        dt = t - acc[0]
-        acc[3] += 0.5 * dt * (acc[1] + Pdrv)
-        acc[4] += 0.5 * dt * (acc[2] + Pnc)
-    acc[0], acc[1], acc[2], acc[5] = t, Pdrv, Pnc, 1.0
 
 
 @njit(cache=True, refcounts=False)

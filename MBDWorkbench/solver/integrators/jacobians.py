@@ -319,7 +319,7 @@ def triplet_capacity(S: tuple, n_active: int) -> tuple[int, int]:
     return max(nK, 1), max(nD, 1)
 
 
-@njit(cache=True, refcounts=False)  # called from _prepare: no reference counts (jit.py)
+@njit(cache=True, refcounts=False)  # called from prepare_kernel: no reference counts (jit.py)
 def load_rate(t: float, Y: np.ndarray, S: tuple, W: tuple, out: np.ndarray) -> None:
     """dQ/dt (6 N) at fixed state: the explicit time dependence of Q (the loads' profiles)."""
     _update_rotations(S.nb, Y, W.A)
@@ -357,7 +357,7 @@ def lie_kinematic_blocks(nb, Y, Ji, Jj, Jv):
 
 # ----------------------------------------------------------------------------- fused evaluation
 @njit(cache=True, refcounts=False)
-def _prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
+def prepare_kernel(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
     """The compiled body of :func:`prepare`, once per Newton iteration. Compiled without reference
     counts (jit.py), as are the helpers it hands S and W (inlined, or load_rate): a call taking a
     namedtuple would otherwise touch the reference count of every array in it (58 in S and W),
@@ -398,4 +398,4 @@ def prepare(
     Kv, Di, Dj, Dv, Li, Lj, Lv; lam indexed by rows). Returns (potential energy [J],
     non-conservative power [W], nK, nD). Called through kernels.fast_call: resolving the
     types of the Static and Work arguments costs more than evaluating a small model."""
-    return fast_call(_prepare, t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, *triplets)
+    return fast_call(prepare_kernel, t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, *triplets)

@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import kernels
 from ..jit import njit
-from .explicit import account_power
+from .power import account_power
 
 REVOLUTE, PRISMATIC, FIXED = 0, 1, 2  # joint kinds (FIXED: no coordinate of its own, q = qd = 0)
 
