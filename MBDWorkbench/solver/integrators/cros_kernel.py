@@ -223,7 +223,7 @@ def solve_ahead(t, Y, h, curvature, lam, S, W, prep, lay, fs, cnt, zeta, Yc, ws)
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # allocates nothing (ws from the caller): no reference counts (jit.py)
 def advance(
     t0, k, n, h, t_next, t_check, skip_first, phi_max, curvature, Y, S, W, prep, lay, fs, cnt, lam, zeta, Yc, acc, ws
 ):

@@ -325,7 +325,7 @@ def step(t, h, Y, S, W, prep, lay, par, fs, cnt, state, acc, ws):
     return STEP_OK, h
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # allocates nothing (ws from the caller): no reference counts (jit.py)
 def advance(t, t_next, t_check, skip_first, Y, S, W, prep, lay, par, fs, cnt, state, acc, ws):
     """Advance (t, Y) towards t_next [s] by :func:`step` in equal steps of at most fs[F_H] (adaptive:
     controlled) until t_next, or until the step at which t >= t_check (the rank monitor is due; not for
