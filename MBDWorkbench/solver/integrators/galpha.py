@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 class GAlphaStepper(Index3Stepper):
     """Index-3 Lie-group generalized-alpha (Arnold & Bruls 2007, Bruls, Cardona & Arnold
-    2012) with rho_inf as its one parameter, Newton iterations reusing the sparse LU of
+    2012) with rho_inf as its one parameter, Newton iterations reusing the band LU of
     the iteration matrix [[M - gamma' h D - beta' h^2 K, Phi_q^T], [Phi_q, 0]] (constraint
     rows scaled by 1/(beta' h^2)), and step-size control from the local error estimate
     h^2 |beta - 1/6| |a_{n+1} - a_n| of the positions (Zienkiewicz-Xie). The rows in the solve
@@ -44,7 +44,7 @@ class GAlphaStepper(Index3Stepper):
     entry_kernel = gk.advance  # compiled entry point (solver/cold_start.py probes its cache)
     MAX_NEWTON = 10
     SLOW_NEWTON = 7
-    FACTOR_COST = 4.0  # a factorisation's cost in residual evaluations (docs/index3.md, "Compiled step loop")
+    FACTOR_COST = 4.0  # a factorisation's cost in residual evaluations (docs/index3.md, "Where the step lives")
     NEWTON_TOL = 1e-8
 
     def __init__(
@@ -108,7 +108,7 @@ class GAlphaStepper(Index3Stepper):
     def _band_setup(self):
         """Band layout, LU storage and the argument tuples of the compiled loop for the current rows."""
         p = self.pattern
-        indices, indptr = p._struct
+        indices, indptr = p.struct
         cols = np.repeat(np.arange(p.n), np.diff(indptr))
         position, kl, ku = band_layout(indices, cols, p.n)
         self.band = BandLU(p.n, position, kl, ku)
