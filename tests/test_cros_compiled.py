@@ -2,18 +2,17 @@
 CROSStepper around it: the band LU of solver/integrators/linalg.py on a complex matrix against a dense
 solve, the kernel's reduced solve against a dense solve of the full CROS matrix, second order against a
 tight Radau reference, the run through singular positions (the rank monitor's steps), the stop of a
-locked mechanism, and the kernels run interpreted (the cold start) against the compiled ones bit for
-bit."""
+locked mechanism, and the kernels run interpreted (the cold start) against the compiled ones."""
 
 import os
 
 import numpy as np
 import pytest
 from oracles import n_four_bar as nf
-from test_galpha_compiled import factor_in_band, solve_in_band
+from test_galpha_compiled import factor_in_band, interpreted_run, solve_in_band
 
 from bench.study.index3_models import four_bar
-from MBDWorkbench.solver import from_dict, jit, load, simulate
+from MBDWorkbench.solver import from_dict, load, simulate
 from MBDWorkbench.solver.assembly import assemble_initial_state
 from MBDWorkbench.solver.errors import SimulationError
 from MBDWorkbench.solver.integrators import cros_kernel as ck
@@ -158,17 +157,15 @@ def test_a_locked_mechanism_stops_in_the_step_that_diverges(monkeypatch):
     assert rare and info.value.time == rare[-1]
 
 
-def test_interpreted_kernels_reproduce_the_compiled_run_bit_for_bit():
-    """The cold start runs the same kernel functions as Python: the same operations, the same samples."""
+def test_interpreted_kernels_reproduce_the_compiled_run(monkeypatch):
+    """The cold start runs the same kernel functions as Python: the same samples to rounding."""
     model = load(os.path.join(EXAMPLES, "slider_crank.json"))
     options = dict(integrator="cros", t_end=0.02, output_step=0.01)
     compiled = simulate(model, **options)
-    jit.start_interpreting(lambda: False)
-    try:
-        interpreted = simulate(model, **options)
-    finally:
-        jit.stop_interpreting()
-    assert jit.stop_reason() == "stopped"  # it ran interpreted to the end
-    for a, b in ((compiled.Y, interpreted.Y), (compiled.Ydot, interpreted.Ydot)):
-        np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(compiled.multipliers, interpreted.multipliers)
+    interpreted = interpreted_run(monkeypatch, model, **options)
+    for a, b in (
+        (compiled.Y, interpreted.Y),
+        (compiled.Ydot, interpreted.Ydot),
+        (compiled.multipliers, interpreted.multipliers),
+    ):
+        assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(a).max())
