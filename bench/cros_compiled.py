@@ -2,7 +2,8 @@
 
 Cases: the chain of bench/solver_speed.py (N = 2, 10, 50, 200 links) and the slider-crank example,
 h = 1e-3 s, 1 s simulated, 10 outputs per run (the index-3 output work: rank check, multipliers),
-``CROSStepper(compiled=False)`` ("python") and ``CROSStepper()`` ("compiled"), each in a fresh
+``CROSStepper(compiled=False)`` ("python", gone since issue 30: its columns show "-" in a new run) and
+``CROSStepper()`` ("compiled"), each in a fresh
 process, best of ``--repeats`` after a warm-up (the stepper's start is not timed); the Python step at
 N >= 50 one run. Also in the same run: compiled fixed-step galpha and our rk4 (no output), so that the
 Exudyn GA figures of bench/results/exudyn_compare.md (quiet machine) can be set against this run's
@@ -45,7 +46,11 @@ def run_index3(case, what, t_end):
     def make(system, settings, Y):
         if what == "galpha":
             return GAlphaStepper(system, settings, 0.0, Y, adaptive=False)
-        return CROSStepper(system, settings, 0.0, Y, compiled=what == "compiled")
+        if what == "python":
+            raise SystemExit(
+                "the Python CROS step is gone since issue 30 (one step: the kernel); see the last run's file"
+            )
+        return CROSStepper(system, settings, 0.0, Y)
 
     stepper, Y = started_stepper(case, make)
     return (*timed_outputs(stepper, Y, t_end), stepper.steps)
@@ -94,9 +99,8 @@ def measure(cases, repeats):
     rows = {}
     for case in cases:
         row = {}
-        for what in ("python", "compiled", "galpha", "rk4"):
-            n = 1 if what == "python" and case.startswith("chain") and int(case.split("=")[1]) >= 50 else repeats
-            row[what] = spawn(["--case", case, "--t-end", str(T_END), "--repeats", str(n), "--what", what])
+        for what in ("compiled", "galpha", "rk4"):  # ('python': the Python step, gone since issue 30)
+            row[what] = spawn(["--case", case, "--t-end", str(T_END), "--repeats", str(repeats), "--what", what])
             print(case, what, row[what], flush=True)
         rows[case] = row
     return rows
@@ -127,12 +131,11 @@ def write(rows, cold_s, load0, load1):
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for case, r in rows.items():
-        p, c = r["python"], r["compiled"]
+        c = r["compiled"]
         lines.append(
-            f"| {case} | {p['steps_per_s']:.0f} | {c['steps_per_s']:.0f} | {c['steps_per_s'] / p['steps_per_s']:.1f} | "
-            f"{r['galpha']['steps_per_s']:.0f} | "
+            f"| {case} | - | {c['steps_per_s']:.0f} | - | {r['galpha']['steps_per_s']:.0f} | "
             + exudyn_cells(case, c["steps_per_s"], r.get("rk4"))
-            + f"{c['max_phi']:.1e} | {p['max_phi']:.1e} |"
+            + f"{c['max_phi']:.1e} | - |"
         )
     if cold_s is not None:
         lines += [

@@ -393,8 +393,7 @@ def driver_work(out):
     final time (CROS: with the multipliers of the solve at the final state)."""
     st, acc, t, Y = out["stepper"], out["acc"], out["t"], out["Y"]
     if isinstance(st, CROSStepper):
-        zeta, ev = st._solve(t, Y, st.h)
-        P = st._driver_power(ev, Y[st.vel_slice], st.multipliers_at(zeta))
+        P = st.driver_power_at(t, Y, st.h)
     else:
         P = acc[1]
     return acc[3] + 0.5 * (t - acc[0]) * (acc[1] + P)

@@ -17,8 +17,8 @@ from numba.core.registry import CPUDispatcher
 
 import MBDWorkbench.solver as solver
 from MBDWorkbench.solver import _cache
-from MBDWorkbench.solver.numerics import jit
 from MBDWorkbench.solver._cache import kernel_sources, source_digest
+from MBDWorkbench.solver.numerics import jit
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOLVER = os.path.dirname(os.path.abspath(solver.__file__))

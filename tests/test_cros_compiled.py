@@ -1,59 +1,38 @@
-"""The compiled step loop of CROS (solver/integrators/cros_kernel.py): the band LU of galpha_kernel on a
-complex matrix against a dense solve, and the compiled steps against the Python steps (CROSStepper(compiled=
-False), SciPy's complex sparse LU) on the same model and h: samples, multipliers, statuses and warnings,
-including a run through singular positions (rank changes: the loop hands back to the Python step), and the
-kernels run interpreted (the cold start) against the compiled ones."""
+"""The CROS step (solver/integrators/cros_kernel.py, its one implementation) and the rare paths of
+CROSStepper around it: the band LU of solver/integrators/linalg.py on a complex matrix against a dense
+solve, the kernel's reduced solve against a dense solve of the full CROS matrix, second order against a
+tight Radau reference, the run through singular positions (the rank monitor's steps), the stop of a
+locked mechanism, and the kernels run interpreted (the cold start) against the compiled ones."""
 
 import os
 
 import numpy as np
 import pytest
 from oracles import n_four_bar as nf
-from test_galpha_compiled import factor_in_band, solve_in_band
+from test_galpha_compiled import factor_in_band, interpreted_run, solve_in_band
 
 from bench.study.index3_models import four_bar
 from MBDWorkbench.solver import from_dict, load, simulate
 from MBDWorkbench.solver.errors import SimulationError
-from MBDWorkbench.solver.integrators import METHODS
 from MBDWorkbench.solver.integrators import cros_kernel as ck
 from MBDWorkbench.solver.integrators.cros import CROSStepper
-from MBDWorkbench.solver.numerics import jit
 from MBDWorkbench.solver.system.assembly import assemble_initial_state
 from MBDWorkbench.solver.system.system import System
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 
 
-class PythonCROS(CROSStepper):
-    """CROS with every step in Python (the reference)."""
+def counted_steps(monkeypatch) -> list:
+    """The start times [s] of the steps CROSStepper.step takes (the rare paths), from now on."""
+    times = []
+    step = CROSStepper.step
 
-    def __init__(self, system, settings, t0, Y0):
-        super().__init__(system, settings, t0, Y0, compiled=False)
+    def counted(self, *args, **kwargs):
+        times.append(args[0])
+        return step(self, *args, **kwargs)
 
-
-def run(model, python=False, **options):
-    """simulate with cros (compiled loop, or every step in Python)."""
-    if not python:
-        return simulate(model, integrator="cros", **options)
-    saved = METHODS["cros"]
-    METHODS["cros"] = PythonCROS
-    try:
-        return simulate(model, integrator="cros", **options)
-    finally:
-        METHODS["cros"] = saved
-
-
-def assert_same_run(a, b, tol=1e-10, loose=None):
-    """Same statuses, output times, warnings; samples and multipliers equal to tol relative (the two LUs
-    pivot differently: rounding only), at the samples of the mask ``loose`` to 1e-7 relative."""
-    assert a.status == b.status
-    np.testing.assert_array_equal(a.t, b.t)
-    assert [(w.kind, w.message, w.time) for w in a.warnings] == [(w.kind, w.message, w.time) for w in b.warnings]
-    tols = np.full(len(a.t), tol)
-    if loose is not None:
-        tols[loose] = 1e-7
-    for x, y in ((a.Y, b.Y), (a.Ydot, b.Ydot), (a.multipliers, b.multipliers)):
-        assert np.all(np.abs(x - y).max(axis=1, initial=0.0) <= tols * max(1.0, float(np.abs(y).max(initial=0.0))))
+    monkeypatch.setattr(CROSStepper, "step", counted)
+    return times
 
 
 def test_band_lu_solves_a_complex_band_system_as_a_dense_solve():
@@ -72,24 +51,52 @@ def test_band_lu_solves_a_complex_band_system_as_a_dense_solve():
     assert np.any(factors[1][0] != np.arange(n))  # the zero diagonal entries needed row interchanges
 
 
+def full_cros_solution(stepper, t, Y, h):
+    """zeta of the CROS step (t, Y, h) from a dense solve of the full matrix [[I - a h Jxx, -a h I, 0],
+    [-a h K, M - a h D, Phi_q^T], [Phi_q, 0, 0]] (multiplier part as a h zeta_lam, constraint rows
+    divided by -a h), its evaluation (the stepper's triplets) and the right-hand side of [R3] section 3."""
+    n6, ma, a = stepper.n6, stepper.ma, CROSStepper.A_CROS
+    stepper._set_lam(stepper.lam)
+    ev = stepper._evaluate(t, Y, blocks=True)
+    nK, nD = stepper._counts
+    G = np.zeros((ma, n6))
+    np.add.at(G, (stepper.jq_r, stepper.jq_c), ev["jq"])
+    A = np.zeros((2 * n6 + ma, 2 * n6 + ma), complex)
+    A[:n6, :n6] = np.eye(n6)
+    A[:n6, n6 : 2 * n6] = -a * h * np.eye(n6)
+    A[n6 : 2 * n6, n6 : 2 * n6] = np.diag(stepper.M)
+    A[n6 : 2 * n6, 2 * n6 :] = G.T
+    A[2 * n6 :, :n6] = G
+    (Li, Lj, Lv), (Ki, Kj, Kv), (Di, Dj, Dv) = stepper.Lb, stepper.Kb, stepper.Db
+    np.add.at(A, (Li, Lj), -a * h * Lv)
+    np.add.at(A, (n6 + Ki[:nK], Kj[:nK]), -a * h * Kv[:nK])
+    np.add.at(A, (n6 + Di[:nD], n6 + Dj[:nD]), -a * h * Dv[:nD])
+    v = Y[stepper.vel_slice]
+    target = ev["phi"] - stepper.CURVATURE * h * h * ev["gamma"]
+    rhs = np.concatenate(
+        [v, ev["Q"] - G.T @ stepper.lam + a * h * stepper.Qt, -target / (a * h) - (ev["rate"] - G @ v)]
+    )
+    return np.linalg.solve(A, rhs), ev
+
+
 @pytest.mark.parametrize("example", ["slider_crank", "spinning_top"])
 def test_reduced_band_solve_gives_the_full_cros_solution(example):
-    """The kernel's solve (position increments eliminated, complex band LU) against SciPy's sparse LU of the
-    full CROS matrix (CROSStepper._solve) at a moving state with nonzero multipliers."""
+    """The kernel's solve (position increments eliminated, complex band LU) against a dense solve of the full
+    CROS matrix at a moving state with nonzero multipliers."""
     model = load(os.path.join(EXAMPLES, example + ".json"))
     system = System(model)
     Y, _ = assemble_initial_state(system, system.Y0.copy())
     stepper = CROSStepper(system, model.settings, 0.0, Y)
     stepper.advance(0.0, Y, 0.05, np.zeros(6))  # away from rest
     t, h = 0.05, 2e-3
-    zeta_ref, ev = stepper._solve(t, Y, h)
-    n = stepper.pattern.n
+    zeta_ref, ev = full_cros_solution(stepper, t, Y, h)
+    n = len(zeta_ref)
     zeta, rhs, buf = np.zeros(n, complex), np.zeros(n, complex), np.zeros(n, complex)
     lam = np.ascontiguousarray(stepper.lam, float)
     code, phimax, Pnc, Pdrv = ck.solve(
         t, Y, h, stepper.CURVATURE, lam, system.static, system.work, stepper._prep, stepper._lay, zeta, rhs, buf
     )
-    assert code == 0
+    assert code == ck.STEP_OK
     assert np.abs(zeta - zeta_ref).max() < 1e-11 * np.abs(zeta_ref).max()
     assert phimax == np.abs(ev["phi"]).max(initial=0.0) and Pnc == ev["Pnc"]
     assert Pdrv == pytest.approx(
@@ -97,76 +104,68 @@ def test_reduced_band_solve_gives_the_full_cros_solution(example):
     )
 
 
-@pytest.mark.parametrize("example", ["slider_crank", "four_bar_spatial", "ankle", "spinning_top", "four_bar"])
-def test_compiled_steps_match_the_python_steps(example):
-    """Driver and springs (slider-crank), closed spatial loop, universal joint and rank decisions (ankle),
-    gyroscopic terms (spinning top), three redundant rows (planar four-bar)."""
-    make = four_bar if example == "four_bar" else lambda: load(os.path.join(EXAMPLES, example + ".json"))
-    options = dict(t_end=0.1, output_step=0.01)
-    assert_same_run(run(make(), **options), run(make(), python=True, **options))
+def poses(res, nb):
+    """Body positions [m] and orientation quaternions of the samples after the first, (k, 7 nb)."""
+    return res.Y[1:, : 7 * nb]
 
 
-def test_free_body_without_constraints():
-    """No constraint rows (an empty multiplier block): a tumbling free body."""
-    body = {"name": "bob", "mass": 1.0, "inertia": [1e-2, 2e-2, 3e-2], "angular_velocity": [1.0, 2.0, 3.0]}
-    model = {"name": "free", "bodies": [body], "joints": []}
-    options = dict(t_end=0.05, output_step=0.01)
-    assert_same_run(run(from_dict(model), **options), run(from_dict(model), python=True, **options))
+FREE_BODY = {"name": "bob", "mass": 1.0, "inertia": [1e-2, 2e-2, 3e-2], "angular_velocity": [1.0, 2.0, 3.0]}
+MODELS = {
+    "spinning_top": lambda: load(os.path.join(EXAMPLES, "spinning_top.json")),
+    "four_bar_spatial": lambda: load(os.path.join(EXAMPLES, "four_bar_spatial.json")),
+    "four_bar": four_bar,
+    "free_body": lambda: from_dict({"name": "free", "bodies": [FREE_BODY], "joints": []}),
+}
 
 
-def test_singular_positions_hand_back_to_the_python_step(monkeypatch):
+@pytest.mark.parametrize("name", list(MODELS))
+def test_steps_are_second_order_against_a_tight_radau_reference(name):
+    """Gyroscopic terms and a spherical joint (spinning top), a closed spatial loop, three redundant rows
+    (planar four-bar), no constraint rows at all (a tumbling free body): halving h divides the error of the
+    poses (positions and quaternions) against Radau at rtol 1e-11 by four."""
+    model = MODELS[name]()
+    options = dict(t_end=0.2, output_step=0.02)
+    ref = poses(simulate(model, integrator="radau", rtol=1e-11, atol=1e-12, **options), len(model.bodies))
+    errors = [
+        np.abs(poses(simulate(MODELS[name](), integrator="cros", step=h, **options), len(model.bodies)) - ref).max()
+        for h in (2e-3, 1e-3)
+    ]
+    assert 3.5 < errors[0] / errors[1] < 4.6, errors
+
+
+def test_singular_positions_are_taken_by_the_rank_monitors_steps(monkeypatch):
     """IFToMM A02 (N = 2) through its first singular position: the rank monitor runs at every step near it
-    (Python steps), the rows leave and re-enter the solve; compiled and Python runs agree throughout."""
-    t_end = 0.45  # the cranks pass the horizontal at 0.2-0.3 s
-    python_steps = []
-    step = CROSStepper.step
-
-    def counted(self, *args, **kwargs):
-        python_steps.append(args[0])
-        return step(self, *args, **kwargs)
-
-    monkeypatch.setattr(CROSStepper, "step", counted)
-    compiled = run(from_dict(nf.model_dict(2)), t_end=t_end)
-    n_python = len(python_steps)
-    python = run(from_dict(nf.model_dict(2)), python=True, t_end=t_end)
-    changes = [w.time for w in compiled.warnings if w.kind == "rank_change"]
+    (CROSStepper.step), the rows leave and re-enter the solve, and B0 follows the one-DoF oracle."""
+    rare = counted_steps(monkeypatch)
+    res = simulate(from_dict(nf.model_dict(2)), integrator="cros", t_end=0.45)
+    changes = [w.time for w in res.warnings if w.kind == "rank_change"]
     assert changes and 0.2 < min(changes) and max(changes) < 0.35
-    # within 0.01 s of the singular position the conditioning of the CROS matrix (~ 1/s_min) amplifies the
-    # rounding of the two LUs (measured: 1e-8 relative in the multipliers at the output after it); 1e-10 elsewhere
-    near = (compiled.t > min(changes) - 0.015) & (compiled.t < max(changes) + 0.015)
-    assert_same_run(compiled, python, loose=near)
-    assert 0 < n_python < 0.5 * len(python_steps)  # most steps compiled, the ones near the singularity in Python
+    assert rare and min(changes) - 0.02 < min(rare) and max(rare) < max(changes) + 0.02
+    assert len(rare) < 0.5 * res.steps  # most steps in the compiled loop
+    b0 = res.point("crank0", [0.5, 0.0, 0.0])[:, :2]
+    assert np.abs(b0 - nf.b0_position(res.t)).max() < 1e-3
 
 
-def test_a_locked_mechanism_stops_with_the_python_steps_error():
-    """A non-Grashof four-bar driven into its limit position (tests/test_index3.py): the compiled loop hands the
-    failing step back to the Python step, which stops the run with the same error, time and joints."""
-    errors = []
-    for python in (False, True):
-        model = four_bar(theta2=1.0, speed=1.0, d=1.0, a=0.6, b=0.45, c=0.7)
-        with pytest.raises(SimulationError) as info:
-            run(model, python=python, t_end=1.0, step=1e-3, output_step=0.01)
-        errors.append(info.value)
-    compiled, python = errors
-    assert str(compiled) == str(python) and compiled.time == python.time
-    assert [n for n, _ in compiled.worst_joints] == [n for n, _ in python.worst_joints]
-    # the weights are the violations (~1 m) after the diverging steps, which amplify the rounding of the two
-    # LUs (measured 1e-4 relative); the samples before the divergence agree as in the runs above
-    np.testing.assert_allclose([w for _, w in compiled.worst_joints], [w for _, w in python.worst_joints], rtol=1e-3)
-    a, b = compiled.results, python.results
-    np.testing.assert_array_equal(a.t, b.t)
-    early = a.t < compiled.time - 0.1
-    assert np.abs(a.Y[early] - b.Y[early]).max() < 1e-10 * max(1.0, np.abs(b.Y[early]).max())
+def test_a_locked_mechanism_stops_in_the_step_that_diverges(monkeypatch):
+    """A non-Grashof four-bar driven into its limit position (tests/test_index3.py): the compiled loop hands
+    the diverging step to CROSStepper.step, which stops the run at that step's time."""
+    rare = counted_steps(monkeypatch)
+    model = four_bar(theta2=1.0, speed=1.0, d=1.0, a=0.6, b=0.45, c=0.7)
+    with pytest.raises(SimulationError) as info:
+        simulate(model, integrator="cros", t_end=1.0, step=1e-3, output_step=0.01)
+    assert "CROS diverges" in str(info.value)
+    assert rare and info.value.time == rare[-1]
 
 
-def test_interpreted_kernels_reproduce_the_compiled_run():
+def test_interpreted_kernels_reproduce_the_compiled_run(monkeypatch):
+    """The cold start runs the same kernel functions as Python: the same samples to rounding."""
     model = load(os.path.join(EXAMPLES, "slider_crank.json"))
-    options = dict(t_end=0.02, output_step=0.01)
-    compiled = run(model, **options)
-    jit.start_interpreting(lambda: False)
-    try:
-        interpreted = run(model, **options)
-    finally:
-        jit.stop_interpreting()
-    assert jit.stop_reason() == "stopped"  # it ran interpreted to the end
-    assert_same_run(interpreted, compiled, tol=1e-12)
+    options = dict(integrator="cros", t_end=0.02, output_step=0.01)
+    compiled = simulate(model, **options)
+    interpreted = interpreted_run(monkeypatch, model, **options)
+    for a, b in (
+        (compiled.Y, interpreted.Y),
+        (compiled.Ydot, interpreted.Ydot),
+        (compiled.multipliers, interpreted.multipliers),
+    ):
+        assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(a).max())

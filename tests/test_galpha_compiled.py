@@ -1,19 +1,24 @@
-"""The compiled step loop of generalized-alpha (solver/integrators/galpha_kernel.py): its band LU
-against a dense solve, the band layout of a chain (O(N) per step), the compiled steps against the
-Python steps (GAlphaStepper(compiled=False), SciPy's sparse LU) on the same model and h, and the
-compound pendulum against its minimal-coordinate ODE (tests/oracles/pendulum.py)."""
+"""The generalized-alpha step (solver/integrators/galpha_kernel.py, its one implementation) and the
+rare paths of GAlphaStepper around it: the band LU (solver/integrators/linalg.py) against a dense
+solve, the band layout of a chain (O(N) per step), fixed steps second order against a tight Radau
+reference and the compound pendulum against its minimal-coordinate ODE (tests/oracles/pendulum.py),
+the Newton-failure retries and the rank monitor's steps actually taken, and the kernels run
+interpreted (the cold start) against the compiled ones."""
 
 import os
 
 import numpy as np
 import pytest
+from oracles import n_four_bar as nf
 from oracles import pendulum as pend_oracle
 
 from bench.solver_speed import chain
 from bench.study.index3_models import four_bar, slider_crank
-from MBDWorkbench.solver import load
+from MBDWorkbench.solver import from_dict, kernels, load, simulate
 from MBDWorkbench.solver.integrators import galpha_kernel as gk
+from MBDWorkbench.solver.integrators import linalg
 from MBDWorkbench.solver.integrators.galpha import GAlphaStepper
+from MBDWorkbench.solver.numerics import jit
 from MBDWorkbench.solver.system.assembly import assemble_initial_state
 from MBDWorkbench.solver.system.system import System
 
@@ -37,11 +42,11 @@ def test_band_lu_solves_as_a_dense_solve():
     n, kl, ku = 40, 4, 3
     A = random_band_matrix(n, kl, ku, rng)
     rows, cols = np.nonzero(A)
-    position, kl2, ku2 = gk.band_layout(rows, cols, n)
-    lu = gk.BandLU(n, position, kl2, ku2)
+    position, kl2, ku2 = linalg.band_layout(rows, cols, n)
+    lu = linalg.BandLU(n, position, kl2, ku2)
     for i, j in zip(rows, cols):
         lu.AB[position[i], position[j] - position[i] + kl2] = A[i, j]
-    assert gk.band_lu(lu.AB, kl2, ku2, lu.piv)
+    assert linalg.band_lu(lu.AB, kl2, ku2, lu.piv)
     b = rng.standard_normal(n)
     x = lu.solve(b)
     assert np.abs(x - np.linalg.solve(A, b)).max() < 1e-10 * np.abs(x).max()
@@ -66,23 +71,23 @@ def sparse_kkt_in_band(blocks, rng, dtype=float):
 
 
 def factor_in_band(A):
-    """(AB, piv, position, kl, ku): the band LU (:func:`gk.band_lu`) of the dense matrix A, stored
+    """(AB, piv, position, kl, ku): the band LU (:func:`linalg.band_lu`) of the dense matrix A, stored
     in the reverse Cuthill-McKee band order of its pattern; asserts that it is not singular."""
     n = A.shape[0]
     rows, cols = np.nonzero(A)
-    position, kl, ku = gk.band_layout(rows, cols, n)
+    position, kl, ku = linalg.band_layout(rows, cols, n)
     AB = np.zeros((n, 2 * kl + ku + 1), A.dtype)
     AB[position[rows], position[cols] - position[rows] + kl] = A[rows, cols]
-    piv = gk.band_pivots(n)
-    assert gk.band_lu(AB, kl, ku, piv)
+    piv = linalg.band_pivots(n)
+    assert linalg.band_lu(AB, kl, ku, piv)
     return AB, piv, position, kl, ku
 
 
 def solve_in_band(factors, b):
-    """A^-1 b with the factors of :func:`factor_in_band` (gk.solve_permuted)."""
+    """A^-1 b with the factors of :func:`factor_in_band` (linalg.solve_permuted)."""
     AB, piv, position, kl, ku = factors
     x, buf = np.empty(len(b), AB.dtype), np.empty(len(b), AB.dtype)
-    gk.solve_permuted(AB, kl, ku, piv, position, np.asarray(b, AB.dtype), x, buf)
+    linalg.solve_permuted(AB, kl, ku, piv, position, np.asarray(b, AB.dtype), x, buf)
     return x
 
 
@@ -114,13 +119,13 @@ def test_band_lu_reports_a_singular_matrix():
     for i in range(5):
         for j in range(max(0, i - 1), min(5, i + 2)):
             AB[i, j - i + 1] = A[i, j]
-    assert not gk.band_lu(AB, 1, 1, gk.band_pivots(5))
+    assert not linalg.band_lu(AB, 1, 1, linalg.band_pivots(5))
 
 
-def started(model, adaptive=False, compiled=True):
+def started(model, adaptive=False):
     system = System(model)
     Y, _ = assemble_initial_state(system, system.Y0.copy())
-    return system, Y, GAlphaStepper(system, model.settings, 0.0, Y, adaptive=adaptive, compiled=compiled)
+    return system, Y, GAlphaStepper(system, model.settings, 0.0, Y, adaptive=adaptive)
 
 
 def test_chain_bandwidth_does_not_grow_with_the_number_of_links():
@@ -129,37 +134,107 @@ def test_chain_bandwidth_does_not_grow_with_the_number_of_links():
     assert max(widths[0]) <= 24  # 6 velocities and 5 revolute rows per link
 
 
-def integrate(model, adaptive, compiled, t_end, out):
-    system, Y, stepper = started(model, adaptive, compiled)
-    acc, lams, t = np.zeros(6), [], 0.0
+def integrate(model, adaptive, t_end, out):
+    """(final Y, positions r of every body at the outputs (k, nb, 3), stepper)."""
+    system, Y, stepper = started(model, adaptive)
+    acc, t, r = np.zeros(6), 0.0, []
     while t < t_end - 1e-12:
         t, _ = stepper.advance(t, Y, min(t + out, t_end), acc)
-        lams.append(stepper.multipliers(t, Y))
-    return Y, np.array(lams), acc, stepper
+        r.append(Y[: 7 * system.nb].reshape(-1, 7)[:, :3].copy())
+    return Y, np.array(r), stepper
 
 
-@pytest.mark.parametrize("adaptive", [False, True])
-@pytest.mark.parametrize(
-    "make", [lambda: chain(3), lambda: slider_crank(), lambda: four_bar()], ids=["chain", "slider_crank", "four_bar"]
-)
-def test_compiled_steps_match_the_python_steps(make, adaptive):
-    """Same model, same h: the compiled loop does the iterations of the Python one (same steps and
-    factorisations; the four-bar has three redundant rows, the slider-crank a driver and a
-    spring)."""
-    Yc, lc, ac, sc = integrate(make(), adaptive, True, 0.4, 0.02)
-    Yp, lp, ap, sp = integrate(make(), adaptive, False, 0.4, 0.02)
-    assert sc.steps == sp.steps and sc.factorizations == sp.factorizations and sc.rejected == sp.rejected
-    # the two LUs round differently (SciPy's sparse LU and the band LU): a convergence test on the edge
-    # may take one more iteration, and a step whose Newton stalls is accepted once its position
-    # correction is below 1e-3 of the error weights, where each LU's rounding left its accelerations
-    # (the chain has 49 such steps). So the loops agree to the Newton tolerance, not to rounding: the
-    # state and the work in acc to 1e-6 relative, the multipliers to 1e-4 relative (at t = 0.16 s on the
-    # chain they differ by 1e-3 N of 10.5 N, after a stalled step; it decays by the next output).
-    assert abs(sc.newton_evaluations - sp.newton_evaluations) <= 0.01 * sp.newton_evaluations
-    assert np.abs(Yc - Yp).max() < 1e-6 * max(1.0, np.abs(Yp).max())
-    assert np.abs(lc - lp).max() < 1e-4 * max(1.0, np.abs(lp).max())
-    assert np.abs(ac - ap).max() < 1e-6 * max(1.0, np.abs(ap).max())
-    assert sc.steps > 0 and sc.factorizations < sc.steps / 2  # the factorisation is reused across steps
+MODELS = {
+    "chain": lambda: chain(3),
+    "spinning_top": lambda: load(os.path.join(EXAMPLES, "spinning_top.json")),
+    "four_bar": four_bar,
+}
+
+
+def radau_positions(model, t_end, out):
+    """Body positions (k, nb, 3) [m] at the outputs of a tight-tolerance Radau run (the reference)."""
+    res = simulate(model, integrator="radau", t_end=t_end, output_step=out, rtol=1e-11, atol=1e-12)
+    return res.Y[1:, : 7 * len(model.bodies)].reshape(len(res.t) - 1, -1, 7)[:, :, :3]
+
+
+@pytest.mark.parametrize("name", list(MODELS))
+def test_fixed_steps_are_second_order_against_a_tight_radau_reference(name):
+    """Chain (open, spatial), spinning top (gyroscopic terms) and the planar four-bar in free motion (three
+    redundant rows): halving h divides the position error against Radau at rtol 1e-11 by four."""
+    ref = radau_positions(MODELS[name](), 0.2, 0.02)
+    errors = []
+    for h in (2e-3, 1e-3):
+        model = MODELS[name]()
+        model.settings.step = h
+        errors.append(np.abs(integrate(model, False, 0.2, 0.02)[1] - ref).max())
+    assert 3.5 < errors[0] / errors[1] < 4.6, errors
+
+
+def test_newton_failures_are_retried_with_shorter_steps(monkeypatch):
+    """With at most MAX_NEWTON iterations too few for the first steps, the kernel reports the failure and
+    GAlphaStepper.step retries with a quarter of the step (counted), and the run keeps its accuracy."""
+    ref = radau_positions(slider_crank(), 0.2, 0.02)
+    monkeypatch.setattr(GAlphaStepper, "MAX_NEWTON", 3)
+    model = slider_crank()
+    model.settings.step = 0.02  # the first step, before the step-size control
+    _, r, stepper = integrate(model, True, 0.2, 0.02)
+    assert stepper.newton_failures > 0
+    assert np.abs(r - ref).max() < 1e-4
+
+
+def test_the_rank_monitor_takes_the_steps_near_a_singular_position(monkeypatch):
+    """IFToMM A02 (N = 2) through its first singular position: near it GAlphaStepper.step takes the steps
+    (the monitor at each), the rows leave and re-enter the solve, and B0 follows the one-DoF oracle."""
+    rare_steps = []
+    step = GAlphaStepper.step
+
+    def counted(self, *args, **kwargs):
+        rare_steps.append(args[0])
+        return step(self, *args, **kwargs)
+
+    monkeypatch.setattr(GAlphaStepper, "step", counted)
+    res = simulate(from_dict(nf.model_dict(2)), integrator="galpha", t_end=0.45)
+    changes = [w.time for w in res.warnings if w.kind == "rank_change"]
+    assert changes and 0.2 < min(changes) and max(changes) < 0.35
+    assert rare_steps and min(changes) - 0.02 < min(rare_steps) and max(rare_steps) < max(changes) + 0.02
+    b0 = res.point("crank0", [0.5, 0.0, 0.0])[:, :2]
+    assert np.abs(b0 - nf.b0_position(res.t)).max() < 1e-3
+
+
+class _NoEntryPoints(dict):
+    """kernels.fast_call's cache of compiled entry points that keeps none (every call dispatches)."""
+
+    def __setitem__(self, key, value):
+        pass
+
+
+def interpreted_run(monkeypatch, model, **options):
+    """simulate with every kernel run as its Python function (the cold start's interpreting mode), even those
+    compiled earlier in this process (kernels.fast_call would call their compiled entry points)."""
+    monkeypatch.setattr(kernels, "_ENTRY_POINTS", _NoEntryPoints())
+    jit.start_interpreting(lambda: False)
+    try:
+        result = simulate(model, **options)
+    finally:
+        jit.stop_interpreting()
+        monkeypatch.undo()
+    assert jit.stop_reason() == "stopped"  # it ran interpreted to the end
+    return result
+
+
+def test_interpreted_kernels_reproduce_the_compiled_steps(monkeypatch):
+    """The cold start runs the same kernel functions as Python: the same samples to rounding (NumPy's and
+    LLVM's elementary functions may differ in the last bit)."""
+    model = load(os.path.join(EXAMPLES, "slider_crank.json"))
+    options = dict(integrator="galpha", t_end=0.02, output_step=0.01)
+    compiled = simulate(model, **options)
+    interpreted = interpreted_run(monkeypatch, model, **options)
+    for a, b in (
+        (compiled.Y, interpreted.Y),
+        (compiled.Ydot, interpreted.Ydot),
+        (compiled.multipliers, interpreted.multipliers),
+    ):
+        assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(a).max())
 
 
 def test_reuse_cycle_ends_at_the_first_step_costing_more_than_its_average():

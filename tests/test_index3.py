@@ -47,7 +47,7 @@ def tip_of(system, Y):
 # ----------------------------------------------------------------------------- order
 @pytest.mark.parametrize("curvature,closure_order,largest", [(0.5, 3, (3e-5, 1e-6)), (0.0, 2, (3e-4, 1e-4))])
 def test_cros_closure_order_and_tip_second_order(monkeypatch, curvature, closure_order, largest):
-    # the constraint row removes Phi - h^2/2 gamma (cros.constraint_target): the residual a step
+    # the constraint row removes Phi - h^2/2 gamma (cros_kernel.solve): the residual a step
     # leaves is the O(h^3) rest of the Taylor series, so the gap falls 8x per halving of h; seed
     # 003's row (CURVATURE = 0), -Phi alone, leaves the O(h^2) curvature: 4x. The integrated state's
     # gap: the samples of the released integrator are that state closed onto the joints

@@ -84,9 +84,10 @@ def allocation_stats():
 
 @pytest.mark.parametrize("integrator", ["rk4", "symplectic_euler", "galpha", "cros"])
 def test_step_loops_without_reference_counts_leak_no_array(integrator, allocation_stats):
-    """run_fixed, galpha's _try_step/_factorize, cros's solve and jacobians._prepare are compiled
-    without reference counts: an array they received from a callee would never be freed, one
-    per step. The slider-crank has a driver and a spring (every branch of _prepare)."""
+    """run_fixed, galpha's advance/step/_try_step/_factorize, cros's advance/step/solve and
+    jacobians.prepare_kernel are compiled without reference counts: an array they received from a
+    callee would never be freed, one per step. The slider-crank has a driver and a spring (every
+    branch of prepare_kernel)."""
     model = load(str(EXAMPLES / "slider_crank.json"))
     simulate(model, integrator=integrator, t_end=0.01, step=1e-3, output_step=0.01)  # compiled, warm
     for t_end in (0.1, 0.3):

@@ -41,16 +41,6 @@ def test_docs_name_every_force_and_driver_type():
 
 MAX_LINES = 700
 BOOTSTRAP = {"Init.py", "InitGui.py"}  # FreeCAD's entry files at the package root
-# Private names that integrators/ still reaches in other modules (its rewrite is under way in another
-# branch; kernels.py keeps the two old spellings until then). Remove an entry when its import goes.
-KNOWN_PRIVATE_IMPORTS = {
-    "solver/integrators/cros_kernel.py: solver.integrators.galpha_kernel._account_power",
-    "solver/integrators/cros_kernel.py: solver.integrators.galpha_kernel._add",
-    "solver/integrators/cros_kernel.py: solver.integrators.jacobians._prepare",
-    "solver/integrators/galpha_kernel.py: solver.integrators.jacobians._prepare",
-    "solver/integrators/explicit.py: solver.kernels._normalize_quaternions",
-    "solver/integrators/tree_kernel.py: solver.kernels._force_elements",
-}
 
 
 def _is_private(name: str) -> bool:
@@ -112,8 +102,7 @@ def private_imports(package: str) -> set[str]:
 
 def test_no_module_imports_private_names_of_another():
     found = private_imports(os.path.join(ROOT, "MBDWorkbench"))
-    assert found - KNOWN_PRIVATE_IMPORTS == set(), "private names imported across modules"
-    assert KNOWN_PRIVATE_IMPORTS - found == set(), "gone: remove from KNOWN_PRIVATE_IMPORTS"
+    assert found == set(), "private names imported across modules"
 
 
 def test_private_import_check_finds_both_forms(tmp_path):

@@ -309,9 +309,3 @@ def kinetic_energy(S, Y):
         for k in range(3):
             T += 0.5 * S.mass[b] * Y[o + k] ** 2 + 0.5 * S.inertia[b, k] * Y[o + 3 + k] ** 2
     return T
-
-
-# The spelling that integrators/ still reach (kernels._force_elements, kernels._normalize_quaternions)
-# until it switches to the public names.
-_force_elements = force_elements_arrays
-_normalize_quaternions = normalize_quaternions_arrays

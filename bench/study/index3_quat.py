@@ -17,7 +17,7 @@ from scipy.sparse.linalg import splu
 
 from MBDWorkbench.solver.integrators.cros import CROSStepper
 from MBDWorkbench.solver.integrators.dae import SparsePattern
-from MBDWorkbench.solver.integrators.explicit import account_power
+from MBDWorkbench.solver.integrators.power import account_power
 
 MODES = ("normalize", "constraint")
 

@@ -4,9 +4,11 @@ label, index, description), a Stepper subclass with that ``name`` in a module of
 (contract in :mod:`.base`) and one entry in ``_CLASSES`` below.
 
 Modules: :mod:`.explicit` (euler, symplectic_euler, rk4), :mod:`.scipy_ivp` (bdf, radau,
-lsoda), :mod:`.dae` (the shared index-3 part), :mod:`.cros`, :mod:`.galpha`,
-:mod:`.jacobians` (their exact sparse Jacobians), :mod:`.projection`, :mod:`.tree` (rk4_tree, joint
-coordinates of open trees).
+lsoda), :mod:`.dae` (the shared index-3 part), :mod:`.cros` and :mod:`.galpha` (the rare paths:
+rank probes, retries, messages) around their one compiled step in :mod:`.cros_kernel` and
+:mod:`.galpha_kernel`, :mod:`.jacobians` (their exact sparse Jacobians), :mod:`.linalg` (their band
+LU), :mod:`.power` (the work accounting of every integrator), :mod:`.projection`, :mod:`.tree`
+(rk4_tree, joint coordinates of open trees).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ Contract for a subclass:
   work arrays;
 * ``advance(t, Y, t_next, acc) -> (t_reached, status)`` integrates Y in place from t to
   t_next [s], adding the driver and non-conservative work to ``acc`` (see
-  :func:`.explicit.account_power`); status is a ``kernels`` status code (OK on success);
+  :func:`.power.account_power`); status is a ``kernels`` status code (OK on success);
 * ``steps`` counts the accepted steps; ``warnings`` lists :class:`..status.RunWarning` for
   the user, added with ``warn(kind, message, time, elements)`` (simulate copies them into
   ``Results.warnings``);
@@ -58,7 +58,7 @@ class Stepper:
     label: str = ""
     formulation: str = INDEX1_FORMULATION
     index: int = 1
-    entry_kernel = None  # the compiled kernel whose cache entry shows a warm cache (solver/cold_start.py)
+    entry_kernel = None  # the compiled kernel whose cache entry shows a warm cache (solver/numerics/cold_start.py)
 
     def __init_subclass__(cls, **kwargs) -> None:
         """Copy label, formulation and index from the catalogue record of ``cls.name``."""

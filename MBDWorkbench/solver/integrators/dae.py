@@ -81,7 +81,7 @@ class SparsePattern:
         indptr = np.searchsorted(uniq // n, np.arange(n + 1)).astype(np.int32)
         self.inv = np.split(inv, np.cumsum([len(k) for k in keys])[:-1])
         self._A = {}
-        self._struct = (indices, indptr)
+        self.struct = (indices, indptr)  # CSC row indices and column pointers
 
     def data(self, groups: list, coefs: list) -> np.ndarray:
         """CSC data for the group values (each a list of arrays) times coefficients."""
@@ -95,7 +95,7 @@ class SparsePattern:
         """The csc_matrix with this data (one object per dtype, reused)."""
         A = self._A.get(data.dtype)
         if A is None:
-            A = self._A[data.dtype] = csc_matrix((data, *self._struct), shape=(self.n, self.n))
+            A = self._A[data.dtype] = csc_matrix((data, *self.struct), shape=(self.n, self.n))
         else:
             A.data = data
         return A

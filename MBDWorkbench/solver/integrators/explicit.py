@@ -1,9 +1,5 @@
 """Fixed-step ODE-form integrators: explicit Euler, symplectic Euler and RK4, with the step
-loop in Numba ([R1]), and the work accounting shared by every integrator.
-
-Every integrator advances the state to the next output time and keeps a running
-trapezoidal integral of the driver power and the non-conservative power (``acc`` =
-[t_prev [s], P_drv_prev [W], P_nc_prev [W], W_drv [J], W_nc [J], have_prev]).
+loop in Numba ([R1]). The work accounting of every integrator is :mod:`.power`.
 """
 
 from __future__ import annotations
@@ -16,21 +12,12 @@ from .. import kernels
 from ..numerics.jit import njit
 from ..numerics.quaternion import rotate_by_body_vector
 from .base import Stepper, equal_steps
+from .power import account_power
 from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:
     from ..model.schema import Settings
     from ..system.system import Static, System, Work
-
-
-@njit(cache=True)
-def account_power(acc: np.ndarray, t: float, Pdrv: float, Pnc: float) -> None:
-    """Add the trapezoid from the previous evaluation point to t to the work integrals."""
-    if acc[5] > 0.0:
-        dt = t - acc[0]
-        acc[3] += 0.5 * dt * (acc[1] + Pdrv)
-        acc[4] += 0.5 * dt * (acc[2] + Pnc)
-    acc[0], acc[1], acc[2], acc[5] = t, Pdrv, Pnc, 1.0
 
 
 @njit(cache=True, refcounts=False)
@@ -83,7 +70,7 @@ def run_fixed(
                 return step, status
             for i in range(n):
                 Y[i] += h / 6.0 * (k[0, i] + 2.0 * k[1, i] + 2.0 * k[2, i] + k[3, i])
-        kernels._normalize_quaternions(S.nb, Y)  # not the S wrapper: see kernels.derivatives
+        kernels.normalize_quaternions_arrays(S.nb, Y)  # not the S wrapper: see kernels.derivatives
         t += h
         if kernels.end_of_step_due(W.ctl, m, changes):
             status = kernels.end_of_step(t, Y, S, W, changes)[0]
@@ -97,7 +84,7 @@ class FixedStepStepper(Stepper):
     shortened so that output times are hit exactly); ``method`` is run_fixed's code."""
 
     method: int = -1
-    entry_kernel = run_fixed  # compiled entry point (solver/cold_start.py probes its cache)
+    entry_kernel = run_fixed  # compiled entry point (solver/numerics/cold_start.py probes its cache)
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)

@@ -1,27 +1,26 @@
-"""Numba step loop of the generalized-alpha integrator (:mod:`.galpha`): predictor, Newton
+"""The generalized-alpha step (:mod:`.galpha`), compiled with Numba: predictor, Newton
 iterations on (v', lam) with the iteration matrix factorised once and reused across iterations
-and steps (modified Newton), step-size control, all for a whole output interval in one call.
+and steps (modified Newton), the local error estimate and the step-size control. This is the one
+implementation of the step: :func:`step` takes one accepted step (retrying after rejected error
+estimates and stale factorisations) and :func:`advance` loops it over an output interval; the
+Python side (:class:`.galpha.GAlphaStepper`) only runs the rank monitor, probes the rank after a
+Newton failure, shortens the step and words the errors.
 
 The iteration matrix [[M - gamma' h D - beta' h^2 K, Phi_q^T], [Phi_q, 0]] is stored as a band
-matrix after a reverse Cuthill-McKee ordering of its pattern (:func:`band_layout`) and
-factorised by a band LU with partial pivoting (:func:`band_lu`, as LAPACK's gbtrf): for a
-chain the bandwidth does not grow with the number of bodies, so a step costs O(N).
-
-The loop follows :meth:`.galpha.GAlphaStepper.step` operation by operation; it hands back to
-Python (status NEED_PYTHON) before a step at which the rank monitor is due and when Newton
-fails with a fresh factorisation, where the Python step takes over (rank probes, smaller
-steps, error messages).
+matrix after a reverse Cuthill-McKee ordering of its pattern and factorised by the band LU of
+:mod:`.linalg`: for a chain the bandwidth does not grow with the number of bodies, so a step
+costs O(N).
 """
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from ..kernels import fast_call
 from ..numerics.jit import njit
-from .jacobians import _prepare, apply_increment
+from .jacobians import apply_increment, prepare_kernel
+from .linalg import band_add, band_lu, solve_permuted
+from .power import account_power
 
-DONE, NEED_PYTHON = 0, 1
+DONE, NEED_PYTHON = 0, 1  # status of :func:`advance`
+STEP_OK, STEP_FAILED, STEP_SINGULAR, STEP_TOO_SMALL = 0, 1, 2, 3  # status of :func:`step`
 # parameter array (float64) of :func:`advance`
 P_AM, P_AF, P_GAMMA, P_BETA, P_RTOL, P_ATOL, P_TOL_PHI, P_H_MAX, P_H_MIN_REF, P_NEWTON_TOL, P_ADAPTIVE = range(11)
 P_MAX_NEWTON, P_SLOW_NEWTON, P_FACTOR_COST, P_SIZE = 11, 12, 13, 14
@@ -29,126 +28,18 @@ P_MAX_NEWTON, P_SLOW_NEWTON, P_FACTOR_COST, P_SIZE = 11, 12, 13, 14
 # the reuse cycle since that factorisation (F_CYCLE: its cost in residual evaluations, F_CYCLE + 1: its steps)
 F_H, F_H_PREV, F_ERR_PREV, F_LU_H, F_CYCLE, F_SIZE = 0, 1, 2, 3, 4, 6
 # integer state: steps, rejected, stalled, factorisations, factorisation valid (0/1), Newton evaluations,
-# slow (1: refactorise before the next step, see :func:`costly_step`)
-C_STEPS, C_REJECTED, C_STALLED, C_FACTORIZATIONS, C_LU_VALID, C_ITERATIONS, C_SLOW, C_SIZE = 0, 1, 2, 3, 4, 5, 6, 7
+# slow (1: refactorise before the next step, see :func:`costly_step`), the current step had a rejected
+# error estimate (0/1: its step-size control does not grow the step)
+C_STEPS, C_REJECTED, C_STALLED, C_FACTORIZATIONS, C_LU_VALID, C_ITERATIONS, C_SLOW, C_REJECTING = range(8)
+C_SIZE = 8
 
 
-def band_layout(rows: np.ndarray, cols: np.ndarray, n: int) -> tuple[np.ndarray, int, int]:
-    """(position of each unknown in the band order, lower and upper bandwidth) of the n x n
-    pattern (rows, cols) after a reverse Cuthill-McKee ordering of its symmetric part."""
-    if n == 0:
-        return np.zeros(0, np.int64), 0, 0
-    A = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n)).tocsr()
-    order = reverse_cuthill_mckee((abs(A) + abs(A.T)).tocsr(), symmetric_mode=True)
-    position = np.empty(n, np.int64)
-    position[order] = np.arange(n)
-    d = position[np.asarray(rows)] - position[np.asarray(cols)]
-    return position, int(max(d.max(), 0)), int(max(-d.min(), 0))
-
-
-class BandLU:
-    """Band LU factors of an n x n matrix in the order ``position`` (see :func:`band_layout`); the
-    same object is refilled by every factorisation. ``solve`` as scipy's ``splu(...).solve``."""
-
-    def __init__(self, n: int, position: np.ndarray, kl: int, ku: int) -> None:
-        self.AB = np.zeros((n, 2 * kl + ku + 1))
-        self.piv = band_pivots(n)
-        self.position, self.kl, self.ku = position, kl, ku
-        self.band = np.array([kl, ku], np.int64)
-        self._buf = np.zeros(n)
-
-    def solve(self, rhs: np.ndarray) -> np.ndarray:
-        """A^-1 rhs with the current factors."""
-        x = np.empty(len(rhs))
-        rhs = np.ascontiguousarray(rhs, float)
-        fast_call(solve_permuted, self.AB, self.kl, self.ku, self.piv, self.position, rhs, x, self._buf)
-        return x
-
-
-@njit(cache=True, inline="always")
-def _magnitude(v):
-    """|Re v| + |Im v|: LAPACK's pivot measure (cabs1; |v| for a real v), no square root."""
-    return abs(v.real) + abs(v.imag)
-
-
-def band_pivots(n: int) -> np.ndarray:
-    """Integer work array of :func:`band_lu` for n unknowns (row interchanges and reaches)."""
-    return np.zeros((3, n), np.int64)
-
-
-@njit(cache=True)
-def band_lu(AB, kl, ku, piv):
-    """In-place LU with partial pivoting of the band matrix AB (entry (i, j) at AB[i, j - i + kl],
-    width 2 kl + ku + 1: room for the fill-in of the row interchanges). False if singular.
-    piv (3, n, :func:`band_pivots`) receives the row interchanges (piv[0]), the last column of
-    each row of U that may be nonzero (piv[1]) and the last row of each column of L (piv[2]).
-
-    The elimination follows LAPACK's gbtf2 (pivot by |Re| + |Im|, multipliers times the
-    reciprocal of the pivot) but skips what is zero inside the band: a row's update stops at its
-    pivot row's reach (the last column it may hold a nonzero in, grown by each update and fill),
-    and rows with a zero entry below the pivot are left alone. Only subtractions of exact zeros are
-    skipped. A chain's matrix has about 8 % of its band nonzero (reverse Cuthill-McKee order)."""
-    n = AB.shape[0]
-    width = AB.shape[1]
-    reach, lower = piv[1], piv[2]
-    for i in range(n):
-        reach[i] = i
-        for d in range(width - 1, kl - 1, -1):
-            if AB[i, d] != 0.0:
-                reach[i] = min(n - 1, i + d - kl)
-                break
-    for k in range(n):
-        p, best = k, _magnitude(AB[k, kl])
-        for i in range(k + 1, min(n, k + kl + 1)):
-            v = _magnitude(AB[i, k - i + kl])
-            if v > best:
-                p, best = i, v
-        piv[0, k] = p
-        if best == 0.0:
-            return False
-        if p != k:
-            for j in range(k, max(reach[k], reach[p]) + 1):
-                tmp = AB[k, j - k + kl]
-                AB[k, j - k + kl] = AB[p, j - p + kl]
-                AB[p, j - p + kl] = tmp
-            reach[k], reach[p] = reach[p], reach[k]
-        inverse = 1.0 / AB[k, kl]
-        rk = reach[k]
-        lower[k] = k
-        for i in range(k + 1, min(n, k + kl + 1)):
-            if AB[i, k - i + kl] != 0.0:
-                f = AB[i, k - i + kl] * inverse
-                AB[i, k - i + kl] = f
-                lower[k] = i
-                for j in range(k + 1, rk + 1):
-                    AB[i, j - i + kl] -= f * AB[k, j - k + kl]
-                if rk > reach[i]:
-                    reach[i] = rk
-    return True
-
-
-@njit(cache=True)
-def band_solve(AB, kl, ku, piv, b):
-    """Solve in place with the factors of :func:`band_lu` (L's columns and U's rows up to their
-    reaches)."""
-    n = AB.shape[0]
-    for k in range(n):
-        p = piv[0, k]
-        if p != k:
-            b[k], b[p] = b[p], b[k]
-        for i in range(k + 1, piv[2, k] + 1):
-            b[i] -= AB[i, k - i + kl] * b[k]
-    for k in range(n - 1, -1, -1):
-        s = b[k]
-        for j in range(k + 1, piv[1, k] + 1):
-            s -= AB[k, j - k + kl] * b[j]
-        b[k] = s / AB[k, kl]
-
-
-@njit(cache=True, inline="always")
-def _add(AB, position, kl, i, j, value):
-    pi = position[i]
-    AB[pi, position[j] - pi + kl] += value
+def work_arrays(Y: np.ndarray, n6: int, ma: int) -> tuple:
+    """The scratch arrays of :func:`step` for a state like Y, 6N velocities and ma rows in the solve:
+    (Yn trial state, v', a_n, a_{n+1}, v, dq, lam, error weights, rhs, solution, LU buffer, increment)."""
+    n = n6 + ma
+    sizes = (n6, n6, n6, n6, n6, ma, n6, n, n, n, n6)
+    return (np.empty_like(Y), *(np.empty(k) for k in sizes))
 
 
 @njit(cache=True)
@@ -156,25 +47,15 @@ def assemble_and_factor(AB, piv, position, kl, ku, n6, M, jq, jq_r, jq_c, Di, Dj
     """Band LU of [[diag(M) + cd D + ck K, Phi_q^T], [Phi_q, 0]] (triplets); False if singular."""
     AB[:] = 0.0
     for i in range(n6):
-        _add(AB, position, kl, i, i, M[i])
+        band_add(AB, position, kl, i, i, M[i])
     for e in range(jq.shape[0]):
-        _add(AB, position, kl, jq_c[e], n6 + jq_r[e], jq[e])
-        _add(AB, position, kl, n6 + jq_r[e], jq_c[e], jq[e])
+        band_add(AB, position, kl, jq_c[e], n6 + jq_r[e], jq[e])
+        band_add(AB, position, kl, n6 + jq_r[e], jq_c[e], jq[e])
     for e in range(nD):
-        _add(AB, position, kl, Di[e], Dj[e], cd * Dv[e])
+        band_add(AB, position, kl, Di[e], Dj[e], cd * Dv[e])
     for e in range(nK):
-        _add(AB, position, kl, Ki[e], Kj[e], ck * Kv[e])
+        band_add(AB, position, kl, Ki[e], Kj[e], ck * Kv[e])
     return band_lu(AB, kl, ku, piv)
-
-
-@njit(cache=True)
-def solve_permuted(AB, kl, ku, piv, position, rhs, x, buf):
-    """x = A^-1 rhs in the original order of the unknowns."""
-    for i in range(rhs.shape[0]):
-        buf[position[i]] = rhs[i]
-    band_solve(AB, kl, ku, piv, buf)
-    for i in range(rhs.shape[0]):
-        x[i] = buf[position[i]]
 
 
 # ----------------------------------------------------------------------------- one step
@@ -200,7 +81,9 @@ def _factorize(t1, Yn, h, lam_new, S, W, prep, lay, par, fs, cnt):
     lam_rows[:] = 0.0
     for a in range(active_rows.shape[0]):
         lam_rows[active_rows[a]] = lam_new[a]
-    _, _, nK, nD = _prepare(t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, True, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
+    _, _, nK, nD = prepare_kernel(
+        t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, True, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv
+    )
     ok = assemble_and_factor(
         AB,
         piv,
@@ -257,6 +140,24 @@ def _trial_state(nb, Y, h, dq, v, x, Yn):
         Yn[7 * nb + k] = v[k]
 
 
+@njit(cache=True, refcounts=False)  # per step: no reference counts (jit.py)
+def _predict(nb, Y, h, vdot, a, lam, vdot_prev, fs, par, ws):
+    """The predictor of a step of size h into ws: a_n, v' = v'_n, a_{n+1}, v, dq, lam and the trial
+    state Yn (positions moved by h dq, velocities v)."""
+    Yn, vd, a0, a_new, v, dq, lam_new, sc, rhs, sol, buf, x = ws
+    am, af, g, b = par[P_AM], par[P_AF], par[P_GAMMA], par[P_BETA]
+    v0 = Y[7 * nb :]
+    _a_start(h, a, vdot, vdot_prev, fs, par, a0)
+    for k in range(vdot.shape[0]):
+        vd[k] = vdot[k]
+        a_new[k] = (af * vdot[k] - am * a0[k] + (1.0 - af) * vd[k]) / (1.0 - am)
+        v[k] = v0[k] + h * (1.0 - g) * a0[k] + h * g * a_new[k]
+        dq[k] = v0[k] + h * (0.5 - b) * a0[k] + h * b * a_new[k]
+    for k in range(lam.shape[0]):
+        lam_new[k] = lam[k]
+    _trial_state(nb, Y, h, dq, v, x, Yn)
+
+
 @njit(cache=True, refcounts=False)  # takes S and W once per step: no reference counts (jit.py)
 def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, ws):
     """Newton solve of one step of size h into the work arrays ws; returns (code, fresh,
@@ -265,23 +166,14 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
     active_rows, jq_r, jq_c, is_driver, M, position, AB, piv, band = lay
     Yn, vd, a0, a_new, v, dq, lam_new, sc, rhs, sol, buf, x = ws
-    am, af, g, b = par[P_AM], par[P_AF], par[P_GAMMA], par[P_BETA]
+    af, am, g, b = par[P_AF], par[P_AM], par[P_GAMMA], par[P_BETA]
     nb, n6, ma = S.nb, M.shape[0], active_rows.shape[0]
     cfac = (1.0 - af) / (1.0 - am)
     bp, gp = b * cfac, g * cfac
-    v0 = Y[7 * nb :]
-    _a_start(h, a, vdot, vdot_prev, fs, par, a0)
-    for k in range(n6):
-        vd[k] = vdot[k]
-        a_new[k] = (af * vdot[k] - am * a0[k] + (1.0 - af) * vd[k]) / (1.0 - am)
-        v[k] = v0[k] + h * (1.0 - g) * a0[k] + h * g * a_new[k]
-        dq[k] = v0[k] + h * (0.5 - b) * a0[k] + h * b * a_new[k]
-    for k in range(ma):
-        lam_new[k] = lam[k]
+    _predict(nb, Y, h, vdot, a, lam, vdot_prev, fs, par, ws)
     _scale(Y, nb, par[P_RTOL], par[P_ATOL], sc)
     t1 = t + h
     fresh = False
-    _trial_state(nb, Y, h, dq, v, x, Yn)
     if cnt[C_SLOW] == 1:
         cnt[C_LU_VALID] = 0
         cnt[C_SLOW] = 0
@@ -296,7 +188,9 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     floor = 100 * 2.220446049250313e-16 * (1.0 + qmax) / (bp * h * h)
     tol_phi = par[P_TOL_PHI]
     for it in range(int(par[P_MAX_NEWTON])):  # Yn: the trial state of dq and v
-        V, Pnc, _, _ = _prepare(t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, False, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv)
+        V, Pnc, _, _ = prepare_kernel(
+            t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, False, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv
+        )
         phimax = 0.0
         finite = True
         for k in range(ma):
@@ -384,42 +278,60 @@ def _driver_power(Yn, nb, lam, lay, jq):
     return p
 
 
-@njit(cache=True)
-def _account_power(acc, t, Pdrv, Pnc):
-    if acc[5] > 0.0:
-        dt = t - acc[0]
-        acc[3] += 0.5 * dt * (acc[1] + Pdrv)
-        acc[4] += 0.5 * dt * (acc[2] + Pnc)
-    acc[0], acc[1], acc[2], acc[5] = t, Pdrv, Pnc, 1.0
-
-
-@njit(cache=True)
-def advance(t, t_next, t_check, skip_first, Y, S, W, prep, lay, par, fs, cnt, state, acc):
-    """Advance (t, Y) towards t_next [s] in equal steps of at most fs[F_H] (adaptive: controlled)
-    until t_next, or until the step at which t >= t_check (the rank monitor is due; not for the first
-    step if skip_first: the monitor has just run), or a step
-    that Python must take (Newton failure with a fresh factorisation, singular matrix).
-    state = (vdot, a, lam, vdot_prev) is updated in place. Returns (t reached, status)."""
+@njit(cache=True, refcounts=False)  # takes S and W once per step: no reference counts (jit.py)
+def step(t, h, Y, S, W, prep, lay, par, fs, cnt, state, acc, ws):
+    """One accepted step of at most h [s] from (t, Y): Newton solves of size h, shorter after a rejected
+    error estimate (adaptive), refactorised after a failure with a stale factorisation. Y, state =
+    (vdot, a, lam, vdot_prev), fs, cnt and the work integrals acc are updated in place. Returns (status,
+    h): STEP_OK and the step taken; else the step is not taken and h is that of the last attempt:
+    STEP_FAILED (Newton failed with a fresh factorisation; ws[0] holds that attempt's predicted state),
+    STEP_SINGULAR (singular iteration matrix at the predicted state ws[0]), STEP_TOO_SMALL (h below
+    1e-14 t or 1e-6 of the reference step)."""
     vdot, a, lam, vdot_prev = state
-    active_rows = lay[0]
-    nb, n6, ma = S.nb, vdot.shape[0], active_rows.shape[0]
-    n = n6 + ma
-    ws = (
-        np.empty_like(Y),
-        np.empty(n6),
-        np.empty(n6),
-        np.empty(n6),
-        np.empty(n6),
-        np.empty(n6),
-        np.empty(ma),
-        np.empty(n6),
-        np.empty(n),
-        np.empty(n),
-        np.empty(n),
-        np.empty(n6),
-    )
     Yn, vd, a0, a_new, v, dq, lam_new, sc = ws[:8]
+    nb = S.nb
     adaptive = par[P_ADAPTIVE] > 0.0
+    while True:
+        if h < 1e-14 * max(1.0, abs(t)) or h < 1e-6 * par[P_H_MIN_REF]:
+            return STEP_TOO_SMALL, h
+        code, fresh, V, Pnc = _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, ws)
+        if code != 0:
+            cnt[C_LU_VALID] = 0
+            if code == 1 and not fresh:  # stale factorisation: refactor and retry
+                continue
+            if code == 2:
+                return STEP_SINGULAR, h
+            _predict(nb, Y, h, vdot, a, lam, vdot_prev, fs, par, ws)  # the state where the rank is probed
+            return STEP_FAILED, h
+        err = _error(Y, a0, a_new, h, nb, par, sc)
+        if adaptive and err > 1.0:
+            cnt[C_REJECTED] += 1
+            cnt[C_REJECTING] = 1
+            h *= max(0.2, 0.8 * err ** (-1.0 / 3.0))
+            continue
+        break
+    for k in range(Y.shape[0]):  # (loops: no array copies without reference counts)
+        Y[k] = Yn[k]
+    for k in range(vdot.shape[0]):
+        vdot_prev[k] = vdot[k]
+        vdot[k] = vd[k]
+        a[k] = a_new[k]
+    for k in range(lam.shape[0]):
+        lam[k] = lam_new[k]
+    fs[F_H_PREV] = h
+    account_power(acc, t + h, _driver_power(Yn, nb, lam, lay, prep[3]), Pnc)
+    if adaptive:
+        _control(h, err, cnt[C_REJECTING] == 1, par, fs)
+    return STEP_OK, h
+
+
+@njit(cache=True, refcounts=False)  # allocates nothing (ws from the caller): no reference counts (jit.py)
+def advance(t, t_next, t_check, skip_first, Y, S, W, prep, lay, par, fs, cnt, state, acc, ws):
+    """Advance (t, Y) towards t_next [s] by :func:`step` in equal steps of at most fs[F_H] (adaptive:
+    controlled) until t_next, or until the step at which t >= t_check (the rank monitor is due; not for
+    the first step if skip_first: the monitor has just run), or a step that Python must take (its status
+    not STEP_OK: the step is not taken). state = (vdot, a, lam, vdot_prev) is updated in place.
+    Returns (t reached, status)."""
     eps = 1e-12 * max(1.0, abs(t_next))
     first = True
     while t < t_next - eps:
@@ -427,34 +339,12 @@ def advance(t, t_next, t_check, skip_first, Y, S, W, prep, lay, par, fs, cnt, st
             return t, NEED_PYTHON
         first = False
         rest = t_next - t
-        h = rest / max(1, int(np.ceil(rest / fs[F_H] - 1e-9)))
-        rejected = False
-        while True:
-            if h < 1e-14 * max(1.0, abs(t)) or h < 1e-6 * par[P_H_MIN_REF]:
-                return t, NEED_PYTHON
-            code, fresh, V, Pnc = _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, ws)
-            if code != 0:
-                if code == 1 and not fresh:  # stale factorisation: refactor and retry
-                    cnt[C_LU_VALID] = 0
-                    continue
-                cnt[C_LU_VALID] = 0
-                return t, NEED_PYTHON
-            err = _error(Y, a0, a_new, h, nb, par, sc)
-            if adaptive and err > 1.0:
-                cnt[C_REJECTED] += 1
-                rejected = True
-                h *= max(0.2, 0.8 * err ** (-1.0 / 3.0))
-                continue
-            break
-        Y[:] = Yn
-        vdot_prev[:] = vdot
-        fs[F_H_PREV] = h
-        vdot[:] = vd
-        a[:] = a_new
-        lam[:] = lam_new
-        _account_power(acc, t + h, _driver_power(Yn, nb, lam, lay, prep[3]), Pnc)
-        if adaptive:
-            _control(h, err, rejected, par, fs)
+        cnt[C_REJECTING] = 0
+        code, h = step(
+            t, rest / max(1, int(np.ceil(rest / fs[F_H] - 1e-9))), Y, S, W, prep, lay, par, fs, cnt, state, acc, ws
+        )
+        if code != STEP_OK:
+            return t, NEED_PYTHON
         t = t_next if abs(t_next - (t + h)) <= eps else t + h
         cnt[C_STEPS] += 1
     return t_next, DONE

@@ -29,8 +29,7 @@ times cheaper than the complex evaluations of the joint's rows.
 
 import numpy as np
 
-from ..kernels import fast_call
-from ..kernels import update_rotations_arrays as _update_rotations
+from ..kernels import fast_call, update_rotations_arrays
 from ..numerics.constraints import constraints
 from ..numerics.forces import FORCE_KERNELS, READS_VELOCITY, force_element, force_element_data, force_elements, forces
 from ..numerics.jit import njit_python_errors as njit
@@ -248,7 +247,7 @@ def _row_group_end(row_bi, row_bj, k):
 def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
     """Triplets of K = d(Q - Phi_q^T lam)/dx and D = dQ/dv at (t, Y) for the active
     constraint rows (lam indexed like the rows). Returns (nK, nD)."""
-    _update_rotations(S.nb, Y, W.A)
+    update_rotations_arrays(S.nb, Y, W.A)
     buf = (
         np.zeros((2, 3), np.complex128),
         np.zeros((2, 3, 3), np.complex128),
@@ -312,10 +311,10 @@ def triplet_capacity(S: tuple, n_active: int) -> tuple[int, int]:
     return max(nK, 1), max(nD, 1)
 
 
-@njit(cache=True, refcounts=False)  # called from _prepare: no reference counts (jit.py)
+@njit(cache=True, refcounts=False)  # called from prepare_kernel: no reference counts (jit.py)
 def load_rate(t: float, Y: np.ndarray, S: tuple, W: tuple, out: np.ndarray) -> None:
     """dQ/dt (6 N) at fixed state: the explicit time dependence of Q (the loads' profiles)."""
-    _update_rotations(S.nb, Y, W.A)
+    update_rotations_arrays(S.nb, Y, W.A)
     out[:] = 0.0
     force_elements(t, 1, Y, S, W, out, 0.0)
 
@@ -350,13 +349,13 @@ def lie_kinematic_blocks(nb, Y, Ji, Jj, Jv):
 
 # ----------------------------------------------------------------------------- fused evaluation
 @njit(cache=True, refcounts=False)
-def _prepare(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
+def prepare_kernel(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv):
     """The compiled body of :func:`prepare`, once per Newton iteration. Compiled without reference
     counts (jit.py), as are the helpers it hands S and W (inlined, or load_rate): a call taking a
     namedtuple would otherwise touch the reference count of every array in it (58 in S and W),
     which was half the time of a galpha step on the two-link chain (docs/index3.md, "Reference
     counts"). force_jacobians, called only when factorising, still counts them."""
-    _update_rotations(S.nb, Y, W.A)
+    update_rotations_arrays(S.nb, Y, W.A)
     V, Pnc = forces(t, Y, S, W, W.Q)
     if S.row_kind.shape[0] > 0:
         constraints(t, Y, S, W)
@@ -391,4 +390,4 @@ def prepare(
     Kv, Di, Dj, Dv, Li, Lj, Lv; lam indexed by rows). Returns (potential energy [J],
     non-conservative power [W], nK, nD). Called through kernels.fast_call: resolving the
     types of the Static and Work arguments costs more than evaluating a small model."""
-    return fast_call(_prepare, t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, *triplets)
+    return fast_call(prepare_kernel, t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, *triplets)

@@ -13,7 +13,7 @@ from scipy.integrate import BDF, LSODA, OdeSolver, Radau
 
 from .. import kernels
 from .base import Stepper
-from .explicit import account_power
+from .power import account_power
 from .projection import RankEvents, singular_stop
 
 if TYPE_CHECKING:

@@ -155,7 +155,7 @@ class TreeRK4Stepper(Stepper):
     step settings.step is shortened so that output times are hit exactly."""
 
     name = "rk4_tree"
-    entry_kernel = run_tree  # compiled entry point (solver/cold_start.py probes its cache)
+    entry_kernel = run_tree  # compiled entry point (solver/numerics/cold_start.py probes its cache)
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)

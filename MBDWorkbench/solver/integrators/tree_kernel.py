@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import kernels
 from ..numerics.jit import njit
-from .explicit import account_power
+from .power import account_power
 
 REVOLUTE, PRISMATIC, FIXED = 0, 1, 2  # joint kinds (FIXED: no coordinate of its own, q = qd = 0)
 
@@ -253,7 +253,7 @@ def _element_loads(t, nb, x, A, V, Yb, Q, pA, S) -> float:
     non-conservative power [W]."""
     _body_states(nb, x, A, V, Yb)
     Q[:] = 0.0
-    _, Pnc = kernels._force_elements(
+    _, Pnc = kernels.force_elements_arrays(
         t, 0, nb, Yb, A, Q, 0.0, 0.0, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
         S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
         S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,

@@ -326,7 +326,7 @@ class Results:
         self, t: float, Y: np.ndarray, acc: np.ndarray, lam: np.ndarray | None = None, Ydot: np.ndarray | None = None
     ) -> dict:
         """Evaluate and store one output sample at (t [s], Y); ``acc`` holds the work integrals
-        (see integrators.explicit.account_power). ``lam`` (optional, all m rows) replaces the
+        (see integrators.power.account_power). ``lam`` (optional, all m rows) replaces the
         forward-dynamics multipliers: the reactions, driver efforts and driver power [W] are
         then those of ``lam`` (index-3 integrators, kinematic analysis, inverse dynamics and
         statics impose their own); ``Ydot`` likewise replaces the state derivative."""
