@@ -19,9 +19,9 @@ INDEX3_ROW_CHOICE = 0.05  # index-3 run: other rows are left out when these no l
 SCHUR_PIVOT_TOL = 1e-6  # ODE-form Schur complement (mass metric): a smaller pivot (x its diagonal) -> refine the solve
 SAMPLED_RANK_TOL = 1e-6  # states sampled from a run carry its constraint drift, which blurs exact dependencies
 
-# ODE-form constraint solve (numerics/schur.py): sine of the angle between a constraint row and the span of the rows kept
-# before it (reverse Cuthill-McKee order), in the dimensionless metric where every body has unit mass and a radius of
-# gyration equal to its size; no mass, inertia or unit enters
+# ODE-form constraint solve (numerics/schur.py): sine of the angle between a constraint row and the span of the rows
+# kept before it (reverse Cuthill-McKee order), in the dimensionless metric where every body has unit mass and a
+# radius of gyration equal to its size; no mass, inertia or unit enters
 ODE_RANK_TOL = 1e-5  # a smaller sine: the row depends on the kept ones and leaves the solve (multiplier 0)
 ODE_RANK_RETURN_TOL = 1e-3  # a dropped row comes back above this sine only: off the constraints (drift) a redundant
 # row is only nearly dependent (sine ~ the violation), and taking it back near 1e-5 made C nearly singular (Bricard
