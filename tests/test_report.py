@@ -489,8 +489,7 @@ def test_force_description_and_unit_come_from_the_record(monkeypatch):
     on, each field with its symbol and unit, what it applies [unit]; no per-type code."""
     import dataclasses
 
-    from MBDWorkbench.solver.model import catalog
-    from MBDWorkbench.solver.model import Force
+    from MBDWorkbench.solver.model import Force, catalog
 
     drag = catalog.ForceType(
         "test_drag",
