@@ -30,7 +30,7 @@ from ..model.geometry import (
 )
 from ..model.profiles import compile_profile
 from ..model.schema import GROUND
-from ..numerics import quaternion
+from ..numerics import forces, quaternion
 from ..numerics.joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
@@ -298,7 +298,7 @@ class System:
         of Static."""
         elements = [self._FORCE_PACKERS[f.type](self, f, f"forces[{fk}]") for fk, f in enumerate(self.model.forces)]
         elements.sort(key=lambda e: e.code)  # stable: model order within a kernel
-        counts = np.bincount(np.array([e.code for e in elements], dtype=np.int64), minlength=kernels.FORCE_KERNELS)
+        counts = np.bincount(np.array([e.code for e in elements], dtype=np.int64), minlength=forces.FORCE_KERNELS)
         return dict(
             force_start=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
             force_bi=np.array([e.bi for e in elements], dtype=np.int64),
@@ -312,7 +312,7 @@ class System:
     def _pack_load(self, f, path: str) -> ForceElement:
         """point_force or torque: profiles of a force at a point and of a torque on one body."""
         b = self.body_index(f.body)
-        e = ForceElement(kernels.LOAD, b, flag=1 if f.frame == "body" else 0)
+        e = ForceElement(forces.LOAD, b, flag=1 if f.frame == "body" else 0)
         e.vecs[0] = self.to_local_point(f.body, self.r0[b] if f.point is None else f.point)
         key, first = ("force", 0) if f.type == "point_force" else ("torque", 3)
         for i, c in enumerate(getattr(f, key)):
@@ -322,7 +322,7 @@ class System:
     def _pack_spring_damper(self, f, path: str) -> ForceElement:
         """Translational spring-damper: end points, stiffness, damping, free length."""
         pi, pj = np.asarray(f.point_i, float), np.asarray(f.point_j, float)
-        e = ForceElement(kernels.SPRING_DAMPER, self.body_index(f.body_i), self.body_index(f.body_j))
+        e = ForceElement(forces.SPRING_DAMPER, self.body_index(f.body_i), self.body_index(f.body_j))
         e.vecs[0], e.vecs[1] = self.to_local_point(f.body_i, pi), self.to_local_point(f.body_j, pj)
         l0 = np.linalg.norm(pj - pi) if f.free_length is None else f.free_length
         e.par[:3] = f.stiffness, f.damping, l0
@@ -332,7 +332,7 @@ class System:
         """Rotational spring-damper: the joint's ANGLE row vectors, stiffness, damping, free angle."""
         jk = [j.name for j in self.model.joints].index(f.joint)
         j = self.model.joints[jk]
-        e = ForceElement(kernels.ROTATIONAL_SPRING_DAMPER, self.body_index(j.body_i), self.body_index(j.body_j))
+        e = ForceElement(forces.ROTATIONAL_SPRING_DAMPER, self.body_index(j.body_i), self.body_index(j.body_j))
         e.vecs[:] = row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk])[: ForceElement.VECS]
         e.par[:3] = f.stiffness, f.damping, f.free_angle
         return e
