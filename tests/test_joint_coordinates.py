@@ -153,11 +153,11 @@ def test_cli_rho_inf_reaches_the_settings(tmp_path):
     assert summary["settings"]["rho_inf"] == 0.35 and summary["integrator"] == "galpha"
 
 
-@pytest.mark.parametrize("value", ["1.5", "-0.1", "nan", "high"])
+@pytest.mark.parametrize("value", ["1.5", "1", "-0.1", "nan", "high"])
 def test_cli_rejects_rho_inf_outside_0_1(tmp_path, value):
     p = run_cli(os.path.join(ROOT, "examples", "pendulum.json"), "--rho-inf", value, "--out", tmp_path / "o")
     assert p.returncode == 2
-    assert "--rho-inf" in p.stderr and ("[0, 1]" in p.stderr or "not a number" in p.stderr)
+    assert "--rho-inf" in p.stderr and ("[0, 1)" in p.stderr or "not a number" in p.stderr)
     assert not (tmp_path / "o").exists()
 
 
