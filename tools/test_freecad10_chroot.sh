@@ -36,6 +36,9 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ "$(id -u)" = 0 ] || { echo "run as root (debootstrap, mount, chroot)" >&2; exit 2; }
+# One run at a time per machine: every run copies the repository to the same <chroot>/root/repo.
+exec 9>/var/lock/mbd-chroot.lock
+flock 9 || { echo "cannot lock /var/lock/mbd-chroot.lock" >&2; exit 2; }
 
 host_mirror() {
     # The host's Debian archive (not -security, not third-party repositories), as apt sees it.
