@@ -330,6 +330,34 @@ def test_a_worker_that_joins_late_is_warmed_and_checked_like_the_first():
     assert [r.status for r in run.rows] == ["completed"] * 8
 
 
+def test_a_late_worker_with_other_sources_is_refused_like_the_first():
+    from MBDWorkbench.solver.errors import ModelError
+    from MBDWorkbench.study.warm import RECORD
+
+    data = sweep_study(t_end=0.3)
+    data["parameters"][0]["values"] = [1.0 + 0.5 * k for k in range(4)]
+    late = []
+
+    def other_sources(dask_worker):  # as if this worker imported another MBDWorkbench
+        records = getattr(dask_worker, RECORD)
+        for name, (seconds, _) in records.items():
+            records[name] = (seconds, "another digest")
+
+    def add_a_worker(row):
+        if late:
+            return
+        client = distributed.get_client()
+        first = set(client.scheduler_info()["workers"])
+        client.cluster.scale(2)
+        client.wait_for_workers(2, timeout=120)
+        late.extend(set(client.scheduler_info()["workers"]) - first)
+        client.run(other_sources, workers=late)
+
+    with pytest.raises(ModelError, match="another version of MBDWorkbench") as e:
+        run_study(parse_study(data, EXAMPLES), workers=1, on_row=add_a_worker)
+    assert e.value.path == "workers" and late and late[0] in str(e.value)
+
+
 def test_local_cluster_prints_its_dashboard_link_or_why_not():
     import importlib.util
     import urllib.request
