@@ -268,3 +268,54 @@ def test_parameter_choices_and_range_study_of_a_picker():
     assert [v["bodies[rod].mass"] for v in variants(study)] == [0.5, 1.0, 1.5]
     mc = parse_study(range_study(model, "settings.step", "monte_carlo", 1e-4, 1e-3, 4, seed=2), EXAMPLES)
     assert len(variants(mc)) == 4
+
+
+@pytest.mark.parametrize("count", [100_001, 1])
+def test_grid_count_is_bounded_like_the_sample_counts(count):
+    from MBDWorkbench.study.spec import MAX_VARIANTS
+
+    data = sweep_study()
+    data["parameters"][0] = {"path": "settings.step", "min": 1e-4, "max": 1e-3, "count": count}
+    with pytest.raises(ModelError, match=f"whole number in \\[2, {MAX_VARIANTS}\\], got {count}") as e:
+        parse_study(data, EXAMPLES)
+    assert e.value.path == "parameters[0].count"
+    data["parameters"][0] = {"path": "settings.step", "min": 1e-4, "max": 1e-3}
+    data["design"] = {"type": "lhs", "samples": MAX_VARIANTS + 1}  # the sample counts' limit is the same
+    with pytest.raises(ModelError, match=f"whole number in \\[1, {MAX_VARIANTS}\\]"):
+        parse_study(data, EXAMPLES)
+
+
+def test_grid_of_two_large_counts_is_refused_as_a_whole():
+    data = sweep_study()
+    data["parameters"] = [
+        {"path": "settings.step", "min": 1e-4, "max": 1e-3, "count": 1000},
+        {"path": "bodies[rod].mass", "min": 1.0, "max": 2.0, "count": 101},
+    ]
+    with pytest.raises(ModelError, match="1000 x 101 = 101000 variants") as e:
+        parse_study(data, EXAMPLES)
+    assert e.value.path == "parameters"
+    data["parameters"][1]["count"] = 100  # 100 000: at the limit
+    assert len(parse_study(data, EXAMPLES).parameters[0].values) == 1000
+
+
+@pytest.mark.parametrize(
+    "path, unit",
+    [
+        ("drivers[motor].profile.speed", "rad/s"),
+        ("bodies[rod].mass", "kg"),
+        ("forces[spring].stiffness", "N/m"),
+        ("settings.step", "s"),
+        ("gravity[1]", "m/s^2"),
+    ],
+)
+def test_kpi_plot_x_axis_carries_the_parameter_unit(path, unit):
+    from MBDWorkbench.study.plots import kpi_matrix, kpi_vs_parameter_figure
+
+    data = sweep_study(t_end=0.05)
+    data["outputs"] = [{"kpi": "peak_effort", "driver": "motor"}]
+    value = paths.get(parse_study(data, EXAMPLES).model, path)
+    data["parameters"][0] = {"path": path, "values": [value, value * 1.1]}
+    run = run_study(parse_study(data, EXAMPLES), serial=True)
+    names, X, Y = kpi_matrix(run)
+    fig = kpi_vs_parameter_figure(run.study, X[:, 0], Y, names)
+    assert len(names) == 2 and [ax.get_xlabel() for ax in fig.axes] == [f"{path} [{unit}]"] * 2

@@ -276,3 +276,105 @@ def test_local_cluster_from_freecads_own_interpreter(tmp_path):
     serial = run_study(parse_study(sweep_study(), EXAMPLES), serial=True)
     assert [r[0] for r in rows] == ["completed"] * len(SPEEDS) and all(r[1].startswith("tcp://") for r in rows)
     assert [r[2] for r in rows] == [r.kpis for r in serial.rows]
+
+
+def _closed_loopback_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_unreachable_scheduler_is_a_clear_error_with_exit_2_after_the_timeout(tmp_path, capsys):
+    data = sweep_study(speeds=[2.0], t_end=0.3)
+    data["model"] = os.path.join(EXAMPLES, "slider_crank.json")
+    (tmp_path / "s.json").write_text(json.dumps(data))
+    address = f"tcp://127.0.0.1:{_closed_loopback_port()}"
+    out = tmp_path / "out"
+    clock = time.monotonic()
+    args = ["study", str(tmp_path / "s.json"), "--out", str(out), "--scheduler", address, "--scheduler-timeout", "2"]
+    assert main([*args, "--quiet"]) == 2
+    waited = time.monotonic() - clock
+    err = capsys.readouterr().err
+    assert f"--scheduler: no Dask scheduler answered at {address} within 2 s" in err
+    assert "dask scheduler" in err and "leave --scheduler out" in err and "internal error" not in err
+    assert 2.0 <= waited < 30.0 and not out.exists()
+
+
+def test_a_worker_that_joins_late_is_warmed_and_checked_like_the_first():
+    from MBDWorkbench.study.variant import code_digest
+    from MBDWorkbench.study.warm import RECORD
+
+    data = sweep_study(t_end=0.3)
+    data["parameters"][0]["values"] = [1.0 + 0.5 * k for k in range(8)]
+    study = parse_study(data, EXAMPLES)
+    seen = {}
+
+    def add_a_worker(row):
+        if seen:
+            return
+        client = distributed.get_client()
+        first = set(client.scheduler_info()["workers"])
+        client.cluster.scale(2)
+        client.wait_for_workers(2, timeout=120)
+        late = set(client.scheduler_info()["workers"]) - first
+        seen.update(client.run(lambda dask_worker: getattr(dask_worker, RECORD, None), workers=list(late)))
+
+    run = run_study(study, workers=1, on_row=add_a_worker)
+    assert len(seen) == 1 and not run.cancelled and run.workers == 2
+    ((seconds, digest),) = next(iter(seen.values())).values()  # warmed once, on arrival, with this code
+    assert seconds > 0 and digest == code_digest()
+    assert run.notes[-1].startswith("worker warm-up [s]: ") and len(run.notes[-1].split(",")) == 2
+    assert [r.status for r in run.rows] == ["completed"] * 8
+
+
+def test_a_late_worker_with_other_sources_is_refused_like_the_first():
+    from MBDWorkbench.solver.errors import ModelError
+    from MBDWorkbench.study.warm import RECORD
+
+    data = sweep_study(t_end=0.3)
+    data["parameters"][0]["values"] = [1.0 + 0.5 * k for k in range(4)]
+    late = []
+
+    def other_sources(dask_worker):  # as if this worker imported another MBDWorkbench
+        records = getattr(dask_worker, RECORD)
+        for name, (seconds, _) in records.items():
+            records[name] = (seconds, "another digest")
+
+    def add_a_worker(row):
+        if late:
+            return
+        client = distributed.get_client()
+        first = set(client.scheduler_info()["workers"])
+        client.cluster.scale(2)
+        client.wait_for_workers(2, timeout=120)
+        late.extend(set(client.scheduler_info()["workers"]) - first)
+        client.run(other_sources, workers=late)
+
+    with pytest.raises(ModelError, match="another version of MBDWorkbench") as e:
+        run_study(parse_study(data, EXAMPLES), workers=1, on_row=add_a_worker)
+    assert e.value.path == "workers" and late and late[0] in str(e.value)
+
+
+def test_local_cluster_prints_its_dashboard_link_or_why_not():
+    import importlib.util
+    import urllib.request
+
+    lines, pages = [], []
+
+    def open_the_dashboard(row):  # while the cluster runs
+        if lines[0].startswith("Dask dashboard: http://127.0.0.1:") and not pages:
+            with urllib.request.urlopen(lines[0].split(": ", 1)[1], timeout=30) as page:
+                pages.append(page.status)
+
+    study = parse_study(sweep_study(speeds=[2.0], t_end=0.3), EXAMPLES)
+    run_study(study, workers=1, inform=lines.append, on_row=open_the_dashboard)
+    if importlib.util.find_spec("bokeh") is None:
+        assert lines == ["Dask dashboard: not available: bokeh is not installed " + BOKEH_HINT] and not pages
+    else:
+        assert len(lines) == 1 and pages == [200]
+
+
+BOKEH_HINT = "(pip install bokeh, or apt install python3-bokeh)"

@@ -1,7 +1,8 @@
 """The ``study`` subcommand: ``python3 -m MBDWorkbench study STUDY.json --out DIR``
 (docs/studies.md). Exit codes (solver.results.status): 0 every variant completed, 3 some variants
 completed with warnings or failed, 4 every variant failed, 5 cancelled (Ctrl-C: the finished
-rows are written), 2 a bad study file or output folder."""
+rows are written), 2 a bad study file or output folder, or no scheduler answering at
+``--scheduler`` within ``--scheduler-timeout``."""
 
 from __future__ import annotations
 
@@ -24,6 +25,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="study folder (default: <study>_study)")
     p.add_argument("--workers", type=_count, help="worker processes of the local Dask cluster (default: CPUs)")
     p.add_argument("--scheduler", help="address of an existing Dask scheduler, e.g. tcp://127.0.0.1:8786")
+    p.add_argument(
+        "--scheduler-timeout",
+        type=_seconds,
+        default=30.0,
+        metavar="S",
+        help="seconds to wait for the --scheduler to answer (default 30; then exit 2)",
+    )
     p.add_argument("--serial", action="store_true", help="run the variants one by one in this process (no Dask)")
     p.add_argument("--save-variants", action="store_true", help="also write each variant's results to variants/NNNN")
     p.add_argument("--no-plots", action="store_true", help="no plots (study.csv and report.html only)")
@@ -40,6 +48,20 @@ def _count(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
     return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.1 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"must lie in [0.1, 3600] s, got {text}")
+    return value
+
+
+def _inform(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 def cmd_study(args: argparse.Namespace) -> int:
@@ -69,6 +91,8 @@ def cmd_study(args: argparse.Namespace) -> int:
             serial=args.serial,
             progress=None if args.quiet else StudyProgress(),
             save_dir=save,
+            scheduler_timeout=args.scheduler_timeout,
+            inform=_inform,
         )
         shutil.copyfile(args.study, os.path.join(folder.temp, "study.json"))
         written = fill_folder(run, folder.temp, plots=not args.no_plots)

@@ -5,7 +5,8 @@ or on an existing cluster (``scheduler``, e.g. ``tcp://host:8786``).
 The client warms Numba's on-disk cache (one short run of the first variant) before submitting,
 so workers of this machine load compiled kernels instead of compiling; then every worker warms
 once (a cache hit where it shares the file system, a compile where it does not), so the
-variants' wall times hold no start-up. Dask retries the
+variants' wall times hold no start-up; the warm-up is a worker plugin (:mod:`.warm`), so workers
+that join later warm before their first variant too. Dask retries the
 tasks of a lost worker; a variant that fails is a row with its status and message. Ctrl-C
 (KeyboardInterrupt) or ``cancel()`` cancels the variants not finished: their rows are marked
 ``cancelled`` and the finished rows are kept."""
@@ -29,10 +30,12 @@ from ..solver.results.status import CANCELLED, FAILED
 from .designs import variants
 from .kpis import check_columns
 from .spec import Study, variant_model
-from .variant import Row, code_digest, run_variant, warm_up, warm_worker
+from .variant import Row, code_digest, run_variant, warm_up
 
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
 POLL_S = 0.05  # wall time [s] between two looks at the unfinished tasks (and cancel())
+
+SCHEDULER_TIMEOUT_S = 30.0  # default wait [s] for an existing scheduler (--scheduler-timeout)
 
 ProgressFn = Callable[[int, int, int, float], None]  # (done, total, failed, elapsed [s])
 
@@ -62,11 +65,15 @@ def run_study(
     cancel: Callable[[], bool] | None = None,
     on_row: Callable[[Row], None] | None = None,
     save_dir: str | None = None,
+    scheduler_timeout: float = SCHEDULER_TIMEOUT_S,
+    inform: Callable[[str], None] | None = None,
 ) -> StudyRun:
     """Run every variant of ``study``; ``workers``: worker processes of the local cluster
     (default: the number of CPUs); ``scheduler``: address of an existing cluster instead;
     ``serial``: run in this process. ``on_row(row)`` is called as each variant finishes;
-    ``save_dir``: write each variant's full results to ``save_dir/NNNN``."""
+    ``save_dir``: write each variant's full results to ``save_dir/NNNN``; ``scheduler_timeout``
+    [s]: how long to wait for the scheduler; ``inform(line)`` receives notes meant for the user
+    while the study runs (the local cluster's dashboard link)."""
     clock = time.perf_counter()
     values = variants(study)
     models = [variant_model(study, v) for v in values]
@@ -77,9 +84,13 @@ def run_study(
     if serial:
         run = _run_serial(study, jobs, progress, cancel, on_row)
     else:
-        run = _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row)
+        run = _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row, scheduler_timeout, inform or _ignore)
     run.elapsed = time.perf_counter() - clock
     return run
+
+
+def _ignore(_line: str) -> None:
+    """No one to inform."""
 
 
 def _run_serial(study, jobs, progress, cancel, on_row) -> StudyRun:
@@ -102,37 +113,98 @@ def _run_serial(study, jobs, progress, cancel, on_row) -> StudyRun:
     return StudyRun(study, _complete(rows, jobs), cancelled, "serial", 1, variants_elapsed=tracker.elapsed())
 
 
-def _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row) -> StudyRun:
-    from distributed import Client, LocalCluster
+def _run_dask(study, jobs, workers, scheduler, progress, cancel, on_row, timeout, inform) -> StudyRun:
+    from distributed import Client
 
-    cluster = None
-    if scheduler:
-        client = Client(scheduler, timeout="30s")
-    else:
-        # the workers inherit both: Ctrl-C is the client's to handle; they import this MBDWorkbench
-        with _sigint_ignored(), _package_first_on_path():
-            cluster = LocalCluster(
-                n_workers=workers or os.cpu_count() or 1,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=logging.ERROR,
-                env=WORKER_ENV,
-            )
-        client = Client(cluster)
+    cluster = _local_cluster(workers) if not scheduler else None
+    client = _connect(scheduler, timeout) if scheduler else Client(cluster)
+    plugin = f"mbd-warm-up-{uuid.uuid4().hex[:12]}"
     try:
-        warm = client.run(warm_worker, jobs[0][0])  # once per worker: loads (or compiles) the kernels
-        _check_same_code({w: digest for w, (_, digest) in warm.items()}, scheduler)
-        warm = {w: seconds for w, (seconds, _) in warm.items()}
-        n_workers = len(client.scheduler_info()["workers"])
+        if cluster is not None:
+            inform(_dashboard_note(client))
+        _warm_workers(client, jobs[0][0], plugin)
+        first = _checked_warm_up(client, plugin, scheduler)
         run = _gather(client, study, jobs, progress, cancel, on_row)
-        run.notes.append("worker warm-up [s]: " + ", ".join(f"{t:.2f}" for t in warm.values()))
-        run.engine, run.workers = ("dask " + scheduler) if scheduler else "dask local cluster", n_workers
+        warm = _checked_warm_up(client, plugin, scheduler)  # with the workers that joined meanwhile
+        run.notes.append("worker warm-up [s]: " + ", ".join(f"{t:.2f}" for t, _ in warm.values()))
+        run.engine = ("dask " + scheduler) if scheduler else "dask local cluster"
+        run.workers = len(first.keys() | warm.keys())
         return run
     finally:
+        with contextlib.suppress(Exception):  # the plugin stays on an existing scheduler otherwise
+            client.unregister_worker_plugin(plugin)
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _local_cluster(workers: int | None):
+    """A LocalCluster of ``workers`` processes (default: the CPUs), its dashboard on the
+    loopback interface when bokeh is installed."""
+    from distributed import LocalCluster
+
+    # the workers inherit both: Ctrl-C is the client's to handle; they import this MBDWorkbench
+    with _sigint_ignored(), _package_first_on_path():
+        return LocalCluster(
+            n_workers=workers or os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address="127.0.0.1:0" if dashboard_missing() is None else None,
+            silence_logs=logging.ERROR,
+            env=WORKER_ENV,
+        )
+
+
+def dashboard_missing() -> str | None:
+    """Why the Dask dashboard cannot run here (None when it can: bokeh is importable)."""
+    import importlib.util
+
+    if importlib.util.find_spec("bokeh") is None:
+        return "bokeh is not installed (pip install bokeh, or apt install python3-bokeh)"
+    return None
+
+
+def _dashboard_note(client) -> str:
+    """The line telling where the local cluster's dashboard is, or why there is none."""
+    why = dashboard_missing()
+    link = client.dashboard_link if why is None else None
+    if link:
+        return f"Dask dashboard: {link}"
+    return f"Dask dashboard: not available: {why or 'the cluster did not start it'}"
+
+
+def _connect(scheduler: str, timeout: float):
+    """A Client of the scheduler at ``scheduler``; ModelError naming it when it does not answer
+    within ``timeout`` [s]."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise ModelError(
+            "--scheduler",
+            f"no Dask scheduler answered at {scheduler} within {timeout:g} s ({type(e).__name__}); "
+            "start one there (`dask scheduler` and `dask worker ADDRESS`, docs/studies.md), "
+            "raise --scheduler-timeout, or leave --scheduler out to run on a local cluster",
+        ) from None
+
+
+def _warm_workers(client, model: dict, plugin: str) -> None:
+    """Every worker, present or joining later, warms with ``model`` before it takes a variant."""
+    from .warm import WarmUp
+
+    client.register_worker_plugin(WarmUp(model, plugin), name=plugin)
+
+
+def _checked_warm_up(client, plugin: str, scheduler: str | None) -> dict[str, tuple[float, str]]:
+    """{worker: (warm-up wall time [s], code digest)} of the workers there now that finished
+    their warm-up (one still joining has none yet, and takes no variant before it has); ModelError
+    when one imports other sources than this client."""
+    from .warm import warm_record
+
+    records = {w: r for w, r in client.run(warm_record, plugin).items() if r is not None}
+    _check_same_code({w: digest for w, (_, digest) in records.items()}, scheduler)
+    return records
 
 
 @contextlib.contextmanager

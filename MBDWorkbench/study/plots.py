@@ -11,6 +11,7 @@ import numpy as np
 from . import kpis
 from .engine import StudyRun
 from .spec import Study
+from .units import axis_label
 
 MAX_KPIS = 12  # KPIs shown per figure
 
@@ -78,15 +79,22 @@ def _save(fig, path: str) -> str:
 
 
 def _kpi_vs_parameter(study: Study, x: np.ndarray, Y: np.ndarray, names: list[str], folder: str) -> str:
+    fig = kpi_vs_parameter_figure(study, x, Y, names)
+    return _save(fig, os.path.join(folder, "kpi_vs_parameter.png"))
+
+
+def kpi_vs_parameter_figure(study: Study, x: np.ndarray, Y: np.ndarray, names: list[str]):
+    """The figure of each KPI (columns of Y) vs the one parameter ``x``, its unit on the x axes."""
     fig, axes = _grid_axes(len(names))
     order = np.argsort(x)
+    label = axis_label(study.model, study.parameters[0].path)
     for ax, y, name in zip(axes, Y.T, names):
         ax.plot(x[order], y[order], "o-", ms=4)
-        ax.set_xlabel(study.parameters[0].path)
+        ax.set_xlabel(label)
         ax.set_ylabel(name)
         ax.grid(alpha=0.3)
     fig.suptitle(f"{study.name}: KPIs vs {study.parameters[0].path}")
-    return _save(fig, os.path.join(folder, "kpi_vs_parameter.png"))
+    return fig
 
 
 def _heat_map(study: Study, X: np.ndarray, y: np.ndarray, name: str, folder: str, index: int) -> str:
@@ -100,8 +108,8 @@ def _heat_map(study: Study, X: np.ndarray, y: np.ndarray, name: str, folder: str
     image = ax.imshow(Z, origin="lower", aspect="auto", cmap="viridis")
     ax.set_xticks(range(len(xs)), [f"{v:.4g}" for v in xs], rotation=45)
     ax.set_yticks(range(len(ys)), [f"{v:.4g}" for v in ys])
-    ax.set_xlabel(study.parameters[0].path)
-    ax.set_ylabel(study.parameters[1].path)
+    ax.set_xlabel(axis_label(study.model, study.parameters[0].path))
+    ax.set_ylabel(axis_label(study.model, study.parameters[1].path))
     fig.colorbar(image, ax=ax, label=name)
     ax.set_title(name)
     return _save(fig, os.path.join(folder, f"heat_map_{index:02d}.png"))

@@ -63,6 +63,8 @@ def parse_study(data: object, folder: str = ".", source: str = "") -> Study:
     design = _design(data.get("design", {"type": "grid"}))
     fixed = _fixed(data.get("fixed", {}), model)
     parameters = _parameters(data.get("parameters"), model, design["type"])
+    if design["type"] == "grid":
+        _check_grid_size(parameters)
     outputs = check_outputs(data.get("outputs"), model, "outputs")
     name = data.get("name", os.path.splitext(os.path.basename(source))[0] or "study")
     if not isinstance(name, str):
@@ -158,14 +160,22 @@ def _grid_parameter(p: dict, base: object, where: str) -> Parameter:
         _check_number_kind(base, where)
         lo, hi = _finite(p, "min", where), _finite(p, "max", where)
         count = p.get("count")
-        if not _is_int(count) or count < 2:
-            raise ModelError(f"{where}.count", f"must be a whole number >= 2, got {count!r}")
+        if not _is_int(count) or not 2 <= count <= MAX_VARIANTS:
+            raise ModelError(f"{where}.count", f"must be a whole number in [2, {MAX_VARIANTS}], got {count!r}")
         if not lo < hi:
             raise ModelError(f"{where}.max", f"empty range: max ({hi}) must exceed min ({lo})")
         values = [lo + (hi - lo) * i / (count - 1) for i in range(count)]
     if not values:
         raise ModelError(f"{where}.values", "empty: give at least one value")
     return Parameter(p["path"], values=values)
+
+
+def _check_grid_size(parameters: list[Parameter]) -> None:
+    """The full factorial of a grid holds at most MAX_VARIANTS variants."""
+    size = math.prod(len(p.values) for p in parameters)
+    if size > MAX_VARIANTS:
+        counts = " x ".join(str(len(p.values)) for p in parameters)
+        raise ModelError("parameters", f"the grid has {counts} = {size} variants, at most {MAX_VARIANTS} are allowed")
 
 
 def _sampled_parameter(p: dict, base: object, where: str) -> Parameter:
