@@ -147,7 +147,10 @@ def cmd_statics(args: argparse.Namespace) -> int:
 
     model = load_model(args.model)
     out = out_dir(args.out, args.model, "_statics")
-    res = static_equilibrium(model, t=args.t, out_dir=out, overwrite=args.overwrite)
+    try:
+        res = static_equilibrium(model, t=args.t, out_dir=out, overwrite=args.overwrite)
+    except SimulationError as e:  # results that could not be written (disk full)
+        return report_stopped_run(e, out)
     eq = res.equilibrium
     print(
         f"{model.name}: static equilibrium at t = {args.t:g} s after {eq['iterations']} Newton iterations, "

@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     except SimulationError as e:
         print(f"error: {e}", file=sys.stderr)
-        return exit_code(getattr(e.results, "status", "failed"))
+        return exit_code(FAILED if isinstance(e, ResultsWriteError) else getattr(e.results, "status", FAILED))
     except KeyboardInterrupt:
         print(f"\n{args.command}: cancelled (Ctrl-C)", file=sys.stderr)
         return EXIT_CODES[CANCELLED]

@@ -122,6 +122,8 @@ def report_stopped_run(error: SimulationError, out: str) -> int:
     status = (
         getattr(res, "status", FAILED) if res is not None else (CANCELLED if isinstance(error, Cancelled) else FAILED)
     )
+    if isinstance(error, ResultsWriteError):  # the run may have completed, but its results are lost
+        status = FAILED
     for line in status_lines(status, getattr(res, "warnings", []) if res is not None else []):
         print(line, file=sys.stderr)
     if res is not None and len(res) and not isinstance(error, ResultsWriteError):

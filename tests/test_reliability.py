@@ -316,3 +316,27 @@ def test_sigterm_cancels_a_kinematic_analysis_and_keeps_its_samples(tmp_path):
     s = summary(out)
     assert s["status"] == "cancelled" and 1 <= s["samples"] < 500_001
     assert len(fmt.read_csv(str(out / fmt.BODIES))[fmt.TIME]) == s["samples"]
+
+
+# ----------------------------------------------------------------------------- issue 36
+@pytest.mark.parametrize("writing", ["rows_text", "summary_document"])  # the samples, or summary.json at the end
+@pytest.mark.parametrize(
+    "command,model",
+    [("simulate", None), ("kinematics", "slider_crank.json"), ("statics", "slider_crank.json")],
+)
+def test_disk_full_prints_failed_never_completed(command, model, writing, tmp_path, monkeypatch, capsys):
+    """Results that cannot be written (ENOSPC): 'status: failed' and exit 4 from every
+    subcommand; a run that completed before its last write printed 'status: completed', and
+    statics exited 0."""
+
+    def disk_full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(fmt, writing, disk_full)
+    path = os.path.join(EXAMPLES, model) if model else model_file(tmp_path, pendulum())
+    out = tmp_path / "out"
+    code = cli.main([command, path, "--out", str(out)] + (["--quiet"] if command != "statics" else []))
+    captured = capsys.readouterr()
+    text = captured.out + captured.err
+    assert code == 4 and "No space left on device" in captured.err
+    assert "status: failed" in captured.err and "completed" not in text and not out.exists()
