@@ -84,3 +84,28 @@ def test_proxy_module_that_cannot_be_imported_is_refused_naming_it(pendulum_doc,
     assert "simulation 'Simulation': its proxy module 'other_addon_objects'" in out.stderr
     assert "cannot be imported" in out.stderr and "internal error" not in out.stderr
     assert "body '" not in out.stderr  # the objects whose proxies load are not named
+
+
+def test_document_already_open_with_a_missing_proxy_is_refused(App, tmp_path):
+    """A document FreeCAD has already opened (the GUI) is not checked as a file: its objects
+    restored without a proxy (Proxy None) are named instead of failing on a missing property."""
+    import zipfile
+
+    from MBDWorkbench.cad.document_model import model_from_document_file
+    from MBDWorkbench.solver import ModelError
+
+    src, path = os.path.join(REPO, "examples", "pendulum.FCStd"), tmp_path / "old.FCStd"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename == "Document.xml":
+                data = data.replace(b'module="MBDWorkbench.cad.objects"', b'module="mbd_old_version.objects"')
+            zout.writestr(info, data)
+    doc = App.openDocument(str(path))
+    try:
+        with pytest.raises(ModelError) as e:
+            model_from_document_file(str(path))
+    finally:
+        App.closeDocument(doc.Name)
+    msg = str(e.value)
+    assert "simulation 'Simulation': its proxy could not be loaded" in msg and "joint 'Pivot'" in msg
