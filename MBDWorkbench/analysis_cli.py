@@ -87,7 +87,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 def _run_kinematics(args: argparse.Namespace, label: str):
     from .solver.analyses.kinematics import kinematic_analysis
 
-    model = load_model(args.model)
+    overrides = dict(t_end=args.t_end, output_step=args.output_step, check_limits=False if args.no_limits else None)
+    model = load_model(args.model, "kinematics", overrides)
     model.settings.check_limits = model.settings.check_limits and not args.no_limits
     out = out_dir(args.out, args.model, "_" + label)
     try:
@@ -145,9 +146,13 @@ def cmd_statics(args: argparse.Namespace) -> int:
     """Static equilibrium with the drivers held at their value at --t."""
     from .solver.analyses.kinematics import static_equilibrium
 
-    model = load_model(args.model)
+    model = load_model(args.model, "statics", dict(check_limits=False if args.no_limits else None))
+    model.settings.check_limits = model.settings.check_limits and not args.no_limits
     out = out_dir(args.out, args.model, "_statics")
-    res = static_equilibrium(model, t=args.t, out_dir=out, overwrite=args.overwrite)
+    try:
+        res = static_equilibrium(model, t=args.t, out_dir=out, overwrite=args.overwrite)
+    except SimulationError as e:  # results that could not be written (disk full)
+        return report_stopped_run(e, out)
     eq = res.equilibrium
     print(
         f"{model.name}: static equilibrium at t = {args.t:g} s after {eq['iterations']} Newton iterations, "
@@ -231,6 +236,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--t", type=float, default=0.0, help="time [s] giving the held driver values and loads")
     p.add_argument("--out", help="results directory")
     p.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    p.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
     p.set_defaults(func=cmd_statics)
     p = sub.add_parser("ankle-export", help="parallel-ankle actuator maps (IK/FK tables, fits, Jacobians)")
     p.add_argument("model", nargs="?", help="ankle model (examples/ankle.json layout); default geometry if omitted")

@@ -8,6 +8,7 @@ Shared helpers: :mod:`.cli_common`."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import os
 import sys
@@ -23,6 +24,7 @@ from .cli_common import (
     load_model,
     out_dir,
     report_stopped_run,
+    signals_handled,
     status_lines,
 )
 from .fem_cli import register as register_fem
@@ -41,7 +43,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     far are written (docs/results-format.md, "Writing results")."""
     from .solver.simulate import simulate
 
-    model = load_model(args.model)
+    no_limits = getattr(args, "no_limits", False)
+    sizes = dict(
+        t_end=args.t_end, step=args.step, output_step=args.output_step, check_limits=False if no_limits else None
+    )
+    model = load_model(args.model, "simulate", sizes)
     refuse_unused_rho_inf(args.rho_inf, args.integrator or model.settings.integrator)
     out = out_dir(args.out, args.model, "_results")
     overrides = dict(
@@ -242,17 +248,23 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+# the commands whose whole run SIGINT/SIGTERM cancel with exit 5 (cli_common.signals_handled); the study and
+# the FEM check keep Python's handlers (their worker processes and ccx must still end on SIGTERM)
+SIGNALLED_COMMANDS = ("simulate", "kinematics", "inverse-dynamics", "statics")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code (module docstring)."""
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        with signals_handled() if args.command in SIGNALLED_COMMANDS else contextlib.nullcontext():
+            return args.func(args)
     except (ModelError, AssemblyError) as e:
         print(f"error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except SimulationError as e:
         print(f"error: {e}", file=sys.stderr)
-        return exit_code(getattr(e.results, "status", "failed"))
+        return exit_code(FAILED if isinstance(e, ResultsWriteError) else getattr(e.results, "status", FAILED))
     except KeyboardInterrupt:
         print(f"\n{args.command}: cancelled (Ctrl-C)", file=sys.stderr)
         return EXIT_CODES[CANCELLED]

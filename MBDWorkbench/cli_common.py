@@ -5,6 +5,7 @@ reporting a stopped run, the exit codes (``status.EXIT_CODES``: 0 completed, 2 b
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
@@ -15,7 +16,11 @@ from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from .solver.errors import Cancelled, ModelError, SimulationError
-from .solver.model import Model, load
+from .solver.model import Model, Settings
+from .solver.model.catalog import JOINTS
+from .solver.model.limits import RANGES, estimate_run, estimate_statics
+from .solver.model.parse import from_dict, parse_json, read_model_text
+from .solver.model.validate import refuse_run_size
 from .solver.results.files import ResultsWriteError
 from .solver.results.status import (
     CANCELLED,
@@ -34,9 +39,11 @@ NO_LIMITS_HELP = (
 )
 
 
-def load_model(path: str) -> Model:
+def load_model(path: str, analysis: str | None = None, overrides: dict | None = None) -> Model:
     """Load a JSON model or a FreeCAD document (.FCStd) into a Model; ModelError naming the
-    file when it is missing, a directory, unreadable or not a model."""
+    file when it is missing, a directory, unreadable or not a model. With ``analysis``
+    (simulate, kinematics, statics) a JSON model whose run is beyond the limits is refused
+    from its parsed JSON (:func:`refuse_oversized`), before the model is built and validated."""
     if not os.path.exists(path):
         raise ModelError(path, "file not found")
     if os.path.isdir(path):
@@ -45,7 +52,41 @@ def load_model(path: str) -> Model:
         from .cad.document_model import model_from_document_file
 
         return model_from_document_file(path)
-    return load(path)
+    data = parse_json(read_model_text(path), str(path))
+    if analysis is not None:
+        refuse_oversized(data, analysis, overrides or {})
+    return from_dict(data)
+
+
+def refuse_oversized(data: object, analysis: str, overrides: dict) -> None:
+    """ModelError with the size estimate (validate.refuse_run_size) when the run of the JSON
+    model ``data`` (settings ``overrides`` applied: t_end, step, output_step [s], check_limits)
+    exceeds the limits; counted from the parsed JSON, bodies marked grounded left out, so the
+    estimate never exceeds the built model's. Anything malformed is left to the validation."""
+    if not isinstance(data, dict) or not isinstance(data.get("settings", {}), dict):
+        return
+    raw, defaults = {**data.get("settings", {}), **{k: v for k, v in overrides.items() if v is not None}}, Settings()
+    values = {k: raw.get(k, getattr(defaults, k)) for k in ("t_end", "step", "output_step", "check_limits")}
+    if values["check_limits"] is False or not all(_a_time(values[k]) for k in ("t_end", "step", "output_step")):
+        return
+    bodies, joints, drivers = (data.get(k, []) for k in ("bodies", "joints", "drivers"))
+    if not all(isinstance(x, list) for x in (bodies, joints, drivers)):
+        return
+    moving = sum(1 for b in bodies if isinstance(b, dict) and not b.get("grounded"))
+    kinds = [j.get("type") for j in joints if isinstance(j, dict)]
+    rows = sum(JOINTS[k].equations for k in kinds if isinstance(k, str) and k in JOINTS) + len(drivers)
+    s = Settings(t_end=float(values["t_end"]), step=float(values["step"]), output_step=float(values["output_step"]))
+    if analysis == "statics":
+        size = estimate_statics(moving, rows, len(joints), len(drivers))
+    else:
+        step = s.step if analysis == "simulate" else None
+        size = estimate_run(s.t_end, step, s.output_step, moving, rows, len(joints), len(drivers))
+    refuse_run_size(size, analysis, s)
+
+
+def _a_time(value: object) -> bool:
+    """A number within RANGES['time'] (anything else is for the validation to name)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and RANGES["time"].contains(value)
 
 
 def out_dir(out: str | None, model_path: str, suffix: str) -> str:
@@ -122,6 +163,8 @@ def report_stopped_run(error: SimulationError, out: str) -> int:
     status = (
         getattr(res, "status", FAILED) if res is not None else (CANCELLED if isinstance(error, Cancelled) else FAILED)
     )
+    if isinstance(error, ResultsWriteError):  # the run may have completed, but its results are lost
+        status = FAILED
     for line in status_lines(status, getattr(res, "warnings", []) if res is not None else []):
         print(line, file=sys.stderr)
     if res is not None and len(res) and not isinstance(error, ResultsWriteError):
@@ -129,27 +172,83 @@ def report_stopped_run(error: SimulationError, out: str) -> int:
     return exit_code(FAILED if isinstance(error, ResultsWriteError) else status)
 
 
+class _SignalState:
+    """SIGINT/SIGTERM during one command: ``caught`` signals so far, ``listening`` while a run
+    polls cancel(), ``stopping`` once the run has taken the cancel (or was interrupted)."""
+
+    def __init__(self) -> None:
+        self.caught, self.listening, self.stopping, self.installed = 0, False, False, False
+
+
+_signals = _SignalState()
+
+
+def _on_signal(signum, frame):
+    """The first signal during a run asks it to stop at its next check of cancel(); a signal
+    outside a run, or a second one before the run took the first, interrupts at once
+    (KeyboardInterrupt: the run writes its samples so far, exit 5); once the run is stopping,
+    further signals are only acknowledged, so they cannot cut the writing of its samples."""
+    name = signal.Signals(signum).name
+    # os.write, not print: the handler may run while the main thread is inside a write to sys.stderr (progress
+    # line), and a buffered write re-entered from a handler raises RuntimeError ("reentrant call")
+    if _signals.stopping:
+        os.write(2, f"\n{name}: already stopping, writing the samples so far\n".encode())
+        return
+    _signals.caught += 1
+    if _signals.listening and _signals.caught == 1:
+        os.write(2, f"\n{name}: cancelling the run (again to interrupt at once)\n".encode())
+        return
+    _signals.stopping = True
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def signals_handled() -> Iterator[None]:
+    """SIGINT and SIGTERM handled by :func:`_on_signal` over a whole command (cli.main): a
+    signal never ends the process by itself, so every cancel exits 5. Main thread only."""
+    if threading.current_thread() is not threading.main_thread() or _signals.installed:
+        yield
+        return
+    _signals.__init__()
+    previous = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    _signals.installed = True
+    try:
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+        _signals.installed = False
+
+
 @contextlib.contextmanager
 def cancel_on_signals() -> Iterator[Callable[[], bool]]:
-    """A cancel() for simulate that turns True at the first SIGINT (Ctrl-C) or SIGTERM: the run
-    stops at its next check (within a second) and writes its samples so far; a second signal
-    interrupts at once (KeyboardInterrupt). Signal handlers can only be set in the main thread."""
-    caught = []
+    """A cancel() for simulate and the analyses that turns True at the first SIGINT (Ctrl-C) or
+    SIGTERM: the run stops at its next check (every CANCEL_CHECK_S, a quarter second) and
+    writes its samples so far; a second signal before that interrupts at once, any later one
+    is only acknowledged (:func:`_on_signal`). Signal handlers can only be set in the main thread."""
 
-    def handler(signum, frame):
-        if caught:
-            raise KeyboardInterrupt
-        caught.append(signum)
-        # os.write, not print: the handler may run while the main thread is inside a write to sys.stderr (progress
-        # line), and a buffered write re-entered from a handler raises RuntimeError ("reentrant call")
-        os.write(2, f"\n{signal.Signals(signum).name}: cancelling the run (again to interrupt at once)\n".encode())
+    def cancel() -> bool:
+        if _signals.caught:
+            _signals.stopping = True
+        return bool(_signals.caught)
 
     if threading.current_thread() is not threading.main_thread():
         yield lambda: False
         return
-    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield lambda: bool(caught)
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h)
+    with signals_handled():
+        _signals.listening = True
+        try:
+            yield cancel
+        finally:
+            _signals.listening = False
+
+
+def exit_at_once(code: int) -> None:
+    """End the process with ``code`` now: atexit handlers run and the streams are flushed, but
+    the interpreter's teardown (about a second freeing the Numba, LLVM and SciPy modules) is
+    skipped, so a cancelled run ends within a second of its signal (``python -m``)."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)

@@ -222,7 +222,7 @@ def test_read_only_file_system_is_refused_before_solving(tmp_path):
         from MBDWorkbench.cli import main
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            code = main(["simulate", {model!r}, "--out", os.path.join(FS, "ro", "out"), "--quiet"])
+            code = main(["simulate", {model!r}, "--out", os.path.join(FS, "ro", "out"), "--quiet", "--no-limits"])
         print(json.dumps(dict(code=code, err=err.getvalue())))
         """,
         tmp_path,

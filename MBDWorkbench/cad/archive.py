@@ -9,10 +9,12 @@ message instead of being loaded in part. No FreeCAD needed.
 
 from __future__ import annotations
 
+import importlib.util
 import zipfile
 import zlib
 from xml.etree import ElementTree
 
+from ..solver.model.catalog import DRIVER_TYPES, INTEGRATOR_TYPES, JOINT_TYPES
 from ..solver.model.limits import MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ARCHIVE_ENTRY_BYTES
 from .errors import CadError
 
@@ -103,11 +105,16 @@ def check_document_file(path: str) -> None:
 
 
 _WORDS = {"SpringDamper": "spring"}  # MbdType -> the word messages use
+# enumerations whose values come from the catalogue: a stored value this version does not know (a
+# document saved by a newer version) would be replaced by the first value when FreeCAD restores it
+CATALOG_ENUMERATIONS = {"Integrator": INTEGRATOR_TYPES, "JointType": JOINT_TYPES, "DriverType": DRIVER_TYPES}
+PROXY_MODULE = "MBDWorkbench.cad.objects"  # where the proxies of the workbench objects live
 
 
 def stored_property_problems(root: ElementTree.Element) -> list[str]:
     """What is wrong with the stored properties of the workbench objects of a parsed
-    Document.xml: links to missing objects, enumeration indices out of range."""
+    Document.xml: links to missing objects, enumeration indices out of range or values this
+    version does not know, a proxy whose module cannot be imported."""
     names = {o.get("name") for o in root.iterfind("./Objects/Object")}
     problems = []
     for obj in root.iterfind("./ObjectData/Object"):
@@ -118,7 +125,27 @@ def stored_property_problems(root: ElementTree.Element) -> list[str]:
         what = f"{_WORDS.get(kind, kind.lower())} '{_string(props.get('Label')) or obj.get('name')}'"
         for name, prop in props.items():
             problems += [f"{what}: {name} {p}" for p in _property_problems(prop, names)]
+        problems += [f"{what}: {p}" for p in _proxy_problems(props.get("Proxy"))]
     return problems
+
+
+def _proxy_problems(prop: ElementTree.Element | None) -> list[str]:
+    """A proxy whose module cannot be imported (FreeCAD would restore the object without it,
+    as a bare FeaturePython missing the properties this version adds)."""
+    node = prop.find("Python") if prop is not None else None
+    module = node.get("module", "") if node is not None else ""
+    if not module or module == PROXY_MODULE:
+        return []
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found:
+        return []
+    return [
+        f"its proxy module '{module}' (class '{node.get('class', '')}') cannot be imported: the document was "
+        f"saved by another addon or another version of the workbench (this one keeps its objects in {PROXY_MODULE})"
+    ]
 
 
 def _string(prop: ElementTree.Element | None) -> str:
@@ -134,14 +161,16 @@ def _property_problems(prop: ElementTree.Element, names: set) -> list[str]:
     elif ptype.startswith("App::PropertyLinkList"):
         links = prop.findall("LinkList/Link")
     elif ptype == "App::PropertyEnumeration":
-        return _enumeration_problems(prop)
+        return _enumeration_problems(prop, CATALOG_ENUMERATIONS.get(prop.get("name", "")))
     else:
         return []
     missing = [link.get("value") for link in links if link.get("value") and link.get("value") not in names]
     return [f"links to '{target}', which is missing from the document" for target in missing]
 
 
-def _enumeration_problems(prop: ElementTree.Element) -> list[str]:
+def _enumeration_problems(prop: ElementTree.Element, known: tuple[str, ...] | None = None) -> list[str]:
+    """An index that is not a number or outside the stored values, or (``known``: the values this
+    version offers) a stored value it does not know."""
     index, values = prop.find("Integer"), prop.find("CustomEnumList")
     if index is None:
         return ["has no stored value"]
@@ -154,4 +183,10 @@ def _enumeration_problems(prop: ElementTree.Element) -> list[str]:
     count = len(values.findall("Enum"))
     if not 0 <= k < count:
         return [f"has the stored index {k}, outside its {count} values (damaged document)"]
+    value = values.findall("Enum")[k].get("value", "")
+    if known is not None and value not in known:
+        return [
+            f"has the value '{value}', which this version does not know (valid values: {', '.join(known)}); "
+            "the document was saved by another version: choose one of these"
+        ]
     return []

@@ -88,6 +88,19 @@ def _model_names(objects):
 
 
 # ----------------------------------------------------------------------------- objects
+def _check_proxies(objects) -> None:
+    """CadError naming the workbench objects FreeCAD restored without their proxy (Proxy None:
+    its module could not be imported, e.g. a document saved by another addon or version);
+    archive.check_document_file names the module before FreeCAD opens a file."""
+    bare = [o for o in objects if getattr(o, "Proxy", None) is None]
+    if bare:
+        raise CadError(
+            "; ".join("%s '%s': its proxy could not be loaded" % (mbd_type(o).lower(), o.Label) for o in bare)
+            + " (the document was saved by another addon or another version of the workbench: FreeCAD's "
+            "report names the module it could not import)"
+        )
+
+
 def _elements(doc, simulation):
     """(simulation or None, MBD objects) of the model."""
     sims = find_objects(doc, "Simulation")
@@ -390,6 +403,7 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
     from ..solver.model import Model, validate
 
     sim, objs = _elements(doc, simulation)
+    _check_proxies(([sim] if sim is not None else []) + objs)
     sim_label = sim.Label if sim is not None else doc.Label
     kinds = ("Body", "Joint", "Driver", "SpringDamper", "Force", "ForceElement")
     by_type = {k: [o for o in objs if mbd_type(o) == k] for k in kinds}

@@ -217,8 +217,9 @@ def kinematic_analysis(
     written, status cancelled) when ``cancel()`` turns True (checked at every output time).
     ``out_dir`` is checked and locked before anything is computed and written as a whole
     (a non-empty folder only with ``overwrite``; results_files.ResultsWriter)."""
-    system, settings, res = _prepare(model, dict(t_end=t_end, output_step=output_step), "kinematics")
-    validate_run(system.model, "kinematics")
+    model = with_settings(model, dict(t_end=t_end, output_step=output_step))
+    validate_run(model, "kinematics")  # before System: a model too large is refused at once
+    system, settings, res = _prepare(model, {}, "kinematics")
     with _results_folder(out_dir, overwrite) as writer:
         _kinematics(system, settings, res, tol, singular_tol, max_iter, progress, writer, cancel)
     return res

@@ -85,6 +85,7 @@ MAX_ARCHIVE_BYTES = 2 * 2**30  # uncompressed size of all of them
 MAX_STEPS = 10_000_000  # integration steps: t_end / step (adaptive integrators: step is the largest step)
 MAX_SAMPLES = 2_000_000  # output samples: t_end / output_step + 1
 MAX_RESULT_BYTES = 4 * 2**30  # memory of the samples and of the result tables written from them
+MAX_MATRIX_BYTES = 4 * 2**30  # dense matrices of the static analysis (its tangent stiffness is (6 x bodies)^2)
 # Step budget of a running integrator (adaptive ones may shrink their step far below `step`): a run
 # stops (failed, samples so far kept) once its steps exceed STEP_BUDGET_FACTOR x t_end / step, but
 # never below MIN_STEP_BUDGET nor above MAX_STEPS (step_budget)
@@ -104,6 +105,9 @@ STORED_NUMBERS = {"moving body": 26, "constraint equation": 3, "joint": 16, "dri
 # the writer's columns: bodies.csv (13 per body), joints.csv (at most 18 per joint), drivers.csv
 # (2 per driver), violations.csv (4 per joint and driver) and energy.csv (7):
 WRITTEN_COLUMNS = {"moving body": 13, "joint": 22, "driver": 6, "run": 7}
+# The static analysis holds dense n x n tangent stiffnesses (n = 6 x moving bodies: the matrix, its
+# scaled copy and the copy reduced to the free coordinates) and rows x n constraint Jacobians at once:
+STATICS_MATRIX_COPIES = 3
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,7 @@ class RunSize:
     steps: int
     samples: int
     result_bytes: int
+    matrix_bytes: int = 0  # dense matrices of the static analysis (estimate_statics)
 
     def excess(self) -> str:
         """Why the run is too large for the limits (empty when it is not)."""
@@ -124,6 +129,10 @@ class RunSize:
             reasons.append(f"{self.samples:.3g} output samples (limit {MAX_SAMPLES:.3g})")
         if self.result_bytes > MAX_RESULT_BYTES:
             reasons.append(f"{self.result_bytes / 2**30:.3g} GiB of results (limit {MAX_RESULT_BYTES / 2**30:.3g} GiB)")
+        if self.matrix_bytes > MAX_MATRIX_BYTES:
+            reasons.append(
+                f"{self.matrix_bytes / 2**30:.3g} GiB of dense matrices (limit {MAX_MATRIX_BYTES / 2**30:.3g} GiB)"
+            )
         return "; ".join(reasons)
 
 
@@ -165,6 +174,16 @@ def estimate_run(
     chunk = min(samples, max(1, CHUNK_VALUES // written))
     kept = samples * SAMPLE_COPIES * STORED_NUMBER_BYTES * stored
     return RunSize(steps=steps, samples=samples, result_bytes=kept + chunk * WRITTEN_COLUMN_BYTES * written)
+
+
+def estimate_statics(bodies: int, rows: int, joints: int, drivers: int) -> RunSize:
+    """RunSize of a static analysis (one sample) of ``bodies`` moving bodies and ``rows``
+    constraint equations: ``matrix_bytes`` are STATICS_MATRIX_COPIES x its dense tangent
+    stiffness (n x n, n = 6 x bodies) and constraint Jacobian (rows x n)."""
+    n = 6 * bodies
+    one = estimate_run(1.0, None, 1.0, bodies, rows, joints, drivers)
+    matrices = STATICS_MATRIX_COPIES * STORED_NUMBER_BYTES * (n * n + rows * n)
+    return RunSize(steps=0, samples=1, result_bytes=one.result_bytes // one.samples, matrix_bytes=matrices)
 
 
 def limits_table() -> str:
@@ -221,6 +240,11 @@ _SIZES = (
 _RUN_LIMITS = (
     ("integration steps, t_end / step (adaptive integrators: a lower bound, step is their largest step)", MAX_STEPS),
     ("output samples, t_end / output_step + 1", MAX_SAMPLES),
+    (
+        f"bytes of the static analysis' dense matrices: {STATICS_MATRIX_COPIES} x {STORED_NUMBER_BYTES} x (n^2 + "
+        "rows x n), n = 6 per moving body, rows = constraint equations",
+        MAX_MATRIX_BYTES,
+    ),
     (
         f"integration steps taken while the run goes (an adaptive integrator shrinking its step): "
         f"{STEP_BUDGET_FACTOR} x t_end / step, at least this, at most {_integer(MAX_STEPS)}; beyond, the run "

@@ -44,6 +44,7 @@ from .limits import (
     PROFILE_MAGNITUDE,
     RunSize,
     estimate_run,
+    estimate_statics,
     sample_count,
 )
 from .schema import GROUND, Body, Joint, Model, Settings
@@ -133,12 +134,36 @@ def validate(model: Model) -> None:
 
 def run_size(model: Model, analysis: str = "simulate") -> RunSize:
     """Estimated size of a run of ``model`` with its settings: ``simulate`` integrates with
-    settings.step, ``kinematics`` solves at the output times only."""
+    settings.step, ``kinematics`` solves at the output times only, ``statics`` once."""
     s = model.settings
     rows = sum(JOINTS[j.type].equations for j in model.joints) + len(model.drivers)
     moving = sum(1 for b in model.bodies if not b.grounded)
+    if analysis == "statics":
+        return estimate_statics(moving, rows, len(model.joints), len(model.drivers))
     step = s.step if analysis == "simulate" else None
     return estimate_run(s.t_end, step, s.output_step, moving, rows, len(model.joints), len(model.drivers))
+
+
+def refuse_run_size(size: RunSize, analysis: str, s: Settings) -> None:
+    """ModelError('settings') with the estimate when ``size`` exceeds the limits of
+    :mod:`.limits` and s.check_limits is true."""
+    excess = size.excess()
+    if not (s.check_limits and excess):
+        return
+    if analysis == "statics":
+        raise ModelError(
+            "settings",
+            f"the statics run is too large: {excess}, estimated from its dense tangent stiffness (6 coordinates per "
+            "moving body, squared); remove bodies, or switch the limits off (setting check_limits: false, "
+            "CLI --no-limits)",
+        )
+    steps = f", step = {s.step:g} s" if analysis == "simulate" else ""
+    raise ModelError(
+        "settings",
+        f"the {analysis} run is too large: {excess}, estimated from t_end = {s.t_end:g} s{steps}, "
+        f"output_step = {s.output_step:g} s; shorten t_end, lengthen the steps, or switch the limits off "
+        "(setting check_limits: false, CLI --no-limits)",
+    )
 
 
 def validate_run(model: Model, analysis: str = "simulate", t: float | None = None) -> None:
@@ -149,18 +174,12 @@ def validate_run(model: Model, analysis: str = "simulate", t: float | None = Non
     ``t`` only. Raises ModelError naming the settings, the time or the profile."""
     if t is not None:
         check_number(t, "t", kind="instant")
+        if analysis == "statics":
+            refuse_run_size(run_size(model, "statics"), "statics", model.settings)
         _check_model_profiles(model, np.array([float(t)]))
         return
     s = model.settings
-    excess = run_size(model, analysis).excess()
-    if s.check_limits and excess:
-        steps = f", step = {s.step:g} s" if analysis == "simulate" else ""
-        raise ModelError(
-            "settings",
-            f"the {analysis} run is too large: {excess}, estimated from t_end = {s.t_end:g} s{steps}, "
-            f"output_step = {s.output_step:g} s; shorten t_end, lengthen the steps, or switch the limits off "
-            "(setting check_limits: false, CLI --no-limits)",
-        )
+    refuse_run_size(run_size(model, analysis), analysis, s)
     _check_model_profiles(model, _output_times(s, MAX_SAMPLES))
 
 
