@@ -17,9 +17,13 @@ others -> angle;
 Distance by the kinds of its two elements and their radii, as FreeCAD's solver
 (:mod:`.assembly_distances`); RackPinion, Screw, Gears,
 Belt -> coupler joints (:mod:`.assembly_couplers`); Grounded -> the body's Grounded flag.
-Everything else is reported with the reason, never dropped silently; joint limits are not
+Everything else is reported with the reason, never dropped silently (a dropped joint becomes a
+``joint_dropped`` run warning, :func:`import_warnings`); joint limits are not
 simulated and their values are listed in the report. FreeCAD 1.1's motions become drivers
 (:mod:`.assembly_motions`).
+Our imported joints keep the Assembly joint's Label as their model name (:func:`assembly_label`),
+whatever Label FreeCAD gives our object (Labels are unique in a document), so joints.csv keeps
+its columns across re-imports.
 Masses never come from the Assembly (its solver uses dummy masses): bodies get their mass
 properties from their solids like any Body.
 """
@@ -27,11 +31,13 @@ properties from their solids like any Body.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..solver.model.catalog import JOINTS, joint_for_assembly
+from ..solver.results.status import RunWarning
 from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
 from .assembly_distances import DistanceUnsupported, element_kind, map_distance
 from .assembly_motions import apply_time_settings, chosen_simulation, current_coordinates, import_motions
@@ -51,6 +57,11 @@ LIMITS = (
 )
 _COS_TOL = 1e-12  # an Angle whose cosine is this close to 0 or +-1 is perpendicular or parallel
 SOURCE_PREFIX = "assembly joint "  # Reference1 of an imported joint: prefix + the Assembly joint's Name
+DEACTIVATED = "deactivated"  # the reason of a joint left out on purpose (not a run warning)
+
+
+class MissingObject(LookupError):
+    """A joint reference whose object path names an object no longer in the document."""
 
 
 class Unsupported(Exception):
@@ -110,6 +121,24 @@ class ImportReport:
             lines += ["  - %s: %s" % (label, why) for label, why in self.unsupported]
         lines += ["Note: %s" % n for n in self.notes]
         return "\n".join(lines)
+
+    def warnings(self) -> list[RunWarning]:
+        """A ``joint_dropped`` run warning per joint left out for a reason (not deactivated)."""
+        return [
+            RunWarning(
+                "joint_dropped",
+                "Assembly '%s': joint '%s' is not in the model: %s" % (self.assembly, label, why),
+                None,
+                (label,),
+            )
+            for label, why in self.unsupported
+            if why != DEACTIVATED
+        ]
+
+
+def import_warnings(reports: list[ImportReport]) -> list[RunWarning]:
+    """The run warnings of Assembly imports (:meth:`ImportReport.warnings`)."""
+    return [w for r in reports for w in r.warnings()]
 
 
 def _active(joint) -> bool:
@@ -192,6 +221,8 @@ def _resolve_side(resolve: Callable, joint, k: int) -> tuple:
     try:
         side = tuple(resolve(ref, first_property(joint, "Placement%d" % k, "JCS%d" % k)))
         return side + (0.0,) * (4 - len(side))
+    except MissingObject as exc:
+        raise Unsupported("Reference%d %s" % (k, exc)) from None
     except Exception as exc:  # FreeCAD raises its own types from broken links and placements
         raise Unsupported("Reference%d %r cannot be resolved (%s: %s)" % (k, ref, type(exc).__name__, exc)) from None
 
@@ -204,7 +235,7 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     (a circle's, cylinder's or sphere's, else 0) may be left out."""
     label = first_property(joint, "Label", "Name", default="joint")
     if not _active(joint):
-        raise Unsupported("deactivated")
+        raise Unsupported(DEACTIVATED)
     jtype = str(first_property(joint, "JointType", default=""))
     if first_property(joint, "Reference1") is None or first_property(joint, "Reference2") is None:
         raise Unsupported("%s joint without two references" % (jtype or "untyped"))
@@ -302,6 +333,7 @@ def make_resolver(assembly: App.DocumentObject) -> Callable:
     def resolve(ref: tuple, placement: App.Placement) -> tuple[App.DocumentObject, App.Placement, str, float]:
         root, subs = ref[0], list(ref[1]) if len(ref) > 1 else [""]
         sub = subs[0] if subs else ""
+        check_objects_exist(root, sub)
         part = moving_part(root, sub, ref)
         if is_broken_link(part):
             raise LookupError(BROKEN_LINK % part.Label)
@@ -315,6 +347,19 @@ def make_resolver(assembly: App.DocumentObject) -> Callable:
         return part, jcs, kind, radius
 
     return resolve
+
+
+def check_objects_exist(root, sub: str) -> None:
+    """MissingObject naming the reference (e.g. 'B.Edge2') when an object on its path is no
+    longer in the document (a part deleted after the joint was made)."""
+    path = sub.rsplit(".", 1)[0] if "." in sub else ""
+    if root is None or getattr(root, "Document", None) is None:
+        raise MissingObject("'%s' points to an object that no longer exists" % sub)
+    if path and root.getSubObject(path + ".", retType=1) is None:
+        missing = next((n for n in path.split(".") if n and root.Document.getObject(n) is None), path.split(".")[-1])
+        raise MissingObject(
+            "'%s' points to an object that no longer exists ('%s' is not in the document)" % (sub, missing)
+        )
 
 
 def import_assembly(
@@ -438,8 +483,24 @@ def _update_joint(obj, m: MappedJoint) -> None:
     obj.JointType = m.type
     obj.Body1, obj.Body2 = body1, body2
     obj.Frame = m.frame
-    obj.Label = m.label
+    if _label_stem(obj.Label) != _label_stem(m.label):  # the Assembly joint was renamed
+        obj.Label = m.label
     _set_second_frame(obj, m)
+
+
+def _label_stem(label: str) -> str:
+    """A Label without the digits FreeCAD appends to make it unique ('Hinge003' -> 'Hinge')."""
+    return re.sub(r"\d+$", "", label)
+
+
+def assembly_label(obj) -> str | None:
+    """The Label of the Assembly joint our joint ``obj`` was imported from (its model name),
+    or None for a joint not imported or whose Assembly joint is gone."""
+    ref = str(getattr(obj, "Reference1", "") or "")
+    if not ref.startswith(SOURCE_PREFIX):
+        return None
+    source = obj.Document.getObject(ref[len(SOURCE_PREFIX) :])
+    return source.Label if source is not None else None
 
 
 def _set_second_frame(obj, m: MappedJoint | CouplerJoint) -> None:

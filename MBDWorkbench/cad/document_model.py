@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..solver.model.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from .archive import check_document_file
+from .assembly_import import assembly_label, import_warnings, sync_assemblies
 from .errors import CadError
 from .force_fields import COMPONENTS, driver_unit, field_unit, optional, property_name
 from .joint_references import joint_frames, uses_second_frame
@@ -76,10 +77,11 @@ def _mm_to_m(vector):
 
 # ----------------------------------------------------------------------------- names
 def _model_names(objects):
-    """Unique model names from labels ('ground' is reserved)."""
+    """Unique model names from labels ('ground' is reserved); a joint imported from an
+    Assembly is named by the Assembly joint's Label (stable across re-imports)."""
     names, used = {}, set()
     for o in objects:
-        name = o.Label.strip() or o.Name
+        name = (assembly_label(o) or o.Label).strip() or o.Name
         if name == "ground" or name in used:
             name = "%s_%s" % (name, o.Name)
         used.add(name)
@@ -532,11 +534,23 @@ def open_document(path: str) -> tuple[App.Document, bool]:
     return doc, True
 
 
+def synced_document_model(
+    doc: App.Document, simulation: App.DocumentObject | None = None, show=None
+) -> tuple[Model, dict]:
+    """:func:`document_model` after importing or updating the document's Assemblies
+    (:func:`.assembly_import.sync_assemblies`, ``show(text)`` gets their reports); the joints
+    an import left out become the model's ``joint_dropped`` warnings (summary.json, report)."""
+    doc.recompute()
+    reports = sync_assemblies(doc, show=show)
+    model, mapping = document_model(doc, simulation)
+    model.warnings = import_warnings(reports)
+    return model, mapping
+
+
 def model_from_document_file(path: str, simulation: str | App.DocumentObject | None = None) -> Model:
     """Open an .FCStd file (headless), build its Model, close it again. Errors in the
     document are raised as the solver's ModelError naming the file (the CLI reports them)."""
     from ..solver.errors import ModelError
-    from .assembly_import import sync_assemblies
     from .freecad_env import FreeCADNotFoundError, import_freecad
 
     try:
@@ -551,9 +565,7 @@ def model_from_document_file(path: str, simulation: str | App.DocumentObject | N
         raise ModelError(path, str(exc)) from None
     try:
         sim = doc.getObject(simulation) if isinstance(simulation, str) else simulation
-        doc.recompute()
-        sync_assemblies(doc, show=lambda text: print(text, file=sys.stderr))
-        return model_from_document(doc, sim)
+        return synced_document_model(doc, sim, show=lambda text: print(text, file=sys.stderr))[0]
     except CadError as exc:
         raise ModelError(path, str(exc)) from None
     finally:

@@ -35,13 +35,10 @@ CHECK_BOX = "MBD_CheckReport"
 def _model(doc):
     import FreeCAD as App
 
-    from ..cad.assembly_import import sync_assemblies
-    from ..cad.document_model import document_model
+    from ..cad.document_model import synced_document_model
 
-    doc.recompute()
     # a document with an Assembly: its joints imported or updated first, omissions to the Report view
-    sync_assemblies(doc, show=lambda text: App.Console.PrintWarning(text + "\n"))
-    return document_model(doc)
+    return synced_document_model(doc, show=lambda text: App.Console.PrintWarning(text + "\n"))
 
 
 class CheckCommand(Command):

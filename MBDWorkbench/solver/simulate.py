@@ -210,7 +210,7 @@ def _finish(res, status, stepper, start, clock, writer):
     warnings, behind = ([], None) if stepper is None else (list(stepper.warnings), stepper.integrated)
     if behind is not None and behind.worst:
         res.integrated_violation = behind.largest()
-    res.warnings = quality.gate(res, start, warnings, behind)
+    res.warnings = list(res.model.warnings) + quality.gate(res, start, warnings, behind)  # the model's first
     res.status = final_status(status, res.warnings)
     if writer is not None:
         writer.commit(res)  # after the status is final: summary.json is written here

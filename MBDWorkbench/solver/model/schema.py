@@ -156,6 +156,7 @@ class Model:
     gravity: list = field(default_factory=lambda: [0.0, 0.0, -9.81])
     settings: Settings = field(default_factory=Settings)
     description: str = ""
+    warnings: list = field(default_factory=list, compare=False)  # RunWarning found building it (not saved)
 
     def body(self, name: str) -> Body:
         """The body called ``name`` (KeyError if absent)."""
@@ -175,6 +176,7 @@ class Model:
         """A JSON-ready dict (the format of docs/model-format.md) that ``from_dict`` reads
         back: each force keeps only the fields of its type."""
         d = _strip_none(asdict(self))
+        d.pop("warnings", None)  # they go into the run's summary.json, not the model file
         d["forces"] = [_force_dict(f) for f in d["forces"]]
         for b in d["bodies"]:  # a point mass has no inertia; a rigid body does not say it is one
             b.pop("inertia" if b["point_mass"] else "point_mass", None)
