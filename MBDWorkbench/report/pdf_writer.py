@@ -3,6 +3,7 @@ wrapped cells and repeated headers, plots drawn directly on the page: vector out
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import matplotlib
@@ -28,9 +29,10 @@ _T2P = TextToPath()
 def printable(s: object) -> str:
     """``s`` as text without the control characters the fonts have no glyph for (matplotlib
     warns "Glyph 10 missing" and draws a box): tabs and other white space become spaces,
-    line breaks are kept (wrap splits on them), other control characters are dropped."""
+    line breaks and no-break spaces are kept (wrap splits on the first, never on the second), other
+    control characters are dropped."""
     text = str(s).replace("\r\n", "\n").replace("\r", "\n")
-    return "".join(c if c == "\n" or c.isprintable() else (" " if c.isspace() else "") for c in text)
+    return "".join(c if c in "\n\xa0" or c.isprintable() else (" " if c.isspace() else "") for c in text)
 
 
 def text_width(s: str, size: float, bold: bool = False) -> float:
@@ -142,12 +144,12 @@ class PdfBuilder:
         self.y += 0.08
 
     def table(self, b: Table) -> None:
-        cells = pdf_cells(b)
+        header, cells = [unit_kept_whole(printable(h)) for h in b.header], pdf_cells(b)
         size = TABLE
-        while sum(word_widths(b.header, cells, b.numeric, size)) > CONTENT_W and size > MIN_TABLE:
+        while sum(word_widths(header, cells, b.numeric, size)) > CONTENT_W and size > MIN_TABLE:
             size -= 0.5  # the longest words of all columns side by side do not fit: a smaller font
-        widths = column_widths(b.header, cells, b.numeric, CONTENT_W, size)
-        head = [wrap(h, widths[c] - 2 * CELL_PAD, size, True) for c, h in enumerate(b.header)]
+        widths = column_widths(header, cells, b.numeric, CONTENT_W, size)
+        head = [wrap(h, widths[c] - 2 * CELL_PAD, size, True) for c, h in enumerate(header)]
         rows = [[wrap(cell, widths[c] - 2 * CELL_PAD, size) for c, cell in enumerate(r)] for r in cells]
         lh = size / 72 * 1.35
         head_h = max(len(h) for h in head) * lh + 0.06
@@ -227,7 +229,7 @@ def pdf_cells(table: Table) -> list[list[str]]:
     a word wider than ``LONG_WORD`` [in] summarised (the HTML report keeps the full text)."""
     out = []
     for row in table.pdf_rows or table.rows:
-        texts = [printable(cell) for cell in row]
+        texts = [unit_kept_whole(printable(cell)) for cell in row]
         out.append(
             [
                 _summarised(t) if c not in table.numeric and _widest_word(t, TABLE) > LONG_WORD else t
@@ -235,6 +237,11 @@ def pdf_cells(table: Table) -> list[list[str]]:
             ]
         )
     return out
+
+
+def unit_kept_whole(text: str) -> str:
+    """``text`` with the spaces inside its square brackets made no-break ('[N m]' never wraps)."""
+    return re.sub(r"\[[^\[\]\n]*\]", lambda m: m.group(0).replace(" ", "\xa0"), text)
 
 
 def _summarised(text: str) -> str:
@@ -246,7 +253,7 @@ def _summarised(text: str) -> str:
 
 def _widest_word(text: str, size: float, bold: bool = False) -> float:
     """Width [in] of the widest word of ``text`` (words: split at white space)."""
-    return max((text_width(w, size, bold) for w in text.split()), default=0.0)
+    return max((text_width(w, size, bold) for w in text.replace("\n", " ").split(" ")), default=0.0)
 
 
 def word_widths(header: list, cells: list[list[str]], numeric: list, size: float) -> list[float]:
