@@ -141,3 +141,18 @@ def test_the_broken_word_check_finds_a_word_cut_by_a_narrow_column(tmp_path):
         pdf_writer.column_widths = old
     found = broken_words(path, {"Description", "Integrator", "universal"})
     assert {p.replace(" | ", "") for p in found} == {"Description", "Integrator", "universal"}
+
+
+def test_a_cell_with_a_formula_wider_than_its_table_is_summarised(tmp_path):
+    """Any table (not only the drivers'): a single 'word' too wide for a cell is summarised in the
+    PDF (its length stated), the other cells keep their words whole."""
+    from MBDWorkbench.report.document import Table
+    from MBDWorkbench.report.pdf_writer import write_pdf
+
+    formula = "+".join("%d.25*sin(%d.0*t)^2" % (k, k) for k in range(40))
+    path = str(tmp_path / "formula.pdf")
+    write_pdf([Table(["Description", "expression"], [["Integrator universal", "f = " + formula]])], path, "t")
+    text = " ".join(layout_text(path).split())
+    assert "%d characters (full text in the HTML report): f =" % len("f = " + formula) in text
+    assert "sin(39.0*t)" not in text
+    assert not broken_words(path, {"Description", "Integrator", "universal"})
