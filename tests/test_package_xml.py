@@ -2,9 +2,13 @@
 the package's, its licence pyproject.toml's, its icons and LICENSE exist, its workbench class is the
 one InitGui.py registers, and no placeholder address or e-mail is left."""
 
+import re
+import sys
 import tomllib
 import xml.etree.ElementTree as ET
 from pathlib import Path
+
+import pytest
 
 import MBDWorkbench
 
@@ -35,3 +39,45 @@ def test_no_placeholder_address_or_email():
         assert placeholder not in text
     for url in _root().findall("p:url", NS):
         assert url.text and url.text.startswith("https://") and "OWNER" not in url.text
+
+
+def _freecad_metadata():
+    """FreeCAD's own reader of package.xml (the Addon Manager's), or a skip where FreeCAD is absent."""
+    from MBDWorkbench.cad.freecad_env import FreeCADNotFoundError, import_freecad
+
+    try:
+        App = import_freecad(with_part=False)
+    except FreeCADNotFoundError as exc:
+        pytest.skip("FreeCAD is not available to %s: %s" % (sys.executable, exc))
+    return App, App.Metadata(str(REPO / "package.xml"))
+
+
+def _version_tuple(text):
+    return tuple(int(part) for part in text.split("."))
+
+
+def test_freecad_reads_every_field_back():
+    App, meta = _freecad_metadata()
+    root = _root()
+    assert meta.Name == root.findtext("p:name", namespaces=NS) and meta.Name
+    assert meta.Description == root.findtext("p:description", namespaces=NS) and meta.Description
+    assert meta.Version == MBDWorkbench.__version__
+    for people in (meta.Maintainer, meta.Author):
+        assert people, "no maintainer/author read back"
+        for person in people:
+            assert person["name"].strip()
+            assert re.fullmatch(r"[^@\s]+@[^@\s]+\.[A-Za-z]+", person["email"]), person
+    assert [lic["name"] for lic in meta.License] == ["LGPL-2.1-or-later"]
+    urls = {url["type"]: url["location"] for url in meta.Urls}
+    assert {"repository", "bugtracker"} <= set(urls)
+    assert all(location.startswith("https://") for location in urls.values())
+    assert (REPO / meta.Icon).is_file()
+
+
+def test_freecad_version_bounds_admit_0_20_to_1_x():
+    App, meta = _freecad_metadata()
+    low, high = _version_tuple(meta.FreeCADMin), _version_tuple(meta.FreeCADMax)
+    assert low[:2] == (0, 20)
+    assert high >= (1, 9), "freecadmax %s shuts out FreeCAD 1.x" % meta.FreeCADMax
+    running = tuple(int(part) for part in App.Version()[:2])
+    assert low[:2] <= running <= high[:2]

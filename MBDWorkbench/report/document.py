@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import platform
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -44,6 +45,7 @@ class Table:
     rows: list
     caption: str = ""
     numeric: list = field(default_factory=list)  # column indices aligned right
+    pdf_rows: list | None = None  # the rows as the PDF prints them (long expressions summarised), else rows
 
 
 Block = Heading | Para | Table | plots.Plot  # one element of the report, rendered by html_writer and pdf_writer
@@ -285,9 +287,10 @@ def model_blocks(model: Model) -> list[Block]:
     ]
     if model.drivers:
         rows = [[d.name, d.type, d.joint, profile_text(d.profile), effort_text(DRIVERS[d.type])] for d in model.drivers]
+        short = [[*r[:3], profile_text(d.profile, LONG_VALUE), r[4]] for r, d in zip(rows, model.drivers)]
         out += [
             Heading("Drivers", 2),
-            Table(["driver", "type", "joint", "profile", "applies"], rows, driver_note(model)),
+            Table(["driver", "type", "joint", "profile", "applies"], rows, driver_note(model), pdf_rows=short),
         ]
     out += [Heading("Springs, dampers and applied loads", 2)]
     if model.forces:
@@ -315,7 +318,12 @@ def frame_text(j: Joint) -> str:
     return "local " + "; ".join(parts)
 
 
-def profile_text(p: str | float | dict) -> str:
+LONG_VALUE = 80  # [characters] a profile value longer than this is summarised in the PDF
+
+
+def profile_text(p: str | float | dict, longest: int | None = None) -> str:
+    """A driver profile as text; with ``longest``, a value of more characters is summarised
+    (:func:`expression_summary`) and its full text left to the HTML report."""
     if isinstance(p, dict):
         items = []
         for k, v in p.items():
@@ -323,9 +331,30 @@ def profile_text(p: str | float | dict) -> str:
                 continue
             if isinstance(v, list) and len(v) > 4:
                 v = f"[{len(v)} values, {g(min(v))} to {g(max(v))}]"
+            elif longest is not None and k != "description" and len(str(v)) > longest:
+                v = expression_summary(str(v))
             items.append(f"{k} = {v}")
         return f"{p.get('type', '?')}: " + ", ".join(items)
-    return str(p)
+    text = str(p)
+    return expression_summary(text) if longest is not None and len(text) > longest else text
+
+
+def expression_summary(text: str) -> str:
+    """'21 terms in t, 1198 characters (full text in the HTML report)'."""
+    variables = sorted(set(re.findall(r"\b(t|time)\b", text)))
+    in_ = " in " + ", ".join(variables) if variables else ""
+    return f"{top_level_terms(text)} terms{in_}, {len(text)} characters (full text in the HTML report)"
+
+
+def top_level_terms(text: str) -> int:
+    """Number of terms of ``text``'s outermost sum ('a*(b + c) - d': 2)."""
+    flat = re.sub(r"(?<=\d)[eE][-+]?\d+", "", text)  # 1.5e-06: the exponent's sign is no operator
+    depth, kept = 0, []
+    for c in flat:
+        if depth == 0 or c == ")" and depth == 1:
+            kept.append(c)
+        depth += (c == "(") - (c == ")" and depth > 0)
+    return 1 + len(re.findall(r"(?<=[\w.)\]])\s*[-+]", "".join(kept)))
 
 
 def driver_note(model: Model) -> str:

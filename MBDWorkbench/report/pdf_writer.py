@@ -3,6 +3,7 @@ wrapped cells and repeated headers, plots drawn directly on the page: vector out
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import matplotlib
@@ -20,15 +21,18 @@ CONTENT_W = PAGE_W - 2 * MARGIN_X
 BODY, SMALL, TABLE = 9.0, 7.5, 7.0  # font sizes [pt]
 HEAD = {0: 16.0, 1: 13.0, 2: 10.5}
 CELL_PAD = 0.06  # [in] each side of a cell
+MIN_TABLE = 5.0  # [pt] smallest table font, used where a table's longest words do not fit at TABLE
+LONG_WORD = 0.4 * CONTENT_W  # [in] a cell with a wider word (a long formula) is summarised in the PDF
 _T2P = TextToPath()
 
 
 def printable(s: object) -> str:
     """``s`` as text without the control characters the fonts have no glyph for (matplotlib
     warns "Glyph 10 missing" and draws a box): tabs and other white space become spaces,
-    line breaks are kept (wrap splits on them), other control characters are dropped."""
+    line breaks and no-break spaces are kept (wrap splits on the first, never on the second), other
+    control characters are dropped."""
     text = str(s).replace("\r\n", "\n").replace("\r", "\n")
-    return "".join(c if c == "\n" or c.isprintable() else (" " if c.isspace() else "") for c in text)
+    return "".join(c if c in "\n\xa0" or c.isprintable() else (" " if c.isspace() else "") for c in text)
 
 
 def text_width(s: str, size: float, bold: bool = False) -> float:
@@ -140,19 +144,23 @@ class PdfBuilder:
         self.y += 0.08
 
     def table(self, b: Table) -> None:
-        widths = column_widths(b, CONTENT_W)
-        head = [wrap(h, widths[c] - 2 * CELL_PAD, TABLE, True) for c, h in enumerate(b.header)]
-        rows = [[wrap(cell, widths[c] - 2 * CELL_PAD, TABLE) for c, cell in enumerate(r)] for r in b.rows]
-        lh = TABLE / 72 * 1.35
+        header, cells = [unit_kept_whole(printable(h)) for h in b.header], pdf_cells(b)
+        size = TABLE
+        while sum(word_widths(header, cells, b.numeric, size)) > CONTENT_W and size > MIN_TABLE:
+            size -= 0.5  # the longest words of all columns side by side do not fit: a smaller font
+        widths = column_widths(header, cells, b.numeric, CONTENT_W, size)
+        head = [wrap(h, widths[c] - 2 * CELL_PAD, size, True) for c, h in enumerate(header)]
+        rows = [[wrap(cell, widths[c] - 2 * CELL_PAD, size) for c, cell in enumerate(r)] for r in cells]
+        lh = size / 72 * 1.35
         head_h = max(len(h) for h in head) * lh + 0.06
         self.ensure(head_h + lh * 2 + 0.1)
-        self._table_header(head, widths, head_h, lh)
+        self._table_header(head, widths, head_h, lh, size)
         for r in rows:
             h = max(len(c) for c in r) * lh + 0.04
             if self.room() < h:
                 self.new_page()
-                self._table_header(head, widths, head_h, lh)
-            self._row(r, widths, lh, b.numeric)
+                self._table_header(head, widths, head_h, lh, size)
+            self._row(r, widths, lh, b.numeric, size)
             self.y += h
             self._rule(0.3, "0.75")
         if b.caption:
@@ -163,7 +171,7 @@ class PdfBuilder:
                 self.y += SMALL / 72 * 1.35
         self.y += 0.15
 
-    def _table_header(self, head, widths, head_h, lh):
+    def _table_header(self, head, widths, head_h, lh, size):
         from matplotlib.patches import Rectangle
 
         top = 1 - self.y / PAGE_H
@@ -178,11 +186,11 @@ class PdfBuilder:
             )
         )
         self.y += 0.03
-        self._row(head, widths, lh, [], bold=True)
+        self._row(head, widths, lh, [], size, bold=True)
         self.y += head_h - 0.03
         self._rule(0.6, "0.4")
 
-    def _row(self, cells, widths, lh, numeric, bold=False):
+    def _row(self, cells, widths, lh, numeric, size, bold=False):
         x = MARGIN_X
         y0 = self.y
         for c, lines in enumerate(cells):
@@ -190,7 +198,7 @@ class PdfBuilder:
             for k, line in enumerate(lines):
                 self.y = y0 + 0.02 + k * lh
                 xx = x + widths[c] - CELL_PAD if right else x + CELL_PAD
-                self.text(xx, line, TABLE, ha="right" if right else "left", weight="bold" if bold else "normal")
+                self.text(xx, line, size, ha="right" if right else "left", weight="bold" if bold else "normal")
             x += widths[c]
         self.y = y0
 
@@ -216,38 +224,72 @@ class PdfBuilder:
         self.y += 0.2
 
 
-def column_widths(table: Table, avail: float) -> list[float]:
-    """Column widths [in]: natural (one-line) widths; if too wide, the text columns are
-    shrunk (their cells wrap) in proportion to their widths, numeric columns never."""
-    n = len(table.header)
+def pdf_cells(table: Table) -> list[list[str]]:
+    """The cells the PDF prints: ``table.pdf_rows`` (or its rows) as text, a cell still holding
+    a word wider than ``LONG_WORD`` [in] summarised (the HTML report keeps the full text)."""
+    out = []
+    for row in table.pdf_rows or table.rows:
+        texts = [unit_kept_whole(printable(cell)) for cell in row]
+        out.append(
+            [
+                _summarised(t) if c not in table.numeric and _widest_word(t, TABLE) > LONG_WORD else t
+                for c, t in enumerate(texts)
+            ]
+        )
+    return out
+
+
+def unit_kept_whole(text: str) -> str:
+    """``text`` with the spaces inside its square brackets made no-break ('[N m]' never wraps)."""
+    return re.sub(r"\[[^\[\]\n]*\]", lambda m: m.group(0).replace(" ", "\xa0"), text)
+
+
+def _summarised(text: str) -> str:
+    return "%d characters (full text in the HTML report): %s ..." % (
+        len(text),
+        " ".join(w for w in text.split()[:12] if text_width(w, TABLE) <= LONG_WORD),
+    )
+
+
+def _widest_word(text: str, size: float, bold: bool = False) -> float:
+    """Width [in] of the widest word of ``text`` (words: split at white space)."""
+    return max((text_width(w, size, bold) for w in text.replace("\n", " ").split(" ")), default=0.0)
+
+
+def word_widths(header: list, cells: list[list[str]], numeric: list, size: float) -> list[float]:
+    """Narrowest width [in] of each column: its widest word (header in bold), a numeric
+    column's widest cell (numbers never wrap), plus the cell padding."""
+    return [
+        max(
+            [_widest_word(printable(h), size, True)]
+            + [text_width(r[c], size) if c in numeric else _widest_word(r[c], size) for r in cells]
+        )
+        + 2 * CELL_PAD
+        + 0.02
+        for c, h in enumerate(header)
+    ]
+
+
+def column_widths(header: list, cells: list[list[str]], numeric: list, avail: float, size: float) -> list[float]:
+    """Column widths [in] from their content: each column's one-line width where they all fit
+    in ``avail``; else each column gets its widest word (cells wrap only between words) plus a
+    share of the room left in proportion to how much wider its one-line text is."""
+    n = len(header)
     nat = [
-        max([text_width(str(table.header[c]), TABLE, True)] + [text_width(str(r[c]), TABLE) for r in table.rows])
+        max([text_width(printable(header[c]), size, True)] + [text_width(r[c], size) for r in cells])
         + 2 * CELL_PAD
         + 0.02
         for c in range(n)
     ]
     if sum(nat) <= avail:
         if n <= 4:  # a short table spans the page: its last text column takes the room left
-            text = [c for c in range(n) if c not in table.numeric]
+            text = [c for c in range(n) if c not in numeric]
             nat[text[-1] if text else -1] += avail - sum(nat)
         return nat
-    fixed = set(table.numeric)
-    words = [
-        max(text_width(w, TABLE, True) for w in (printable(table.header[c]).split() or [""])) + 2 * CELL_PAD + 0.02
-        for c in range(n)
-    ]
-    for c in fixed:  # numeric headers may wrap at spaces, numbers never
-        nat[c] = max([words[c]] + [text_width(str(r[c]), TABLE) + 2 * CELL_PAD + 0.02 for r in table.rows])
-    while True:
-        flexible = [c for c in range(n) if c not in fixed]
-        rest = avail - sum(nat[c] for c in fixed)
-        if not flexible or rest <= 0:
-            return nat
-        share = {c: rest * nat[c] / sum(nat[b] for b in flexible) for c in flexible}
-        newly = [c for c in flexible if nat[c] <= share[c]]
-        if not newly:
-            return [share[c] if c in share else nat[c] for c in range(n)]
-        fixed |= set(newly)
+    least = word_widths(header, cells, numeric, size)
+    want = [max(a - m, 0.0) for a, m in zip(nat, least)]
+    spare = max(avail - sum(least), 0.0)
+    return [m + spare * w / (sum(want) or 1.0) for m, w in zip(least, want)]
 
 
 def _keep(following):
