@@ -18,9 +18,9 @@ from typing import TextIO
 from .solver.errors import Cancelled, ModelError, SimulationError
 from .solver.model import Model, Settings
 from .solver.model.catalog import JOINTS
-from .solver.model.limits import RANGES, estimate_run, estimate_statics
+from .solver.model.limits import RANGES
 from .solver.model.parse import from_dict, parse_json, read_model_text
-from .solver.model.validate import refuse_run_size
+from .solver.model.validate import estimate_size, refuse_run_size
 from .solver.results.files import ResultsWriteError
 from .solver.results.status import (
     CANCELLED,
@@ -76,12 +76,7 @@ def refuse_oversized(data: object, analysis: str, overrides: dict) -> None:
     kinds = [j.get("type") for j in joints if isinstance(j, dict)]
     rows = sum(JOINTS[k].equations for k in kinds if isinstance(k, str) and k in JOINTS) + len(drivers)
     s = Settings(t_end=float(values["t_end"]), step=float(values["step"]), output_step=float(values["output_step"]))
-    if analysis == "statics":
-        size = estimate_statics(moving, rows, len(joints), len(drivers))
-    else:
-        step = s.step if analysis == "simulate" else None
-        size = estimate_run(s.t_end, step, s.output_step, moving, rows, len(joints), len(drivers))
-    refuse_run_size(size, analysis, s)
+    refuse_run_size(estimate_size(analysis, s, moving, rows, len(joints), len(drivers)), analysis, s)
 
 
 def _a_time(value: object) -> bool:

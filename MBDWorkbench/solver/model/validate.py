@@ -135,13 +135,18 @@ def validate(model: Model) -> None:
 def run_size(model: Model, analysis: str = "simulate") -> RunSize:
     """Estimated size of a run of ``model`` with its settings: ``simulate`` integrates with
     settings.step, ``kinematics`` solves at the output times only, ``statics`` once."""
-    s = model.settings
     rows = sum(JOINTS[j.type].equations for j in model.joints) + len(model.drivers)
     moving = sum(1 for b in model.bodies if not b.grounded)
+    return estimate_size(analysis, model.settings, moving, rows, len(model.joints), len(model.drivers))
+
+
+def estimate_size(analysis: str, s: Settings, moving: int, rows: int, joints: int, drivers: int) -> RunSize:
+    """Estimated size of a run (``simulate``, ``kinematics``, ``statics``) with settings ``s`` of a model of
+    ``moving`` bodies, ``rows`` constraint equations (drivers included), ``joints`` joints and ``drivers`` drivers."""
     if analysis == "statics":
-        return estimate_statics(moving, rows, len(model.joints), len(model.drivers))
+        return estimate_statics(moving, rows, joints, drivers)
     step = s.step if analysis == "simulate" else None
-    return estimate_run(s.t_end, step, s.output_step, moving, rows, len(model.joints), len(model.drivers))
+    return estimate_run(s.t_end, step, s.output_step, moving, rows, joints, drivers)
 
 
 def refuse_run_size(size: RunSize, analysis: str, s: Settings) -> None:
