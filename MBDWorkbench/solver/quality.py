@@ -436,25 +436,19 @@ def is_conservative(model: Model) -> bool:
     return True
 
 
-def energy_scale(model: Model, L: float) -> float:
-    """The model's energy scale [J]: the work of lifting every body by the model size L [m]
-    against gravity, sum(m) |g| L (0 without gravity)."""
-    return sum(b.mass for b in model.bodies) * float(np.linalg.norm(model.gravity)) * L
-
-
 def energy_error(res: Results, L: float = 0.0) -> tuple[float, float]:
     """(max |E - E(0) - works| / energy scale, time [s] of that maximum). The scale is the
     energy the run exchanges: max(kinetic energy, range of the potential energy), so it does
-    not depend on where the potential is zero, and at least ENERGY_FLOOR x :func:`energy_scale`
-    (L: the model size [m]), so that a model at rest is judged against its own energy, not its
-    rounding; (0, t0) when nothing moves in a model without energy scale."""
+    not depend on where the potential is zero, and at least ENERGY_FLOOR x the work of lifting the
+    moving bodies by the model size L [m] (System.weight() L), so that a model at rest is judged
+    against its own energy, not its rounding; (0, t0) when nothing moves in a model without energy scale."""
     e = res.energy()
     bal = np.nan_to_num(np.abs(e["balance"]), nan=np.inf)
     finite = np.isfinite(e["kinetic"]) & np.isfinite(e["potential"])
     if not finite.any():
         return math.inf, float(res.t[0])
     T, V = e["kinetic"][finite], e["potential"][finite]
-    scale = max(float(T.max()), float(V.max() - V.min()), ENERGY_FLOOR * energy_scale(res.model, L))
+    scale = max(float(T.max()), float(V.max() - V.min()), ENERGY_FLOOR * res.system.weight() * L)
     k = int(np.argmax(bal))
     if scale <= 0.0:
         return (0.0 if bal[k] == 0 else math.inf), float(res.t[k])

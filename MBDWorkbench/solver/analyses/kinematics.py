@@ -363,7 +363,7 @@ def _statics(system, res, t, tol, force_tol, max_iter) -> None:
 
 def _force_scale(system, t, Y):
     """Force scale [N]: total weight, or the largest generalized force, or 1 N."""
-    w = float(np.sum(system.mass) * np.linalg.norm(system.static.gravity))
+    w = system.weight()
     q = float(np.max(np.abs(generalized_forces(system, t, Y)))) if system.nb else 0.0
     return max(w, q, 1e-9) or 1.0
 

@@ -177,6 +177,10 @@ class System:
                     quaternion.matrix(np.asarray(b.orientation, float)),
                 )
 
+    def weight(self) -> float:
+        """Total weight [N] of the moving bodies: sum(m) |g|."""
+        return float(np.sum(self.mass) * np.linalg.norm(self.static.gravity))
+
     def body_index(self, name):
         """Moving-body index of ``name``, or -1 for the ground and grounded bodies."""
         return self.index.get(name, -1)
