@@ -9,7 +9,7 @@ import os
 import numpy as np
 import pytest
 from oracles import n_four_bar as nf
-from test_galpha_compiled import factor_in_band, interpreted_run, solve_in_band
+from test_galpha_compiled import assert_interpreted_run_matches_compiled, factor_in_band, solve_in_band
 
 from bench.study.index3_models import four_bar
 from MBDWorkbench.solver import from_dict, load, simulate
@@ -159,13 +159,4 @@ def test_a_locked_mechanism_stops_in_the_step_that_diverges(monkeypatch):
 
 def test_interpreted_kernels_reproduce_the_compiled_run(monkeypatch):
     """The cold start runs the same kernel functions as Python: the same samples to rounding."""
-    model = load(os.path.join(EXAMPLES, "slider_crank.json"))
-    options = dict(integrator="cros", t_end=0.02, output_step=0.01)
-    compiled = simulate(model, **options)
-    interpreted = interpreted_run(monkeypatch, model, **options)
-    for a, b in (
-        (compiled.Y, interpreted.Y),
-        (compiled.Ydot, interpreted.Ydot),
-        (compiled.multipliers, interpreted.multipliers),
-    ):
-        assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(a).max())
+    assert_interpreted_run_matches_compiled(monkeypatch, "cros")

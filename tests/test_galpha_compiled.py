@@ -222,11 +222,11 @@ def interpreted_run(monkeypatch, model, **options):
     return result
 
 
-def test_interpreted_kernels_reproduce_the_compiled_steps(monkeypatch):
-    """The cold start runs the same kernel functions as Python: the same samples to rounding (NumPy's and
-    LLVM's elementary functions may differ in the last bit)."""
+def assert_interpreted_run_matches_compiled(monkeypatch, integrator):
+    """The slider-crank's samples, interpreted and compiled, agree to rounding (NumPy's and LLVM's elementary
+    functions may differ in the last bit)."""
     model = load(os.path.join(EXAMPLES, "slider_crank.json"))
-    options = dict(integrator="galpha", t_end=0.02, output_step=0.01)
+    options = dict(integrator=integrator, t_end=0.02, output_step=0.01)
     compiled = simulate(model, **options)
     interpreted = interpreted_run(monkeypatch, model, **options)
     for a, b in (
@@ -235,6 +235,11 @@ def test_interpreted_kernels_reproduce_the_compiled_steps(monkeypatch):
         (compiled.multipliers, interpreted.multipliers),
     ):
         assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(a).max())
+
+
+def test_interpreted_kernels_reproduce_the_compiled_steps(monkeypatch):
+    """The cold start runs the same kernel functions as Python: the same samples to rounding."""
+    assert_interpreted_run_matches_compiled(monkeypatch, "galpha")
 
 
 def test_reuse_cycle_ends_at_the_first_step_costing_more_than_its_average():
