@@ -69,10 +69,14 @@ def test_rod_sides_are_opposite_reactions(slider_crank):
     assert (on_crank.side, on_rod.side) == (1, 2)
 
 
-def test_untransferred_force_element_is_named(slider_crank):
-    """The slider carries a spring: its loads are refused, naming the spring."""
+def test_force_element_is_in_the_load_set(slider_crank):
+    """The slider carries a spring: its load is in the set (kind 'spring'), which balances; with
+    it left out the set does not, and the error names the spring."""
     names = unmodelled_forces(slider_crank.model, "slider")
     case = body_load_case(slider_crank, "slider", 25)
+    assert [ld.kind for ld in case.loads if ld.name.startswith("spring")] == ["spring"]
+    assert case.check_equilibrium() < 1e-9
+    case.loads = [ld for ld in case.loads if ld.kind != "spring"]
     with pytest.raises(BodyLoadError, match="spring"):
         case.check_equilibrium(unmodelled=names)
 

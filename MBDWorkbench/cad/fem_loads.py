@@ -24,6 +24,7 @@ import numpy as np
 
 from ..loads import BodyLoadError, body_load_case, worst_instants, write_load_table
 from ..loads.body_loads import case_summary, unmodelled_forces
+from ..loads.force_loads import FORCE_ELEMENT_KINDS
 from ..loads.nodal import body_force_loads, inp_additions, rbe3_forces, resultant, support_321, support_reactions
 from .errors import CadError
 from .objects import MATERIALS, find_objects
@@ -407,6 +408,13 @@ def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
             case.check_equilibrium(unmodelled=unmodelled_forces(res.model, ctx["body"]))
     except BodyLoadError as exc:
         raise CadError(str(exc)) from None
+    acting = [ld for c in cases for ld in c.loads if ld.kind in FORCE_ELEMENT_KINDS]
+    untransferred = sorted({ld.name for ld in acting if ld.force.any() or ld.moment.any()})
+    if untransferred:  # the nodal loads take joints, drivers, gravity and inertia only
+        raise CadError(
+            "force elements act on body '%s': %s; the FEM check does not transfer their loads to the mesh"
+            % (ctx["body"], ", ".join(untransferred))
+        )
     for case in cases:
         for ld in case.loads:
             ld.references = ctx["faces"].get(ld.joint, []) if ld.joint else []

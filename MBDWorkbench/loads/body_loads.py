@@ -6,6 +6,8 @@
   bodies (Body1/Body2 of the document) the body is, i.e. which reference picks its faces.
 * A driver's effort: the constraint load ``-Phi_q^T lam`` of its rows on the body, applied
   at the driven joint's point.
+* The force elements on the body (springs, dampers, applied forces and torques), each by the
+  solver's own element kernel (:mod:`.force_loads`).
 * Gravity ``m g`` and the d'Alembert loads ``-m a_G`` at the CoG and ``-(I alpha + w x I w)``.
 The sum of all of them is zero for a rigid body in a consistent run (checked by
 :meth:`LoadCase.check_equilibrium`)."""
@@ -18,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .force_loads import force_element_loads
+
 EQUILIBRIUM_TOL = 1e-6  # largest allowed residual of the load set relative to its largest load
 
 
@@ -28,8 +32,8 @@ class BodyLoadError(ValueError):
 @dataclass
 class Load:
     """One load on the body: force [N] at ``point`` [m] and moment [N m] about it, global axes.
-    ``kind``: 'joint', 'driver', 'gravity' or 'inertia'; ``joint`` and ``side`` (1 = Body1,
-    2 = Body2 of the joint) for joint and driver loads."""
+    ``kind``: 'joint', 'driver', 'applied', 'spring', 'damper', 'gravity' or 'inertia';
+    ``joint`` and ``side`` (1 = Body1, 2 = Body2 of the joint) for joint and driver loads."""
 
     name: str
     kind: str
@@ -202,6 +206,7 @@ def body_load_case(res, body: str, index: int) -> LoadCase:
     g = np.asarray(res.model.gravity, float)
     m = float(mb.mass)
     loads = _joint_loads(res, body, index) + _driver_loads(res, body, index)
+    loads += [Load(**ld) for ld in force_element_loads(res, body, index)]
     loads.append(Load("gravity", "gravity", cog, m * g, np.zeros(3)))
     loads.append(Load("inertia", "inertia", cog, -m * a, -(inertia @ alpha + np.cross(omega, inertia @ omega))))
     return LoadCase(body, index, float(res.t[index]), loads, cog, R, m, inertia, omega, a, alpha, g)

@@ -301,7 +301,9 @@ class System:
         """The force elements (see numerics/forces.py), sorted by kernel code, as the force_* arrays
         of Static."""
         elements = [self._FORCE_PACKERS[f.type](self, f, f"forces[{fk}]") for fk, f in enumerate(self.model.forces)]
-        elements.sort(key=lambda e: e.code)  # stable: model order within a kernel
+        # model force index of each packed element (stable sort: model order within a kernel)
+        self.force_order = np.array(sorted(range(len(elements)), key=lambda k: elements[k].code), dtype=np.int64)
+        elements = [elements[k] for k in self.force_order]
         counts = np.bincount(np.array([e.code for e in elements], dtype=np.int64), minlength=forces.FORCE_KERNELS)
         return dict(
             force_start=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
