@@ -4,7 +4,8 @@ A view-only state: each part is shown through the coin SoTransform at the top of
 provider (where FreeCAD writes the object's own Placement), so Placements, the undo/redo lists
 and the document's modified flag are untouched; joint frames and CoG markers are hidden through
 their display switch; the symbols of springs and forces follow the parts
-(:func:`.view_providers.follow_parts`). Timeline slider, play/pause, speed and loop. On close the parts are shown
+(:func:`.view_providers.follow_parts`). Timeline slider, play/pause, speed and loop; a free-body
+diagram of a picked body follows the playback (:mod:`.free_body`). On close the parts are shown
 at their Placements again, unless "Keep this frame" is ticked: then the shown pose is written
 as one undoable step "Keep animation frame" (the one way the animation changes the document).
 The panel lets other commands run (Plots, Check, Solve); a document observer stops playback and
@@ -196,6 +197,7 @@ class AnimationPanel:
         self.index = 0
         self.time = float(results.t[0])
         self.playing = False
+        self.free_body = None
         self.form = self._build(QtWidgets)
         self.timer = QtCore.QTimer()
         self.timer.setInterval(self.TICK_MS)
@@ -244,6 +246,10 @@ class AnimationPanel:
         self.keep = QtWidgets.QCheckBox("Keep this frame when closing")
         self.keep.setObjectName("keep")
         layout.addWidget(self.keep)
+        from .free_body import FreeBodyPanel
+
+        self.free_body = FreeBodyPanel(self.doc, self.results, QtWidgets)
+        layout.addWidget(self.free_body.group)
         return form
 
     # ------------------------------------------------------------------ motion
@@ -261,6 +267,7 @@ class AnimationPanel:
             self.slider.setValue(k)
             self.slider.blockSignals(False)
         self.label.setText("t = %.4f s (sample %d of %d)" % (self.time, k, len(self.results) - 1))
+        self.free_body.show(k)
         for func in list(_listeners):
             try:
                 func(self.time)
@@ -328,6 +335,7 @@ class AnimationPanel:
 
     def _closed(self) -> None:
         _active[:] = []
+        self.free_body.close()
         _watch_documents(False)
         for func in list(_listeners):
             try:

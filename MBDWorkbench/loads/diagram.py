@@ -105,7 +105,7 @@ def table_rows(case) -> list[tuple[str, ...]]:
         )
     F, M = case.resultant()
     cog = _components(case.cog * 1e3)
-    rows.append(("sum (about the CoG)", "", "%.3g" % np.linalg.norm(F), _components(F), "%.3g" % np.linalg.norm(M),
+    rows.append(("sum", "", "%.3g" % np.linalg.norm(F), _components(F), "%.3g" % np.linalg.norm(M),
                  _components(M), cog))  # fmt: skip
     return rows
 
