@@ -199,3 +199,39 @@ def test_scale_rule_and_table(forced):
     rows = table_rows(cases[0])
     assert len(rows) == len(cases[0].loads) + 1 and rows[-1][0].startswith("sum")
     assert json.dumps(rows)  # plain text cells
+
+
+def test_report_has_a_free_body_diagram_per_body_at_its_critical_instant(tmp_path):
+    """From a saved results folder: one heading, table and picture per moving body, at the peak
+    of its largest joint reaction; the table's rows are its loads (values as in the load set)."""
+    from MBDWorkbench.report import document, load_results_dir
+    from MBDWorkbench.report.free_body import free_body_blocks
+    from MBDWorkbench.report.plots import Plot
+    from MBDWorkbench.solver.results.files import write_results
+
+    res = run("slider_crank.json", t_end=1.0)
+    write_results(res, tmp_path / "run")
+    data = load_results_dir(tmp_path / "run")
+    blocks = free_body_blocks(data)
+    assert blocks[0].text == "Free-body diagrams"
+    tables = [b for b in blocks if isinstance(b, document.Table)]
+    pictures = [b for b in blocks if isinstance(b, Plot)]
+    assert len(tables) == len(pictures) == len(res.body_names) == 3
+    for body, table in zip(res.body_names, tables):
+        k = worst_instants(res, body)[0]
+        case = body_load_case(res, body, k)
+        assert "sample %d" % k in table.caption and body in table.caption
+        assert [r[0] for r in table.rows] == [ld.name for ld in case.loads] + ["sum"]
+        for row, ld in zip(table.rows, case.loads):
+            assert float(row[2]) == pytest.approx(np.linalg.norm(ld.force), rel=1e-3, abs=1e-9)
+    slider = tables[2]
+    assert any(r[1] == "spring" for r in slider.rows)
+
+
+def test_report_files_hold_the_section(tmp_path):
+    from MBDWorkbench.report import write_report
+
+    res = run("pendulum.json", t_end=0.5)
+    write_report(res, tmp_path / "r", animation=None)
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "Free-body diagrams" in html and "Free-body diagram: bob" in html and "pivot" in html

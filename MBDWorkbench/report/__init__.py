@@ -20,6 +20,7 @@ from . import derived, document, export
 from .animation import View, have_pillow, write_gif, write_strip
 from .data import ReportData, ReportError, from_results, load_results_dir
 from .derived import UserPoint
+from .free_body import free_body_blocks
 from .html_writer import write_html
 from .pdf_writer import write_pdf
 from .structural import structural_blocks
@@ -86,7 +87,7 @@ def write_report(
     directory = os.fspath(directory)
     targets = [os.path.join(directory, n) for n in names]
     _check_targets(directory, targets, overwrite)
-    blocks = document.build(data, pts, view, names, structural_blocks(structural))
+    blocks = document.build(data, pts, view, names, free_body_blocks(data, view) + structural_blocks(structural))
     os.makedirs(directory, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".report-", dir=directory)
     try:

@@ -1,0 +1,140 @@
+"""The report's "Free-body diagrams" section: the load set of each moving body
+(:mod:`MBDWorkbench.loads`) at its critical instant, the peak of its largest joint reaction, as
+a table and a picture (arrows projected on the plane of the report's motion pictures)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..loads import worst_instants
+from ..loads.diagram import COLOURS, MIN_LENGTH, diagram_arrows, diagram_scale
+from ..loads.replay import replayed
+from .animation import View, projection
+from .document import Block, Heading, Para, Table, g, vec
+from .plots import BOTTOM, FONT, LEFT, RIGHT_LEGEND, TOP, Plot
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from ..loads import LoadCase
+    from .data import ReportData
+
+MAX_BODIES = 12  # bodies given a free-body diagram (the first ones of the model)
+HEIGHT = 3.6  # picture height [in]
+
+
+def free_body_blocks(data: ReportData, view: View = None) -> list[Block]:
+    """Heading, method note, and per moving body its table and picture at its critical instant."""
+    bodies = data.body_names[:MAX_BODIES]
+    if not bodies or not data.joint_names:
+        return []
+    blocks: list[Block] = [Heading("Free-body diagrams", 1), Para(_method_text(len(data.body_names)))]
+    try:
+        run = replayed(data)
+        cases = [run.load_case(b, worst_instants(data, b)[0]) for b in bodies]
+    except (ArithmeticError, ValueError) as exc:  # a state the solver cannot evaluate again
+        return blocks + [Para("No free-body diagrams: %s" % exc, "warning")]
+    plane = _view_plane(data, view)
+    for case in cases:
+        blocks += [Heading("%s at t = %s s" % (case.body, g(case.time)), 2), _table(case), _picture(case, plane)]
+    return blocks
+
+
+def _method_text(n_bodies: int) -> str:
+    text = (
+        "Every load on each moving body at its critical instant (the sample of its largest joint reaction "
+        "force): joint reactions and driver efforts at the joint, springs, dampers and applied loads at their "
+        "points, gravity at the centre of gravity and the d'Alembert inertial force -m a and moment "
+        "-(I alpha + w x I w). Global axes; each moment is about its load's point. The loads are those of the "
+        "run's state at that sample evaluated again by the solver; the last row, their sum (moments about the "
+        "centre of gravity), is zero to round-off for a body in dynamic equilibrium. The same load set is "
+        "what the FEM check applies (docs/fem.md)."
+    )
+    if n_bodies > MAX_BODIES:
+        text += " Shown for the first %d of the %d moving bodies." % (MAX_BODIES, n_bodies)
+    return text
+
+
+def _table(case: LoadCase) -> Table:
+    rows = [
+        [ld.name, ld.kind, g(np.linalg.norm(ld.force)), vec(ld.force), g(np.linalg.norm(ld.moment)), vec(ld.moment),
+         vec(np.asarray(ld.point) * 1e3)]
+        for ld in case.loads
+    ]  # fmt: skip
+    F, M = case.resultant()
+    rows.append(["sum", "", g(np.linalg.norm(F), 2), vec(F, 2), g(np.linalg.norm(M), 2), vec(M, 2),
+                 "CoG " + vec(case.cog * 1e3)])  # fmt: skip
+    nm = "N\u00a0m"
+    head = ["load", "kind", "|F| [N]", "F [N]", f"|M| [{nm}]", f"M [{nm}]", "at [mm]"]
+    caption = "Loads on %s at t = %s s (sample %d), global axes." % (case.body, g(case.time), case.index)
+    return Table(head, rows, caption, numeric=[2, 4])
+
+
+def _view_plane(data: ReportData, view: View) -> tuple[np.ndarray, np.ndarray, tuple[str, str], str]:
+    """The plane the report's motion pictures are projected on: (u, v, axis labels, text)."""
+    cloud = np.vstack([data.position(b) for b in data.body_names])
+    return projection(cloud, view)
+
+
+def _picture(case: LoadCase, plane: tuple) -> Plot:
+    u, v, labels, view_text = plane
+    normal = np.cross(u, v)
+    arrows = diagram_arrows(case, diagram_scale([case]))
+    length = max(MIN_LENGTH, case.size())
+    M_max = max([abs(float(a.value @ normal)) for a in arrows if a.moment], default=0.0)
+
+    def flat(p: np.ndarray) -> np.ndarray:
+        return np.array([p @ u, p @ v])
+
+    def draw(fig: Figure, box: tuple) -> None:
+        x0, y0, w, h = box
+        W, H = fig.get_size_inches()
+        ax = fig.add_axes([(x0 + LEFT) / W, (y0 + BOTTOM) / H, (w - LEFT - RIGHT_LEGEND) / W, (h - TOP - BOTTOM) / H])
+        ax.tick_params(labelsize=FONT)
+        ends = [flat(case.cog)]
+        for ld in case.loads:  # the body as lines from its CoG to its load points
+            ax.plot(*np.transpose([flat(case.cog), flat(ld.point)]), color="0.65", lw=2.5, zorder=1)
+        ax.plot(*flat(case.cog), "o", color="0.4", ms=5, zorder=2)
+        kinds = []
+        for a in arrows:
+            colour = COLOURS.get(a.kind, (0.3, 0.3, 0.3))
+            if a.moment:
+                ends += _moment_arc(ax, flat(a.tail), float(a.value @ normal), M_max, length, colour)
+            else:
+                tip = flat(a.tail + a.vector)
+                ax.annotate("", xy=tip, xytext=flat(a.tail), arrowprops=dict(arrowstyle="-|>", lw=1.6, color=colour))
+                ends += [flat(a.tail), tip]
+            if a.kind not in kinds:
+                kinds.append(a.kind)
+                ax.plot([], [], color=colour, lw=2, label=a.kind)
+        ends = np.array(ends)
+        pad = 0.08 * max(float(np.ptp(ends, axis=0).max()), 1e-3)
+        ax.set_xlim(ends[:, 0].min() - pad, ends[:, 0].max() + pad)
+        ax.set_ylim(ends[:, 1].min() - pad, ends[:, 1].max() + pad)
+        ax.set_aspect("equal", adjustable="datalim")
+        ax.set_xlabel(labels[0], fontsize=FONT)
+        ax.set_ylabel(labels[1], fontsize=FONT)
+        ax.grid(True, lw=0.4, alpha=0.5)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=FONT - 1, frameon=False)
+
+    caption = (
+        "Loads on %s at t = %s s, %s: forces as straight arrows from their points (the largest as long as the "
+        "body's largest distance from its CoG to a load point), moments as curved arrows (their component "
+        "normal to the picture, counter-clockwise positive; radius growing with it); grey: the body as lines "
+        "from its CoG to its load points. The table gives every component." % (case.body, g(case.time), view_text)
+    )
+    return Plot("Free-body diagram: %s" % case.body, caption, HEIGHT, draw)
+
+
+def _moment_arc(ax, centre: np.ndarray, moment: float, largest: float, length: float, colour) -> list:
+    """A 3/4 circle around ``centre`` turning with the sign of ``moment``; returns its extent."""
+    if largest <= 0 or abs(moment) <= 1e-6 * largest:
+        return []
+    r = length * (0.08 + 0.17 * abs(moment) / largest)
+    turn = np.linspace(0.0, 1.5 * np.pi, 40) * np.sign(moment)
+    pts = centre + r * np.column_stack([np.cos(turn), np.sin(turn)])
+    ax.plot(pts[:-1, 0], pts[:-1, 1], color=colour, lw=1.4)
+    ax.annotate("", xy=pts[-1], xytext=pts[-3], arrowprops=dict(arrowstyle="-|>", lw=1.4, color=colour))
+    return [centre - r, centre + r]
