@@ -202,7 +202,11 @@ class AnimationPanel:
         self.timer = QtCore.QTimer()
         self.timer.setInterval(self.TICK_MS)
         self.timer.timeout.connect(self._tick)
-        self.original = begin_preview(doc, self.parts)
+        try:
+            self.original = begin_preview(doc, self.parts)
+        except Exception:
+            self.free_body.close()  # its selection observer
+            raise
         _active[:] = [self]
         _watch_documents(True)
         self.show_index(0)

@@ -112,10 +112,12 @@ class FreeBodyPanel:
         self.run, self._data = None, None  # ReplayedRun and ReportData, read when a body is first picked
         self.body, self.index, self.scale, self.length_mm = None, 0, None, 0.0
         self.node: ArrowNode | None = None
-        self.parts = {
-            info.get("part"): name
+        self.parts = {  # document object (part or MBD Body) name -> moving body
+            obj: name
             for name, info in results.mapping.get("bodies", {}).items()
             if not info.get("grounded") and name in results.body_names
+            for obj in (info.get("part"), info.get("body_object"))
+            if obj
         }
         self.group = self._build(QtWidgets)
         self.observer = _PartPicks(self)

@@ -46,7 +46,12 @@ def test_arrows_follow_the_playback(gui_run):
 
 
 def test_body_list(gui_run):
-    gui_run.assert_passed("slider chosen in the list", "slider arrows drawn", "'(none)': no arrows")
+    gui_run.assert_passed(
+        "slider chosen in the list",
+        "slider arrows drawn",
+        "'(none)': no arrows",
+        "picking the crank's MBD Body object selects it",
+    )
 
 
 def test_closing_removes_the_diagram(gui_run):

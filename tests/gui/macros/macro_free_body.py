@@ -5,7 +5,8 @@
 #    load set in a node of the view's scene graph (not the document): its tails are the load
 #    points, gravity and inertia start at the rod's CoG as stored in the results.
 # 2. The arrows follow the playback (slider and Play); the table lists every load plus the sum.
-# 3. The body list switches to the slider (its spring's arrow) and to "(none)" (no arrows).
+# 3. The body list switches to the slider and to "(none)" (no arrows); picking the crank's MBD
+#    Body object (tree) shows the crank's loads.
 # 4. Closing Animate removes the node; the document stays unmodified, its undo list unchanged.
 # Screenshot: mbd_free_body.png (the whole window).
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window,
@@ -124,6 +125,13 @@ check("slider arrows drawn", len(fb.node.tails_mm()) == len(diagram_arrows(case_
 fb.combo.setCurrentIndex(fb.combo.findText("(none)"))
 wait(100)
 check("'(none)': no arrows", fb.body is None and fb.node.tails_mm() == [])
+
+crank = fb.parts["Crank"]
+crank_object = anim.results.mapping["bodies"][crank]["body_object"]
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(doc.Name, crank_object)
+wait(200)
+check("picking the crank's MBD Body object selects it", fb.body == crank and len(fb.node.tails_mm()) >= 4, fb.body)
 
 # ------------------------------------------------------------------ 4. close
 check("undo list unchanged while animating", list(doc.UndoNames) == undo_before, doc.UndoNames)
