@@ -111,3 +111,18 @@ def test_report_gains_structural_check_section(slider_crank, tmp_path):
     html = (tmp_path / "with" / "report.html").read_text()
     assert "Structural check" in html and "FEM_Rod_t0_5000" in html and "3.25" in html
     assert "Structural check" not in (tmp_path / "without" / "report.html").read_text()
+
+
+def test_fem_check_refuses_a_body_with_force_element_loads(slider_crank):
+    """The FEM nodal loads take joints, drivers, gravity and inertia only: the slider, whose spring
+    pulls on it, is refused naming the spring; the rod (no force element) is not."""
+    from MBDWorkbench.cad.errors import CadError
+    from MBDWorkbench.cad.fem_loads import FemRequest, load_cases
+
+    def ctx(body):
+        return dict(model=slider_crank.model, body=body, faces={})
+
+    with pytest.raises(CadError, match="force elements act on body 'slider': spring"):
+        load_cases(ctx("slider"), FemRequest("x.FCStd", "slider", "out"), slider_crank)
+    _, cases = load_cases(ctx("rod"), FemRequest("x.FCStd", "rod", "out"), slider_crank)
+    assert cases and all(ld.kind not in ("spring", "damper", "applied") for ld in cases[0].loads)

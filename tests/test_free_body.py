@@ -235,3 +235,22 @@ def test_report_files_hold_the_section(tmp_path):
     write_report(res, tmp_path / "r", animation=None)
     html = (tmp_path / "r" / "report.html").read_text()
     assert "Free-body diagrams" in html and "Free-body diagram: bob" in html and "pivot" in html
+
+
+def test_inertia_and_driver_loads_match_independent_values():
+    """The d'Alembert force is -m dv/dt with dv/dt by central differences of the sampled CoG
+    velocity (finer output step, O(h^2)); the motor's load on the crank (body_j of its joint) is a
+    torque equal to the driver effort the run reports."""
+    res = run("slider_crank.json", t_end=0.6, output_step=0.001)
+    h = res.t[1] - res.t[0]
+    for body in res.body_names:
+        mass = next(b.mass for b in res.model.bodies if b.name == body)
+        v = res.velocity(body)
+        for k in (50, 250, 480):
+            inertia = next(ld for ld in body_load_case(res, body, k).loads if ld.kind == "inertia")
+            a = (v[k + 1] - v[k - 1]) / (2 * h)
+            assert np.allclose(inertia.force, -mass * a, rtol=0, atol=2e-4 * max(1.0, mass * np.linalg.norm(a)))
+    for k in (50, 250, 480):
+        motor = next(ld for ld in body_load_case(res, "crank", k).loads if ld.kind == "driver")
+        assert np.allclose(motor.force, 0.0, atol=1e-9)
+        assert motor.moment[2] == pytest.approx(res.driver_effort("motor")[k], rel=1e-9, abs=1e-12)
