@@ -41,8 +41,9 @@ def residual(case):
     [
         ("pendulum.json", dict(t_end=1.0), BALANCE),  # planar, one joint
         ("slider_crank.json", dict(t_end=1.0), BALANCE),  # driver and spring
-        ("four_bar_spatial.json", {}, BALANCE),  # spatial
-        ("bricard.json", dict(t_end=0.5), BALANCE),  # redundant (overconstrained) loop
+        ("four_bar_spatial.json", {}, BALANCE),  # four revolutes with parallel axes: redundant
+        ("bricard.json", dict(t_end=0.5), BALANCE),  # spatial overconstrained loop: redundant
+        ("spinning_top.json", dict(t_end=0.5), BALANCE),  # spatial, gyroscopic (w x I w)
         # planar four-bar of spatial revolutes, redundant and driven: its multipliers are the
         # minimum-norm split (a least-squares solve, System.min_norm_multipliers): 3.3e-9 seen
         ("tests/models/four_bar_4r.json", {}, 1e-8),

@@ -109,10 +109,9 @@ def _picture(case: LoadCase, plane: tuple) -> Plot:
             if a.kind not in kinds:
                 kinds.append(a.kind)
                 ax.plot([], [], color=colour, lw=2, label=a.kind)
-        ends = np.array(ends)
-        pad = 0.08 * max(float(np.ptp(ends, axis=0).max()), 1e-3)
-        ax.set_xlim(ends[:, 0].min() - pad, ends[:, 0].max() + pad)
-        ax.set_ylim(ends[:, 1].min() - pad, ends[:, 1].max() + pad)
+        ax.update_datalim(np.array(ends))  # arrows (annotations) are not in the data limits by themselves
+        ax.margins(0.08)
+        ax.autoscale_view()
         ax.set_aspect("equal", adjustable="datalim")
         ax.set_xlabel(labels[0], fontsize=FONT)
         ax.set_ylabel(labels[1], fontsize=FONT)
