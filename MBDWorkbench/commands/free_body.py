@@ -47,12 +47,41 @@ class ArrowNode:
             self.graph.addChild(self.switch)
         self.arrows: list[Arrow] = []
 
-    def draw(self, arrows: list[Arrow], length_mm: float) -> None:
-        """Replace the arrows; ``length_mm`` sets their thickness (reference length [mm])."""
+    def draw(self, arrows: list[Arrow], length_mm: float, labels: bool = False) -> None:
+        """Replace the arrows; ``length_mm`` sets their thickness (reference length [mm]);
+        ``labels``: each arrow's value as text at its tip."""
         self.root.removeAllChildren()
         self.arrows = list(arrows)
         for arrow in arrows:
-            self.root.addChild(self._arrow(arrow, length_mm))
+            node = self._arrow(arrow, length_mm)
+            if labels:
+                node.addChild(self._label(arrow))
+            self.root.addChild(node)
+
+    def _label(self, arrow: Arrow) -> Any:
+        """'name 12.3 N' at the arrow's tip (in the arrow's frame: along its +y)."""
+        coin = self.coin
+        sep, move, text = coin.SoSeparator(), coin.SoTranslation(), coin.SoText2()
+        colour, font = coin.SoBaseColor(), coin.SoFont()
+        colour.rgb = tuple(0.35 + 0.65 * c for c in COLOURS.get(arrow.kind, (0.3, 0.3, 0.3)))  # light on the view
+        font.size = 14
+        move.translation.setValue(0, float(np.linalg.norm(arrow.vector)) * 1e3, 0)
+        value = "%s %.3g %s" % (arrow.name, float(np.linalg.norm(arrow.value)), arrow.unit)
+        text.string.setValues(0, 2, ["", value] if arrow.moment else [value, ""])  # a moment's a line lower
+        for node in (colour, font, move, text):
+            sep.addChild(node)
+        return sep
+
+    def labels(self) -> list[str]:
+        """The texts shown at the arrows' tips (what the GUI test reads)."""
+        out = []
+        for i in range(self.root.getNumChildren()):
+            arrow = self.root.getChild(i)
+            last = arrow.getChild(arrow.getNumChildren() - 1)
+            text = last.getChild(last.getNumChildren() - 1) if last.getNumChildren() else None
+            if text is not None and text.isOfType(self.coin.SoText2.getClassTypeId()):
+                out.append("".join(text.string.getValues()))
+        return out
 
     def _arrow(self, arrow: Arrow, length_mm: float) -> Any:
         coin = self.coin
@@ -139,6 +168,11 @@ class FreeBodyPanel:
         self.scale_label.setObjectName("fbd_scale")
         self.scale_label.setWordWrap(True)
         layout.addWidget(self.scale_label)
+        self.values = QtWidgets.QCheckBox("Values at the arrows")
+        self.values.setObjectName("fbd_values")
+        self.values.setToolTip("Show each load's magnitude [N or N m] at its arrow's tip")
+        self.values.toggled.connect(lambda _: self.show(self.index))
+        layout.addWidget(self.values)
         self.table = QtWidgets.QTableWidget(0, 3)
         self.table.setObjectName("fbd_table")
         self.table.setHorizontalHeaderLabels([TABLE_HEADERS[i] for i in (0, 2, 4)])
@@ -219,7 +253,7 @@ class FreeBodyPanel:
             case = self._replayed().load_case(self.body, self.index)
             if self.node is None:
                 self.node = ArrowNode(self.doc)
-            self.node.draw(diagram_arrows(case, self.scale), self.length_mm)
+            self.node.draw(diagram_arrows(case, self.scale), self.length_mm, self.values.isChecked())
             self._fill_table(case)
         except Exception as exc:
             self._failed(exc)

@@ -38,6 +38,8 @@ def test_picking_a_part_draws_its_loads(gui_run):
         "reactions of both pins, gravity, inertia",
         "table: every load and the sum",
         "the loads balance",
+        "no values shown by default",
+        "values at the arrows",
     )
 
 

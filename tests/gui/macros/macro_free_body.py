@@ -4,7 +4,8 @@
 # 1. Picking the Rod part in the 3D view during Animate draws one Coin3D arrow per load of its
 #    load set in a node of the view's scene graph (not the document): its tails are the load
 #    points, gravity and inertia start at the rod's CoG as stored in the results.
-# 2. The arrows follow the playback (slider and Play); the table lists every load plus the sum.
+# 2. The arrows follow the playback (slider and Play); the table lists every load plus the sum;
+#    "Values at the arrows" writes each load's magnitude at its arrow's tip.
 # 3. The body list switches to the slider and to "(none)" (no arrows); picking the crank's MBD
 #    Body object (tree) shows the crank's loads.
 # 4. Closing Animate removes the node; the document stays unmodified, its undo list unchanged.
@@ -94,9 +95,20 @@ check(
 )
 check("table: every load and the sum", fb.table.rowCount() == len(case1.loads) + 1, fb.table.rowCount())
 check("the loads balance", case1.relative_residual() < 1e-9, case1.relative_residual())
+check("no values shown by default", fb.node.labels() == [])
+fb.values.setChecked(True)
 anim.show_time(0.42)
 wait(200)
+case42 = fb.run.load_case(ROD, anim.index)
+shown = fb.node.labels()
+drawn = diagram_arrows(case42, fb.scale)
+check(
+    "values at the arrows",
+    shown == ["%s %.3g %s" % (a.name, float((a.value**2).sum() ** 0.5), a.unit) for a in drawn],
+    shown,
+)
 result["screenshot"] = save_window("mbd_free_body")
+fb.values.setChecked(False)
 
 # ------------------------------------------------------------------ 2. follow the playback
 anim.slider.setValue(anim.index + 25)
