@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..loads.diagram import COLOURS, TABLE_HEADERS, diagram_arrows, diagram_scale, table_rows
+from ..loads.diagram import COLOURS, MIN_LENGTH, TABLE_HEADERS, diagram_arrows, diagram_scale, table_rows
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -209,6 +209,9 @@ class FreeBodyPanel:
     def _failed(self, exc: Exception) -> None:
         self.body = None
         self._clear()
+        self.combo.blockSignals(True)
+        self.combo.setCurrentIndex(0)  # (none)
+        self.combo.blockSignals(False)
         self.scale_label.setText("No free-body diagram: %s" % exc)
 
     def data(self):
@@ -235,7 +238,7 @@ class FreeBodyPanel:
         picks.add(worst_instants(self.data(), body)[0])
         cases = [run.load_case(body, k) for k in sorted(picks)]
         self.scale = diagram_scale(cases)
-        self.length_mm = 1e3 * max(c.size() for c in cases)
+        self.length_mm = 1e3 * max([MIN_LENGTH] + [c.size() for c in cases])  # as diagram_scale's
         F = max(np.linalg.norm(ld.force) for c in cases for ld in c.loads)
         M = max(np.linalg.norm(ld.moment) for c in cases for ld in c.loads)
         drawn = 1e3 * (self.scale.force * F if F else self.scale.moment * M)

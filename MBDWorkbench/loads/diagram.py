@@ -1,5 +1,6 @@
 """The free-body diagram of a load set: one arrow per force and one double-headed arrow per
-moment, what the Animate view (Coin3D) and the report's picture (matplotlib) both draw.
+moment, as the Animate view draws them (Coin3D); the report's picture (matplotlib) draws the
+same arrows projected on its plane, the moments as curved arrows.
 
 Scale rule: the largest force over the cases given is drawn :data:`LENGTH_FACTOR` times the
 reference length long and every other force in proportion; moments likewise with the largest
