@@ -54,8 +54,12 @@ class SimulationPanel(TaskPanel):
         self.free = QtWidgets.QCheckBox("Allow nothing grounded")
         self.free.setObjectName("free_flight")
         self.free.setChecked(bool(sim.AllowFreeFlight))
+        self.estimate = QtWidgets.QCheckBox("Estimate the accuracy (a second run)")
+        self.estimate.setObjectName("accuracy")
+        self.estimate.setChecked(bool(getattr(sim, "EstimateAccuracy", True)))
         self.fields.addRow("", self.assemble)
         self.fields.addRow("", self.free)
+        self.fields.addRow("", self.estimate)
         self.layout.addWidget(self.error)
         self.solve_button = QtWidgets.QPushButton("Solve (applies the settings)")
         self.solve_button.setObjectName("solve")
@@ -64,6 +68,10 @@ class SimulationPanel(TaskPanel):
         self.status = self.label(_status_text(sim))
         self.status.setObjectName("status")
         self.layout.addWidget(self.status)
+        self.accuracy = self.label(_summary_line(sim, "accuracy"))
+        self.accuracy.setObjectName("accuracy_line")
+        self.accuracy.setWordWrap(True)
+        self.layout.addWidget(self.accuracy)
         self.log = QtWidgets.QPlainTextEdit()
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
@@ -84,6 +92,8 @@ class SimulationPanel(TaskPanel):
             write_value(sim, prop, values[prop], unit)
         sim.Integrator = self.integrator.currentData()
         sim.Assemble, sim.AllowFreeFlight = self.assemble.isChecked(), self.free.isChecked()
+        if hasattr(sim, "EstimateAccuracy"):
+            sim.EstimateAccuracy = self.estimate.isChecked()
         return sim
 
     def solve(self) -> None:
@@ -110,6 +120,15 @@ class SimulationPanel(TaskPanel):
         status, warnings = run_status(stored, error)
         self.log.setPlainText(run_text(stored, text, error, warnings))
         self.status.setText("Status: %s" % (status or "failed"))
+        self.accuracy.setText(_summary_line(self.obj, "accuracy"))
+
+
+def _summary_line(sim: App.DocumentObject, key: str) -> str:
+    """'Key: value' of the last run's summary line ``key`` (cad.results_store.summary_lines), else ''."""
+    for line in sim.ResultsSummary:
+        if line.strip().startswith(key + ":"):
+            return "%s: %s" % (key.capitalize(), line.split(":", 1)[-1].strip())
+    return ""
 
 
 def _status_text(sim: App.DocumentObject) -> str:
