@@ -53,9 +53,9 @@ def four_bar_true_error(res) -> float:
     """Largest CoG error [m] of an A02 run (N = 2) against its reduced equation."""
     theta, _ = n_four_bar.crank_angle(np.array(res.t))
     c, s = np.cos(theta), np.sin(theta)
-    exact = {f"crank{i}": (i + 0.5 * c, 0.5 * s) for i in range(3)}
-    exact.update({f"coupler{i}": (i + 0.5 + c, s) for i in range(2)})
-    return max(float(np.hypot(res.position(b)[:, 0] - x, res.position(b)[:, 1] - y).max()) for b, (x, y) in exact.items())
+    exact = {f"crank{i}": np.column_stack([i + 0.5 * c, 0.5 * s]) for i in range(3)}
+    exact.update({f"coupler{i}": np.column_stack([i + 0.5 + c, s]) for i in range(2)})
+    return max(float(np.linalg.norm(res.position(b)[:, :2] - xy, axis=1).max()) for b, xy in exact.items())
 
 
 def within_factor_3(estimate: float, true: float) -> bool:
@@ -124,9 +124,11 @@ def test_richardson_factors_follow_the_steps_per_output_interval():
     assert accuracy.plan(s).overrides == {"rtol": s.rtol / 100, "atol": s.atol / 100}
 
 
-def test_a_failed_companion_leaves_a_warning_and_no_record(monkeypatch):
+@pytest.mark.parametrize("in_process_s", [0.0, 1e9], ids=["own_process", "in_process"])
+def test_a_failed_companion_leaves_a_warning_and_no_record(monkeypatch, in_process_s):
     broken = accuracy.Plan("richardson_2h", "a broken companion", {"step": -1.0}, 1.0, "")
     monkeypatch.setattr(accuracy, "plan", lambda settings: broken)
+    monkeypatch.setattr(accuracy, "IN_PROCESS_S", in_process_s)
     res = simulate(load(PENDULUM), t_end=0.1)
     assert res.accuracy is None and res.status == "completed_with_warnings"
     (w,) = res.warnings
@@ -137,8 +139,8 @@ def test_cancelled_run_stops_its_companion_and_has_no_estimate(monkeypatch):
     started = []
     start = accuracy.Companion.start
 
-    def spy(self):
-        start(self)
+    def spy(self, model):
+        start(self, model)
         started.append(self)
 
     monkeypatch.setattr(accuracy.Companion, "start", spy)
@@ -146,6 +148,7 @@ def test_cancelled_run_stops_its_companion_and_has_no_estimate(monkeypatch):
     with pytest.raises(Cancelled) as e:
         simulate(load(PENDULUM), t_end=4.0, step=1e-4, cancel=lambda: next(calls) > 2)
     assert e.value.results.accuracy is None
+    assert started or accuracy.cpus() < 2  # warm cache, two CPUs: the companion ran in its own process
     for c in started:
         assert c.job.poll() is not None and not os.path.exists(c.folder)
 
@@ -159,7 +162,8 @@ def test_bad_accuracy_settings_name_the_field(field, value):
     assert f"settings.{field}" in str(e.value)
 
 
-def test_cli_summary_json_and_report(tmp_path, capsys):
+def test_cli_summary_json_and_report(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(accuracy, "IN_PROCESS_S", 0.0)  # the companion in its own process, however short the run
     out, report = tmp_path / "on", tmp_path / "on_report"
     code = cli.main(["simulate", PENDULUM, "--t-end", "0.5", "--out", str(out), "--report", str(report), "--quiet"])
     assert code == 0

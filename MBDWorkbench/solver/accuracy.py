@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import ModelError, SimulationError
 from .model.catalog import DRIVERS
 from .numerics import cold_start
 from .results.status import RunWarning
@@ -40,6 +41,9 @@ ORDERS = {"euler": 1, "symplectic_euler": 1, "rk4": 4, "rk4_tree": 4, "cros": 2}
 TIGHTEN = 100.0  # adaptive integrators: the companion's rtol and atol are the run's / TIGHTEN (10 was too
 # little for SciPy's BDF: its error fell only 1.4 times, the estimate was 0.3 x the true error)
 POLL_S = 0.05  # wall time [s] between two looks at the companion while waiting for it
+# a companion expected to take less than this wall time [s] runs in the run's process after it rather than in a
+# process of its own (starting one and importing the solver take about 1 s of CPU, 2-4 s of wall time under load)
+IN_PROCESS_S = 1.0
 
 
 def enabled(settings) -> bool:
@@ -58,6 +62,7 @@ class Plan:
     overrides: dict
     factor: float
     hint: str
+    cost: float = 1.0  # the companion's work relative to the run's (about)
 
 
 def steps_per_output(settings, step: float) -> int:
@@ -78,6 +83,7 @@ def plan(settings) -> Plan:
             dict(rtol=rtol, atol=atol),
             1.0,
             f"tighten --rtol and --atol (e.g. --rtol {rtol:g} --atol {atol:g})",
+            3.0,
         )
     n = steps_per_output(settings, h)
     hint = f"halve --step (the error of {name}, order {order}, falls about {2**order:g} times)"
@@ -91,6 +97,7 @@ def plan(settings) -> Plan:
             dict(step=2.0 * h),
             1.0 / (r**order - 1.0),
             hint,
+            1.0 / r,
         )
     r = steps_per_output(settings, 0.5 * h) / n
     return Plan(
@@ -99,6 +106,7 @@ def plan(settings) -> Plan:
         dict(step=0.5 * h),
         r**order / (r**order - 1.0),
         hint,
+        r,
     )
 
 
@@ -255,34 +263,30 @@ def cpus() -> int:
 
 
 class Companion:
-    """The companion run of ``model`` (settings already applied) in a background process
-    (``python -m MBDWorkbench.solver.companion``, like the cold start's cache filler: works from
-    FreeCAD, whose executable is not a Python). ``deferred``: started only when :meth:`result`
-    asks for it, after the main run (one CPU, or a cold cache the main run's background
-    process is compiling: the companion then loads the compiled kernels instead of compiling
-    them a second time)."""
+    """The companion run of ``model`` (settings already applied). With ``in_process`` False it
+    starts now in a background process (``python -m MBDWorkbench.solver.companion``, like the cold
+    start's cache filler: works from FreeCAD, whose executable is not a Python); :meth:`result`
+    runs it in this process after the run instead when ``in_process`` (one CPU, or a cold cache:
+    an interpreted start goes on interpreted, an in-process compile is not repeated) or when the
+    run was so short that starting a process would cost more (:data:`IN_PROCESS_S`)."""
 
-    def __init__(self, model, deferred: bool = False) -> None:
+    def __init__(self, model, in_process: bool = False) -> None:
         self.plan = plan(model.settings)
         self.integrator = model.settings.integrator
         self.settings = dict(vars(model.settings), **self.plan.overrides, accuracy=False)
+        self.job: subprocess.Popen | None = None
+        self.folder = ""
+        self.started = 0.0
+        if not in_process:
+            self.start(model)
+
+    def start(self, model) -> None:
+        """Start the background process."""
         self.folder = tempfile.mkdtemp(prefix="mbd_accuracy_")
         data = model.to_dict()
         data["settings"] = self.settings
         with open(os.path.join(self.folder, "model.json"), "w") as f:
             json.dump(data, f)
-        self.job: subprocess.Popen | None = None
-        self.started = 0.0
-        if not deferred:
-            self.start()
-
-    def start(self) -> None:
-        """Start the background process (once)."""
-        if self.job is not None:
-            return
-        fill = cold_start.background_job(self.integrator)
-        if fill is not None:
-            fill.wait()  # the cache is being filled for this integrator: load it rather than compile again
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
         env[cold_start.MODE_ENV], env[ENV] = "compile", "off"
@@ -296,18 +300,22 @@ class Companion:
             start_new_session=True,
         )
 
-    def result(self, cancel=None) -> tuple[dict | None, dict]:
-        """Wait for the companion: (its samples or None, {integrator, step, rtol, wall_s, status,
-        message}); ``cancel()`` returning True stops it (status ``cancelled``)."""
-        self.start()
+    def result(self, run_wall: float, run_here, cancel=None) -> tuple[dict | None, dict]:
+        """The companion's (samples or None, {integrator, step, rtol, wall_s, status, message}):
+        from its process, or from ``run_here(overrides)`` (a simulate call returning Results) in
+        this process when it has none or when the run took ``run_wall`` [s] short enough that
+        the companion costs less here (its process is then stopped). ``cancel()`` returning True
+        stops it (status ``cancelled``)."""
+        if self.job is None or (self.job.poll() is None and run_wall * self.plan.cost < IN_PROCESS_S):
+            self.stop()
+            return self._here(run_here)
         while self.job.poll() is None:
             if cancel is not None and cancel():
                 self.stop()
                 return None, self._info("cancelled", "the run was cancelled while the estimate was made")
             time.sleep(POLL_S)
-        outcome_path = os.path.join(self.folder, "outcome.json")
         try:
-            with open(outcome_path) as f:
+            with open(os.path.join(self.folder, "outcome.json")) as f:
                 outcome = json.load(f)
         except (OSError, ValueError):
             outcome = {"status": "failed", "message": f"the companion process ended with code {self.job.returncode}"}
@@ -318,6 +326,14 @@ class Companion:
                 samples = {k: z[k] for k in z.files}
         self.stop()
         return samples, info
+
+    def _here(self, run_here) -> tuple[dict | None, dict]:
+        self.started = time.perf_counter()
+        try:
+            res = run_here(dict(self.plan.overrides))
+        except (ModelError, SimulationError) as e:
+            return None, self._info(getattr(getattr(e, "results", None), "status", "failed"), str(e))
+        return samples_of(res), self._info(res.status, res.message)
 
     def _info(self, status: str, message: str) -> dict:
         adaptive = self.integrator not in ORDERS
@@ -335,13 +351,15 @@ class Companion:
         if self.job is not None and self.job.poll() is None:
             self.job.kill()
             self.job.wait()
-        shutil.rmtree(self.folder, ignore_errors=True)
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def estimate(res, companion: Companion, length_scale: float, cancel=None) -> list[RunWarning]:
-    """Wait for ``companion``, set ``res.accuracy`` (the record, or None when the estimate could
-    not be made) and return the run's ``accuracy`` warnings."""
-    samples, info = companion.result(cancel)
+def estimate(res, companion: Companion, length_scale: float, run_here, cancel=None) -> list[RunWarning]:
+    """Wait for ``companion`` (or run it here: :meth:`Companion.result`), set ``res.accuracy``
+    (the record, or None when the estimate could not be made) and return the run's ``accuracy``
+    warnings."""
+    samples, info = companion.result(res.wall_time, run_here, cancel)
     if samples is None:
         res.accuracy = None
         what = f"the companion run ({info['integrator']}, {companion.plan.description}) ended {info['status']}"
@@ -358,24 +376,31 @@ def estimate(res, companion: Companion, length_scale: float, cancel=None) -> lis
 
 # ----------------------------------------------------------------------------- display
 def largest_load_errors(rec: dict) -> tuple[float, float]:
-    """(largest force error [N], largest torque error [N m]) over the joints and drivers of ``rec``."""
+    """(largest force error [N], largest torque error [N m]) over the joints and drivers of
+    ``rec``; the torque error is 0 where no joint or driver carries a torque (round-off only:
+    peak torques below 1e-9 x the largest peak force x 1 m)."""
     forces = [j["force_error_N"] for j in rec["joints"].values()]
     torques = [j["torque_error_Nm"] for j in rec["joints"].values()]
+    peaks = {"N": [j["peak_force_N"] for j in rec["joints"].values()], "N m": []}
+    peaks["N m"] = [j["peak_torque_Nm"] for j in rec["joints"].values()]
     for d in rec["drivers"].values():
         (torques if d["unit"] == "N m" else forces).append(d["effort_error"])
-    return max(forces, default=0.0), max(torques, default=0.0)
+        peaks[d["unit"]].append(d["peak_effort"])
+    carries_torque = max(peaks["N m"], default=0.0) > 1e-9 * max(peaks["N"], default=0.0)
+    return max(forces, default=0.0), max(torques, default=0.0) if carries_torque else 0.0
 
 
-def describe(rec: dict | None, why_none: str = "") -> str:
+def describe(rec: dict | None, why_none: str = "", short: bool = False) -> str:
     """One sentence for the CLI, the report and the GUI: the estimated errors and how they were
-    estimated, or ``why_none`` there is no estimate (:func:`why_no_estimate`)."""
+    estimated (``short``: the method's name only), or ``why_none`` there is no estimate
+    (:func:`why_no_estimate`)."""
     if rec is None:
         return why_none or "not estimated"
     force, torque = largest_load_errors(rec)
     loads = f"joint loads +-{force:.3g} N" + (f", +-{torque:.3g} N m" if torque > 0.0 else "")
+    how = f" ({rec['method']})" if short else f", estimated by {rec['description']}"
     return (
-        f"positions +-{rec['position_error_m'] * 1e3:.3g} mm, angles +-{rec['angle_error_rad']:.3g} rad, {loads}, "
-        f"estimated by {rec['description']}"
+        f"positions +-{rec['position_error_m'] * 1e3:.3g} mm, angles +-{rec['angle_error_rad']:.3g} rad, {loads}{how}"
     )
 
 

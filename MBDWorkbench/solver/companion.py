@@ -19,10 +19,11 @@ from .simulate import simulate
 
 
 def run(folder: str) -> dict:
-    """Solve the model of ``folder`` without an estimate of its own; write its samples; return
-    the outcome {status, message}."""
+    """Solve the model of ``folder`` without an estimate of its own (interpreted on a cold cache
+    when MBD_COLD_START says so: accuracy.Companion); write its samples; return the outcome
+    {status, message}."""
     try:
-        res = simulate(load(os.path.join(folder, "model.json")), accuracy=False)
+        res = simulate(load(os.path.join(folder, "model.json")), accuracy=False, interpret_while_compiling=True)
     except (ModelError, SimulationError) as e:
         return {"status": getattr(getattr(e, "results", None), "status", "failed"), "message": str(e)}
     np.savez(os.path.join(folder, "samples.npz"), **samples_of(res))

@@ -76,13 +76,14 @@ def simulate(
 
 
 def _companion(model, stepper_class, cold: bool) -> accuracy.Companion | None:
-    """The companion run of the accuracy estimate (None when switched off): started now on a
-    second CPU with a warm cache, else after the run (:class:`.accuracy.Companion`)."""
+    """The companion run of the accuracy estimate (None when switched off): started now in a
+    process on a second CPU with a warm cache, else run in this process after the run
+    (:class:`.accuracy.Companion`)."""
     if not accuracy.enabled(model.settings):
         return None
     kernel = getattr(stepper_class, "entry_kernel", None) or kernels.derivatives
     warm = not cold and cold_start.is_cached(kernel)
-    return accuracy.Companion(model, deferred=not warm or accuracy.cpus() < 2)
+    return accuracy.Companion(model, in_process=not warm or accuracy.cpus() < 2)
 
 
 def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) -> Results:
@@ -230,7 +231,11 @@ def _finish(res, status, stepper, start, clock, writer, estimate=(None, None)):
     res.warnings = list(res.model.warnings) + quality.gate(res, start, warnings, behind)  # the model's first
     companion, cancel = estimate
     if companion is not None:
-        res.warnings += accuracy.estimate(res, companion, start.length_scale, cancel)
+
+        def run_here(overrides: dict) -> Results:
+            return simulate(res.model, cancel=cancel, accuracy=False, **overrides)
+
+        res.warnings += accuracy.estimate(res, companion, start.length_scale, run_here, cancel)
     res.status = final_status(status, res.warnings)
     if writer is not None:
         writer.commit(res)  # after the status is final: summary.json is written here

@@ -68,10 +68,11 @@ class SimulationPanel(TaskPanel):
         self.status = self.label(_status_text(sim))
         self.status.setObjectName("status")
         self.layout.addWidget(self.status)
-        self.accuracy = self.label(_summary_line(sim, "accuracy"))
+        self.accuracy = self.label("")
         self.accuracy.setObjectName("accuracy_line")
         self.accuracy.setWordWrap(True)
         self.layout.addWidget(self.accuracy)
+        self.show_accuracy()
         self.log = QtWidgets.QPlainTextEdit()
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
@@ -120,7 +121,20 @@ class SimulationPanel(TaskPanel):
         status, warnings = run_status(stored, error)
         self.log.setPlainText(run_text(stored, text, error, warnings))
         self.status.setText("Status: %s" % (status or "failed"))
-        self.accuracy.setText(_summary_line(self.obj, "accuracy"))
+        self.show_accuracy(stored.summary if stored is not None else None)
+
+    def show_accuracy(self, summary: dict | None = None) -> None:
+        """The accuracy line of the last run (short; the whole sentence as its tooltip)."""
+        from ...solver import accuracy
+
+        if summary is None:
+            self.accuracy.setText(_summary_line(self.obj, "accuracy"))
+            self.accuracy.setToolTip("")
+            return
+        why = accuracy.why_no_estimate(summary)
+        rec = summary.get("accuracy")
+        self.accuracy.setText("Accuracy: " + accuracy.describe(rec, why, short=True).replace("+-", "\u00b1"))
+        self.accuracy.setToolTip(accuracy.describe(rec, why).replace("+-", "\u00b1"))
 
 
 def _summary_line(sim: App.DocumentObject, key: str) -> str:

@@ -8,7 +8,6 @@ import os
 import shutil
 
 import MBDWorkbench
-
 from MBDWorkbench.cad.objects import find_simulation
 from MBDWorkbench.commands import task_panels
 
@@ -31,7 +30,12 @@ close_message_boxes(seen, 240000)
 panel.solve_button.click()
 wait(200)
 text = panel.accuracy.text()
-check("accuracy line after the solve", text.startswith("Accuracy: positions +-") and "estimated by" in text, text)
+tip = panel.accuracy.toolTip()
+check(
+    "accuracy line after the solve",
+    text.startswith("Accuracy: positions \u00b1") and text.endswith("(richardson_2h)") and "estimated by" in tip,
+    (text, tip),
+)
 check("accuracy in the stored summary", any(line.startswith("accuracy: positions") for line in sim.ResultsSummary))
 wait(200)
 stats = save_window("mbd_panel_accuracy")
