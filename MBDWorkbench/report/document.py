@@ -484,7 +484,7 @@ def mobility_blocks(mob: dict) -> list[Block]:
 def with_error(peak: float, rec: dict | None, joint: str, key: str) -> str:
     """A peak and its estimated error from the accuracy record ``rec`` ('12.3 ± 0.01')."""
     errors = (rec or {}).get("joints", {}).get(joint)
-    return g(peak) if errors is None else f"{g(peak)} \u00b1 {g(errors[key], 2)}"
+    return g(peak) if errors is None or not errors[key] else f"{g(peak)} \u00b1 {g(errors[key], 2)}"
 
 
 def peak_blocks(peaks: list[dict], mob: dict, rec: dict | None = None) -> list[Block]:

@@ -390,15 +390,15 @@ def largest_load_errors(rec: dict) -> tuple[float, float]:
     return max(forces, default=0.0), max(torques, default=0.0) if carries_torque else 0.0
 
 
-def describe(rec: dict | None, why_none: str = "", short: bool = False) -> str:
+def describe(rec: dict | None, why_none: str = "") -> str:
     """One sentence for the CLI, the report and the GUI: the estimated errors and how they were
-    estimated (``short``: the method's name only), or ``why_none`` there is no estimate
+    estimated, or ``why_none`` there is no estimate
     (:func:`why_no_estimate`)."""
     if rec is None:
         return why_none or "not estimated"
     force, torque = largest_load_errors(rec)
     loads = f"joint loads +-{force:.3g} N" + (f", +-{torque:.3g} N m" if torque > 0.0 else "")
-    how = f" ({rec['method']})" if short else f", estimated by {rec['description']}"
+    how = f", estimated by {rec['description']}"
     return (
         f"positions +-{rec['position_error_m'] * 1e3:.3g} mm, angles +-{rec['angle_error_rad']:.3g} rad, {loads}{how}"
     )

@@ -133,8 +133,23 @@ class SimulationPanel(TaskPanel):
             return
         why = accuracy.why_no_estimate(summary)
         rec = summary.get("accuracy")
-        self.accuracy.setText("Accuracy: " + accuracy.describe(rec, why, short=True).replace("+-", "\u00b1"))
+        self.accuracy.setText(_accuracy_lines(rec) if rec is not None else "Accuracy: " + why)
         self.accuracy.setToolTip(accuracy.describe(rec, why).replace("+-", "\u00b1"))
+
+
+def _accuracy_lines(rec: dict) -> str:
+    """Short lines of an accuracy record (the panel is narrow): method, positions, angles, loads."""
+    from ...solver import accuracy
+
+    force, torque = accuracy.largest_load_errors(rec)
+    loads = "joint loads \u00b1%.3g N" % force + (", \u00b1%.3g N m" % torque if torque > 0 else "")
+    position, angle = rec["position_error_m"] * 1e3, rec["angle_error_rad"]
+    return "Accuracy (%s):\npositions \u00b1%.3g mm\nangles \u00b1%.3g rad\n%s" % (
+        rec["method"],
+        position,
+        angle,
+        loads,
+    )
 
 
 def _summary_line(sim: App.DocumentObject, key: str) -> str:

@@ -33,7 +33,9 @@ text = panel.accuracy.text()
 tip = panel.accuracy.toolTip()
 check(
     "accuracy line after the solve",
-    text.startswith("Accuracy: positions \u00b1") and text.endswith("(richardson_2h)") and "estimated by" in tip,
+    text.startswith("Accuracy (richardson_2h):\npositions \u00b1")
+    and "joint loads \u00b1" in text
+    and "estimated by" in tip,
     (text, tip),
 )
 check("accuracy in the stored summary", any(line.startswith("accuracy: positions") for line in sim.ResultsSummary))
