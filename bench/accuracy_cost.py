@@ -34,11 +34,11 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def timed(model, integrator: str, estimate: bool) -> dict:
-    """One run: wall and CPU time [s], status, the accuracy record."""
+def timed(model, integrator: str, estimate: bool, t_end: float | None = None) -> dict:
+    """One run (``t_end`` [s]: None for the model's): wall and CPU time [s], status, the accuracy record."""
     wall, cpu = time.perf_counter(), cpu_seconds()
     try:
-        res = simulate(model, integrator=integrator, accuracy=estimate)
+        res = simulate(model, integrator=integrator, accuracy=estimate, t_end=t_end)
     except SimulationError as e:
         res = e.results
     return dict(
@@ -49,14 +49,15 @@ def timed(model, integrator: str, estimate: bool) -> dict:
     )
 
 
-def measure(name: str, integrator: str) -> dict:
+def measure(name: str, integrator: str, t_end: float | None = None) -> dict:
     model = load(os.path.join(ROOT, "examples", name + ".json"))
-    timed(model, integrator, False)  # warm-up: compiles, loads the cache
-    off, on = timed(model, integrator, False), timed(model, integrator, True)
+    timed(model, integrator, False, model.settings.output_step)  # warm-up: compiles, loads the cache
+    off, on = timed(model, integrator, False, t_end), timed(model, integrator, True, t_end)
     rec = on["accuracy"] or {}
     return dict(
         example=name,
         integrator=integrator,
+        t_end=t_end or model.settings.t_end,
         load_before=os.getloadavg()[0],
         wall_off_s=off["wall_s"],
         wall_on_s=on["wall_s"],
@@ -77,13 +78,13 @@ def table(rows: list[dict]) -> str:
         return "-" if x is None else format(x, fmt)
 
     lines = [
-        "| example | integrator | wall off [s] | wall on [s] | wall ratio | CPU off [s] | CPU on [s] | CPU ratio | "
-        "method | est. position error [m] | status on | load avg |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| example | integrator | t_end [s] | wall off [s] | wall on [s] | wall ratio | CPU off [s] | CPU on [s] | "
+        "CPU ratio | method | est. position error [m] | status on | load avg |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['example']} | {r['integrator']} | {f(r['wall_off_s'])} | {f(r['wall_on_s'])} | "
+            f"| {r['example']} | {r['integrator']} | {f(r['t_end'])} | {f(r['wall_off_s'])} | {f(r['wall_on_s'])} | "
             f"{f(r['wall_ratio'], '.2f')} | {f(r['cpu_off_s'])} | {f(r['cpu_on_s'])} | {f(r['cpu_ratio'], '.2f')} | "
             f"{r['method'] or '-'} | {f(r['position_error_m'])} | {r['status_on']} | {r['load_before']:.1f} |"
         )
@@ -94,13 +95,14 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--examples", nargs="*", default=EXAMPLES)
     p.add_argument("--integrators", nargs="*", default=INTEGRATORS)
+    p.add_argument("--t-end", type=float, help="end time [s] of every run (default: the example's)")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "accuracy_cost"))
     args = p.parse_args()
     os.environ.pop(accuracy.ENV, None)
     rows = []
     for name in args.examples:
         for integrator in args.integrators:
-            rows.append(measure(name, integrator))
+            rows.append(measure(name, integrator, args.t_end))
             print(table(rows[-1:]).splitlines()[-1], flush=True)
     meta = dict(
         cpus=accuracy.cpus(),
@@ -115,7 +117,7 @@ def main() -> None:
         f.write(
             "# Cost of the accuracy estimate\n\n"
             f"`bench/accuracy_cost.py`, {meta['date']}, {meta['cpus']} CPUs, load average after "
-            f"{meta['load_after'][0]:.1f}. Each example at its own settings, without (`off`) and with (`on`) the "
+            f"{meta['load_after'][0]:.1f}. Each example at its own settings (t_end: see the table), without (`off`) and with (`on`) the "
             "estimate, after a warm-up run; CPU = this process + the companion process. "
             "**Measured on a loaded machine** (other jobs on the 2 cores: the `load avg` column), so the wall "
             "ratios are pessimistic; the lead reruns it on a quiet machine.\n\n"

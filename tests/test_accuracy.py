@@ -64,6 +64,8 @@ def within_factor_3(estimate: float, true: float) -> bool:
 
 PENDULUM_CASES = [
     ("rk4", dict(step=0.01, output_step=0.02)),
+    ("rk4", dict(step=0.02, output_step=0.02)),  # one step per output interval: richardson_half
+    ("rk4_tree", dict(step=0.01, output_step=0.02)),
     ("euler", dict(step=1e-4, t_end=0.5)),
     ("symplectic_euler", dict(step=1e-4, t_end=0.5)),
     ("cros", dict(step=2e-3)),
@@ -72,7 +74,9 @@ PENDULUM_CASES = [
 ]
 
 
-@pytest.mark.parametrize("integrator,settings", PENDULUM_CASES, ids=[c[0] for c in PENDULUM_CASES])
+@pytest.mark.parametrize(
+    "integrator,settings", PENDULUM_CASES, ids=[f"{c[0]}-h{c[1].get('step', 'default')}" for c in PENDULUM_CASES]
+)
 def test_estimate_within_a_factor_3_of_the_pendulums_true_error(integrator, settings):
     settings = dict(dict(t_end=2.0), **settings)
     res = simulate(load(PENDULUM), integrator=integrator, **settings)
@@ -170,7 +174,9 @@ def test_cli_summary_json_and_report(tmp_path, capsys, monkeypatch):
     printed = capsys.readouterr().out
     (line,) = [x for x in printed.splitlines() if x.startswith("accuracy:")]
     assert "positions +-" in line and "Richardson" in line
-    stored = fmt.read_results(str(out)).summary["accuracy"]
+    files = fmt.read_results(str(out))
+    stored = files.summary["accuracy"]
+    assert fmt.ResultTables(files.tables, files.summary, str(out)).accuracy == stored
     assert stored["method"] == "richardson_2h" and set(stored["joints"]) == {"pivot"}
     assert stored["position_error_m"] > 0 and stored["tolerances"]["angle_rad"] == 1e-3
     html = (report / "report.html").read_text()

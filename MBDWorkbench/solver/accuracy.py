@@ -1,8 +1,8 @@
 """The accuracy estimate of a run (issue 31; docs/solver.md, "Accuracy estimate").
 
-A *companion* run of the same model solves it a second time in another process
-(:mod:`.companion`), started with the main run (or after it on one CPU or a cold Numba cache),
-and the two are compared at the output times:
+A *companion* run of the same model solves it a second time: in another process
+(:mod:`.companion`) started with the main run, or in the run's process after it (one CPU, a cold
+Numba cache, a short run: :class:`Companion`); the two are compared at the output times:
 
 - fixed-step integrators (euler, symplectic_euler, rk4, rk4_tree, cros, of order p): the
   companion takes steps r = 2 times longer and Richardson's formula gives the main run's error
