@@ -117,7 +117,8 @@ def main() -> None:
         f.write(
             "# Cost of the accuracy estimate\n\n"
             f"`bench/accuracy_cost.py`, {meta['date']}, {meta['cpus']} CPUs, load average after "
-            f"{meta['load_after'][0]:.1f}. Each example at its own settings (t_end: see the table), without (`off`) and with (`on`) the "
+            f"{meta['load_after'][0]:.1f}. Each example at its own settings (t_end: see the table), "
+            "without (`off`) and with (`on`) the "
             "estimate, after a warm-up run; CPU = this process + the companion process. "
             "**Measured on a loaded machine** (other jobs on the 2 cores: the `load avg` column), so the wall "
             "ratios are pessimistic; the lead reruns it on a quiet machine.\n\n"
