@@ -189,3 +189,17 @@ def test_cli_summary_json_and_report(tmp_path, capsys, monkeypatch):
     with open(off / "summary.json") as f:
         assert json.load(f)["accuracy"] is None
     assert "Accuracy: not estimated (switched off" in (off_report / "report.html").read_text()
+
+
+def test_no_process_for_the_companion_runs_it_in_process(monkeypatch):
+    """A companion whose process cannot start (a model that is not JSON, no process) runs in the
+    run's process after it: the estimate is made all the same."""
+
+    def refuse(self, model):
+        raise OSError("no process")
+
+    monkeypatch.setattr(accuracy.Companion, "start", refuse)
+    monkeypatch.setattr(accuracy, "IN_PROCESS_S", 0.0)
+    res = simulate(load(PENDULUM), t_end=0.5, step=0.01, output_step=0.02)
+    assert res.status == "completed" and res.accuracy["method"] == "richardson_2h"
+    assert res.accuracy["position_error_m"] > 0

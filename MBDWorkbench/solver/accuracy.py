@@ -278,7 +278,11 @@ class Companion:
         self.folder = ""
         self.started = 0.0
         if not in_process:
-            self.start(model)
+            try:
+                self.start(model)
+            except (OSError, TypeError, ValueError):  # not JSON (a profile given as a Python object), no process
+                self.stop()
+                self.job = None
 
     def start(self, model) -> None:
         """Start the background process."""
@@ -286,7 +290,7 @@ class Companion:
         data = model.to_dict()
         data["settings"] = self.settings
         with open(os.path.join(self.folder, "model.json"), "w") as f:
-            json.dump(data, f)
+            json.dump(data, f, allow_nan=False)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
         env[cold_start.MODE_ENV], env[ENV] = "compile", "off"
