@@ -28,7 +28,7 @@ from .cli_common import (
     status_lines,
 )
 from .fem_cli import register as register_fem
-from .solver import integrators
+from .solver import accuracy, integrators
 from .solver.errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .solver.results.files import ResultsWriteError, ResultsWriter
 from .solver.results.output_folder import OutputFolder, OutputTargetError
@@ -73,6 +73,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         overrides["projection"] = True
     if getattr(args, "no_limits", False):
         overrides["check_limits"] = False
+    if getattr(args, "no_accuracy", False):
+        overrides["accuracy"] = False
     writer, report = open_targets(out, getattr(args, "report", None), args.overwrite)
     try:
         with cancel_on_signals() as cancelled:
@@ -188,6 +190,7 @@ def print_summary(res: Results, out: str) -> None:
         f"{len(res)} samples to t = {res.t[-1]:.6g} s"
     )
     print(f"max violation: {vpos:.3e} m, {vang:.3e} rad; energy drift (relative): {res.energy_drift():.3e}")
+    print(f"accuracy: {accuracy.run_line(res)}")
     if res.integrated_violation is not None:  # cros: the samples are its state closed onto the constraints
         ipos, iang = res.integrated_violation
         print(f"integrated state before closing the samples: {ipos:.3e} m, {iang:.3e} rad")
@@ -234,6 +237,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="run an over-driven model instead of refusing it (ends with a warning)"
     )
     s.add_argument("--no-assemble", action="store_true", help="skip the initial assembly")
+    s.add_argument(
+        "--no-accuracy",
+        action="store_true",
+        help="no accuracy estimate (it runs the model a second time, in a second process: docs/solver.md)",
+    )
     s.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
     s.add_argument("--out", help="results directory (default: <model>_results)")
     s.add_argument("--report", help="also write the motion-study report into this directory")

@@ -11,3 +11,7 @@ for p in (ROOT, os.path.join(ROOT, "tests")):
 # The suite compiles its kernels in process, as a benchmark does: no background compile processes
 # from the command-line tests (tests/test_cold_start.py asks for the interpreted start itself).
 os.environ.setdefault("MBD_COLD_START", "compile")
+
+# Runs make no accuracy estimate (a companion run in a second process each) unless a test asks for
+# it: tests/test_accuracy.py covers the default path.
+os.environ.setdefault("MBD_ACCURACY", "off")

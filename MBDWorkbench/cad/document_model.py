@@ -374,6 +374,7 @@ def _settings(sim):
         baumgarte_beta=float(sim.BaumgarteBeta),
         tikhonov_eps=float(sim.TikhonovEps),
         assemble=bool(sim.Assemble),
+        accuracy=bool(getattr(sim, "EstimateAccuracy", True)),  # documents saved before it: on
     )
     return s, [_value(getattr(sim, "Gravity" + c)) * 1e-3 for c in "XYZ"]  # mm/s^2 -> m/s^2
 
@@ -459,6 +460,7 @@ SETTING_PROPERTIES = {
     "baumgarte_beta": "BaumgarteBeta",
     "tikhonov_eps": "TikhonovEps",
     "assemble": "Assemble",
+    "accuracy": "EstimateAccuracy",
 }
 _ELEMENT_WORDS = {"bodies": "body", "joints": "joint", "forces": "force", "drivers": "driver"}
 # (model field prefix, document property) per element list, first match wins

@@ -280,6 +280,13 @@ class SimulationProxy(_Proxy):
             ("App::PropertyFloat", "BaumgarteBeta", g, "Baumgarte stabilisation beta [1/s]", 10.0),
             (PRECISION, "TikhonovEps", g, "Regularisation of redundant constraints (dimensionless)", 1e-10),
             ("App::PropertyBool", "Assemble", g, "Close the joints before the run (initial assembly)", True),
+            (
+                "App::PropertyBool",
+                "EstimateAccuracy",
+                g,
+                "Estimate the run's accuracy with a companion run in a second process (docs/solver.md)",
+                True,
+            ),
             ("App::PropertyAcceleration", "GravityX", g, "Gravity, global x component", 0.0),
             ("App::PropertyAcceleration", "GravityY", g, "Gravity, global y component", 0.0),
             ("App::PropertyAcceleration", "GravityZ", g, "Gravity, global z component", -9810.0),

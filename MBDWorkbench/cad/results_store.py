@@ -17,6 +17,7 @@ import zipfile
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..solver import accuracy
 from ..solver.results import files as fmt
 from .archive import check_results_archive
 from .mass_properties import CadError
@@ -46,6 +47,7 @@ def summary_lines(summary: dict) -> list[str]:
         pos, ang = summary["integrated_violation"]
         lines.append("integrated state before closing the samples: %.3e m, %.3e rad" % (pos, ang))
     lines.append("energy drift (relative): %.3e" % summary.get("energy_drift", 0.0))
+    lines.append("accuracy: %s" % accuracy.describe(summary.get("accuracy"), accuracy.why_no_estimate(summary)))
     return lines
 
 

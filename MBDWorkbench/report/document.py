@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..solver import accuracy
 from ..solver.analyses.mobility import dof_terms
 from ..solver.model.catalog import BODY_KINDS, DRIVERS, FORCES, INTEGRATORS, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from ..solver.results.status import CANCELLED, COMPLETED, FAILED
@@ -115,7 +116,7 @@ def build(
     blocks += warning_blocks(warns)
     blocks += model_blocks(data.model)
     blocks += mobility_blocks(mob)
-    blocks += peak_blocks(peaks, mob)
+    blocks += peak_blocks(peaks, mob, data.summary.get("accuracy"))
     blocks += coupling_blocks(derived.coupling_peaks(data))
     blocks += plot_blocks(data, peaks, points, view)
     blocks += list(sections)
@@ -215,6 +216,12 @@ def settings_text(st: dict, integ: str) -> str:
     return ", ".join(parts)
 
 
+def accuracy_text(summary: dict) -> str:
+    """'Accuracy: positions ±x mm, joint loads ±y N, estimated by ...', or why there is no estimate."""
+    rec = summary.get("accuracy")
+    return "Accuracy: " + accuracy.describe(rec, accuracy.why_no_estimate(summary)).replace("+-", "\u00b1")
+
+
 def key_results(data: ReportData, peaks: list[dict]) -> list[Block]:
     rows = []
     for d in derived.driver_peaks(data):
@@ -232,7 +239,8 @@ def key_results(data: ReportData, peaks: list[dict]) -> list[Block]:
         rows.append(["largest joint force", f"{g(pf['F_max'])} N in '{pf['joint']}' at t = {g(pf['t_F'])} s"])
         if pt["T_max"] > 0:
             rows.append(["largest joint torque", f"{g(pt['T_max'])} N m in '{pt['joint']}' at t = {g(pt['t_T'])} s"])
-    return [Heading("Key results", 1), Table(["Quantity", "Value"], rows)] if rows else []
+    table = [Table(["Quantity", "Value"], rows)] if rows else []
+    return [Heading("Key results", 1), *table, Para(accuracy_text(data.summary))]
 
 
 def warning_blocks(warns: list[tuple[str, str]]) -> list[Block]:
@@ -473,7 +481,14 @@ def mobility_blocks(mob: dict) -> list[Block]:
     return out
 
 
-def peak_blocks(peaks: list[dict], mob: dict) -> list[Block]:
+def with_error(peak: float, rec: dict | None, joint: str, key: str) -> str:
+    """A peak and its estimated error from the accuracy record ``rec`` ('12.3 ± 0.01')."""
+    errors = (rec or {}).get("joints", {}).get(joint)
+    return g(peak) if errors is None or not errors[key] else f"{g(peak)} \u00b1 {g(errors[key], 2)}"
+
+
+def peak_blocks(peaks: list[dict], mob: dict, rec: dict | None = None) -> list[Block]:
+    """The peak-load table, each peak with its estimated error (accuracy record ``rec``) if any."""
     affected = set(derived.redundant_joints(mob))
     rows = []
     for p in peaks:
@@ -482,10 +497,10 @@ def peak_blocks(peaks: list[dict], mob: dict) -> list[Block]:
             [
                 p["joint"] + star,
                 p["type"],
-                g(p["F_max"]),
+                with_error(p["F_max"], rec, p["joint"], "force_error_N"),
                 g(p["t_F"]),
                 *components(p["F"], p["F_max"]),
-                g(p["T_max"]),
+                with_error(p["T_max"], rec, p["joint"], "torque_error_Nm"),
                 g(p["t_T"]),
                 *components(p["T"], p["T_max"]),
             ]
@@ -509,6 +524,8 @@ def peak_blocks(peaks: list[dict], mob: dict) -> list[Block]:
         "Peak reaction force and torque (about the joint origin) that body i exerts on body j; components at the "
         f"time of the peak, in the joint frame carried by body i (below {NOISE:g} of the magnitude shown as 0)."
     )
+    if rec is not None:
+        cap += " \u00b1: the estimated error of the peak (accuracy estimate)."
     if affected:
         cap += " * reaction partly statically indeterminate (redundant constraints, minimum-norm split)."
     return [Heading("Peak loads", 1), Table(head, rows, cap, numeric=list(range(2, 12)))]

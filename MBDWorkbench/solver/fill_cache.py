@@ -45,7 +45,7 @@ def fill(path: str, integrator: str) -> None:
             model = load(path)
             if not is_cached(METHODS[integrator].entry_kernel):
                 step = model.settings.step
-                simulate(model, t_end=2 * step, output_step=step, integrator=integrator)
+                simulate(model, t_end=2 * step, output_step=step, integrator=integrator, accuracy=False)
     finally:
         os.remove(path)
         os.rmdir(os.path.dirname(path))

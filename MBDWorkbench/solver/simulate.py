@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from . import kernels, quality
+from . import accuracy, kernels, quality
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output
@@ -66,11 +66,27 @@ def simulate(
     if writer is None and out_dir is not None:
         ResultsWriter(out_dir, overwrite).abort()  # refused here, before solving, if it may not be written
     stepper_class = METHODS[model.settings.integrator]
-    with cold_start.interpreted_until_compiled(model, stepper_class, interpret_while_compiling):
-        return _run(model, progress, cancel, out_dir, overwrite, writer)
+    with cold_start.interpreted_until_compiled(model, stepper_class, interpret_while_compiling) as cold:
+        companion = _companion(model, stepper_class, cold)
+        try:
+            return _run(model, progress, cancel, out_dir, overwrite, writer, companion)
+        finally:
+            if companion is not None:
+                companion.stop()
 
 
-def _run(model, progress, cancel, out_dir, overwrite, writer) -> Results:
+def _companion(model, stepper_class, cold: bool) -> accuracy.Companion | None:
+    """The companion run of the accuracy estimate (None when switched off): started now in a
+    process on a second CPU with a warm cache, else run in this process after the run
+    (:class:`.accuracy.Companion`)."""
+    if not accuracy.enabled(model.settings):
+        return None
+    kernel = getattr(stepper_class, "entry_kernel", None) or kernels.derivatives
+    warm = not cold and cold_start.is_cached(kernel)
+    return accuracy.Companion(model, in_process=not warm or accuracy.cpus() < 2)
+
+
+def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) -> Results:
     """:func:`simulate` after its checks."""
     settings = model.settings
     system = System(model)
@@ -130,7 +146,7 @@ def _run(model, progress, cancel, out_dir, overwrite, writer) -> Results:
         res.message = f"stopped at t = {t:.6g} s: {type(e).__name__}: {e}".rstrip(": ")
         _finish(res, FAILED, stepper, start, clock, writer)
         raise
-    _finish(res, COMPLETED, stepper, start, clock, writer)
+    _finish(res, COMPLETED, stepper, start, clock, writer, (companion, cancel))
     return res
 
 
@@ -204,13 +220,22 @@ def _stopped(res, error: SimulationError, stepper, start, clock, writer) -> None
     _finish(res, CANCELLED if isinstance(error, Cancelled) else FAILED, stepper, start, clock, writer)
 
 
-def _finish(res, status, stepper, start, clock, writer):
+def _finish(res, status, stepper, start, clock, writer, estimate=(None, None)):
+    """Close a run: steps, wall time, warnings (the accuracy estimate's of a completed run with
+    ``estimate`` = (its Companion, cancel)), the final status, summary.json."""
     res.steps = stepper.steps if stepper is not None else 0
     res.wall_time = time.perf_counter() - clock
     warnings, behind = ([], None) if stepper is None else (list(stepper.warnings), stepper.integrated)
     if behind is not None and behind.worst:
         res.integrated_violation = behind.largest()
     res.warnings = list(res.model.warnings) + quality.gate(res, start, warnings, behind)  # the model's first
+    companion, cancel = estimate
+    if companion is not None:
+
+        def run_here(overrides: dict) -> Results:
+            return simulate(res.model, cancel=cancel, accuracy=False, **overrides)
+
+        res.warnings += accuracy.estimate(res, companion, start.length_scale, run_here, cancel)
     res.status = final_status(status, res.warnings)
     if writer is not None:
         writer.commit(res)  # after the status is final: summary.json is written here

@@ -54,8 +54,12 @@ class SimulationPanel(TaskPanel):
         self.free = QtWidgets.QCheckBox("Allow nothing grounded")
         self.free.setObjectName("free_flight")
         self.free.setChecked(bool(sim.AllowFreeFlight))
+        self.estimate = QtWidgets.QCheckBox("Estimate the accuracy (a second run)")
+        self.estimate.setObjectName("accuracy")
+        self.estimate.setChecked(bool(getattr(sim, "EstimateAccuracy", True)))
         self.fields.addRow("", self.assemble)
         self.fields.addRow("", self.free)
+        self.fields.addRow("", self.estimate)
         self.layout.addWidget(self.error)
         self.solve_button = QtWidgets.QPushButton("Solve (applies the settings)")
         self.solve_button.setObjectName("solve")
@@ -64,6 +68,11 @@ class SimulationPanel(TaskPanel):
         self.status = self.label(_status_text(sim))
         self.status.setObjectName("status")
         self.layout.addWidget(self.status)
+        self.accuracy = self.label("")
+        self.accuracy.setObjectName("accuracy_line")
+        self.accuracy.setWordWrap(True)
+        self.layout.addWidget(self.accuracy)
+        self.show_accuracy()
         self.log = QtWidgets.QPlainTextEdit()
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
@@ -84,6 +93,8 @@ class SimulationPanel(TaskPanel):
             write_value(sim, prop, values[prop], unit)
         sim.Integrator = self.integrator.currentData()
         sim.Assemble, sim.AllowFreeFlight = self.assemble.isChecked(), self.free.isChecked()
+        if hasattr(sim, "EstimateAccuracy"):
+            sim.EstimateAccuracy = self.estimate.isChecked()
         return sim
 
     def solve(self) -> None:
@@ -110,6 +121,43 @@ class SimulationPanel(TaskPanel):
         status, warnings = run_status(stored, error)
         self.log.setPlainText(run_text(stored, text, error, warnings))
         self.status.setText("Status: %s" % (status or "failed"))
+        self.show_accuracy(stored.summary if stored is not None else None)
+
+    def show_accuracy(self, summary: dict | None = None) -> None:
+        """The accuracy line of the last run (short; the whole sentence as its tooltip)."""
+        from ...solver import accuracy
+
+        if summary is None:
+            self.accuracy.setText(_summary_line(self.obj, "accuracy"))
+            self.accuracy.setToolTip("")
+            return
+        why = accuracy.why_no_estimate(summary)
+        rec = summary.get("accuracy")
+        self.accuracy.setText(_accuracy_lines(rec) if rec is not None else "Accuracy: " + why)
+        self.accuracy.setToolTip(accuracy.describe(rec, why).replace("+-", "\u00b1"))
+
+
+def _accuracy_lines(rec: dict) -> str:
+    """Short lines of an accuracy record (the panel is narrow): method, positions, angles, loads."""
+    from ...solver import accuracy
+
+    force, torque = accuracy.largest_load_errors(rec)
+    loads = "joint loads \u00b1%.3g N" % force + (", \u00b1%.3g N m" % torque if torque > 0 else "")
+    position, angle = rec["position_error_m"] * 1e3, rec["angle_error_rad"]
+    return "Accuracy (%s):\npositions \u00b1%.3g mm\nangles \u00b1%.3g rad\n%s" % (
+        rec["method"],
+        position,
+        angle,
+        loads,
+    )
+
+
+def _summary_line(sim: App.DocumentObject, key: str) -> str:
+    """'Key: value' of the last run's summary line ``key`` (cad.results_store.summary_lines), else ''."""
+    for line in sim.ResultsSummary:
+        if line.strip().startswith(key + ":"):
+            return "%s: %s" % (key.capitalize(), line.split(":", 1)[-1].strip())
+    return ""
 
 
 def _status_text(sim: App.DocumentObject) -> str:

@@ -123,7 +123,9 @@ class Settings:
     (docs/solver.md): ``violation_tol`` (position violation / model length scale,
     dimensionless), ``violation_angle_tol`` [rad], ``energy_tol`` (energy error / energy
     exchanged, conservative models); ``allow_overdriven`` runs an over-driven model instead of
-    refusing it."""
+    refusing it. Accuracy estimate (docs/solver.md): ``accuracy`` (False: none), its tolerances
+    ``accuracy_position_tol`` (CoG error / model length scale, dimensionless),
+    ``accuracy_angle_tol`` [rad] and ``accuracy_load_tol`` (fraction of the peak load)."""
 
     t_end: float = 1.0
     step: float = 1e-3
@@ -142,6 +144,10 @@ class Settings:
     violation_angle_tol: float = VIOLATION_ANGLE_TOL
     energy_tol: float = ENERGY_TOL
     allow_overdriven: bool = False
+    accuracy: bool = True
+    accuracy_position_tol: float = 1e-3
+    accuracy_angle_tol: float = 1e-3
+    accuracy_load_tol: float = 0.01
 
 
 @dataclass

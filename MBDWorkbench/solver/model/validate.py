@@ -49,6 +49,7 @@ from .limits import (
 )
 from .schema import GROUND, Body, Joint, Model, Settings
 
+ACCURACY_TOLERANCES = ("accuracy_position_tol", "accuracy_angle_tol", "accuracy_load_tol")
 _SETTING_RANGES = {  # setting -> kind of limits.RANGES
     "t_end": "time",
     "step": "time",
@@ -62,7 +63,7 @@ _SETTING_RANGES = {  # setting -> kind of limits.RANGES
 }
 
 
-_SETTING_FLAGS = ("assemble", "projection", "check_limits")
+_SETTING_FLAGS = ("assemble", "projection", "check_limits", "accuracy")
 
 
 def validate_settings(s: Settings, path: str = "settings") -> None:
@@ -83,7 +84,7 @@ def validate_settings(s: Settings, path: str = "settings") -> None:
 
 def _validate_quality_settings(s: Settings, path: str) -> None:
     """The quality-gate settings: positive finite tolerances, a JSON boolean for allow_overdriven."""
-    for key in ("violation_tol", "violation_angle_tol", "energy_tol"):
+    for key in ("violation_tol", "violation_angle_tol", "energy_tol", *ACCURACY_TOLERANCES):
         check_number(getattr(s, key), f"{path}.{key}", positive=True)
     if not isinstance(s.allow_overdriven, bool):
         raise ModelError(f"{path}.allow_overdriven", f"must be true or false, got {s.allow_overdriven!r}")

@@ -537,6 +537,7 @@ class ResultTables:
         self.body_names = list(summary.get("bodies", []))
         self.joint_names = list(summary.get("joints", []))
         self.driver_names = list(summary.get("drivers", []))
+        self.accuracy = summary.get("accuracy")  # the accuracy record (docs/results-format.md), None without one
 
     def __len__(self) -> int:
         return len(self.t)

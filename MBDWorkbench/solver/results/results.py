@@ -320,6 +320,7 @@ class Results:
         # (max position [m], max angular [rad]) violation of the integrated state where the samples
         # are its projection onto the constraints (cros), else None
         self.integrated_violation: tuple[float, float] | None = None
+        self.accuracy: dict | None = None  # the accuracy estimate (solver/accuracy.py), None without one
 
     # ------------------------------------------------------------------ sampling
     def record(
@@ -614,6 +615,7 @@ class Results:
             joints=self.joint_names,
             drivers=self.driver_names,
             warnings=[w.to_dict() for w in getattr(self, "warnings", [])],
+            accuracy=self.accuracy,
             versions=software_versions(),
         )
 

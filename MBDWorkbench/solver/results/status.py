@@ -34,6 +34,7 @@ WARNING_KINDS = {
     "ill_scaled": "ill-scaled masses or inertias",
     "integrator": "a remark of the integrator",
     "joint_dropped": "a joint of the CAD document left out of the model (the message says why)",
+    "accuracy": "an estimated error above its accuracy tolerance, or no estimate could be made",
 }
 
 

@@ -1,0 +1,205 @@
+"""The accuracy estimate of every run (issue 31; solver/accuracy.py, docs/solver.md "Accuracy estimate").
+
+The estimate is checked against true errors computed independently: the pendulum's exact ODE
+solution (tests/oracles/pendulum.py) and the reduced one-DoF equation of IFToMM A02
+(tests/oracles/n_four_bar.py), at settings where the error is well above 1e-9 m."""
+
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+from oracles import n_four_bar, pendulum
+
+from MBDWorkbench import cli
+from MBDWorkbench.solver import accuracy
+from MBDWorkbench.solver.errors import Cancelled, ModelError
+from MBDWorkbench.solver.model import load
+from MBDWorkbench.solver.model.parse import from_dict
+from MBDWorkbench.solver.results import files as fmt
+from MBDWorkbench.solver.simulate import simulate
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PENDULUM = os.path.join(ROOT, "examples", "pendulum.json")
+PENDULUM_JC = 4e-5  # the example bob's inertia about its CoG [kg m^2]
+
+
+@pytest.fixture(autouse=True)
+def estimate_on(monkeypatch):
+    """The suite switches the estimate off (conftest.py); these tests run the default path."""
+    monkeypatch.delenv(accuracy.ENV, raising=False)
+
+
+def pendulum_true_errors(res) -> tuple[float, float, float]:
+    """(largest CoG error [m], angle error [rad], pivot force error [N]) of a run of
+    examples/pendulum.json (bob released from the horizontal, x-z plane, turning about y by
+    a = pi/2 - theta) against the exact ODE solution."""
+    sol = pendulum.pendulum_ode_solution(math.pi / 2, np.array(res.t), Jc=PENDULUM_JC)
+    ref = pendulum.pendulum_com_position(sol.theta)
+    p = res.position("bob")
+    turned = res.rotation("bob") @ res.rotation("bob")[0].T  # Rot_y(a) = [[c, 0, s], [0, 1, 0], [-s, 0, c]]
+    angle = np.arctan2(turned[:, 0, 2], turned[:, 0, 0])
+    force = res.reaction("pivot", "global")[0]
+    ref_force = sol.pivot_reaction()
+    return (
+        float(np.hypot(p[:, 0] - ref[:, 0], p[:, 2] - ref[:, 1]).max()),
+        float(np.abs(np.angle(np.exp(1j * (angle - (math.pi / 2 - sol.theta))))).max()),
+        float(np.hypot(force[:, 0] - ref_force[:, 0], force[:, 2] - ref_force[:, 1]).max()),
+    )
+
+
+def four_bar_true_error(res) -> float:
+    """Largest CoG error [m] of an A02 run (N = 2) against its reduced equation."""
+    theta, _ = n_four_bar.crank_angle(np.array(res.t))
+    c, s = np.cos(theta), np.sin(theta)
+    exact = {f"crank{i}": np.column_stack([i + 0.5 * c, 0.5 * s]) for i in range(3)}
+    exact.update({f"coupler{i}": np.column_stack([i + 0.5 + c, s]) for i in range(2)})
+    return max(float(np.linalg.norm(res.position(b)[:, :2] - xy, axis=1).max()) for b, xy in exact.items())
+
+
+def within_factor_3(estimate: float, true: float) -> bool:
+    return true / 3.0 <= estimate <= 3.0 * true
+
+
+PENDULUM_CASES = [
+    ("rk4", dict(step=0.01, output_step=0.02)),
+    ("rk4", dict(step=0.02, output_step=0.02)),  # one step per output interval: richardson_half
+    ("rk4_tree", dict(step=0.01, output_step=0.02)),
+    ("euler", dict(step=1e-4, t_end=0.5)),
+    ("symplectic_euler", dict(step=1e-4, t_end=0.5)),
+    ("cros", dict(step=2e-3)),
+    ("galpha", dict()),
+    ("bdf", dict()),
+]
+
+
+@pytest.mark.parametrize(
+    "integrator,settings", PENDULUM_CASES, ids=[f"{c[0]}-h{c[1].get('step', 'default')}" for c in PENDULUM_CASES]
+)
+def test_estimate_within_a_factor_3_of_the_pendulums_true_error(integrator, settings):
+    settings = dict(dict(t_end=2.0), **settings)
+    res = simulate(load(PENDULUM), integrator=integrator, **settings)
+    true_position, true_angle, true_force = pendulum_true_errors(res)
+    rec = res.accuracy
+    assert true_position > 1e-9
+    assert within_factor_3(rec["position_error_m"], true_position), (rec["position_error_m"], true_position)
+    assert within_factor_3(rec["angle_error_rad"], true_angle), (rec["angle_error_rad"], true_angle)
+    assert within_factor_3(rec["joints"]["pivot"]["force_error_N"], true_force), (rec["joints"], true_force)
+    assert rec["companion"]["status"] in ("completed", "completed_with_warnings")
+
+
+FOUR_BAR_CASES = [("rk4", dict(step=0.01)), ("radau", dict()), ("lsoda", dict()), ("galpha", dict())]
+
+
+@pytest.mark.parametrize("integrator,settings", FOUR_BAR_CASES, ids=[c[0] for c in FOUR_BAR_CASES])
+def test_estimate_within_a_factor_3_of_the_four_bars_true_error(integrator, settings):
+    """IFToMM A02 (N = 2), passing its singular position twice in 1.2 s."""
+    res = simulate(from_dict(n_four_bar.model_dict(2)), integrator=integrator, t_end=1.2, **settings)
+    true = four_bar_true_error(res)
+    assert true > 1e-9
+    assert within_factor_3(res.accuracy["position_error_m"], true), (res.accuracy["position_error_m"], true)
+
+
+def test_warning_when_the_tolerance_is_below_the_error_and_none_above():
+    model = load(PENDULUM)
+    loose = simulate(model, t_end=1.0, step=0.01, output_step=0.02)
+    assert loose.status == "completed" and loose.warnings == []
+    error = loose.accuracy["position_error_m"]
+    L = loose.accuracy["tolerances"]["position_m"] / 1e-3  # the model's length scale [m]
+    tight = simulate(model, t_end=1.0, step=0.01, output_step=0.02, accuracy_position_tol=0.1 * error / L)
+    assert tight.status == "completed_with_warnings"
+    (w,) = [w for w in tight.warnings if w.kind == "accuracy" and "position" in w.message]
+    assert w.elements == ("bob",) and "halve --step" in w.message and f"{error:.3g} m" in w.message
+    loads = simulate(model, t_end=1.0, step=0.01, output_step=0.02, accuracy_load_tol=1e-12)
+    assert any(w.kind == "accuracy" and "joint 'pivot' force" in w.message for w in loads.warnings)
+
+
+def test_richardson_factors_follow_the_steps_per_output_interval():
+    s = load(PENDULUM).settings
+    s.integrator, s.step, s.output_step = "cros", 1e-3, 1e-2
+    assert accuracy.plan(s).method == "richardson_2h" and accuracy.plan(s).factor == pytest.approx(1 / 3)
+    s.output_step = 3e-3  # 3 steps, the companion 2: r = 1.5
+    assert accuracy.plan(s).factor == pytest.approx(1 / (1.5**2 - 1))
+    s.output_step = 1e-3  # one step per output interval: the companion takes half steps
+    p = accuracy.plan(s)
+    assert p.method == "richardson_half" and p.overrides == {"step": 5e-4} and p.factor == pytest.approx(4 / 3)
+    s.integrator = "bdf"
+    assert accuracy.plan(s).overrides == {"rtol": s.rtol / 100, "atol": s.atol / 100}
+
+
+@pytest.mark.parametrize("in_process_s", [0.0, 1e9], ids=["own_process", "in_process"])
+def test_a_failed_companion_leaves_a_warning_and_no_record(monkeypatch, in_process_s):
+    broken = accuracy.Plan("richardson_2h", "a broken companion", {"step": -1.0}, 1.0, "")
+    monkeypatch.setattr(accuracy, "plan", lambda settings: broken)
+    monkeypatch.setattr(accuracy, "IN_PROCESS_S", in_process_s)
+    res = simulate(load(PENDULUM), t_end=0.1)
+    assert res.accuracy is None and res.status == "completed_with_warnings"
+    (w,) = res.warnings
+    assert w.kind == "accuracy" and "could not be made" in w.message and "step" in w.message
+
+
+def test_cancelled_run_stops_its_companion_and_has_no_estimate(monkeypatch):
+    started = []
+    start = accuracy.Companion.start
+
+    def spy(self, model):
+        start(self, model)
+        started.append(self)
+
+    monkeypatch.setattr(accuracy.Companion, "start", spy)
+    calls = iter(range(10**6))
+    with pytest.raises(Cancelled) as e:
+        simulate(load(PENDULUM), t_end=4.0, step=1e-4, cancel=lambda: next(calls) > 2)
+    assert e.value.results.accuracy is None
+    assert started or accuracy.cpus() < 2  # warm cache, two CPUs: the companion ran in its own process
+    for c in started:
+        assert c.job.poll() is not None and not os.path.exists(c.folder)
+
+
+@pytest.mark.parametrize(
+    "field,value", [("accuracy", "yes"), ("accuracy_position_tol", -1.0), ("accuracy_load_tol", float("nan"))]
+)
+def test_bad_accuracy_settings_name_the_field(field, value):
+    with pytest.raises(ModelError) as e:
+        simulate(load(PENDULUM), **{field: value})
+    assert f"settings.{field}" in str(e.value)
+
+
+def test_cli_summary_json_and_report(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(accuracy, "IN_PROCESS_S", 0.0)  # the companion in its own process, however short the run
+    out, report = tmp_path / "on", tmp_path / "on_report"
+    code = cli.main(["simulate", PENDULUM, "--t-end", "0.5", "--out", str(out), "--report", str(report), "--quiet"])
+    assert code == 0
+    printed = capsys.readouterr().out
+    (line,) = [x for x in printed.splitlines() if x.startswith("accuracy:")]
+    assert "positions +-" in line and "Richardson" in line
+    files = fmt.read_results(str(out))
+    stored = files.summary["accuracy"]
+    assert fmt.ResultTables(files.tables, files.summary, str(out)).accuracy == stored
+    assert stored["method"] == "richardson_2h" and set(stored["joints"]) == {"pivot"}
+    assert stored["position_error_m"] > 0 and stored["tolerances"]["angle_rad"] == 1e-3
+    html = (report / "report.html").read_text()
+    assert "Accuracy: positions \u00b1" in html and "\u00b1" in html.split("Peak loads")[1]
+
+    off, off_report = tmp_path / "off", tmp_path / "off_report"
+    args = ["simulate", PENDULUM, "--t-end", "0.5", "--out", str(off), "--report", str(off_report), "--quiet"]
+    assert cli.main(args + ["--no-accuracy"]) == 0
+    assert "accuracy: not estimated (switched off" in capsys.readouterr().out
+    with open(off / "summary.json") as f:
+        assert json.load(f)["accuracy"] is None
+    assert "Accuracy: not estimated (switched off" in (off_report / "report.html").read_text()
+
+
+def test_no_process_for_the_companion_runs_it_in_process(monkeypatch):
+    """A companion whose process cannot start (a model that is not JSON, no process) runs in the
+    run's process after it: the estimate is made all the same."""
+
+    def refuse(self, model):
+        raise OSError("no process")
+
+    monkeypatch.setattr(accuracy.Companion, "start", refuse)
+    monkeypatch.setattr(accuracy, "IN_PROCESS_S", 0.0)
+    res = simulate(load(PENDULUM), t_end=0.5, step=0.01, output_step=0.02)
+    assert res.status == "completed" and res.accuracy["method"] == "richardson_2h"
+    assert res.accuracy["position_error_m"] > 0
