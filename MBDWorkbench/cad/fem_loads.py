@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import io
-import json
+import math
 import os
 import re
 import shutil
@@ -23,8 +23,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..loads import BodyLoadError, body_load_case, worst_instants, write_load_table
-from ..loads.body_loads import case_summary, unmodelled_forces
-from ..loads.nodal import body_force_loads, inp_additions, rbe3_forces, resultant, support_321, support_reactions
+from ..loads.body_loads import case_summary, unmodelled_forces, write_json
+from ..loads.nodal import (
+    MAX_MESH_ELEMENTS,
+    TETS_PER_CUBE,
+    WORST_MAX,
+    body_force_loads,
+    estimated_elements,
+    inp_additions,
+    rbe3_forces,
+    resultant,
+    support_321,
+    support_reactions,
+)
 from .errors import CadError
 from .objects import MATERIALS, find_objects
 
@@ -58,6 +69,33 @@ class FemRequest:
     poisson: float | None = None
     mesh_size: float | None = None
     report: str | None = None
+
+
+def check_request(req: FemRequest) -> None:
+    """CadError naming the field when a number of the request is out of range (before anything is done)."""
+    if req.time is not None and not math.isfinite(req.time):
+        raise CadError("--time must be a finite number, got %r" % req.time)
+    if req.worst is not None and not (isinstance(req.worst, int) and 1 <= req.worst <= WORST_MAX):
+        raise CadError("--worst must be a whole number from 1 to %d, got %r" % (WORST_MAX, req.worst))
+    if req.mesh_size is not None and not (math.isfinite(req.mesh_size) and req.mesh_size > 0):
+        raise CadError("--mesh-size must be a finite size above 0 mm, got %r" % req.mesh_size)
+
+
+def mesh_size(req: FemRequest, body_obj, shape) -> float:
+    """The largest element size [mm] (``req.mesh_size``, default half the part's thinnest
+    bounding-box side, at least 0.5 mm); CadError when the estimated mesh exceeds MAX_MESH_ELEMENTS."""
+    bb = shape.BoundBox
+    size = req.mesh_size or max(0.5, min(bb.XLength, bb.YLength, bb.ZLength) / 2.0)
+    volume = float(sum(s.Volume for s in shape.Solids))
+    count = estimated_elements(volume, size)
+    if count > MAX_MESH_ELEMENTS:
+        smallest = (TETS_PER_CUBE * volume / MAX_MESH_ELEMENTS) ** (1.0 / 3.0)
+        raise CadError(
+            "body '%s': a mesh size of %g mm gives at least %.3g elements on its part '%s' (%.4g mm^3), more "
+            "than the limit of %d: give --mesh-size %.3g or more"
+            % (body_obj.Label, size, count, body_obj.Part.Label, volume, MAX_MESH_ELEMENTS, smallest)
+        )
+    return size
 
 
 def output_paths(out: str) -> dict:
@@ -148,7 +186,7 @@ def material_constants(body_obj, req: FemRequest) -> tuple[float, float, str]:
             "give --youngs-modulus MPA and --poisson NU"
             % (body_obj.Label, body_obj.Material, ", ".join(MATERIAL_CARDS))
         ) from None
-    if not (E > 0 and -1 < nu < 0.5):
+    if not (0 < E < math.inf and -1 < nu < 0.5):
         raise CadError("body '%s': Young's modulus %g MPa / Poisson's ratio %g are not valid" % (body_obj.Label, E, nu))
     return float(E), float(nu), ("card " + card_name if card_name and req.youngs_modulus is None else "given")
 
@@ -343,6 +381,7 @@ def prepare(req: FemRequest):
     from .document_model import document_model
     from .freecad_env import import_freecad
 
+    check_request(req)
     paths = check_outputs(req)
     import_freecad()
     check_fem_tools()
@@ -358,6 +397,7 @@ def prepare(req: FemRequest):
         model, mapping = document_model(doc)
         body, body_obj = find_body(doc, mapping, req.body)
         shape = body_solid(body_obj)
+        size = mesh_size(req, body_obj, shape)
         E, nu, source = material_constants(body_obj, req)
         faces = joint_faces(doc, model, body, body_obj, shape)
     except Exception:
@@ -365,7 +405,7 @@ def prepare(req: FemRequest):
         raise
     return dict(
         doc=doc, work=work, model=model, body=body, body_obj=body_obj, shape=shape, faces=faces, E=E, nu=nu,
-        material_source=source, paths=paths,
+        material_source=source, paths=paths, mesh_size=size,
     )  # fmt: skip
 
 
@@ -437,8 +477,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
 
     R0 = matrices(np.asarray([mb.orientation], float))[0]
     volume = float(sum(s.Volume for s in shape.Solids))
-    bb = shape.BoundBox
-    mesh_size = req.mesh_size or max(0.5, min(bb.XLength, bb.YLength, bb.ZLength) / 2.0)
+    size = ctx["mesh_size"]
     if os.path.isdir(paths["ccx"]) and req.overwrite:
         shutil.rmtree(paths["ccx"])
     os.makedirs(paths["ccx"])
@@ -450,7 +489,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         youngs_modulus_MPa=ctx["E"],
         poisson_ratio=ctx["nu"],
         material_source=ctx["material_source"],
-        mesh_size_mm=mesh_size,
+        mesh_size_mm=size,
         support="3-2-1 (statically determinate); its reactions are checked to be below %g of the largest load"
         % SUPPORT_TOL,
         cases=[],
@@ -460,7 +499,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         workdir = os.path.join(paths["ccx"], label)
         os.makedirs(workdir)
         rho = case.mass / (volume * 1e-9)
-        analysis, solver, mesh = make_analysis(doc, body_obj.Part, label, ctx["E"], ctx["nu"], rho, mesh_size, workdir)
+        analysis, solver, mesh = make_analysis(doc, body_obj.Part, label, ctx["E"], ctx["nu"], rho, size, workdir)
         loads, coords, correction = nodal_loads(case, ctx["faces"], mesh.FemMesh, shape, p0_mm, R0, volume)
         X = np.array([coords[n] for n in loads])
         F = np.array(list(loads.values()))
@@ -489,8 +528,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
     doc.save()
     shutil.copyfile(ctx["work"], paths["document"])
     write_load_table(cases, paths["loads_csv"], paths["loads_json"])
-    with open(paths["summary"], "w") as fh:
-        json.dump(summary, fh, indent=1)
+    write_json(summary, paths["summary"])
     return summary
 
 

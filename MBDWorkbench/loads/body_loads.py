@@ -276,8 +276,27 @@ def write_load_table(cases: list, csv_path: str | None = None, json_path: str | 
             axes="global, at the instant (moments about the load's point)",
             cases=[case_summary(c) for c in cases],
         )
-        with open(json_path, "w") as fh:
-            json.dump(doc, fh, indent=1)
+        write_json(doc, json_path)
+
+
+def json_ready(value):
+    """``value`` with every non-finite float (inf, nan) replaced by None, numpy scalars and
+    arrays as Python numbers and lists: strict JSON (no ``Infinity``/``NaN``)."""
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [json_ready(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def write_json(value, path: str) -> None:
+    """``value`` as strict JSON (:func:`json_ready`) into ``path``."""
+    with open(path, "w") as fh:
+        json.dump(json_ready(value), fh, indent=1, allow_nan=False)
 
 
 def case_summary(case: LoadCase) -> dict:

@@ -17,6 +17,17 @@ import re
 
 import numpy as np
 
+MAX_MESH_ELEMENTS = 200_000  # largest tetrahedron count meshed and solved (~300k nodes: minutes, GBs in CalculiX)
+WORST_MAX = 20  # most instants of one request (each one Gmsh mesh and one CalculiX run)
+TETS_PER_CUBE = 6.0 * 2.0**0.5  # regular tetrahedra of edge h per volume h^3
+
+
+def estimated_elements(volume: float, size: float) -> float:
+    """Tetrahedra of a mesh of largest element ``size`` of a solid of ``volume`` (same length
+    unit): volume over a regular tetrahedron's. A lower bound: Gmsh refines at small features."""
+    return TETS_PER_CUBE * volume / size**3
+
+
 # integral over a straight tetrahedron of (10-node shape function) x (corner barycentric L_k), / volume
 _CORNER_WEIGHTS = np.array([[0.0 if i == k else -1.0 / 60.0 for k in range(4)] for i in range(4)])
 
