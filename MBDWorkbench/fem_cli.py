@@ -56,6 +56,8 @@ def cmd_fem_loads(args: argparse.Namespace) -> int:
     except (CadError, FreeCADNotFoundError) as exc:
         print("error: %s" % exc, file=sys.stderr)
         return EXIT_BAD_INPUT
+    for warning in summary["warnings"]:
+        print("warning: %s" % warning, file=sys.stderr)
     for case in summary["cases"]:
         print(
             "%s at t = %.4g s: max von Mises %.4g MPa at %s mm, max displacement %.4g mm; support reactions %.2g "

@@ -28,6 +28,7 @@ from ..loads.nodal import (
     MAX_MESH_ELEMENTS,
     TETS_PER_CUBE,
     WORST_MAX,
+    bearing_forces,
     body_force_loads,
     estimated_elements,
     inp_additions,
@@ -37,7 +38,8 @@ from ..loads.nodal import (
     support_reactions,
 )
 from .errors import CadError
-from .objects import MATERIALS, find_objects
+from .fem_surfaces import joint_surfaces, outward_normals, surface_nodes
+from .objects import MATERIALS
 
 MATERIAL_DIR = "/usr/share/freecad/Mod/Material/StandardMaterial"
 MATERIAL_CARDS = {  # Body.Material -> FreeCAD material card with E and Poisson's ratio
@@ -191,55 +193,6 @@ def material_constants(body_obj, req: FemRequest) -> tuple[float, float, str]:
     return float(E), float(nu), ("card " + card_name if card_name and req.youngs_modulus is None else "given")
 
 
-def _reference_faces(ref: str, part, shape) -> list:
-    """Face names of the part in a joint reference 'Edge3 of Part' / 'Face2,Face5 of Part':
-    faces as given; an edge gives its adjacent curved faces (a hole's cylinder), else all its
-    adjacent faces; a vertex its adjacent faces."""
-    if " of " not in ref:
-        return []
-    elements, label = ref.rsplit(" of ", 1)
-    if label.strip() != part.Label:
-        return []
-    faces = []
-    for name in re.split(r"[,+ ]+", elements.strip()):
-        if name.startswith("Face"):
-            faces.append(name)
-        elif name.startswith(("Edge", "Vertex")):
-            sub = shape.getElement(name)
-            adjacent = [
-                "Face%d" % (k + 1) for k, f in enumerate(shape.Faces) if any(sub.isSame(s) for s in _subs(f, name))
-            ]
-            curved = [f for f in adjacent if shape.getElement(f).Surface.__class__.__name__ != "Plane"]
-            faces += curved or adjacent
-    return faces
-
-
-def _subs(face, name: str) -> list:
-    return face.Edges if name.startswith("Edge") else face.Vertexes
-
-
-def joint_faces(doc, model, body: str, body_obj, shape) -> dict:
-    """{joint name: face names on the body's part} of every joint on the body; CadError naming a
-    joint without face references on it."""
-    names = {o.Label: o for o in find_objects(doc, "Joint")}
-    out = {}
-    for j in model.joints:
-        if body not in (j.body_i, j.body_j):
-            continue
-        obj = names.get(j.name) or next((o for o in names.values() if o.Name == j.name), None)
-        refs = [str(getattr(obj, "Reference%d" % k, "") or "") for k in (1, 2)] if obj is not None else []
-        faces = []
-        for ref in refs:
-            faces += _reference_faces(ref, body_obj.Part, shape)
-        if not faces:
-            raise CadError(
-                "joint '%s': no face reference on body '%s' (its references: %s); pick the joint on the part's "
-                "faces or edges" % (j.name, body_obj.Label, ", ".join(repr(r) for r in refs) or "none")
-            )
-        out[j.name] = sorted(set(faces), key=lambda f: int(f[4:]))
-    return out
-
-
 # ----------------------------------------------------------------------------- load cases
 def instants(res, body: str, req: FemRequest) -> list:
     """Sample indices to analyse."""
@@ -265,9 +218,31 @@ def _mesh_arrays(fem_mesh) -> tuple[dict, list]:
     return coords, elements
 
 
+def joint_nodal_forces(surface, fem_mesh, shape, coords: dict, P: np.ndarray, F: np.ndarray, M: np.ndarray):
+    """(node ids, forces (n, 3) [N]) of a joint's wrench (F at P [m], M about P) on its surface:
+    a bearing pressure on a bore or shaft, else RBE3-like; CadError naming the joint when the
+    nodes cannot carry it (a moment about a hinge line)."""
+    node_ids = surface_nodes(surface, fem_mesh, shape)
+    X = np.array([coords[n] for n in node_ids]) * 1e-3
+    if surface.bearing:
+        normals = outward_normals(surface, fem_mesh, shape, coords)
+        forces = bearing_forces(X, np.array([normals[n] for n in node_ids]), P, F, M)
+    else:
+        forces = rbe3_forces(X, P, F, M)
+    sF, sM = resultant(X, forces, P)
+    size = np.ptp(X, axis=0).max() if len(X) > 1 else 0.0
+    scale = max(np.linalg.norm(F), np.linalg.norm(M) / max(size, 1e-3), 1e-300)
+    if max(np.linalg.norm(sF - F), np.linalg.norm(sM - M) / max(size, 1e-3)) > 1e-6 * scale:
+        raise CadError(
+            "joint '%s': its load (moment %s N m) cannot be carried by %s alone; pick the joint on faces"
+            % (surface.joint, np.round(M, 6).tolist(), ", ".join(surface.references))
+        )
+    return node_ids, forces
+
+
 def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.ndarray, volume_mm3: float) -> tuple:
-    """{node: force [N]} of the case on the mesh in the document pose, the support-free resultant
-    check, and the body-force correction size."""
+    """{node: force [N]} of the case on the mesh in the document pose (``faces``: {joint:
+    LoadSurface}), the node coordinates [mm] and the body-force correction size."""
     point, vector = to_document_pose(case, p0_mm * 1e-3, R0)
     coords, elements = _mesh_arrays(fem_mesh)
     loads: dict = {}
@@ -279,9 +254,8 @@ def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.nd
     for ld in case.loads:
         if ld.kind not in ("joint", "driver"):
             continue
-        node_ids = sorted({n for f in faces[ld.joint] for n in fem_mesh.getNodesByFace(shape.getElement(f))})
-        X = np.array([coords[n] for n in node_ids]) * 1e-3
-        add(node_ids, rbe3_forces(X, point(ld.point), vector(ld.force), vector(ld.moment)))
+        add(*joint_nodal_forces(faces[ld.joint], fem_mesh, shape, coords, point(ld.point), vector(ld.force),
+                                vector(ld.moment)))  # fmt: skip
     rho = case.mass / (volume_mm3 * 1e-9)
     g, a, al, w = (vector(v) for v in (case.gravity, case.acceleration, case.alpha, case.omega))
     c = p0_mm * 1e-3
@@ -399,7 +373,7 @@ def prepare(req: FemRequest):
         shape = body_solid(body_obj)
         size = mesh_size(req, body_obj, shape)
         E, nu, source = material_constants(body_obj, req)
-        faces = joint_faces(doc, model, body, body_obj, shape)
+        faces = joint_surfaces(doc, model, body, body_obj, shape)
     except Exception:
         discard(doc, work)
         raise
@@ -449,7 +423,7 @@ def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
         raise CadError(str(exc)) from None
     for case in cases:
         for ld in case.loads:
-            ld.references = ctx["faces"].get(ld.joint, []) if ld.joint else []
+            ld.references = ctx["faces"][ld.joint].references if ld.joint in ctx["faces"] else []
     return res, cases
 
 
@@ -492,6 +466,8 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         mesh_size_mm=size,
         support="3-2-1 (statically determinate); its reactions are checked to be below %g of the largest load"
         % SUPPORT_TOL,
+        load_surfaces={j: dict(references=sf.references, bearing=sf.bearing) for j, sf in ctx["faces"].items()},
+        warnings=[sf.warning for sf in ctx["faces"].values() if sf.warning],
         cases=[],
     )
     for case in cases:

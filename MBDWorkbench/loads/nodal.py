@@ -49,6 +49,28 @@ def rbe3_forces(nodes: np.ndarray, point: np.ndarray, force: np.ndarray, moment:
     return np.tile(np.asarray(force, float) / n, (n, 1)) + np.cross(w, r)
 
 
+def bearing_forces(
+    nodes: np.ndarray, normals: np.ndarray, point: np.ndarray, force: np.ndarray, moment: np.ndarray
+) -> np.ndarray:
+    """Nodal forces (n, 3) on a bore's or shaft's ``nodes`` (n, 3) with outward unit ``normals``
+    (n, 3) equivalent to ``force`` at ``point`` and ``moment`` about it: the force as a cosine
+    bearing pressure over the loaded half (f_n ~ cos(theta_n) (-normal_n) where the surface faces
+    the force, 0 on the other half; equal node areas), and what that leaves (the axial force,
+    the moments, the discretisation's residue) spread as :func:`rbe3_forces` does."""
+    nodes, normals = np.asarray(nodes, float), np.asarray(normals, float)
+    force, point = np.asarray(force, float), np.asarray(point, float)
+    bearing = np.zeros_like(nodes)
+    size = np.linalg.norm(force)
+    if size > 0:
+        cosines = np.clip(-(normals @ force) / size, 0.0, None)
+        push = -normals * cosines[:, None]
+        G = push.sum(axis=0)
+        if G @ G > 0:
+            bearing = push * ((G @ force) / (G @ G))
+    F_b, M_b = resultant(nodes, bearing, point)
+    return bearing + rbe3_forces(nodes, point, force - F_b, np.asarray(moment, float) - M_b)
+
+
 def resultant(nodes: np.ndarray, forces: np.ndarray, about: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sum of the nodal forces and of their moments about ``about``."""
     return forces.sum(axis=0), np.cross(nodes - about, forces).sum(axis=0)
