@@ -38,7 +38,8 @@ from ..loads.nodal import (
     support_reactions,
 )
 from .errors import CadError
-from .fem_surfaces import joint_surfaces, outward_normals, surface_nodes
+from .fem_objects import OBJECTS_TOL, add_load_objects
+from .fem_surfaces import joint_surfaces, outward_normals, surface_centroid, surface_nodes
 from .objects import MATERIALS
 
 MATERIAL_DIR = "/usr/share/freecad/Mod/Material/StandardMaterial"
@@ -242,7 +243,8 @@ def joint_nodal_forces(surface, fem_mesh, shape, coords: dict, P: np.ndarray, F:
 
 def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.ndarray, volume_mm3: float) -> tuple:
     """{node: force [N]} of the case on the mesh in the document pose (``faces``: {joint:
-    LoadSurface}), the node coordinates [mm] and the body-force correction size."""
+    LoadSurface}), the node coordinates [mm], the body-force correction size and the loads as
+    :func:`MBDWorkbench.cad.fem_objects.add_load_objects` takes them (document pose)."""
     point, vector = to_document_pose(case, p0_mm * 1e-3, R0)
     coords, elements = _mesh_arrays(fem_mesh)
     loads: dict = {}
@@ -251,9 +253,11 @@ def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.nd
         for n, f in zip(node_ids, forces):
             loads[n] = loads.get(n, np.zeros(3)) + f
 
+    forces = []
     for ld in case.loads:
         if ld.kind not in ("joint", "driver"):
             continue
+        forces.append((ld.name, faces[ld.joint], vector(ld.force), surface_centroid(faces[ld.joint], shape)))
         add(*joint_nodal_forces(faces[ld.joint], fem_mesh, shape, coords, point(ld.point), vector(ld.force),
                                 vector(ld.moment)))  # fmt: skip
     rho = case.mass / (volume_mm3 * 1e-9)
@@ -269,7 +273,9 @@ def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.nd
     rigid_M = -(I @ al + np.cross(w, I @ w))
     inertial, correction = body_force_loads(coords, elements, body_force, rigid_F, rigid_M * 1e3, p0_mm)
     add(list(inertial), list(inertial.values()))
-    return loads, coords, correction
+    field = dict(g_eff=g - a, omega=w, cog=p0_mm, mass=case.mass, gyroscopic=-np.cross(w, I @ w), size=case.size(),
+                 largest=case.largest_load())  # fmt: skip
+    return loads, coords, correction, (forces, field)
 
 
 def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_size: float, workdir: str):
@@ -476,7 +482,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         os.makedirs(workdir)
         rho = case.mass / (volume * 1e-9)
         analysis, solver, mesh = make_analysis(doc, body_obj.Part, label, ctx["E"], ctx["nu"], rho, size, workdir)
-        loads, coords, correction = nodal_loads(case, ctx["faces"], mesh.FemMesh, shape, p0_mm, R0, volume)
+        loads, coords, correction, for_objects = nodal_loads(case, ctx["faces"], mesh.FemMesh, shape, p0_mm, R0, volume)
         X = np.array([coords[n] for n in loads])
         F = np.array(list(loads.values()))
         sum_F, sum_M = resultant(X * 1e-3, F, p0_mm * 1e-3)
@@ -497,9 +503,16 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
             largest_load_N=largest,
             inp=solved["inp"],
             **result_summary(solved["result"], coords),
+            **add_load_objects(doc, analysis, label, body_obj.Part, shape, *for_objects),
         )
         if worst_reaction > SUPPORT_TOL * largest:
             record["warning"] = "support reaction %.3g N exceeds %g of the largest load" % (worst_reaction, SUPPORT_TOL)
+        if record["objects_residual_relative"] > OBJECTS_TOL:
+            record["objects_note"] = (
+                "the FEM objects leave out %.3g of the largest load (joint moments, force offsets, angular "
+                "acceleration): a re-solve in the FEM workbench differs near the loads"
+                % record["objects_residual_relative"]
+            )
         summary["cases"].append(record)
     doc.save()
     shutil.copyfile(ctx["work"], paths["document"])

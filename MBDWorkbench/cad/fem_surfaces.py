@@ -160,3 +160,11 @@ def radial(x: np.ndarray, centre: np.ndarray, axis: np.ndarray) -> np.ndarray:
     d = np.asarray(x, float) - centre
     d = d - (d @ axis) * axis
     return d / np.linalg.norm(d)
+
+
+def surface_centroid(surface: LoadSurface, shape) -> np.ndarray:
+    """Area (or, for hinge edges, length) centroid [mm] of the surface: where a load spread
+    uniformly over it (FreeCAD's ConstraintForce) acts."""
+    parts = [shape.getElement(f) for f in surface.faces] or [shape.getElement(e) for e in surface.edges]
+    sizes = np.array([p.Area if surface.faces else p.Length for p in parts])
+    return (sizes[:, None] * np.array([np.array(p.CenterOfMass) for p in parts])).sum(axis=0) / sizes.sum()

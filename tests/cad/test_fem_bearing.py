@@ -62,23 +62,79 @@ def mid_section_stress(App, out: str, case: dict, x_mm: float, centroid_yz) -> f
     return float(np.linalg.lstsq(A, sxx[near], rcond=None)[0][0])
 
 
-def test_pendulum_pivot_on_its_edge_gives_the_mid_bar_axial_stress(fem, tmp_path):
+@pytest.fixture(scope="module")
+def pendulum_run(fem, tmp_path_factory):
+    from MBDWorkbench.cad.fem_loads import FemRequest, fem_loads
+
+    out = str(tmp_path_factory.mktemp("pendulum") / "pendulum.FCStd")
+    return out, fem_loads(FemRequest(os.path.join(REPO, "examples", "pendulum.FCStd"), "Bar", out=out, mesh_size=5.0))
+
+
+def pendulum_mid_bar_closed_form(case: dict) -> float:
+    """N / A [MPa] at the middle x = 100 mm of the 200 x 20 x 20 mm bar (CoG (100, 0, 10) mm)."""
+    m = case["mass_kg"]
+    return axial_stress_closed_form(case, np.array([0.1, 0, 0.01]), m / 2, np.array([0.15, 0, 0.01]), 400.0)
+
+
+def test_pendulum_pivot_on_its_edge_gives_the_mid_bar_axial_stress(fem, pendulum_run):
     """examples/pendulum.FCStd: a 200 x 20 x 20 mm steel bar on a revolute picked on its edge
     x = z = 0. The load lands on that edge only (not on the 200 mm bottom face) with a warning;
     the mid-bar axial stress at the largest pivot load is N / A within 2 %."""
-    from MBDWorkbench.cad.fem_loads import FemRequest, fem_loads
-
-    out = str(tmp_path / "pendulum.FCStd")
-    summary = fem_loads(FemRequest(os.path.join(REPO, "examples", "pendulum.FCStd"), "Bar", out=out, mesh_size=5.0))
+    out, summary = pendulum_run
     assert summary["load_surfaces"]["Pivot"] == dict(references=["Edge4"], bearing=False)
     assert len(summary["warnings"]) == 1 and "'Pivot'" in summary["warnings"][0]
     assert "line load" in summary["warnings"][0]
     case = summary["cases"][0]
-    m = case["mass_kg"]
-    expected = axial_stress_closed_form(case, np.array([0.1, 0, 0.01]), m / 2, np.array([0.15, 0, 0.01]), 400.0)
+    expected = pendulum_mid_bar_closed_form(case)
     got = mid_section_stress(fem, out, case, 100.0, (0.0, 10.0))
     assert expected > 0.02  # MPa: tension, about 3 m g / 2 over the section at the bottom
     assert abs(got - expected) < 0.02 * expected, (got, expected)
+
+
+def test_analysis_is_solved_again_from_its_fem_objects(fem, pendulum_run, tmp_path):
+    """The written analysis holds its loads as FEM objects: FreeCAD's CalculiX pre-check passes,
+    and remeshing (4 mm instead of 5) and solving with FreeCAD's own tools (its writer, no nodal
+    loads of ours) gives the mid-bar stress of our solve within 1 %."""
+    from femmesh.gmshtools import GmshTools
+    from femtools import ccxtools, femutils
+
+    out, summary = pendulum_run
+    case = summary["cases"][0]
+    ours = mid_section_stress(fem, out, case, 100.0, (0.0, 10.0))
+    copy = str(tmp_path / "again.FCStd")
+    shutil.copyfile(out, copy)
+    App = fem
+    doc = App.openDocument(copy)
+    try:
+        analysis = doc.getObject(case["analysis"])
+        kinds = {femutils.type_of_obj(doc.getObject(n)) for n in case["fem_objects"]}
+        expected = {
+            "Fem::ConstraintForce",
+            "Fem::ConstraintDisplacement",
+            "Fem::ConstraintSelfWeight",
+            "Fem::ConstraintCentrif",
+        }
+        assert expected <= kinds, kinds
+        for o in [o for o in analysis.Group if o.isDerivedFrom("Fem::FemResultObjectPython")]:
+            doc.removeObject(o.Name)
+        mesh = next(o for o in analysis.Group if o.isDerivedFrom("Fem::FemMeshObject"))
+        mesh.CharacteristicLengthMax = 4.0
+        doc.recompute()
+        assert not GmshTools(mesh).create_mesh()
+        solver = next(o for o in analysis.Group if o.isDerivedFrom("Fem::FemSolverObjectPython"))
+        fea = ccxtools.FemToolsCcx(analysis, solver)
+        fea.update_objects()
+        fea.setup_working_dir(str(tmp_path / "ccx"))
+        assert fea.check_prerequisites() == ""
+        fea.write_inp_file()
+        fea.setup_ccx()
+        fea.ccx_run()
+        fea.load_results()
+        doc.save()
+    finally:
+        App.closeDocument(doc.Name)
+    again = mid_section_stress(fem, copy, case, 100.0, (0.0, 10.0))
+    assert abs(again - ours) < 0.01 * ours, (again, ours)
 
 
 @pytest.fixture(scope="module")
