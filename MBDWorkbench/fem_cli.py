@@ -51,6 +51,8 @@ def cmd_fem_loads(args: argparse.Namespace) -> int:
             poisson=args.poisson,
             mesh_size=args.mesh_size,
             report=args.report,
+            critical=args.critical,
+            yield_strength=args.yield_strength,
         )
         summary = fem_loads(req)
     except (CadError, FreeCADNotFoundError) as exc:
@@ -60,16 +62,18 @@ def cmd_fem_loads(args: argparse.Namespace) -> int:
         print("warning: %s" % warning, file=sys.stderr)
     for case in summary["cases"]:
         print(
-            "%s at t = %.4g s: max von Mises %.4g MPa at %s mm, max displacement %.4g mm; support reactions %.2g "
-            "of the largest load (%.4g N)"
+            "%s at t = %.4g s (%s): max von Mises %.4g MPa at %s mm, max displacement %.4g mm; support reactions "
+            "%.2g of the largest load (%.4g N)%s"
             % (
                 summary["body"],
                 case["time_s"],
+                case["load_case"],
                 case["max_von_mises_MPa"],
                 [round(v, 2) for v in case["max_von_mises_at_mm"]],
                 case["max_displacement_mm"],
                 case["support_reaction_relative"],
                 case["largest_load_N"],
+                "" if case["safety_factor"] is None else "; safety factor %.3g" % case["safety_factor"],
             )
         )
     paths = output_paths(args.out)
@@ -91,10 +95,18 @@ def register(sub) -> None:
         type=bounded(int, 1, WORST_MAX),
         help="the N instants of largest joint reaction, one analysis each (1 to %d)" % WORST_MAX,
     )
+    when.add_argument(
+        "--critical",
+        action="store_true",
+        help="every critical instant: the peak of each joint's reaction and of the inertial force and moment",
+    )
     s.add_argument("--out", required=True, help="the copy of the document to write the analysis into (.FCStd)")
     s.add_argument("--overwrite", action="store_true", help="replace --out and its summary files")
     s.add_argument("--youngs-modulus", type=positive_finite, help="Young's modulus [MPa] (default: the material card)")
     s.add_argument("--poisson", type=finite, help="Poisson's ratio (default: the material card)")
+    s.add_argument(
+        "--yield-strength", type=positive_finite, help="yield strength [MPa] for the safety factor (default: the card)"
+    )
     s.add_argument(
         "--mesh-size",
         type=positive_finite,

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from MBDWorkbench.loads import BodyLoadError, body_load_case, worst_instants, write_load_table
-from MBDWorkbench.loads.body_loads import unmodelled_forces
+from MBDWorkbench.loads.body_loads import critical_instants, unmodelled_forces
 from MBDWorkbench.solver.model import load
 from MBDWorkbench.solver.simulate import simulate
 
@@ -107,3 +107,16 @@ def test_report_gains_structural_check_section(slider_crank, tmp_path):
     html = (tmp_path / "with" / "report.html").read_text()
     assert "Structural check" in html and "FEM_Rod_t0_5000" in html and "3.25" in html
     assert "Structural check" not in (tmp_path / "without" / "report.html").read_text()
+
+
+def test_critical_instants_of_the_pendulum(pendulum):
+    """Released from the horizontal: the pivot reaction 3 m g sin(theta) and the bob's
+    acceleration g sqrt(cos^2 + 4 sin^2) peak at the bottom (lowest CoG); its angular
+    acceleration g cos(theta) / L, hence its d'Alembert moment, at the release (t = 0)."""
+    bottom = int(np.argmin(pendulum.position("bob")[:, 2]))
+    assert critical_instants(pendulum, "bob") == [
+        (0, ["peak inertial moment"]),
+        (bottom, ["peak reaction of joint 'pivot'", "peak inertial force"]),
+    ]
+    with pytest.raises(BodyLoadError, match="no moving body 'nobody'"):
+        critical_instants(pendulum, "nobody")

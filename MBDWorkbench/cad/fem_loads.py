@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..loads import BodyLoadError, body_load_case, worst_instants, write_load_table
-from ..loads.body_loads import case_summary, unmodelled_forces, write_json
+from ..loads.body_loads import case_summary, critical_instants, unmodelled_forces, write_json
 from ..loads.nodal import (
     MAX_MESH_ELEMENTS,
     TETS_PER_CUBE,
@@ -39,6 +39,7 @@ from ..loads.nodal import (
 )
 from .errors import CadError
 from .fem_objects import OBJECTS_TOL, add_load_objects
+from .fem_results import case_stresses, envelope, nodes_away, stress_picture, von_mises_by_node
 from .fem_surfaces import joint_surfaces, outward_normals, surface_centroid, surface_nodes
 from .objects import MATERIALS
 
@@ -52,13 +53,16 @@ MATERIAL_CARDS = {  # Body.Material -> FreeCAD material card with E and Poisson'
     "Nylon": "PA6-Generic",
 }
 SUPPORT_TOL = 0.01  # support reactions allowed, relative to the largest load
+AWAY_FROM_LOADS = 2.0  # "away from the loads": farther than this many mesh sizes from loaded and supported nodes
 
 
 @dataclass
 class FemRequest:
     """What to analyse: document, body (label or model name), instants (``time`` [s], or the
     ``worst`` N instants of the largest joint reaction; default the worst one), output copy
-    ``out``; Young's modulus [MPa] and Poisson's ratio override the material card; ``mesh_size``
+    ``out``; ``critical``: every critical instant (the peak of each joint's reaction and of the
+    inertial force and moment) as load cases; Young's modulus [MPa], Poisson's ratio and the
+    yield strength [MPa] override the material card; ``mesh_size``
     [mm] the largest element (default: half the part's smallest bounding-box side); ``report``: a
     folder for the motion-study report with its "Structural check" section."""
 
@@ -72,6 +76,8 @@ class FemRequest:
     poisson: float | None = None
     mesh_size: float | None = None
     report: str | None = None
+    critical: bool = False
+    yield_strength: float | None = None
 
 
 def check_request(req: FemRequest) -> None:
@@ -82,6 +88,10 @@ def check_request(req: FemRequest) -> None:
         raise CadError("--worst must be a whole number from 1 to %d, got %r" % (WORST_MAX, req.worst))
     if req.mesh_size is not None and not (math.isfinite(req.mesh_size) and req.mesh_size > 0):
         raise CadError("--mesh-size must be a finite size above 0 mm, got %r" % req.mesh_size)
+    if req.yield_strength is not None and not (math.isfinite(req.yield_strength) and req.yield_strength > 0):
+        raise CadError("--yield-strength must be a finite stress above 0 MPa, got %r" % req.yield_strength)
+    if req.critical and (req.time is not None or req.worst is not None):
+        raise CadError("--critical analyses every critical instant: give it without --time or --worst")
 
 
 def mesh_size(req: FemRequest, body_obj, shape) -> float:
@@ -171,6 +181,19 @@ def _mpa(text: str) -> float:
     return float(m.group(1)) * factor
 
 
+def yield_strength(body_obj, req: FemRequest) -> tuple[float | None, str]:
+    """(yield strength [MPa] or None, source): ``req.yield_strength``, else the YieldStrength of
+    the material card of the body's Material (FreeCAD 0.20's Steel-Generic has none)."""
+    if req.yield_strength is not None:
+        return float(req.yield_strength), "given"
+    card_name = MATERIAL_CARDS.get(body_obj.Material)
+    path = os.path.join(MATERIAL_DIR, "%s.FCMat" % card_name)
+    if card_name and os.path.isfile(path):
+        with contextlib.suppress(KeyError, ValueError):
+            return _mpa(read_material_card(path)["YieldStrength"]), "card " + card_name
+    return None, "none: the material card '%s' has no YieldStrength (give --yield-strength MPA)" % card_name
+
+
 def material_constants(body_obj, req: FemRequest) -> tuple[float, float, str]:
     """(E [MPa], Poisson's ratio, source) from the request or the material card of the body's
     Material; CadError naming the body when they are missing."""
@@ -196,13 +219,16 @@ def material_constants(body_obj, req: FemRequest) -> tuple[float, float, str]:
 
 # ----------------------------------------------------------------------------- load cases
 def instants(res, body: str, req: FemRequest) -> list:
-    """Sample indices to analyse."""
+    """[(sample index, why)] to analyse."""
     if req.time is not None:
         t = np.asarray(res.t)
         if not t[0] - 1e-12 <= req.time <= t[-1] + 1e-12:
             raise CadError("--time %g s is outside the run [%g, %g] s" % (req.time, t[0], t[-1]))
-        return [int(np.argmin(np.abs(t - req.time)))]
-    return worst_instants(res, body, req.worst or 1)
+        return [(int(np.argmin(np.abs(t - req.time))), "requested time")]
+    if req.critical:
+        return [(k, "; ".join(why)) for k, why in critical_instants(res, body)]
+    worst = worst_instants(res, body, req.worst or 1)
+    return [(k, "largest joint reaction" + (" #%d" % (i + 1) if req.worst else "")) for i, k in enumerate(worst)]
 
 
 def to_document_pose(case, p0: np.ndarray, R0: np.ndarray) -> tuple:
@@ -278,8 +304,9 @@ def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.nd
     return loads, coords, correction, (forces, field)
 
 
-def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_size: float, workdir: str):
-    """Analysis with solver, solid material and Gmsh mesh of ``part`` (meshed)."""
+def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_size: float, workdir: str, shared=None):
+    """Analysis with solver, solid material and Gmsh mesh of ``part`` (meshed, or a copy of the
+    FemMesh ``shared``: the load cases of one request share one mesh)."""
     import ObjectsFem
     from femmesh.gmshtools import GmshTools
 
@@ -301,6 +328,9 @@ def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_s
     mesh.ElementOrder = "2nd"
     analysis.addObject(mesh)
     doc.recompute()
+    if shared is not None:
+        mesh.FemMesh = shared.copy()
+        return analysis, solver, mesh
     error = GmshTools(mesh).create_mesh()
     if error or mesh.FemMesh.VolumeCount == 0:
         raise CadError("Gmsh could not mesh part '%s': %s" % (part.Label, error or "no volume elements"))
@@ -379,13 +409,14 @@ def prepare(req: FemRequest):
         shape = body_solid(body_obj)
         size = mesh_size(req, body_obj, shape)
         E, nu, source = material_constants(body_obj, req)
+        yield_mpa, yield_source = yield_strength(body_obj, req)
         faces = joint_surfaces(doc, model, body, body_obj, shape)
     except Exception:
         discard(doc, work)
         raise
     return dict(
         doc=doc, work=work, model=model, body=body, body_obj=body_obj, shape=shape, faces=faces, E=E, nu=nu,
-        material_source=source, paths=paths, mesh_size=size,
+        material_source=source, paths=paths, mesh_size=size, yield_strength=yield_mpa, yield_source=yield_source,
     )  # fmt: skip
 
 
@@ -422,7 +453,9 @@ def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
     if res.status not in (COMPLETED, COMPLETED_WITH_WARNINGS):
         raise CadError("the simulation did not complete (%s): %s" % (res.status, res.message))
     try:
-        cases = [body_load_case(res, ctx["body"], k) for k in instants(res, ctx["body"], req)]
+        chosen = instants(res, ctx["body"], req)
+        cases = [body_load_case(res, ctx["body"], k) for k, _ in chosen]
+        ctx["reasons"] = [why for _, why in chosen]
         for case in cases:
             case.check_equilibrium(unmodelled=unmodelled_forces(res.model, ctx["body"]))
     except BodyLoadError as exc:
@@ -469,6 +502,8 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         youngs_modulus_MPa=ctx["E"],
         poisson_ratio=ctx["nu"],
         material_source=ctx["material_source"],
+        yield_strength_MPa=ctx["yield_strength"],
+        yield_strength_source=ctx["yield_source"],
         mesh_size_mm=size,
         support="3-2-1 (statically determinate); its reactions are checked to be below %g of the largest load"
         % SUPPORT_TOL,
@@ -476,12 +511,16 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         warnings=[sf.warning for sf in ctx["faces"].values() if sf.warning],
         cases=[],
     )
-    for case in cases:
+    shared, fields, labels = None, [], []
+    for case, reason in zip(cases, ctx.get("reasons") or [""] * len(cases)):
         label = "FEM_%s_t%s" % (body_obj.Label, ("%.4f" % case.time).replace(".", "_"))
         workdir = os.path.join(paths["ccx"], label)
         os.makedirs(workdir)
         rho = case.mass / (volume * 1e-9)
-        analysis, solver, mesh = make_analysis(doc, body_obj.Part, label, ctx["E"], ctx["nu"], rho, size, workdir)
+        analysis, solver, mesh = make_analysis(
+            doc, body_obj.Part, label, ctx["E"], ctx["nu"], rho, size, workdir, shared
+        )
+        shared = shared or mesh.FemMesh
         loads, coords, correction, for_objects = nodal_loads(case, ctx["faces"], mesh.FemMesh, shape, p0_mm, R0, volume)
         X = np.array([coords[n] for n in loads])
         F = np.array(list(loads.values()))
@@ -504,7 +543,19 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
             inp=solved["inp"],
             **result_summary(solved["result"], coords),
             **add_load_objects(doc, analysis, label, body_obj.Part, shape, *for_objects),
+            load_case=reason,
         )
+        vm = von_mises_by_node(solved["result"])
+        excluded = {n for sf in ctx["faces"].values() for n in surface_nodes(sf, mesh.FemMesh, shape)}
+        away = nodes_away(coords, excluded | {n for n, _ in solved["support"]}, AWAY_FROM_LOADS * size)
+        record.update(case_stresses(vm, coords, away, ctx["yield_strength"]))
+        title = "%s, t = %.4g s: %s" % (body_obj.Label, case.time, reason)
+        record["stress_picture"] = stress_picture(
+            os.path.join(workdir, "von_mises.png"), coords, _mesh_arrays(mesh.FemMesh)[1], vm, title,
+            record["max_von_mises_away_MPa"],
+        )  # fmt: skip
+        fields.append(vm)
+        labels.append(label)
         if worst_reaction > SUPPORT_TOL * largest:
             record["warning"] = "support reaction %.3g N exceeds %g of the largest load" % (worst_reaction, SUPPORT_TOL)
         if record["objects_residual_relative"] > OBJECTS_TOL:
@@ -514,6 +565,13 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
                 % record["objects_residual_relative"]
             )
         summary["cases"].append(record)
+    if len(fields) > 1:
+        summary["envelope"], field = envelope(fields, labels, coords, away, ctx["yield_strength"])
+        summary["envelope"]["stress_picture"] = stress_picture(
+            os.path.join(paths["ccx"], "envelope_von_mises.png"), coords, _mesh_arrays(shared)[1], field,
+            "%s: von Mises envelope over %d load cases" % (body_obj.Label, len(fields)),
+            summary["envelope"]["max_von_mises_away_MPa"],
+        )  # fmt: skip
     doc.save()
     shutil.copyfile(ctx["work"], paths["document"])
     write_load_table(cases, paths["loads_csv"], paths["loads_json"])

@@ -316,3 +316,40 @@ def case_summary(case: LoadCase) -> dict:
         relative_residual=case.relative_residual(),
         loads=[ld.as_dict() for ld in case.loads],
     )
+
+
+def inertial_load_magnitudes(res, body: str) -> tuple[np.ndarray, np.ndarray]:
+    """(|m a_G| [N], |I alpha + w x I w| [N m]) of ``body`` at each sample: its d'Alembert force and moment."""
+    mb = res.model.bodies[[x.name for x in res.model.bodies].index(body)]
+    b = res.system.body_index(body)
+    forces, moments = np.zeros(len(res)), np.zeros(len(res))
+    for k in range(len(res)):
+        R = np.array(res.rotation(body)[k])
+        inertia = R @ np.asarray(mb.inertia, float) @ R.T
+        omega = np.array(res.angular_velocity(body)[k])
+        a, alpha = _accelerations(res, b, k)
+        forces[k] = float(mb.mass) * np.linalg.norm(a)
+        moments[k] = np.linalg.norm(inertia @ alpha + np.cross(omega, inertia @ omega))
+    return forces, moments
+
+
+def critical_instants(res, body: str) -> list:
+    """[(sample, reasons)] in time order: the peak of each joint's reaction force on ``body`` and
+    the peaks of its d'Alembert force and moment (samples shared by several peaks listed once,
+    with all their reasons; a load that stays below 1e-9 of the largest, moments in N m per N,
+    is left out: its peak would be round-off)."""
+    if body not in res.body_names:
+        raise BodyLoadError("no moving body '%s' in the run (bodies: %s)" % (body, ", ".join(res.body_names)))
+    series = [
+        ("peak reaction of joint '%s'" % j.name, np.linalg.norm(res.reaction(j.name, "global")[0], axis=1))
+        for j in res.model.joints
+        if body in (j.body_i, j.body_j) and j.body_i != j.body_j
+    ]
+    force, moment = inertial_load_magnitudes(res, body)
+    series += [("peak inertial force", force), ("peak inertial moment", moment)]
+    out: dict = {}
+    scale = max(np.max(values) for _, values in series)
+    for reason, values in series:
+        if np.max(values) > 1e-9 * scale:
+            out.setdefault(int(np.argmax(values)), []).append(reason)
+    return sorted(out.items())
