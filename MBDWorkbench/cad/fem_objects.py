@@ -33,8 +33,7 @@ def _line(doc, name: str, start_mm: np.ndarray, direction: np.ndarray, length_mm
     a, b = (App.Vector(*map(float, p)) for p in (start_mm, np.asarray(start_mm) + length_mm * d))
     obj = doc.addObject("Part::Feature", name)
     obj.Shape = Part.LineSegment(a, b).toShape()
-    if getattr(obj, "ViewObject", None) is not None:
-        obj.ViewObject.Visibility = False
+    obj.Visibility = False
     return obj
 
 
