@@ -38,11 +38,14 @@ def _line(doc, name: str, start_mm: np.ndarray, direction: np.ndarray, length_mm
 
 
 def _force_object(doc, analysis, name: str, part, surface, force: np.ndarray, at_mm: np.ndarray, size_mm: float):
+    import FreeCAD as App
     import ObjectsFem
 
     obj = ObjectsFem.makeConstraintForce(doc, name)
     obj.References = [(part, tuple(surface.references))]
-    obj.Force = float(np.linalg.norm(force))
+    newtons = float(np.linalg.norm(force))
+    quantity = obj.getTypeIdOfProperty("Force") == "App::PropertyForce"  # FreeCAD 1.0 (0.20: a float in N)
+    obj.Force = App.Units.Quantity("%r N" % newtons) if quantity else newtons
     obj.Direction = (_line(doc, name + "_direction", at_mm, force, size_mm), ["Edge1"])
     obj.Reversed = False
     analysis.addObject(obj)
