@@ -120,3 +120,15 @@ def test_critical_instants_of_the_pendulum(pendulum):
     ]
     with pytest.raises(BodyLoadError, match="no moving body 'nobody'"):
         critical_instants(pendulum, "nobody")
+
+
+def test_critical_instants_include_the_motor_effort(slider_crank):
+    """The crank at constant speed: its motor torque's peak is a critical instant (checked against
+    the driver load of every sample); no inertial moment (alpha = 0, w along a principal axis)."""
+    instants = dict(critical_instants(slider_crank, "crank"))
+    torque = [
+        abs(next(ld for ld in body_load_case(slider_crank, "crank", k).loads if ld.kind == "driver").moment[2])
+        for k in range(len(slider_crank))
+    ]
+    assert "peak effort of driver 'motor'" in instants[int(np.argmax(torque))]
+    assert not any("inertial moment" in why for reasons in instants.values() for why in reasons)

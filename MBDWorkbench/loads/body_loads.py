@@ -333,11 +333,26 @@ def inertial_load_magnitudes(res, body: str) -> tuple[np.ndarray, np.ndarray]:
     return forces, moments
 
 
+def driver_effort_magnitudes(res, body: str) -> list:
+    """[(why, effort at each sample)] of the drivers acting on ``body``: |force| [N] of a
+    force-type effort, else |torque| [N m]."""
+    per_sample = [_driver_loads(res, body, k) for k in range(len(res))]
+    out = []
+    for name in dict.fromkeys(ld.name for loads in per_sample for ld in loads):
+        pairs = [
+            next(((ld.force, ld.moment) for ld in loads if ld.name == name), (np.zeros(3),) * 2) for loads in per_sample
+        ]
+        forces = np.array([np.linalg.norm(f) for f, _ in pairs])
+        moments = np.array([np.linalg.norm(m) for _, m in pairs])
+        out.append(("peak effort of driver '%s'" % name, forces if forces.max() > 0 else moments))
+    return out
+
+
 def critical_instants(res, body: str) -> list:
-    """[(sample, reasons)] in time order: the peak of each joint's reaction force on ``body`` and
-    the peaks of its d'Alembert force and moment (samples shared by several peaks listed once,
-    with all their reasons; a load that stays below 1e-9 of the largest, moments in N m per N,
-    is left out: its peak would be round-off)."""
+    """[(sample, reasons)] in time order: the peak of each joint's reaction force on ``body``, of
+    each driver's effort on it and the peaks of its d'Alembert force and moment (samples shared
+    by several peaks listed once, with all their reasons; a load that stays below 1e-9 of the
+    largest, moments in N m per N, is left out: its peak would be round-off)."""
     if body not in res.body_names:
         raise BodyLoadError("no moving body '%s' in the run (bodies: %s)" % (body, ", ".join(res.body_names)))
     series = [
@@ -345,6 +360,7 @@ def critical_instants(res, body: str) -> list:
         for j in res.model.joints
         if body in (j.body_i, j.body_j) and j.body_i != j.body_j
     ]
+    series += driver_effort_magnitudes(res, body)
     force, moment = inertial_load_magnitudes(res, body)
     series += [("peak inertial force", force), ("peak inertial moment", moment)]
     out: dict = {}
