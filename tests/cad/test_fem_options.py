@@ -5,6 +5,7 @@ meshing and refused beyond the limit; the JSON it writes is strict (no Infinity/
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -57,6 +58,9 @@ def test_tiny_mesh_size_is_refused_before_meshing(tmp_path):
         import ObjectsFem  # noqa: F401
     except ImportError as exc:
         pytest.skip("FreeCAD's FEM module is not available: %s" % exc)
+    for tool in ("ccx", "gmsh"):  # checked before the document is opened
+        if shutil.which(tool) is None:
+            pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh)" % tool)
     run = fem_loads_cli(tmp_path, "--mesh-size", "1e-9")
     assert run.returncode == 2, run.stderr
     assert "mesh size of 1e-09 mm" in run.stderr and "--mesh-size" in run.stderr, run.stderr
