@@ -311,7 +311,8 @@ def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_s
     from femmesh.gmshtools import GmshTools
 
     analysis = ObjectsFem.makeAnalysis(doc, label)
-    solver = ObjectsFem.makeSolverCalculixCcxTools(doc, label + "_CalculiX")
+    make_solver = getattr(ObjectsFem, "makeSolverCalculiXCcxTools", None)  # FreeCAD 1.x; 0.20: ...Calculix...
+    solver = (make_solver or ObjectsFem.makeSolverCalculixCcxTools)(doc, label + "_CalculiX")
     solver.WorkingDir = workdir
     solver.AnalysisType = "static"
     solver.GeometricalNonlinearity = "linear"
