@@ -324,7 +324,7 @@ def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_s
     material.Material = card
     analysis.addObject(material)
     mesh = ObjectsFem.makeMeshGmsh(doc, label + "_Mesh")
-    mesh.Part = part
+    setattr(mesh, "Shape" if hasattr(mesh, "Shape") else "Part", part)  # FreeCAD 1.x: Shape; 0.20: Part
     mesh.CharacteristicLengthMax = mesh_size
     mesh.ElementOrder = "2nd"
     analysis.addObject(mesh)
