@@ -320,7 +320,12 @@ def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_s
     analysis.addObject(solver)
     material = ObjectsFem.makeMaterialSolid(doc, label + "_Material")
     card = material.Material
-    card.update(Name=label + " material", YoungsModulus="%r MPa" % E, PoissonRatio=repr(nu), Density="%r kg/m^3" % rho)
+    card.update(
+        Name=label + " material",
+        YoungsModulus="%r MPa" % float(E),
+        PoissonRatio=repr(float(nu)),
+        Density="%r kg/m^3" % float(rho),
+    )
     material.Material = card
     analysis.addObject(material)
     mesh = ObjectsFem.makeMeshGmsh(doc, label + "_Mesh")

@@ -98,7 +98,7 @@ def add_load_objects(doc, analysis, label: str, part, shape, loads: list, field:
         axis = _line(doc, label + "_rotation_axis", field["cog"], w, size_mm)
         centrif.RotationAxis = [(axis, "Edge1")]
         hertz = np.linalg.norm(w) / (2 * np.pi) / np.sqrt(factor)
-        centrif.RotationFrequency = App.Units.Quantity("%r 1/s" % hertz)
+        centrif.RotationFrequency = App.Units.Quantity("%r 1/s" % float(hertz))
         centrif.References = [(part, "Solid1")]
         analysis.addObject(centrif)
         names.append(centrif)
