@@ -68,7 +68,8 @@ def _support_objects(doc, analysis, label: str, part, shape) -> list:
         obj.References = [(part, "Vertex%d" % vertex)]
         for d, axis in enumerate("xyz", start=1):
             setattr(obj, axis + "Free", d not in dofs)
-            setattr(obj, axis + "Fix", d in dofs)
+            if hasattr(obj, axis + "Fix"):  # FreeCAD 0.20 (1.x: not free = fixed at xDisplacement 0)
+                setattr(obj, axis + "Fix", d in dofs)
         analysis.addObject(obj)
         out.append(obj)
     return out
