@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from MBDWorkbench.loads import BodyLoadError, body_load_case, worst_instants, write_load_table
-from MBDWorkbench.loads.body_loads import unmodelled_forces
+from MBDWorkbench.loads.body_loads import critical_instants, unmodelled_forces
 from MBDWorkbench.solver.model import load
 from MBDWorkbench.solver.simulate import simulate
 
@@ -126,3 +126,26 @@ def test_fem_check_refuses_a_body_with_force_element_loads(slider_crank):
         load_cases(ctx("slider"), FemRequest("x.FCStd", "slider", "out"), slider_crank)
     _, cases = load_cases(ctx("rod"), FemRequest("x.FCStd", "rod", "out"), slider_crank)
     assert cases and all(ld.kind not in ("spring", "damper", "applied") for ld in cases[0].loads)
+def test_critical_instants_of_the_pendulum(pendulum):
+    """Released from the horizontal: the pivot reaction 3 m g sin(theta) and the bob's
+    acceleration g sqrt(cos^2 + 4 sin^2) peak at the bottom (lowest CoG); its angular
+    acceleration g cos(theta) / L, hence its d'Alembert moment, at the release (t = 0)."""
+    bottom = int(np.argmin(pendulum.position("bob")[:, 2]))
+    assert critical_instants(pendulum, "bob") == [
+        (0, ["peak inertial moment"]),
+        (bottom, ["peak reaction of joint 'pivot'", "peak inertial force"]),
+    ]
+    with pytest.raises(BodyLoadError, match="no moving body 'nobody'"):
+        critical_instants(pendulum, "nobody")
+
+
+def test_critical_instants_include_the_motor_effort(slider_crank):
+    """The crank at constant speed: its motor torque's peak is a critical instant (checked against
+    the driver load of every sample); no inertial moment (alpha = 0, w along a principal axis)."""
+    instants = dict(critical_instants(slider_crank, "crank"))
+    torque = [
+        abs(next(ld for ld in body_load_case(slider_crank, "crank", k).loads if ld.kind == "driver").moment[2])
+        for k in range(len(slider_crank))
+    ]
+    assert "peak effort of driver 'motor'" in instants[int(np.argmax(torque))]
+    assert not any("inertial moment" in why for reasons in instants.values() for why in reasons)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from MBDWorkbench.loads.nodal import (
+    bearing_forces,
     body_force_loads,
     inp_additions,
     printed_forces,
@@ -35,6 +36,43 @@ def test_rbe3_forces_carry_the_wrench():
     f = rbe3_forces(nodes, P, F, M)
     sF, sM = resultant(nodes, f, P)
     assert np.allclose(sF, F, atol=1e-12) and np.allclose(sM, M, atol=1e-12)
+
+
+def bore_grid(d=0.02, t=0.01, n_theta=72, n_z=5):
+    """Nodes on a bore of diameter d, length t (axis z, evenly spaced) and the solid's outward
+    normals there (towards the axis: the material is outside the hole)."""
+    theta = np.arange(n_theta) * 2 * np.pi / n_theta
+    z = np.linspace(0, t, n_z)
+    T, Z = np.meshgrid(theta, z)
+    radial = np.stack([np.cos(T.ravel()), np.sin(T.ravel()), np.zeros(T.size)], axis=1)
+    return np.column_stack([0.5 * d * radial[:, :2], Z.ravel()]), -radial
+
+
+def test_bearing_pressure_is_the_cosine_over_the_loaded_half():
+    """A pin pulling a lug with P along +x: the pressure is p0 cos(theta) on the half facing +x,
+    zero on the other half, and p0 = 4 P / (pi d t) (the resultant of p0 cos^2 over the half is
+    p0 d t pi / 4): each node carries p0 cos(theta) times its area pi d t / n."""
+    d, t, P = 0.02, 0.01, 1000.0
+    nodes, normals = bore_grid(d, t)
+    f = bearing_forces(nodes, normals, np.array([0, 0, t / 2]), np.array([P, 0, 0]), np.zeros(3))
+    sF, sM = resultant(nodes, f, np.array([0, 0, t / 2]))
+    assert np.allclose(sF, [P, 0, 0], atol=1e-9 * P) and np.allclose(sM, 0, atol=1e-9 * P)
+    theta = np.arctan2(nodes[:, 1], nodes[:, 0])
+    pressure = (f * -normals).sum(axis=1) / (np.pi * d * t / len(nodes))
+    p0 = 4 * P / (np.pi * d * t)
+    assert np.allclose(pressure, p0 * np.clip(np.cos(theta), 0, None), atol=1e-9 * p0)
+    assert np.allclose(np.cross(f, normals), 0, atol=1e-9 * P)  # purely radial: no friction
+
+
+def test_bearing_carries_axial_force_and_moment_exactly():
+    """What a pressure cannot carry (the axial force, moments) is still applied: exact resultant."""
+    nodes, normals = bore_grid()
+    P, F, M = np.array([0.001, 0.002, 0.004]), np.array([300.0, -400.0, 50.0]), np.array([2.0, -1.0, 0.7])
+    f = bearing_forces(nodes, normals, P, F, M)
+    sF, sM = resultant(nodes, f, P)
+    assert np.allclose(sF, F, atol=1e-9) and np.allclose(sM, M, atol=1e-9)
+    unloaded = normals @ F > 0  # the half facing away from the force
+    assert np.all(np.abs(f[unloaded, 2]) > 0)  # the axial share reaches every node
 
 
 def test_rbe3_on_a_ring_without_moment_is_uniform():
@@ -145,8 +183,8 @@ def test_structural_section_lists_each_case():
         )  # fmt: skip
     blocks = structural_blocks([summary])
     assert blocks[0].text == "Structural check"
-    table = blocks[-1]
-    assert [r[1] for r in table.rows] == ["0.1", "0.2"]
+    table = next(b for b in blocks if hasattr(b, "rows"))
+    assert [r[2] for r in table.rows] == ["0.1", "0.2"]
     assert structural_blocks([]) == []
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import io
-import json
+import math
 import os
 import re
 import shutil
@@ -23,11 +23,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..loads import BodyLoadError, body_load_case, worst_instants, write_load_table
-from ..loads.body_loads import case_summary, unmodelled_forces
+from ..loads.body_loads import case_summary, critical_instants, unmodelled_forces, write_json
 from ..loads.force_loads import FORCE_ELEMENT_KINDS
-from ..loads.nodal import body_force_loads, inp_additions, rbe3_forces, resultant, support_321, support_reactions
+from ..loads.nodal import (
+    MAX_MESH_ELEMENTS,
+    TETS_PER_CUBE,
+    WORST_MAX,
+    bearing_forces,
+    body_force_loads,
+    estimated_elements,
+    inp_additions,
+    rbe3_forces,
+    resultant,
+    support_321,
+    support_reactions,
+)
 from .errors import CadError
-from .objects import MATERIALS, find_objects
+from .fem_objects import OBJECTS_TOL, add_load_objects
+from .fem_results import case_stresses, envelope, nodes_away, stress_picture, von_mises_by_node
+from .fem_surfaces import joint_surfaces, outward_normals, surface_centroid, surface_nodes
+from .objects import MATERIALS
 
 MATERIAL_DIR = "/usr/share/freecad/Mod/Material/StandardMaterial"
 MATERIAL_CARDS = {  # Body.Material -> FreeCAD material card with E and Poisson's ratio
@@ -39,13 +54,16 @@ MATERIAL_CARDS = {  # Body.Material -> FreeCAD material card with E and Poisson'
     "Nylon": "PA6-Generic",
 }
 SUPPORT_TOL = 0.01  # support reactions allowed, relative to the largest load
+AWAY_FROM_LOADS = 2.0  # "away from the loads": farther than this many mesh sizes from loaded and supported nodes
 
 
 @dataclass
 class FemRequest:
     """What to analyse: document, body (label or model name), instants (``time`` [s], or the
     ``worst`` N instants of the largest joint reaction; default the worst one), output copy
-    ``out``; Young's modulus [MPa] and Poisson's ratio override the material card; ``mesh_size``
+    ``out``; ``critical``: every critical instant (the peak of each joint's reaction and of the
+    inertial force and moment) as load cases; Young's modulus [MPa], Poisson's ratio and the
+    yield strength [MPa] override the material card; ``mesh_size``
     [mm] the largest element (default: half the part's smallest bounding-box side); ``report``: a
     folder for the motion-study report with its "Structural check" section."""
 
@@ -59,6 +77,39 @@ class FemRequest:
     poisson: float | None = None
     mesh_size: float | None = None
     report: str | None = None
+    critical: bool = False
+    yield_strength: float | None = None
+
+
+def check_request(req: FemRequest) -> None:
+    """CadError naming the field when a number of the request is out of range (before anything is done)."""
+    if req.time is not None and not math.isfinite(req.time):
+        raise CadError("--time must be a finite number, got %r" % req.time)
+    if req.worst is not None and not (isinstance(req.worst, int) and 1 <= req.worst <= WORST_MAX):
+        raise CadError("--worst must be a whole number from 1 to %d, got %r" % (WORST_MAX, req.worst))
+    if req.mesh_size is not None and not (math.isfinite(req.mesh_size) and req.mesh_size > 0):
+        raise CadError("--mesh-size must be a finite size above 0 mm, got %r" % req.mesh_size)
+    if req.yield_strength is not None and not (math.isfinite(req.yield_strength) and req.yield_strength > 0):
+        raise CadError("--yield-strength must be a finite stress above 0 MPa, got %r" % req.yield_strength)
+    if req.critical and (req.time is not None or req.worst is not None):
+        raise CadError("--critical analyses every critical instant: give it without --time or --worst")
+
+
+def mesh_size(req: FemRequest, body_obj, shape) -> float:
+    """The largest element size [mm] (``req.mesh_size``, default half the part's thinnest
+    bounding-box side, at least 0.5 mm); CadError when the estimated mesh exceeds MAX_MESH_ELEMENTS."""
+    bb = shape.BoundBox
+    size = req.mesh_size or max(0.5, min(bb.XLength, bb.YLength, bb.ZLength) / 2.0)
+    volume = float(sum(s.Volume for s in shape.Solids))
+    count = estimated_elements(volume, size)
+    if count > MAX_MESH_ELEMENTS:
+        smallest = (TETS_PER_CUBE * volume / MAX_MESH_ELEMENTS) ** (1.0 / 3.0)
+        raise CadError(
+            "body '%s': a mesh size of %g mm gives at least %.3g elements on its part '%s' (%.4g mm^3), more "
+            "than the limit of %d: give --mesh-size %.3g or more"
+            % (body_obj.Label, size, count, body_obj.Part.Label, volume, MAX_MESH_ELEMENTS, smallest)
+        )
+    return size
 
 
 def output_paths(out: str) -> dict:
@@ -131,6 +182,19 @@ def _mpa(text: str) -> float:
     return float(m.group(1)) * factor
 
 
+def yield_strength(body_obj, req: FemRequest) -> tuple[float | None, str]:
+    """(yield strength [MPa] or None, source): ``req.yield_strength``, else the YieldStrength of
+    the material card of the body's Material (FreeCAD 0.20's Steel-Generic has none)."""
+    if req.yield_strength is not None:
+        return float(req.yield_strength), "given"
+    card_name = MATERIAL_CARDS.get(body_obj.Material)
+    path = os.path.join(MATERIAL_DIR, "%s.FCMat" % card_name)
+    if card_name and os.path.isfile(path):
+        with contextlib.suppress(KeyError, ValueError):
+            return _mpa(read_material_card(path)["YieldStrength"]), "card " + card_name
+    return None, "none: the material card '%s' has no YieldStrength (give --yield-strength MPA)" % card_name
+
+
 def material_constants(body_obj, req: FemRequest) -> tuple[float, float, str]:
     """(E [MPa], Poisson's ratio, source) from the request or the material card of the body's
     Material; CadError naming the body when they are missing."""
@@ -149,69 +213,23 @@ def material_constants(body_obj, req: FemRequest) -> tuple[float, float, str]:
             "give --youngs-modulus MPA and --poisson NU"
             % (body_obj.Label, body_obj.Material, ", ".join(MATERIAL_CARDS))
         ) from None
-    if not (E > 0 and -1 < nu < 0.5):
+    if not (0 < E < math.inf and -1 < nu < 0.5):
         raise CadError("body '%s': Young's modulus %g MPa / Poisson's ratio %g are not valid" % (body_obj.Label, E, nu))
     return float(E), float(nu), ("card " + card_name if card_name and req.youngs_modulus is None else "given")
 
 
-def _reference_faces(ref: str, part, shape) -> list:
-    """Face names of the part in a joint reference 'Edge3 of Part' / 'Face2,Face5 of Part':
-    faces as given; an edge gives its adjacent curved faces (a hole's cylinder), else all its
-    adjacent faces; a vertex its adjacent faces."""
-    if " of " not in ref:
-        return []
-    elements, label = ref.rsplit(" of ", 1)
-    if label.strip() != part.Label:
-        return []
-    faces = []
-    for name in re.split(r"[,+ ]+", elements.strip()):
-        if name.startswith("Face"):
-            faces.append(name)
-        elif name.startswith(("Edge", "Vertex")):
-            sub = shape.getElement(name)
-            adjacent = [
-                "Face%d" % (k + 1) for k, f in enumerate(shape.Faces) if any(sub.isSame(s) for s in _subs(f, name))
-            ]
-            curved = [f for f in adjacent if shape.getElement(f).Surface.__class__.__name__ != "Plane"]
-            faces += curved or adjacent
-    return faces
-
-
-def _subs(face, name: str) -> list:
-    return face.Edges if name.startswith("Edge") else face.Vertexes
-
-
-def joint_faces(doc, model, body: str, body_obj, shape) -> dict:
-    """{joint name: face names on the body's part} of every joint on the body; CadError naming a
-    joint without face references on it."""
-    names = {o.Label: o for o in find_objects(doc, "Joint")}
-    out = {}
-    for j in model.joints:
-        if body not in (j.body_i, j.body_j):
-            continue
-        obj = names.get(j.name) or next((o for o in names.values() if o.Name == j.name), None)
-        refs = [str(getattr(obj, "Reference%d" % k, "") or "") for k in (1, 2)] if obj is not None else []
-        faces = []
-        for ref in refs:
-            faces += _reference_faces(ref, body_obj.Part, shape)
-        if not faces:
-            raise CadError(
-                "joint '%s': no face reference on body '%s' (its references: %s); pick the joint on the part's "
-                "faces or edges" % (j.name, body_obj.Label, ", ".join(repr(r) for r in refs) or "none")
-            )
-        out[j.name] = sorted(set(faces), key=lambda f: int(f[4:]))
-    return out
-
-
 # ----------------------------------------------------------------------------- load cases
 def instants(res, body: str, req: FemRequest) -> list:
-    """Sample indices to analyse."""
+    """[(sample index, why)] to analyse."""
     if req.time is not None:
         t = np.asarray(res.t)
         if not t[0] - 1e-12 <= req.time <= t[-1] + 1e-12:
             raise CadError("--time %g s is outside the run [%g, %g] s" % (req.time, t[0], t[-1]))
-        return [int(np.argmin(np.abs(t - req.time)))]
-    return worst_instants(res, body, req.worst or 1)
+        return [(int(np.argmin(np.abs(t - req.time))), "requested time")]
+    if req.critical:
+        return [(k, "; ".join(why)) for k, why in critical_instants(res, body)]
+    worst = worst_instants(res, body, req.worst or 1)
+    return [(k, "largest joint reaction" + (" #%d" % (i + 1) if req.worst else "")) for i, k in enumerate(worst)]
 
 
 def to_document_pose(case, p0: np.ndarray, R0: np.ndarray) -> tuple:
@@ -228,9 +246,32 @@ def _mesh_arrays(fem_mesh) -> tuple[dict, list]:
     return coords, elements
 
 
+def joint_nodal_forces(surface, fem_mesh, shape, coords: dict, P: np.ndarray, F: np.ndarray, M: np.ndarray):
+    """(node ids, forces (n, 3) [N]) of a joint's wrench (F at P [m], M about P) on its surface:
+    a bearing pressure on a bore or shaft, else RBE3-like; CadError naming the joint when the
+    nodes cannot carry it (a moment about a hinge line)."""
+    node_ids = surface_nodes(surface, fem_mesh, shape)
+    X = np.array([coords[n] for n in node_ids]) * 1e-3
+    if surface.bearing:
+        normals = outward_normals(surface, fem_mesh, shape, coords)
+        forces = bearing_forces(X, np.array([normals[n] for n in node_ids]), P, F, M)
+    else:
+        forces = rbe3_forces(X, P, F, M)
+    sF, sM = resultant(X, forces, P)
+    size = np.ptp(X, axis=0).max() if len(X) > 1 else 0.0
+    scale = max(np.linalg.norm(F), np.linalg.norm(M) / max(size, 1e-3), 1e-300)
+    if max(np.linalg.norm(sF - F), np.linalg.norm(sM - M) / max(size, 1e-3)) > 1e-6 * scale:
+        raise CadError(
+            "joint '%s': its load (moment %s N m) cannot be carried by %s alone; pick the joint on faces"
+            % (surface.joint, np.round(M, 6).tolist(), ", ".join(surface.references))
+        )
+    return node_ids, forces
+
+
 def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.ndarray, volume_mm3: float) -> tuple:
-    """{node: force [N]} of the case on the mesh in the document pose, the support-free resultant
-    check, and the body-force correction size."""
+    """{node: force [N]} of the case on the mesh in the document pose (``faces``: {joint:
+    LoadSurface}), the node coordinates [mm], the body-force correction size and the loads as
+    :func:`MBDWorkbench.cad.fem_objects.add_load_objects` takes them (document pose)."""
     point, vector = to_document_pose(case, p0_mm * 1e-3, R0)
     coords, elements = _mesh_arrays(fem_mesh)
     loads: dict = {}
@@ -239,12 +280,13 @@ def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.nd
         for n, f in zip(node_ids, forces):
             loads[n] = loads.get(n, np.zeros(3)) + f
 
+    forces = []
     for ld in case.loads:
         if ld.kind not in ("joint", "driver"):
             continue
-        node_ids = sorted({n for f in faces[ld.joint] for n in fem_mesh.getNodesByFace(shape.getElement(f))})
-        X = np.array([coords[n] for n in node_ids]) * 1e-3
-        add(node_ids, rbe3_forces(X, point(ld.point), vector(ld.force), vector(ld.moment)))
+        forces.append((ld.name, faces[ld.joint], vector(ld.force), surface_centroid(faces[ld.joint], shape)))
+        add(*joint_nodal_forces(faces[ld.joint], fem_mesh, shape, coords, point(ld.point), vector(ld.force),
+                                vector(ld.moment)))  # fmt: skip
     rho = case.mass / (volume_mm3 * 1e-9)
     g, a, al, w = (vector(v) for v in (case.gravity, case.acceleration, case.alpha, case.omega))
     c = p0_mm * 1e-3
@@ -258,16 +300,20 @@ def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.nd
     rigid_M = -(I @ al + np.cross(w, I @ w))
     inertial, correction = body_force_loads(coords, elements, body_force, rigid_F, rigid_M * 1e3, p0_mm)
     add(list(inertial), list(inertial.values()))
-    return loads, coords, correction
+    field = dict(g_eff=g - a, omega=w, cog=p0_mm, mass=case.mass, gyroscopic=-np.cross(w, I @ w), size=case.size(),
+                 largest=case.largest_load())  # fmt: skip
+    return loads, coords, correction, (forces, field)
 
 
-def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_size: float, workdir: str):
-    """Analysis with solver, solid material and Gmsh mesh of ``part`` (meshed)."""
+def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_size: float, workdir: str, shared=None):
+    """Analysis with solver, solid material and Gmsh mesh of ``part`` (meshed, or a copy of the
+    FemMesh ``shared``: the load cases of one request share one mesh)."""
     import ObjectsFem
     from femmesh.gmshtools import GmshTools
 
     analysis = ObjectsFem.makeAnalysis(doc, label)
-    solver = ObjectsFem.makeSolverCalculixCcxTools(doc, label + "_CalculiX")
+    make_solver = getattr(ObjectsFem, "makeSolverCalculiXCcxTools", None)  # FreeCAD 1.x; 0.20: ...Calculix...
+    solver = (make_solver or ObjectsFem.makeSolverCalculixCcxTools)(doc, label + "_CalculiX")
     solver.WorkingDir = workdir
     solver.AnalysisType = "static"
     solver.GeometricalNonlinearity = "linear"
@@ -275,15 +321,23 @@ def make_analysis(doc, part, label: str, E: float, nu: float, rho: float, mesh_s
     analysis.addObject(solver)
     material = ObjectsFem.makeMaterialSolid(doc, label + "_Material")
     card = material.Material
-    card.update(Name=label + " material", YoungsModulus="%r MPa" % E, PoissonRatio=repr(nu), Density="%r kg/m^3" % rho)
+    card.update(
+        Name=label + " material",
+        YoungsModulus="%r MPa" % float(E),
+        PoissonRatio=repr(float(nu)),
+        Density="%r kg/m^3" % float(rho),
+    )
     material.Material = card
     analysis.addObject(material)
     mesh = ObjectsFem.makeMeshGmsh(doc, label + "_Mesh")
-    mesh.Part = part
+    setattr(mesh, "Shape" if hasattr(mesh, "Shape") else "Part", part)  # FreeCAD 1.x: Shape; 0.20: Part
     mesh.CharacteristicLengthMax = mesh_size
     mesh.ElementOrder = "2nd"
     analysis.addObject(mesh)
     doc.recompute()
+    if shared is not None:
+        mesh.FemMesh = shared.copy()
+        return analysis, solver, mesh
     error = GmshTools(mesh).create_mesh()
     if error or mesh.FemMesh.VolumeCount == 0:
         raise CadError("Gmsh could not mesh part '%s': %s" % (part.Label, error or "no volume elements"))
@@ -344,6 +398,7 @@ def prepare(req: FemRequest):
     from .document_model import document_model
     from .freecad_env import import_freecad
 
+    check_request(req)
     paths = check_outputs(req)
     import_freecad()
     check_fem_tools()
@@ -359,14 +414,16 @@ def prepare(req: FemRequest):
         model, mapping = document_model(doc)
         body, body_obj = find_body(doc, mapping, req.body)
         shape = body_solid(body_obj)
+        size = mesh_size(req, body_obj, shape)
         E, nu, source = material_constants(body_obj, req)
-        faces = joint_faces(doc, model, body, body_obj, shape)
+        yield_mpa, yield_source = yield_strength(body_obj, req)
+        faces = joint_surfaces(doc, model, body, body_obj, shape)
     except Exception:
         discard(doc, work)
         raise
     return dict(
         doc=doc, work=work, model=model, body=body, body_obj=body_obj, shape=shape, faces=faces, E=E, nu=nu,
-        material_source=source, paths=paths,
+        material_source=source, paths=paths, mesh_size=size, yield_strength=yield_mpa, yield_source=yield_source,
     )  # fmt: skip
 
 
@@ -403,7 +460,9 @@ def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
     if res.status not in (COMPLETED, COMPLETED_WITH_WARNINGS):
         raise CadError("the simulation did not complete (%s): %s" % (res.status, res.message))
     try:
-        cases = [body_load_case(res, ctx["body"], k) for k in instants(res, ctx["body"], req)]
+        chosen = instants(res, ctx["body"], req)
+        cases = [body_load_case(res, ctx["body"], k) for k, _ in chosen]
+        ctx["reasons"] = [why for _, why in chosen]
         for case in cases:
             case.check_equilibrium(unmodelled=unmodelled_forces(res.model, ctx["body"]))
     except BodyLoadError as exc:
@@ -417,7 +476,7 @@ def load_cases(ctx: dict, req: FemRequest, results=None) -> tuple:
         )
     for case in cases:
         for ld in case.loads:
-            ld.references = ctx["faces"].get(ld.joint, []) if ld.joint else []
+            ld.references = ctx["faces"][ld.joint].references if ld.joint in ctx["faces"] else []
     return res, cases
 
 
@@ -445,8 +504,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
 
     R0 = matrices(np.asarray([mb.orientation], float))[0]
     volume = float(sum(s.Volume for s in shape.Solids))
-    bb = shape.BoundBox
-    mesh_size = req.mesh_size or max(0.5, min(bb.XLength, bb.YLength, bb.ZLength) / 2.0)
+    size = ctx["mesh_size"]
     if os.path.isdir(paths["ccx"]) and req.overwrite:
         shutil.rmtree(paths["ccx"])
     os.makedirs(paths["ccx"])
@@ -458,18 +516,26 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         youngs_modulus_MPa=ctx["E"],
         poisson_ratio=ctx["nu"],
         material_source=ctx["material_source"],
-        mesh_size_mm=mesh_size,
+        yield_strength_MPa=ctx["yield_strength"],
+        yield_strength_source=ctx["yield_source"],
+        mesh_size_mm=size,
         support="3-2-1 (statically determinate); its reactions are checked to be below %g of the largest load"
         % SUPPORT_TOL,
+        load_surfaces={j: dict(references=sf.references, bearing=sf.bearing) for j, sf in ctx["faces"].items()},
+        warnings=[sf.warning for sf in ctx["faces"].values() if sf.warning],
         cases=[],
     )
-    for case in cases:
+    shared, fields, labels = None, [], []
+    for case, reason in zip(cases, ctx.get("reasons") or [""] * len(cases)):
         label = "FEM_%s_t%s" % (body_obj.Label, ("%.4f" % case.time).replace(".", "_"))
         workdir = os.path.join(paths["ccx"], label)
         os.makedirs(workdir)
         rho = case.mass / (volume * 1e-9)
-        analysis, solver, mesh = make_analysis(doc, body_obj.Part, label, ctx["E"], ctx["nu"], rho, mesh_size, workdir)
-        loads, coords, correction = nodal_loads(case, ctx["faces"], mesh.FemMesh, shape, p0_mm, R0, volume)
+        analysis, solver, mesh = make_analysis(
+            doc, body_obj.Part, label, ctx["E"], ctx["nu"], rho, size, workdir, shared
+        )
+        shared = shared or mesh.FemMesh
+        loads, coords, correction, for_objects = nodal_loads(case, ctx["faces"], mesh.FemMesh, shape, p0_mm, R0, volume)
         X = np.array([coords[n] for n in loads])
         F = np.array(list(loads.values()))
         sum_F, sum_M = resultant(X * 1e-3, F, p0_mm * 1e-3)
@@ -490,15 +556,40 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
             largest_load_N=largest,
             inp=solved["inp"],
             **result_summary(solved["result"], coords),
+            **add_load_objects(doc, analysis, label, body_obj.Part, shape, *for_objects),
+            load_case=reason,
         )
+        vm = von_mises_by_node(solved["result"])
+        excluded = {n for sf in ctx["faces"].values() for n in surface_nodes(sf, mesh.FemMesh, shape)}
+        away = nodes_away(coords, excluded | {n for n, _ in solved["support"]}, AWAY_FROM_LOADS * size)
+        record.update(case_stresses(vm, coords, away, ctx["yield_strength"]))
+        title = "%s, t = %.4g s: %s" % (body_obj.Label, case.time, reason)
+        record["stress_picture"] = stress_picture(
+            os.path.join(workdir, "von_mises.png"), coords, _mesh_arrays(mesh.FemMesh)[1], vm, title,
+            record["max_von_mises_away_MPa"],
+        )  # fmt: skip
+        fields.append(vm)
+        labels.append(label)
         if worst_reaction > SUPPORT_TOL * largest:
             record["warning"] = "support reaction %.3g N exceeds %g of the largest load" % (worst_reaction, SUPPORT_TOL)
+        if record["objects_residual_relative"] > OBJECTS_TOL:
+            record["objects_note"] = (
+                "the FEM objects leave out %.3g of the largest load (joint moments, force offsets, angular "
+                "acceleration): a re-solve in the FEM workbench differs near the loads"
+                % record["objects_residual_relative"]
+            )
         summary["cases"].append(record)
+    if len(fields) > 1:
+        summary["envelope"], field = envelope(fields, labels, coords, away, ctx["yield_strength"])
+        summary["envelope"]["stress_picture"] = stress_picture(
+            os.path.join(paths["ccx"], "envelope_von_mises.png"), coords, _mesh_arrays(shared)[1], field,
+            "%s: von Mises envelope over %d load cases" % (body_obj.Label, len(fields)),
+            summary["envelope"]["max_von_mises_away_MPa"],
+        )  # fmt: skip
     doc.save()
     shutil.copyfile(ctx["work"], paths["document"])
     write_load_table(cases, paths["loads_csv"], paths["loads_json"])
-    with open(paths["summary"], "w") as fh:
-        json.dump(summary, fh, indent=1)
+    write_json(summary, paths["summary"])
     return summary
 
 

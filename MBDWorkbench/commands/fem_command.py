@@ -71,12 +71,15 @@ def summary_text(summary: dict) -> str:
     lines = ["Copy with the analysis: %s" % summary["copy"]]
     for c in summary["cases"]:
         lines.append(
-            "t = %.4g s: max von Mises %.4g MPa at %s mm, max displacement %.4g mm; support reactions %.2g of the "
-            "largest load" % (
-                c["time_s"], c["max_von_mises_MPa"], [round(v, 1) for v in c["max_von_mises_at_mm"]],
-                c["max_displacement_mm"], c["support_reaction_relative"],
+            "t = %.4g s (%s): max von Mises %.4g MPa at %s mm, max displacement %.4g mm; support reactions %.2g of "
+            "the largest load%s" % (
+                c["time_s"], c.get("load_case", ""), c["max_von_mises_MPa"],
+                [round(v, 1) for v in c["max_von_mises_at_mm"]], c["max_displacement_mm"],
+                c["support_reaction_relative"],
+                "" if c.get("safety_factor") is None else "; safety factor %.3g" % c["safety_factor"],
             )
         )  # fmt: skip
+    lines += ["Warning: %s" % w for w in summary.get("warnings", [])]
     return "\n".join(lines)
 
 

@@ -281,8 +281,27 @@ def write_load_table(cases: list, csv_path: str | None = None, json_path: str | 
             axes="global, at the instant (moments about the load's point)",
             cases=[case_summary(c) for c in cases],
         )
-        with open(json_path, "w") as fh:
-            json.dump(doc, fh, indent=1)
+        write_json(doc, json_path)
+
+
+def json_ready(value):
+    """``value`` with every non-finite float (inf, nan) replaced by None, numpy scalars and
+    arrays as Python numbers and lists: strict JSON (no ``Infinity``/``NaN``)."""
+    if isinstance(value, dict):
+        return {k: json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [json_ready(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        return float(value) if np.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def write_json(value, path: str) -> None:
+    """``value`` as strict JSON (:func:`json_ready`) into ``path``."""
+    with open(path, "w") as fh:
+        json.dump(json_ready(value), fh, indent=1, allow_nan=False)
 
 
 def case_summary(case: LoadCase) -> dict:
@@ -302,3 +321,56 @@ def case_summary(case: LoadCase) -> dict:
         relative_residual=case.relative_residual(),
         loads=[ld.as_dict() for ld in case.loads],
     )
+
+
+def inertial_load_magnitudes(res, body: str) -> tuple[np.ndarray, np.ndarray]:
+    """(|m a_G| [N], |I alpha + w x I w| [N m]) of ``body`` at each sample: its d'Alembert force and moment."""
+    mb = res.model.bodies[[x.name for x in res.model.bodies].index(body)]
+    b = res.system.body_index(body)
+    forces, moments = np.zeros(len(res)), np.zeros(len(res))
+    for k in range(len(res)):
+        R = np.array(res.rotation(body)[k])
+        inertia = R @ np.asarray(mb.inertia, float) @ R.T
+        omega = np.array(res.angular_velocity(body)[k])
+        a, alpha = _accelerations(res, b, k)
+        forces[k] = float(mb.mass) * np.linalg.norm(a)
+        moments[k] = np.linalg.norm(inertia @ alpha + np.cross(omega, inertia @ omega))
+    return forces, moments
+
+
+def driver_effort_magnitudes(res, body: str) -> list:
+    """[(why, effort at each sample)] of the drivers acting on ``body``: |force| [N] of a
+    force-type effort, else |torque| [N m]."""
+    per_sample = [_driver_loads(res, body, k) for k in range(len(res))]
+    out = []
+    for name in dict.fromkeys(ld.name for loads in per_sample for ld in loads):
+        pairs = [
+            next(((ld.force, ld.moment) for ld in loads if ld.name == name), (np.zeros(3),) * 2) for loads in per_sample
+        ]
+        forces = np.array([np.linalg.norm(f) for f, _ in pairs])
+        moments = np.array([np.linalg.norm(m) for _, m in pairs])
+        out.append(("peak effort of driver '%s'" % name, forces if forces.max() > 0 else moments))
+    return out
+
+
+def critical_instants(res, body: str) -> list:
+    """[(sample, reasons)] in time order: the peak of each joint's reaction force on ``body``, of
+    each driver's effort on it and the peaks of its d'Alembert force and moment (samples shared
+    by several peaks listed once, with all their reasons; a load that stays below 1e-9 of the
+    largest, moments in N m per N, is left out: its peak would be round-off)."""
+    if body not in res.body_names:
+        raise BodyLoadError("no moving body '%s' in the run (bodies: %s)" % (body, ", ".join(res.body_names)))
+    series = [
+        ("peak reaction of joint '%s'" % j.name, np.linalg.norm(res.reaction(j.name, "global")[0], axis=1))
+        for j in res.model.joints
+        if body in (j.body_i, j.body_j) and j.body_i != j.body_j
+    ]
+    series += driver_effort_magnitudes(res, body)
+    force, moment = inertial_load_magnitudes(res, body)
+    series += [("peak inertial force", force), ("peak inertial moment", moment)]
+    out: dict = {}
+    scale = max(np.max(values) for _, values in series)
+    for reason, values in series:
+        if np.max(values) > 1e-9 * scale:
+            out.setdefault(int(np.argmax(values)), []).append(reason)
+    return sorted(out.items())

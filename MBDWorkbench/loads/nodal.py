@@ -17,6 +17,17 @@ import re
 
 import numpy as np
 
+MAX_MESH_ELEMENTS = 200_000  # largest tetrahedron count meshed and solved (~300k nodes: minutes, GBs in CalculiX)
+WORST_MAX = 20  # most instants of one request (each one Gmsh mesh and one CalculiX run)
+TETS_PER_CUBE = 6.0 * 2.0**0.5  # regular tetrahedra of edge h per volume h^3
+
+
+def estimated_elements(volume: float, size: float) -> float:
+    """Tetrahedra of a mesh of largest element ``size`` of a solid of ``volume`` (same length
+    unit): volume over a regular tetrahedron's. A lower bound: Gmsh refines at small features."""
+    return TETS_PER_CUBE * volume / size**3
+
+
 # integral over a straight tetrahedron of (10-node shape function) x (corner barycentric L_k), / volume
 _CORNER_WEIGHTS = np.array([[0.0 if i == k else -1.0 / 60.0 for k in range(4)] for i in range(4)])
 
@@ -36,6 +47,28 @@ def rbe3_forces(nodes: np.ndarray, point: np.ndarray, force: np.ndarray, moment:
     J = np.einsum("ni,ni->", r, r) * np.eye(3) - r.T @ r
     w = np.linalg.pinv(J, rcond=1e-10) @ remaining
     return np.tile(np.asarray(force, float) / n, (n, 1)) + np.cross(w, r)
+
+
+def bearing_forces(
+    nodes: np.ndarray, normals: np.ndarray, point: np.ndarray, force: np.ndarray, moment: np.ndarray
+) -> np.ndarray:
+    """Nodal forces (n, 3) on a bore's or shaft's ``nodes`` (n, 3) with outward unit ``normals``
+    (n, 3) equivalent to ``force`` at ``point`` and ``moment`` about it: the force as a cosine
+    bearing pressure over the loaded half (f_n ~ cos(theta_n) (-normal_n) where the surface faces
+    the force, 0 on the other half; equal node areas), and what that leaves (the axial force,
+    the moments, the discretisation's residue) spread as :func:`rbe3_forces` does."""
+    nodes, normals = np.asarray(nodes, float), np.asarray(normals, float)
+    force, point = np.asarray(force, float), np.asarray(point, float)
+    bearing = np.zeros_like(nodes)
+    size = np.linalg.norm(force)
+    if size > 0:
+        cosines = np.clip(-(normals @ force) / size, 0.0, None)
+        push = -normals * cosines[:, None]
+        G = push.sum(axis=0)
+        if G @ G > 0:
+            bearing = push * ((G @ force) / (G @ G))
+    F_b, M_b = resultant(nodes, bearing, point)
+    return bearing + rbe3_forces(nodes, point, force - F_b, np.asarray(moment, float) - M_b)
 
 
 def resultant(nodes: np.ndarray, forces: np.ndarray, about: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,5 +1,6 @@
 """The 'FEM check of a body' command in the real FreeCAD GUI (tests/gui/macros/macro_fem.py):
-slider-crank rod, real Gmsh and CalculiX; the copy opens with the von Mises stress shown.
+slider-crank rod, real Gmsh and CalculiX; the copy opens with the von Mises stress shown, then the
+analysis tree with its loads as FEM objects.
 Set MBD_GUI_ARTIFACTS=<dir> to keep the screenshots (docs/screenshots/mbd_fem_*.png)."""
 
 import shutil

@@ -63,3 +63,32 @@ check(
     result["visible"] == [summary["cases"][0]["analysis"] + "_Mesh"],
     result["visible"],
 )
+
+
+# The analysis tree: the copy's analysis expanded (solver, material, mesh, result and the loads
+# and support as FEM objects), the loads' symbols shown on the part.
+case = summary["cases"][0]
+for name in case["fem_objects"]:
+    copy.getObject(name).ViewObject.Visibility = True
+copy.getObject(case["analysis"] + "_Mesh").ViewObject.Visibility = False
+copy.getObjectsByLabel(summary["part"])[0].ViewObject.Visibility = True
+combo = [d for d in mw.findChildren(QtWidgets.QDockWidget) if d.objectName() == "Combo View"]
+mw.resizeDocks(combo, [430], QtCore.Qt.Horizontal)
+tree = [t for t in mw.findChildren(QtWidgets.QTreeWidget) if t.isVisible()][0]
+items = QtWidgets.QTreeWidgetItemIterator(tree)
+while items.value():
+    item = items.value()
+    if item.text(0) == case["analysis"]:
+        item.setExpanded(True)
+        tree.scrollToItem(item, QtWidgets.QAbstractItemView.PositionAtTop)
+    items += 1
+Gui.getDocument(copy.Name).activeView().viewIsometric()
+Gui.SendMsgToActiveView("ViewFit")
+wait(500)
+result["tree"] = save_window("mbd_fem_tree")
+shown = {QtWidgets.QTreeWidgetItemIterator(tree).value().text(0)}
+items = QtWidgets.QTreeWidgetItemIterator(tree)
+while items.value():
+    shown.add(items.value().text(0))
+    items += 1
+check("the loads are FEM objects in the tree", all(n in shown for n in case["fem_objects"]), sorted(shown))

@@ -1,0 +1,95 @@
+"""fem-loads' options are checked like simulate's: a bad --worst, --time, --mesh-size or material
+constant is an exit 2 naming the option, before anything is written; the mesh is estimated before
+meshing and refused beyond the limit; the JSON it writes is strict (no Infinity/NaN)."""
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from MBDWorkbench.loads.body_loads import json_ready, write_json
+from MBDWorkbench.loads.nodal import MAX_MESH_ELEMENTS, estimated_elements
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PENDULUM = os.path.join(REPO, "examples", "pendulum.FCStd")
+
+
+def fem_loads_cli(tmp_path, *options):
+    out = str(tmp_path / "copy.FCStd")
+    cmd = [sys.executable, "-m", "MBDWorkbench", "fem-loads", PENDULUM, "--body", "Bar", "--out", out, *options]
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize(
+    "option, value, message",
+    [("--worst", "0", "--worst: .*at least 1"), ("--worst", "-1", "--worst: .*at least 1"),
+     ("--worst", "1e6", "--worst: not an integer"), ("--worst", "1000000", "--worst: .*at most 20"),
+     ("--mesh-size", "0", "--mesh-size: must be above 0"), ("--mesh-size", "-2", "--mesh-size: must be above 0"),
+     ("--mesh-size", "inf", "--mesh-size: must be a finite"), ("--mesh-size", "nan", "--mesh-size: must be a finite"),
+     ("--time", "inf", "--time: must be a finite"), ("--youngs-modulus", "-1", "--youngs-modulus: must be above 0"),
+     ("--poisson", "nan", "--poisson: must be a finite")],
+)  # fmt: skip
+def test_bad_option_exits_2_naming_it_and_writes_nothing(tmp_path, option, value, message):
+    import re
+
+    run = fem_loads_cli(tmp_path, option, value)
+    assert run.returncode == 2, run.stderr
+    assert re.search(message, run.stderr), run.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_mesh_estimate_is_a_regular_tetrahedron_count():
+    """A cube of side 10 h holds 1000 cubes h^3, each 6 sqrt(2) regular tetrahedra of edge h
+    (volume h^3 / (6 sqrt 2))."""
+    h = 2.0
+    assert math.isclose(estimated_elements((10 * h) ** 3, h), 1000 * 6 * math.sqrt(2))
+
+
+def test_tiny_mesh_size_is_refused_before_meshing(tmp_path):
+    """--mesh-size 1e-9 on the 200 x 20 x 20 mm bar: ~7e31 elements, refused with exit 2 naming the
+    body, the estimate and the smallest size allowed; nothing written."""
+    pytest.importorskip("MBDWorkbench.cad.freecad_env").import_freecad()
+    try:
+        import ObjectsFem  # noqa: F401
+    except ImportError as exc:
+        pytest.skip("FreeCAD's FEM module is not available: %s" % exc)
+    for tool in ("ccx", "gmsh"):  # checked before the document is opened
+        if shutil.which(tool) is None:
+            pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh)" % tool)
+    run = fem_loads_cli(tmp_path, "--mesh-size", "1e-9")
+    assert run.returncode == 2, run.stderr
+    assert "mesh size of 1e-09 mm" in run.stderr and "--mesh-size" in run.stderr, run.stderr
+    smallest = (6 * math.sqrt(2) * 200 * 20 * 20 / MAX_MESH_ELEMENTS) ** (1 / 3)
+    assert "give --mesh-size %.3g or more" % smallest in run.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_api_refuses_what_the_command_line_refuses(tmp_path):
+    from MBDWorkbench.cad.errors import CadError
+    from MBDWorkbench.cad.fem_loads import FemRequest, check_request
+
+    out = str(tmp_path / "copy.FCStd")
+    bad_requests = [(dict(worst=0), "--worst"), (dict(worst=10**6), "--worst"), (dict(time=math.nan), "--time"),
+                    (dict(mesh_size=math.inf), "--mesh-size"), (dict(mesh_size=-1.0), "--mesh-size")]  # fmt: skip
+    for bad, message in bad_requests:
+        with pytest.raises(CadError, match=message):
+            check_request(FemRequest(PENDULUM, "Bar", out=out, **bad))
+
+
+def test_written_json_is_strict(tmp_path):
+    """Non-finite numbers become null: the file parses with a strict parser."""
+    path = str(tmp_path / "x.json")
+    write_json(dict(a=math.inf, b=[np.float64("nan"), np.int64(3)], c=np.array([1.0, -math.inf])), path)
+    text = open(path).read()
+    assert "Infinity" not in text and "NaN" not in text
+
+    def refuse(name):
+        raise ValueError(name)
+
+    assert json.loads(text, parse_constant=refuse) == dict(a=None, b=[None, 3], c=[1.0, None])
+    assert json_ready((1, 2.5)) == [1, 2.5]
