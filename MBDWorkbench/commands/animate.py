@@ -7,8 +7,11 @@ their display switch; the symbols of springs and forces follow the parts
 (:func:`.view_providers.follow_parts`). Timeline slider, play/pause, speed and loop. On close the parts are shown
 at their Placements again, unless "Keep this frame" is ticked: then the shown pose is written
 as one undoable step "Keep animation frame" (the one way the animation changes the document).
-The panel lets other commands run (Plots, Check, Solve); a document observer stops playback and
-closes the panel when its document is closed. Listeners (the plot dock) are told the current time.
+The panel lets other commands run (Plots, Check, Solve) but not Undo and Redo: their actions
+(menu, toolbar, shortcut) stay disabled while it is open, and an undo or redo made anyway (from
+the Python console) closes it, so it never shows results that the document no longer holds. A
+document observer stops playback and closes the panel when its document is closed. Listeners
+(the plot dock) are told the current time.
 """
 
 from __future__ import annotations
@@ -16,7 +19,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .common import Command, active_document, dialog_buttons, message, qt_modules, stored_results_or_message
+from .common import (
+    Command,
+    active_document,
+    dialog_buttons,
+    message,
+    qt_modules,
+    show_task_panel,
+    stored_results_or_message,
+)
 from .view_providers import follow_parts
 
 if TYPE_CHECKING:
@@ -159,12 +170,76 @@ def document_alive(doc: App.Document) -> bool:
 
 
 class _DocumentCloseObserver:
-    """FreeCAD document observer: stops the open animation when its document closes."""
+    """FreeCAD document observer: stops the open animation when its document closes, closes it
+    when its document's undo list is used (the stored results may have changed)."""
 
     def slotDeletedDocument(self, doc: App.Document) -> None:
         panel = active_panel()
         if panel is not None and panel.doc_name == getattr(doc, "Name", None):
             panel.document_closed()
+
+    def slotUndoDocument(self, doc: App.Document) -> None:
+        self._transaction_changed(doc, "Undo")
+
+    def slotRedoDocument(self, doc: App.Document) -> None:
+        self._transaction_changed(doc, "Redo")
+
+    @staticmethod
+    def _transaction_changed(doc: App.Document, what: str) -> None:
+        import FreeCAD
+
+        panel = active_panel()
+        if panel is not None and panel.doc_name == getattr(doc, "Name", None):
+            FreeCAD.Console.PrintWarning("Animate: closed by %s (the results shown may have changed)\n" % what)
+            panel.undo_used()
+
+
+UNDO_COMMANDS = ("Std_Undo", "Std_Redo")
+
+
+class UndoLock:
+    """Keeps FreeCAD's Undo and Redo actions (menu item, toolbar button with its history list,
+    shortcut) disabled until ``release``. FreeCAD re-enables them from the undo list whenever
+    it updates its commands: each ``changed`` signal disables them again."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[Any, Callable]] = []
+        for action in undo_actions():
+            hold = _holder(action)
+            action.changed.connect(hold)
+            action.setEnabled(False)
+            self.held.append((action, hold))
+
+    def release(self) -> None:
+        import FreeCADGui
+
+        for action, hold in self.held:
+            try:
+                action.changed.disconnect(hold)
+            except (RuntimeError, TypeError):  # the action is gone
+                pass
+        self.held = []
+        FreeCADGui.Command.update()  # FreeCAD sets them from the undo lists again
+
+
+def _holder(action: Any) -> Callable[[], None]:
+    def hold() -> None:
+        if action.isEnabled():
+            action.setEnabled(False)
+
+    return hold
+
+
+def undo_actions() -> list[Any]:
+    """The QActions of FreeCAD's Undo and Redo commands: each command's own (named after it)
+    and its toolbar button's with the history menu (unnamed, the same text)."""
+    from .common import main_window
+
+    _, _, QtWidgets = qt_modules()
+    every = main_window().findChildren(QtWidgets.QAction)
+    named = [a for a in every if a.objectName() in UNDO_COMMANDS]
+    texts = {a.text() for a in named}
+    return named + [a for a in every if not a.objectName() and a.text() in texts]
 
 
 _observer: list[_DocumentCloseObserver] = []
@@ -201,6 +276,7 @@ class AnimationPanel:
         self.timer.setInterval(self.TICK_MS)
         self.timer.timeout.connect(self._tick)
         self.original = begin_preview(doc, self.parts)
+        self.undo_lock = UndoLock()
         _active[:] = [self]
         _watch_documents(True)
         self.show_index(0)
@@ -327,6 +403,7 @@ class AnimationPanel:
         self.doc.recompute()
 
     def _closed(self) -> None:
+        self.undo_lock.release()
         _active[:] = []
         _watch_documents(False)
         for func in list(_listeners):
@@ -344,6 +421,15 @@ class AnimationPanel:
             return
         self.closed = True
         self._closed()
+        form = self.form
+        QtCore.QTimer.singleShot(0, lambda: _close_task_dialog(form))
+
+    def undo_used(self) -> None:
+        """The document's undo list was used under the panel: close it, the parts shown at
+        their (possibly undone) Placements."""
+        from PySide import QtCore
+
+        self.finish(keep=False)
         form = self.form
         QtCore.QTimer.singleShot(0, lambda: _close_task_dialog(form))
 
@@ -421,4 +507,4 @@ class AnimateCommand(Command):
 
             show_error("Animate", exc)
             return
-        FreeCADGui.Control.showDialog(panel)
+        show_task_panel(panel)

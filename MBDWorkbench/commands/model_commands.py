@@ -27,6 +27,7 @@ from .common import (
     run_recorded,
     selected_objects,
     selected_picks,
+    show_task_panel,
     translate,
 )
 
@@ -178,11 +179,10 @@ class EditJointFrameCommand(Command):
         if len(joints) != 1:
             message("Edit joint frame", "Select one joint first.", "error")
             return
-        import FreeCADGui
 
         from .joint_panel import JointFramePanel
 
-        FreeCADGui.Control.showDialog(JointFramePanel(joints[0]))
+        show_task_panel(JointFramePanel(joints[0]))
 
 
 class DriverCommand(Command):

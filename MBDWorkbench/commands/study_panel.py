@@ -18,7 +18,7 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from .common import Command, active_document, dialog_buttons, main_window, qt_modules, show_error
+from .common import Command, active_document, dialog_buttons, main_window, qt_modules, show_error, show_task_panel
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -47,7 +47,6 @@ class ParameterStudyCommand(Command):
     TIP = "Vary one value of the model over a range (grid, Latin hypercube, Monte Carlo) and compare the KPIs"
 
     def Activated(self) -> None:
-        import FreeCADGui
 
         from ..cad.document_model import document_model
 
@@ -59,7 +58,7 @@ class ParameterStudyCommand(Command):
         except Exception as exc:
             show_error("Parameter study", exc)
             return
-        FreeCADGui.Control.showDialog(panel)
+        show_task_panel(panel)
 
 
 class StudyPanel:
@@ -77,7 +76,8 @@ class StudyPanel:
         layout = QtWidgets.QFormLayout(self.form)
         self.parameter = self._widget(QtWidgets.QComboBox(), "parameter")
         for path, value in self.choices:
-            self.parameter.addItem("%s  (%g)" % (path, value), path)
+            self.parameter.addItem(path, path)
+            self.parameter.setItemData(self.parameter.count() - 1, "%s = %g" % (path, value), QtCore.Qt.ToolTipRole)
         self.design = self._widget(QtWidgets.QComboBox(), "design")
         self.design.addItems(list(DESIGNS))
         self.low, self.high = (self._widget(QtWidgets.QLineEdit(), n) for n in ("low", "high"))

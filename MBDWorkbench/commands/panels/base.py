@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 _open: list[TaskPanel] = []
 PREVIEW_SAMPLES = 200
-UNIT_WIDTH = 60  # px: the unit column, so that all fields line up
+UNIT_WIDTH = 48  # px: the unit column, so that all fields line up (wide enough for mm/s^2)
+NUMBER_DIGITS = "-0.00000001"  # a number field is at least as wide as this text
 
 
 def open_panel() -> TaskPanel | None:
@@ -107,6 +108,12 @@ def end_time(doc: App.Document) -> float:
 
 
 # ----------------------------------------------------------------------------- widgets
+def text_width(widget: Any, text: str) -> int:
+    """Width [px] of ``text`` in ``widget``'s font."""
+    metrics = widget.fontMetrics()
+    return (metrics.horizontalAdvance if hasattr(metrics, "horizontalAdvance") else metrics.width)(text)
+
+
 class NumberField:
     """A line edit for a number with its unit shown after it (no rounding of small values)."""
 
@@ -118,8 +125,9 @@ class NumberField:
         row.setContentsMargins(0, 0, 0, 0)
         self.edit = QtWidgets.QLineEdit("%.10g" % value)
         self.edit.setObjectName(name)
+        self.edit.setMinimumWidth(text_width(self.edit, NUMBER_DIGITS) + 12)
         self.unit_label = QtWidgets.QLabel(unit)
-        self.unit_label.setMinimumWidth(UNIT_WIDTH)
+        self.unit_label.setMinimumWidth(unit_width(self.unit_label))
         row.addWidget(self.edit, 1)
         row.addWidget(self.unit_label)
         if on_change is not None:
@@ -134,6 +142,12 @@ class NumberField:
     def set_unit(self, unit: str) -> None:
         self.unit = unit
         self.unit_label.setText(unit)
+        self.unit_label.setMinimumWidth(unit_width(self.unit_label))
+
+
+def unit_width(label: Any) -> int:
+    """Minimum width [px] of a unit label: UNIT_WIDTH, so that fields line up, or its text's."""
+    return max(UNIT_WIDTH, text_width(label, label.text()) + 2)
 
 
 class PreviewPlot:

@@ -117,7 +117,7 @@ class ForceElementPanel(TaskPanel):
 
         self.record = FORCES[ftype]
         name = self.record.label or ftype
-        super().__init__(doc, force, "%s: %s" % (name, force.Label) if force is not None else "New %s" % name.lower())
+        super().__init__(doc, force, "%s: %s" % (name, force.Label) if force is not None else name)
         self.layout.insertWidget(0, self.label(self.record.tooltip, "tooltip"))
         self.rows, self.next_link = [], 0
         for spec in self.record.fields:

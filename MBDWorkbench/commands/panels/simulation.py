@@ -48,14 +48,15 @@ class SimulationPanel(TaskPanel):
         self.gravity = {prop: NumberField(prop, read_value(sim, prop, unit), unit) for prop, _, unit in GRAVITY_FIELDS}
         for prop, text, _ in GRAVITY_FIELDS:
             self.fields.addRow(text, self.gravity[prop].widget)
-        self.assemble = QtWidgets.QCheckBox("Close the joints first (assembly)")
+        self.assemble = QtWidgets.QCheckBox("Assemble first")
+        self.assemble.setToolTip("Close the joints before the run (assembly from the drawn positions)")
         self.assemble.setObjectName("assemble")
         self.assemble.setChecked(bool(sim.Assemble))
         self.free = QtWidgets.QCheckBox("Allow nothing grounded")
         self.free.setObjectName("free_flight")
         self.free.setChecked(bool(sim.AllowFreeFlight))
-        self.fields.addRow("", self.assemble)
-        self.fields.addRow("", self.free)
+        self.fields.addRow(self.assemble)
+        self.fields.addRow(self.free)
         self.layout.addWidget(self.error)
         self.solve_button = QtWidgets.QPushButton("Solve (applies the settings)")
         self.solve_button.setObjectName("solve")

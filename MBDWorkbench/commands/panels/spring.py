@@ -50,7 +50,7 @@ class SpringPanel(TaskPanel):
         self.initial.setChecked(bool(spring.UseInitialLength) if spring is not None else True)
         self.free_length = NumberField("free_length", value("FreeLength", "mm") if value else 0.0, "mm")
         self.free_angle = NumberField("free_angle", value("FreeAngle", "deg") if value else 0.0, "deg")
-        self.fields.addRow("", self.initial)
+        self.fields.addRow(self.initial)
         self.fields.addRow("Free length", self.free_length.widget)
         self.fields.addRow("Free angle (0: initial)", self.free_angle.widget)
         self.layout.addWidget(self.error)
