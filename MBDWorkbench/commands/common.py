@@ -160,6 +160,60 @@ def run_recorded(doc: App.Document, module: str, alias: str, call: str) -> list[
     return [o for o in doc.Objects if o.Name not in before]
 
 
+RESULT_NAME = "mbd_made"  # the recorded commands' result variable (in FreeCAD's Python console)
+
+
+def py_value(value: Any) -> str:
+    """Python text rebuilding ``value`` in a recorded command: documents and document objects by
+    name, Vectors, Rotations, Placements, Quantities (their value in FreeCAD's internal unit),
+    numbers, strings, None, and lists, tuples and dicts of those."""
+    import FreeCAD as App
+
+    if isinstance(value, App.Document):
+        return py_document(value)
+    if isinstance(value, App.DocumentObject):
+        return py_object(value)
+    if isinstance(value, App.Vector):
+        return "App.Vector(%r, %r, %r)" % (value.x, value.y, value.z)
+    if isinstance(value, App.Rotation):
+        return "App.Rotation(%r, %r, %r, %r)" % tuple(value.Q)
+    if isinstance(value, App.Placement):
+        return "App.Placement(%s, %s)" % (py_value(value.Base), py_value(value.Rotation))
+    if isinstance(value, App.Units.Quantity):
+        return repr(float(value.Value))
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(py_value(v) for v in value)
+        return "[%s]" % items if isinstance(value, list) else "(%s%s)" % (items, "," if len(value) == 1 else "")
+    if isinstance(value, dict):
+        return "{%s}" % ", ".join("%r: %s" % (k, py_value(v)) for k, v in value.items())
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return repr(value)
+    raise TypeError("cannot record a value of type %s" % type(value).__name__)
+
+
+def record_call(module: str, function: str, *args: Any, **kwargs: Any) -> Any:
+    """Run ``module.function(*args, **kwargs)`` through FreeCADGui.doCommand, so that it shows in
+    the Python console and is recorded in macros (``import module as mbd_<name>`` then
+    ``mbd_made = mbd_<name>.function(...)``, as FreeCAD's own workbenches do); its result.
+    Exceptions are raised here unchanged (doCommand re-raises them)."""
+    import FreeCADGui
+
+    import __main__
+
+    alias = "mbd_" + module.rsplit(".", 1)[-1]
+    texts = [py_value(a) for a in args] + ["%s=%s" % (k, py_value(v)) for k, v in kwargs.items()]
+    FreeCADGui.doCommand("import %s as %s" % (module, alias))
+    FreeCADGui.doCommand("%s = %s.%s(%s)" % (RESULT_NAME, alias, function, ", ".join(texts)))
+    return getattr(__main__, RESULT_NAME)
+
+
+def record_set(obj: App.DocumentObject, prop: str, value: Any) -> None:
+    """``obj.prop = value`` through FreeCADGui.doCommand (recorded in macros)."""
+    import FreeCADGui
+
+    FreeCADGui.doCommand("%s.%s = %s" % (py_object(obj), prop, py_value(value)))
+
+
 def active_document() -> App.Document | None:
     import FreeCAD
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..common import dialog_buttons, qt_modules, transaction
+from ..common import dialog_buttons, qt_modules, record_call, record_set, transaction
 from ..view_providers import axes_node, coin_module, set_transform
 
 if TYPE_CHECKING:
@@ -44,13 +44,22 @@ def read_value(obj: App.DocumentObject, prop: str, unit: str = "") -> float:
 
 def write_value(obj: App.DocumentObject, prop: str, value: float, unit: str = "") -> None:
     """Set ``obj.prop`` to ``value`` given in ``unit``: a Quantity property gets it converted to
-    FreeCAD's internal unit (its own unit kept), a float property gets ``value`` unchanged."""
+    FreeCAD's internal unit (its own unit kept), a float property gets ``value`` unchanged.
+    Recorded in macros (FreeCADGui.doCommand)."""
     from ...cad.objects import unit_scale
 
     if unit and hasattr(getattr(obj, prop), "Value"):
-        setattr(obj, prop, float(value) * unit_scale(unit))
+        record_set(obj, prop, float(value) * unit_scale(unit))
     else:
-        setattr(obj, prop, float(value))
+        record_set(obj, prop, float(value))
+
+
+MAKERS = "MBDWorkbench.cad.makers"
+
+
+def make(function: str, *args: Any, **kwargs: Any) -> Any:
+    """``MBDWorkbench.cad.makers.<function>(*args, **kwargs)``, recorded in macros."""
+    return record_call(MAKERS, function, *args, **kwargs)
 
 
 def parse_number(text: str, what: str, unit: str = "") -> float:
@@ -93,11 +102,11 @@ def rounded(values: np.ndarray, relative: float = 1e-12) -> np.ndarray:
 
 
 def ensure_simulation(doc: App.Document) -> None:
-    from ...cad.makers import make_simulation
+    """Make the document's Simulation (recorded) when it has none."""
     from ...cad.objects import find_simulation
 
     if find_simulation(doc) is None:
-        make_simulation(doc)
+        make("make_simulation", doc)
 
 
 def end_time(doc: App.Document) -> float:

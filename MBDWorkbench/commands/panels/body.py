@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..common import qt_modules
+from ..common import qt_modules, record_set
 from .base import (
     NumberField,
     TaskPanel,
     ensure_simulation,
+    make,
     read_value,
     rounded,
     write_value,
@@ -103,8 +104,7 @@ class BodyPanel(TaskPanel):
 
     def apply(self) -> App.DocumentObject:
         from ...cad.errors import CadError
-        from ...cad.makers import make_body
-        from ...cad.objects import MATERIALS, set_density
+        from ...cad.objects import DENSITY_UNIT, MATERIALS, unit_scale
 
         if self.part is None:
             raise CadError("body: pick a part first")
@@ -112,13 +112,15 @@ class BodyPanel(TaskPanel):
         density, mass = self.density.value(), self.mass.value()
         if self.creating:
             ensure_simulation(self.doc)
-            body = make_body(self.doc, self.part, density=density, mass=mass, grounded=self.grounded.isChecked())
+            body = make(
+                "make_body", self.doc, self.part, density=density, mass=mass, grounded=self.grounded.isChecked()
+            )
         else:
             body = self.obj
-            body.Part = self.part
-            set_density(body, density)
+            record_set(body, "Part", self.part)
+            record_set(body, "Density", density * unit_scale(DENSITY_UNIT))
             write_value(body, "Mass", mass, "kg")
-            body.Grounded = self.grounded.isChecked()
+            record_set(body, "Grounded", self.grounded.isChecked())
         if MATERIALS.get(material) == density or material == "Custom":
-            body.Material = material  # a named material with another density becomes Custom
+            record_set(body, "Material", material)  # a named material with another density becomes Custom
         return body

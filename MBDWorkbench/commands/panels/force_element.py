@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..common import qt_modules
-from .base import NumberField, TaskPanel
+from .base import NumberField, TaskPanel, make
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -156,11 +156,10 @@ class ForceElementPanel(TaskPanel):
 
     def apply(self) -> App.DocumentObject:
         from ...cad.force_fields import set_field
-        from ...cad.makers import make_force_element
 
         values = self.values()
         if self.creating:
-            return make_force_element(self.doc, self.record.name, **values)
+            return make("make_force_element", self.doc, self.record.name, **values)
         for row in self.rows:
             set_field(self.obj, row.spec, values[row.spec.name])
         return self.obj

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...solver.model.catalog import JOINTS
-from ..common import qt_modules
+from ..common import qt_modules, record_call, record_set
 from .base import (
     FramePreview,
     NumberField,
     TaskPanel,
     ensure_simulation,
+    make,
     rounded,
     side_label,
 )
@@ -134,30 +135,30 @@ class JointPanel(TaskPanel):
     def apply(self) -> App.DocumentObject:
         """Create or change the joint; picks become its references (its frame follows the CAD),
         the flip / offset / rotation its Offset1."""
-        from ...cad.joint_references import set_joint_frame, set_joint_references
         from ...cad.makers import check_joint_bodies
 
+        references = "MBDWorkbench.cad.joint_references"
         jtype, frame = self.joint_type(), self.frame()
         if self.creating:
-            from ...cad.picking import make_joint_from_picks
-
             ensure_simulation(self.doc)
-            joint = make_joint_from_picks(self.doc, jtype, self.picks)
+            joint = record_call("MBDWorkbench.cad.picking", "make_joint_from_picks", self.doc, jtype, self.picks)
         else:
             joint = self.obj
             body1, body2, refs = self.sides() if self.picks else (joint.Body1, joint.Body2, None)
             check_joint_bodies(jtype, body1, body2, "joint '%s'" % joint.Label)
-            joint.JointType, joint.Body1, joint.Body2 = jtype, body1, body2
+            for prop, value in (("JointType", jtype), ("Body1", body1), ("Body2", body2)):
+                record_set(joint, prop, value)
             if refs is not None:
-                joint.Reference1, joint.Reference2 = refs
-                set_joint_references(joint, self.picks)
-        set_joint_frame(joint, frame)
+                record_set(joint, "Reference1", refs[0])
+                record_set(joint, "Reference2", refs[1])
+                record_call(references, "set_joint_references", joint, self.picks)
+        record_call(references, "set_joint_frame", joint, frame)
         return joint
 
     def sides(self) -> tuple:
         """(Body1 or None for the ground, Body2, (Reference1, Reference2)) of the picks; parts
         that are not bodies yet become bodies (checked first)."""
-        from ...cad.makers import check_part, make_body
+        from ...cad.makers import check_part
         from ...cad.objects import body_of_part
 
         resolved = self.resolved()[0]
@@ -165,7 +166,7 @@ class JointPanel(TaskPanel):
         for part in parts:
             if body_of_part(self.doc, part) is None:
                 check_part(part)
-        bodies = [body_of_part(self.doc, part) or make_body(self.doc, part) for part in parts]
+        bodies = [body_of_part(self.doc, part) or make("make_body", self.doc, part) for part in parts]
         refs = [frame.description for _, frame in resolved]
         if len(bodies) == 1:
             return None, bodies[0], ("ground", refs[0])

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...solver.model.catalog import COORDINATES, DRIVERS, joints_driven_by
-from ..common import qt_modules
+from ..common import qt_modules, record_set
 from .base import (
     PREVIEW_SAMPLES,
     UNIT_WIDTH,
@@ -18,6 +18,7 @@ from .base import (
     TaskPanel,
     end_time,
     enumeration,
+    make,
     read_value,
     write_value,
 )
@@ -167,16 +168,15 @@ class DriverPanel(_ProfilePanel):
     def apply(self) -> App.DocumentObject:
         pending = self.check()
         if self.creating:
-            from ...cad.makers import make_driver
-
-            driver = make_driver(self.doc, self.joint, pending.Profile, pending.DriverType)
+            driver = make("make_driver", self.doc, self.joint, pending.Profile, pending.DriverType)
         else:
             driver = self.obj
-            driver.Joint, driver.DriverType, driver.Profile = self.joint, pending.DriverType, pending.Profile
+            for prop in ("Joint", "DriverType", "Profile"):
+                record_set(driver, prop, self.joint if prop == "Joint" else getattr(pending, prop))
         for prop, field in self.values.items():
             write_value(driver, prop, getattr(pending, prop), field.unit)
         write_value(driver, "Phase", pending.Phase, "deg")
-        driver.Expression = pending.Expression
+        record_set(driver, "Expression", pending.Expression)
         return driver
 
 
@@ -311,12 +311,12 @@ class ForcePanel(_ProfilePanel):
         point = [field.value() for field in self.point]
         texts = [self.components[c].text().strip() or "0" for c in "XYZ"]
         if self.creating:
-            from ...cad.makers import make_force
-
-            force = make_force(self.doc, self.body, texts, point, self.kind.currentData(), self.axes.currentData())
-        else:
-            force = self.obj
-            force.Body, force.Kind, force.Axes = self.body, self.kind.currentData(), self.axes.currentData()
-            force.Point = App.Vector(*point)
-            force.X, force.Y, force.Z = texts
+            return make(
+                "make_force", self.doc, self.body, texts, point, self.kind.currentData(), self.axes.currentData()
+            )
+        force = self.obj
+        values = {"Body": self.body, "Kind": self.kind.currentData(), "Axes": self.axes.currentData()}
+        values.update(Point=App.Vector(*point), X=texts[0], Y=texts[1], Z=texts[2])
+        for prop, value in values.items():
+            record_set(force, prop, value)
         return force

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import qt_modules
+from ..common import qt_modules, record_set
 from .base import (
     FramePreview,
     NumberField,
     TaskPanel,
     ensure_simulation,
     enumeration,
+    make,
     read_value,
     rounded,
     side_label,
@@ -130,20 +131,22 @@ class SpringPanel(TaskPanel):
 
     def create(self, stiffness: float, damping: float) -> App.DocumentObject:
         from ...cad.errors import CadError
-        from ...cad.makers import check_part, make_body, make_spring_damper
+        from ...cad.makers import check_part
         from ...cad.objects import body_of_part
 
         ensure_simulation(self.doc)
         if self.rotational():
-            return make_spring_damper(self.doc, None, None, None, None, stiffness, damping, joint=self.joint)
+            return make("make_spring_damper", self.doc, None, None, None, None, stiffness, damping, joint=self.joint)
         if len(self.points) != 2:
             raise CadError("spring-damper: pick a point on each of two parts (%d picked)" % len(self.points))
         if self.points[0][0] == self.points[1][0]:
             raise CadError("spring-damper: both points are on the part '%s'" % self.points[0][0].Label)
         for part, _ in self.points:
             check_part(part)
-        (b1, p1), (b2, p2) = [(body_of_part(self.doc, part) or make_body(self.doc, part), p) for part, p in self.points]
-        return make_spring_damper(self.doc, b1, p1, b2, p2, stiffness, damping)
+        (b1, p1), (b2, p2) = [
+            (body_of_part(self.doc, part) or make("make_body", self.doc, part), p) for part, p in self.points
+        ]
+        return make("make_spring_damper", self.doc, b1, p1, b2, p2, stiffness, damping)
 
     def apply(self) -> App.DocumentObject:
         from ...cad.errors import CadError
@@ -159,6 +162,6 @@ class SpringPanel(TaskPanel):
         if spring.Kind == "rotational":
             write_value(spring, "FreeAngle", self.free_angle.value(), "deg")
         else:
-            spring.UseInitialLength = self.initial.isChecked()
+            record_set(spring, "UseInitialLength", self.initial.isChecked())
             write_value(spring, "FreeLength", self.free_length.value(), "mm")
         return spring
