@@ -27,8 +27,9 @@ from .common import (
     qt_modules,
     show_task_panel,
     stored_results_or_message,
+    translate,
 )
-from .view_providers import follow_parts
+from .view_providers import coin_module, follow_parts
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -285,7 +286,7 @@ class AnimationPanel:
     def _build(self, QtWidgets):
         form = QtWidgets.QWidget()
         form.setObjectName("MBD_AnimationPanel")
-        form.setWindowTitle("Animate")
+        form.setWindowTitle(translate("MBD", "Animate"))
         layout = QtWidgets.QVBoxLayout(form)
         self.label = QtWidgets.QLabel()
         self.label.setObjectName("time")
@@ -299,17 +300,17 @@ class AnimationPanel:
         self.slider.valueChanged.connect(self.show_index)
         layout.addWidget(self.slider)
         row = QtWidgets.QHBoxLayout()
-        self.play_button = QtWidgets.QPushButton("Play")
+        self.play_button = QtWidgets.QPushButton(translate("MBD", "Play"))
         self.play_button.setObjectName("play")
         self.play_button.clicked.connect(self.toggle)
         row.addWidget(self.play_button)
-        self.loop = QtWidgets.QCheckBox("Loop")
+        self.loop = QtWidgets.QCheckBox(translate("MBD", "Loop"))
         self.loop.setObjectName("loop")
         self.loop.setChecked(True)
         row.addWidget(self.loop)
         layout.addLayout(row)
         row = QtWidgets.QHBoxLayout()
-        row.addWidget(QtWidgets.QLabel("Speed"))
+        row.addWidget(QtWidgets.QLabel(translate("MBD", "Speed")))
         self.speed = QtWidgets.QDoubleSpinBox()
         self.speed.setObjectName("speed")
         self.speed.setRange(0.01, 100.0)
@@ -317,7 +318,7 @@ class AnimationPanel:
         self.speed.setSuffix(" x")
         row.addWidget(self.speed)
         layout.addLayout(row)
-        self.keep = QtWidgets.QCheckBox("Keep this frame when closing")
+        self.keep = QtWidgets.QCheckBox(translate("MBD", "Keep this frame when closing"))
         self.keep.setObjectName("keep")
         layout.addWidget(self.keep)
         return form
@@ -336,7 +337,7 @@ class AnimationPanel:
             self.slider.blockSignals(True)
             self.slider.setValue(k)
             self.slider.blockSignals(False)
-        self.label.setText("t = %.4f s (sample %d of %d)" % (self.time, k, len(self.results) - 1))
+        self.label.setText(translate("MBD", "t = %.4f s (sample %d of %d)") % (self.time, k, len(self.results) - 1))
         for func in list(_listeners):
             try:
                 func(self.time)
@@ -498,13 +499,60 @@ class AnimateCommand(Command):
         if results is None:
             return
         if FreeCADGui.Control.activeDialog():
-            message("Animate", "Close the open task panel first.", "error")
+            message(translate("MBD", "Animate"), "Close the open task panel first.", "error")
             return
         try:
             panel = AnimationPanel(doc, results)
         except Exception as exc:
             from .common import show_error
 
-            show_error("Animate", exc)
+            show_error(translate("MBD", "Animate"), exc)
             return
         show_task_panel(panel)
+        fit_view_to_motion(doc, results)
+
+
+FIT_SAMPLES = 60  # samples whose poses the view fit takes (evenly spread over the run)
+
+
+def motion_bound_box(doc: App.Document, results: StoredResults, samples: int = FIT_SAMPLES) -> App.BoundBox:
+    """Global box [mm] around every part at every pose of the run (``samples`` poses evenly
+    spread, the first and last included), and the parts that do not move."""
+    import FreeCAD
+    import numpy as np
+
+    box = FreeCAD.BoundBox()
+    local = {}
+    moved = set(results.part_placements(0))
+    for obj in doc.Objects:
+        shape = getattr(obj, "Shape", None)
+        if shape is None or shape.isNull() or not obj.ViewObject or not obj.ViewObject.Visibility:
+            continue
+        if obj.Name in moved:
+            bare = shape.copy()
+            bare.Placement = FreeCAD.Placement()
+            local[obj.Name] = bare.BoundBox
+        else:
+            box.add(shape.BoundBox)
+    for k in np.unique(np.linspace(0, len(results) - 1, min(samples, len(results))).astype(int)):
+        for name, placement in results.part_placements(int(k)).items():
+            if name in local:
+                for i in range(8):
+                    box.add(placement.multVec(local[name].getPoint(i)))
+    return box
+
+
+def fit_view_to_motion(doc: App.Document, results: StoredResults) -> None:
+    """Fit the 3D view to the whole motion (not the start pose): the camera sees the box of
+    every part at every sampled pose."""
+    import FreeCADGui
+
+    gui_doc = FreeCADGui.getDocument(doc.Name)
+    view = gui_doc.activeView() if gui_doc is not None else None
+    box = motion_bound_box(doc, results)
+    if view is None or not hasattr(view, "getCameraNode") or not box.isValid():
+        return
+    coin = coin_module()
+    width, height = view.getSize()
+    corners = coin.SbBox3f(box.XMin, box.YMin, box.ZMin, box.XMax, box.YMax, box.ZMax)
+    view.getCameraNode().viewBoundingBox(corners, width / float(max(height, 1)), 1.0)

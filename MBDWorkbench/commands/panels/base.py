@@ -168,7 +168,7 @@ class PreviewPlot:
         from ..plot_dock import figure_canvas_class
 
         self.figure = Figure(figsize=(3.2, 1.9), dpi=90)
-        self.figure.subplots_adjust(left=0.2, bottom=0.24, right=0.97, top=0.95)
+        self.figure.subplots_adjust(left=0.2, bottom=0.24, right=0.97, top=0.86)  # room for a legend above
         self.axes = self.figure.add_subplot(111)
         self.canvas = figure_canvas_class()(self.figure)
         self.canvas.setObjectName(name)
@@ -180,7 +180,9 @@ class PreviewPlot:
         for label, values in series:
             self.axes.plot(times, values, label=label)
         if len(series) > 1:
-            self.axes.legend(fontsize=7, loc="best")
+            from ..plot_dock import legend_beside
+
+            legend_beside(self.axes, fontsize=7, above=True)
         self.axes.set_xlabel("t [s]", fontsize=8)
         self.axes.set_ylabel(ylabel, fontsize=8)
         self.axes.tick_params(labelsize=7)

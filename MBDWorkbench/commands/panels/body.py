@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..common import qt_modules, record_set
+from ..common import qt_modules, record_set, translate
 from .base import (
     NumberField,
     TaskPanel,
@@ -34,26 +34,28 @@ class BodyPanel(TaskPanel):
         _, _, QtWidgets = qt_modules()
         self.part = body.Part if body is not None else None
         self.part_label = self.label("", "part")
-        self.fields.addRow("Part", self.part_label)
+        self.fields.addRow(translate("MBD", "Part"), self.part_label)
         current = body.Material if body is not None else "Steel"
         self.material = self.combo("material", [(m, m) for m in MATERIALS], current)
         self.density = NumberField(
             "density", density_kg_m3(body) if body else MATERIALS["Steel"], DENSITY_UNIT, self.update
         )
         self.mass = NumberField("mass", read_value(body, "Mass", "kg") if body else 0.0, "kg", self.update)
-        self.grounded = QtWidgets.QCheckBox("Fixed to the ground")
+        self.grounded = QtWidgets.QCheckBox(translate("MBD", "Fixed to the ground"))
         self.grounded.setObjectName("grounded")
         self.grounded.setChecked(bool(body.Grounded) if body is not None else grounded)
-        self.fields.addRow("Material", self.material)
-        self.fields.addRow("Density", self.density.widget)
-        self.fields.addRow("Mass (0: from density)", self.mass.widget)
-        self.fields.addRow("Grounded", self.grounded)
+        self.fields.addRow(translate("MBD", "Material"), self.material)
+        self.fields.addRow(translate("MBD", "Density"), self.density.widget)
+        self.fields.addRow(translate("MBD", "Mass (0: from density)"), self.mass.widget)
+        self.fields.addRow(translate("MBD", "Grounded"), self.grounded)
         self.info = self.label("", "info")
         self.layout.addWidget(self.info)
         self.layout.addWidget(self.error)
         self.material.currentIndexChanged.connect(self.material_changed)
         if self.creating:
-            self.layout.addWidget(self.label("Pick a part (any face, edge or the object in the tree)."))
+            self.layout.addWidget(
+                self.label(translate("MBD", "Pick a part (any face, edge or the object in the tree)."))
+            )
             self.watch_selection()
         self.update()
 
@@ -97,8 +99,11 @@ class BodyPanel(TaskPanel):
         self.show_error("")
         c, inertia = rounded(mp.cog * 1e3), rounded(mp.inertia * 1e6)
         self.info.setText(
-            "Mass %.6g kg\nCoG (%.4g, %.4g, %.4g) mm\nInertia about the CoG [kg mm^2]:\n"
-            "Ixx %.5g  Iyy %.5g  Izz %.5g\nIxy %.5g  Ixz %.5g  Iyz %.5g"
+            translate(
+                "MBD",
+                "Mass %.6g kg\nCoG (%.4g, %.4g, %.4g) mm\nInertia about the CoG [kg mm^2]:\n"
+                "Ixx %.5g  Iyy %.5g  Izz %.5g\nIxy %.5g  Ixz %.5g  Iyz %.5g",
+            )
             % (mp.mass, c[0], c[1], c[2], *np.diag(inertia), inertia[0, 1], inertia[0, 2], inertia[1, 2])
         )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..common import qt_modules
+from ..common import qt_modules, translate
 from .base import NumberField, TaskPanel, make
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class FieldRow:
         if optional(spec):
             self.check = QtWidgets.QCheckBox()
             self.check.setObjectName("set_" + spec.name)
-            self.check.setToolTip("given (unchecked: %s)" % (spec.absent or "the default"))
+            self.check.setToolTip(translate("MBD", "given (unchecked: %s)") % (spec.absent or "the default"))
             self.check.setChecked(value is not None)
             box.addWidget(self.check)
         if self.links:
@@ -67,7 +67,7 @@ class FieldRow:
             for c, text in zip("xyz", value or ("0", "0", "0")):
                 edit = QtWidgets.QLineEdit(str(text))
                 edit.setObjectName("%s_%s" % (spec.name, c))
-                edit.setToolTip("%s component [%s]: number or expression in t [s]" % (c, spec.unit))
+                edit.setToolTip(translate("MBD", "%s component [%s]: number or expression in t [s]") % (c, spec.unit))
                 self.edits.append(edit)
         for edit in self.edits:
             box.addWidget(getattr(edit, "widget", edit), 1)
@@ -129,7 +129,9 @@ class ForceElementPanel(TaskPanel):
         self.layout.addWidget(self.error)
         if self.creating:
             self.layout.addWidget(
-                self.label("Pick the bodies or joints in the tree or the 3D view, or choose them above.")
+                self.label(
+                    translate("MBD", "Pick the bodies or joints in the tree or the 3D view, or choose them above.")
+                )
             )
             self.watch_selection()
 

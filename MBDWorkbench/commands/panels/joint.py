@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...solver.model.catalog import JOINTS
-from ..common import qt_modules, record_call, record_set
+from ..common import qt_modules, record_call, record_set, translate
 from .base import (
     FramePreview,
     NumberField,
@@ -40,18 +40,18 @@ class JointPanel(TaskPanel):
         current = joint.JointType if joint is not None else jtype
         self.type = self.combo("type", [(name, record.label) for name, record in JOINTS.items()], current)
         self.type.setToolTip(JOINTS[current].tooltip)
-        self.fields.addRow("Type", self.type)
+        self.fields.addRow(translate("MBD", "Type"), self.type)
         self.refs = [self.label(""), self.label("")]
         for k, ref in enumerate(self.refs):
             ref.setObjectName("reference%d" % (k + 1))
-            self.fields.addRow("Reference %d" % (k + 1), ref)
-        self.flip = QtWidgets.QCheckBox("Reverse the z axis")
+            self.fields.addRow(translate("MBD", "Reference %d") % (k + 1), ref)
+        self.flip = QtWidgets.QCheckBox(translate("MBD", "Reverse the z axis"))
         self.flip.setObjectName("flip")
         self.offset = NumberField("offset", 0.0, "mm", self.update)
         self.rotation = NumberField("rotation", 0.0, "deg", self.update)
-        self.fields.addRow("Flip", self.flip)
-        self.fields.addRow("Offset along z", self.offset.widget)
-        self.fields.addRow("Rotation about z", self.rotation.widget)
+        self.fields.addRow(translate("MBD", "Flip"), self.flip)
+        self.fields.addRow(translate("MBD", "Offset along z"), self.offset.widget)
+        self.fields.addRow(translate("MBD", "Rotation about z"), self.rotation.widget)
         self.info = self.label("", "info")
         self.layout.addWidget(self.info)
         self.layout.addWidget(self.error)
@@ -130,7 +130,9 @@ class JointPanel(TaskPanel):
         self.preview.show(frame)
         z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
         origin, axis = rounded(list(frame.Base)), rounded(list(z), 1e-9)
-        self.info.setText("Origin (%.4g, %.4g, %.4g) mm\nz axis (%.4f, %.4f, %.4f)" % (*origin, *axis))
+        self.info.setText(
+            translate("MBD", "Origin (%.4g, %.4g, %.4g) mm\nz axis (%.4f, %.4f, %.4f)") % (*origin, *axis)
+        )
 
     def apply(self) -> App.DocumentObject:
         """Create or change the joint; picks become its references (its frame follows the CAD),

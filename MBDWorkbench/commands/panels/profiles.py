@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...solver.model.catalog import COORDINATES, DRIVERS, joints_driven_by
-from ..common import qt_modules, record_set
+from ..common import qt_modules, record_set, translate
 from .base import (
     PREVIEW_SAMPLES,
     UNIT_WIDTH,
@@ -59,14 +59,14 @@ class DriverPanel(_ProfilePanel):
         _, _, QtWidgets = qt_modules()
         self.joint = driver.Joint if driver is not None else joint
         self.joint_label = self.label("", "joint")
-        self.fields.addRow("Joint", self.joint_label)
+        self.fields.addRow(translate("MBD", "Joint"), self.joint_label)
         dtype = driver.DriverType if driver is not None else "rotational"
         self.type = self.combo("type", [(n, d.label) for n, d in DRIVERS.items()], dtype)
         profile = driver.Profile if driver is not None else "constant_speed"
         names = enumeration("Driver", "Profile")
         self.profile = self.combo("profile", [(p, p.replace("_", " ")) for p in names], profile)
-        self.fields.addRow("Type", self.type)
-        self.fields.addRow("Profile", self.profile)
+        self.fields.addRow(translate("MBD", "Type"), self.type)
+        self.fields.addRow(translate("MBD", "Profile"), self.profile)
         defaults = {"Rate": 360.0, "Amplitude": 30.0, "Frequency": 1.0}
         self.values = {}
         for prop, name, unit in self.VALUES:
@@ -75,14 +75,14 @@ class DriverPanel(_ProfilePanel):
             self.values[prop] = NumberField(name, value, unit, self.update)
             self.fields.addRow(prop, self.values[prop].widget)
         self.phase = NumberField("phase", read_value(driver, "Phase", "deg") if driver else 0.0, "deg", self.update)
-        self.fields.addRow("Phase", self.phase.widget)
+        self.fields.addRow(translate("MBD", "Phase"), self.phase.widget)
         self.expression = QtWidgets.QLineEdit(str(driver.Expression) if driver is not None else "0")
         self.expression.setObjectName("expression")
         self.expression.textChanged.connect(self.update)
-        self.fields.addRow("f(t) =", self.expression)
+        self.fields.addRow(translate("MBD", "f(t) ="), self.expression)
         self.add_preview()
         if self.creating:
-            self.layout.addWidget(self.label("Pick the joint to drive (in the tree or its frame)."))
+            self.layout.addWidget(self.label(translate("MBD", "Pick the joint to drive (in the tree or its frame).")))
             self.watch_selection()
         self.type.currentIndexChanged.connect(self.update)
         self.profile.currentIndexChanged.connect(self.update)
@@ -147,7 +147,7 @@ class DriverPanel(_ProfilePanel):
         unit, profile = self.unit(), self.profile.currentData()
         for prop, _, pattern in self.VALUES:
             self.values[prop].set_unit(pattern.replace("%s", unit))
-        self.expression.setToolTip("f(t) in %s, t in s, e.g. 90*sin(2*pi*t)" % unit)
+        self.expression.setToolTip(translate("MBD", "f(t) in %s, t in s, e.g. 90*sin(2*pi*t)") % unit)
         self.joint_label.setText(
             "%s (%s)" % (self.joint.Label, self.joint.JointType) if self.joint is not None else "(pick a joint)"
         )
@@ -194,17 +194,17 @@ class ForcePanel(_ProfilePanel):
         self.body = force.Body if force is not None else body
         self.pick = None  # (root, sub) of a picked point on a part, when creating
         self.body_label = self.label("", "body")
-        self.fields.addRow("Body", self.body_label)
+        self.fields.addRow(translate("MBD", "Body"), self.body_label)
         kind = force.Kind if force is not None else "point_force"
         self.kind = self.combo("kind", [(k, k.replace("_", " ")) for k in enumeration("Force", "Kind")], kind)
         axes = force.Axes if force is not None else "global"
         self.axes = self.combo("axes", [(a, a) for a in enumeration("Force", "Axes")], axes)
-        self.fields.addRow("Kind", self.kind)
-        self.fields.addRow("Axes", self.axes)
+        self.fields.addRow(translate("MBD", "Kind"), self.kind)
+        self.fields.addRow(translate("MBD", "Axes"), self.axes)
         point = force.Point if force is not None else (body.CenterOfGravity if body is not None else (0, 0, 0))
         self.point = [NumberField("point_" + c, float(point[k]), "mm", self.update) for k, c in enumerate("xyz")]
         for c, field in zip("xyz", self.point):
-            self.fields.addRow("Point %s" % c, field.widget)
+            self.fields.addRow(translate("MBD", "Point %s") % c, field.widget)
         self.components, self.component_units = {}, []
         for c in "XYZ":
             edit = QtWidgets.QLineEdit(str(getattr(force, c)) if force is not None else "0")
@@ -223,7 +223,9 @@ class ForcePanel(_ProfilePanel):
         self.marker = FramePreview(doc, 15.0)
         self.add_preview()
         if self.creating:
-            self.layout.addWidget(self.label("Pick the point of application on a part (or a body in the tree)."))
+            self.layout.addWidget(
+                self.label(translate("MBD", "Pick the point of application on a part (or a body in the tree)."))
+            )
             self.watch_selection()
         self.kind.currentIndexChanged.connect(self.update)
         self.update()
@@ -246,7 +248,7 @@ class ForcePanel(_ProfilePanel):
                 return
             self.body, self.pick, origin = body_of_part(self.doc, part), (root, sub), frame.origin
             if self.body is None:
-                self.show_error("part '%s' is not a body yet: make it a body first" % part.Label)
+                self.show_error(translate("MBD", "part '%s' is not a body yet: make it a body first") % part.Label)
                 return
         else:
             return
@@ -291,7 +293,7 @@ class ForcePanel(_ProfilePanel):
             label.setText(unit)
         self.show_marker()
         for c, edit in self.components.items():
-            edit.setToolTip("%s component [%s]: number or expression in t [s]" % (c, unit))
+            edit.setToolTip(translate("MBD", "%s component [%s]: number or expression in t [s]") % (c, unit))
         for field in self.point:
             field.edit.setEnabled(self.kind.currentData() == "point_force")
         self.body_label.setText(self.body.Label if self.body is not None else "(pick a point or a body)")

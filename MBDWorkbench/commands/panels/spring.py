@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import qt_modules, record_set
+from ..common import qt_modules, record_set, translate
 from .base import (
     FramePreview,
     NumberField,
@@ -36,30 +36,33 @@ class SpringPanel(TaskPanel):
         kind = spring.Kind if spring is not None else "translational"
         self.kind = self.combo("kind", [(k, k) for k in enumeration("SpringDamper", "Kind")], kind)
         self.kind.setEnabled(self.creating)
-        self.fields.addRow("Kind", self.kind)
+        self.fields.addRow(translate("MBD", "Kind"), self.kind)
         self.ends = [self.label(""), self.label("")]
         for k, end in enumerate(self.ends):
             end.setObjectName("end%d" % (k + 1))
-            self.fields.addRow("Point %d" % (k + 1), end)
+            self.fields.addRow(translate("MBD", "Point %d") % (k + 1), end)
         value = (lambda prop, unit="": read_value(spring, prop, unit)) if spring is not None else None
         self.stiffness = NumberField("stiffness", value("Stiffness") if value else 1.0)
         self.damping = NumberField("damping", value("Damping") if value else 0.0)
-        self.fields.addRow("Stiffness", self.stiffness.widget)
-        self.fields.addRow("Damping", self.damping.widget)
-        self.initial = QtWidgets.QCheckBox("Free length = initial distance")
+        self.fields.addRow(translate("MBD", "Stiffness"), self.stiffness.widget)
+        self.fields.addRow(translate("MBD", "Damping"), self.damping.widget)
+        self.initial = QtWidgets.QCheckBox(translate("MBD", "Free length = initial distance"))
         self.initial.setObjectName("initial_length")
         self.initial.setChecked(bool(spring.UseInitialLength) if spring is not None else True)
         self.free_length = NumberField("free_length", value("FreeLength", "mm") if value else 0.0, "mm")
         self.free_angle = NumberField("free_angle", value("FreeAngle", "deg") if value else 0.0, "deg")
         self.fields.addRow(self.initial)
-        self.fields.addRow("Free length", self.free_length.widget)
-        self.fields.addRow("Free angle (0: initial)", self.free_angle.widget)
+        self.fields.addRow(translate("MBD", "Free length"), self.free_length.widget)
+        self.fields.addRow(translate("MBD", "Free angle (0: initial)"), self.free_angle.widget)
         self.layout.addWidget(self.error)
         if self.creating:
             self.layout.addWidget(
                 self.label(
-                    "Translational: pick a point on each of two parts. Rotational: pick a revolute or "
-                    "cylindrical joint in the tree."
+                    translate(
+                        "MBD",
+                        "Translational: pick a point on each of two parts. Rotational: pick a revolute or "
+                        "cylindrical joint in the tree.",
+                    )
                 )
             )
             self.watch_selection()
