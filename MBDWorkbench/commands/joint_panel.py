@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..cad.joint_references import set_joint_frame
 from ..cad.placement import adjusted_frame
-from .common import dialog_buttons, qt_modules, translate
+from .common import dialog_buttons, qt_modules, record_call, translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -93,6 +93,8 @@ class JointFramePanel:
         return dialog_buttons("Ok", "Cancel")
 
     def accept(self) -> bool:
+        frame = adjusted_frame(self.original, self.flip.isChecked(), self.offset.value(), self.rotation.value())
+        record_call("MBDWorkbench.cad.joint_references", "set_joint_frame", self.joint, frame)  # for macros
         self.doc.commitTransaction()
         self._close()
         return True

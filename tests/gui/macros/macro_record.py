@@ -1,8 +1,8 @@
 # GUI macro (run by tests/gui/gui_runner_macro.py inside FreeCAD): objects made through the task
 # panels are recorded as macro lines. A macro is recorded (Macro > Record, FreeCAD's own dialog)
 # while, on a copy of examples/slider_crank.FCStd, the panels make a revolute joint (picked hole
-# edges), a force (picked vertex) and a spring-damper (two picked vertices), and edit a body's
-# mass. The macro must not start with
+# edges), a force (picked vertex) and a spring-damper (two picked vertices), edit a body's mass
+# and the new joint's frame (Edit joint frame: offset and rotation). The macro must not start with
 # `import __init__`; run on a fresh copy of the same file it rebuilds the same objects with the
 # same values. Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait are provided by
 # the runner.
@@ -127,6 +127,19 @@ wait(100)
 panel = task_panels.open_panel()
 panel.mass.edit.setText("0.25")
 accept("body", panel)
+
+from MBDWorkbench.commands import joint_panel  # noqa: E402
+
+new_joint = [o for o in doc.Objects if mbd_type(o) == "Joint" and o.Label not in [b for _, b, _ in before]][0]
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(doc.Name, new_joint.Name)
+Gui.runCommand("MBD_EditJointFrame")
+wait(100)
+frame_panel = joint_panel.open_panel()
+frame_panel.offset.setValue(5.0)
+frame_panel.rotation.setValue(30.0)
+check("joint frame panel OK", frame_panel.accept())
+wait(100)
 wait(100)
 Gui.runCommand("Std_MacroStopRecord")
 wait(200)
