@@ -88,6 +88,11 @@ else:
     if _mbd_root in _mbd_sys.path:
         _mbd_sys.path.remove(_mbd_root)
     _mbd_sys.path.insert(0, _mbd_root)
+    try:  # the .qm files (tools/translations.py), loaded for FreeCAD's language
+        FreeCADGui.addLanguagePath(_mbd_os.path.join(_mbd_root, "MBDWorkbench", "resources", "translations"))
+        FreeCADGui.updateLocale()
+    except Exception as _mbd_exc:
+        FreeCAD.Console.PrintWarning("Multibody Dynamics: translations not loaded: %s\n" % (_mbd_exc,))
 
     def _mbd_view_provider_hook(event: str) -> "_mbd_Callable[[FreeCAD.DocumentObject], None]":
         """The GUI hook for ``event`` (see MBDWorkbench.cad.gui_hooks): the document objects get

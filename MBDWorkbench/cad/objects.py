@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from ..solver import integrators
 from ..solver.model.catalog import DRIVER_TYPES, DRIVERS, FORCES, JOINT_TYPES, joints_driven_by
 from . import gui_hooks
-from .errors import CadError
+from .errors import CadError, concise_errors
 from .force_fields import PRECISION, force_properties
 from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
@@ -393,6 +393,7 @@ class BodyProxy(_Proxy):
         finally:
             self._updating = False
 
+    @concise_errors
     def execute(self, obj: App.DocumentObject) -> None:
         mp = body_mass_properties(obj)
         obj.ComputedMass = mp.mass
@@ -491,6 +492,7 @@ class JointProxy(_Proxy):
         if prop == "Parametric" and "Frame2" in obj.PropertiesList:
             self._frame_modes(obj)
 
+    @concise_errors
     def execute(self, obj: App.DocumentObject) -> None:
         update_joint_frames(obj)  # CadError naming the joint and a broken reference
 

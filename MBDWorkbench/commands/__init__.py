@@ -162,6 +162,21 @@ def _command_classes() -> dict:
     return classes
 
 
+# FreeCAD takes the name of the file calling FreeCADGui.addCommand as the command's module and
+# writes `import <module>` before the command's line in a recorded macro, and the folder after
+# "/Mod/" as its group (Tools > Customize). Called from this file that gave `import __init__`,
+# which a macro cannot run: the call is compiled under a file name giving `import MBDWorkbench`
+# (the package, importable wherever the workbench runs) and the group "MultibodyDynamics".
+_ADD_COMMAND = compile("FreeCADGui.addCommand(name, command)", "/Mod/MultibodyDynamics/MBDWorkbench", "exec")
+
+
+def add_command(name: str, command: object) -> None:
+    """FreeCADGui.addCommand(name, command), recorded in macros after `import MBDWorkbench`."""
+    import FreeCADGui
+
+    exec(_ADD_COMMAND, {"FreeCADGui": FreeCADGui, "name": name, "command": command})
+
+
 def register_commands() -> list[str]:
     """Register the workbench's commands with FreeCAD; return their names (idempotent)."""
     import FreeCADGui
@@ -174,8 +189,8 @@ def register_commands() -> list[str]:
     classes = _command_classes()
     for name in COMMANDS:
         if name not in known:
-            FreeCADGui.addCommand(name, classes[name]())
+            add_command(name, classes[name]())
     for name in GROUPS:
         if name not in known:
-            FreeCADGui.addCommand(name, classes[name]())
+            add_command(name, classes[name]())
     return list(COMMANDS) + list(GROUPS)

@@ -8,8 +8,11 @@ their display switch; the symbols of springs and forces follow the parts
 diagram of a picked body follows the playback (:mod:`.free_body`). On close the parts are shown
 at their Placements again, unless "Keep this frame" is ticked: then the shown pose is written
 as one undoable step "Keep animation frame" (the one way the animation changes the document).
-The panel lets other commands run (Plots, Check, Solve); a document observer stops playback and
-closes the panel when its document is closed. Listeners (the plot dock) are told the current time.
+The panel lets other commands run (Plots, Check, Solve) but not Undo and Redo: their actions
+(menu, toolbar, shortcut) stay disabled while it is open, and an undo or redo made anyway (from
+the Python console) closes it, so it never shows results that the document no longer holds. A
+document observer stops playback and closes the panel when its document is closed. Listeners
+(the plot dock) are told the current time.
 """
 
 from __future__ import annotations
@@ -17,8 +20,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .common import Command, active_document, dialog_buttons, message, qt_modules, stored_results_or_message
-from .view_providers import follow_parts
+from .common import (
+    Command,
+    active_document,
+    dialog_buttons,
+    message,
+    qt_modules,
+    show_task_panel,
+    stored_results_or_message,
+    translate,
+)
+from .view_providers import coin_module, follow_parts
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -160,12 +172,76 @@ def document_alive(doc: App.Document) -> bool:
 
 
 class _DocumentCloseObserver:
-    """FreeCAD document observer: stops the open animation when its document closes."""
+    """FreeCAD document observer: stops the open animation when its document closes, closes it
+    when its document's undo list is used (the stored results may have changed)."""
 
     def slotDeletedDocument(self, doc: App.Document) -> None:
         panel = active_panel()
         if panel is not None and panel.doc_name == getattr(doc, "Name", None):
             panel.document_closed()
+
+    def slotUndoDocument(self, doc: App.Document) -> None:
+        self._transaction_changed(doc, "Undo")
+
+    def slotRedoDocument(self, doc: App.Document) -> None:
+        self._transaction_changed(doc, "Redo")
+
+    @staticmethod
+    def _transaction_changed(doc: App.Document, what: str) -> None:
+        import FreeCAD
+
+        panel = active_panel()
+        if panel is not None and panel.doc_name == getattr(doc, "Name", None):
+            FreeCAD.Console.PrintWarning("Animate: closed by %s (the results shown may have changed)\n" % what)
+            panel.undo_used()
+
+
+UNDO_COMMANDS = ("Std_Undo", "Std_Redo")
+
+
+class UndoLock:
+    """Keeps FreeCAD's Undo and Redo actions (menu item, toolbar button with its history list,
+    shortcut) disabled until ``release``. FreeCAD re-enables them from the undo list whenever
+    it updates its commands: each ``changed`` signal disables them again."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[Any, Callable]] = []
+        for action in undo_actions():
+            hold = _holder(action)
+            action.changed.connect(hold)
+            action.setEnabled(False)
+            self.held.append((action, hold))
+
+    def release(self) -> None:
+        import FreeCADGui
+
+        for action, hold in self.held:
+            try:
+                action.changed.disconnect(hold)
+            except (RuntimeError, TypeError):  # the action is gone
+                pass
+        self.held = []
+        FreeCADGui.Command.update()  # FreeCAD sets them from the undo lists again
+
+
+def _holder(action: Any) -> Callable[[], None]:
+    def hold() -> None:
+        if action.isEnabled():
+            action.setEnabled(False)
+
+    return hold
+
+
+def undo_actions() -> list[Any]:
+    """The QActions of FreeCAD's Undo and Redo commands: each command's own (named after it)
+    and its toolbar button's with the history menu (unnamed, the same text)."""
+    from .common import main_window
+
+    _, _, QtWidgets = qt_modules()
+    every = main_window().findChildren(QtWidgets.QAction)
+    named = [a for a in every if a.objectName() in UNDO_COMMANDS]
+    texts = {a.text() for a in named}
+    return named + [a for a in every if not a.objectName() and a.text() in texts]
 
 
 _observer: list[_DocumentCloseObserver] = []
@@ -207,6 +283,7 @@ class AnimationPanel:
         except Exception:
             self.free_body.close()  # its selection observer
             raise
+        self.undo_lock = UndoLock()
         _active[:] = [self]
         _watch_documents(True)
         self.show_index(0)
@@ -215,7 +292,7 @@ class AnimationPanel:
     def _build(self, QtWidgets):
         form = QtWidgets.QWidget()
         form.setObjectName("MBD_AnimationPanel")
-        form.setWindowTitle("Animate")
+        form.setWindowTitle(translate("MBD", "Animate"))
         layout = QtWidgets.QVBoxLayout(form)
         self.label = QtWidgets.QLabel()
         self.label.setObjectName("time")
@@ -229,17 +306,17 @@ class AnimationPanel:
         self.slider.valueChanged.connect(self.show_index)
         layout.addWidget(self.slider)
         row = QtWidgets.QHBoxLayout()
-        self.play_button = QtWidgets.QPushButton("Play")
+        self.play_button = QtWidgets.QPushButton(translate("MBD", "Play"))
         self.play_button.setObjectName("play")
         self.play_button.clicked.connect(self.toggle)
         row.addWidget(self.play_button)
-        self.loop = QtWidgets.QCheckBox("Loop")
+        self.loop = QtWidgets.QCheckBox(translate("MBD", "Loop"))
         self.loop.setObjectName("loop")
         self.loop.setChecked(True)
         row.addWidget(self.loop)
         layout.addLayout(row)
         row = QtWidgets.QHBoxLayout()
-        row.addWidget(QtWidgets.QLabel("Speed"))
+        row.addWidget(QtWidgets.QLabel(translate("MBD", "Speed")))
         self.speed = QtWidgets.QDoubleSpinBox()
         self.speed.setObjectName("speed")
         self.speed.setRange(0.01, 100.0)
@@ -247,7 +324,7 @@ class AnimationPanel:
         self.speed.setSuffix(" x")
         row.addWidget(self.speed)
         layout.addLayout(row)
-        self.keep = QtWidgets.QCheckBox("Keep this frame when closing")
+        self.keep = QtWidgets.QCheckBox(translate("MBD", "Keep this frame when closing"))
         self.keep.setObjectName("keep")
         layout.addWidget(self.keep)
         from .free_body import FreeBodyPanel
@@ -270,7 +347,7 @@ class AnimationPanel:
             self.slider.blockSignals(True)
             self.slider.setValue(k)
             self.slider.blockSignals(False)
-        self.label.setText("t = %.4f s (sample %d of %d)" % (self.time, k, len(self.results) - 1))
+        self.label.setText(translate("MBD", "t = %.4f s (sample %d of %d)") % (self.time, k, len(self.results) - 1))
         self.free_body.show(k)
         for func in list(_listeners):
             try:
@@ -338,6 +415,7 @@ class AnimationPanel:
         self.doc.recompute()
 
     def _closed(self) -> None:
+        self.undo_lock.release()
         _active[:] = []
         self.free_body.close()
         _watch_documents(False)
@@ -356,6 +434,15 @@ class AnimationPanel:
             return
         self.closed = True
         self._closed()
+        form = self.form
+        QtCore.QTimer.singleShot(0, lambda: _close_task_dialog(form))
+
+    def undo_used(self) -> None:
+        """The document's undo list was used under the panel: close it, the parts shown at
+        their (possibly undone) Placements."""
+        from PySide import QtCore
+
+        self.finish(keep=False)
         form = self.form
         QtCore.QTimer.singleShot(0, lambda: _close_task_dialog(form))
 
@@ -424,13 +511,60 @@ class AnimateCommand(Command):
         if results is None:
             return
         if FreeCADGui.Control.activeDialog():
-            message("Animate", "Close the open task panel first.", "error")
+            message(translate("MBD", "Animate"), "Close the open task panel first.", "error")
             return
         try:
             panel = AnimationPanel(doc, results)
         except Exception as exc:
             from .common import show_error
 
-            show_error("Animate", exc)
+            show_error(translate("MBD", "Animate"), exc)
             return
-        FreeCADGui.Control.showDialog(panel)
+        show_task_panel(panel)
+        fit_view_to_motion(doc, results)
+
+
+FIT_SAMPLES = 60  # samples whose poses the view fit takes (evenly spread over the run)
+
+
+def motion_bound_box(doc: App.Document, results: StoredResults, samples: int = FIT_SAMPLES) -> App.BoundBox:
+    """Global box [mm] around every part at every pose of the run (``samples`` poses evenly
+    spread, the first and last included), and the parts that do not move."""
+    import FreeCAD
+    import numpy as np
+
+    box = FreeCAD.BoundBox()
+    local = {}
+    moved = set(results.part_placements(0))
+    for obj in doc.Objects:
+        shape = getattr(obj, "Shape", None)
+        if shape is None or shape.isNull() or not obj.ViewObject or not obj.ViewObject.Visibility:
+            continue
+        if obj.Name in moved:
+            bare = shape.copy()
+            bare.Placement = FreeCAD.Placement()
+            local[obj.Name] = bare.BoundBox
+        else:
+            box.add(shape.BoundBox)
+    for k in np.unique(np.linspace(0, len(results) - 1, min(samples, len(results))).astype(int)):
+        for name, placement in results.part_placements(int(k)).items():
+            if name in local:
+                for i in range(8):
+                    box.add(placement.multVec(local[name].getPoint(i)))
+    return box
+
+
+def fit_view_to_motion(doc: App.Document, results: StoredResults) -> None:
+    """Fit the 3D view to the whole motion (not the start pose): the camera sees the box of
+    every part at every sampled pose."""
+    import FreeCADGui
+
+    gui_doc = FreeCADGui.getDocument(doc.Name)
+    view = gui_doc.activeView() if gui_doc is not None else None
+    box = motion_bound_box(doc, results)
+    if view is None or not hasattr(view, "getCameraNode") or not box.isValid():
+        return
+    coin = coin_module()
+    width, height = view.getSize()
+    corners = coin.SbBox3f(box.XMin, box.YMin, box.ZMin, box.XMax, box.YMax, box.ZMax)
+    view.getCameraNode().viewBoundingBox(corners, width / float(max(height, 1)), 1.0)

@@ -160,6 +160,60 @@ def run_recorded(doc: App.Document, module: str, alias: str, call: str) -> list[
     return [o for o in doc.Objects if o.Name not in before]
 
 
+RESULT_NAME = "mbd_made"  # the recorded commands' result variable (in FreeCAD's Python console)
+
+
+def py_value(value: Any) -> str:
+    """Python text rebuilding ``value`` in a recorded command: documents and document objects by
+    name, Vectors, Rotations, Placements, Quantities (their value in FreeCAD's internal unit),
+    numbers, strings, None, and lists, tuples and dicts of those."""
+    import FreeCAD as App
+
+    if isinstance(value, App.Document):
+        return py_document(value)
+    if isinstance(value, App.DocumentObject):
+        return py_object(value)
+    if isinstance(value, App.Vector):
+        return "App.Vector(%r, %r, %r)" % (value.x, value.y, value.z)
+    if isinstance(value, App.Rotation):
+        return "App.Rotation(%r, %r, %r, %r)" % tuple(value.Q)
+    if isinstance(value, App.Placement):
+        return "App.Placement(%s, %s)" % (py_value(value.Base), py_value(value.Rotation))
+    if isinstance(value, App.Units.Quantity):
+        return repr(float(value.Value))
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(py_value(v) for v in value)
+        return "[%s]" % items if isinstance(value, list) else "(%s%s)" % (items, "," if len(value) == 1 else "")
+    if isinstance(value, dict):
+        return "{%s}" % ", ".join("%r: %s" % (k, py_value(v)) for k, v in value.items())
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return repr(value)
+    raise TypeError("cannot record a value of type %s" % type(value).__name__)
+
+
+def record_call(module: str, function: str, *args: Any, **kwargs: Any) -> Any:
+    """Run ``module.function(*args, **kwargs)`` through FreeCADGui.doCommand, so that it shows in
+    the Python console and is recorded in macros (``import module as mbd_<name>`` then
+    ``mbd_made = mbd_<name>.function(...)``, as FreeCAD's own workbenches do); its result.
+    Exceptions are raised here unchanged (doCommand re-raises them)."""
+    import FreeCADGui
+
+    import __main__
+
+    alias = "mbd_" + module.rsplit(".", 1)[-1]
+    texts = [py_value(a) for a in args] + ["%s=%s" % (k, py_value(v)) for k, v in kwargs.items()]
+    FreeCADGui.doCommand("import %s as %s" % (module, alias))
+    FreeCADGui.doCommand("%s = %s.%s(%s)" % (RESULT_NAME, alias, function, ", ".join(texts)))
+    return getattr(__main__, RESULT_NAME)
+
+
+def record_set(obj: App.DocumentObject, prop: str, value: Any) -> None:
+    """``obj.prop = value`` through FreeCADGui.doCommand (recorded in macros)."""
+    import FreeCADGui
+
+    FreeCADGui.doCommand("%s.%s = %s" % (py_object(obj), prop, py_value(value)))
+
+
 def active_document() -> App.Document | None:
     import FreeCAD
 
@@ -183,6 +237,65 @@ def selected_objects() -> list[App.DocumentObject]:
     import FreeCADGui
 
     return list(FreeCADGui.Selection.getSelection())
+
+
+COMBO_MAX_CHARS = 14  # a combo box asks room for its longest item up to this many characters
+# A form's content width [px] in FreeCAD 0.20's default task dock: the Combo View is 264 px wide
+# on a first start (1228x983 main window on a 1280x1024 screen); the task view's frame, the task
+# box's margins and a vertical scroll bar leave 200 px.
+FORM_WIDTH = 200
+
+
+def fit_to_dock(form: Any) -> Any:
+    """Lay ``form`` out to fit FreeCAD's default task dock: a form whose labels and fields do
+    not fit side by side in FORM_WIDTH puts every label above its field, labels other than a form
+    row's own wrap words, a combo box asks room for its longest item up to COMBO_MAX_CHARS
+    characters (elided beyond, the text in its tooltip)."""
+    _, _, QtWidgets = qt_modules()
+    for combo in form.findChildren(QtWidgets.QComboBox):
+        longest = max((len(combo.itemText(i)) for i in range(combo.count())), default=1)
+        combo.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(min(longest, COMBO_MAX_CHARS))
+        if not combo.toolTip():
+            combo.setToolTip(combo.currentText())
+    row_labels = []
+    for layout in form.findChildren(QtWidgets.QFormLayout):
+        labels = [layout.itemAt(row, QtWidgets.QFormLayout.LabelRole) for row in range(layout.rowCount())]
+        row_labels += [item.widget() for item in labels if item is not None]
+        wide = side_by_side_width(layout, QtWidgets.QFormLayout) > FORM_WIDTH
+        layout.setRowWrapPolicy(QtWidgets.QFormLayout.WrapAllRows if wide else QtWidgets.QFormLayout.DontWrapRows)
+        layout.setFieldGrowthPolicy(QtWidgets.QFormLayout.AllNonFixedFieldsGrow)
+    for label in form.findChildren(QtWidgets.QLabel):
+        if label not in row_labels and " " in label.text().strip():
+            label.setWordWrap(True)
+    return form
+
+
+def side_by_side_width(layout: Any, QFormLayout: Any) -> int:  # noqa: N803 -- the Qt class
+    """Width [px] a QFormLayout needs with its labels beside their fields (rows spanning both
+    columns count alone)."""
+    label_width = field_width = span_width = 0
+    for row in range(layout.rowCount()):
+        label = layout.itemAt(row, QFormLayout.LabelRole)
+        field = layout.itemAt(row, QFormLayout.FieldRole)
+        span = layout.itemAt(row, QFormLayout.SpanningRole)
+        if label is not None:
+            label_width = max(label_width, label.sizeHint().width())
+        if field is not None:
+            field_width = max(field_width, field.minimumSize().width())
+        if span is not None:
+            span_width = max(span_width, span.minimumSize().width())
+    spacing = max(layout.horizontalSpacing(), 6)
+    return max(label_width + spacing + field_width, span_width)
+
+
+def show_task_panel(panel: Any) -> Any:
+    """Show ``panel`` (an object with a ``form``) in FreeCAD's task view, laid out to fit it."""
+    import FreeCADGui
+
+    fit_to_dock(panel.form)
+    FreeCADGui.Control.showDialog(panel)
+    return panel
 
 
 def dialog_buttons(*names: str) -> int:

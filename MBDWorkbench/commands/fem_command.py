@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from .common import Command, active_document, main_window, message, qt_modules, selected_objects, show_error
+from .common import Command, active_document, main_window, message, qt_modules, selected_objects, show_error, translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -118,8 +118,8 @@ class FemCheckCommand(Command):
             summary, _ = run_fem_check(doc, body, out, overwrite=os.path.exists(out))
         except Exception as exc:
             QtWidgets.QApplication.restoreOverrideCursor()
-            show_error("FEM check", exc)
+            show_error(translate("MBD", "FEM check"), exc)
             return
         QtWidgets.QApplication.restoreOverrideCursor()
         FemCheckCommand.last = summary
-        message("FEM check", summary_text(summary), name=FEM_BOX)
+        message(translate("MBD", "FEM check"), summary_text(summary), name=FEM_BOX)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..cad.joint_references import set_joint_frame
 from ..cad.placement import adjusted_frame
-from .common import dialog_buttons, qt_modules
+from .common import dialog_buttons, qt_modules, record_call, translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -35,7 +35,7 @@ class JointFramePanel:
         self.original = App.Placement(joint.Frame)
         self.form = QtWidgets.QWidget()
         self.form.setObjectName("MBD_JointFramePanel")
-        self.form.setWindowTitle("Joint frame: %s" % joint.Label)
+        self.form.setWindowTitle(translate("MBD", "Joint frame: %s") % joint.Label)
         outer = QtWidgets.QVBoxLayout(self.form)
         sides = [b.Label if b is not None else "ground" for b in (joint.Body1, joint.Body2)]
         title = QtWidgets.QLabel("%s (%s)\n%s - %s" % (joint.Label, joint.JointType, sides[0], sides[1]))
@@ -43,7 +43,7 @@ class JointFramePanel:
         outer.addWidget(title)
         layout = QtWidgets.QFormLayout()
         outer.addLayout(layout)
-        self.flip = QtWidgets.QCheckBox("Reverse the z axis")
+        self.flip = QtWidgets.QCheckBox(translate("MBD", "Reverse the z axis"))
         self.flip.setObjectName("flip")
         self.offset = QtWidgets.QDoubleSpinBox()
         self.offset.setObjectName("offset")
@@ -55,9 +55,9 @@ class JointFramePanel:
         self.rotation.setRange(-360.0, 360.0)
         self.rotation.setDecimals(2)
         self.rotation.setSuffix(" deg")
-        layout.addRow("Flip", self.flip)
-        layout.addRow("Offset", self.offset)
-        layout.addRow("Rotation", self.rotation)
+        layout.addRow(translate("MBD", "Flip"), self.flip)
+        layout.addRow(translate("MBD", "Offset"), self.offset)
+        layout.addRow(translate("MBD", "Rotation"), self.rotation)
         self.info = QtWidgets.QLabel()
         self.info.setWordWrap(True)
         outer.addWidget(self.info)
@@ -85,7 +85,7 @@ class JointFramePanel:
         set_joint_frame(self.joint, frame)  # a parametric joint: its Offset1
         z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
         self.info.setText(
-            "Origin (%.2f, %.2f, %.2f) mm\nz axis (%.3f, %.3f, %.3f)"
+            translate("MBD", "Origin (%.2f, %.2f, %.2f) mm\nz axis (%.3f, %.3f, %.3f)")
             % (frame.Base.x, frame.Base.y, frame.Base.z, z.x, z.y, z.z)
         )
 
@@ -93,6 +93,8 @@ class JointFramePanel:
         return dialog_buttons("Ok", "Cancel")
 
     def accept(self) -> bool:
+        frame = adjusted_frame(self.original, self.flip.isChecked(), self.offset.value(), self.rotation.value())
+        record_call("MBDWorkbench.cad.joint_references", "set_joint_frame", self.joint, frame)  # for macros
         self.doc.commitTransaction()
         self._close()
         return True

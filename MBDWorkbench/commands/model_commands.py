@@ -27,6 +27,7 @@ from .common import (
     run_recorded,
     selected_objects,
     selected_picks,
+    show_task_panel,
     translate,
 )
 
@@ -58,7 +59,10 @@ class SimulationCommand(Command):
 
         doc = active_document()
         if find_simulation(doc) is not None:
-            message("Simulation", "The document already has a simulation: '%s'." % find_simulation(doc).Label)
+            message(
+                translate("MBD", "Simulation"),
+                "The document already has a simulation: '%s'." % find_simulation(doc).Label,
+            )
             return
         run_guarded("Create simulation", doc, ensure_simulation, doc)
 
@@ -176,13 +180,12 @@ class EditJointFrameCommand(Command):
     def Activated(self) -> None:
         joints = _selected_of_type("Joint")
         if len(joints) != 1:
-            message("Edit joint frame", "Select one joint first.", "error")
+            message(translate("MBD", "Edit joint frame"), "Select one joint first.", "error")
             return
-        import FreeCADGui
 
         from .joint_panel import JointFramePanel
 
-        FreeCADGui.Control.showDialog(JointFramePanel(joints[0]))
+        show_task_panel(JointFramePanel(joints[0]))
 
 
 class DriverCommand(Command):
@@ -372,13 +375,15 @@ class ImportAssemblyCommand(Command):
         assemblies = find_assemblies(doc)
         if not assemblies:
             message(
-                "Import assembly joints", "This document has no Assembly (FreeCAD 1.0 Assembly workbench).", "error"
+                translate("MBD", "Import assembly joints"),
+                "This document has no Assembly (FreeCAD 1.0 Assembly workbench).",
+                "error",
             )
             return
         report = run_guarded("Import assembly joints", doc, import_assembly, doc, assemblies[0])
         if report is not None:
             message(
-                "Import assembly joints",
+                translate("MBD", "Import assembly joints"),
                 report.text(),
                 "error" if report.unsupported else "info",
                 name="MBD_ImportReport",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .common import Command, active_document, qt_modules, stored_results_or_message
+from .common import Command, active_document, qt_modules, stored_results_or_message, translate
 
 if TYPE_CHECKING:
     from ..solver.results.files import ResultTables
@@ -30,6 +30,27 @@ QUANTITIES = (
     "Drift",
     "Energy",
 )
+
+
+def legend_beside(ax, fontsize: float = 8, above: bool = False):
+    """A legend outside the axes, so that it never covers the curves: to their right (with the
+    figure's tight layout making room), or ``above`` them in one row (a small figure). None
+    when nothing is labelled."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return None
+    if above:
+        return ax.legend(
+            fontsize=fontsize,
+            loc="lower left",
+            bbox_to_anchor=(0.0, 1.0),
+            ncol=len(labels),
+            frameon=False,
+            borderaxespad=0.2,
+            handlelength=1.5,
+            columnspacing=1.0,
+        )
+    return ax.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
 
 
 def figure_canvas_class() -> type:
@@ -121,7 +142,7 @@ class PlotDock:
         self.quantity = QtWidgets.QComboBox()
         self.quantity.setObjectName("quantity")
         self.quantity.addItems(list(QUANTITIES))
-        self.save_button = QtWidgets.QPushButton("Save PNG...")
+        self.save_button = QtWidgets.QPushButton(translate("MBD", "Save PNG..."))
         self.save_button.setObjectName("save")
         for w in (self.element, self.quantity, self.save_button):
             row.addWidget(w)
@@ -200,7 +221,7 @@ class PlotDock:
         ax.set_xlabel("time [s]")
         ax.set_ylabel(ylabel)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8, loc="best")
+        legend_beside(ax)
         ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4))
         self.cursor = ax.axvline(self.results.t[0], color="k", lw=1.0, ls="--")
         self.set_time(self.cursor_time)

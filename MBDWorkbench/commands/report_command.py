@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .common import Command, active_document, main_window, message, qt_modules, show_error
+from .common import Command, active_document, main_window, message, qt_modules, show_error, translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -253,7 +253,7 @@ class ReportCommand(Command):
                 doc, find_simulation(doc), out_dir, overwrite=overwrite, frames=preference("ReportGifFrames"), size=size
             )
         except Exception as exc:
-            show_error("Motion-study report", exc)
+            show_error(translate("MBD", "Motion-study report"), exc)
             return
         ReportCommand.last = paths
-        message("Motion-study report", "Written:\n" + "\n".join(paths), name=REPORT_BOX)
+        message(translate("MBD", "Motion-study report"), "Written:\n" + "\n".join(paths), name=REPORT_BOX)

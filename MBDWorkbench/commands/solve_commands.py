@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from .common import Command, active_document, main_window, message, qt_modules, show_error
+from .common import Command, active_document, main_window, message, qt_modules, show_error, translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -52,9 +52,9 @@ class CheckCommand(Command):
             model, _ = _model(doc)
             text, _ = check_report(model)
         except Exception as exc:
-            show_error("Check model", exc)
+            show_error(translate("MBD", "Check model"), exc)
             return
-        message("Check model", text, name=CHECK_BOX)
+        message(translate("MBD", "Check model"), text, name=CHECK_BOX)
 
 
 class SolveRun:
@@ -369,12 +369,12 @@ class SolveCommand(Command):
             return
         except Exception as exc:
             SolveCommand.last = (None, str(exc), exc)
-            show_error("Solve", exc)
+            show_error(translate("MBD", "Solve"), exc)
             return
         stored, text, error = SolveCommand.last
         status, warnings = run_status(stored, error)
         body = run_text(stored, text, error, warnings)
         if error is None and status == COMPLETED:
-            message("Solve", body, name=SUMMARY_BOX)
+            message(translate("MBD", "Solve"), body, name=SUMMARY_BOX)
         else:
             warning_box("Solve", body, SUMMARY_BOX)

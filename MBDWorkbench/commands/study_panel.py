@@ -18,7 +18,17 @@ import os
 import threading
 from typing import TYPE_CHECKING
 
-from .common import Command, active_document, dialog_buttons, main_window, qt_modules, show_error
+from .common import (
+    QT_TRANSLATE_NOOP,
+    Command,
+    active_document,
+    dialog_buttons,
+    main_window,
+    qt_modules,
+    show_error,
+    show_task_panel,
+    translate,
+)
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -47,7 +57,6 @@ class ParameterStudyCommand(Command):
     TIP = "Vary one value of the model over a range (grid, Latin hypercube, Monte Carlo) and compare the KPIs"
 
     def Activated(self) -> None:
-        import FreeCADGui
 
         from ..cad.document_model import document_model
 
@@ -57,9 +66,9 @@ class ParameterStudyCommand(Command):
             model = document_model(doc)[0].to_dict()
             panel = StudyPanel(doc, model)
         except Exception as exc:
-            show_error("Parameter study", exc)
+            show_error(translate("MBD", "Parameter study"), exc)
             return
-        FreeCADGui.Control.showDialog(panel)
+        show_task_panel(panel)
 
 
 class StudyPanel:
@@ -73,11 +82,12 @@ class StudyPanel:
         self.choices = parameter_choices(model)
         self.form = QtWidgets.QWidget()
         self.form.setObjectName("MBD_StudyPanel")
-        self.form.setWindowTitle("Parameter study")
+        self.form.setWindowTitle(translate("MBD", "Parameter study"))
         layout = QtWidgets.QFormLayout(self.form)
         self.parameter = self._widget(QtWidgets.QComboBox(), "parameter")
         for path, value in self.choices:
-            self.parameter.addItem("%s  (%g)" % (path, value), path)
+            self.parameter.addItem(path, path)
+            self.parameter.setItemData(self.parameter.count() - 1, "%s = %g" % (path, value), QtCore.Qt.ToolTipRole)
         self.design = self._widget(QtWidgets.QComboBox(), "design")
         self.design.addItems(list(DESIGNS))
         self.low, self.high = (self._widget(QtWidgets.QLineEdit(), n) for n in ("low", "high"))
@@ -92,19 +102,20 @@ class StudyPanel:
         self.out = self._widget(QtWidgets.QLineEdit(default_folder(doc)), "out")
         scheduler = scheduler_preference()
         for label, widget in (
-            ("Parameter", self.parameter),
-            ("Design", self.design),
-            ("From", self.low),
-            ("To", self.high),
-            ("Variants (grid points or samples)", self.count),
-            ("Seed", self.seed),
-            ("Workers", self.workers),
-            ("Study folder", self.out),
+            (QT_TRANSLATE_NOOP("MBD", "Parameter"), self.parameter),
+            (QT_TRANSLATE_NOOP("MBD", "Design"), self.design),
+            (QT_TRANSLATE_NOOP("MBD", "From"), self.low),
+            (QT_TRANSLATE_NOOP("MBD", "To"), self.high),
+            (QT_TRANSLATE_NOOP("MBD", "Variants (grid points or samples)"), self.count),
+            (QT_TRANSLATE_NOOP("MBD", "Seed"), self.seed),
+            (QT_TRANSLATE_NOOP("MBD", "Workers"), self.workers),
+            (QT_TRANSLATE_NOOP("MBD", "Study folder"), self.out),
         ):
-            layout.addRow(label, widget)
-        layout.addRow("Cluster", QtWidgets.QLabel(scheduler or "local (worker processes on this computer)"))
-        self.run_button = self._widget(QtWidgets.QPushButton("Run"), "run")
-        self.cancel_button = self._widget(QtWidgets.QPushButton("Cancel study"), "cancel")
+            layout.addRow(translate("MBD", label), widget)
+        local = translate("MBD", "local (worker processes on this computer)")
+        layout.addRow(translate("MBD", "Cluster"), QtWidgets.QLabel(scheduler or local))
+        self.run_button = self._widget(QtWidgets.QPushButton(translate("MBD", "Run")), "run")
+        self.cancel_button = self._widget(QtWidgets.QPushButton(translate("MBD", "Cancel study")), "cancel")
         self.cancel_button.setEnabled(False)
         buttons = QtWidgets.QHBoxLayout()
         buttons.addWidget(self.run_button)
@@ -209,7 +220,7 @@ class StudyPanel:
             study = self.study()
             folder = open_folder(self.out.text(), overwrite=True)
         except Exception as exc:
-            show_error("Parameter study", exc)
+            show_error(translate("MBD", "Parameter study"), exc)
             return False
         self._save()
         self.job = StudyJob(study, folder, self.workers.value(), scheduler_preference() or None)
@@ -217,7 +228,7 @@ class StudyPanel:
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
-        self.status.setText("Starting the workers ...")
+        self.status.setText(translate("MBD", "Starting the workers ..."))
         self.job.start()
         self.timer.start(200)
         return True
@@ -225,7 +236,7 @@ class StudyPanel:
     def cancel(self) -> None:
         if self.job is not None:
             self.job.cancelled = True
-            self.status.setText("Cancelling: the finished variants are kept ...")
+            self.status.setText(translate("MBD", "Cancelling: the finished variants are kept ..."))
 
     def running(self) -> bool:
         return self.job is not None
@@ -240,7 +251,8 @@ class StudyPanel:
             self.progress.setValue(done)
             eta = elapsed / done * (total - done) if done else 0.0
             self.status.setText(
-                "%d of %d variants, %d failed, %.1f s, about %.0f s left" % (done, total, failed, elapsed, eta)
+                translate("MBD", "%d of %d variants, %d failed, %.1f s, about %.0f s left")
+                % (done, total, failed, elapsed, eta)
             )
         if job.is_alive():
             return
@@ -252,15 +264,17 @@ class StudyPanel:
 
     def _finished(self, job: StudyJob) -> None:
         if job.error is not None:
-            self.status.setText("The study stopped: %s" % job.error)
-            show_error("Parameter study", job.error)
+            self.status.setText(translate("MBD", "The study stopped: %s") % job.error)
+            show_error(translate("MBD", "Parameter study"), job.error)
             return
         self.last_run = job.result
         counts = {}
         for r in job.result.rows:
             counts[r.status] = counts.get(r.status, 0) + 1
         text = ", ".join("%d %s" % (n, s) for s, n in counts.items())
-        self.status.setText("%s%s; written to %s" % ("Cancelled: " if job.result.cancelled else "", text, job.target))
+        self.status.setText(
+            translate("MBD", "%s%s; written to %s") % ("Cancelled: " if job.result.cancelled else "", text, job.target)
+        )
         if job.plots:
             show_plot(os.path.join(job.target, "plots", job.plots[0]))
 
@@ -330,11 +344,19 @@ def default_folder(doc: App.Document) -> str:
     return os.path.join(folder, "%s_study" % doc.Name)
 
 
+PLOT_DOCK_SHARE = 0.4  # of the main window's width: the study plot dock's width on first show
+
+
 def show_plot(path: str) -> object:
-    """Show the PNG ``path`` in the dock "MBD study plot" (created on first use); returns the dock."""
+    """Show the PNG ``path`` in the dock "MBD study plot" (created on first use, in the right dock
+    area beside the 3D view, tabbed with the MBD plots dock when that is open, PLOT_DOCK_SHARE of
+    the window wide); the plot is scaled to the dock's width. Returns the dock."""
+    from .plot_dock import DOCK_NAME
+
     QtCore, QtGui, QtWidgets = qt_modules()
     window = main_window()
     dock = window.findChild(QtWidgets.QDockWidget, PLOT_DOCK)
+    created = dock is None
     if dock is None:
         dock = QtWidgets.QDockWidget("MBD study plot", window)
         dock.setObjectName(PLOT_DOCK)
@@ -345,9 +367,20 @@ def show_plot(path: str) -> object:
         scroll.setWidget(label)
         scroll.setWidgetResizable(True)
         dock.setWidget(scroll)
-        window.addDockWidget(QtCore.Qt.BottomDockWidgetArea, dock)
-    label = dock.findChild(QtWidgets.QLabel, "MBD_StudyPlotImage")
-    label.setPixmap(QtGui.QPixmap(path))
-    label.setToolTip(path)
+        window.addDockWidget(QtCore.Qt.RightDockWidgetArea, dock)
+        plots = window.findChild(QtWidgets.QDockWidget, DOCK_NAME)
+        if plots is not None and plots.isVisible() and window.dockWidgetArea(plots) == QtCore.Qt.RightDockWidgetArea:
+            window.tabifyDockWidget(plots, dock)
     dock.show()
+    dock.raise_()
+    if created:
+        window.resizeDocks([dock], [int(PLOT_DOCK_SHARE * window.width())], QtCore.Qt.Horizontal)
+    QtWidgets.QApplication.processEvents()
+    label = dock.findChild(QtWidgets.QLabel, "MBD_StudyPlotImage")
+    pixmap = QtGui.QPixmap(path)
+    room = max(dock.width() - 30, 100)  # the scroll area's frame and scroll bar
+    if pixmap.width() > room:
+        pixmap = pixmap.scaledToWidth(room, QtCore.Qt.SmoothTransformation)
+    label.setPixmap(pixmap)
+    label.setToolTip(path)
     return dock

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import view_providers
+from .common import show_task_panel
 from .panels.base import TaskPanel, close_dialogs, forget_open_panel, open_panel, parse_number, read_value, write_value
 from .panels.body import BodyPanel
 from .panels.force_element import ForceElementPanel
@@ -71,10 +72,8 @@ def panel_for(obj: App.DocumentObject) -> TaskPanel | None:
 
 
 def show(panel: TaskPanel) -> TaskPanel:
-    """Show ``panel`` in the task view."""
-    import FreeCADGui
-
-    FreeCADGui.Control.showDialog(panel)
+    """Show ``panel`` in the task view, laid out to fit the dock."""
+    show_task_panel(panel)
     return panel
 
 

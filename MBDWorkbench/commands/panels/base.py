@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..common import dialog_buttons, qt_modules, transaction
+from ..common import dialog_buttons, qt_modules, record_call, record_set, transaction
 from ..view_providers import axes_node, coin_module, set_transform
 
 if TYPE_CHECKING:
@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 _open: list[TaskPanel] = []
 PREVIEW_SAMPLES = 200
-UNIT_WIDTH = 60  # px: the unit column, so that all fields line up
+UNIT_WIDTH = 48  # px: the unit column, so that all fields line up (wide enough for mm/s^2)
+NUMBER_DIGITS = "-0.00000001"  # a number field is at least as wide as this text
 
 
 def open_panel() -> TaskPanel | None:
@@ -43,13 +44,22 @@ def read_value(obj: App.DocumentObject, prop: str, unit: str = "") -> float:
 
 def write_value(obj: App.DocumentObject, prop: str, value: float, unit: str = "") -> None:
     """Set ``obj.prop`` to ``value`` given in ``unit``: a Quantity property gets it converted to
-    FreeCAD's internal unit (its own unit kept), a float property gets ``value`` unchanged."""
+    FreeCAD's internal unit (its own unit kept), a float property gets ``value`` unchanged.
+    Recorded in macros (FreeCADGui.doCommand)."""
     from ...cad.objects import unit_scale
 
     if unit and hasattr(getattr(obj, prop), "Value"):
-        setattr(obj, prop, float(value) * unit_scale(unit))
+        record_set(obj, prop, float(value) * unit_scale(unit))
     else:
-        setattr(obj, prop, float(value))
+        record_set(obj, prop, float(value))
+
+
+MAKERS = "MBDWorkbench.cad.makers"
+
+
+def make(function: str, *args: Any, **kwargs: Any) -> Any:
+    """``MBDWorkbench.cad.makers.<function>(*args, **kwargs)``, recorded in macros."""
+    return record_call(MAKERS, function, *args, **kwargs)
 
 
 def parse_number(text: str, what: str, unit: str = "") -> float:
@@ -92,11 +102,11 @@ def rounded(values: np.ndarray, relative: float = 1e-12) -> np.ndarray:
 
 
 def ensure_simulation(doc: App.Document) -> None:
-    from ...cad.makers import make_simulation
+    """Make the document's Simulation (recorded) when it has none."""
     from ...cad.objects import find_simulation
 
     if find_simulation(doc) is None:
-        make_simulation(doc)
+        make("make_simulation", doc)
 
 
 def end_time(doc: App.Document) -> float:
@@ -107,6 +117,12 @@ def end_time(doc: App.Document) -> float:
 
 
 # ----------------------------------------------------------------------------- widgets
+def text_width(widget: Any, text: str) -> int:
+    """Width [px] of ``text`` in ``widget``'s font."""
+    metrics = widget.fontMetrics()
+    return (metrics.horizontalAdvance if hasattr(metrics, "horizontalAdvance") else metrics.width)(text)
+
+
 class NumberField:
     """A line edit for a number with its unit shown after it (no rounding of small values)."""
 
@@ -118,8 +134,9 @@ class NumberField:
         row.setContentsMargins(0, 0, 0, 0)
         self.edit = QtWidgets.QLineEdit("%.10g" % value)
         self.edit.setObjectName(name)
+        self.edit.setMinimumWidth(text_width(self.edit, NUMBER_DIGITS) + 12)
         self.unit_label = QtWidgets.QLabel(unit)
-        self.unit_label.setMinimumWidth(UNIT_WIDTH)
+        self.unit_label.setMinimumWidth(unit_width(self.unit_label))
         row.addWidget(self.edit, 1)
         row.addWidget(self.unit_label)
         if on_change is not None:
@@ -134,6 +151,12 @@ class NumberField:
     def set_unit(self, unit: str) -> None:
         self.unit = unit
         self.unit_label.setText(unit)
+        self.unit_label.setMinimumWidth(unit_width(self.unit_label))
+
+
+def unit_width(label: Any) -> int:
+    """Minimum width [px] of a unit label: UNIT_WIDTH, so that fields line up, or its text's."""
+    return max(UNIT_WIDTH, text_width(label, label.text()) + 2)
 
 
 class PreviewPlot:
@@ -145,7 +168,7 @@ class PreviewPlot:
         from ..plot_dock import figure_canvas_class
 
         self.figure = Figure(figsize=(3.2, 1.9), dpi=90)
-        self.figure.subplots_adjust(left=0.2, bottom=0.24, right=0.97, top=0.95)
+        self.figure.subplots_adjust(left=0.2, bottom=0.24, right=0.97, top=0.86)  # room for a legend above
         self.axes = self.figure.add_subplot(111)
         self.canvas = figure_canvas_class()(self.figure)
         self.canvas.setObjectName(name)
@@ -157,7 +180,9 @@ class PreviewPlot:
         for label, values in series:
             self.axes.plot(times, values, label=label)
         if len(series) > 1:
-            self.axes.legend(fontsize=7, loc="best")
+            from ..plot_dock import legend_beside
+
+            legend_beside(self.axes, fontsize=7, above=True)
         self.axes.set_xlabel("t [s]", fontsize=8)
         self.axes.set_ylabel(ylabel, fontsize=8)
         self.axes.tick_params(labelsize=7)

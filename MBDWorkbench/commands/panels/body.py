@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..common import qt_modules
+from ..common import qt_modules, record_set, translate
 from .base import (
     NumberField,
     TaskPanel,
     ensure_simulation,
+    make,
     read_value,
     rounded,
     write_value,
@@ -33,26 +34,28 @@ class BodyPanel(TaskPanel):
         _, _, QtWidgets = qt_modules()
         self.part = body.Part if body is not None else None
         self.part_label = self.label("", "part")
-        self.fields.addRow("Part", self.part_label)
+        self.fields.addRow(translate("MBD", "Part"), self.part_label)
         current = body.Material if body is not None else "Steel"
         self.material = self.combo("material", [(m, m) for m in MATERIALS], current)
         self.density = NumberField(
             "density", density_kg_m3(body) if body else MATERIALS["Steel"], DENSITY_UNIT, self.update
         )
         self.mass = NumberField("mass", read_value(body, "Mass", "kg") if body else 0.0, "kg", self.update)
-        self.grounded = QtWidgets.QCheckBox("Fixed to the ground")
+        self.grounded = QtWidgets.QCheckBox(translate("MBD", "Fixed to the ground"))
         self.grounded.setObjectName("grounded")
         self.grounded.setChecked(bool(body.Grounded) if body is not None else grounded)
-        self.fields.addRow("Material", self.material)
-        self.fields.addRow("Density", self.density.widget)
-        self.fields.addRow("Mass (0: from density)", self.mass.widget)
-        self.fields.addRow("Grounded", self.grounded)
+        self.fields.addRow(translate("MBD", "Material"), self.material)
+        self.fields.addRow(translate("MBD", "Density"), self.density.widget)
+        self.fields.addRow(translate("MBD", "Mass (0: from density)"), self.mass.widget)
+        self.fields.addRow(translate("MBD", "Grounded"), self.grounded)
         self.info = self.label("", "info")
         self.layout.addWidget(self.info)
         self.layout.addWidget(self.error)
         self.material.currentIndexChanged.connect(self.material_changed)
         if self.creating:
-            self.layout.addWidget(self.label("Pick a part (any face, edge or the object in the tree)."))
+            self.layout.addWidget(
+                self.label(translate("MBD", "Pick a part (any face, edge or the object in the tree)."))
+            )
             self.watch_selection()
         self.update()
 
@@ -96,15 +99,17 @@ class BodyPanel(TaskPanel):
         self.show_error("")
         c, inertia = rounded(mp.cog * 1e3), rounded(mp.inertia * 1e6)
         self.info.setText(
-            "Mass %.6g kg\nCoG (%.4g, %.4g, %.4g) mm\nInertia about the CoG [kg mm^2]:\n"
-            "Ixx %.5g  Iyy %.5g  Izz %.5g\nIxy %.5g  Ixz %.5g  Iyz %.5g"
+            translate(
+                "MBD",
+                "Mass %.6g kg\nCoG (%.4g, %.4g, %.4g) mm\nInertia about the CoG [kg mm^2]:\n"
+                "Ixx %.5g  Iyy %.5g  Izz %.5g\nIxy %.5g  Ixz %.5g  Iyz %.5g",
+            )
             % (mp.mass, c[0], c[1], c[2], *np.diag(inertia), inertia[0, 1], inertia[0, 2], inertia[1, 2])
         )
 
     def apply(self) -> App.DocumentObject:
         from ...cad.errors import CadError
-        from ...cad.makers import make_body
-        from ...cad.objects import MATERIALS, set_density
+        from ...cad.objects import DENSITY_UNIT, MATERIALS, unit_scale
 
         if self.part is None:
             raise CadError("body: pick a part first")
@@ -112,13 +117,15 @@ class BodyPanel(TaskPanel):
         density, mass = self.density.value(), self.mass.value()
         if self.creating:
             ensure_simulation(self.doc)
-            body = make_body(self.doc, self.part, density=density, mass=mass, grounded=self.grounded.isChecked())
+            body = make(
+                "make_body", self.doc, self.part, density=density, mass=mass, grounded=self.grounded.isChecked()
+            )
         else:
             body = self.obj
-            body.Part = self.part
-            set_density(body, density)
+            record_set(body, "Part", self.part)
+            record_set(body, "Density", density * unit_scale(DENSITY_UNIT))
             write_value(body, "Mass", mass, "kg")
-            body.Grounded = self.grounded.isChecked()
+            record_set(body, "Grounded", self.grounded.isChecked())
         if MATERIALS.get(material) == density or material == "Custom":
-            body.Material = material  # a named material with another density becomes Custom
+            record_set(body, "Material", material)  # a named material with another density becomes Custom
         return body

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..common import qt_modules
-from .base import NumberField, TaskPanel
+from ..common import qt_modules, translate
+from .base import NumberField, TaskPanel, make
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -49,7 +49,7 @@ class FieldRow:
         if optional(spec):
             self.check = QtWidgets.QCheckBox()
             self.check.setObjectName("set_" + spec.name)
-            self.check.setToolTip("given (unchecked: %s)" % (spec.absent or "the default"))
+            self.check.setToolTip(translate("MBD", "given (unchecked: %s)") % (spec.absent or "the default"))
             self.check.setChecked(value is not None)
             box.addWidget(self.check)
         if self.links:
@@ -67,7 +67,7 @@ class FieldRow:
             for c, text in zip("xyz", value or ("0", "0", "0")):
                 edit = QtWidgets.QLineEdit(str(text))
                 edit.setObjectName("%s_%s" % (spec.name, c))
-                edit.setToolTip("%s component [%s]: number or expression in t [s]" % (c, spec.unit))
+                edit.setToolTip(translate("MBD", "%s component [%s]: number or expression in t [s]") % (c, spec.unit))
                 self.edits.append(edit)
         for edit in self.edits:
             box.addWidget(getattr(edit, "widget", edit), 1)
@@ -117,7 +117,7 @@ class ForceElementPanel(TaskPanel):
 
         self.record = FORCES[ftype]
         name = self.record.label or ftype
-        super().__init__(doc, force, "%s: %s" % (name, force.Label) if force is not None else "New %s" % name.lower())
+        super().__init__(doc, force, "%s: %s" % (name, force.Label) if force is not None else name)
         self.layout.insertWidget(0, self.label(self.record.tooltip, "tooltip"))
         self.rows, self.next_link = [], 0
         for spec in self.record.fields:
@@ -129,7 +129,9 @@ class ForceElementPanel(TaskPanel):
         self.layout.addWidget(self.error)
         if self.creating:
             self.layout.addWidget(
-                self.label("Pick the bodies or joints in the tree or the 3D view, or choose them above.")
+                self.label(
+                    translate("MBD", "Pick the bodies or joints in the tree or the 3D view, or choose them above.")
+                )
             )
             self.watch_selection()
 
@@ -156,11 +158,10 @@ class ForceElementPanel(TaskPanel):
 
     def apply(self) -> App.DocumentObject:
         from ...cad.force_fields import set_field
-        from ...cad.makers import make_force_element
 
         values = self.values()
         if self.creating:
-            return make_force_element(self.doc, self.record.name, **values)
+            return make("make_force_element", self.doc, self.record.name, **values)
         for row in self.rows:
             set_field(self.obj, row.spec, values[row.spec.name])
         return self.obj

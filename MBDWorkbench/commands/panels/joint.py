@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...solver.model.catalog import JOINTS
-from ..common import qt_modules
+from ..common import qt_modules, record_call, record_set, translate
 from .base import (
     FramePreview,
     NumberField,
     TaskPanel,
     ensure_simulation,
+    make,
     rounded,
     side_label,
 )
@@ -39,18 +40,18 @@ class JointPanel(TaskPanel):
         current = joint.JointType if joint is not None else jtype
         self.type = self.combo("type", [(name, record.label) for name, record in JOINTS.items()], current)
         self.type.setToolTip(JOINTS[current].tooltip)
-        self.fields.addRow("Type", self.type)
+        self.fields.addRow(translate("MBD", "Type"), self.type)
         self.refs = [self.label(""), self.label("")]
         for k, ref in enumerate(self.refs):
             ref.setObjectName("reference%d" % (k + 1))
-            self.fields.addRow("Reference %d" % (k + 1), ref)
-        self.flip = QtWidgets.QCheckBox("Reverse the z axis")
+            self.fields.addRow(translate("MBD", "Reference %d") % (k + 1), ref)
+        self.flip = QtWidgets.QCheckBox(translate("MBD", "Reverse the z axis"))
         self.flip.setObjectName("flip")
         self.offset = NumberField("offset", 0.0, "mm", self.update)
         self.rotation = NumberField("rotation", 0.0, "deg", self.update)
-        self.fields.addRow("Flip", self.flip)
-        self.fields.addRow("Offset along z", self.offset.widget)
-        self.fields.addRow("Rotation about z", self.rotation.widget)
+        self.fields.addRow(translate("MBD", "Flip"), self.flip)
+        self.fields.addRow(translate("MBD", "Offset along z"), self.offset.widget)
+        self.fields.addRow(translate("MBD", "Rotation about z"), self.rotation.widget)
         self.info = self.label("", "info")
         self.layout.addWidget(self.info)
         self.layout.addWidget(self.error)
@@ -129,35 +130,37 @@ class JointPanel(TaskPanel):
         self.preview.show(frame)
         z = frame.Rotation.multVec(type(frame.Base)(0, 0, 1))
         origin, axis = rounded(list(frame.Base)), rounded(list(z), 1e-9)
-        self.info.setText("Origin (%.4g, %.4g, %.4g) mm\nz axis (%.4f, %.4f, %.4f)" % (*origin, *axis))
+        self.info.setText(
+            translate("MBD", "Origin (%.4g, %.4g, %.4g) mm\nz axis (%.4f, %.4f, %.4f)") % (*origin, *axis)
+        )
 
     def apply(self) -> App.DocumentObject:
         """Create or change the joint; picks become its references (its frame follows the CAD),
         the flip / offset / rotation its Offset1."""
-        from ...cad.joint_references import set_joint_frame, set_joint_references
         from ...cad.makers import check_joint_bodies
 
+        references = "MBDWorkbench.cad.joint_references"
         jtype, frame = self.joint_type(), self.frame()
         if self.creating:
-            from ...cad.picking import make_joint_from_picks
-
             ensure_simulation(self.doc)
-            joint = make_joint_from_picks(self.doc, jtype, self.picks)
+            joint = record_call("MBDWorkbench.cad.picking", "make_joint_from_picks", self.doc, jtype, self.picks)
         else:
             joint = self.obj
             body1, body2, refs = self.sides() if self.picks else (joint.Body1, joint.Body2, None)
             check_joint_bodies(jtype, body1, body2, "joint '%s'" % joint.Label)
-            joint.JointType, joint.Body1, joint.Body2 = jtype, body1, body2
+            for prop, value in (("JointType", jtype), ("Body1", body1), ("Body2", body2)):
+                record_set(joint, prop, value)
             if refs is not None:
-                joint.Reference1, joint.Reference2 = refs
-                set_joint_references(joint, self.picks)
-        set_joint_frame(joint, frame)
+                record_set(joint, "Reference1", refs[0])
+                record_set(joint, "Reference2", refs[1])
+                record_call(references, "set_joint_references", joint, self.picks)
+        record_call(references, "set_joint_frame", joint, frame)
         return joint
 
     def sides(self) -> tuple:
         """(Body1 or None for the ground, Body2, (Reference1, Reference2)) of the picks; parts
         that are not bodies yet become bodies (checked first)."""
-        from ...cad.makers import check_part, make_body
+        from ...cad.makers import check_part
         from ...cad.objects import body_of_part
 
         resolved = self.resolved()[0]
@@ -165,7 +168,7 @@ class JointPanel(TaskPanel):
         for part in parts:
             if body_of_part(self.doc, part) is None:
                 check_part(part)
-        bodies = [body_of_part(self.doc, part) or make_body(self.doc, part) for part in parts]
+        bodies = [body_of_part(self.doc, part) or make("make_body", self.doc, part) for part in parts]
         refs = [frame.description for _, frame in resolved]
         if len(bodies) == 1:
             return None, bodies[0], ("ground", refs[0])

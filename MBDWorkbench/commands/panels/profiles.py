@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...solver.model.catalog import COORDINATES, DRIVERS, joints_driven_by
-from ..common import qt_modules
+from ..common import qt_modules, record_set, translate
 from .base import (
     PREVIEW_SAMPLES,
     UNIT_WIDTH,
@@ -18,6 +18,7 @@ from .base import (
     TaskPanel,
     end_time,
     enumeration,
+    make,
     read_value,
     write_value,
 )
@@ -58,14 +59,14 @@ class DriverPanel(_ProfilePanel):
         _, _, QtWidgets = qt_modules()
         self.joint = driver.Joint if driver is not None else joint
         self.joint_label = self.label("", "joint")
-        self.fields.addRow("Joint", self.joint_label)
+        self.fields.addRow(translate("MBD", "Joint"), self.joint_label)
         dtype = driver.DriverType if driver is not None else "rotational"
         self.type = self.combo("type", [(n, d.label) for n, d in DRIVERS.items()], dtype)
         profile = driver.Profile if driver is not None else "constant_speed"
         names = enumeration("Driver", "Profile")
         self.profile = self.combo("profile", [(p, p.replace("_", " ")) for p in names], profile)
-        self.fields.addRow("Type", self.type)
-        self.fields.addRow("Profile", self.profile)
+        self.fields.addRow(translate("MBD", "Type"), self.type)
+        self.fields.addRow(translate("MBD", "Profile"), self.profile)
         defaults = {"Rate": 360.0, "Amplitude": 30.0, "Frequency": 1.0}
         self.values = {}
         for prop, name, unit in self.VALUES:
@@ -74,14 +75,14 @@ class DriverPanel(_ProfilePanel):
             self.values[prop] = NumberField(name, value, unit, self.update)
             self.fields.addRow(prop, self.values[prop].widget)
         self.phase = NumberField("phase", read_value(driver, "Phase", "deg") if driver else 0.0, "deg", self.update)
-        self.fields.addRow("Phase", self.phase.widget)
+        self.fields.addRow(translate("MBD", "Phase"), self.phase.widget)
         self.expression = QtWidgets.QLineEdit(str(driver.Expression) if driver is not None else "0")
         self.expression.setObjectName("expression")
         self.expression.textChanged.connect(self.update)
-        self.fields.addRow("f(t) =", self.expression)
+        self.fields.addRow(translate("MBD", "f(t) ="), self.expression)
         self.add_preview()
         if self.creating:
-            self.layout.addWidget(self.label("Pick the joint to drive (in the tree or its frame)."))
+            self.layout.addWidget(self.label(translate("MBD", "Pick the joint to drive (in the tree or its frame).")))
             self.watch_selection()
         self.type.currentIndexChanged.connect(self.update)
         self.profile.currentIndexChanged.connect(self.update)
@@ -146,7 +147,7 @@ class DriverPanel(_ProfilePanel):
         unit, profile = self.unit(), self.profile.currentData()
         for prop, _, pattern in self.VALUES:
             self.values[prop].set_unit(pattern.replace("%s", unit))
-        self.expression.setToolTip("f(t) in %s, t in s, e.g. 90*sin(2*pi*t)" % unit)
+        self.expression.setToolTip(translate("MBD", "f(t) in %s, t in s, e.g. 90*sin(2*pi*t)") % unit)
         self.joint_label.setText(
             "%s (%s)" % (self.joint.Label, self.joint.JointType) if self.joint is not None else "(pick a joint)"
         )
@@ -167,16 +168,15 @@ class DriverPanel(_ProfilePanel):
     def apply(self) -> App.DocumentObject:
         pending = self.check()
         if self.creating:
-            from ...cad.makers import make_driver
-
-            driver = make_driver(self.doc, self.joint, pending.Profile, pending.DriverType)
+            driver = make("make_driver", self.doc, self.joint, pending.Profile, pending.DriverType)
         else:
             driver = self.obj
-            driver.Joint, driver.DriverType, driver.Profile = self.joint, pending.DriverType, pending.Profile
+            for prop in ("Joint", "DriverType", "Profile"):
+                record_set(driver, prop, self.joint if prop == "Joint" else getattr(pending, prop))
         for prop, field in self.values.items():
             write_value(driver, prop, getattr(pending, prop), field.unit)
         write_value(driver, "Phase", pending.Phase, "deg")
-        driver.Expression = pending.Expression
+        record_set(driver, "Expression", pending.Expression)
         return driver
 
 
@@ -194,17 +194,17 @@ class ForcePanel(_ProfilePanel):
         self.body = force.Body if force is not None else body
         self.pick = None  # (root, sub) of a picked point on a part, when creating
         self.body_label = self.label("", "body")
-        self.fields.addRow("Body", self.body_label)
+        self.fields.addRow(translate("MBD", "Body"), self.body_label)
         kind = force.Kind if force is not None else "point_force"
         self.kind = self.combo("kind", [(k, k.replace("_", " ")) for k in enumeration("Force", "Kind")], kind)
         axes = force.Axes if force is not None else "global"
         self.axes = self.combo("axes", [(a, a) for a in enumeration("Force", "Axes")], axes)
-        self.fields.addRow("Kind", self.kind)
-        self.fields.addRow("Axes", self.axes)
+        self.fields.addRow(translate("MBD", "Kind"), self.kind)
+        self.fields.addRow(translate("MBD", "Axes"), self.axes)
         point = force.Point if force is not None else (body.CenterOfGravity if body is not None else (0, 0, 0))
         self.point = [NumberField("point_" + c, float(point[k]), "mm", self.update) for k, c in enumerate("xyz")]
         for c, field in zip("xyz", self.point):
-            self.fields.addRow("Point %s" % c, field.widget)
+            self.fields.addRow(translate("MBD", "Point %s") % c, field.widget)
         self.components, self.component_units = {}, []
         for c in "XYZ":
             edit = QtWidgets.QLineEdit(str(getattr(force, c)) if force is not None else "0")
@@ -223,7 +223,9 @@ class ForcePanel(_ProfilePanel):
         self.marker = FramePreview(doc, 15.0)
         self.add_preview()
         if self.creating:
-            self.layout.addWidget(self.label("Pick the point of application on a part (or a body in the tree)."))
+            self.layout.addWidget(
+                self.label(translate("MBD", "Pick the point of application on a part (or a body in the tree)."))
+            )
             self.watch_selection()
         self.kind.currentIndexChanged.connect(self.update)
         self.update()
@@ -246,7 +248,7 @@ class ForcePanel(_ProfilePanel):
                 return
             self.body, self.pick, origin = body_of_part(self.doc, part), (root, sub), frame.origin
             if self.body is None:
-                self.show_error("part '%s' is not a body yet: make it a body first" % part.Label)
+                self.show_error(translate("MBD", "part '%s' is not a body yet: make it a body first") % part.Label)
                 return
         else:
             return
@@ -291,7 +293,7 @@ class ForcePanel(_ProfilePanel):
             label.setText(unit)
         self.show_marker()
         for c, edit in self.components.items():
-            edit.setToolTip("%s component [%s]: number or expression in t [s]" % (c, unit))
+            edit.setToolTip(translate("MBD", "%s component [%s]: number or expression in t [s]") % (c, unit))
         for field in self.point:
             field.edit.setEnabled(self.kind.currentData() == "point_force")
         self.body_label.setText(self.body.Label if self.body is not None else "(pick a point or a body)")
@@ -311,12 +313,12 @@ class ForcePanel(_ProfilePanel):
         point = [field.value() for field in self.point]
         texts = [self.components[c].text().strip() or "0" for c in "XYZ"]
         if self.creating:
-            from ...cad.makers import make_force
-
-            force = make_force(self.doc, self.body, texts, point, self.kind.currentData(), self.axes.currentData())
-        else:
-            force = self.obj
-            force.Body, force.Kind, force.Axes = self.body, self.kind.currentData(), self.axes.currentData()
-            force.Point = App.Vector(*point)
-            force.X, force.Y, force.Z = texts
+            return make(
+                "make_force", self.doc, self.body, texts, point, self.kind.currentData(), self.axes.currentData()
+            )
+        force = self.obj
+        values = {"Body": self.body, "Kind": self.kind.currentData(), "Axes": self.axes.currentData()}
+        values.update(Point=App.Vector(*point), X=texts[0], Y=texts[1], Z=texts[2])
+        for prop, value in values.items():
+            record_set(force, prop, value)
         return force

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import qt_modules, transaction
+from ..common import QT_TRANSLATE_NOOP, qt_modules, transaction, translate
 from .base import (
     NumberField,
     TaskPanel,
@@ -17,16 +17,20 @@ if TYPE_CHECKING:
 
 
 SIMULATION_FIELDS = (
-    ("EndTime", "End time", "s"),
-    ("OutputStep", "Output step", "s"),
-    ("Step", "Step", "s"),
-    ("RelativeTolerance", "Relative tolerance", ""),
-    ("AbsoluteTolerance", "Absolute tolerance", ""),
-    ("BaumgarteAlpha", "Baumgarte alpha", "1/s"),
-    ("BaumgarteBeta", "Baumgarte beta", "1/s"),
-    ("TikhonovEps", "Tikhonov epsilon", ""),
+    ("EndTime", QT_TRANSLATE_NOOP("MBD", "End time"), "s"),
+    ("OutputStep", QT_TRANSLATE_NOOP("MBD", "Output step"), "s"),
+    ("Step", QT_TRANSLATE_NOOP("MBD", "Step"), "s"),
+    ("RelativeTolerance", QT_TRANSLATE_NOOP("MBD", "Relative tolerance"), ""),
+    ("AbsoluteTolerance", QT_TRANSLATE_NOOP("MBD", "Absolute tolerance"), ""),
+    ("BaumgarteAlpha", QT_TRANSLATE_NOOP("MBD", "Baumgarte alpha"), "1/s"),
+    ("BaumgarteBeta", QT_TRANSLATE_NOOP("MBD", "Baumgarte beta"), "1/s"),
+    ("TikhonovEps", QT_TRANSLATE_NOOP("MBD", "Tikhonov epsilon"), ""),
 )
-GRAVITY_FIELDS = tuple(("Gravity" + c, "Gravity " + c.lower(), "mm/s^2") for c in "XYZ")
+GRAVITY_FIELDS = (
+    ("GravityX", QT_TRANSLATE_NOOP("MBD", "Gravity x"), "mm/s^2"),
+    ("GravityY", QT_TRANSLATE_NOOP("MBD", "Gravity y"), "mm/s^2"),
+    ("GravityZ", QT_TRANSLATE_NOOP("MBD", "Gravity z"), "mm/s^2"),
+)
 
 
 class SimulationPanel(TaskPanel):
@@ -42,26 +46,29 @@ class SimulationPanel(TaskPanel):
         self.numbers = {}
         for prop, text, unit in SIMULATION_FIELDS:
             self.numbers[prop] = NumberField(prop, read_value(sim, prop, unit), unit)
-            self.fields.addRow(text, self.numbers[prop].widget)
+            self.fields.addRow(translate("MBD", text), self.numbers[prop].widget)
         self.integrator = self.combo("integrator", [(n, n) for n in integrators.names()], sim.Integrator)
-        self.fields.addRow("Integrator", self.integrator)
+        self.fields.addRow(translate("MBD", "Integrator"), self.integrator)
         self.gravity = {prop: NumberField(prop, read_value(sim, prop, unit), unit) for prop, _, unit in GRAVITY_FIELDS}
         for prop, text, _ in GRAVITY_FIELDS:
-            self.fields.addRow(text, self.gravity[prop].widget)
-        self.assemble = QtWidgets.QCheckBox("Close the joints first (assembly)")
+            self.fields.addRow(translate("MBD", text), self.gravity[prop].widget)
+        self.assemble = QtWidgets.QCheckBox(translate("MBD", "Assemble first"))
+        self.assemble.setToolTip(
+            translate("MBD", "Close the joints before the run (assembly from the drawn positions)")
+        )
         self.assemble.setObjectName("assemble")
         self.assemble.setChecked(bool(sim.Assemble))
-        self.free = QtWidgets.QCheckBox("Allow nothing grounded")
+        self.free = QtWidgets.QCheckBox(translate("MBD", "Allow nothing grounded"))
         self.free.setObjectName("free_flight")
         self.free.setChecked(bool(sim.AllowFreeFlight))
-        self.estimate = QtWidgets.QCheckBox("Estimate the accuracy (a second run)")
+        self.estimate = QtWidgets.QCheckBox(translate("MBD", "Estimate the accuracy (a second run)"))
         self.estimate.setObjectName("accuracy")
         self.estimate.setChecked(bool(getattr(sim, "EstimateAccuracy", True)))
-        self.fields.addRow("", self.assemble)
-        self.fields.addRow("", self.free)
-        self.fields.addRow("", self.estimate)
+        self.fields.addRow(self.assemble)
+        self.fields.addRow(self.free)
+        self.fields.addRow(self.estimate)
         self.layout.addWidget(self.error)
-        self.solve_button = QtWidgets.QPushButton("Solve (applies the settings)")
+        self.solve_button = QtWidgets.QPushButton(translate("MBD", "Solve (applies the settings)"))
         self.solve_button.setObjectName("solve")
         self.solve_button.clicked.connect(self.solve)
         self.layout.addWidget(self.solve_button)
@@ -110,7 +117,7 @@ class SimulationPanel(TaskPanel):
             self.show_error(str(exc))
             return
         self.show_error("")
-        self.status.setText("Status: solving...")
+        self.status.setText(translate("MBD", "Status: solving..."))
         self.solve_button.setEnabled(False)
         try:
             stored, text, error = solve_document(self.doc)
@@ -120,7 +127,7 @@ class SimulationPanel(TaskPanel):
             self.solve_button.setEnabled(True)
         status, warnings = run_status(stored, error)
         self.log.setPlainText(run_text(stored, text, error, warnings))
-        self.status.setText("Status: %s" % (status or "failed"))
+        self.status.setText(translate("MBD", "Status: %s") % (status or "failed"))
         self.show_accuracy(stored.summary if stored is not None else None)
 
     def show_accuracy(self, summary: dict | None = None) -> None:

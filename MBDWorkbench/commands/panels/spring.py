@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import qt_modules
+from ..common import qt_modules, record_set, translate
 from .base import (
     FramePreview,
     NumberField,
     TaskPanel,
     ensure_simulation,
     enumeration,
+    make,
     read_value,
     rounded,
     side_label,
@@ -35,30 +36,33 @@ class SpringPanel(TaskPanel):
         kind = spring.Kind if spring is not None else "translational"
         self.kind = self.combo("kind", [(k, k) for k in enumeration("SpringDamper", "Kind")], kind)
         self.kind.setEnabled(self.creating)
-        self.fields.addRow("Kind", self.kind)
+        self.fields.addRow(translate("MBD", "Kind"), self.kind)
         self.ends = [self.label(""), self.label("")]
         for k, end in enumerate(self.ends):
             end.setObjectName("end%d" % (k + 1))
-            self.fields.addRow("Point %d" % (k + 1), end)
+            self.fields.addRow(translate("MBD", "Point %d") % (k + 1), end)
         value = (lambda prop, unit="": read_value(spring, prop, unit)) if spring is not None else None
         self.stiffness = NumberField("stiffness", value("Stiffness") if value else 1.0)
         self.damping = NumberField("damping", value("Damping") if value else 0.0)
-        self.fields.addRow("Stiffness", self.stiffness.widget)
-        self.fields.addRow("Damping", self.damping.widget)
-        self.initial = QtWidgets.QCheckBox("Free length = initial distance")
+        self.fields.addRow(translate("MBD", "Stiffness"), self.stiffness.widget)
+        self.fields.addRow(translate("MBD", "Damping"), self.damping.widget)
+        self.initial = QtWidgets.QCheckBox(translate("MBD", "Free length = initial distance"))
         self.initial.setObjectName("initial_length")
         self.initial.setChecked(bool(spring.UseInitialLength) if spring is not None else True)
         self.free_length = NumberField("free_length", value("FreeLength", "mm") if value else 0.0, "mm")
         self.free_angle = NumberField("free_angle", value("FreeAngle", "deg") if value else 0.0, "deg")
-        self.fields.addRow("", self.initial)
-        self.fields.addRow("Free length", self.free_length.widget)
-        self.fields.addRow("Free angle (0: initial)", self.free_angle.widget)
+        self.fields.addRow(self.initial)
+        self.fields.addRow(translate("MBD", "Free length"), self.free_length.widget)
+        self.fields.addRow(translate("MBD", "Free angle (0: initial)"), self.free_angle.widget)
         self.layout.addWidget(self.error)
         if self.creating:
             self.layout.addWidget(
                 self.label(
-                    "Translational: pick a point on each of two parts. Rotational: pick a revolute or "
-                    "cylindrical joint in the tree."
+                    translate(
+                        "MBD",
+                        "Translational: pick a point on each of two parts. Rotational: pick a revolute or "
+                        "cylindrical joint in the tree.",
+                    )
                 )
             )
             self.watch_selection()
@@ -130,20 +134,22 @@ class SpringPanel(TaskPanel):
 
     def create(self, stiffness: float, damping: float) -> App.DocumentObject:
         from ...cad.errors import CadError
-        from ...cad.makers import check_part, make_body, make_spring_damper
+        from ...cad.makers import check_part
         from ...cad.objects import body_of_part
 
         ensure_simulation(self.doc)
         if self.rotational():
-            return make_spring_damper(self.doc, None, None, None, None, stiffness, damping, joint=self.joint)
+            return make("make_spring_damper", self.doc, None, None, None, None, stiffness, damping, joint=self.joint)
         if len(self.points) != 2:
             raise CadError("spring-damper: pick a point on each of two parts (%d picked)" % len(self.points))
         if self.points[0][0] == self.points[1][0]:
             raise CadError("spring-damper: both points are on the part '%s'" % self.points[0][0].Label)
         for part, _ in self.points:
             check_part(part)
-        (b1, p1), (b2, p2) = [(body_of_part(self.doc, part) or make_body(self.doc, part), p) for part, p in self.points]
-        return make_spring_damper(self.doc, b1, p1, b2, p2, stiffness, damping)
+        (b1, p1), (b2, p2) = [
+            (body_of_part(self.doc, part) or make("make_body", self.doc, part), p) for part, p in self.points
+        ]
+        return make("make_spring_damper", self.doc, b1, p1, b2, p2, stiffness, damping)
 
     def apply(self) -> App.DocumentObject:
         from ...cad.errors import CadError
@@ -159,6 +165,6 @@ class SpringPanel(TaskPanel):
         if spring.Kind == "rotational":
             write_value(spring, "FreeAngle", self.free_angle.value(), "deg")
         else:
-            spring.UseInitialLength = self.initial.isChecked()
+            record_set(spring, "UseInitialLength", self.initial.isChecked())
             write_value(spring, "FreeLength", self.free_length.value(), "mm")
         return spring

@@ -50,6 +50,22 @@ check("plot dock shown", dock is not None and dock.isVisible())
 if dock is not None:
     wait(200)
     dock.grab().save(os.path.join(OUT_DIR, "study_plot_dock.png"))
+    mw = Gui.getMainWindow()
+    check(
+        "plot dock beside the 3D view, not in a corner",
+        mw.dockWidgetArea(dock) == QtCore.Qt.RightDockWidgetArea
+        and dock.width() >= 0.3 * mw.width()
+        and dock.height() >= 0.5 * mw.height()
+        and not dock.isFloating(),
+        (int(mw.dockWidgetArea(dock)), dock.width(), dock.height(), mw.width(), mw.height()),
+    )
+    image = dock.findChild(QtWidgets.QLabel, "MBD_StudyPlotImage")
+    check(
+        "the plot is scaled to the dock (not cut off)",
+        image.pixmap().width() <= dock.width() and image.pixmap().width() >= 0.6 * dock.width(),
+        (image.pixmap().width(), dock.width()),
+    )
+    save_window("study_window")
 check("report written", os.path.exists(os.path.join(out, "report.html")))
 panel.reject()
 wait(100)
