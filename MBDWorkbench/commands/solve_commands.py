@@ -6,10 +6,11 @@ responsive. The worker only computes; the results (also the partial results of a
 or failed run) are stored with the document in the GUI thread at the end, and the plot dock
 shows the new run.
 
-The summary box is an information box only for a run whose status is ``completed``; any
-other status (completed with warnings, failed, cancelled) gives a warning box listing the
-run's warnings, and an over-driven model refused before solving gives a warning box naming
-the drivers in conflict (docs/solver.md, "Run status and quality gate").
+The summary box is an information box only for a run whose status is ``completed``; a run
+completed with warnings or cancelled opens the Simulation panel, which lists its warnings below
+its status (no modal box; the Report view gets the whole text); a failed run gives a modal
+warning box, and so does an over-driven model refused before solving, naming the drivers in
+conflict (docs/solver.md, "Run status and quality gate").
 """
 
 from __future__ import annotations
@@ -352,7 +353,7 @@ class SolveCommand(Command):
         return active_document() is not None and solve_running() is None
 
     def Activated(self) -> None:
-        from ..solver.results.status import COMPLETED, OverdrivenError
+        from ..solver.results.status import CANCELLED, COMPLETED, COMPLETED_WITH_WARNINGS, OverdrivenError
 
         doc = active_document()
         try:
@@ -376,5 +377,26 @@ class SolveCommand(Command):
         body = run_text(stored, text, error, warnings)
         if error is None and status == COMPLETED:
             message("Solve", body, name=SUMMARY_BOX)
+        elif status in (COMPLETED_WITH_WARNINGS, CANCELLED) and show_in_panel(doc, stored, text, error):
+            import FreeCAD
+
+            FreeCAD.Console.PrintWarning("Solve: %s\n" % body)  # the Report view keeps the whole text
         else:
             warning_box("Solve", body, SUMMARY_BOX)
+
+
+def show_in_panel(doc: App.Document, stored, text: str, error: Exception | None) -> bool:
+    """Show a run's status, warnings and log in the Simulation panel (opened unless another task
+    panel is open); False when it cannot be shown there."""
+    import FreeCADGui
+
+    from ..cad.objects import find_simulation
+    from .task_panels import SimulationPanel, show
+
+    sim = find_simulation(doc)
+    if sim is None or FreeCADGui.Control.activeDialog():
+        return False
+    panel = SimulationPanel(doc, sim)
+    show(panel)
+    panel.show_run(stored, text, error)
+    return True

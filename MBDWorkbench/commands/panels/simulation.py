@@ -1,4 +1,4 @@
-"""Simulation panel: settings, gravity, Solve (the worker solve), log and status."""
+"""Simulation panel: settings, gravity, Solve (the worker solve), status, the run's warnings and log."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ GRAVITY_FIELDS = tuple(("Gravity" + c, "Gravity " + c.lower(), "mm/s^2") for c i
 
 
 class SimulationPanel(TaskPanel):
-    """Settings, gravity, a Solve button (applies the settings, then runs), the run's log and status."""
+    """Settings, gravity, a Solve button (applies the settings, then runs), the run's status,
+    warnings (a list below the status) and log."""
 
     KIND = "Simulation"
 
@@ -44,6 +45,8 @@ class SimulationPanel(TaskPanel):
             self.numbers[prop] = NumberField(prop, read_value(sim, prop, unit), unit)
             self.fields.addRow(text, self.numbers[prop].widget)
         self.integrator = self.combo("integrator", [(n, n) for n in integrators.names()], sim.Integrator)
+        self.integrator.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.integrator.setMinimumContentsLength(8)  # its longest name would widen the panel past the dock
         self.fields.addRow("Integrator", self.integrator)
         self.gravity = {prop: NumberField(prop, read_value(sim, prop, unit), unit) for prop, _, unit in GRAVITY_FIELDS}
         for prop, text, _ in GRAVITY_FIELDS:
@@ -54,8 +57,8 @@ class SimulationPanel(TaskPanel):
         self.free = QtWidgets.QCheckBox("Allow nothing grounded")
         self.free.setObjectName("free_flight")
         self.free.setChecked(bool(sim.AllowFreeFlight))
-        self.fields.addRow("", self.assemble)
-        self.fields.addRow("", self.free)
+        self.fields.addRow(self.assemble)  # spanning both columns: the panel fits the default task dock
+        self.fields.addRow(self.free)
         self.layout.addWidget(self.error)
         self.solve_button = QtWidgets.QPushButton("Solve (applies the settings)")
         self.solve_button.setObjectName("solve")
@@ -64,6 +67,9 @@ class SimulationPanel(TaskPanel):
         self.status = self.label(_status_text(sim))
         self.status.setObjectName("status")
         self.layout.addWidget(self.status)
+        self.warnings = warnings_list(qt_modules()[0], QtWidgets)
+        self.layout.addWidget(self.warnings)
+        show_warnings(self.warnings, _stored_warnings(sim))
         self.log = QtWidgets.QPlainTextEdit()
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
@@ -89,7 +95,7 @@ class SimulationPanel(TaskPanel):
     def solve(self) -> None:
         """Apply the settings (one undoable step), run the Solve worker, show log and status."""
         from ...cad.errors import CadError
-        from ..solve_commands import run_status, run_text, solve_document
+        from ..solve_commands import solve_document
 
         try:
             with transaction(self.doc, "Edit simulation"):
@@ -107,9 +113,51 @@ class SimulationPanel(TaskPanel):
             stored, text, error = None, str(exc), exc
         finally:
             self.solve_button.setEnabled(True)
+        self.show_run(stored, text, error)
+
+    def show_run(self, stored, text: str, error: Exception | None) -> None:
+        """Show a run's status, warnings (the list below the status) and log."""
+        from ..solve_commands import run_status, run_text
+
         status, warnings = run_status(stored, error)
         self.log.setPlainText(run_text(stored, text, error, warnings))
         self.status.setText("Status: %s" % (status or "failed"))
+        show_warnings(self.warnings, warnings)
+
+
+def warnings_list(QtCore, QtWidgets):
+    """The list of a run's warnings (objectName ``warnings``): one wrapped item each, readable
+    at the task dock's default width; hidden while there is none."""
+    widget = QtWidgets.QListWidget()
+    widget.setObjectName("warnings")
+    widget.setWordWrap(True)
+    widget.setResizeMode(QtWidgets.QListView.Adjust)  # re-wrap the items when the dock is resized
+    widget.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+    widget.setMinimumHeight(140)
+    return widget
+
+
+def show_warnings(widget, warnings: list) -> None:
+    """Fill the warnings list with one item per RunWarning ('kind at t = ...: message')."""
+    from ...solver.results.status import describe
+
+    widget.clear()
+    for w in warnings:
+        widget.addItem(describe(w))
+        widget.item(widget.count() - 1).setToolTip(w.message)
+    widget.setVisible(bool(warnings))
+
+
+def _stored_warnings(sim: App.DocumentObject) -> list:
+    """The RunWarnings of the results stored with ``sim`` ([] without results)."""
+    from ...cad.results_store import load_results
+    from ...solver.results.status import RunWarning
+
+    try:
+        stored = load_results(sim)
+    except Exception:  # an unreadable archive: the panel still opens (the log says what is stored)
+        return []
+    return [RunWarning.from_dict(w) for w in stored.summary.get("warnings", [])] if stored is not None else []
 
 
 def _status_text(sim: App.DocumentObject) -> str:
