@@ -90,7 +90,7 @@ def _run_kinematics(args: argparse.Namespace, label: str):
     from .solver.analyses.kinematics import kinematic_analysis
 
     overrides = dict(t_end=args.t_end, output_step=args.output_step, check_limits=False if args.no_limits else None)
-    model = relaxed(load_model(args.model, "kinematics", overrides), args.relax)
+    model = relaxed(load_model(args.model, "kinematics", overrides), getattr(args, "relax", False))
     model.settings.check_limits = model.settings.check_limits and not args.no_limits
     out = out_dir(args.out, args.model, "_" + label)
     try:
@@ -148,7 +148,10 @@ def cmd_statics(args: argparse.Namespace) -> int:
     """Static equilibrium with the drivers held at their value at --t."""
     from .solver.analyses.kinematics import static_equilibrium
 
-    model = relaxed(load_model(args.model, "statics", dict(check_limits=False if args.no_limits else None)), args.relax)
+    model = relaxed(
+        load_model(args.model, "statics", dict(check_limits=False if args.no_limits else None)),
+        getattr(args, "relax", False),
+    )
     model.settings.check_limits = model.settings.check_limits and not args.no_limits
     out = out_dir(args.out, args.model, "_statics")
     try:

@@ -55,7 +55,47 @@ class CheckCommand(Command):
         except Exception as exc:
             show_error("Check model", exc)
             return
-        message("Check model", text, name=CHECK_BOX)
+        if "relax:" not in text:
+            message("Check model", text, name=CHECK_BOX)
+            return
+        if check_box_with_relax(text):
+            make_determinate(doc)
+
+
+def check_box_with_relax(text: str) -> bool:
+    """The Check result (modal, asked for) with a 'Make statically determinate' button; True when
+    the user pressed it."""
+    import FreeCAD
+
+    _, _, QtWidgets = qt_modules()
+    FreeCAD.Console.PrintMessage("Check model: %s\n" % text)
+    box = QtWidgets.QMessageBox(main_window())
+    box.setObjectName(CHECK_BOX)
+    box.setWindowTitle("Check model")
+    box.setIcon(QtWidgets.QMessageBox.Information)
+    box.setText(text)
+    relax = box.addButton("Make statically determinate", QtWidgets.QMessageBox.AcceptRole)
+    relax.setObjectName("make_determinate")
+    box.addButton(QtWidgets.QMessageBox.Close)
+    run = getattr(box, "exec", None) or box.exec_
+    run()
+    return box.clickedButton() is relax
+
+
+def make_determinate(doc: App.Document) -> None:
+    """Set the Simulation's MakeDeterminate (one undoable step): every Solve relaxes the joints."""
+    import FreeCAD
+
+    from ..cad.makers import make_simulation
+    from ..cad.objects import find_simulation
+
+    doc.openTransaction("Make statically determinate")
+    sim = find_simulation(doc) or make_simulation(doc)
+    sim.MakeDeterminate = True
+    doc.commitTransaction()
+    FreeCAD.Console.PrintMessage(
+        "Simulation '%s': MakeDeterminate set; each Solve relaxes the joints the Check proposed\n" % sim.Label
+    )
 
 
 class SolveRun:
@@ -273,12 +313,15 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     if panel is not None and panel.doc_name == doc.Name:
         panel.reject()  # the animation shows the run being replaced
     model, mapping = _model(doc)
+    sim = find_simulation(doc)
+    if sim is not None and getattr(sim, "MakeDeterminate", False):
+        model = determinate(model)
     res, error = SolveRun(model).run()
     if res is None or not len(res):
         return None, str(error), error
     if not document_alive(doc):
         raise ValueError("the document was closed during the run; its results are discarded")
-    sim = find_simulation(doc) or make_simulation(doc)
+    sim = sim or make_simulation(doc)
     doc.openTransaction("Store results")
     stored = store_results(sim, res, mapping)
     doc.commitTransaction()
@@ -287,6 +330,19 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     results_changed(doc)
     text = "\n".join(summary_lines(res.summary()))
     return stored, text, error
+
+
+def determinate(model: Model) -> Model:
+    """The model made statically determinate (analyses.mobility.relax), each relaxation printed
+    to the Report view; the run's summary and report list them."""
+    import FreeCAD
+
+    from ..solver.analyses.mobility import relax
+
+    model, _ = relax(model)
+    for line in model.relaxations:
+        FreeCAD.Console.PrintMessage("Make statically determinate: relaxed %s\n" % line)
+    return model
 
 
 def warning_box(title: str, text: str, name: str, details: str | None = None) -> None:
@@ -386,17 +442,19 @@ class SolveCommand(Command):
 
 
 def show_in_panel(doc: App.Document, stored, text: str, error: Exception | None) -> bool:
-    """Show a run's status, warnings and log in the Simulation panel (opened unless another task
-    panel is open); False when it cannot be shown there."""
+    """Show a run's status, warnings and log in the Simulation panel (opened through the view
+    provider's edit mode unless another task panel is open); False when it cannot be shown there."""
     import FreeCADGui
 
     from ..cad.objects import find_simulation
-    from .task_panels import SimulationPanel, show
+    from .panels.base import open_panel
 
     sim = find_simulation(doc)
     if sim is None or FreeCADGui.Control.activeDialog():
         return False
-    panel = SimulationPanel(doc, sim)
-    show(panel)
+    FreeCADGui.getDocument(doc.Name).setEdit(sim.Name)
+    panel = open_panel()
+    if not hasattr(panel, "show_run"):
+        return False
     panel.show_run(stored, text, error)
     return True

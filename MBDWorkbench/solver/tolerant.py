@@ -14,6 +14,7 @@ A model whose independent equations do not close still fails, naming the joint.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -23,11 +24,16 @@ from .errors import AssemblyError
 from .model.catalog import JOINTS
 from .quality import constraint_rank
 from .results.status import RunWarning
-from .system.assembly import BodyMove, assemble_initial_state, length_scale
+from .system.assembly import BodyMove, apply_increment, assemble, assemble_initial_state, length_scale, scaling
 from .system.scaled_rank import independent_rows, scaled_constraint_jacobian
 from .system.system import System
 from .tolerances import CAD_REDUNDANCY_TOL
 
+MISALIGNMENT_MOVES = (
+    4  # moves along the free motion at most, to leave a dead centre where the rail's bodies stand still
+)
+MOVE = 0.05  # size of one move (the largest dimensionless coordinate: about 3 deg)
+STILL = 1e-6  # bodies whose share of the free motion is below this stand still
 HINT = "relax it with --relax / 'Make statically determinate', or fix the CAD"
 
 
@@ -43,26 +49,49 @@ def cad_redundant_equations(system: System, Y: np.ndarray, t: float, tol: float 
 
 
 def misalignments(system: System, reduced: System, Y: np.ndarray, t: float) -> dict:
-    """{(joint index, equation index): angle [rad]} of each dropped equation at the assembled state
-    Y: the largest sine, over the motions the kept joint equations allow, of the dropped equation's
-    rate relative to the speed of the bodies it binds (their 6 velocity columns each, dimensionless). A slider rail
-    1 deg off the plane of a planar mechanism gives 1 deg."""
-    Jr = scaled_constraint_jacobian(reduced, t, Y)
-    N = scipy.linalg.null_space(Jr[reduced.row_owner < len(system.model.joints)])
+    """{(joint index, equation index): angle [rad]} of each dropped equation: the largest sine,
+    over the motions the kept joint equations allow, of the dropped equation's rate relative to
+    the speed of the bodies it binds (their 6 velocity columns each, dimensionless). A slider rail
+    1 deg off the plane of a planar mechanism gives 1 deg. Measured at the assembled state Y, or,
+    where those bodies do not move there (a dead centre), a few small moves along the free motion
+    further (drivers released)."""
+    free = System(dataclasses.replace(system.model, drivers=[]), dropped=reduced.dropped)
+    for _ in range(MISALIGNMENT_MOVES):
+        out, N = _misalignments_at(system, free, Y, t)
+        if out is not None or N.shape[1] == 0:
+            break
+        try:
+            Y = assemble(
+                free, apply_increment(free, Y, MOVE * N[:, 0] / np.max(np.abs(N[:, 0])) * _columns(free, Y)), t
+            )
+        except AssemblyError:
+            break
+    return out if out is not None else {key: 0.0 for key in reduced.dropped}
+
+
+def _columns(system: System, Y: np.ndarray) -> np.ndarray:
+    """Column scale of the dimensionless coordinates (L for linear, 1 for angular)."""
+    return scaling(system, length_scale(system, Y))[1]
+
+
+def _misalignments_at(system: System, free: System, Y: np.ndarray, t: float) -> tuple:
+    """(misalignments at Y, or None where no dropped equation's bodies move; the free motions N)."""
+    N = scipy.linalg.null_space(scaled_constraint_jacobian(free, t, Y))
     J = scaled_constraint_jacobian(system, t, Y)
-    out = {}
+    out, moving = {}, False
     for r, row in enumerate(system.rows):
         key = (int(row["owner"]), row.get("index"))
-        if key not in reduced.dropped:
+        if key not in free.dropped:
             continue
         cols = [6 * b + c for b in (row["bi"], row["bj"]) if b >= 0 for c in range(6)]
         a, B = N.T @ J[r], N[cols]
         sine = 0.0
-        if N.shape[1] and np.any(B):
+        if N.shape[1] and np.linalg.norm(B) > STILL * np.linalg.norm(N):
+            moving = True
             c = np.linalg.lstsq(B.T @ B, a, rcond=1e-12)[0]
             sine = math.sqrt(max(0.0, float(a @ c))) / max(float(np.linalg.norm(J[r])), 1e-300)
         out[key] = math.asin(min(1.0, sine))
-    return out
+    return (out if moving else None), N
 
 
 def locked_by_tolerance(system: System, Y_nominal: np.ndarray, Y: np.ndarray, t: float) -> bool:

@@ -57,8 +57,16 @@ class SimulationPanel(TaskPanel):
         self.free = QtWidgets.QCheckBox("Allow nothing grounded")
         self.free.setObjectName("free_flight")
         self.free.setChecked(bool(sim.AllowFreeFlight))
+        self.determinate = QtWidgets.QCheckBox("Make statically determinate")
+        self.determinate.setObjectName("make_determinate")
+        self.determinate.setToolTip(
+            "Relax the joints the mobility analysis proposes (e.g. revolute -> cylindrical) before each run, "
+            "so that every reaction is unique; the summary and the report list them"
+        )
+        self.determinate.setChecked(bool(getattr(sim, "MakeDeterminate", False)))
         self.fields.addRow(self.assemble)  # spanning both columns: the panel fits the default task dock
         self.fields.addRow(self.free)
+        self.fields.addRow(self.determinate)
         self.layout.addWidget(self.error)
         self.solve_button = QtWidgets.QPushButton("Solve (applies the settings)")
         self.solve_button.setObjectName("solve")
@@ -90,6 +98,7 @@ class SimulationPanel(TaskPanel):
             write_value(sim, prop, values[prop], unit)
         sim.Integrator = self.integrator.currentData()
         sim.Assemble, sim.AllowFreeFlight = self.assemble.isChecked(), self.free.isChecked()
+        sim.MakeDeterminate = self.determinate.isChecked()
         return sim
 
     def solve(self) -> None:

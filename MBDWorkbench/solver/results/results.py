@@ -614,7 +614,7 @@ class Results:
             joints=self.joint_names,
             drivers=self.driver_names,
             warnings=[w.to_dict() for w in getattr(self, "warnings", [])],
-            relaxations=list(self.model.relaxations),
+            relaxations=list(getattr(self.model, "relaxations", [])),
             versions=software_versions(),
         )
 
