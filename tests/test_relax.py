@@ -3,6 +3,7 @@ analysis proposes, applied as a reported change of the model; the relaxed planar
 reactions match planar statics solved here by hand, and are unique (no redundant equation left)."""
 
 import copy
+import html
 import json
 import math
 import os
@@ -83,7 +84,8 @@ def test_cli_simulate_relax_reports_the_change(tmp_path, capsys):
     d["settings"] = dict(d.get("settings", {}), t_end=0.05)
     path.write_text(json.dumps(d))
     out = tmp_path / "run"
-    code = main(["simulate", str(path), "--relax", "--quiet", "--out", str(out)])
+    report = tmp_path / "report"
+    code = main(["simulate", str(path), "--relax", "--quiet", "--out", str(out), "--report", str(report)])
     text = capsys.readouterr().out
     summary = json.loads((out / "summary.json").read_text())
     assert summary["relaxations"] and all(f"relaxed {r}" in text for r in summary["relaxations"])
@@ -92,3 +94,5 @@ def test_cli_simulate_relax_reports_the_change(tmp_path, capsys):
     saved = json.loads((out / "model.json").read_text())
     assert "relaxations" not in saved and sorted(j["type"] for j in saved["joints"]) != ["revolute"] * 4
     assert math.isfinite(summary["energy_drift"])
+    page = "".join(p.read_text() for p in report.glob("*.html"))
+    assert "Relaxed joints" in page and all(html.escape(r) in page for r in summary["relaxations"])
