@@ -7,10 +7,10 @@ or failed run) are stored with the document in the GUI thread at the end, and th
 shows the new run.
 
 The summary box is an information box only for a run whose status is ``completed``; a run
-completed with warnings or cancelled opens the Simulation panel, which lists its warnings below
-its status (no modal box; the Report view gets the whole text); a failed run gives a modal
-warning box, and so does an over-driven model refused before solving, naming the drivers in
-conflict (docs/solver.md, "Run status and quality gate").
+completed with warnings or cancelled gets a non-modal notice (it blocks nothing) and the
+Simulation panel lists its warnings below its status; a failed run gives a modal warning box,
+and so does an over-driven model refused before solving, naming the drivers in conflict
+(docs/solver.md, "Run status and quality gate").
 """
 
 from __future__ import annotations
@@ -433,28 +433,30 @@ class SolveCommand(Command):
         body = run_text(stored, text, error, warnings)
         if error is None and status == COMPLETED:
             message("Solve", body, name=SUMMARY_BOX)
-        elif status in (COMPLETED_WITH_WARNINGS, CANCELLED) and show_in_panel(doc, stored, text, error):
-            import FreeCAD
-
-            FreeCAD.Console.PrintWarning("Solve: %s\n" % body)  # the Report view keeps the whole text
+        elif status in (COMPLETED_WITH_WARNINGS, CANCELLED):
+            notice_box("Solve", body + PANEL_NOTE, SUMMARY_BOX)
         else:
             warning_box("Solve", body, SUMMARY_BOX)
 
 
-def show_in_panel(doc: App.Document, stored, text: str, error: Exception | None) -> bool:
-    """Show a run's status, warnings and log in the Simulation panel (opened through the view
-    provider's edit mode unless another task panel is open); False when it cannot be shown there."""
-    import FreeCADGui
+PANEL_NOTE = "\n\nThe warnings stay listed in the Simulation panel (double-click the Simulation)."
+_notices: list = []  # the open non-modal notices (kept from the garbage collector)
 
-    from ..cad.objects import find_simulation
-    from .panels.base import open_panel
 
-    sim = find_simulation(doc)
-    if sim is None or FreeCADGui.Control.activeDialog():
-        return False
-    FreeCADGui.getDocument(doc.Name).setEdit(sim.Name)
-    panel = open_panel()
-    if not hasattr(panel, "show_run"):
-        return False
-    panel.show_run(stored, text, error)
-    return True
+def notice_box(title: str, text: str, name: str) -> None:
+    """A NON-modal QMessageBox with the Warning icon (objectName ``name``): it blocks nothing and
+    closes with OK; also printed to FreeCAD's console as a warning."""
+    import FreeCAD
+
+    QtCore, _, QtWidgets = qt_modules()
+    FreeCAD.Console.PrintWarning("%s: %s\n" % (title, text))
+    box = QtWidgets.QMessageBox(main_window())
+    box.setObjectName(name)
+    box.setWindowTitle(title)
+    box.setIcon(QtWidgets.QMessageBox.Warning)
+    box.setText(text)
+    box.setStandardButtons(QtWidgets.QMessageBox.Ok)
+    box.setWindowModality(QtCore.Qt.NonModal)
+    box.finished.connect(lambda *_: _notices.remove(box) if box in _notices else None)
+    _notices.append(box)
+    box.show()
