@@ -20,11 +20,13 @@ import os
 
 from .cli_common import (
     NO_LIMITS_HELP,
+    RELAX_HELP,
     Progress,
     cancel_on_signals,
     exit_code,
     load_model,
     out_dir,
+    relaxed,
     report_stopped_run,
     status_lines,
 )
@@ -88,7 +90,7 @@ def _run_kinematics(args: argparse.Namespace, label: str):
     from .solver.analyses.kinematics import kinematic_analysis
 
     overrides = dict(t_end=args.t_end, output_step=args.output_step, check_limits=False if args.no_limits else None)
-    model = load_model(args.model, "kinematics", overrides)
+    model = relaxed(load_model(args.model, "kinematics", overrides), getattr(args, "relax", False))
     model.settings.check_limits = model.settings.check_limits and not args.no_limits
     out = out_dir(args.out, args.model, "_" + label)
     try:
@@ -146,7 +148,10 @@ def cmd_statics(args: argparse.Namespace) -> int:
     """Static equilibrium with the drivers held at their value at --t."""
     from .solver.analyses.kinematics import static_equilibrium
 
-    model = load_model(args.model, "statics", dict(check_limits=False if args.no_limits else None))
+    model = relaxed(
+        load_model(args.model, "statics", dict(check_limits=False if args.no_limits else None)),
+        getattr(args, "relax", False),
+    )
     model.settings.check_limits = model.settings.check_limits and not args.no_limits
     out = out_dir(args.out, args.model, "_statics")
     try:
@@ -215,6 +220,7 @@ def _kin_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
     p.add_argument("--overwrite", action="store_true", help=OVERWRITE_HELP)
+    p.add_argument("--relax", action="store_true", help=RELAX_HELP)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -18,11 +18,13 @@ import traceback
 from .analysis_cli import register as register_analyses
 from .cli_common import (
     NO_LIMITS_HELP,
+    RELAX_HELP,
     Progress,
     cancel_on_signals,
     exit_code,
     load_model,
     out_dir,
+    relaxed,
     report_stopped_run,
     signals_handled,
     status_lines,
@@ -47,7 +49,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     sizes = dict(
         t_end=args.t_end, step=args.step, output_step=args.output_step, check_limits=False if no_limits else None
     )
-    model = load_model(args.model, "simulate", sizes)
+    model = relaxed(load_model(args.model, "simulate", sizes), getattr(args, "relax", False))
     refuse_unused_rho_inf(args.rho_inf, args.integrator or model.settings.integrator)
     out = out_dir(args.out, args.model, "_results")
     overrides = dict(
@@ -242,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="no accuracy estimate (it runs the model a second time, in a second process: docs/solver.md)",
     )
+    s.add_argument("--relax", action="store_true", help=RELAX_HELP)
     s.add_argument("--no-limits", action="store_true", help=NO_LIMITS_HELP)
     s.add_argument("--out", help="results directory (default: <model>_results)")
     s.add_argument("--report", help="also write the motion-study report into this directory")

@@ -58,6 +58,27 @@ def load_model(path: str, analysis: str | None = None, overrides: dict | None = 
     return from_dict(data)
 
 
+RELAX_HELP = (
+    "make the model statically determinate first: apply the joint relaxations the mobility analysis proposes "
+    "(e.g. revolute -> cylindrical), listed in the output and summary.json, so that every reaction is unique"
+)
+
+
+def relaxed(model: Model, relax: bool) -> Model:
+    """``model``, or with ``relax`` its statically determinate copy (analyses.mobility.relax),
+    each relaxation printed ("relaxed joint 'X': revolute -> cylindrical")."""
+    if not relax:
+        return model
+    from .solver.analyses.mobility import relax as relax_model
+
+    model, steps = relax_model(model)
+    for line in model.relaxations:
+        print("relaxed " + line)
+    if not steps:
+        print("--relax: no redundant joint equation, the model is unchanged")
+    return model
+
+
 def refuse_oversized(data: object, analysis: str, overrides: dict) -> None:
     """ModelError with the size estimate (validate.refuse_run_size) when the run of the JSON
     model ``data`` (settings ``overrides`` applied: t_end, step, output_step [s], check_limits)

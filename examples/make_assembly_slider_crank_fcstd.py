@@ -23,8 +23,10 @@ R, L = 40.0, 120.0  # crank radius, rod length [mm]
 RAIL_X = -40.0  # the rail's face x = RAIL_X carries the slide line y = -12, z = 16 [mm]
 
 
-def build(doc):
-    """Add the Assembly, import it and add the motor; returns the import report."""
+def build(doc, rail_tilt_deg=0.0):
+    """Add the Assembly, import it and add the motor; returns the import report. ``rail_tilt_deg``
+    turns the rail about y through its slide point (a rail that far off square to the crank axis:
+    tests/cad/test_assembly_tolerant_freecad.py)."""
     import FreeCAD as App
     from assembly_helpers import circle, face, ground, import_with_motor, joint, new_assembly, vertex
     from make_slider_crank_fcstd import link
@@ -36,20 +38,23 @@ def build(doc):
     slider = link(doc, "Slider", R + L - 15, R + L + 15, 12, 16, 8, (R + L,))
     rail = doc.addObject("Part::Box", "Rail")
     rail.Length, rail.Width, rail.Height = 20, 10, 8
-    rail.Placement.Base = App.Vector(RAIL_X - 20, -22, 16)
+    end, on_rail = (R + L + 15, -12, 16), (RAIL_X, -12, 16)
+    tilt = App.Rotation(App.Vector(0, 1, 0), rail_tilt_deg)
+    rail.Placement = App.Placement(App.Vector(*on_rail), tilt).multiply(
+        App.Placement(App.Vector(RAIL_X - 20, -22, 16) - App.Vector(*on_rail), App.Rotation())
+    )
     for part in (frame, crank, rod, slider, rail):
         asm.addObject(part)
     doc.recompute()
     for part in (frame, rail):
         ground(joints, part)
-    end, on_rail = (R + L + 15, -12, 16), (RAIL_X, -12, 16)
     # element names first: each joint made runs the Assembly's solver, which may move the parts
     pins = [  # [edge, edge]: the JCS at the circle's centre (UtilsAssembly.findPlacement)
         ((frame, [circle(frame, (0, 0, 0))] * 2), (crank, [circle(crank, (0, 0, 0))] * 2), "Pivot"),
         ((crank, [circle(crank, (R, 0, 8))] * 2), (rod, [circle(rod, (R, 0, 8))] * 2), "CrankPin"),
         ((rod, [circle(rod, (R + L, 0, 16))] * 2), (slider, [circle(slider, (R + L, 0, 16))] * 2), "RodPin"),
     ]
-    rail_face = [face(rail, (1, 0, 0), on_rail), vertex(rail, on_rail)]
+    rail_face = [face(rail, tuple(tilt.multVec(App.Vector(1, 0, 0))), on_rail), vertex(rail, on_rail)]
     slider_face = [face(slider, (1, 0, 0), end), vertex(slider, end)]
     pivot = [joint(asm, joints, "Revolute", *pin) for pin in pins][0]
     joint(asm, joints, "Slider", (rail, rail_face), (slider, slider_face), "Guide")

@@ -503,6 +503,31 @@ def assembly_label(obj) -> str | None:
     return source.Label if source is not None else None
 
 
+def joint_source(obj) -> str | None:
+    """The geometry our joint ``obj`` was made from, for messages: "Assembly joint 'Slider' on
+    Rail.Face6 and Block.Face3" for an imported joint (its Assembly joint's references), the
+    picked references of a joint made in the workbench, or None when it has none."""
+    ref = str(getattr(obj, "Reference1", "") or "")
+    if ref.startswith(SOURCE_PREFIX):
+        source = obj.Document.getObject(ref[len(SOURCE_PREFIX) :])
+        if source is None:
+            return None
+        sides = [_reference_text(first_property(source, "Reference%d" % k)) for k in (1, 2)]
+        return "Assembly joint '%s' on %s" % (source.Label, " and ".join(s for s in sides if s) or "?")
+    picks = [str(getattr(obj, "Reference%d" % k, "") or "") for k in (1, 2)]
+    picks = [p for p in picks if p and p != "ground"]
+    return " and ".join(picks) or None
+
+
+def _reference_text(ref) -> str:
+    """An Assembly reference (XLinkSub: (root, [element path, ...])) as its element paths."""
+    try:
+        paths = [str(p) for p in ref[1] if str(p)]
+    except (TypeError, IndexError):
+        return str(ref or "")
+    return ", ".join(p.rstrip(".") for p in paths[:1]) or ""
+
+
 def _set_second_frame(obj, m: MappedJoint | CouplerJoint) -> None:
     obj.SeparateFrames = m.frame2 is not None
     if m.frame2 is not None:

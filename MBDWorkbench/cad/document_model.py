@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..solver.model.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from .archive import check_document_file
-from .assembly_import import assembly_label, import_warnings, sync_assemblies
+from .assembly_import import assembly_label, import_warnings, joint_source, sync_assemblies
 from .errors import CadError
 from .force_fields import COMPONENTS, driver_unit, field_unit, optional, property_name
 from .joint_references import joint_frames, uses_second_frame
@@ -434,6 +434,7 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
         settings=settings,
         description="from FreeCAD document %s" % doc.Label,
     )
+    model.sources = {names[o.Name]: joint_source(o) for o in by_type["Joint"] if joint_source(o)}
     try:
         validate(model)
     except ModelError as exc:

@@ -298,6 +298,14 @@ class SimulationProxy(_Proxy):
                 False,
             ),
             (
+                "App::PropertyBool",
+                "MakeDeterminate",
+                g,
+                "Make statically determinate: relax the joints the mobility analysis proposes before each run "
+                "(e.g. revolute -> cylindrical), so that every reaction is unique; the report lists them",
+                False,
+            ),
+            (
                 "App::PropertyFileIncluded",
                 "ResultsArchive",
                 "Results",

@@ -6,10 +6,11 @@ responsive. The worker only computes; the results (also the partial results of a
 or failed run) are stored with the document in the GUI thread at the end, and the plot dock
 shows the new run.
 
-The summary box is an information box only for a run whose status is ``completed``; any
-other status (completed with warnings, failed, cancelled) gives a warning box listing the
-run's warnings, and an over-driven model refused before solving gives a warning box naming
-the drivers in conflict (docs/solver.md, "Run status and quality gate").
+The summary box is an information box only for a run whose status is ``completed``; a run
+completed with warnings or cancelled gets a non-modal notice (it blocks nothing) and the
+Simulation panel lists its warnings below its status; a failed run gives a modal warning box,
+and so does an over-driven model refused before solving, naming the drivers in conflict
+(docs/solver.md, "Run status and quality gate").
 """
 
 from __future__ import annotations
@@ -54,7 +55,47 @@ class CheckCommand(Command):
         except Exception as exc:
             show_error(translate("MBD", "Check model"), exc)
             return
-        message(translate("MBD", "Check model"), text, name=CHECK_BOX)
+        if "relax:" not in text:
+            message(translate("MBD", "Check model"), text, name=CHECK_BOX)
+            return
+        if check_box_with_relax(text):
+            make_determinate(doc)
+
+
+def check_box_with_relax(text: str) -> bool:
+    """The Check result (modal, asked for) with a 'Make statically determinate' button; True when
+    the user pressed it."""
+    import FreeCAD
+
+    _, _, QtWidgets = qt_modules()
+    FreeCAD.Console.PrintMessage("Check model: %s\n" % text)
+    box = QtWidgets.QMessageBox(main_window())
+    box.setObjectName(CHECK_BOX)
+    box.setWindowTitle("Check model")
+    box.setIcon(QtWidgets.QMessageBox.Information)
+    box.setText(text)
+    relax = box.addButton("Make statically determinate", QtWidgets.QMessageBox.AcceptRole)
+    relax.setObjectName("make_determinate")
+    box.addButton(QtWidgets.QMessageBox.Close)
+    run = getattr(box, "exec", None) or box.exec_
+    run()
+    return box.clickedButton() is relax
+
+
+def make_determinate(doc: App.Document) -> None:
+    """Set the Simulation's MakeDeterminate (one undoable step): every Solve relaxes the joints."""
+    import FreeCAD
+
+    from ..cad.makers import make_simulation
+    from ..cad.objects import find_simulation
+
+    doc.openTransaction("Make statically determinate")
+    sim = find_simulation(doc) or make_simulation(doc)
+    sim.MakeDeterminate = True
+    doc.commitTransaction()
+    FreeCAD.Console.PrintMessage(
+        "Simulation '%s': MakeDeterminate set; each Solve relaxes the joints the Check proposed\n" % sim.Label
+    )
 
 
 class SolveRun:
@@ -272,12 +313,15 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     if panel is not None and panel.doc_name == doc.Name:
         panel.reject()  # the animation shows the run being replaced
     model, mapping = _model(doc)
+    sim = find_simulation(doc)
+    if sim is not None and getattr(sim, "MakeDeterminate", False):
+        model = determinate(model)
     res, error = SolveRun(model).run()
     if res is None or not len(res):
         return None, str(error), error
     if not document_alive(doc):
         raise ValueError("the document was closed during the run; its results are discarded")
-    sim = find_simulation(doc) or make_simulation(doc)
+    sim = sim or make_simulation(doc)
     doc.openTransaction("Store results")
     stored = store_results(sim, res, mapping)
     doc.commitTransaction()
@@ -286,6 +330,19 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     results_changed(doc)
     text = "\n".join(summary_lines(res.summary()))
     return stored, text, error
+
+
+def determinate(model: Model) -> Model:
+    """The model made statically determinate (analyses.mobility.relax), each relaxation printed
+    to the Report view; the run's summary and report list them."""
+    import FreeCAD
+
+    from ..solver.analyses.mobility import relax
+
+    model, _ = relax(model)
+    for line in model.relaxations:
+        FreeCAD.Console.PrintMessage("Make statically determinate: relaxed %s\n" % line)
+    return model
 
 
 def warning_box(title: str, text: str, name: str, details: str | None = None) -> None:
@@ -352,7 +409,7 @@ class SolveCommand(Command):
         return active_document() is not None and solve_running() is None
 
     def Activated(self) -> None:
-        from ..solver.results.status import COMPLETED, OverdrivenError
+        from ..solver.results.status import CANCELLED, COMPLETED, COMPLETED_WITH_WARNINGS, OverdrivenError
 
         doc = active_document()
         try:
@@ -376,5 +433,30 @@ class SolveCommand(Command):
         body = run_text(stored, text, error, warnings)
         if error is None and status == COMPLETED:
             message(translate("MBD", "Solve"), body, name=SUMMARY_BOX)
+        elif status in (COMPLETED_WITH_WARNINGS, CANCELLED):
+            notice_box(translate("MBD", "Solve"), body + PANEL_NOTE, SUMMARY_BOX)
         else:
             warning_box("Solve", body, SUMMARY_BOX)
+
+
+PANEL_NOTE = "\n\nThe warnings stay listed in the Simulation panel (double-click the Simulation)."
+_notices: list = []  # the open non-modal notices (kept from the garbage collector)
+
+
+def notice_box(title: str, text: str, name: str) -> None:
+    """A NON-modal QMessageBox with the Warning icon (objectName ``name``): it blocks nothing and
+    closes with OK; also printed to FreeCAD's console as a warning."""
+    import FreeCAD
+
+    QtCore, _, QtWidgets = qt_modules()
+    FreeCAD.Console.PrintWarning("%s: %s\n" % (title, text))
+    box = QtWidgets.QMessageBox(main_window())
+    box.setObjectName(name)
+    box.setWindowTitle(title)
+    box.setIcon(QtWidgets.QMessageBox.Warning)
+    box.setText(text)
+    box.setStandardButtons(QtWidgets.QMessageBox.Ok)
+    box.setWindowModality(QtCore.Qt.NonModal)
+    box.finished.connect(lambda *_: _notices.remove(box) if box in _notices else None)
+    _notices.append(box)
+    box.show()

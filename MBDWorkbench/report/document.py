@@ -115,6 +115,7 @@ def build(
     blocks += key_results(data, peaks)
     blocks += warning_blocks(warns)
     blocks += model_blocks(data.model)
+    blocks += relaxation_blocks(data.summary)
     blocks += mobility_blocks(mob)
     blocks += peak_blocks(peaks, mob, data.summary.get("accuracy"))
     blocks += coupling_blocks(derived.coupling_peaks(data))
@@ -253,6 +254,21 @@ def warning_blocks(warns: list[tuple[str, str]]) -> list[Block]:
             )
         ]
     return out + [Para(f"{title}: {text}", "warning") for title, text in warns]
+
+
+def relaxation_blocks(summary: dict) -> list[Block]:
+    """The joints the run relaxed to make the model statically determinate (--relax)."""
+    relaxed = summary.get("relaxations") or []
+    if not relaxed:
+        return []
+    return [
+        Heading("Relaxed joints", 2),
+        Para(
+            "Made statically determinate before the run (--relax / 'Make statically determinate'), so that every "
+            "reaction is unique: " + "; ".join(relaxed) + ". The joint table above lists the relaxed types.",
+            "note",
+        ),
+    ]
 
 
 # ----------------------------------------------------------------------------- model

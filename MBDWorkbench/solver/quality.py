@@ -32,6 +32,7 @@ from .results.status import OverdrivenError, RunWarning
 from .system.assembly import length_scale
 from .system.scaled_rank import (
     conditioning,
+    independent_rows,
     is_large,
     jacobian_for_rank,
     relative_rank,
@@ -102,8 +103,6 @@ def constraint_rank(system: System, Y: np.ndarray, t: float, tol: float = RANK_T
     on the dimensionless Jacobian. Full rank is decided by one SVD; a large model's by the sparse
     certificate (scaled_rank.certainly_full_rank), else by a pivoted QR. Only a deficient Jacobian
     pays for the row-by-row selection."""
-    from .analyses.mobility import independent_rows
-
     m = system.m
     if m == 0:
         return RankReport(np.zeros((0, 6 * system.nb)), 0, [], [], [])

@@ -36,6 +36,7 @@ from .results.results import Results
 from .results.status import CANCELLED, COMPLETED, FAILED, final_status
 from .system.assembly import assemble_initial_state
 from .system.system import System
+from .tolerant import locked_by_tolerance, tolerant_start
 
 CANCEL_CHECK_S = 0.25  # wall time [s] between two checks of cancel() within a long output interval
 
@@ -90,14 +91,17 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
     """:func:`simulate` after its checks."""
     settings = model.settings
     system = System(model)
-    res = Results(system, settings)
     t0 = 0.0
     index = METHODS[settings.integrator].index
     quality.check_profiles_at(model, t0, index)
-    Y = system.Y0.copy()
+    Y, moves, tolerant = system.Y0.copy(), None, []
     if settings.assemble:
-        Y, res.assembly = _assembled(system, Y, t0, settings)
+        system, Y, moves, tolerant = _assembled(system, Y, t0, settings)
+    res = Results(system, settings)
+    if moves is not None:
+        res.assembly = moves
     start = quality.start_of_run(system, Y, t0, settings)
+    start.warnings[:0] = tolerant
     clock = time.perf_counter()
     stepper, t, t_next = None, t0, t0
     times = _output_times(settings, t0)
@@ -189,16 +193,31 @@ def _output_times(settings, t0: float) -> np.ndarray:
     return np.linspace(t0, settings.t_end, n_out + 1)[1:]
 
 
-def _assembled(system: System, Y: np.ndarray, t0: float, settings) -> tuple[np.ndarray, list]:
-    """Initial state assembled at t0 [s]; an over-driven model that does not assemble
-    (conflicting driver values) is reported as over-driven rather than as an assembly failure."""
+def _assembled(system: System, Y: np.ndarray, t0: float, settings) -> tuple[System, np.ndarray, list, list]:
+    """(system, initial state assembled at t0 [s], body moves, warnings). A model whose CAD leaves
+    redundant joint equations open (it does not assemble, or only locked or over-driven) runs
+    without them (:func:`.tolerant.tolerant_start`: the reduced system and its 'cad_tolerance'
+    warning). An over-driven model that does not assemble otherwise (conflicting driver values) is
+    reported as over-driven rather than as an assembly failure."""
+    strict_error = None
     try:
-        return assemble_initial_state(system, Y, t0)
+        Y1, moves = assemble_initial_state(system, Y, t0)
+        if not locked_by_tolerance(system, Y, Y1, t0):
+            return system, Y1, moves, []
     except AssemblyError as e:
+        strict_error = e
+    try:
+        reduced, Y1t, moves_t, warning = tolerant_start(system, Y, t0)
+        return reduced, Y1t, moves_t, [warning]
+    except AssemblyError as e:
+        if strict_error is None:  # the strict start stands (start_of_run refuses it if over-driven)
+            return system, Y1, moves, []
         rank = quality.constraint_rank(system, Y, t0)
         if rank.over_driving and not settings.allow_overdriven:
-            raise quality.overdriven_error(system, rank, t0) from e
-        raise
+            raise quality.overdriven_error(system, rank, t0) from strict_error
+        if e.worst:  # the independent equations do not close: this error names the joints
+            raise
+        raise strict_error from None
 
 
 def _explained(model, error: SimulationError, t: float, t_next: float, index: int) -> SimulationError:

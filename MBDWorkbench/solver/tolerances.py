@@ -17,6 +17,10 @@ INDEX3_RANK_NEWTON = 1e-3  # ... after a step failed: one this weak at the step'
 INDEX3_RANK_RESTORE = 1e-4  # ... and comes back once it grows past this (the solve is well conditioned again)
 INDEX3_ROW_CHOICE = 0.05  # index-3 run: other rows are left out when these no longer carry the dependencies this well
 SCHUR_PIVOT_TOL = 1e-6  # ODE-form Schur complement (mass metric): a smaller pivot (x its diagonal) -> refine the solve
+CAD_REDUNDANCY_TOL = (
+    0.05  # a CAD pose that does not assemble: a joint equation this close (sine, ~3 deg) to the span of
+)
+# the equations before it counts as redundant, left out of the run and its opening reported (tolerant assembly)
 SAMPLED_RANK_TOL = 1e-6  # states sampled from a run carry its constraint drift, which blurs exact dependencies
 
 # ODE-form constraint solve (numerics/schur.py): sine of the angle between a constraint row and the span of the rows

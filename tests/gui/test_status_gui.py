@@ -1,7 +1,8 @@
 """The run status in the real FreeCAD GUI (tests/gui/macros/macro_status.py): Solve shows an
 information box only for a 'completed' run; an over-driven document (two motors on one pivot)
-is refused in a warning box naming both drivers; a run with warnings gets a warning box listing
-them. About 20 s. Set MBD_GUI_ARTIFACTS=<dir> to keep the grabbed dialogs."""
+is refused in a warning box naming both drivers; a run with warnings gets a non-modal notice and
+the Simulation panel lists its warnings below the status. About 20 s. Set MBD_GUI_ARTIFACTS=<dir>
+to keep the grabbed dialogs."""
 
 import sys
 from pathlib import Path
@@ -24,7 +25,14 @@ def test_solve_dialogs_follow_the_run_status(tmp_path):
     failed = [name for name, ok in run.checks().items() if not ok]
     assert not failed, run.describe()
     assert run.ok and "results stored" in run.checks(), run.describe()  # ran to the end
-    assert [p.name for p in run.screenshots] == ["box_completed.png", "box_overdriven.png", "box_warnings.png"]
+    names = [
+        "box_completed.png",
+        "box_overdriven.png",
+        "box_warnings.png",
+        "panel_warnings.png",
+        "panel_warnings_form.png",
+    ]
+    assert sorted(p.name for p in run.screenshots) == sorted(names)
     for png in run.screenshots:
         stats = png_stats(png)
         assert stats["png"] and stats["width"] > 200, (png, stats)

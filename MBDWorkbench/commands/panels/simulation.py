@@ -1,4 +1,4 @@
-"""Simulation panel: settings, gravity, Solve (the worker solve), log and status."""
+"""Simulation panel: settings, gravity, Solve (the worker solve), status, the run's warnings and log."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ GRAVITY_FIELDS = (
 
 
 class SimulationPanel(TaskPanel):
-    """Settings, gravity, a Solve button (applies the settings, then runs), the run's log and status."""
+    """Settings, gravity, a Solve button (applies the settings, then runs), the run's status,
+    warnings (a list below the status) and log."""
 
     KIND = "Simulation"
 
@@ -48,6 +49,8 @@ class SimulationPanel(TaskPanel):
             self.numbers[prop] = NumberField(prop, read_value(sim, prop, unit), unit)
             self.fields.addRow(translate("MBD", text), self.numbers[prop].widget)
         self.integrator = self.combo("integrator", [(n, n) for n in integrators.names()], sim.Integrator)
+        self.integrator.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.integrator.setMinimumContentsLength(8)  # its longest name would widen the panel past the dock
         self.fields.addRow(translate("MBD", "Integrator"), self.integrator)
         self.gravity = {prop: NumberField(prop, read_value(sim, prop, unit), unit) for prop, _, unit in GRAVITY_FIELDS}
         for prop, text, _ in GRAVITY_FIELDS:
@@ -64,8 +67,19 @@ class SimulationPanel(TaskPanel):
         self.estimate = QtWidgets.QCheckBox(translate("MBD", "Estimate the accuracy (a second run)"))
         self.estimate.setObjectName("accuracy")
         self.estimate.setChecked(bool(getattr(sim, "EstimateAccuracy", True)))
-        self.fields.addRow(self.assemble)
+        self.determinate = QtWidgets.QCheckBox(translate("MBD", "Make statically determinate"))
+        self.determinate.setObjectName("make_determinate")
+        self.determinate.setToolTip(
+            translate(
+                "MBD",
+                "Relax the joints the mobility analysis proposes (e.g. revolute -> cylindrical) before each run, "
+                "so that every reaction is unique; the summary and the report list them",
+            )
+        )
+        self.determinate.setChecked(bool(getattr(sim, "MakeDeterminate", False)))
+        self.fields.addRow(self.assemble)  # spanning both columns: the panel fits the default task dock
         self.fields.addRow(self.free)
+        self.fields.addRow(self.determinate)
         self.fields.addRow(self.estimate)
         self.layout.addWidget(self.error)
         self.solve_button = QtWidgets.QPushButton(translate("MBD", "Solve (applies the settings)"))
@@ -80,6 +94,9 @@ class SimulationPanel(TaskPanel):
         self.accuracy.setWordWrap(True)
         self.layout.addWidget(self.accuracy)
         self.show_accuracy()
+        self.warnings = warnings_list(qt_modules()[0], QtWidgets)
+        self.layout.addWidget(self.warnings)
+        show_warnings(self.warnings, _stored_warnings(sim))
         self.log = QtWidgets.QPlainTextEdit()
         self.log.setObjectName("log")
         self.log.setReadOnly(True)
@@ -102,12 +119,13 @@ class SimulationPanel(TaskPanel):
         sim.Assemble, sim.AllowFreeFlight = self.assemble.isChecked(), self.free.isChecked()
         if hasattr(sim, "EstimateAccuracy"):
             sim.EstimateAccuracy = self.estimate.isChecked()
+        sim.MakeDeterminate = self.determinate.isChecked()
         return sim
 
     def solve(self) -> None:
         """Apply the settings (one undoable step), run the Solve worker, show log and status."""
         from ...cad.errors import CadError
-        from ..solve_commands import run_status, run_text, solve_document
+        from ..solve_commands import solve_document
 
         try:
             with transaction(self.doc, "Edit simulation"):
@@ -125,10 +143,17 @@ class SimulationPanel(TaskPanel):
             stored, text, error = None, str(exc), exc
         finally:
             self.solve_button.setEnabled(True)
+        self.show_run(stored, text, error)
+
+    def show_run(self, stored, text: str, error: Exception | None) -> None:
+        """Show a run's status, warnings (the list below the status) and log."""
+        from ..solve_commands import run_status, run_text
+
         status, warnings = run_status(stored, error)
         self.log.setPlainText(run_text(stored, text, error, warnings))
         self.status.setText(translate("MBD", "Status: %s") % (status or "failed"))
         self.show_accuracy(stored.summary if stored is not None else None)
+        show_warnings(self.warnings, warnings)
 
     def show_accuracy(self, summary: dict | None = None) -> None:
         """The accuracy line of the last run (short; the whole sentence as its tooltip)."""
@@ -165,6 +190,41 @@ def _summary_line(sim: App.DocumentObject, key: str) -> str:
         if line.strip().startswith(key + ":"):
             return "%s: %s" % (key.capitalize(), line.split(":", 1)[-1].strip())
     return ""
+
+
+def warnings_list(QtCore, QtWidgets):
+    """The list of a run's warnings (objectName ``warnings``): one wrapped item each, readable
+    at the task dock's default width; hidden while there is none."""
+    widget = QtWidgets.QListWidget()
+    widget.setObjectName("warnings")
+    widget.setWordWrap(True)
+    widget.setResizeMode(QtWidgets.QListView.Adjust)  # re-wrap the items when the dock is resized
+    widget.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarAlwaysOff)
+    widget.setMinimumHeight(140)
+    return widget
+
+
+def show_warnings(widget, warnings: list) -> None:
+    """Fill the warnings list with one item per RunWarning ('kind at t = ...: message')."""
+    from ...solver.results.status import describe
+
+    widget.clear()
+    for w in warnings:
+        widget.addItem(describe(w))
+        widget.item(widget.count() - 1).setToolTip(w.message)
+    widget.setVisible(bool(warnings))
+
+
+def _stored_warnings(sim: App.DocumentObject) -> list:
+    """The RunWarnings of the results stored with ``sim`` ([] without results)."""
+    from ...cad.results_store import load_results
+    from ...solver.results.status import RunWarning
+
+    try:
+        stored = load_results(sim)
+    except Exception:  # an unreadable archive: the panel still opens (the log says what is stored)
+        return []
+    return [RunWarning.from_dict(w) for w in stored.summary.get("warnings", [])] if stored is not None else []
 
 
 def _status_text(sim: App.DocumentObject) -> str:

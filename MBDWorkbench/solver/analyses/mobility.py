@@ -23,15 +23,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.linalg
 
-from ..errors import ModelError
+from ..errors import AssemblyError, ModelError
 from ..model.catalog import COORDINATES, JOINTS
 from ..model.geometry import body_dofs, frame_axes, joint_rows
 from ..model.schema import Driver, Frame, Model
 from ..model.validate import validate
 from ..numerics.joints import DISTANCE, DISTXY, DP1, DP2, GEAR, LEAD, POINT
 from ..system.assembly import assemble, length_scale, scaling
+from ..system.scaled_rank import independent_rows
 from ..system.system import System
-from ..tolerances import RANK_TOL, SAMPLED_RANK_TOL
+from ..tolerances import CAD_REDUNDANCY_TOL, RANK_TOL, SAMPLED_RANK_TOL
 
 if TYPE_CHECKING:
     from ..results.results import Results
@@ -48,25 +49,6 @@ def numerical_rank(A: np.ndarray, tol: float = RANK_TOL) -> int:
     """Number of singular values above ``tol * sigma_max``."""
     s = singular_values(A)
     return int(np.sum(s > tol * s[0])) if len(s) and s[0] > 0 else 0
-
-
-def independent_rows(A: np.ndarray, tol: float = RANK_TOL) -> tuple[list[int], list[int]]:
-    """Greedy in-order selection: (kept, dropped) row indices; a row is dropped when it
-    lies within ``tol`` (relative to its norm) of the span of the rows kept before it."""
-    basis = np.zeros((0, A.shape[1]))
-    kept, dropped = [], []
-    for r, row in enumerate(A):
-        n = np.linalg.norm(row)
-        v = row.copy()
-        for _ in range(2):
-            v -= basis.T @ (basis @ v)
-        nv = np.linalg.norm(v)
-        if n > 0 and nv > tol * max(n, 1.0):
-            basis = np.vstack([basis, v / nv])
-            kept.append(r)
-        else:
-            dropped.append(r)
-    return kept, dropped
 
 
 def _pivoted_rows(A, rank):
@@ -159,6 +141,7 @@ class MobilityReport:
     tol: float = RANK_TOL
     length_scale: float = 1.0
     t: float = 0.0
+    relaxed_model: Model | None = field(default=None, repr=False)  # the model with ``relaxations`` applied
 
     @property
     def redundant_rows(self) -> list[int]:
@@ -318,7 +301,7 @@ def mobility(
         t=t,
     )
     if relax and rep.redundant:
-        rep.relaxations, rep.relaxed_redundancy = suggest_relaxations(system, Y, t, rep, tol)
+        rep.relaxations, rep.relaxed_redundancy, rep.relaxed_model = suggest_relaxations(system, Y, t, rep, tol)
     return rep
 
 
@@ -346,10 +329,11 @@ def _relaxed_model(model, jk, new_type, transform):
 
 def suggest_relaxations(
     system: System, Y: np.ndarray, t: float, report: MobilityReport, tol: float = RANK_TOL
-) -> tuple[list[Relaxation], int]:
+) -> tuple[list[Relaxation], int, Model]:
     """Greedy joint relaxations (e.g. revolute -> cylindrical / universal / spherical)
     that remove redundant equations while keeping the rank (hence the mobility).
-    Joints owning redundant rows are tried first. Returns ([Relaxation], remaining)."""
+    Joints owning redundant rows are tried first. Returns ([Relaxation], remaining, the
+    relaxed model)."""
     model = system.model
     owners = [model.joints.index(model.joint(e["name"])) for e in report.redundant]
     order = list(dict.fromkeys(reversed(owners))) + [k for k in reversed(range(len(model.joints))) if k not in owners]
@@ -372,7 +356,29 @@ def suggest_relaxations(
                 steps.append(Relaxation(cand.joints[jk].name, current.joints[jk].type, new_type, removed))
                 current, redundancy = cand, nj_rows - rank_j
                 break
-    return steps, redundancy
+    return steps, redundancy, current
+
+
+def relax(model: Model, t: float = 0.0) -> tuple[Model, list[Relaxation]]:
+    """(a copy of ``model`` with the relaxations :func:`mobility` proposes applied, so that its
+    reactions are unique; those relaxations). Decided at the assembled initial pose at t [s], or,
+    when the CAD geometry does not assemble strictly, at the nominal pose with the CAD tolerance
+    of tolerant assembly (``CAD_REDUNDANCY_TOL``). The copy's ``relaxations`` lists them as text
+    ("joint 'Slider': prismatic -> cylindrical") for summary.json, the CLI and the report."""
+    try:
+        rep = mobility(model, t=t)
+    except AssemblyError:
+        rep = mobility(model, t=t, assemble_first=False, tol=CAD_REDUNDANCY_TOL)
+    if rep.relaxed_model is None or not rep.relaxations:
+        return model, []
+    relaxed = copy.copy(rep.relaxed_model)
+    relaxed.relaxations = [relaxation_text(r) for r in rep.relaxations]
+    return relaxed, rep.relaxations
+
+
+def relaxation_text(r: Relaxation) -> str:
+    """ "joint 'name': old -> new" of one relaxation."""
+    return f"joint '{r.joint}': {r.old} -> {r.new}"
 
 
 # ----------------------------------------------------------------------------- singularities

@@ -163,6 +163,9 @@ class Model:
     settings: Settings = field(default_factory=Settings)
     description: str = ""
     warnings: list = field(default_factory=list, compare=False)  # RunWarning found building it (not saved)
+    sources: dict = field(
+        default_factory=dict, compare=False
+    )  # joint name -> the CAD geometry it came from (not saved)
 
     def body(self, name: str) -> Body:
         """The body called ``name`` (KeyError if absent)."""
@@ -183,6 +186,8 @@ class Model:
         back: each force keeps only the fields of its type."""
         d = _strip_none(asdict(self))
         d.pop("warnings", None)  # they go into the run's summary.json, not the model file
+        d.pop("sources", None)
+        d.pop("relaxations", None)  # summary.json lists them; the model file holds the relaxed types
         d["forces"] = [_force_dict(f) for f in d["forces"]]
         for b in d["bodies"]:  # a point mass has no inertia; a rigid body does not say it is one
             b.pop("inertia" if b["point_mass"] else "point_mass", None)

@@ -616,6 +616,7 @@ class Results:
             drivers=self.driver_names,
             warnings=[w.to_dict() for w in getattr(self, "warnings", [])],
             accuracy=self.accuracy,
+            relaxations=list(getattr(self.model, "relaxations", [])),
             versions=software_versions(),
         )
 

@@ -33,6 +33,7 @@ WARNING_KINDS = {
     "near_singular": "near-singular configuration",
     "ill_scaled": "ill-scaled masses or inertias",
     "integrator": "a remark of the integrator",
+    "cad_tolerance": "redundant joint equations the CAD geometry leaves open, left out of the run (tolerant assembly)",
     "joint_dropped": "a joint of the CAD document left out of the model (the message says why)",
     "accuracy": "an estimated error above its accuracy tolerance, or no estimate could be made",
 }

@@ -13,6 +13,7 @@ import scipy.linalg
 import scipy.sparse
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
+from ..tolerances import RANK_TOL
 from .assembly import length_scale, scaling
 
 if TYPE_CHECKING:
@@ -69,6 +70,25 @@ def relative_singular_values(Js: np.ndarray) -> np.ndarray:
     """Singular values of the scaled Jacobian Js divided by the largest (all zero if Js is 0)."""
     s = scipy.linalg.svdvals(Js) if Js.size else np.zeros(0)
     return s / s[0] if len(s) and s[0] > 0 else np.zeros(len(s))
+
+
+def independent_rows(A: np.ndarray, tol: float = RANK_TOL) -> tuple[list[int], list[int]]:
+    """Greedy in-order selection: (kept, dropped) row indices; a row is dropped when it
+    lies within ``tol`` (relative to its norm) of the span of the rows kept before it."""
+    basis = np.zeros((0, A.shape[1]))
+    kept, dropped = [], []
+    for r, row in enumerate(A):
+        n = np.linalg.norm(row)
+        v = row.copy()
+        for _ in range(2):
+            v -= basis.T @ (basis @ v)
+        nv = np.linalg.norm(v)
+        if n > 0 and nv > tol * max(n, 1.0):
+            basis = np.vstack([basis, v / nv])
+            kept.append(r)
+        else:
+            dropped.append(r)
+    return kept, dropped
 
 
 def relative_rank(rel: np.ndarray, tol: float) -> int:

@@ -73,14 +73,18 @@ class ForceElement:
 class System:
     """A model compiled for the kernels: index maps, static arrays, initial state Y0."""
 
-    def __init__(self, model):
+    def __init__(self, model, dropped: tuple[tuple[int, int], ...] = ()):
+        """``dropped``: (joint index, equation index in its catalogue rows) of the joint equations
+        left out (tolerant assembly, :mod:`..tolerant`): the run solves the others only."""
         self.model = model
+        self.dropped = tuple(dropped)
         self.moving = [b for b in model.bodies if not b.grounded]
         self.index = {b.name: k for k, b in enumerate(self.moving)}
         self.nb = len(self.moving)
         self._poses()
         self.programs = []
         rows = self._joint_rows() + self._driver_rows()
+        rows = [r for r in rows if (r["owner"], r.get("index")) not in set(self.dropped)]
         self.rows = rows
         self.m = len(rows)
         self.row_owner = np.array([r["owner"] for r in rows], dtype=np.int64)

@@ -2,8 +2,8 @@
 # dialogs. The pendulum example (examples/pendulum.FCStd) solves to "completed" in an information
 # box; with two motors on its pivot it is over-driven and Solve refuses it in a WARNING box naming
 # both drivers (nothing stored); with explicit Euler and a coarse step it ends
-# "completed_with_warnings" in a WARNING box listing the violation warning. Each box is grabbed
-# to a PNG before it is closed.
+# "completed_with_warnings": a non-modal notice, and the Simulation panel lists the violation
+# warning below the status. Each box is grabbed to a PNG before it is closed; the panel too.
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window are provided by the runner.
 import os
 import shutil
@@ -16,6 +16,7 @@ wait(100)
 
 from MBDWorkbench.cad.makers import make_driver
 from MBDWorkbench.cad.objects import find_objects, find_simulation
+from MBDWorkbench.commands.panels.base import open_panel
 from MBDWorkbench.commands.solve_commands import SolveCommand
 
 
@@ -37,7 +38,7 @@ def solve_with_boxes(png, timeout_ms=120000):
                 wait(50)
                 if not seen:
                     widget.grab().save(os.path.join(OUT_DIR, png + ".png"))
-                seen.append((widget.objectName(), icon_name(widget), widget.text()))
+                seen.append((widget.objectName(), icon_name(widget), widget.text(), widget.isModal()))
                 widget.done(0)
                 return
         if time.time() < deadline:
@@ -87,8 +88,36 @@ doc.recompute()
 seen = solve_with_boxes("box_warnings")
 result["warnings"] = seen
 text = seen[0][2] if seen else ""
-check("completed with warnings: a warning box", seen and seen[0][1] == "warning" and seen[0][0] == "MBD_SolveSummary")
+check(
+    "completed with warnings: a notice, not modal", seen and seen[0][0] == "MBD_SolveSummary" and not seen[0][3], seen
+)
 check("status shown", "status: completed_with_warnings" in text, text)
-check("violation warning listed with its joint", "[violation at t = " in text and "'Pivot'" in text, text)
+Gui.getDocument(doc.Name).setEdit(sim.Name)  # double-click on the Simulation
+wait(200)
+panel = open_panel()
+form = getattr(panel, "form", None)
+status = form.findChild(QtWidgets.QLabel, "status") if form is not None else None
+listed = form.findChild(QtWidgets.QListWidget, "warnings") if form is not None else None
+items = [listed.item(k).text() for k in range(listed.count())] if listed is not None else []
+result["warning_items"] = items
+check("the Simulation panel shows the run", type(panel).__name__ == "SimulationPanel", type(panel).__name__)
+check("panel status shown", status is not None and "completed_with_warnings" in status.text(), status and status.text())
+check("warnings listed in the panel", listed is not None and listed.isVisible() and items, items)
+check(
+    "violation warning listed with its joint", any("[violation at t = " in t and "'Pivot'" in t for t in items), items
+)
+check(
+    "the list fits the task dock (no horizontal scrolling)",
+    listed is not None
+    and listed.horizontalScrollBar().maximum() == 0
+    and listed.mapTo(form, QtCore.QPoint(listed.width(), 0)).x() <= form.width(),
+    listed and listed.width(),
+)
+result["form_width"] = [form.minimumSizeHint().width(), form.width()]
+wait(300)
+save_window("panel_warnings")
+if form is not None:
+    form.grab().save(os.path.join(OUT_DIR, "panel_warnings_form.png"))
+Gui.Control.closeDialog()
 stored = SolveCommand.last[0] if SolveCommand.last else None
 check("results stored", stored is not None and stored.summary["status"] == "completed_with_warnings")
