@@ -125,6 +125,26 @@ def test_sphere_box_against_sampled_box_surface(case):
     assert np.min(np.linalg.norm(surface - contact.point_b, axis=1)) < 4e-3
 
 
+def test_sphere_torus_against_sampled_torus_surface():
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        rotation = _rotation(rng)
+        torus_centre, axis = rng.normal(size=3), rotation[:, 2]
+        centre = torus_centre + rotation @ rng.uniform(-0.06, 0.06, size=3)
+        contact = cg.sphere_torus(centre, 0.005, torus_centre, axis, 0.03, 0.008)
+        phi, theta = np.meshgrid(np.linspace(0, 2 * np.pi, 800), np.linspace(0, 2 * np.pi, 400))
+        ring = 0.03 + 0.008 * np.cos(theta)
+        local = np.stack([ring * np.cos(phi), ring * np.sin(phi), 0.008 * np.sin(theta)], axis=-1).reshape(-1, 3)
+        to_surface = float(np.min(np.linalg.norm(torus_centre + local @ rotation.T - centre, axis=1)))
+        circle = torus_centre + 0.03 * (lambda w: w / np.linalg.norm(w))(
+            (centre - torus_centre) - np.dot(centre - torus_centre, axis) * axis
+        )
+        inside = np.linalg.norm(centre - circle) < 0.008
+        expected = (-to_surface if inside else to_surface) - 0.005
+        assert contact.distance == pytest.approx(expected, abs=4e-4)  # sampling spacing 0.24 mm
+        _check_witnesses(contact)
+
+
 def test_points_plane_heights_and_bad_normal():
     heights = cg.points_plane(np.array([[0, 0, 1.0], [0, 0, -0.5]]), np.zeros(3), np.array([0, 0, 2.0]))
     np.testing.assert_allclose(heights, [1.0, -0.5])

@@ -107,3 +107,15 @@ def test_sphere_on_box_and_roller_on_cam_against_occ(App, Part):
     assert line.distance == pytest.approx(_occ_gap_m(cam_solid, roller_solid), abs=1e-12)
     occ_point = cam_solid.distToShape(roller_solid)[1][0][0]
     np.testing.assert_allclose(line.point_a[:2], np.array([occ_point.x, occ_point.y]) * 1e-3, atol=1e-12)
+
+
+def test_ball_near_a_ring_against_occ(App, Part):
+    ring_solid = Part.makeTorus(20, 4, App.Vector(1, 2, 3), App.Vector(0, 1, 1))
+    ball = Part.makeSphere(5, App.Vector(-9, 20, 10))
+    torus = classify_faces(ring_solid, "Ring")[0][0].params
+    sphere = classify_faces(ball, "Ball")[0][0].params
+    contact = cg.sphere_torus(
+        sphere["center"], sphere["radius"], torus["center"], torus["axis"], torus["major_radius"], torus["minor_radius"]
+    )
+    assert contact.distance > 0.0
+    assert contact.distance == pytest.approx(_occ_gap_m(ball, ring_solid), abs=1e-9)

@@ -156,6 +156,28 @@ def sphere_box(
     return Contact(gap, n, c + radius * n, box_center + rotation @ surface)
 
 
+def sphere_torus(
+    center: np.ndarray,
+    radius: float,
+    torus_center: np.ndarray,
+    axis: np.ndarray,
+    major_radius: float,
+    minor_radius: float,
+) -> Contact:
+    """Sphere ``a`` outside a torus ``b`` (a ball on a ring, a ball in an O-ring groove's
+    counterpart): the nearest point of the torus's centre circle makes it a sphere-sphere pair.
+    A centre on the torus axis has no unique nearest point; the +x side of the axis is taken."""
+    u = _unit(axis, "torus axis")
+    c = np.asarray(center, dtype=float)
+    in_plane = _perpendicular_part(c - torus_center, u)
+    if float(np.linalg.norm(in_plane)) < 1e-15:
+        in_plane = _perpendicular_part(np.array([1.0, 0.0, 0.0]), u)
+        if float(np.linalg.norm(in_plane)) < 1e-12:
+            in_plane = _perpendicular_part(np.array([0.0, 1.0, 0.0]), u)
+    circle_point = torus_center + major_radius * in_plane / np.linalg.norm(in_plane)
+    return sphere_sphere(c, radius, circle_point, minor_radius)
+
+
 def points_plane(points: np.ndarray, plane_point: np.ndarray, plane_normal: np.ndarray) -> np.ndarray:
     """Signed heights [m] of ``points`` (N x 3) above a plane: the vertex contacts of a
     polyhedron (a box landing on a floor) are those with negative height."""
