@@ -126,6 +126,8 @@ def test_fem_check_refuses_a_body_with_force_element_loads(slider_crank):
         load_cases(ctx("slider"), FemRequest("x.FCStd", "slider", "out"), slider_crank)
     _, cases = load_cases(ctx("rod"), FemRequest("x.FCStd", "rod", "out"), slider_crank)
     assert cases and all(ld.kind not in ("spring", "damper", "applied") for ld in cases[0].loads)
+
+
 def test_critical_instants_of_the_pendulum(pendulum):
     """Released from the horizontal: the pivot reaction 3 m g sin(theta) and the bob's
     acceleration g sqrt(cos^2 + 4 sin^2) peak at the bottom (lowest CoG); its angular

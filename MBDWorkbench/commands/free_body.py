@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..loads.diagram import COLOURS, MIN_LENGTH, TABLE_HEADERS, diagram_arrows, diagram_scale, table_rows
+from .common import translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -155,22 +156,22 @@ class FreeBodyPanel:
         FreeCADGui.Selection.addObserver(self.observer)
 
     def _build(self, QtWidgets: Any) -> Any:
-        group = QtWidgets.QGroupBox("Free-body diagram")
+        group = QtWidgets.QGroupBox(translate("MBD", "Free-body diagram"))
         group.setObjectName("free_body")
         layout = QtWidgets.QVBoxLayout(group)
         self.combo = QtWidgets.QComboBox()
         self.combo.setObjectName("fbd_body")
-        self.combo.setToolTip("The body whose loads are drawn (or pick its part in the 3D view)")
+        self.combo.setToolTip(translate("MBD", "The body whose loads are drawn (or pick its part in the 3D view)"))
         self.combo.addItems([NONE] + list(self.results.body_names))
         self.combo.currentIndexChanged.connect(lambda _: self.select_body(self.combo.currentText()))
         layout.addWidget(self.combo)
-        self.scale_label = QtWidgets.QLabel("Pick a body to see the loads on it.")
+        self.scale_label = QtWidgets.QLabel(translate("MBD", "Pick a body to see the loads on it."))
         self.scale_label.setObjectName("fbd_scale")
         self.scale_label.setWordWrap(True)
         layout.addWidget(self.scale_label)
-        self.values = QtWidgets.QCheckBox("Values at the arrows")
+        self.values = QtWidgets.QCheckBox(translate("MBD", "Values at the arrows"))
         self.values.setObjectName("fbd_values")
-        self.values.setToolTip("Show each load's magnitude [N or N m] at its arrow's tip")
+        self.values.setToolTip(translate("MBD", "Show each load's magnitude [N or N m] at its arrow's tip"))
         self.values.toggled.connect(lambda _: self.show(self.index))
         layout.addWidget(self.values)
         self.table = QtWidgets.QTableWidget(0, 3)
@@ -212,7 +213,7 @@ class FreeBodyPanel:
         self.combo.blockSignals(True)
         self.combo.setCurrentIndex(0)  # (none)
         self.combo.blockSignals(False)
-        self.scale_label.setText("No free-body diagram: %s" % exc)
+        self.scale_label.setText(translate("MBD", "No free-body diagram: %s") % exc)
 
     def data(self):
         """The run as read back from the stored archive (ReportData: tables, model, states)."""
@@ -243,8 +244,12 @@ class FreeBodyPanel:
         M = max(np.linalg.norm(ld.moment) for c in cases for ld in c.loads)
         drawn = 1e3 * (self.scale.force * F if F else self.scale.moment * M)
         self.scale_label.setText(
-            "Scale: %.0f mm = %.4g N (the largest force over the run) and %.4g N m (the largest moment: "
-            "double heads). Hover a row for its components." % (drawn, F, M)
+            translate(
+                "MBD",
+                "Scale: %.0f mm = %.4g N (the largest force over the run) and %.4g N m (the largest moment: "
+                "double heads). Hover a row for its components.",
+            )
+            % (drawn, F, M)
         )
 
     def show(self, k: int) -> None:
@@ -283,7 +288,7 @@ class FreeBodyPanel:
         if self.node is not None:
             self.node.draw([], 0.0)
         self.table.setRowCount(0)
-        self.scale_label.setText("Pick a body to see the loads on it.")
+        self.scale_label.setText(translate("MBD", "Pick a body to see the loads on it."))
 
     def close(self) -> None:
         """Remove the arrows and the selection observer."""

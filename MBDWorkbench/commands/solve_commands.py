@@ -71,7 +71,7 @@ def check_box_with_relax(text: str) -> bool:
     FreeCAD.Console.PrintMessage("Check model: %s\n" % text)
     box = QtWidgets.QMessageBox(main_window())
     box.setObjectName(CHECK_BOX)
-    box.setWindowTitle("Check model")
+    box.setWindowTitle(translate("MBD", "Check model"))
     box.setIcon(QtWidgets.QMessageBox.Information)
     box.setText(text)
     relax = box.addButton("Make statically determinate", QtWidgets.QMessageBox.AcceptRole)

@@ -25,19 +25,19 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="61" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="64" />
       <source>Allow nothing grounded</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="289" />
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="502" />
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="509" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="295" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="514" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="521" />
       <source>Animate</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="55" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="58" />
       <source>Assemble first</source>
       <translation>Zuerst montieren</translation>
     </message>
@@ -72,13 +72,14 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="57" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="55" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="74" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="59" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="56" />
       <source>Check model</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="57" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="60" />
       <source>Close the joints before the run (assembly from the drawn positions)</source>
       <translation type="unfinished" />
     </message>
@@ -118,8 +119,13 @@
       <translation>Endzeit</translation>
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="122" />
-      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="118" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="67" />
+      <source>Estimate the accuracy (a second run)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="125" />
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="121" />
       <source>FEM check</source>
       <translation type="unfinished" />
     </message>
@@ -147,6 +153,11 @@
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/spring.py" line="49" />
       <source>Free length = initial distance</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/free_body.py" line="159" />
+      <source>Free-body diagram</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -181,7 +192,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="51" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="54" />
       <source>Integrator</source>
       <translation type="unfinished" />
     </message>
@@ -196,7 +207,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="321" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="327" />
       <source>Keep this frame when closing</source>
       <translation>Diesen Zustand beim Schließen behalten</translation>
     </message>
@@ -207,9 +218,14 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="307" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="313" />
       <source>Loop</source>
       <translation>Wiederholen</translation>
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="70" />
+      <source>Make statically determinate</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/body.py" line="102" />
@@ -245,6 +261,11 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/preferences.py" line="83" />
       <source>New simulations</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/free_body.py" line="216" />
+      <source>No free-body diagram: %s</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -298,6 +319,12 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/free_body.py" line="168" />
+      <location filename="../../../MBDWorkbench/commands/free_body.py" line="291" />
+      <source>Pick a body to see the loads on it.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/panels/body.py" line="57" />
       <source>Pick a part (any face, edge or the object in the tree).</source>
       <translation type="unfinished" />
@@ -318,7 +345,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="303" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="309" />
       <source>Play</source>
       <translation type="unfinished" />
     </message>
@@ -348,6 +375,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="73" />
+      <source>Relax the joints the mobility analysis proposes (e.g. revolute -&gt; cylindrical) before each run, so that every reaction is unique; the summary and the report list them</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/joint_panel.py" line="46" />
       <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="48" />
       <source>Reverse the z axis</source>
@@ -374,8 +406,18 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/free_body.py" line="247" />
+      <source>Scale: %.0f mm = %.4g N (the largest force over the run) and %.4g N m (the largest moment: double heads). Hover a row for its components.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="110" />
       <source>Seed</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/free_body.py" line="174" />
+      <source>Show each load's magnitude [N or N m] at its arrow's tip</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -384,18 +426,19 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="378" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="372" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="435" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="429" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="437" />
       <source>Solve</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="67" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="85" />
       <source>Solve (applies the settings)</source>
       <translation>Lösen (übernimmt die Einstellungen)</translation>
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="313" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="319" />
       <source>Speed</source>
       <translation>Geschwindigkeit</translation>
     </message>
@@ -405,12 +448,12 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="119" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="154" />
       <source>Status: %s</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="109" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="138" />
       <source>Status: solving...</source>
       <translation type="unfinished" />
     </message>
@@ -427,6 +470,11 @@ z axis (%.4f, %.4f, %.4f)</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="112" />
       <source>Study folder</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/free_body.py" line="164" />
+      <source>The body whose loads are drawn (or pick its part in the 3D view)</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -453,6 +501,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="43" />
       <location filename="../../../MBDWorkbench/commands/panels/profiles.py" line="68" />
       <source>Type</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/free_body.py" line="172" />
+      <source>Values at the arrows</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -491,7 +544,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="340" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="350" />
       <source>t = %.4f s (sample %d of %d)</source>
       <translation type="unfinished" />
     </message>
