@@ -170,7 +170,7 @@ def cmd_statics(args: argparse.Namespace) -> int:
 
 def cmd_ankle_export(args: argparse.Namespace) -> int:
     """Actuator-to-foot maps (tables, fits, Jacobians) of the parallel ankle."""
-    from .showcase.ankle_model import export_actuator_maps
+    from .showcase.ankle_model import export_actuator_maps, refuse_non_ankle
 
     out = args.out or "ankle_maps"
     if os.path.exists(out) and not os.path.isdir(out):
@@ -182,7 +182,7 @@ def cmd_ankle_export(args: argparse.Namespace) -> int:
             f"a degree-{args.degree} fit has {terms} terms: it needs at least {2 * terms} grid points, "
             f"--n {args.n} gives {args.n * args.n} (raise --n or lower --degree)",
         )
-    model = load_model(args.model) if args.model else None
+    model = load_model(args.model, precheck=refuse_non_ankle) if args.model else None
     info = export_actuator_maps(
         out, model=model, roll_max=args.roll_max, pitch_max=args.pitch_max, n=args.n, degree=args.degree
     )

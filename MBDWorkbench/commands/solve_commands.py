@@ -2,9 +2,10 @@
 
 Solve runs the solver in a worker thread (SolveRun) with a progress dialog (simulated time,
 ETA, Cancel); the GUI thread waits in a local event loop, so the 3D view and the plots stay
-responsive. The worker only computes; the results (also the partial results of a cancelled
-or failed run) are stored with the document in the GUI thread at the end, and the plot dock
-shows the new run.
+responsive. The worker only computes, and writes the results archive (also of the partial
+results of a cancelled or failed run) and reads it back; the GUI thread only hands that file
+to the document at the end, and the plot dock shows the new run. So the event loop never
+waits on the run, whose largest gap is measured by tests/gui/test_solve_gaps_gui.py.
 
 The summary box is an information box only for a run whose status is ``completed``; any
 other status (completed with warnings, failed, cancelled) gives a warning box listing the
@@ -15,6 +16,7 @@ the drivers in conflict (docs/solver.md, "Run status and quality gate").
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .common import Command, active_document, main_window, message, qt_modules, show_error
@@ -64,15 +66,19 @@ class SolveRun:
     ``run()`` starts the thread and waits in a local Qt event loop, so the 3D view, the plots
     and every window keep repainting and answering while the solver works; the worker only
     computes (it never touches FreeCAD's document) and the dialog is updated by a GUI-thread
-    timer from the progress the worker records. ``run()`` returns (results, error or None)."""
+    timer from the progress the worker records. ``finish(results)``, if given, also runs in the
+    worker (on results with samples); what it returns is ``finished``. ``run()`` returns
+    (results, error or None)."""
 
     POLL_MS = 50
     YIELD_S = 0.02  # the worker lets the GUI thread run at least this often [s] ...
     YIELD_SLEEP_S = 0.001  # ... for this long [s] (5 % of the solve at most)
 
-    def __init__(self, model: Model, title: str = "Solving") -> None:
+    def __init__(self, model: Model, title: str = "Solving", finish: Callable[[Results], object] | None = None) -> None:
         QtCore, _, QtWidgets = qt_modules()
         self.model = model
+        self.finish = finish  # called in the worker thread on the run's results (with samples)
+        self.finished: object = None  # what it returned
         self.dialog = QtWidgets.QProgressDialog("Simulating %s ..." % model.name, "Cancel", 0, 1000, main_window())
         self.dialog.setObjectName("MBD_SolveProgress")
         self.dialog.setWindowTitle(title)
@@ -117,6 +123,12 @@ class SolveRun:
             )
         except SimulationError as exc:
             self.outcome = (exc.results, exc)
+        except BaseException as exc:  # re-raised in the GUI thread
+            self.outcome = (None, exc)
+        try:
+            res = self.outcome[0]
+            if self.finish is not None and res is not None and len(res):
+                self.finished = self.finish(res)
         except BaseException as exc:  # re-raised in the GUI thread
             self.outcome = (None, exc)
         finally:
@@ -265,21 +277,25 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     """Build, run, store; returns (StoredResults or None, summary text, error or None)."""
     from ..cad.makers import make_simulation
     from ..cad.objects import find_simulation
-    from ..cad.results_store import store_results, summary_lines
+    from ..cad.results_store import PreparedResults, summary_lines
     from .animate import active_panel, document_alive
 
     panel = active_panel()
     if panel is not None and panel.doc_name == doc.Name:
         panel.reject()  # the animation shows the run being replaced
     model, mapping = _model(doc)
-    res, error = SolveRun(model).run()
+    name = "%s_results.zip" % getattr(find_simulation(doc), "Name", "Simulation")
+    run = SolveRun(model, finish=lambda res: PreparedResults(res, mapping, name))
+    res, error = run.run()
     if res is None or not len(res):
         return None, str(error), error
+    prepared = run.finished  # the archive written and read back in the worker thread
     if not document_alive(doc):
+        prepared.discard()
         raise ValueError("the document was closed during the run; its results are discarded")
     sim = find_simulation(doc) or make_simulation(doc)
     doc.openTransaction("Store results")
-    stored = store_results(sim, res, mapping)
+    stored = prepared.store(sim)
     doc.commitTransaction()
     from .plot_dock import results_changed
 
