@@ -183,6 +183,10 @@ def cmd_ankle_export(args: argparse.Namespace) -> int:
             f"--n {args.n} gives {args.n * args.n} (raise --n or lower --degree)",
         )
     model = load_model(args.model, precheck=refuse_non_ankle) if args.model else None
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:  # a file on the way, no permission
+        raise ModelError("--out", f"cannot make the folder '{out}': {exc.strerror or exc}") from None
     info = export_actuator_maps(
         out, model=model, roll_max=args.roll_max, pitch_max=args.pitch_max, n=args.n, degree=args.degree
     )

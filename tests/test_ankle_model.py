@@ -301,3 +301,10 @@ def test_solver_check_reads_the_model_once(model, geom):
     th = ankle.inverse_kinematics(geom, 0.1, -0.2)
     assert solver_forward_kinematics(model.to_dict(), *th) == solver_forward_kinematics(model, *th)
     assert np.allclose(solver_forward_kinematics(model, *th), (0.1, -0.2), atol=1e-9)
+
+
+def test_ankle_export_refuses_a_folder_inside_a_file(tmp_path, capsys):
+    """--out below a file (found by tests/test_fuzz_cli.py: it was an internal error, exit 70)."""
+    (tmp_path / "maps.txt").write_text("keep me")
+    assert main(["ankle-export", "--out", str(tmp_path / "maps.txt" / "maps")]) == 2
+    assert "--out" in capsys.readouterr().err and (tmp_path / "maps.txt").read_text() == "keep me"
