@@ -234,11 +234,14 @@ def warm_model() -> Model:
 def _warm_kernels() -> None:
     """Worker thread: a background process compiles the Numba kernels a first Solve needs into
     the on-disk cache (solver/numerics/cold_start.py; nothing compiles in FreeCAD's process, so the GUI
-    does not stall); this thread waits for it. A Solve started meanwhile runs interpreted."""
+    does not stall); this thread waits for it. A Solve started meanwhile runs interpreted. Then the
+    compiled kernels are loaded from the cache into this process (a two-step run): loading them
+    took the first Solve 0.3-0.5 s in which the event loop stalled."""
     from ..solver.integrators import METHODS
     from ..solver.numerics import cold_start
 
     started = time.perf_counter()
+    lower_thread_priority(WORKER_NICE)
     try:
         import_solve_modules()
         model = warm_model()
@@ -250,6 +253,10 @@ def _warm_kernels() -> None:
                 raise OSError("the background compile could not start")
             if job.wait() != 0:
                 raise RuntimeError("the background compile ended with code %d" % job.returncode)
+        if kernel is not None and cold_start.is_cached(kernel):  # never compiles here
+            from ..solver.simulate import simulate
+
+            simulate(model, t_end=2 * model.settings.step, output_step=model.settings.step)
     except Exception as exc:  # a warm-up failure must not disturb the user; Solve reports errors
         _warm_state["error"] = repr(exc)
     finally:
