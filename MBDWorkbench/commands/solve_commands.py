@@ -241,7 +241,6 @@ def _warm_kernels() -> None:
     from ..solver.numerics import cold_start
 
     started = time.perf_counter()
-    lower_thread_priority(WORKER_NICE)
     try:
         import_solve_modules()
         model = warm_model()
@@ -256,6 +255,7 @@ def _warm_kernels() -> None:
         if kernel is not None and cold_start.is_cached(kernel):  # never compiles here
             from ..solver.simulate import simulate
 
+            lower_thread_priority(WORKER_NICE)  # after starting the compile, which would inherit it
             simulate(model, t_end=2 * model.settings.step, output_step=model.settings.step)
     except Exception as exc:  # a warm-up failure must not disturb the user; Solve reports errors
         _warm_state["error"] = repr(exc)
@@ -265,12 +265,19 @@ def _warm_kernels() -> None:
 
 
 def import_solve_modules() -> None:
-    """Import (in the warm-up thread) the modules a Solve needs besides the GUI's, so the first
-    Solve does not import them in the GUI thread (0.1-0.8 s on a loaded machine)."""
+    """Import (in the warm-up thread) the modules a Solve needs besides the GUI's: the model
+    built from the document, the results store, and every module of the solver, so the first
+    Solve imports none of them in the GUI thread or its worker (0.1-0.8 s on a loaded machine;
+    compiling a module's source holds Python's lock throughout)."""
     import importlib
+    import pkgutil
 
-    for name in ("cad.document_model", "cad.results_store", "solver.simulate", "solver.results.results"):
-        importlib.import_module("." + name, __package__.rpartition(".")[0])
+    root = __package__.rpartition(".")[0]
+    for name in ("cad.document_model", "cad.results_store"):
+        importlib.import_module("." + name, root)
+    solver = importlib.import_module(".solver", root)
+    for info in pkgutil.walk_packages(solver.__path__, solver.__name__ + "."):
+        importlib.import_module(info.name)
 
 
 def warm_up_solver() -> None:
