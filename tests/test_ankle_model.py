@@ -308,3 +308,15 @@ def test_ankle_export_refuses_a_folder_inside_a_file(tmp_path, capsys):
     (tmp_path / "maps.txt").write_text("keep me")
     assert main(["ankle-export", "--out", str(tmp_path / "maps.txt" / "maps")]) == 2
     assert "--out" in capsys.readouterr().err and (tmp_path / "maps.txt").read_text() == "keep me"
+
+
+def test_ankle_export_keeps_existing_maps_without_overwrite(tmp_path, capsys):
+    """A second export into the same folder is refused (exit 2) unless --overwrite."""
+    out = tmp_path / "maps"
+    args = ["ankle-export", "--out", str(out), "--n", "5", "--degree", "2"]
+    assert main(args) == 0
+    (out / "ankle_maps.json").write_text("keep me")
+    assert main(args) == 2
+    assert "--overwrite" in capsys.readouterr().err and (out / "ankle_maps.json").read_text() == "keep me"
+    assert main([*args, "--overwrite"]) == 0
+    assert json.loads((out / "ankle_maps.json").read_text())["grid"]["valid_points"] > 0

@@ -235,8 +235,8 @@ def test_subcommand_cases_end_cleanly(tmp_path):
         if code == EXIT_INTERNAL or code not in (0, 1, 2, 3, 4) or "Traceback" in text:
             failures.append((case, f"exit {code}: {text[-1500:]}"))
         if case[2] in BAD_OUTPUTS[::2]:  # an existing file or folder is never clobbered without --overwrite
-            kept = os.path.join(str(tmp), "existing")
-            assert open(kept).read() == "keep me", case
+            kept = "existing" if case[2] == "existing file" else os.path.join("existing_folder", "keep.txt")
+            assert open(os.path.join(str(tmp), kept)).read() == "keep me", case
         shutil.rmtree(tmp, ignore_errors=True)
     assert not failures, "\n\n".join(f"{c} (seed {SEED}):\n{why}" for c, why in failures)
 
