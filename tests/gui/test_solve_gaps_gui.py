@@ -78,7 +78,8 @@ def test_largest_gap_with_a_filled_cache(tmp_path):
 
 
 @pytest.mark.xfail(
-    reason="not met on 2026-12-05: 0.195 s at a load of 1.6 per core, 0.25-0.47 s at 4-7, while the interpreted start runs "
+    reason="not met on 2026-12-05: 0.195 s at a load of 1.6 per core, 0.25-0.47 s at 4-7, "
+    "while the interpreted start runs "
     "(bench/results/gui_gaps.md: Python's lock hand-over; the fix touches a kernel source)",
     strict=False,
 )
