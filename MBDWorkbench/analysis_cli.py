@@ -175,7 +175,7 @@ def cmd_statics(args: argparse.Namespace) -> int:
 
 def cmd_ankle_export(args: argparse.Namespace) -> int:
     """Actuator-to-foot maps (tables, fits, Jacobians) of the parallel ankle."""
-    from .showcase.ankle_model import export_actuator_maps
+    from .showcase.ankle_model import export_actuator_maps, refuse_non_ankle
 
     out = args.out or "ankle_maps"
     if os.path.exists(out) and not os.path.isdir(out):
@@ -187,7 +187,14 @@ def cmd_ankle_export(args: argparse.Namespace) -> int:
             f"a degree-{args.degree} fit has {terms} terms: it needs at least {2 * terms} grid points, "
             f"--n {args.n} gives {args.n * args.n} (raise --n or lower --degree)",
         )
-    model = load_model(args.model) if args.model else None
+    written = [n for n in ANKLE_FILES if os.path.exists(os.path.join(out, n))]
+    if written and not args.overwrite:
+        raise ModelError("--out", f"'{out}' already holds {', '.join(written)} (give --overwrite to replace them)")
+    model = load_model(args.model, precheck=refuse_non_ankle) if args.model else None
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:  # a file on the way, no permission
+        raise ModelError("--out", f"cannot make the folder '{out}': {exc.strerror or exc}") from None
     info = export_actuator_maps(
         out, model=model, roll_max=args.roll_max, pitch_max=args.pitch_max, n=args.n, degree=args.degree
     )
@@ -202,8 +209,11 @@ def cmd_ankle_export(args: argparse.Namespace) -> int:
             f"solver check: closed-form IK vs solver assembly at {c['points']} points, "
             f"max difference {c['max_error_rad']:.3g} rad"
         )
-    print(f"maps written to {out} (ankle_maps.json, ankle_table.csv)")
+    print(f"maps written to {out} ({', '.join(ANKLE_FILES)})")
     return 0
+
+
+ANKLE_FILES = ("ankle_maps.json", "ankle_table.csv")  # what ankle-export writes into --out
 
 
 def _kin_args(p: argparse.ArgumentParser) -> None:
@@ -247,6 +257,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ankle-export", help="parallel-ankle actuator maps (IK/FK tables, fits, Jacobians)")
     p.add_argument("model", nargs="?", help="ankle model (examples/ankle.json layout); default geometry if omitted")
     p.add_argument("--out", help="output directory (default: ankle_maps)")
+    p.add_argument("--overwrite", action="store_true", help="replace the maps already in --out")
     angle = bounded(float, 0.0, ANKLE_RANGE, low_open=True, unit=" rad")
     p.add_argument("--roll-max", type=angle, default=0.35, help=f"roll range +/- [rad], in (0, {ANKLE_RANGE}]")
     p.add_argument("--pitch-max", type=angle, default=0.35, help=f"pitch range +/- [rad], in (0, {ANKLE_RANGE}]")

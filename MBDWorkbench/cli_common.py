@@ -39,11 +39,18 @@ NO_LIMITS_HELP = (
 )
 
 
-def load_model(path: str, analysis: str | None = None, overrides: dict | None = None) -> Model:
+def load_model(
+    path: str,
+    analysis: str | None = None,
+    overrides: dict | None = None,
+    precheck: Callable[[object], None] | None = None,
+) -> Model:
     """Load a JSON model or a FreeCAD document (.FCStd) into a Model; ModelError naming the
     file when it is missing, a directory, unreadable or not a model. With ``analysis``
     (simulate, kinematics, statics) a JSON model whose run is beyond the limits is refused
-    from its parsed JSON (:func:`refuse_oversized`), before the model is built and validated."""
+    from its parsed JSON (:func:`refuse_oversized`), before the model is built and validated.
+    ``precheck(data)`` (raising ModelError) sees the parsed JSON before the model is built (a
+    document's model as a dict, after)."""
     if not os.path.exists(path):
         raise ModelError(path, "file not found")
     if os.path.isdir(path):
@@ -51,10 +58,15 @@ def load_model(path: str, analysis: str | None = None, overrides: dict | None = 
     if path.lower().endswith(".fcstd"):
         from .cad.document_model import model_from_document_file
 
-        return model_from_document_file(path)
+        model = model_from_document_file(path)
+        if precheck is not None:
+            precheck(model.to_dict())
+        return model
     data = parse_json(read_model_text(path), str(path))
     if analysis is not None:
         refuse_oversized(data, analysis, overrides or {})
+    if precheck is not None:
+        precheck(data)
     return from_dict(data)
 
 

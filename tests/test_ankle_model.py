@@ -248,3 +248,75 @@ def test_ankle_export_refuses_a_file_as_its_folder(tmp_path, capsys):
     target.write_text("keep me")
     assert main(["ankle-export", "--out", str(target)]) == 2
     assert "is a file" in capsys.readouterr().err and target.read_text() == "keep me"
+
+
+def _ankle_with(tmp_path, kind, extra):
+    data = json.load(open(EXAMPLE))
+    data[kind] = data.get(kind, []) + extra
+    path = tmp_path / "big_ankle.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_ankle_export_refuses_a_10_mb_model_before_building_it(tmp_path, capsys, monkeypatch):
+    """A 10 MB model (the ankle and 100,000 more bodies; this ran past 90 s) is refused as bad
+    input from its parsed JSON, before any Model is built, naming the extra bodies."""
+    extra = [
+        {"name": f"extra{k}", "mass": 1.0, "inertia": [1e-3] * 3, "position": [k * 1e-3, 0.5, 0.0]}
+        for k in range(100_000)
+    ]
+    path = _ankle_with(tmp_path, "bodies", extra)
+    assert path.stat().st_size > 10e6
+
+    def never(*args, **kwargs):
+        raise AssertionError("the model was built before it was refused")
+
+    monkeypatch.setattr("MBDWorkbench.cli_common.from_dict", never)
+    assert main(["ankle-export", str(path), "--out", str(tmp_path / "maps")]) == 2
+    err = capsys.readouterr().err
+    assert "not the parallel ankle" in err and "100006 bodies" in err and "'extra0'" in err
+    assert not (tmp_path / "maps").exists()
+
+
+@pytest.mark.parametrize(
+    "kind,extra",
+    [
+        ("forces", [{"name": "push", "type": "load", "body": "foot", "force": [0, 0, 1]}]),
+        ("joints", [{"name": "ankle", "type": "fixed", "body_i": "ground", "body_j": "foot"}]),
+        ("drivers", [{"name": "drive3", "type": "rotational", "joint": "motor1", "profile": 0.0}]),
+    ],
+)
+def test_ankle_export_refuses_elements_beyond_the_ankle(tmp_path, capsys, kind, extra):
+    """Anything the maps would not read (a force, a duplicate joint, a third driver) is refused, named."""
+    path = _ankle_with(tmp_path, kind, extra)
+    assert main(["ankle-export", str(path), "--out", str(tmp_path / "maps")]) == 2
+    err = capsys.readouterr().err
+    assert f"{kind}: not the parallel ankle" in err
+    assert not (tmp_path / "maps").exists()
+
+
+def test_solver_check_reads_the_model_once(model, geom):
+    """with_constant_motors takes the model's dict (converted once for all the check's points)
+    and gives the same solver forward kinematics as from the Model."""
+    th = ankle.inverse_kinematics(geom, 0.1, -0.2)
+    assert solver_forward_kinematics(model.to_dict(), *th) == solver_forward_kinematics(model, *th)
+    assert np.allclose(solver_forward_kinematics(model, *th), (0.1, -0.2), atol=1e-9)
+
+
+def test_ankle_export_refuses_a_folder_inside_a_file(tmp_path, capsys):
+    """--out below a file (found by tests/test_fuzz_cli.py: it was an internal error, exit 70)."""
+    (tmp_path / "maps.txt").write_text("keep me")
+    assert main(["ankle-export", "--out", str(tmp_path / "maps.txt" / "maps")]) == 2
+    assert "--out" in capsys.readouterr().err and (tmp_path / "maps.txt").read_text() == "keep me"
+
+
+def test_ankle_export_keeps_existing_maps_without_overwrite(tmp_path, capsys):
+    """A second export into the same folder is refused (exit 2) unless --overwrite."""
+    out = tmp_path / "maps"
+    args = ["ankle-export", "--out", str(out), "--n", "5", "--degree", "2"]
+    assert main(args) == 0
+    (out / "ankle_maps.json").write_text("keep me")
+    assert main(args) == 2
+    assert "--overwrite" in capsys.readouterr().err and (out / "ankle_maps.json").read_text() == "keep me"
+    assert main([*args, "--overwrite"]) == 0
+    assert json.loads((out / "ankle_maps.json").read_text())["grid"]["valid_points"] > 0

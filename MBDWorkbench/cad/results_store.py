@@ -64,14 +64,41 @@ def store_results(
 ) -> StoredResults:
     """Keep ``res`` (solver Results) with the document in Simulation ``sim``; return the
     StoredResults read back from the stored file. ``progress(rows, rows in all)`` while writing."""
-    tmp = tempfile.mkdtemp(prefix="mbd_archive_")
-    try:
-        path = write_archive(res, mapping, os.path.join(tmp, "%s_results.zip" % sim.Name), progress)
-        sim.ResultsArchive = path  # FreeCAD copies the file into the document
-        sim.ResultsSummary = summary_lines(res.summary())
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return StoredResults(sim.ResultsArchive)
+    prepared = PreparedResults(res, mapping, "%s_results.zip" % sim.Name, progress)
+    return prepared.store(sim)
+
+
+class PreparedResults:
+    """A run's archive written and read back ahead of storing it, off FreeCAD's GUI thread
+    (zipping and parsing the CSV files of a long run takes about a second, which would stall
+    the event loop); :meth:`store` then only hands the file to the document (GUI thread)."""
+
+    def __init__(
+        self, res: Results, mapping: dict, name: str, progress: Callable[[int, int], None] | None = None
+    ) -> None:
+        self.summary = res.summary()
+        self.folder = tempfile.mkdtemp(prefix="mbd_archive_")
+        try:
+            self.path = write_archive(res, mapping, os.path.join(self.folder, name), progress)
+            self.stored = StoredResults(self.path)
+        except BaseException:
+            self.discard()
+            raise
+
+    def store(self, sim: App.DocumentObject) -> StoredResults:
+        """Keep the archive in Simulation ``sim`` (FreeCAD copies the file into the document)
+        and return its StoredResults, now naming the document's copy; the temporary folder is removed."""
+        try:
+            sim.ResultsArchive = self.path
+            sim.ResultsSummary = summary_lines(self.summary)
+            self.stored.path = self.stored.source = sim.ResultsArchive
+        finally:
+            self.discard()
+        return self.stored
+
+    def discard(self) -> None:
+        """Remove the temporary folder (an archive never stored)."""
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def load_results(sim: App.DocumentObject) -> StoredResults | None:

@@ -2,9 +2,10 @@
 
 Solve runs the solver in a worker thread (SolveRun) with a progress dialog (simulated time,
 ETA, Cancel); the GUI thread waits in a local event loop, so the 3D view and the plots stay
-responsive. The worker only computes; the results (also the partial results of a cancelled
-or failed run) are stored with the document in the GUI thread at the end, and the plot dock
-shows the new run.
+responsive. The worker only computes, and writes the results archive (also of the partial
+results of a cancelled or failed run) and reads it back; the GUI thread only hands that file
+to the document at the end, and the plot dock shows the new run. So the event loop never
+waits on the run, whose largest gap is measured by tests/gui/test_solve_gaps_gui.py.
 
 The summary box is an information box only for a run whose status is ``completed``; a run
 completed with warnings or cancelled gets a non-modal notice (it blocks nothing) and the
@@ -16,6 +17,7 @@ and so does an over-driven model refused before solving, naming the drivers in c
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .common import Command, active_document, main_window, message, qt_modules, show_error, translate
@@ -105,15 +107,19 @@ class SolveRun:
     ``run()`` starts the thread and waits in a local Qt event loop, so the 3D view, the plots
     and every window keep repainting and answering while the solver works; the worker only
     computes (it never touches FreeCAD's document) and the dialog is updated by a GUI-thread
-    timer from the progress the worker records. ``run()`` returns (results, error or None)."""
+    timer from the progress the worker records. ``finish(results)``, if given, also runs in the
+    worker (on results with samples); what it returns is ``finished``. ``run()`` returns
+    (results, error or None)."""
 
     POLL_MS = 50
     YIELD_S = 0.02  # the worker lets the GUI thread run at least this often [s] ...
     YIELD_SLEEP_S = 0.001  # ... for this long [s] (5 % of the solve at most)
 
-    def __init__(self, model: Model, title: str = "Solving") -> None:
+    def __init__(self, model: Model, title: str = "Solving", finish: Callable[[Results], object] | None = None) -> None:
         QtCore, _, QtWidgets = qt_modules()
         self.model = model
+        self.finish = finish  # called in the worker thread on the run's results (with samples)
+        self.finished: object = None  # what it returned
         self.dialog = QtWidgets.QProgressDialog("Simulating %s ..." % model.name, "Cancel", 0, 1000, main_window())
         self.dialog.setObjectName("MBD_SolveProgress")
         self.dialog.setWindowTitle(title)
@@ -151,6 +157,7 @@ class SolveRun:
         from ..solver.errors import SimulationError
         from ..solver.simulate import simulate
 
+        lower_thread_priority(WORKER_NICE)
         try:
             self.outcome = (
                 simulate(self.model, progress=self.progress, cancel=self.cancel, interpret_while_compiling=True),
@@ -158,6 +165,12 @@ class SolveRun:
             )
         except SimulationError as exc:
             self.outcome = (exc.results, exc)
+        except BaseException as exc:  # re-raised in the GUI thread
+            self.outcome = (None, exc)
+        try:
+            res = self.outcome[0]
+            if self.finish is not None and res is not None and len(res):
+                self.finished = self.finish(res)
         except BaseException as exc:  # re-raised in the GUI thread
             self.outcome = (None, exc)
         finally:
@@ -212,6 +225,21 @@ class SolveRun:
 
 
 _running: list[SolveRun] = []
+WORKER_NICE = 5  # the solve thread's nice value above the GUI thread's: the GUI wins the CPU on a loaded machine
+
+
+def lower_thread_priority(steps: int) -> None:
+    """Raise the calling thread's nice value by ``steps`` (Linux: the nice value is per thread),
+    so on a machine busier than its cores the scheduler runs FreeCAD's GUI thread first when
+    the worker hands it Python's lock; nothing where that is not supported."""
+    import os
+    import threading
+
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + steps)
+    except (AttributeError, OSError):
+        pass
 
 
 def solve_running() -> SolveRun | None:
@@ -247,12 +275,15 @@ def warm_model() -> Model:
 def _warm_kernels() -> None:
     """Worker thread: a background process compiles the Numba kernels a first Solve needs into
     the on-disk cache (solver/numerics/cold_start.py; nothing compiles in FreeCAD's process, so the GUI
-    does not stall); this thread waits for it. A Solve started meanwhile runs interpreted."""
+    does not stall); this thread waits for it. A Solve started meanwhile runs interpreted. Then the
+    compiled kernels are loaded from the cache into this process (a two-step run): loading them
+    took the first Solve 0.3-0.5 s in which the event loop stalled."""
     from ..solver.integrators import METHODS
     from ..solver.numerics import cold_start
 
     started = time.perf_counter()
     try:
+        import_solve_modules()
         model = warm_model()
         integrator = model.settings.integrator
         kernel = METHODS[integrator].entry_kernel
@@ -262,11 +293,32 @@ def _warm_kernels() -> None:
                 raise OSError("the background compile could not start")
             if job.wait() != 0:
                 raise RuntimeError("the background compile ended with code %d" % job.returncode)
+        if kernel is not None and cold_start.is_cached(kernel):  # never compiles here
+            from ..solver.simulate import simulate
+
+            lower_thread_priority(WORKER_NICE)  # after starting the compile, which would inherit it
+            simulate(model, t_end=2 * model.settings.step, output_step=model.settings.step)
     except Exception as exc:  # a warm-up failure must not disturb the user; Solve reports errors
         _warm_state["error"] = repr(exc)
     finally:
         _warm_state["seconds"] = time.perf_counter() - started
         _warm_state["done"] = True
+
+
+def import_solve_modules() -> None:
+    """Import (in the warm-up thread) the modules a Solve needs besides the GUI's: the model
+    built from the document, the results store, and every module of the solver, so the first
+    Solve imports none of them in the GUI thread or its worker (0.1-0.8 s on a loaded machine;
+    compiling a module's source holds Python's lock throughout)."""
+    import importlib
+    import pkgutil
+
+    root = __package__.rpartition(".")[0]
+    for name in ("cad.document_model", "cad.results_store"):
+        importlib.import_module("." + name, root)
+    solver = importlib.import_module(".solver", root)
+    for info in pkgutil.walk_packages(solver.__path__, solver.__name__ + "."):
+        importlib.import_module(info.name)
 
 
 def warm_up_solver() -> None:
@@ -306,7 +358,7 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     """Build, run, store; returns (StoredResults or None, summary text, error or None)."""
     from ..cad.makers import make_simulation
     from ..cad.objects import find_simulation
-    from ..cad.results_store import store_results, summary_lines
+    from ..cad.results_store import PreparedResults, summary_lines
     from .animate import active_panel, document_alive
 
     panel = active_panel()
@@ -316,14 +368,18 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     sim = find_simulation(doc)
     if sim is not None and getattr(sim, "MakeDeterminate", False):
         model = determinate(model)
-    res, error = SolveRun(model).run()
+    name = "%s_results.zip" % getattr(sim, "Name", "Simulation")
+    run = SolveRun(model, finish=lambda res: PreparedResults(res, mapping, name))
+    res, error = run.run()
     if res is None or not len(res):
         return None, str(error), error
+    prepared = run.finished  # the archive written and read back in the worker thread
     if not document_alive(doc):
+        prepared.discard()
         raise ValueError("the document was closed during the run; its results are discarded")
     sim = sim or make_simulation(doc)
     doc.openTransaction("Store results")
-    stored = store_results(sim, res, mapping)
+    stored = prepared.store(sim)
     doc.commitTransaction()
     from .plot_dock import results_changed
 

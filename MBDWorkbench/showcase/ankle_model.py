@@ -178,6 +178,36 @@ def geometry_from_model(model: Model) -> ankle.AnkleGeometry:
     return ankle.AnkleGeometry(A1=A[0], A2=A[1], B1_0=B[0], B2_0=B[1], C1_0=C[0], C2_0=C[1])
 
 
+LAYOUT = {  # by kind, the names of the elements of the ankle model (the joints first: they give the geometry)
+    "joints": (ANKLE, *MOTORS, *BALLS, *CARDANS),
+    "bodies": ("shank", FOOT, *BARS, *RODS),
+    "drivers": DRIVES,
+    "forces": (),
+}
+
+
+def refuse_non_ankle(data: object) -> None:
+    """ModelError unless the model ``data`` (parsed JSON, before it is built) holds only the
+    ankle's elements (:data:`LAYOUT`, those of examples/make_ankle.py): the maps are computed
+    from them alone, and anything else would only be read, validated and assembled for nothing
+    (a 10 MB model with 100,000 extra bodies took minutes), so it is refused in a few seconds."""
+    if not isinstance(data, dict):
+        return  # left to the model's validation
+    for kind, names in LAYOUT.items():
+        items = data.get(kind, [])
+        if not isinstance(items, list):
+            continue
+        extra = [e.get("name") if isinstance(e, dict) else e for e in items]
+        extra = [n for n in extra if not (isinstance(n, str) and n in names)]
+        if extra or len(items) > len(names):
+            shown = ", ".join(repr(n)[:40] for n in extra[:3]) + (", ..." if len(extra) > 3 else "")
+            raise ModelError(
+                kind,
+                f"not the parallel ankle: {len(items)} {kind} where the ankle export reads only "
+                f"{', '.join(names) or 'none'} (examples/make_ankle.py); other {kind}: {shown or 'duplicates'}",
+            )
+
+
 # ----------------------------------------------------------------------------- solver side
 def foot_angles(R: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(roll, pitch) [rad] of a foot rotation R = RotY(pitch) RotX(roll) (3x3 or Kx3x3)."""
@@ -192,16 +222,17 @@ def euler_rates(omega: Sequence[float], pitch: float) -> np.ndarray:
     return np.linalg.lstsq(Jw, np.asarray(omega, float), rcond=None)[0]
 
 
-def with_constant_motors(model: Model, theta1: float, theta2: float) -> Model:
-    """Copy of an ankle model with both drivers held at the given motor angles [rad]."""
-    d = model.to_dict()
-    for drv, th in zip(d["drivers"], (theta1, theta2)):
-        drv["profile"] = float(th)
+def with_constant_motors(model: Model | dict, theta1: float, theta2: float) -> Model:
+    """Copy of an ankle model (a Model or its ``to_dict()``) with both drivers held at the
+    given motor angles [rad]."""
+    d = model.to_dict() if isinstance(model, Model) else dict(model)
+    d["drivers"] = [dict(drv, profile=float(th)) for drv, th in zip(d["drivers"], (theta1, theta2))]
     return from_dict(d)
 
 
-def solver_forward_kinematics(model: Model, theta1: float, theta2: float) -> tuple[float, float]:
-    """Foot (roll, pitch) [rad] from the solver's assembly with the motors at theta1/2."""
+def solver_forward_kinematics(model: Model | dict, theta1: float, theta2: float) -> tuple[float, float]:
+    """Foot (roll, pitch) [rad] from the solver's assembly with the motors at theta1/2
+    (``model``: an ankle Model or its ``to_dict()``)."""
     m = with_constant_motors(model, theta1, theta2)
     sys_ = System(m)
     Y = assemble(sys_, sys_.Y0.copy(), 0.0, tol=1e-13)
@@ -303,10 +334,10 @@ def _write_table(path, tab):
 
 def _solver_check(model, geom, rg, pg, k):
     """Max |solver FK - commanded| [rad] over a k x k sub-grid driven by the closed-form IK."""
-    worst = 0.0
+    worst, data = 0.0, model.to_dict()  # converted once, not at every point
     for r in np.linspace(rg[0], rg[-1], k):
         for p in np.linspace(pg[0], pg[-1], k):
             th = ankle.inverse_kinematics(geom, r, p)
-            rs, ps = solver_forward_kinematics(model, *th)
+            rs, ps = solver_forward_kinematics(data, *th)
             worst = max(worst, abs(rs - r), abs(ps - p))
     return {"points": k * k, "max_error_rad": worst}

@@ -27,6 +27,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 
@@ -126,6 +127,26 @@ def background_job(integrator: str) -> subprocess.Popen | None:
     return _jobs.get(integrator)
 
 
+YIELD_EVERY_S, YIELD_SLEEP_S = 0.02, 0.001  # [s] while interpreting with other threads: sleep this long this often
+
+
+def yielding(done):
+    """``done`` (called at every kernel call from Python while interpreting) that first sleeps
+    YIELD_SLEEP_S every YIELD_EVERY_S when the process has other threads: the interpreted kernels'
+    NumPy/LAPACK calls release and retake Python's lock so often that a thread waiting for it
+    (FreeCAD's GUI) may not get it for half a second (bench/results/gui_gaps.md)."""
+    last = [time.perf_counter()]
+
+    def check() -> bool:
+        now = time.perf_counter()
+        if now - last[0] >= YIELD_EVERY_S and threading.active_count() > 1:
+            time.sleep(YIELD_SLEEP_S)
+            last[0] = time.perf_counter()
+        return done()
+
+    return check
+
+
 @contextmanager
 def interpreted_until_compiled(model, stepper_class, requested: bool = True):
     """Run the kernels interpreted inside the block while a background process compiles them,
@@ -139,7 +160,7 @@ def interpreted_until_compiled(model, stepper_class, requested: bool = True):
     if job is None:
         yield False
         return
-    jit.start_interpreting(lambda: job.poll() is not None)
+    jit.start_interpreting(yielding(lambda: job.poll() is not None))
     try:
         yield True
     finally:
