@@ -34,6 +34,7 @@ WARNING_KINDS = {
     "ill_scaled": "ill-scaled masses or inertias",
     "integrator": "a remark of the integrator",
     "joint_dropped": "a joint of the CAD document left out of the model (the message says why)",
+    "stop_unresolved": "a fixed step too long for the contact of a joint's end stop",
 }
 
 

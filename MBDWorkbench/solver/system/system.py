@@ -17,7 +17,7 @@ from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
-from ..model.catalog import DRIVERS, JOINTS
+from ..model.catalog import COORDINATES, DRIVERS, JOINTS
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -28,6 +28,7 @@ from ..model.geometry import (
     frame_axes,
     joint_rows,
 )
+from ..model.joint_stops import stop_laws
 from ..model.profiles import compile_profile
 from ..model.schema import GROUND
 from ..numerics import forces, quaternion
@@ -61,7 +62,7 @@ class ForceElement:
     of its two sides (-1: ground or none), local vectors [m or unit], numbers, profile
     program indices (-1: none) and a flag."""
 
-    VECS, PAR, PROG = 4, 4, 6
+    VECS, PAR, PROG = 4, 8, 6
 
     def __init__(self, code: int, bi: int, bj: int = -1, flag: int = 0) -> None:
         self.code, self.bi, self.bj, self.flag = code, bi, bj, flag
@@ -301,6 +302,7 @@ class System:
         """The force elements (see numerics/forces.py), sorted by kernel code, as the force_* arrays
         of Static."""
         elements = [self._FORCE_PACKERS[f.type](self, f, f"forces[{fk}]") for fk, f in enumerate(self.model.forces)]
+        elements += self._joint_stop_elements()
         elements.sort(key=lambda e: e.code)  # stable: model order within a kernel
         counts = np.bincount(np.array([e.code for e in elements], dtype=np.int64), minlength=forces.FORCE_KERNELS)
         return dict(
@@ -340,6 +342,31 @@ class System:
         e.vecs[:] = row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk])[: ForceElement.VECS]
         e.par[:3] = f.stiffness, f.damping, f.free_angle
         return e
+
+    def _joint_stop_elements(self) -> list[ForceElement]:
+        """One JOINT_STOP element per limited or damped joint coordinate (model.joint_stops):
+        the coordinate's row vectors and (lower, upper, k, e, c_max, d_full, c_viscous)."""
+        self.stop_laws = []
+        elements = []
+        for jk, j in enumerate(self.model.joints):
+            for law in stop_laws(self.model, j):
+                linear = law.coordinate == "displacement"
+                e = ForceElement(forces.JOINT_STOP, self.body_index(j.body_i), self.body_index(j.body_j), int(linear))
+                e.vecs[:] = row_vectors(COORDINATES[law.coordinate].row, self.joint_frames[jk])[: ForceElement.VECS]
+                e.vecs[3] = np.nan  # the last angle (numerics.forces.joint_stop)
+                e.par[:] = (
+                    law.lower,
+                    law.upper,
+                    law.stiffness,
+                    law.exponent,
+                    law.damping,
+                    law.penetration,
+                    law.viscous,
+                    0.0,
+                )
+                self.stop_laws.append(law)
+                elements.append(e)
+        return elements
 
     _FORCE_PACKERS = {
         "point_force": _pack_load,
