@@ -191,3 +191,15 @@ def test_fixed_step_too_long_for_the_stop_is_warned():
     assert res.status == "completed_with_warnings"
     res = simulate(disc_model("bdf", 1e-3, 0.3, angle_max=Q_MAX, angle_stop=stop))
     assert not [w for w in res.warnings if w.kind == "stop_unresolved"]
+
+
+def test_stop_and_damping_columns_in_joints_csv(tmp_path):
+    """joints.csv has the stop and damping efforts of a limited coordinate, read back equal."""
+    from MBDWorkbench.solver.results.files import ResultTables, read_results
+
+    res = simulate(disc_model(t_end=0.4, step=1e-4, angle_max=Q_MAX, angle_damping=0.05))
+    files = read_results(res.write(str(tmp_path / "run")))
+    back = ResultTables(files.tables, files.summary, files.source)
+    np.testing.assert_allclose(back.joint_stop_effort("axle"), res.joint_stop_effort("axle"), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(back.joint_damping_effort("axle"), res.joint_damping_effort("axle"), rtol=1e-9)
+    assert res.joint_stop_effort("axle").min() < 0 and back.tables["joints.csv"]["axle.angle_stop [N m]"].min() < 0

@@ -553,6 +553,10 @@ class Results:
         """Effort [N m or N] of the viscous joint damping on each coordinate, shape (K, n)."""
         return self._joint_efforts(joint)[1]
 
+    def limited_coordinates(self, joint: str) -> tuple[str, ...]:
+        """The joint's coordinates with limits or damping (model.joint_stops)."""
+        return tuple(law.coordinate for law in self.system.stop_laws if law.joint == joint)
+
     def _joint_efforts(self, joint: str) -> tuple[np.ndarray, np.ndarray]:
         names = self.joint_coordinate_names(joint)
         q, rate = self.joint_coordinate(joint), self.joint_coordinate_rate(joint)
