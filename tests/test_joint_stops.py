@@ -203,3 +203,21 @@ def test_stop_and_damping_columns_in_joints_csv(tmp_path):
     np.testing.assert_allclose(back.joint_stop_effort("axle"), res.joint_stop_effort("axle"), rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(back.joint_damping_effort("axle"), res.joint_damping_effort("axle"), rtol=1e-9)
     assert res.joint_stop_effort("axle").min() < 0 and back.tables["joints.csv"]["axle.angle_stop [N m]"].min() < 0
+
+
+def test_default_stop_is_sized_on_the_mechanism_inertia():
+    """A slider carrying a second body on a fixed joint: the stop's inertia is the mass it really
+    moves, m1 + m2 (the constrained mobility), not body_j's alone, so its contact lasts t_c."""
+    from MBDWorkbench.solver.system.system import System
+
+    carriage = {"name": "c", "mass": 1.0, "inertia": [0.01, 0.01, 0.01]}
+    load = {"name": "l", "mass": 3.0, "inertia": [0.02, 0.02, 0.02], "position": [0.1, 0, 0]}
+    slide = {"name": "slide", "type": "prismatic", "body_i": "ground", "body_j": "c", "frame": AXLE}
+    slide.update(travel_max=0.1)
+    weld = {"name": "weld", "type": "fixed", "body_i": "c", "body_j": "l", "frame": AXLE}
+    model = from_dict({"gravity": [0, 0, 0], "bodies": [carriage, load], "joints": [slide, weld]})
+    system = System(model)
+    assert system.coordinate_inertia(0, "displacement") == pytest.approx(4.0, rel=1e-9)
+    (law,) = system.stop_laws
+    assert law.stiffness == pytest.approx(4.0 * (np.pi / DEFAULT_CONTACT_TIME) ** 2)
+    assert law.contact_time == pytest.approx(DEFAULT_CONTACT_TIME)

@@ -226,7 +226,8 @@ def zero_coordinates(jtype: str, frame1, frame2) -> tuple:
     """The two global frames of a joint of our ``jtype`` moved so that its coordinates (joint
     angle, displacement along z) are zero where they are, as drivers and joints.csv measure
     them from the initial configuration: frame 2 turned about its z axis onto frame 1's x
-    (rotational coordinate), frame 1 moved along its z axis to frame 2's origin (linear).
+    (rotational coordinate; the other way when the joint is flipped, z2 opposite to z1),
+    frame 1 moved along its z axis to frame 2's origin (linear).
     Neither changes the joint's equations (those of frame 2's x about its z, or of frame 1's
     origin along its z, do not enter them)."""
     import FreeCAD as App
@@ -236,7 +237,9 @@ def zero_coordinates(jtype: str, frame1, frame2) -> tuple:
         x1, y1 = (frame1.Rotation.multVec(App.Vector(*e)) for e in ((1, 0, 0), (0, 1, 0)))
         x2 = frame2.Rotation.multVec(App.Vector(1, 0, 0))
         angle = math.degrees(math.atan2(y1.dot(x2), x1.dot(x2)))
-        frame2 = frame2.multiply(App.Placement(App.Vector(), App.Rotation(App.Vector(0, 0, 1), -angle)))
+        z1, z2 = (f.Rotation.multVec(App.Vector(0, 0, 1)) for f in (frame1, frame2))
+        turn = -angle if z1.dot(z2) >= 0 else angle  # a flipped joint's z2 is opposite to z1
+        frame2 = frame2.multiply(App.Placement(App.Vector(), App.Rotation(App.Vector(0, 0, 1), turn)))
     if "linear" in drivers:
         z1 = frame1.Rotation.multVec(App.Vector(0, 0, 1))
         frame1 = _shifted(frame1, z1.dot(frame2.Base - frame1.Base))

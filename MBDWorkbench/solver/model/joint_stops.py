@@ -11,8 +11,9 @@ never pulling. Its spring part is conservative (potential k d^(e+1) / (e + 1), i
 balance), its damping part and the viscous damping (-c_v q') dissipate (non-conservative work).
 
 Defaults (a field left out): stiffness k = I (pi / t_c)^2, the linear stop (e = 1) whose
-contact lasts t_c = ``contact_time`` (default 10 ms) on the inertia I of the coordinate
-(:func:`coordinate_inertia`: the moving body's inertia about the joint axis, or its mass);
+contact lasts t_c = ``contact_time`` (default 10 ms) on the inertia I of the coordinate (the
+System's effective inertia of the coordinate in the mechanism at the start, else
+:func:`coordinate_inertia`: the moving body's inertia about the joint axis, or its mass);
 c_max = 2 zeta sqrt(k I) with zeta = 0.2 (restitution about 0.5); d_full = c_max v_ref / k with
 v_ref = 1 m/s or 1 rad/s (where the full damping force at v_ref equals the spring force: the
 damping rises over a fraction of a typical penetration, so the force stays smooth enough for
@@ -57,6 +58,7 @@ DEFAULT_DAMPING_RATIO = 0.2  # c_max = 2 zeta sqrt(k I): a linear stop's restitu
 REFERENCE_RATE = 1.0  # v_ref [m/s or rad/s] of the default d_full = c_max v_ref / k
 MAX_EXPONENT = 10.0
 STEPS_PER_CONTACT = 10  # a fixed-step run resolves a stop with at least this many steps per contact
+START_TOL = 1e-6  # [rad or m] a start this far past a limit (a CAD solver's tolerance) is accepted
 
 
 @dataclass(frozen=True)
@@ -177,15 +179,15 @@ def _check_stop(stop: Stop, path: str, what: str) -> None:
 
 
 def _check_start(model: Model, j: Joint, c: CoordinateLimits, path: str, what: str) -> None:
-    """A ModelError when the initial coordinate lies outside the limits (by more than 1e-9)."""
+    """A ModelError when the initial coordinate lies outside the limits (by more than START_TOL)."""
     low, high = getattr(j, c.low), getattr(j, c.high)
     q = initial_coordinate(model, j, c.coordinate)
     shown_q = f"{math.degrees(q):.6g} deg" if c.unit == "rad" else f"{q:.6g} m"
-    if low is not None and q < low - 1e-9:
+    if low is not None and q < low - START_TOL:
         raise ModelError(
             f"{path}.{c.low}", f"{what}: starts at {c.coordinate} {shown_q}, below {c.low} {low:g} {c.unit}"
         )
-    if high is not None and q > high + 1e-9:
+    if high is not None and q > high + START_TOL:
         raise ModelError(
             f"{path}.{c.high}", f"{what}: starts at {c.coordinate} {shown_q}, above {c.high} {high:g} {c.unit}"
         )
@@ -235,15 +237,18 @@ def _moves(model: Model, name: str) -> bool:
     return name != GROUND and not model.body(name).grounded
 
 
-def stop_laws(model: Model, j: Joint) -> list[StopLaw]:
-    """The resolved stop and damping numbers of joint j's limited or damped coordinates."""
+def stop_laws(model: Model, j: Joint, inertia_of=None) -> list[StopLaw]:
+    """The resolved stop and damping numbers of joint j's limited or damped coordinates; the
+    inertia of a coordinate is ``inertia_of(j, coordinate)`` (default: :func:`coordinate_inertia`;
+    the System passes the effective inertia of the coordinate in the whole mechanism)."""
+    inertia_of = inertia_of or (lambda joint, coordinate: coordinate_inertia(model, joint, coordinate))
     laws = []
     for c in LIMITED.values():
         low, high, viscous = getattr(j, c.low), getattr(j, c.high), getattr(j, c.damping)
         if low is None and high is None and not viscous:
             continue
         stop = getattr(j, c.stop) or Stop()
-        inertia = coordinate_inertia(model, j, c.coordinate)
+        inertia = inertia_of(j, c.coordinate)
         t_c = stop.contact_time or DEFAULT_CONTACT_TIME
         k = stop.stiffness if stop.stiffness is not None else inertia * (math.pi / t_c) ** 2
         lower, upper = -math.inf if low is None else low, math.inf if high is None else high
