@@ -221,3 +221,26 @@ def test_default_stop_is_sized_on_the_mechanism_inertia():
     (law,) = system.stop_laws
     assert law.stiffness == pytest.approx(4.0 * (np.pi / DEFAULT_CONTACT_TIME) ** 2)
     assert law.contact_time == pytest.approx(DEFAULT_CONTACT_TIME)
+
+
+def test_report_section_lists_the_contact_and_the_losses():
+    """The report's 'Stops and joint damping': one contact of the disc with angle_max, starting
+    within an output step of the viscous closed form t1 = -(I/c) ln(1 - Q_MAX c / (W0 I)), impact
+    speed, rebound speed and peak effort as the run's samples; the damping work equals the run's
+    integral of the damping power."""
+    from MBDWorkbench.report import document, stops
+    from MBDWorkbench.report.data import from_results
+
+    res = simulate(disc_model(t_end=0.5, step=1e-4, angle_max=Q_MAX, angle_damping=0.01))
+    data = from_results(res)
+    (event,) = stops.stop_events(data)
+    t1 = -(I_DISC / 0.01) * np.log(1 - Q_MAX * 0.01 / (W0 * I_DISC))
+    assert event["joint"] == "axle" and abs(event["start"] - t1) < 2 * (res.t[1] - res.t[0])
+    rate = res.joint_coordinate_rate("axle")[:, 0]
+    assert event["impact"] == pytest.approx(rate[res.t < event["start"]][-1]) and event["impact"] > 0
+    assert event["rebound"] < 0 and event["peak"] == pytest.approx(res.joint_stop_effort("axle")[:, 0].min())
+    (loss,) = stops.stop_losses(data)
+    power = res.joint_damping_effort("axle")[:, 0] * rate
+    assert loss["damping_work"] == pytest.approx(np.trapz(power, res.t), rel=1e-9) and loss["damping_work"] < 0
+    blocks = document.stop_blocks(data)
+    assert blocks[0].text == "Stops and joint damping" and len(blocks[2].rows) == 1
