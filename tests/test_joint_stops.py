@@ -27,7 +27,7 @@ def contact(res, joint="axle", limit=Q_MAX):
     return q, res.joint_coordinate_rate(joint)[:, 0], q > limit
 
 
-@pytest.mark.parametrize("integrator", ["rk4", "bdf", "galpha"])
+@pytest.mark.parametrize("integrator", ["rk4", "bdf", "galpha", "cros", "rk4_tree"])
 def test_linear_stop_closed_form(integrator):
     """An undamped linear stop (k, e = 1): the disc hits at t1 = Q_MAX / W0, penetrates
     W0 sqrt(I / k) (peak torque W0 sqrt(I k)), stays in contact pi sqrt(I / k) and leaves at -W0;
