@@ -79,3 +79,31 @@ def set_limits(obj, limits: dict) -> None:
         setattr(obj, switch, on)
         if on:
             setattr(obj, prop, math.degrees(limits[field]) if ptype == ANGLE else limits[field] * 1e3)
+
+
+# the panel's numbers besides the limits: (property, unit shown)
+EXTRAS = (("AngleDamping", "N m s/rad"), ("TravelDamping", "N s/m"), ("StopContactTime", "s"))
+
+
+def limit_values(obj) -> dict:
+    """{property: value} of a Joint's Limits group in the units FreeCAD shows (deg, mm; switches
+    as booleans), for the task panel (defaults for an object without them)."""
+    out = {}
+    for _, switch, prop, _ in LIMITS:
+        out[switch] = bool(getattr(obj, switch, False))
+        out[prop] = _internal(getattr(obj, prop, 0.0))
+    for prop, _ in EXTRAS:
+        out[prop] = float(getattr(obj, prop, 0.0) or 0.0)
+    return out
+
+
+def write_limit_values(obj, values: dict) -> None:
+    """Set a Joint's Limits group from {property: value} (deg, mm, SI; see :func:`limit_values`);
+    a negative damping or contact time is refused naming the joint and the property."""
+    from .errors import CadError
+
+    for prop, unit in EXTRAS:
+        if values.get(prop, 0.0) < 0:
+            raise CadError("joint '%s': %s must not be negative (%s)" % (obj.Label, prop, unit))
+    for name, value in values.items():
+        setattr(obj, name, value)
