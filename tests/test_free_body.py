@@ -255,3 +255,22 @@ def test_inertia_and_driver_loads_match_independent_values():
         motor = next(ld for ld in body_load_case(res, "crank", k).loads if ld.kind == "driver")
         assert np.allclose(motor.force, 0.0, atol=1e-9)
         assert motor.moment[2] == pytest.approx(res.driver_effort("motor")[k], rel=1e-9, abs=1e-12)
+
+
+def test_a_joint_stop_is_in_the_load_set_and_the_loads_balance():
+    """A pendulum falling onto its end stop: while the stop acts, the body's load set holds a
+    'stop' load (the stop torque about the pivot axis, from the run's own joints.csv effort) and
+    all loads still sum to zero."""
+    model = load(os.path.join(EXAMPLES, "pendulum.json"))
+    pivot = next(j for j in model.joints if j.type == "revolute")
+    pivot.angle_min, pivot.angle_max = -0.3, 0.3
+    res = simulate(model, t_end=1.0, output_step=0.002, integrator="rk4", step=2e-4, accuracy=False)
+    body = pivot.body_j if pivot.body_j != "ground" else pivot.body_i
+    effort = np.abs(res.joint_stop_effort(pivot.name)[:, 0])
+    k = int(np.argmax(effort))
+    assert effort[k] > 0
+    case = body_load_case(res, body, k)
+    stops = [ld for ld in case.loads if ld.kind == "stop"]
+    assert len(stops) == 1
+    assert np.linalg.norm(stops[0].moment) == pytest.approx(effort[k], rel=1e-6)
+    case.check_equilibrium()

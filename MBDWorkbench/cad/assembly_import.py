@@ -18,8 +18,9 @@ Distance by the kinds of its two elements and their radii, as FreeCAD's solver
 (:mod:`.assembly_distances`); RackPinion, Screw, Gears,
 Belt -> coupler joints (:mod:`.assembly_couplers`); Grounded -> the body's Grounded flag.
 Everything else is reported with the reason, never dropped silently (a dropped joint becomes a
-``joint_dropped`` run warning, :func:`import_warnings`); joint limits are not
-simulated and their values are listed in the report. FreeCAD 1.1's motions become drivers
+``joint_dropped`` run warning, :func:`import_warnings`); joint limits (EnableAngleMin/Max,
+EnableLengthMin/Max) become our joints' limits with compliant end stops (docs/joint-limits.md),
+except on joint types without that coordinate (listed in the report). FreeCAD 1.1's motions become drivers
 (:mod:`.assembly_motions`).
 Our imported joints keep the Assembly joint's Label as their model name (:func:`assembly_label`),
 whatever Label FreeCAD gives our object (Labels are unique in a document), so joints.csv keeps
@@ -41,6 +42,7 @@ from ..solver.results.status import RunWarning
 from .assembly_couplers import COUPLER_TYPES, CouplerJoint, CouplerUnsupported, map_coupler, set_coupler_properties
 from .assembly_distances import DistanceUnsupported, element_kind, map_distance
 from .assembly_motions import apply_time_settings, chosen_simulation, current_coordinates, import_motions
+from .joint_limits import set_limits
 from .makers import check_part, make_body, make_joint, make_simulation
 from .mass_properties import BROKEN_LINK, is_broken_link
 from .objects import body_of_part, find_objects, find_simulation
@@ -73,7 +75,8 @@ class MappedJoint:
     """An assembly joint as our joint: type, the two parts, the global frames (App.Placement)
     carried by each part, the length of a distance joint [mm] and the angle of an angle joint
     [deg] (0: none), the source joint, FreeCAD's coordinates where the parts are
-    (:func:`.assembly_motions.current_coordinates` of its JCS: rad, mm, mm)."""
+    (:func:`.assembly_motions.current_coordinates` of its JCS: rad, mm, mm), its limits as our
+    joint fields (SI, :func:`assembly_limits`)."""
 
     label: str
     type: str
@@ -86,6 +89,7 @@ class MappedJoint:
     notes: list[str] = field(default_factory=list)
     source: str = ""
     current: tuple = (0.0, 0.0, 0.0)
+    limits: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -182,21 +186,48 @@ def _angle_joint(joint) -> tuple[str, float]:
     return "angle", math.degrees(math.acos(c))
 
 
-def limit_notes(joint) -> list[str]:
-    """The enabled limits of an assembly joint with their values (not simulated)."""
-    on = [
-        "%s = %g %s" % (name, quantity_value(first_property(joint, name, default=0.0)), unit)
-        for flag, name, unit in LIMITS
-        if first_property(joint, flag, default=False)
-    ]
-    return ["limits not simulated (%s)" % ", ".join(on)] if on else []
+def assembly_limits(joint, jtype: str, current: tuple) -> tuple[dict, list[str]]:
+    """The enabled limits of an assembly joint as our joint fields (SI) of type ``jtype``, measured
+    from where the parts are (our coordinates are zero there: FreeCAD's limit minus its
+    ``current`` coordinates, rad and mm; an angle range is shifted by whole turns to hold the
+    start when it can), and notes for the limits our joint type has no coordinate for."""
+    coordinates = JOINTS[jtype].coordinates
+    out, ignored = {}, []
+    for flag, name, unit in LIMITS:
+        if not first_property(joint, flag, default=False):
+            continue
+        value = quantity_value(first_property(joint, name, default=0.0))
+        angle = unit == "deg"
+        if ("angle" if angle else "displacement") not in coordinates:
+            ignored.append("%s = %g %s" % (name, value, unit))
+            continue
+        field = ("angle_" if angle else "travel_") + ("min" if name.endswith("Min") else "max")
+        out[field] = math.radians(value) - current[0] if angle else (value - current[2]) * 1e-3
+    _shift_angle_range(out)
+    notes = ["limits not simulated on a %s joint (%s)" % (jtype, ", ".join(ignored))] if ignored else []
+    return out, notes
+
+
+def _shift_angle_range(limits: dict) -> None:
+    """Move angle limits by whole turns so that they hold 0 (the start) when some shift does."""
+    low, high = limits.get("angle_min"), limits.get("angle_max")
+    ref = low if low is not None else high
+    if ref is None:
+        return
+    turn = 2 * math.pi
+    shift = -turn * math.floor(ref / turn) if low is not None else -turn * math.ceil(ref / turn)
+    if (low is None or low + shift <= 1e-12) and (high is None or high + shift >= -1e-12):
+        for key in ("angle_min", "angle_max"):
+            if key in limits:
+                limits[key] += shift
 
 
 def zero_coordinates(jtype: str, frame1, frame2) -> tuple:
     """The two global frames of a joint of our ``jtype`` moved so that its coordinates (joint
     angle, displacement along z) are zero where they are, as drivers and joints.csv measure
     them from the initial configuration: frame 2 turned about its z axis onto frame 1's x
-    (rotational coordinate), frame 1 moved along its z axis to frame 2's origin (linear).
+    (rotational coordinate; the other way when the joint is flipped, z2 opposite to z1),
+    frame 1 moved along its z axis to frame 2's origin (linear).
     Neither changes the joint's equations (those of frame 2's x about its z, or of frame 1's
     origin along its z, do not enter them)."""
     import FreeCAD as App
@@ -206,7 +237,9 @@ def zero_coordinates(jtype: str, frame1, frame2) -> tuple:
         x1, y1 = (frame1.Rotation.multVec(App.Vector(*e)) for e in ((1, 0, 0), (0, 1, 0)))
         x2 = frame2.Rotation.multVec(App.Vector(1, 0, 0))
         angle = math.degrees(math.atan2(y1.dot(x2), x1.dot(x2)))
-        frame2 = frame2.multiply(App.Placement(App.Vector(), App.Rotation(App.Vector(0, 0, 1), -angle)))
+        z1, z2 = (f.Rotation.multVec(App.Vector(0, 0, 1)) for f in (frame1, frame2))
+        turn = -angle if z1.dot(z2) >= 0 else angle  # a flipped joint's z2 is opposite to z1
+        frame2 = frame2.multiply(App.Placement(App.Vector(), App.Rotation(App.Vector(0, 0, 1), turn)))
     if "linear" in drivers:
         z1 = frame1.Rotation.multVec(App.Vector(0, 0, 1))
         frame1 = _shifted(frame1, z1.dot(frame2.Base - frame1.Base))
@@ -253,6 +286,7 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
     if side1[0] is None or side2[0] is None or side1[0] == side2[0]:
         raise Unsupported("%s joint does not connect two different parts" % jtype)
     current = current_coordinates(side1[1], side2[1])
+    limits, limit_notes = assembly_limits(joint, mapped, current)
     frame1, frame2 = zero_coordinates(mapped, side1[1], side2[1])
     return MappedJoint(
         label=label,
@@ -263,7 +297,8 @@ def map_joint(joint: App.DocumentObject, resolve: Callable) -> MappedJoint:
         frame2=frame2,
         length=length,
         angle=angle,
-        notes=notes + limit_notes(joint),
+        notes=notes + limit_notes,
+        limits=limits,
         source=str(first_property(joint, "Name", default=label)),
         current=current,
     )
@@ -472,6 +507,7 @@ def _new_joint(doc, m: MappedJoint, simulation):
         simulation=simulation,
     )
     _set_second_frame(obj, m)
+    set_limits(obj, getattr(m, "limits", {}))
     return obj
 
 
@@ -486,6 +522,7 @@ def _update_joint(obj, m: MappedJoint) -> None:
     if _label_stem(obj.Label) != _label_stem(m.label):  # the Assembly joint was renamed
         obj.Label = m.label
     _set_second_frame(obj, m)
+    set_limits(obj, getattr(m, "limits", {}))
 
 
 def _label_stem(label: str) -> str:

@@ -39,6 +39,7 @@ from ..solver.model.catalog import DRIVER_TYPES, DRIVERS, FORCES, JOINT_TYPES, j
 from . import gui_hooks
 from .errors import CadError, concise_errors
 from .force_fields import PRECISION, force_properties
+from .joint_limits import limit_properties
 from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
 from .placement import app_vector
@@ -483,7 +484,7 @@ class JointProxy(_Proxy):
             ),
             ("App::PropertyFloat", "Radius2", "Coupler", "gear, belt: pitch radius on Body2 [mm]"),
             ("App::PropertyFloat", "Pitch", "Coupler", "screw: advance per turn [mm] (negative: left-handed)"),
-        ]
+        ] + limit_properties()
 
     def setup(self, obj: App.DocumentObject) -> None:
         super().setup(obj)

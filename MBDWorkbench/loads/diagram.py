@@ -27,6 +27,7 @@ COLOURS = {  # RGB 0..1 per load kind
     "spring": (0.0, 0.55, 0.85),
     "damper": (0.0, 0.75, 0.75),
     "applied": (0.15, 0.15, 0.9),
+    "stop": (0.6, 0.3, 0.1),
 }
 
 

@@ -16,7 +16,7 @@ from ..solver import accuracy
 from ..solver.analyses.mobility import dof_terms
 from ..solver.model.catalog import BODY_KINDS, DRIVERS, FORCES, INTEGRATORS, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from ..solver.results.status import CANCELLED, COMPLETED, FAILED
-from . import derived, plots
+from . import derived, plots, stops
 from .animation import View
 from .data import ReportData
 from .derived import CheckedPoint
@@ -119,6 +119,7 @@ def build(
     blocks += mobility_blocks(mob)
     blocks += peak_blocks(peaks, mob, data.summary.get("accuracy"))
     blocks += coupling_blocks(derived.coupling_peaks(data))
+    blocks += stop_blocks(data)
     blocks += plot_blocks(data, peaks, points, view)
     blocks += list(sections)
     blocks += file_blocks(files)
@@ -558,6 +559,45 @@ def coupling_blocks(couplings: list[dict]) -> list[Block]:
     )
     head = ["joint", "type", "peak coupling force [N]", "t [s]"]
     return [Heading("Coupling loads", 2), Table(head, rows, cap, numeric=[2, 3])]
+
+
+def stop_blocks(data: ReportData) -> list[Block]:
+    """'Stops and joint damping': the contacts with the end stops and each coordinate's peak stop
+    effort and losses (no limits or damping: no block; docs/joint-limits.md)."""
+    losses = stops.stop_losses(data)
+    if not losses:
+        return []
+    unit = {"angle": ("N m", "rad/s"), "displacement": ("N", "m/s")}
+    rows = [
+        [e["joint"], e["coordinate"], g(e["start"]), g(e["end"]), g(e["impact"]), g(e["rebound"]), g(e["peak"])]
+        + [" / ".join(unit[e["coordinate"]])]
+        for e in stops.stop_events(data)
+    ]
+    head = [
+        "joint",
+        "coordinate",
+        "contact from [s]",
+        "to [s]",
+        "impact speed",
+        "rebound speed",
+        "peak effort",
+        "units",
+    ]
+    cap = (
+        "Contacts with the end stops, from the output samples (a contact shorter than the output step may be "
+        "missed; speeds are those of the samples just before and after it). Compliant stops: docs/joint-limits.md."
+    )
+    loss_rows = [
+        [c["joint"], c["coordinate"], g(c["peak"]), g(c["t"]), g(c["stop_work"]), g(c["damping_work"])] for c in losses
+    ]
+    loss_head = ["joint", "coordinate", "peak stop effort [N m or N]", "t [s]", "stop work [J]", "damping work [J]"]
+    loss_cap = (
+        "Peak stop effort and the work of the stops and of the viscous joint damping over the run (negative: lost)."
+    )
+    blocks = [Heading("Stops and joint damping", 2), Table(loss_head, loss_rows, loss_cap, numeric=[2, 3, 4, 5])]
+    if rows:
+        blocks.append(Table(head, rows, cap, numeric=[2, 3, 4, 5, 6]))
+    return blocks
 
 
 def components(v: Sequence[float], magnitude: float) -> list[str]:

@@ -26,7 +26,8 @@ import numpy as np
 import scipy.linalg
 
 from .errors import ModelError, SimulationError
-from .model.catalog import FORCES
+from .model.catalog import FORCES, INTEGRATORS
+from .model.joint_stops import STEPS_PER_CONTACT
 from .model.profiles import compile_profile
 from .results.status import OverdrivenError, RunWarning
 from .system.assembly import length_scale
@@ -82,7 +83,30 @@ def start_of_run(system: System, Y: np.ndarray, t0: float, settings: Settings) -
     scaled = ill_scaled_warning(system, rep.length_scale, t0)
     if scaled is not None:
         rep.warnings.append(scaled)
+    rep.warnings += stop_warnings(system, settings, t0)
     return rep
+
+
+def stop_warnings(system: System, settings: Settings, t0: float) -> list[RunWarning]:
+    """A 'stop_unresolved' warning per joint coordinate whose linear end stop lasts less than
+    STEPS_PER_CONTACT fixed steps (fixed-step integrators only: the adaptive ones choose)."""
+    if "fixed step" not in INTEGRATORS[settings.integrator].description:
+        return []
+    out = []
+    for law in getattr(system, "stop_laws", []):
+        if law.has_stop and law.contact_time < STEPS_PER_CONTACT * settings.step:
+            out.append(
+                RunWarning(
+                    "stop_unresolved",
+                    f"joint '{law.joint}': its {law.coordinate} stop's contact lasts {law.contact_time:.3g} s, "
+                    f"{law.contact_time / settings.step:.3g} steps of {settings.step:g} s: peak loads need at least "
+                    f"{STEPS_PER_CONTACT} (a step of {law.contact_time / STEPS_PER_CONTACT:.2g} s, an adaptive "
+                    "integrator, or a longer contact_time)",
+                    t0,
+                    (law.joint,),
+                )
+            )
+    return out
 
 
 @dataclass

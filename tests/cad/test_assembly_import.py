@@ -201,13 +201,22 @@ def test_unresolvable_reference_is_reported(App):
         map_joint(joint("Revolute"), broken)
 
 
-def test_limits_are_listed_and_offsets_not_applied_twice(App):
+def test_limits_are_imported_and_offsets_not_applied_twice(App):
     """FreeCAD puts Offset1/2 into Placement1/2 (JointObject.findPlacement): the frame is the
-    resolver's JCS as it is; enabled limits are listed with their values."""
+    resolver's JCS as it is; enabled limits become ours, measured from where the parts are
+    (FreeCAD's limit minus its current coordinate of the resolver's JCS1 and JCS2); a limit our
+    joint type has no coordinate for is listed."""
+    from MBDWorkbench.cad.assembly_motions import current_coordinates
+
     off = App.Placement(App.Vector(0, 0, 7), App.Rotation())
-    m = map_joint(joint("Revolute", EnableAngleMax=True, AngleMax=45.0, LengthMin=3.0, Offset1=off), resolver(App))
-    assert m.notes == ["limits not simulated (AngleMax = 45 deg)"]
+    fields = dict(EnableAngleMax=True, AngleMax=45.0, EnableLengthMin=True, LengthMin=3.0, Offset1=off)
+    m = map_joint(joint("Revolute", **fields), resolver(App))
+    current = current_coordinates(m.frame, resolver(App)(("asm", ["B.Face2"]), "jcs2")[1])
+    assert m.limits == {"angle_max": pytest.approx(np.radians(45.0) - current[0])}
+    assert m.notes == ["limits not simulated on a revolute joint (LengthMin = 3 mm)"]
     assert m.frame.Base == App.Vector(1, 2, 3)
+    c = map_joint(joint("Cylindrical", **fields), resolver(App))
+    assert c.limits["travel_min"] == pytest.approx((3.0 - current[2]) * 1e-3) and not c.notes
 
 
 def test_freecad_1_1_motions_are_found_apart_from_joints(App):

@@ -52,6 +52,7 @@ class JointPanel(TaskPanel):
         self.fields.addRow(translate("MBD", "Flip"), self.flip)
         self.fields.addRow(translate("MBD", "Offset along z"), self.offset.widget)
         self.fields.addRow(translate("MBD", "Rotation about z"), self.rotation.widget)
+        self.limits = self._limit_rows(QtWidgets)
         self.info = self.label("", "info")
         self.layout.addWidget(self.info)
         self.layout.addWidget(self.error)
@@ -66,6 +67,30 @@ class JointPanel(TaskPanel):
         self.flip.toggled.connect(self.update)
         self.type.currentIndexChanged.connect(self.update)
         self.update()
+
+    def _limit_rows(self, QtWidgets) -> dict:
+        """Rows of the joint's limits (a switch and a value in deg or mm each), damping and stop
+        contact time (docs/joint-limits.md); {property: widget}."""
+        from ...cad.joint_limits import ANGLE, EXTRAS, LIMITS, limit_values
+
+        values = limit_values(self.obj)
+        widgets = {}
+        for field, switch, prop, ptype in LIMITS:
+            box = QtWidgets.QCheckBox(field.replace("_", " "))
+            box.setObjectName(switch)
+            box.setChecked(values[switch])
+            number = NumberField(prop, values[prop], "deg" if ptype == ANGLE else "mm")
+            self.fields.addRow(box, number.widget)
+            widgets[switch], widgets[prop] = box, number
+        for prop, unit in EXTRAS:
+            number = NumberField(prop, values[prop], unit)
+            self.fields.addRow(prop, number.widget)
+            widgets[prop] = number
+        return widgets
+
+    def limit_values(self) -> dict:
+        """{property: value} of the limit rows (deg, mm, SI)."""
+        return {k: w.isChecked() if hasattr(w, "isChecked") else w.value() for k, w in self.limits.items()}
 
     def clear_picks(self) -> None:
         self.picks = []
@@ -137,10 +162,12 @@ class JointPanel(TaskPanel):
     def apply(self) -> App.DocumentObject:
         """Create or change the joint; picks become its references (its frame follows the CAD),
         the flip / offset / rotation its Offset1."""
+        from ...cad.joint_limits import write_limit_values
         from ...cad.makers import check_joint_bodies
 
         references = "MBDWorkbench.cad.joint_references"
         jtype, frame = self.joint_type(), self.frame()
+        self.limit_values()  # a bad number is refused before anything changes
         if self.creating:
             ensure_simulation(self.doc)
             joint = record_call("MBDWorkbench.cad.picking", "make_joint_from_picks", self.doc, jtype, self.picks)
@@ -155,6 +182,7 @@ class JointPanel(TaskPanel):
                 record_set(joint, "Reference2", refs[1])
                 record_call(references, "set_joint_references", joint, self.picks)
         record_call(references, "set_joint_frame", joint, frame)
+        write_limit_values(joint, self.limit_values())
         return joint
 
     def sides(self) -> tuple:

@@ -165,7 +165,7 @@ def element_blocks(code, k, k_end, t, Y, S, Aall, lam, active, with_vel, Ki, Kj,
     bodies = _element_bodies(code, k, S)
     first = 0
     if code == ROW:
-        p, flag, vecs = (0.0, 0.0, 0.0, 0.0), 0, S.row_vecs
+        p, flag, vecs = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0), 0, S.row_vecs
         if not _rows_read_positions(S.row_kind, active, k, k_end):
             first = 3
     else:

@@ -21,6 +21,7 @@ from .fields import (
     check_vector,
     shown,
 )
+from .joint_stops import LIMIT_FIELDS, parse_limit_fields
 from .limits import MAX_JSON_DEPTH, MAX_MODEL_FILE_BYTES, MAX_NAME_LENGTH, MAX_TEXT_LENGTH
 from .schema import GROUND, Body, Driver, Force, Frame, Joint, Model, Settings
 from .validate import validate, validate_settings
@@ -204,6 +205,7 @@ def _joint(d, path):
             "angle",
             *DISTANCE_FIELDS,
             *COUPLER_PARAMETERS,
+            *LIMIT_FIELDS,
         },
     )
     name = _name(d, path)
@@ -227,6 +229,7 @@ def _joint(d, path):
         length=check_number(d["length"], f"{path}.length") if "length" in d else None,
         angle=check_number(d["angle"], f"{path}.angle") if "angle" in d else None,
         **{k: check_number(d[k], f"{path}.{k}", kind="length") for k in COUPLER_PARAMETERS if k in d},
+        **parse_limit_fields(d, path, name),
     )
 
 

@@ -56,6 +56,22 @@ class Frame:
 
 
 @dataclass
+class Stop:
+    """The compliant end stop of a joint coordinate (Adams' IMPACT law, docs/joint-limits.md):
+    beyond a limit by d > 0 it applies k d^e + c(d) d', never pulling, c(d) ramping from 0 to
+    ``damping`` c_max as d grows to ``penetration``. Units per coordinate (angle: rad, N m;
+    travel: m, N). Absent fields are derived (model.joint_stops): ``stiffness`` from
+    ``contact_time`` [s] (a linear stop, e = 1, only) and the coordinate's inertia, ``damping``
+    at a damping ratio of 0.2, ``penetration`` 1 mrad or 0.1 mm."""
+
+    stiffness: float = None
+    exponent: float = 1.0
+    damping: float = None
+    penetration: float = None
+    contact_time: float = None
+
+
+@dataclass
 class Joint:
     """A kinematic joint between body_i and body_j (either may be ``ground``).
 
@@ -68,7 +84,12 @@ class Joint:
     the z axes of frame_i and frame_j at ``angle`` [rad] (default: their initial angle). Coupler
     joints take the fields their type lists in ``catalog.JOINTS[type].parameters``: pitch radii
     ``radius_i``, ``radius_j`` [m] (gear, belt), the pinion's pitch radius ``radius`` [m]
-    (rack_pinion), the ``pitch`` [m per turn] of a screw (negative: left-handed)."""
+    (rack_pinion), the ``pitch`` [m per turn] of a screw (negative: left-handed).
+
+    Limits (docs/joint-limits.md) on the joint coordinates of joints.csv: ``angle_min``,
+    ``angle_max`` [rad] (revolute, cylindrical), ``travel_min``, ``travel_max`` [m] (prismatic,
+    cylindrical), each enforced by a compliant :class:`Stop` (``angle_stop``, ``travel_stop``);
+    ``angle_damping`` [N m s/rad] and ``travel_damping`` [N s/m]: viscous joint damping."""
 
     name: str
     type: str
@@ -84,6 +105,14 @@ class Joint:
     radius_j: float = None
     radius: float = None
     pitch: float = None
+    angle_min: float = None
+    angle_max: float = None
+    travel_min: float = None
+    travel_max: float = None
+    angle_stop: Stop = None
+    travel_stop: Stop = None
+    angle_damping: float = None
+    travel_damping: float = None
 
 
 def _force_class() -> type:

@@ -34,6 +34,7 @@ from .geometry import (
     joint_rows,
     turned_point_masses,
 )
+from .joint_stops import check_joint_limits
 from .limits import (
     MAX_NAME_LENGTH,
     MAX_SAMPLES,
@@ -339,6 +340,7 @@ def _check_joint(model, j, names, path):
     _check_coupler(model, j, path)
     _check_point_mass_anchors(model, j, path)
     joint_rows(model, j, path)
+    check_joint_limits(model, j, path)
 
 
 def _check_distance(model: Model, j: Joint, path: str) -> None:

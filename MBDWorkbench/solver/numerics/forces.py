@@ -9,7 +9,7 @@ import numpy as np
 
 from .jets import eval_jet
 from .jit import njit
-from .joints import ANGLE, Side, body_side, point_kinematics, row_terms, wrap_angle
+from .joints import ANGLE, DP2, Side, body_side, point_kinematics, row_terms, wrap_angle
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 # ----------------------------------------------------------------------------- force elements
@@ -25,10 +25,10 @@ from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 # and a flag (S.force_flag). The elements are sorted by kernel code: those of kernel c are
 # S.force_start[c] to S.force_start[c + 1] - 1. A new kernel: its function below, its code
 # and READS_VELOCITY entry here, one branch in :func:`force_element`.
-LOAD, SPRING_DAMPER, ROTATIONAL_SPRING_DAMPER = 0, 1, 2
+LOAD, SPRING_DAMPER, ROTATIONAL_SPRING_DAMPER, JOINT_STOP = 0, 1, 2, 3
 
 
-READS_VELOCITY = np.array([False, True, True])  # per kernel code: the force depends on the velocities
+READS_VELOCITY = np.array([False, True, True, True])  # per kernel code: the force depends on the velocities
 
 
 FORCE_KERNELS = READS_VELOCITY.shape[0]
@@ -120,6 +120,57 @@ def rotational_spring_damper(
 
 
 @njit(cache=True)
+def impact(d: Scalar, ddot: Scalar, k: float, e: float, c_max: float, d_full: float) -> tuple:
+    """Adams' IMPACT law at penetration d > 0 [rad or m] growing at ddot: (push [N m or N],
+    spring potential [J], non-conservative power [W]); push = max(0, k d^e + c(d) ddot), the
+    damping c(d) = c_max s^2 (3 - 2 s), s = min(d / d_full, 1), never pulling."""
+    s = d / d_full
+    if s.real > 1.0:
+        s = s * 0.0 + 1.0
+    push = k * d**e + c_max * s * s * (3.0 - 2.0 * s) * ddot
+    if push.real < 0.0:
+        push = push * 0.0
+    spring = k * d**e
+    return push, k * d ** (e + 1.0) / (e + 1.0), (spring - push) * ddot
+
+
+@njit(cache=True)
+def joint_stop(
+    Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, r: int, linear: bool, p: tuple
+) -> tuple[Scalar, Scalar]:
+    """End stops and viscous damping of one joint coordinate (model.joint_stops): the angle (ANGLE
+    row, counted continuously from its first evaluation in (-pi, pi]: the last angle is kept in
+    vecs[r, 3, 0], NaN before the first, and consecutive evaluations must turn less than pi
+    apart) or the displacement (DP2 row, ``linear``) measured by the vectors vecs[r];
+    p = (lower, upper, k, e, c_max, d_full, c_viscous). Adds the generalized force to Q;
+    returns (potential [J], non-conservative power [W])."""
+    q, lin_i, ang_i, lin_j, ang_j, _, rate = row_terms(DP2 if linear else ANGLE, vecs, r, A, side_i, side_j)
+    if not linear:
+        prev = vecs[r, 3, 0]
+        if prev == prev:
+            q = q + 2.0 * np.pi * np.floor((prev - q.real) / (2.0 * np.pi) + 0.5)
+        vecs[r, 3, 0] = q.real
+    effort = -p[6] * rate
+    V = 0.0 * q
+    P = effort * rate
+    if q.real > p[1]:
+        push, dV, dP = impact(q - p[1], rate, p[2], p[3], p[4], p[5])
+        effort, V, P = effort - push, V + dV, P + dP
+    elif q.real < p[0]:
+        push, dV, dP = impact(p[0] - q, -rate, p[2], p[3], p[4], p[5])
+        effort, V, P = effort + push, V + dV, P + dP
+    for side in range(2):
+        b = side_i[0] if side == 0 else side_j[0]
+        lin = lin_i if side == 0 else lin_j
+        ang = ang_i if side == 0 else ang_j
+        if b >= 0:
+            for c in range(3):
+                Q[6 * b + c] += effort * lin[c]
+                Q[6 * b + 3 + c] += effort * ang[c]
+    return V, P
+
+
+@njit(cache=True)
 def _profiles(
     progs, k, t, order, u, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
 ):
@@ -151,7 +202,7 @@ def _vec(vecs, k, i):
 @njit(cache=True, inline="always")
 def _numbers(par, k):
     """The numbers of element k."""
-    return par[k, 0], par[k, 1], par[k, 2], par[k, 3]
+    return par[k, 0], par[k, 1], par[k, 2], par[k, 3], par[k, 4], par[k, 5], par[k, 6], par[k, 7]
 
 
 @njit(cache=True)
@@ -178,6 +229,8 @@ def force_element(
         return 0.0, 0.0
     if code == SPRING_DAMPER:
         return spring_damper(Q, A, side_i, side_j, _vec(vecs, k, 0), _vec(vecs, k, 1), p[0], p[1], p[2])
+    if code == JOINT_STOP:
+        return joint_stop(Q, A, side_i, side_j, vecs, k, flag == 1, p)
     return rotational_spring_damper(Q, A, side_i, side_j, vecs, k, p[0], p[1], p[2])
 
 

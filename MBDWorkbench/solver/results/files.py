@@ -84,6 +84,13 @@ def coordinate_headers(joint: str, coordinate: str) -> tuple[str, str]:
     return f"{joint}.{c.name} [{c.unit}]", f"{joint}.{c.name}_rate [{c.rate_unit}]"
 
 
+def joint_effort_headers(joint: str, coordinate: str) -> tuple[str, str]:
+    """Headers of the end stops' and the viscous damping's effort on a limited or damped joint
+    coordinate in joints.csv, e.g. ``hinge.angle_stop [N m]`` and ``hinge.angle_damping [N m]``."""
+    unit = catalog.EFFORT_UNITS["torque" if COORDINATES[coordinate].unit == "rad" else "force"]
+    return f"{joint}.{coordinate}_stop [{unit}]", f"{joint}.{coordinate}_damping [{unit}]"
+
+
 def effort_unit(driver_type: str) -> str:
     """Unit of a driver's effort, from its record (catalog.DRIVERS): 'N m' for a rotational
     driver, 'N' for a linear one."""
@@ -139,6 +146,10 @@ def _joint_table(res: Results, t: np.ndarray) -> Table:
         for c, name in enumerate(res.joint_coordinate_names(j)):
             value_header, rate_header = coordinate_headers(j, name)
             table[value_header], table[rate_header] = values[:, c], rates[:, c]
+        stop, damping = res.joint_stop_effort(j), res.joint_damping_effort(j)
+        for c, name in enumerate(res.joint_coordinate_names(j)):
+            if name in res.limited_coordinates(j):
+                table.update(zip(joint_effort_headers(j, name), (stop[:, c], damping[:, c])))
     return table
 
 
@@ -606,6 +617,24 @@ class ResultTables:
     def _coordinate_cols(self, joint: str, which: int) -> np.ndarray:
         headers = [coordinate_headers(joint, c)[which] for c in self.joint_coordinate_names(joint)]
         return self._cols(JOINTS, headers) if headers else np.zeros((len(self.t), 0))
+
+    def joint_stop_effort(self, joint: str) -> np.ndarray:
+        """Effort of the end stops on each joint coordinate [N m or N], (K, n); 0 where joints.csv
+        has none (no limits, or results written before these columns existed)."""
+        return self._joint_effort_cols(joint, 0)
+
+    def joint_damping_effort(self, joint: str) -> np.ndarray:
+        """Effort of the viscous joint damping on each joint coordinate [N m or N], (K, n)."""
+        return self._joint_effort_cols(joint, 1)
+
+    def _joint_effort_cols(self, joint: str, which: int) -> np.ndarray:
+        names = self.joint_coordinate_names(joint)
+        out = np.zeros((len(self.t), len(names)))
+        for c, name in enumerate(names):
+            header = joint_effort_headers(joint, name)[which]
+            if header in self.tables[JOINTS]:
+                out[:, c] = self.col(JOINTS, header)
+        return out
 
     def driver_unit(self, driver: str) -> str:
         """Unit of the driver's effort column: 'N m' for a rotational driver, 'N' for a linear one."""

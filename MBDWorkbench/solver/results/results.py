@@ -19,6 +19,7 @@ from numpy.typing import ArrayLike
 
 from ..kernels import fast_call
 from ..model.catalog import COORDINATES, JOINTS
+from ..model.joint_stops import stop_effort
 from ..numerics import quaternion
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
@@ -543,6 +544,29 @@ class Results:
     def joint_coordinate_rate(self, joint: str) -> np.ndarray:
         """Rates [rad/s or m/s] of the joint's coordinates, shape (K, n)."""
         return self._stack("coordinate_rate")[:, self._coordinate_layout["columns"][joint]]
+
+    def joint_stop_effort(self, joint: str) -> np.ndarray:
+        """Effort [N m or N] of the end stops on each of the joint's coordinates, shape (K, n),
+        positive when it increases the coordinate (0 without limits; model.joint_stops)."""
+        return self._joint_efforts(joint)[0]
+
+    def joint_damping_effort(self, joint: str) -> np.ndarray:
+        """Effort [N m or N] of the viscous joint damping on each coordinate, shape (K, n)."""
+        return self._joint_efforts(joint)[1]
+
+    def limited_coordinates(self, joint: str) -> tuple[str, ...]:
+        """The joint's coordinates with limits or damping (model.joint_stops)."""
+        return tuple(law.coordinate for law in self.system.stop_laws if law.joint == joint)
+
+    def _joint_efforts(self, joint: str) -> tuple[np.ndarray, np.ndarray]:
+        names = self.joint_coordinate_names(joint)
+        q, rate = self.joint_coordinate(joint), self.joint_coordinate_rate(joint)
+        stop, damping = np.zeros_like(q), np.zeros_like(q)
+        for law in self.system.stop_laws:
+            if law.joint == joint:
+                c = names.index(law.coordinate)
+                stop[:, c], damping[:, c] = stop_effort(law, q[:, c], rate[:, c])
+        return stop, damping
 
     def driver_effort(self, driver: str) -> np.ndarray:
         """Driver torque [N m] or force [N] applied to body_j, shape (K,)."""

@@ -36,6 +36,7 @@ WARNING_KINDS = {
     "cad_tolerance": "redundant joint equations the CAD geometry leaves open, left out of the run (tolerant assembly)",
     "joint_dropped": "a joint of the CAD document left out of the model (the message says why)",
     "accuracy": "an estimated error above its accuracy tolerance, or no estimate could be made",
+    "stop_unresolved": "a fixed step too long for the contact of a joint's end stop",
 }
 
 

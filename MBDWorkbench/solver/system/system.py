@@ -17,7 +17,7 @@ from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
-from ..model.catalog import DRIVERS, JOINTS
+from ..model.catalog import COORDINATES, DRIVERS, JOINTS
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -28,6 +28,7 @@ from ..model.geometry import (
     frame_axes,
     joint_rows,
 )
+from ..model.joint_stops import coordinate_inertia, stop_laws
 from ..model.profiles import compile_profile
 from ..model.schema import GROUND
 from ..numerics import forces, quaternion
@@ -61,7 +62,7 @@ class ForceElement:
     of its two sides (-1: ground or none), local vectors [m or unit], numbers, profile
     program indices (-1: none) and a flag."""
 
-    VECS, PAR, PROG = 4, 4, 6
+    VECS, PAR, PROG = 4, 8, 6
 
     def __init__(self, code: int, bi: int, bj: int = -1, flag: int = 0) -> None:
         self.code, self.bi, self.bj, self.flag = code, bi, bj, flag
@@ -137,6 +138,8 @@ class System:
         )
         self._set_coupler_constants()
         self.work = self.new_work()
+        if self.stop_laws:
+            self._size_stops()
 
     def _set_coupler_constants(self) -> None:
         """Each coupler row's constant: its value at the initial configuration (as FreeCAD's
@@ -305,7 +308,9 @@ class System:
         """The force elements (see numerics/forces.py), sorted by kernel code, as the force_* arrays
         of Static."""
         elements = [self._FORCE_PACKERS[f.type](self, f, f"forces[{fk}]") for fk, f in enumerate(self.model.forces)]
-        # model force index of each packed element (stable sort: model order within a kernel)
+        elements += self._joint_stop_elements()  # after the model's forces: force_order >= len(forces)
+        # model force index of each packed element (stable sort: model order within a kernel); the
+        # joint stops follow the model's forces, in the order of self.stop_laws
         self.force_order = np.array(sorted(range(len(elements)), key=lambda k: elements[k].code), dtype=np.int64)
         elements = [elements[k] for k in self.force_order]
         counts = np.bincount(np.array([e.code for e in elements], dtype=np.int64), minlength=forces.FORCE_KERNELS)
@@ -346,6 +351,71 @@ class System:
         e.vecs[:] = row_vectors(DRIVERS["rotational"].row, self.joint_frames[jk])[: ForceElement.VECS]
         e.par[:3] = f.stiffness, f.damping, f.free_angle
         return e
+
+    def _joint_stop_elements(self) -> list[ForceElement]:
+        """One JOINT_STOP element per limited or damped joint coordinate (model.joint_stops):
+        the coordinate's row vectors and (lower, upper, k, e, c_max, d_full, c_viscous)."""
+        self.stop_laws = []
+        elements = []
+        for jk, j in enumerate(self.model.joints):
+            for law in stop_laws(self.model, j):
+                linear = law.coordinate == "displacement"
+                e = ForceElement(forces.JOINT_STOP, self.body_index(j.body_i), self.body_index(j.body_j), int(linear))
+                e.vecs[:] = row_vectors(COORDINATES[law.coordinate].row, self.joint_frames[jk])[: ForceElement.VECS]
+                e.vecs[3] = np.nan  # the last angle (numerics.forces.joint_stop)
+                e.par[:] = (
+                    law.lower,
+                    law.upper,
+                    law.stiffness,
+                    law.exponent,
+                    law.damping,
+                    law.penetration,
+                    law.viscous,
+                    0.0,
+                )
+                self.stop_laws.append(law)
+                elements.append(e)
+        return elements
+
+    def _size_stops(self) -> None:
+        """Resize the stops on the effective inertia of their coordinates (:meth:`coordinate_inertia`)."""
+        joints = {j.name: jk for jk, j in enumerate(self.model.joints)}
+        first = int(self.static.force_start[forces.JOINT_STOP])
+        laws = []
+        for j in self.model.joints:
+            laws += stop_laws(self.model, j, lambda joint, c: self.coordinate_inertia(joints[joint.name], c))
+        for k, law in enumerate(laws):
+            self.static.force_par[first + k, :7] = (
+                law.lower, law.upper, law.stiffness, law.exponent, law.damping, law.penetration, law.viscous
+            )  # fmt: skip
+        self.stop_laws = laws
+
+    def coordinate_inertia(self, jk: int, coordinate: str) -> float:
+        """Effective inertia [kg m^2 or kg] of joint jk's coordinate in the constrained mechanism at
+        the initial state: 1 / (j M_c^-1 j^T), j the coordinate's Jacobian row and M_c^-1 the
+        mobility with every joint and driver equation held; the body estimate
+        (model.joint_stops.coordinate_inertia) where it is not defined or the model is large."""
+        j = self.model.joints[jk]
+        fallback = coordinate_inertia(self.model, j, coordinate)
+        if 6 * self.nb > 3000 or not self.m:
+            return fallback
+        kind = COORDINATES[coordinate].row[0]
+        vecs = row_vectors(COORDINATES[coordinate].row, self.joint_frames[jk])[None]
+        jac = np.zeros((1, 2, 6))
+        bi, bj = self.body_index(j.body_i), self.body_index(j.body_j)
+        eval_row(0, kind, bi, bj, vecs, self.Y0, self.nb, self.A0, jac)
+        row = np.zeros(6 * self.nb)
+        for b, side in ((bi, 0), (bj, 1)):
+            if b >= 0:
+                row[6 * b : 6 * b + 6] += jac[0, side]
+        minv = self.static.minv.reshape(-1)
+        G = self.constraint_jacobian(0.0, self.Y0)[1]
+        GM = G * minv
+        C = GM @ G.T
+        x = np.linalg.lstsq(C, GM @ row, rcond=1e-12)[0]
+        mobility = float(row @ (minv * row) - (GM @ row) @ x)
+        scale = float(row @ (minv * row))
+        return 1.0 / mobility if mobility > 1e-9 * scale else fallback
 
     _FORCE_PACKERS = {
         "point_force": _pack_load,

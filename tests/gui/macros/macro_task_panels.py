@@ -276,6 +276,9 @@ z0 = pin.Frame.Rotation.multVec(App.Vector(0, 0, 1))
 panel = double_click(pin)
 panel.type.setCurrentIndex(panel.type.findData("cylindrical"))
 panel.rotation.edit.setText("90")
+panel.limits["EnableAngleMax"].setChecked(True)
+panel.limits["AngleMax"].edit.setText("30")
+panel.limits["AngleDamping"].edit.setText("0.5")
 panel.accept()
 wait(100)
 x1 = pin.Frame.Rotation.multVec(App.Vector(1, 0, 0))
@@ -283,6 +286,11 @@ check(
     "edit OK: type and frame turned 90 deg about z",
     pin.JointType == "cylindrical" and (x1 - z0.cross(x0)).Length < 1e-9,
     (pin.JointType, x1, z0.cross(x0)),
+)
+check(
+    "edit OK: the angle limit [deg] and damping written",
+    pin.EnableAngleMax and abs(pin.AngleMax.Value - 30.0) < 1e-9 and pin.AngleDamping == 0.5,
+    (pin.EnableAngleMax, pin.AngleMax, pin.AngleDamping),
 )
 doc.undo()
 doc.recompute()
