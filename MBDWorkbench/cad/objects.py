@@ -281,13 +281,7 @@ class SimulationProxy(_Proxy):
             ("App::PropertyFloat", "BaumgarteBeta", g, "Baumgarte stabilisation beta [1/s]", 10.0),
             (PRECISION, "TikhonovEps", g, "Regularisation of redundant constraints (dimensionless)", 1e-10),
             ("App::PropertyBool", "Assemble", g, "Close the joints before the run (initial assembly)", True),
-            (
-                "App::PropertyBool",
-                "EstimateAccuracy",
-                g,
-                "Estimate the run's accuracy with a companion run in a second process (docs/solver.md)",
-                True,
-            ),
+            ("App::PropertyBool", "EstimateAccuracy", g, "Estimate the run's accuracy (docs/solver.md)", True),
             ("App::PropertyAcceleration", "GravityX", g, "Gravity, global x component", 0.0),
             ("App::PropertyAcceleration", "GravityY", g, "Gravity, global y component", 0.0),
             ("App::PropertyAcceleration", "GravityZ", g, "Gravity, global z component", -9810.0),
@@ -298,14 +292,7 @@ class SimulationProxy(_Proxy):
                 "Allow a model with nothing grounded (bodies fly freely)",
                 False,
             ),
-            (
-                "App::PropertyBool",
-                "MakeDeterminate",
-                g,
-                "Make statically determinate: relax the joints the mobility analysis proposes before each run "
-                "(e.g. revolute -> cylindrical), so that every reaction is unique; the report lists them",
-                False,
-            ),
+            ("App::PropertyBool", "MakeDeterminate", g, "Relax redundant joints before each run", False),
             (
                 "App::PropertyFileIncluded",
                 "ResultsArchive",
