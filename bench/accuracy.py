@@ -66,7 +66,9 @@ TOLERANCE_M = 1e-3  # IFToMM's "high precision" position error
 
 
 def model(problem: str):
-    return load(os.path.join(ROOT, "examples", PROBLEMS[problem] + ".json"))
+    m = load(os.path.join(ROOT, "examples", PROBLEMS[problem] + ".json"))
+    m.settings.step = m.settings.rtol = None  # each integrator's own defaults (bricard.json gives h = 1 ms)
+    return m
 
 
 def defaults(problem: str) -> dict:
@@ -209,6 +211,37 @@ def table_lines(rows: list) -> list:
     return lines
 
 
+FORMER = os.path.join(RESULTS, "accuracy_former_defaults.json")  # the same bench before issue 31's defaults
+
+
+def former_lines(rows: list) -> list:
+    """The rows whose step or rtol changed with issue 31 (cros h 1e-3 -> 1e-4 s, galpha rtol 1e-6 -> 1e-8,
+    every fixed-step integrator on A03: h = t_end / 1000), against the same rows at the former defaults."""
+    if not os.path.exists(FORMER):
+        return []
+    with open(FORMER) as f:
+        before = {(r["problem"], r["integrator"]): r for r in json.load(f)["rows"] if "refused" not in r}
+    out = [
+        "## Cost against the former defaults (cros h = 1e-3 s, galpha rtol 1e-6, every step at most 1e-3 s)",
+        "",
+        f"{os.path.basename(FORMER)}: the same bench on the solver before the change (same machine, same load).",
+        "",
+        "| problem | integrator | true error before -> now [m] | CPU before -> now [s] | CPU ratio "
+        "| steps before -> now |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        b = before.get((r["problem"], r["integrator"]))
+        if b is None or "refused" in r or b["steps"] == r["steps"]:
+            continue
+        out.append(
+            f"| {r['problem']} | {r['integrator']} | {fmt(b['position_error_m'])} -> {fmt(r['position_error_m'])} | "
+            f"{b['cpu_s']:.2f} -> {r['cpu_s']:.2f} | {r['cpu_s'] / max(b['cpu_s'], 1e-9):.1f} | "
+            f"{b['steps']} -> {r['steps']} |"
+        )
+    return out + [""]
+
+
 def commit() -> str:
     out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     dirty = subprocess.run(["git", "status", "--porcelain", "MBDWorkbench"], cwd=ROOT, capture_output=True, text=True)
@@ -234,6 +267,7 @@ def write_markdown(data: dict) -> None:
         )
     refs = ", ".join(f"{p}: {w:.1f} s" for p, w in data.get("reference_wall_s", {}).items())
     lines += ["", f"Reference runs (wall): {refs or '-'}.", ""] + table_lines(data["rows"]) + [""]
+    lines += former_lines(data["rows"])
     with open(os.path.join(RESULTS, "accuracy.md"), "w") as f:
         f.write("\n".join(lines))
 
@@ -243,7 +277,11 @@ def main() -> None:
     ap.add_argument("--problems", nargs="+", default=list(PROBLEMS), choices=list(PROBLEMS))
     ap.add_argument("--integrators", nargs="+", default=list(names()))
     ap.add_argument("--render", action="store_true", help="only rewrite the .md from the .json")
+    ap.add_argument("--pairs", nargs="+", help="PROBLEM:INTEGRATOR,... instead of problems x integrators")
     args = ap.parse_args()
+    pairs = {p: args.integrators for p in args.problems}
+    if args.pairs:
+        pairs = {p: (list(names()) if i == "all" else i.split(",")) for p, i in (a.split(":") for a in args.pairs)}
     path = os.path.join(RESULTS, "accuracy.json")
     saved = dict(runs=[], rows=[], reference_wall_s={})
     if os.path.exists(path):
@@ -251,19 +289,19 @@ def main() -> None:
             saved = json.load(f)
     if not args.render:
         meta = dict(
-            problems=args.problems,
-            integrators=args.integrators,
+            problems=list(pairs),
+            integrators=sorted({i for v in pairs.values() for i in v}),
             date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             commit=commit(),
             python=platform.python_version(),
             load_start=os.getloadavg()[0],
         )
-        for problem in args.problems:
+        for problem in pairs:
             s = defaults(problem)
             oracle = Oracle(problem, np.arange(0.0, s["t_end"] + 0.5 * s["output_step"], s["output_step"]))
             if oracle.wall:
                 saved["reference_wall_s"][problem] = oracle.wall
-            for integrator in args.integrators:
+            for integrator in pairs[problem]:
                 row = measure(problem, integrator, oracle)
                 print(json.dumps(row), flush=True)
                 key = (problem, integrator)

@@ -74,8 +74,8 @@ SIMULATION_PREFERENCES = {
     "Integrator": ("string", DEFAULT_INTEGRATOR),
     "EndTime": ("float", 2.0),
     "OutputStep": ("float", 0.01),
-    "Step": ("float", 1e-3),
-    "RelativeTolerance": ("float", 1e-6),
+    "Step": ("float", 0.0),  # 0: the integrator's own default step (docs/solver.md)
+    "RelativeTolerance": ("float", 0.0),  # 0: the integrator's own default rtol
     "AbsoluteTolerance": ("float", 1e-8),
 }
 QUANTITY = "App::PropertyQuantity"
@@ -273,8 +273,20 @@ class SimulationProxy(_Proxy):
                 None,
                 integrators.names(),
             ),
-            (PRECISION, "Step", g, "Integration step [s] (maximum step for adaptive methods)", d["Step"]),
-            (PRECISION, "RelativeTolerance", g, "Relative tolerance of adaptive methods", d["RelativeTolerance"]),
+            (
+                PRECISION,
+                "Step",
+                g,
+                "Integration step [s] (maximum step for adaptive methods); 0: the integrator's default",
+                d["Step"],
+            ),
+            (
+                PRECISION,
+                "RelativeTolerance",
+                g,
+                "Relative tolerance of adaptive methods; 0: the integrator's default",
+                d["RelativeTolerance"],
+            ),
             (PRECISION, "AbsoluteTolerance", g, "Absolute tolerance of adaptive methods", d["AbsoluteTolerance"]),
             ("App::PropertyFloat", "BaumgarteAlpha", g, "Baumgarte stabilisation alpha [1/s]", 10.0),
             ("App::PropertyFloat", "BaumgarteBeta", g, "Baumgarte stabilisation beta [1/s]", 10.0),

@@ -76,9 +76,15 @@ class SimulationPanel(TaskPanel):
 
         sim = self.obj
         values = {prop: field.value() for prop, field in self.numbers.items()}
-        for prop in ("EndTime", "OutputStep", "Step"):
+        for prop in ("EndTime", "OutputStep"):
             if values[prop] <= 0:
                 raise CadError("simulation '%s': %s must be > 0 s, got %g" % (sim.Label, prop, values[prop]))
+        for prop in ("Step", "RelativeTolerance"):  # 0: the integrator's own default
+            if values[prop] < 0:
+                raise CadError(
+                    "simulation '%s': %s must be >= 0 (0: the integrator's default), got %g"
+                    % (sim.Label, prop, values[prop])
+                )
         values.update({prop: field.value() for prop, field in self.gravity.items()})
         for prop, _, unit in SIMULATION_FIELDS + GRAVITY_FIELDS:
             write_value(sim, prop, values[prop], unit)
