@@ -200,6 +200,7 @@ def table_lines(rows: list) -> list:
             )
             continue
         status = r["status"] + (f" ({', '.join(r['warnings'])})" if r["warnings"] else "")
+        status += " (former-defaults run: same settings)" if r.get("former") else ""
         if r["t_reached"] < r["t_end"] - 1e-9:
             status += f", stopped at t = {r['t_reached']:g} s: {(r['message'] or '')[:90]}"
         over = " **>1e-3**" if r["position_error_m"] > TOLERANCE_M else ""
@@ -306,13 +307,18 @@ def main() -> None:
                 print(json.dumps(row), flush=True)
                 key = (problem, integrator)
                 saved["rows"] = [r for r in saved["rows"] if (r["problem"], r["integrator"]) != key] + [row]
-        meta["load_end"] = os.getloadavg()[0]
-        saved["runs"].append(meta)
-        order = {p: i for i, p in enumerate(PROBLEMS)}
-        saved["rows"].sort(key=lambda r: (order[r["problem"]], list(names()).index(r["integrator"])))
-        with open(path, "w") as f:
-            json.dump(saved, f, indent=1)
+            save(path, saved, meta)  # after each problem: a long run keeps what it measured
     write_markdown(saved)
+
+
+def save(path: str, saved: dict, meta: dict) -> None:
+    meta["load_end"] = os.getloadavg()[0]
+    if meta not in saved["runs"]:
+        saved["runs"].append(meta)
+    order = {p: i for i, p in enumerate(PROBLEMS)}
+    saved["rows"].sort(key=lambda r: (order[r["problem"]], list(names()).index(r["integrator"])))
+    with open(path, "w") as f:
+        json.dump(saved, f, indent=1)
 
 
 if __name__ == "__main__":
