@@ -33,10 +33,15 @@ def test_andrews_oracle_reproduces_hairer_wanners_angles_at_30_ms():
     assert np.abs(q - andrews.Q_AT_003).max() < 1e-8
 
 
-def test_andrews_model_follows_the_seven_angle_equations():
+@pytest.fixture(scope="module")
+def andrews_tight():
+    return simulate(example("iftomm_a03_andrews"), **TIGHT)
+
+
+def test_andrews_model_follows_the_seven_angle_equations(andrews_tight):
     """The body-coordinate JSON model (10 revolutes, a spring, a torque) against [HW]'s relative
     angle equations: every CoG over the 30 ms, and K1's angle at the end against [HW]'s value."""
-    res = simulate(example("iftomm_a03_andrews"), **TIGHT)
+    res = andrews_tight
     ref = andrews.cog_positions(res.t)
     assert np.abs(cog_positions(res)[:, :, :2] - ref).max() < 1e-8
     R = res.rotation("K1")[-1]
@@ -44,10 +49,10 @@ def test_andrews_model_follows_the_seven_angle_equations():
     assert abs(math.remainder(beta - andrews.Q_AT_003[0], 2 * math.pi)) < 1e-6
 
 
-def test_andrews_energy_balance_counts_the_motor_and_the_spring():
+def test_andrews_energy_balance_counts_the_motor_and_the_spring(andrews_tight):
     """No gravity: the kinetic energy gained equals the motor torque's work plus the spring energy
     released (the run's balance E - E0 - works)."""
-    res = simulate(example("iftomm_a03_andrews"), **TIGHT)
+    res = andrews_tight
     e = res.energy()
     assert e["kinetic"][-1] > 1.0  # the crank turns at ~1,100 rad/s at the end
     assert np.abs(e["balance"]).max() < 1e-6 * e["kinetic"].max()  # measured 2.6e-7 (works summed per step)

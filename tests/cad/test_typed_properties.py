@@ -60,5 +60,5 @@ def test_new_simulation_takes_the_preferences(App, doc):
     finally:
         params.RemFloat("Step")
         params.RemString("Integrator")
-    assert float(make_simulation(doc, "Other").Step) == 0.0  # back to the default: the integrator's own
-    assert model_from_document(doc).settings.step is None
+    other = make_simulation(doc, "Other")
+    assert float(other.Step) == 0.0 and float(other.RelativeTolerance) == 0.0  # the default: the integrator's own

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 SIMULATION_FIELDS = (
     ("EndTime", "End time", "s"),
     ("OutputStep", "Output step", "s"),
-    ("Step", "Step", "s"),
-    ("RelativeTolerance", "Relative tolerance", ""),
+    ("Step", "Step (0: the integrator's own)", "s"),
+    ("RelativeTolerance", "Relative tolerance (0: the integrator's own)", ""),
     ("AbsoluteTolerance", "Absolute tolerance", ""),
     ("BaumgarteAlpha", "Baumgarte alpha", "1/s"),
     ("BaumgarteBeta", "Baumgarte beta", "1/s"),
