@@ -203,7 +203,9 @@ def table_lines(rows: list) -> list:
         status += " (former-defaults run: same settings)" if r.get("former") else ""
         if r["t_reached"] < r["t_end"] - 1e-9:
             status += f", stopped at t = {r['t_reached']:g} s: {(r['message'] or '')[:90]}"
-        over = " **>1e-3**" if r["position_error_m"] > TOLERANCE_M else ""
+        if r["status"] == "failed":  # errors of a blown-up state say nothing
+            r = dict(r, position_error_m=None, angle_error_rad=None)
+        over = " **>1e-3**" if (r["position_error_m"] or 0.0) > TOLERANCE_M else ""
         lines.append(
             f"| {r['problem']} | {r['integrator']} | {fmt(r['position_error_m'])}{over} | "
             f"{fmt(r['angle_error_rad'])} | {fmt(r['estimate_m'])} | {status} | {r['wall_s']:.2f} | "
