@@ -257,6 +257,8 @@ def write_markdown(data: dict) -> None:
         "",
         __doc__.split("\n\n")[1].replace("\n", " "),
         "",
+        __doc__.split("\n\n")[2],
+        "",
         "True error: largest |r - r_ref| of a moving body's CoG over the output times (bold: above the IFToMM "
         "high-precision 1e-3 m); angle error: largest rotation angle from the reference orientation. Wall "
         "times on a shared machine (CPU time is the measure); the first short run of each pair compiles.",
@@ -268,6 +270,10 @@ def write_markdown(data: dict) -> None:
             f"{meta['commit']}, Python {meta['python']}, load average {meta['load_start']:.1f} -> "
             f"{meta['load_end']:.1f}."
         )
+    done = {(r["problem"], r["integrator"]) for r in data["rows"]}
+    missing = [f"{p} x {i}" for p in PROBLEMS for i in names() if (p, i) not in done]
+    if missing:
+        lines.append(f"- Not measured yet: {', '.join(missing)}.")
     refs = ", ".join(f"{p}: {w:.1f} s" for p, w in data.get("reference_wall_s", {}).items())
     lines += ["", f"Reference runs (wall): {refs or '-'}.", ""] + table_lines(data["rows"]) + [""]
     lines += former_lines(data["rows"])
