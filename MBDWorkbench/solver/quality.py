@@ -573,8 +573,8 @@ def blow_up(system: System, Y0: np.ndarray, Y: np.ndarray, L: float, step: float
         return ""
     speed = body_speeds(system, Y, L)
     hint = (
-        f"the step {step:g} s is too large for the model's fastest (stiff) mode: take a smaller step or an "
-        f"implicit integrator ({IMPLICIT})"
+        f"the step {step:g} s is too large for the model's fastest mode (a stiff spring or joint, a fast spin): "
+        f"take a smaller step or an implicit integrator ({IMPLICIT})"
     )
     if not np.all(np.isfinite(speed)):
         name = system.moving[int(np.argmin(np.isfinite(speed)))].name
