@@ -208,6 +208,8 @@ def _blown_up(system, res, error: SimulationError, Y: np.ndarray, L: float, step
     if not reason:
         return error
     t = error.time if error.time is not None else float(res.t[-1])
+    worst = ", ".join(f"'{n}'" + (f" ({v:.3g})" if v else "") for n, v in error.worst_joints)
+    reason += f"; worst joints: {worst}" if worst else ""
     blown = SimulationError(f"simulation stopped at t = {t:.6g} s: {reason}", time=t, worst_joints=error.worst_joints)
     blown.blow_up = True
     return blown
