@@ -211,10 +211,15 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="dynamic simulation of a JSON model or FreeCAD document")
     s.add_argument("model", help="model .json or .FCStd")
     s.add_argument("--t-end", type=float, help="end time [s] (default: model settings)")
-    s.add_argument("--step", type=float, help="integration step [s] (max step for adaptive integrators)")
+    s.add_argument(
+        "--step",
+        type=float,
+        help="integration step [s] (max step for adaptive integrators; default: the model's, else the "
+        "integrator's own, docs/solver.md)",
+    )
     s.add_argument("--output-step", type=float, help="output interval [s]")
     s.add_argument("--integrator", help=", ".join(integrators.names()))
-    s.add_argument("--rtol", type=float)
+    s.add_argument("--rtol", type=float, help="relative tolerance (default: the model's, else the integrator's own)")
     s.add_argument("--atol", type=float)
     s.add_argument("--alpha", type=float, help="Baumgarte alpha [1/s]")
     s.add_argument("--beta", type=float, help="Baumgarte beta [1/s]")

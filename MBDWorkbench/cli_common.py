@@ -17,7 +17,7 @@ from typing import TextIO
 
 from .solver.errors import Cancelled, ModelError, SimulationError
 from .solver.model import Model, Settings
-from .solver.model.catalog import JOINTS
+from .solver.model.catalog import INTEGRATORS, JOINTS, default_step
 from .solver.model.limits import RANGES
 from .solver.model.parse import from_dict, parse_json, read_model_text
 from .solver.model.validate import estimate_size, refuse_run_size
@@ -100,6 +100,14 @@ def refuse_oversized(data: object, analysis: str, overrides: dict) -> None:
         return
     raw, defaults = {**data.get("settings", {}), **{k: v for k, v in overrides.items() if v is not None}}, Settings()
     values = {k: raw.get(k, getattr(defaults, k)) for k in ("t_end", "step", "output_step", "check_limits")}
+    integrator = raw.get("integrator", defaults.integrator)
+    if (
+        values["step"] is None
+        and _a_time(values["t_end"])
+        and isinstance(integrator, str)
+        and integrator in INTEGRATORS
+    ):
+        values["step"] = default_step(integrator, float(values["t_end"]))  # the integrator's own (Settings.resolved)
     if values["check_limits"] is False or not all(_a_time(values[k]) for k in ("t_end", "step", "output_step")):
         return
     bodies, joints, drivers = (data.get(k, []) for k in ("bodies", "joints", "drivers"))

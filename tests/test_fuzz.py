@@ -255,7 +255,7 @@ def time_limit(seconds):
 
 def tiny_overrides(model) -> dict:
     """Settings for a run of a few hundred steps at most (the mutant's own ones were checked)."""
-    s = model.settings
+    s = model.settings.resolved()  # step None: the integrator's own
     return {"t_end": max(1e-9, min(s.t_end, 0.01, 200 * s.step, 20 * s.output_step))}
 
 

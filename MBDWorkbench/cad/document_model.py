@@ -367,10 +367,10 @@ def _settings(sim):
         return Settings(), [0.0, 0.0, -9.81]
     s = Settings(
         t_end=_value(sim.EndTime),  # s is FreeCAD's internal time unit
-        step=float(sim.Step),
+        step=float(sim.Step) or None,  # 0: the integrator's own default
         output_step=_value(sim.OutputStep),
         integrator=str(sim.Integrator),
-        rtol=float(sim.RelativeTolerance),
+        rtol=float(sim.RelativeTolerance) or None,
         atol=float(sim.AbsoluteTolerance),
         baumgarte_alpha=float(sim.BaumgarteAlpha),
         baumgarte_beta=float(sim.BaumgarteBeta),

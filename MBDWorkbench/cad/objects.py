@@ -75,8 +75,8 @@ SIMULATION_PREFERENCES = {
     "Integrator": ("string", DEFAULT_INTEGRATOR),
     "EndTime": ("float", 2.0),
     "OutputStep": ("float", 0.01),
-    "Step": ("float", 1e-3),
-    "RelativeTolerance": ("float", 1e-6),
+    "Step": ("float", 0.0),  # 0: the integrator's own default step (docs/solver.md)
+    "RelativeTolerance": ("float", 0.0),  # 0: the integrator's own default rtol
     "AbsoluteTolerance": ("float", 1e-8),
 }
 QUANTITY = "App::PropertyQuantity"
@@ -274,8 +274,8 @@ class SimulationProxy(_Proxy):
                 None,
                 integrators.names(),
             ),
-            (PRECISION, "Step", g, "Integration step [s] (maximum step for adaptive methods)", d["Step"]),
-            (PRECISION, "RelativeTolerance", g, "Relative tolerance of adaptive methods", d["RelativeTolerance"]),
+            (PRECISION, "Step", g, "Integration step [s] (max step if adaptive); 0: the integrator's", d["Step"]),
+            (PRECISION, "RelativeTolerance", g, "Adaptive methods' rtol; 0: the integrator's", d["RelativeTolerance"]),
             (PRECISION, "AbsoluteTolerance", g, "Absolute tolerance of adaptive methods", d["AbsoluteTolerance"]),
             ("App::PropertyFloat", "BaumgarteAlpha", g, "Baumgarte stabilisation alpha [1/s]", 10.0),
             ("App::PropertyFloat", "BaumgarteBeta", g, "Baumgarte stabilisation beta [1/s]", 10.0),

@@ -30,8 +30,14 @@ SIMULATION_LABELS = {
     "Integrator": ("Integrator", "Integration method of new simulations"),
     "EndTime": ("End time [s]", "End time of new simulations"),
     "OutputStep": ("Output step [s]", "Interval between output samples"),
-    "Step": ("Integration step [s]", "Step (maximum step for adaptive methods), e.g. 0.0005 or 5e-4"),
-    "RelativeTolerance": ("Relative tolerance", "Relative tolerance of adaptive methods, e.g. 1e-6"),
+    "Step": (
+        "Integration step [s]",
+        "Step (maximum step for adaptive methods), e.g. 5e-4; 0: the integrator's default",
+    ),
+    "RelativeTolerance": (
+        "Relative tolerance",
+        "Relative tolerance of adaptive methods, e.g. 1e-6; 0: the integrator's default",
+    ),
     "AbsoluteTolerance": ("Absolute tolerance", "Absolute tolerance of adaptive methods, e.g. 1e-8"),
 }
 
@@ -136,7 +142,7 @@ class PreferencesPage:
             if kind == "string":
                 params.SetString(name, widget.currentText())
             elif kind == "float":
-                value = _positive_float(widget.text())
+                value = _positive_float(widget.text(), zero=name in ("Step", "RelativeTolerance"))
                 if value is not None:  # an unreadable entry keeps the stored value
                     params.SetFloat(name, value)
             elif kind == "int":
@@ -145,12 +151,13 @@ class PreferencesPage:
                 params.SetUnsigned(name, _get_color(widget))
 
 
-def _positive_float(text: str) -> float | None:
+def _positive_float(text: str, zero: bool = False) -> float | None:
+    """The number in ``text`` if it is finite and > 0 (or 0 with ``zero``: the integrator's default), else None."""
     try:
         value = float(str(text).strip().replace(",", "."))
     except ValueError:
         return None
-    return value if value > 0 and value < float("inf") else None
+    return value if (value > 0 or (zero and value == 0)) and value < float("inf") else None
 
 
 def _color_button() -> Any:

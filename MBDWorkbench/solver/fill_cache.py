@@ -44,7 +44,7 @@ def fill(path: str, integrator: str) -> None:
         with _turn():
             model = load(path)
             if not is_cached(METHODS[integrator].entry_kernel):
-                step = model.settings.step
+                step = model.settings.resolved().step
                 simulate(model, t_end=2 * step, output_step=step, integrator=integrator, accuracy=False)
     finally:
         os.remove(path)

@@ -48,6 +48,11 @@ if TYPE_CHECKING:
     from .results.results import Results
     from .system.system import System
 
+NEAR_SINGULAR_ACCURACY = (
+    "The motion through such positions is less accurate than elsewhere (an integrator's error control does not "
+    "see it: radau at its defaults ends 3e-3 m off on IFToMM A02 after 10 s): confirm the run with a tighter "
+    "rtol/atol or a smaller step"
+)  # ends every near_singular warning (issue 31)
 SCAN_SAMPLES = 50  # output samples at most checked for near-singular configurations and rank changes
 SCAN_MAX_SIZE = 40_000  # the sampled scan runs while m x 6N (Jacobian entries) <= this (dense SVD per sample)
 NAMED = 6  # joints / drivers / bodies named at most in one message
@@ -546,7 +551,7 @@ def _near_singular(system, ratios, times, kept) -> RunWarning:
         f"near-singular configuration at t = {times[i][1]:.6g} s: smallest / largest singular value of the "
         f"constraint Jacobian {ratios[i]:.2g} (< {REPORT_NEAR_SINGULAR:g}; {len(below)} of {len(ratios)} sampled "
         f"output times, from t = {below[0]:.6g} s); joints in the weakest direction: {_quoted(names)}. Reactions "
-        "and efforts near this position are sensitive to small errors",
+        f"and efforts near this position are sensitive to small errors. {NEAR_SINGULAR_ACCURACY}",
         times[i][1],
         tuple(names),
     )
@@ -565,4 +570,44 @@ def _rank_change(system, ranks, times, changed, kept) -> RunWarning:
         "The mobility of the mechanism changes there (singular or bifurcation position): check the motion",
         times[i][1],
         tuple(names),
+    )
+
+
+# ----------------------------------------------------------------------------- blow-up
+BLOWUP_GROWTH = 100.0  # a run whose fastest body got this many times faster than its speed scale blew up
+IMPLICIT = "radau, bdf or galpha"
+
+
+def body_speeds(system: System, Y: np.ndarray, L: float) -> np.ndarray:
+    """|v| + L |w| [m/s] of every moving body at state Y (L: the model length scale [m])."""
+    nb = system.nb
+    vel = np.asarray(Y[7 * nb :], dtype=float).reshape(nb, 6)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.linalg.norm(vel[:, :3], axis=1) + L * np.linalg.norm(vel[:, 3:], axis=1)
+
+
+def blow_up(system: System, Y0: np.ndarray, Y: np.ndarray, L: float, step: float) -> str:
+    """Why a failed run blew up, or '' if it did not: its state is not finite, or a body moves
+    BLOWUP_GROWTH times faster than the run's speed scale (the fastest body's speed at the start,
+    at least sqrt(|g| L), the speed of a fall over the model size L [m]). An explicit step beyond
+    the stability limit of the model's fastest (stiff) mode does this within a few steps; the
+    constraint solve then fails too, which must not be reported as a singular position."""
+    if not system.nb:
+        return ""
+    speed = body_speeds(system, Y, L)
+    hint = (
+        f"the step {step:g} s is too large for the model's fastest mode (a stiff spring or joint, a fast spin): "
+        f"take a smaller step or an implicit integrator ({IMPLICIT})"
+    )
+    if not np.all(np.isfinite(speed)):
+        name = system.moving[int(np.argmin(np.isfinite(speed)))].name
+        return f"the solution blew up (the speed of body '{name}' became NaN/infinite): {hint}"
+    g = float(np.linalg.norm(system.static.gravity))
+    scale = max(float(body_speeds(system, Y0, L).max()), math.sqrt(g * L), 1e-9)
+    b = int(np.argmax(speed))
+    if speed[b] <= BLOWUP_GROWTH * scale:
+        return ""
+    return (
+        f"the solution blew up (the speed |v| + L|w| of body '{system.moving[b].name}' grew to {speed[b]:.3g} m/s, "
+        f"{speed[b] / scale:.3g} x the run's speed scale {scale:.3g} m/s): {hint}"
     )

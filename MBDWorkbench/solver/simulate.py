@@ -138,6 +138,7 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
         raise error from None
     except SimulationError as e:
         error = e if isinstance(e, Cancelled) else _explained(model, e, t, t_next, index)
+        error = _blown_up(system, res, error, Y, start.length_scale, settings.step)
         _stopped(res, error, stepper, start, clock, writer)
         if error is e:
             raise
@@ -232,22 +233,44 @@ def _explained(model, error: SimulationError, t: float, t_next: float, index: in
     return cause
 
 
+def _blown_up(system, res, error: SimulationError, Y: np.ndarray, L: float, step: float) -> SimulationError:
+    """``error``, or the blow-up it is (:func:`quality.blow_up`, with the time and a hint) when the
+    state has blown up: an explicit step beyond a stiff mode's stability limit also makes the
+    constraint solve fail, which is then no singular position."""
+    if isinstance(error, (Cancelled, quality.ProfileError)) or not len(res):
+        return error
+    reason = quality.blow_up(system, res.Y[0], Y, L, step)
+    if not reason:
+        return error
+    t = error.time if error.time is not None else float(res.t[-1])
+    worst = ", ".join(f"'{n}'" + (f" ({v:.3g})" if v else "") for n, v in error.worst_joints)
+    reason += f"; worst joints: {worst}" if worst else ""
+    blown = SimulationError(f"simulation stopped at t = {t:.6g} s: {reason}", time=t, worst_joints=error.worst_joints)
+    blown.blow_up = True
+    return blown
+
+
 def _stopped(res, error: SimulationError, stepper, start, clock, writer) -> None:
-    """Record a failed or cancelled run (partial results kept, gate run on them)."""
+    """Record a failed or cancelled run (partial results kept, gate run on them). After a
+    blow-up the rank findings of the blown-up samples (near-singular, rank change) are left out:
+    they describe the blow-up, not the mechanism."""
     res.message = str(error)
     error.results = res
-    _finish(res, CANCELLED if isinstance(error, Cancelled) else FAILED, stepper, start, clock, writer)
+    dropped = ("near_singular", "rank_change") if getattr(error, "blow_up", False) else ()
+    _finish(res, CANCELLED if isinstance(error, Cancelled) else FAILED, stepper, start, clock, writer, dropped=dropped)
 
 
-def _finish(res, status, stepper, start, clock, writer, estimate=(None, None)):
+def _finish(res, status, stepper, start, clock, writer, estimate=(None, None), dropped=()):
     """Close a run: steps, wall time, warnings (the accuracy estimate's of a completed run with
-    ``estimate`` = (its Companion, cancel)), the final status, summary.json."""
+    ``estimate`` = (its Companion, cancel); the gate's kinds in ``dropped`` left out), the final
+    status, summary.json."""
     res.steps = stepper.steps if stepper is not None else 0
     res.wall_time = time.perf_counter() - clock
     warnings, behind = ([], None) if stepper is None else (list(stepper.warnings), stepper.integrated)
     if behind is not None and behind.worst:
         res.integrated_violation = behind.largest()
-    res.warnings = list(res.model.warnings) + quality.gate(res, start, warnings, behind)  # the model's first
+    found = quality.gate(res, start, warnings, behind)
+    res.warnings = list(res.model.warnings) + [w for w in found if w.kind not in dropped]  # the model's first
     companion, cancel = estimate
     if companion is not None:
 

@@ -84,6 +84,7 @@ def test_cad_edits_move_the_joint_frame(App, doc):
     fr = model.joints[0].frame
     np.testing.assert_allclose(np.asarray(fr.origin) * 1e3, centre, atol=1e-9)
     np.testing.assert_allclose(fr.z_axis, axis, atol=1e-12)
+    assert model.settings.step is None and model.settings.rtol is None  # Step, RelativeTolerance 0: the integrator's
 
 
 def test_offset_is_kept_relative_to_the_element(App, doc):

@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 SIMULATION_FIELDS = (
     ("EndTime", QT_TRANSLATE_NOOP("MBD", "End time"), "s"),
     ("OutputStep", QT_TRANSLATE_NOOP("MBD", "Output step"), "s"),
-    ("Step", QT_TRANSLATE_NOOP("MBD", "Step"), "s"),
-    ("RelativeTolerance", QT_TRANSLATE_NOOP("MBD", "Relative tolerance"), ""),
+    ("Step", QT_TRANSLATE_NOOP("MBD", "Step (0: the integrator's own)"), "s"),
+    ("RelativeTolerance", QT_TRANSLATE_NOOP("MBD", "Relative tolerance (0: the integrator's own)"), ""),
     ("AbsoluteTolerance", QT_TRANSLATE_NOOP("MBD", "Absolute tolerance"), ""),
     ("BaumgarteAlpha", QT_TRANSLATE_NOOP("MBD", "Baumgarte alpha"), "1/s"),
     ("BaumgarteBeta", QT_TRANSLATE_NOOP("MBD", "Baumgarte beta"), "1/s"),
@@ -109,9 +109,15 @@ class SimulationPanel(TaskPanel):
 
         sim = self.obj
         values = {prop: field.value() for prop, field in self.numbers.items()}
-        for prop in ("EndTime", "OutputStep", "Step"):
+        for prop in ("EndTime", "OutputStep"):
             if values[prop] <= 0:
                 raise CadError("simulation '%s': %s must be > 0 s, got %g" % (sim.Label, prop, values[prop]))
+        for prop in ("Step", "RelativeTolerance"):  # 0: the integrator's own default
+            if values[prop] < 0:
+                raise CadError(
+                    "simulation '%s': %s must be >= 0 (0: the integrator's default), got %g"
+                    % (sim.Label, prop, values[prop])
+                )
         values.update({prop: field.value() for prop, field in self.gravity.items()})
         for prop, _, unit in SIMULATION_FIELDS + GRAVITY_FIELDS:
             write_value(sim, prop, values[prop], unit)

@@ -72,9 +72,9 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="74" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="59" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="56" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="76" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="61" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="58" />
       <source>Check model</source>
       <translation type="unfinished" />
     </message>
@@ -104,7 +104,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/preferences.py" line="75" />
+      <location filename="../../../MBDWorkbench/commands/preferences.py" line="81" />
       <source>Display</source>
       <translation type="unfinished" />
     </message>
@@ -247,19 +247,19 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
       <translation>Werkstoff</translation>
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/preferences.py" line="76" />
+      <location filename="../../../MBDWorkbench/commands/preferences.py" line="82" />
       <location filename="../../../MBDWorkbench/commands/report_command.py" line="259" />
       <location filename="../../../MBDWorkbench/commands/report_command.py" line="256" />
       <source>Motion-study report</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/preferences.py" line="71" />
+      <location filename="../../../MBDWorkbench/commands/preferences.py" line="77" />
       <source>Multibody Dynamics</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/preferences.py" line="83" />
+      <location filename="../../../MBDWorkbench/commands/preferences.py" line="89" />
       <source>New simulations</source>
       <translation type="unfinished" />
     </message>
@@ -285,7 +285,7 @@ z axis (%.3f, %.3f, %.3f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="134" />
+      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="159" />
       <source>Origin (%.4g, %.4g, %.4g) mm
 z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
@@ -371,7 +371,7 @@ z axis (%.4f, %.4f, %.4f)</source>
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="23" />
-      <source>Relative tolerance</source>
+      <source>Relative tolerance (0: the integrator's own)</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -426,9 +426,9 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="435" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="429" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="437" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="491" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="485" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="493" />
       <source>Solve</source>
       <translation type="unfinished" />
     </message>
@@ -448,19 +448,19 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="154" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="160" />
       <source>Status: %s</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="138" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="144" />
       <source>Status: solving...</source>
       <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="22" />
-      <source>Step</source>
-      <translation>Schrittweite</translation>
+      <source>Step (0: the integrator's own)</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/spring.py" line="47" />

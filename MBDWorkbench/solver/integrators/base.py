@@ -33,11 +33,12 @@ Contract for a subclass:
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..model.catalog import INDEX1_FORMULATION, INTEGRATORS
+from ..model.catalog import INDEX1_FORMULATION, INTEGRATORS, default_rtol, default_step
 from ..results.status import RunWarning
 
 if TYPE_CHECKING:
@@ -93,3 +94,16 @@ class Stepper:
     def restart(self, t: float, Y: np.ndarray) -> Stepper:
         """The stepper to continue with after Y was changed from outside at time t [s]."""
         return self
+
+
+def own_settings(settings: Settings, name: str) -> Settings:
+    """``settings`` with step and rtol None set to integrator ``name``'s defaults (simulate() resolves them
+    first, Settings.resolved; a stepper built directly resolves them here, for itself)."""
+    if settings.step is not None and settings.rtol is not None:
+        return settings
+    out = copy.copy(settings)
+    if out.step is None:
+        out.step = default_step(name, out.t_end)
+    if out.rtol is None:
+        out.rtol = default_rtol(name)
+    return out

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import kernels
 from . import cros_kernel as ck
-from .base import equal_steps
+from .base import equal_steps, own_settings
 from .dae import Index3Stepper
 from .linalg import band_layout, band_pivots
 
@@ -44,6 +44,7 @@ class CROSStepper(Index3Stepper):
     PROJECT_OUTPUT = True  # publish the state closed onto the constraints (the integration goes on from its own)
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
+        settings = own_settings(settings, self.name)
         super().__init__(system, settings, t0, Y0)
         self.h = float(settings.step)
 

@@ -25,7 +25,7 @@ from scipy.sparse.linalg import splu
 
 from .. import kernels
 from ..errors import ModelError, SimulationError
-from ..quality import IntegratedViolation
+from ..quality import NEAR_SINGULAR_ACCURACY, IntegratedViolation
 from ..system.assembly import length_scale
 from ..system.scaled_rank import jacobian_for_rank, relative_rank, scaled_jacobian, singular_structure
 from ..tolerances import (
@@ -409,7 +409,7 @@ class Index3Stepper(Stepper):
             self.warn(
                 "near_singular",
                 f"the constraint Jacobian is nearly rank-deficient at t = {t:.6g} s (scaled s_min/s_max = "
-                f"{ratio:.2g}); joints in the weakest direction: {names}",
+                f"{ratio:.2g}); joints in the weakest direction: {names}. {NEAR_SINGULAR_ACCURACY}",
                 t,
                 tuple(n for n, _ in worst),
             )

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import kernels
 from . import galpha_kernel as gk
-from .base import equal_steps
+from .base import equal_steps, own_settings
 from .dae import Index3Stepper, SparsePattern
 from .linalg import BandLU, band_layout
 from .power import account_power
@@ -55,6 +55,7 @@ class GAlphaStepper(Index3Stepper):
         Y0: np.ndarray,
         adaptive: bool = True,
     ) -> None:
+        settings = own_settings(settings, self.name)
         super().__init__(system, settings, t0, Y0)
         rho = float(settings.rho_inf)
         self.am = (2 * rho - 1) / (rho + 1)

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import kernels
 from ..errors import AssemblyError, SimulationError
+from ..quality import NEAR_SINGULAR_ACCURACY
 from ..system.assembly import assemble, project_velocities
 from ..tolerances import ODE_NEAR_SINGULAR, PROJECTION_TOL
 from .base import Stepper
@@ -136,7 +137,7 @@ class RankEvents:
             f"passed near a singular position {len(self.passages)} time(s) (t = {times} s; closest at "
             f"t = {t_worst:.4g} s, sine {sine:.2g} < {ODE_NEAR_SINGULAR:g}, joints {_quoted(names)}): the constraint "
             f"rows were re-ranked ({self.rank_changes} rank change(s)) and the state projected onto the "
-            f"constraints after each of those {int(self.projected_steps)} steps",
+            f"constraints after each of those {int(self.projected_steps)} steps. {NEAR_SINGULAR_ACCURACY}",
             t_worst,
             tuple(names),
         )

@@ -12,7 +12,7 @@ import numpy as np
 from scipy.integrate import BDF, LSODA, OdeSolver, Radau
 
 from .. import kernels
-from .base import Stepper
+from .base import Stepper, own_settings
 from .power import account_power
 from .projection import RankEvents, singular_stop
 
@@ -28,6 +28,7 @@ class SciPyStepper(Stepper):
     solver_class: type[OdeSolver]
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
+        settings = own_settings(settings, self.name)
         super().__init__(system, settings, t0, Y0)
         self.solver = self.solver_class(
             self._fun, t0, Y0.copy(), settings.t_end, rtol=settings.rtol, atol=settings.atol, max_step=settings.step

@@ -20,7 +20,7 @@ import numpy as np
 from .. import kernels
 from ..errors import ModelError
 from ..numerics import quaternion
-from .base import Stepper, equal_steps
+from .base import Stepper, equal_steps, own_settings
 from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, write_body_state
 
 if TYPE_CHECKING:
@@ -158,6 +158,7 @@ class TreeRK4Stepper(Stepper):
     entry_kernel = run_tree  # compiled entry point (solver/numerics/cold_start.py probes its cache)
 
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
+        settings = own_settings(settings, self.name)
         super().__init__(system, settings, t0, Y0)
         self.h = settings.step
         self.tree = build_tree(system, Y0)

@@ -549,6 +549,8 @@ class IntegratorType:
     label: str
     index: int
     description: str
+    step: float = 1e-3  # its default step [s] (adaptive: the largest step); Settings.step None takes it
+    rtol: float = 1e-6  # its default relative tolerance (adaptive ones); Settings.rtol None takes it
 
     @property
     def formulation(self) -> str:
@@ -566,8 +568,12 @@ INTEGRATORS: dict[str, IntegratorType] = {
         IntegratorType("bdf", "BDF", 1, "SciPy's BDF, adaptive step"),
         IntegratorType("radau", "Radau", 1, "SciPy's Radau IIA, adaptive step"),
         IntegratorType("lsoda", "LSODA", 1, "SciPy's LSODA, adaptive step"),
-        IntegratorType("cros", "CROS", 3, "one-stage complex Rosenbrock scheme on the index-3 DAE, fixed step"),
-        IntegratorType("galpha", "generalized-alpha", 3, "Lie-group generalized-alpha on the index-3 DAE, adaptive"),
+        IntegratorType(
+            "cros", "CROS", 3, "one-stage complex Rosenbrock scheme on the index-3 DAE, fixed step", step=1e-4
+        ),
+        IntegratorType(
+            "galpha", "generalized-alpha", 3, "Lie-group generalized-alpha on the index-3 DAE, adaptive", rtol=1e-8
+        ),
         IntegratorType(
             "rk4_tree",
             "RK4 (joint coordinates)",
@@ -579,3 +585,17 @@ INTEGRATORS: dict[str, IntegratorType] = {
 }
 
 INTEGRATOR_TYPES: tuple[str, ...] = tuple(INTEGRATORS)
+
+# Defaults of the step and rtol (issue 31, measured in bench/results/accuracy.md): each integrator's own, and a
+# run's default step is at most t_end / MIN_DEFAULT_STEPS, so a short run (IFToMM A03: 0.03 s) is resolved too
+MIN_DEFAULT_STEPS = 1000
+
+
+def default_step(integrator: str, t_end: float) -> float:
+    """The step [s] a run of ``integrator`` over ``t_end`` [s] takes when settings.step is None."""
+    return min(INTEGRATORS[integrator].step, t_end / MIN_DEFAULT_STEPS)
+
+
+def default_rtol(integrator: str) -> float:
+    """The relative tolerance a run of ``integrator`` takes when settings.rtol is None."""
+    return INTEGRATORS[integrator].rtol

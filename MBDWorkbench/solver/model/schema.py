@@ -7,6 +7,7 @@ are given in global coordinates at the initial configuration unless a field says
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import asdict, dataclass, field, make_dataclass
 
@@ -15,6 +16,8 @@ import numpy as np
 from ..tolerances import ENERGY_TOL, VIOLATION_ANGLE_TOL, VIOLATION_TOL
 from .catalog import (
     FORCES,
+    default_rtol,
+    default_step,
 )
 
 GROUND = "ground"
@@ -154,13 +157,16 @@ class Settings:
     exchanged, conservative models); ``allow_overdriven`` runs an over-driven model instead of
     refusing it. Accuracy estimate (docs/solver.md): ``accuracy`` (False: none), its tolerances
     ``accuracy_position_tol`` (CoG error / model length scale, dimensionless),
-    ``accuracy_angle_tol`` [rad] and ``accuracy_load_tol`` (fraction of the peak load)."""
+    ``accuracy_angle_tol`` [rad] and ``accuracy_load_tol`` (fraction of the peak load).
+
+    ``step`` [s] and ``rtol`` None: the integrator's own defaults
+    (:func:`.catalog.default_step`, :func:`.catalog.default_rtol`), set by :meth:`resolved` when a run starts."""
 
     t_end: float = 1.0
-    step: float = 1e-3
+    step: float | None = None
     output_step: float = 1e-2
     integrator: str = "rk4"
-    rtol: float = 1e-6
+    rtol: float | None = None
     atol: float = 1e-8
     baumgarte_alpha: float = 10.0
     baumgarte_beta: float = 10.0
@@ -177,6 +183,16 @@ class Settings:
     accuracy_position_tol: float = 1e-3
     accuracy_angle_tol: float = 1e-3
     accuracy_load_tol: float = 0.01
+
+    def resolved(self) -> Settings:
+        """A copy whose step and rtol are set: the integrator's own defaults where they are None
+        (the one place they are chosen; a run's summary.json and report show the values used)."""
+        out = copy.copy(self)
+        if out.step is None:
+            out.step = default_step(out.integrator, out.t_end)
+        if out.rtol is None:
+            out.rtol = default_rtol(out.integrator)
+        return out
 
 
 @dataclass

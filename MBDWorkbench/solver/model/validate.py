@@ -51,6 +51,7 @@ from .limits import (
 from .schema import GROUND, Body, Joint, Model, Settings
 
 ACCURACY_TOLERANCES = ("accuracy_position_tol", "accuracy_angle_tol", "accuracy_load_tol")
+_DEFAULTED = ("step", "rtol")  # None: the integrator's own default (Settings.resolved)
 _SETTING_RANGES = {  # setting -> kind of limits.RANGES
     "t_end": "time",
     "step": "time",
@@ -71,9 +72,11 @@ def validate_settings(s: Settings, path: str = "settings") -> None:
     """Check solver settings (numbers within limits.RANGES, flags JSON booleans, a known
     integrator); raises ModelError naming the field."""
     for key in ("t_end", "step", "output_step"):
-        check_number(getattr(s, key), f"{path}.{key}", positive=True)
+        if getattr(s, key) is not None or key not in _DEFAULTED:
+            check_number(getattr(s, key), f"{path}.{key}", positive=True)
     for key, kind in _SETTING_RANGES.items():
-        check_number(getattr(s, key), f"{path}.{key}", nonnegative=True, kind=kind)
+        if getattr(s, key) is not None or key not in _DEFAULTED:
+            check_number(getattr(s, key), f"{path}.{key}", nonnegative=True, kind=kind)
     for key in _SETTING_FLAGS:
         check_flag(getattr(s, key), f"{path}.{key}")
     if not isinstance(s.integrator, str) or s.integrator not in INTEGRATOR_TYPES:
@@ -147,7 +150,7 @@ def estimate_size(analysis: str, s: Settings, moving: int, rows: int, joints: in
     ``moving`` bodies, ``rows`` constraint equations (drivers included), ``joints`` joints and ``drivers`` drivers."""
     if analysis == "statics":
         return estimate_statics(moving, rows, joints, drivers)
-    step = s.step if analysis == "simulate" else None
+    step = s.resolved().step if analysis == "simulate" else None
     return estimate_run(s.t_end, step, s.output_step, moving, rows, joints, drivers)
 
 
@@ -164,7 +167,7 @@ def refuse_run_size(size: RunSize, analysis: str, s: Settings) -> None:
             "moving body, squared); remove bodies, or switch the limits off (setting check_limits: false, "
             "CLI --no-limits)",
         )
-    steps = f", step = {s.step:g} s" if analysis == "simulate" else ""
+    steps = f", step = {s.resolved().step:g} s" if analysis == "simulate" else ""
     raise ModelError(
         "settings",
         f"the {analysis} run is too large: {excess}, estimated from t_end = {s.t_end:g} s{steps}, "
@@ -524,6 +527,7 @@ def with_settings(model: Model, overrides: dict) -> Model:
                 raise TypeError(f"unknown setting '{key}'")
             setattr(settings, key, value)
     validate_settings(settings)
+    settings = settings.resolved()  # the integrator's own step and rtol where they are None
     model = copy.copy(model)
     model.settings = settings
     return model
