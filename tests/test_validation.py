@@ -26,7 +26,7 @@ EXAMPLES = os.path.join(ROOT, "examples")
 
 
 def example(name):
-    with open(os.path.join(EXAMPLES, name)) as f:
+    with open(os.path.join(EXAMPLES, name), encoding="utf-8") as f:
         return json.load(f)
 
 
@@ -357,7 +357,7 @@ def test_cli_step_1e_300_is_a_clean_error(tmp_path):
 
 
 def test_limits_table_in_the_docs_is_current():
-    with open(os.path.join(ROOT, "docs", "model-format.md")) as f:
+    with open(os.path.join(ROOT, "docs", "model-format.md"), encoding="utf-8") as f:
         assert limits.limits_table() in f.read()
 
 

@@ -73,6 +73,7 @@ def steps_per_output(settings, step: float) -> int:
 
 def plan(settings) -> Plan:
     """The companion run and the error formula for ``settings``' integrator."""
+    settings = settings.resolved()  # the integrator's own step and rtol where they are None
     name, h = settings.integrator, float(settings.step)
     order = ORDERS.get(name)
     if order is None:

@@ -36,7 +36,7 @@ def critical_run(App, tmp_path_factory):
     def refuse(name):
         raise ValueError("non-finite number %s in the JSON" % name)
 
-    summary = json.loads(open(str(folder / "pendulum_fem.json")).read(), parse_constant=refuse)
+    summary = json.loads(open(str(folder / "pendulum_fem.json"), encoding="utf-8").read(), parse_constant=refuse)
     return folder, summary, run
 
 
@@ -81,6 +81,6 @@ def test_pictures_and_report_page(critical_run):
     for path in pictures:
         image = imread(path)
         assert len(np.unique(image.reshape(-1, image.shape[-1]), axis=0)) > 50  # a coloured field
-    html = (folder / "report" / "report.html").read_text()
+    html = (folder / "report" / "report.html").read_text(encoding="utf-8")
     assert "Structural check" in html and "envelope" in html and "peak inertial moment" in html
     assert html.count("<img") >= 3 + 1  # three stress pictures, at least one plot of the run

@@ -64,7 +64,7 @@ def test_preferences_page_sets_new_simulation_defaults(gui_run):
         "preferences group 'Multibody Dynamics' listed",
         "preferences page has the step field",
         "preferences group has our icon",
-        "page shows the default step",
+        "page shows the default step (0: the integrator's own)",
         "page lists the integrators",
         "OK stores the step",
         "a new Simulation takes the preferred step",

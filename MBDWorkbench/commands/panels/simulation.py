@@ -19,8 +19,8 @@ if TYPE_CHECKING:
 SIMULATION_FIELDS = (
     ("EndTime", QT_TRANSLATE_NOOP("MBD", "End time"), "s"),
     ("OutputStep", QT_TRANSLATE_NOOP("MBD", "Output step"), "s"),
-    ("Step", QT_TRANSLATE_NOOP("MBD", "Step (0: the integrator's own)"), "s"),
-    ("RelativeTolerance", QT_TRANSLATE_NOOP("MBD", "Relative tolerance (0: the integrator's own)"), ""),
+    ("Step", QT_TRANSLATE_NOOP("MBD", "Step (0: default)"), "s"),
+    ("RelativeTolerance", QT_TRANSLATE_NOOP("MBD", "Rel. tolerance (0: default)"), ""),
     ("AbsoluteTolerance", QT_TRANSLATE_NOOP("MBD", "Absolute tolerance"), ""),
     ("BaumgarteAlpha", QT_TRANSLATE_NOOP("MBD", "Baumgarte alpha"), "1/s"),
     ("BaumgarteBeta", QT_TRANSLATE_NOOP("MBD", "Baumgarte beta"), "1/s"),
@@ -64,7 +64,10 @@ class SimulationPanel(TaskPanel):
         self.free = QtWidgets.QCheckBox(translate("MBD", "Allow nothing grounded"))
         self.free.setObjectName("free_flight")
         self.free.setChecked(bool(sim.AllowFreeFlight))
-        self.estimate = QtWidgets.QCheckBox(translate("MBD", "Estimate the accuracy (a second run)"))
+        self.estimate = QtWidgets.QCheckBox(translate("MBD", "Estimate the accuracy"))
+        self.estimate.setToolTip(
+            translate("MBD", "A second run, in a second process, estimates the error (docs/solver.md)")
+        )
         self.estimate.setObjectName("accuracy")
         self.estimate.setChecked(bool(getattr(sim, "EstimateAccuracy", True)))
         self.determinate = QtWidgets.QCheckBox(translate("MBD", "Make statically determinate"))

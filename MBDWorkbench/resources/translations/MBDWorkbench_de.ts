@@ -20,6 +20,11 @@
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="69" />
+      <source>A second run, in a second process, estimates the error (docs/solver.md)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="24" />
       <source>Absolute tolerance</source>
       <translation type="unfinished" />
@@ -120,7 +125,7 @@
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="67" />
-      <source>Estimate the accuracy (a second run)</source>
+      <source>Estimate the accuracy</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -223,7 +228,7 @@
       <translation>Wiederholen</translation>
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="70" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="73" />
       <source>Make statically determinate</source>
       <translation type="unfinished" />
     </message>
@@ -371,11 +376,11 @@ z axis (%.4f, %.4f, %.4f)</source>
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="23" />
-      <source>Relative tolerance (0: the integrator's own)</source>
+      <source>Rel. tolerance (0: default)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="73" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="76" />
       <source>Relax the joints the mobility analysis proposes (e.g. revolute -&gt; cylindrical) before each run, so that every reaction is unique; the summary and the report list them</source>
       <translation type="unfinished" />
     </message>
@@ -433,7 +438,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="85" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="88" />
       <source>Solve (applies the settings)</source>
       <translation>Lösen (übernimmt die Einstellungen)</translation>
     </message>
@@ -448,18 +453,18 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="160" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="163" />
       <source>Status: %s</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="144" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="147" />
       <source>Status: solving...</source>
       <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="22" />
-      <source>Step (0: the integrator's own)</source>
+      <source>Step (0: default)</source>
       <translation type="unfinished" />
     </message>
     <message>
