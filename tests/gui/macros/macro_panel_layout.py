@@ -18,7 +18,15 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__)))
 mw = Gui.getMainWindow()
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 wait(300)
-combo = [d for d in mw.findChildren(QtWidgets.QDockWidget) if d.objectName() == "Combo View"][0]
+
+
+def holds_task_view(dock):
+    """True when ``dock`` holds FreeCAD's task view (FreeCAD 1.x has no Combo View: a Tasks dock)."""
+    return any("TaskView" in w.metaObject().className() for w in dock.findChildren(QtWidgets.QWidget))
+
+
+docks = mw.findChildren(QtWidgets.QDockWidget)
+combo = ([d for d in docks if d.objectName() == "Combo View"] or [d for d in docks if holds_task_view(d)])[0]
 result["main_window"] = [mw.width(), mw.height()]
 result["combo_view"] = [combo.width(), combo.height()]
 path = os.path.join(OUT_DIR, "slider_crank_layout.FCStd")

@@ -53,6 +53,15 @@ def start_recording():
     check("recording started without a message box", not boxes, boxes)
 
 
+def stop_recording():
+    """Macro > Stop recording: FreeCAD 0.20's own command; FreeCAD 1.x has none, its Macro >
+    Record toggles (run again while recording, it stops)."""
+    try:
+        Gui.runCommand("Std_MacroStopRecord")
+    except Exception:  # FreeCAD 1.x: "No such command 'Std_MacroStopRecord'"
+        Gui.runCommand("Std_DlgMacroRecord")
+
+
 def accept(name, panel):
     ok = panel.accept()
     check("%s panel OK" % name, ok, "" if ok else panel.error.text())
@@ -141,7 +150,7 @@ frame_panel.rotation.setValue(30.0)
 check("joint frame panel OK", frame_panel.accept())
 wait(100)
 wait(100)
-Gui.runCommand("Std_MacroStopRecord")
+stop_recording()
 wait(200)
 
 made = made_objects(doc)
