@@ -316,9 +316,9 @@ def _is_assembly(obj) -> bool:
 
 
 def assembly_joints(assembly: App.DocumentObject) -> tuple[list[App.DocumentObject], list[App.DocumentObject]]:
-    """(joints, grounding objects) inside an assembly's joint groups."""
+    """(joints, grounding objects) inside an assembly's joint groups, in the document's order."""
     joints, grounds = [], []
-    for obj in getattr(assembly, "OutListRecursive", []) or []:
+    for obj in in_document_order(assembly, getattr(assembly, "OutListRecursive", []) or []):
         if hasattr(obj, "ObjectToGround"):
             grounds.append(obj)
         elif hasattr(obj, "JointType") and hasattr(obj, "Reference1"):
@@ -331,9 +331,18 @@ def assembly_motions(assembly: App.DocumentObject) -> list[App.DocumentObject]:
     ``Joint``, ``MotionType`` and ``Formula``; none in 1.0)."""
     return [
         o
-        for o in getattr(assembly, "OutListRecursive", []) or []
+        for o in in_document_order(assembly, getattr(assembly, "OutListRecursive", []) or [])
         if all(hasattr(o, k) for k in ("Joint", "MotionType", "Formula"))
     ]
+
+
+def in_document_order(assembly: App.DocumentObject, objects) -> list:
+    """``objects`` in the order of their document (FreeCAD's OutListRecursive comes in no fixed
+    order: the joints, hence joints.csv's columns and the equations of a redundant loop that
+    tolerant assembly drops, would change from one run to the next)."""
+    doc = getattr(assembly, "Document", None)
+    rank = {o.Name: k for k, o in enumerate(getattr(doc, "Objects", []))}
+    return sorted(objects, key=lambda o: rank.get(getattr(o, "Name", ""), len(rank)))
 
 
 def make_resolver(assembly: App.DocumentObject) -> Callable:
