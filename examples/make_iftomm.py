@@ -39,11 +39,11 @@ def a01_pendulum():
     }
 
 
-def a02_four_bar():
-    """IFToMM A02 with N = 2: the geometry of tests/oracles/n_four_bar.py (repeated here so that
-    the example does not import the tests)."""
-    n, m, L, theta0 = 2, 1.0, 1.0, math.pi / 4
-    theta_dot = -1.0 / (L * math.sin(theta0))
+def n_four_bar_chain(n: int = 2, m: float = 1.0, L: float = 1.0, theta0: float = math.pi / 4, b0_speed: float = 1.0):
+    """(bodies, joints) of IFToMM A02's ``n`` parallelogram four-bars: uniform rods of mass ``m``
+    [kg] and length ``L`` [m], cranks at ``theta0`` [rad], B0 moving at ``b0_speed`` [m/s] along +x
+    (every body with its exact initial velocity); tests/oracles/n_four_bar.py builds on it."""
+    theta_dot = -b0_speed / (L * math.sin(theta0))
     c, s = math.cos(theta0), math.sin(theta0)
     bodies, joints = [], []
     for i in range(n + 1):
@@ -58,6 +58,12 @@ def a02_four_bar():
         bodies.append(coupler)
         joints.append(revolute_z(f"B{i}_left", f"crank{i}", f"coupler{i}", (i * L + L * c, L * s)))
         joints.append(revolute_z(f"B{i + 1}_right", f"coupler{i}", f"crank{i + 1}", ((i + 1) * L + L * c, L * s)))
+    return bodies, joints
+
+
+def a02_four_bar():
+    """IFToMM A02 with N = 2 (:func:`n_four_bar_chain`)."""
+    bodies, joints = n_four_bar_chain()
     return {
         "name": "iftomm_a02_four_bar",
         "description": "IFToMM A02 N four-bar mechanism with N = 2 (lim.ii.udc.es/mbsbenchmark A02): five "

@@ -20,11 +20,16 @@ The physics passes the singular position: the reduced equation is regular there.
 from __future__ import annotations
 
 import math
+import os
+import sys
 
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from MBDWorkbench.solver.model.builders import revolute_z, rod
+sys.path.insert(
+    0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples")
+)
+from make_iftomm import n_four_bar_chain  # noqa: E402
 
 THETA0 = math.pi / 4  # initial crank angle [rad]
 B0_SPEED = 1.0  # initial x velocity of point B0 [m/s]
@@ -33,21 +38,7 @@ B0_SPEED = 1.0  # initial x velocity of point B0 [m/s]
 def model_dict(n: int = 2, m: float = 1.0, L: float = 1.0, g: float = 9.81, theta0: float = THETA0) -> dict:
     """The A02 model (JSON dict) with ``n`` windows, started at crank angle ``theta0`` [rad]
     with B0 moving at B0_SPEED along +x (bodies carry their exact initial velocities)."""
-    theta_dot = -B0_SPEED / (L * math.sin(theta0))
-    c, s = math.cos(theta0), math.sin(theta0)
-    bodies, joints = [], []
-    for i in range(n + 1):
-        crank = rod(f"crank{i}", m, L, (i * L, 0.0), theta0)
-        crank["velocity"] = [-0.5 * L * s * theta_dot, 0.5 * L * c * theta_dot, 0.0]
-        crank["angular_velocity"] = [0.0, 0.0, theta_dot]
-        bodies.append(crank)
-        joints.append(revolute_z(f"A{i}", "ground", f"crank{i}", (i * L, 0.0)))
-    for i in range(n):
-        coupler = rod(f"coupler{i}", m, L, (i * L + L * c, L * s), 0.0)
-        coupler["velocity"] = [-L * s * theta_dot, L * c * theta_dot, 0.0]
-        bodies.append(coupler)
-        joints.append(revolute_z(f"B{i}_left", f"crank{i}", f"coupler{i}", (i * L + L * c, L * s)))
-        joints.append(revolute_z(f"B{i + 1}_right", f"coupler{i}", f"crank{i + 1}", ((i + 1) * L + L * c, L * s)))
+    bodies, joints = n_four_bar_chain(n, m, L, theta0, B0_SPEED)
     return {
         "name": f"n_four_bar_{n}",
         "description": f"IFToMM A02: {n} parallelogram four-bars, cranks passing the horizontal singular position",
