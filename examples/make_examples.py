@@ -196,13 +196,18 @@ EXAMPLES = {
 }
 
 
-def main():
-    for name, make in EXAMPLES.items():
+def write_examples(examples: dict) -> None:
+    """Write examples/<name>.json of each {name: function returning the model dict}."""
+    for name, make in examples.items():
         path = os.path.join(HERE, name + ".json")
         with open(path, "w") as f:
             json.dump(make(), f, indent=2)
             f.write("\n")
         print("wrote", path)
+
+
+def main():
+    write_examples(EXAMPLES)
 
 
 if __name__ == "__main__":

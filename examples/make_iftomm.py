@@ -8,7 +8,6 @@ Bricard is examples/bricard.json. Each file's "description" gives the source and
 where the statement is silent; bench/accuracy.py runs them all and docs/solver.md tables them.
 """
 
-import json
 import math
 import os
 import sys
@@ -302,12 +301,9 @@ EXAMPLES = {
 
 
 def main():
-    for name, make in EXAMPLES.items():
-        path = os.path.join(HERE, name + ".json")
-        with open(path, "w") as f:
-            json.dump(make(), f, indent=2)
-            f.write("\n")
-        print("wrote", path)
+    from make_examples import write_examples  # its sibling in examples/
+
+    write_examples(EXAMPLES)
 
 
 if __name__ == "__main__":
