@@ -202,31 +202,43 @@ def test_scale_rule_and_table(forced):
     assert json.dumps(rows)  # plain text cells
 
 
-def test_report_has_a_free_body_diagram_per_body_at_its_critical_instant(tmp_path):
-    """From a saved results folder: one heading, table and picture per moving body, at the peak
-    of its largest joint reaction; the table's rows are its loads (values as in the load set)."""
-    from MBDWorkbench.report import document, load_results_dir
-    from MBDWorkbench.report.free_body import free_body_blocks
+def test_report_has_a_free_body_diagram_per_body_at_each_critical_instant(tmp_path, monkeypatch):
+    """From a saved results folder: per moving body a heading, and per critical instant of that
+    body (found on the run's own Results, not the replay) a table and a picture. The loads drawn
+    in each are the run's own at that sample (to 1e-7 of the largest) and sum to zero, force and
+    moment, computed here from the loads (< 1e-9 of the largest). A cap on the diagrams is said."""
+    from MBDWorkbench.loads.body_loads import critical_instants
+    from MBDWorkbench.report import document, free_body, load_results_dir
     from MBDWorkbench.report.plots import Plot
     from MBDWorkbench.solver.results.files import write_results
 
     res = run("slider_crank.json", t_end=1.0)
     write_results(res, tmp_path / "run")
     data = load_results_dir(tmp_path / "run")
-    blocks = free_body_blocks(data)
+    blocks = free_body.free_body_blocks(data)
     assert blocks[0].text == "Free-body diagrams"
     tables = [b for b in blocks if isinstance(b, document.Table)]
     pictures = [b for b in blocks if isinstance(b, Plot)]
-    assert len(tables) == len(pictures) == len(res.body_names) == 3
-    for body, table in zip(res.body_names, tables):
-        k = worst_instants(res, body)[0]
-        case = body_load_case(res, body, k)
-        assert "sample %d" % k in table.caption and body in table.caption
-        assert [r[0] for r in table.rows] == [ld.name for ld in case.loads] + ["sum"]
-        for row, ld in zip(table.rows, case.loads):
+    expected = [(body, k, why) for body in res.body_names for k, why in critical_instants(res, body)]
+    assert len(tables) == len(pictures) == len(expected) > len(res.body_names)
+    assert [b.text for b in blocks if isinstance(b, document.Heading) and b.level == 2] == res.body_names
+    drawn, pairs = free_body.free_body_cases(data)
+    assert pairs == len(expected)
+    for (body, k, why), table, picture, (case, reasons) in zip(expected, tables, pictures, drawn):
+        theirs = body_load_case(res, body, k)
+        assert (case.body, case.index, reasons) == (body, k, why)
+        assert "sample %d" % k in table.caption and body in table.caption and body in picture.title
+        assert [r[0] for r in table.rows] == [ld.name for ld in theirs.loads] + ["sum"]
+        big = theirs.largest_load()
+        for row, mine, ld in zip(table.rows, case.loads, theirs.loads):
             assert float(row[2]) == pytest.approx(np.linalg.norm(ld.force), rel=1e-3, abs=1e-9)
-    slider = tables[2]
-    assert any(r[1] == "spring" for r in slider.rows)
+            assert np.linalg.norm(mine.force - ld.force) < 1e-7 * big, (body, k, ld.name)
+        assert residual(case) < BALANCE, (body, k, residual(case))
+    assert any(r[1] == "spring" for t in tables if "slider" in t.caption for r in t.rows)
+    monkeypatch.setattr(free_body, "MAX_DIAGRAMS", 2)
+    capped = free_body.free_body_blocks(data)
+    assert len([b for b in capped if isinstance(b, Plot)]) == 2
+    assert "The first 2 of the %d diagrams are drawn" % len(expected) in capped[1].text
 
 
 def test_report_files_hold_the_section(tmp_path):
@@ -235,7 +247,7 @@ def test_report_files_hold_the_section(tmp_path):
     res = run("pendulum.json", t_end=0.5)
     write_report(res, tmp_path / "r", animation=None)
     html = (tmp_path / "r" / "report.html").read_text()
-    assert "Free-body diagrams" in html and "Free-body diagram: bob" in html and "pivot" in html
+    assert "Free-body diagrams" in html and "Free-body diagram: bob at t = " in html and "pivot" in html
 
 
 def test_inertia_and_driver_loads_match_independent_values():

@@ -353,11 +353,16 @@ def driver_effort_magnitudes(res, body: str) -> list:
     return out
 
 
+PEAK_TIE = 1e-6  # relative: samples this close to a peak are ties (the results files keep 10 digits)
+
+
 def critical_instants(res, body: str) -> list:
     """[(sample, reasons)] in time order: the peak of each joint's reaction force on ``body``, of
     each driver's effort on it and the peaks of its d'Alembert force and moment (samples shared
     by several peaks listed once, with all their reasons; a load that stays below 1e-9 of the
-    largest, moments in N m per N, is left out: its peak would be round-off)."""
+    largest, moments in N m per N, is left out: its peak would be round-off; samples within
+    PEAK_TIE of a peak are ties, the first is taken: a constant load, e.g. the inertial force of a
+    crank turning at constant speed, peaks at the first sample, not at a round-off bump)."""
     if body not in res.body_names:
         raise BodyLoadError("no moving body '%s' in the run (bodies: %s)" % (body, ", ".join(res.body_names)))
     series = [
@@ -371,6 +376,7 @@ def critical_instants(res, body: str) -> list:
     out: dict = {}
     scale = max(np.max(values) for _, values in series)
     for reason, values in series:
-        if np.max(values) > 1e-9 * scale:
-            out.setdefault(int(np.argmax(values)), []).append(reason)
+        top = np.max(values)
+        if top > 1e-9 * scale:  # the first sample within PEAK_TIE of the peak: a flat series has no round-off peak
+            out.setdefault(int(np.argmax(values >= (1.0 - PEAK_TIE) * top)), []).append(reason)
     return sorted(out.items())

@@ -24,6 +24,7 @@ class ReplayedRun:
         self.system = System(model)
         self.body_names = [b.name for b in self.system.moving]
         self._runs: dict[int, Results] = {}
+        self._all: Results | None = None
 
     def __len__(self) -> int:
         return len(self.t)
@@ -32,15 +33,28 @@ class ReplayedRun:
         """A one-sample Results holding sample ``k`` evaluated again."""
         k = int(k) % len(self.t)
         if k not in self._runs:
+            self._runs[k] = self._evaluated([k])
+        return self._runs[k]
+
+    def results(self) -> Results:
+        """A Results holding every sample evaluated again (its reactions, multipliers and
+        accelerations over the whole run: what ``critical_instants`` and ``worst_instants`` read)."""
+        if self._all is None:
+            self._all = self._evaluated(range(len(self.t)))
+        return self._all
+
+    def _evaluated(self, samples) -> Results:
+        """A Results of the given samples, each recorded by the solver at its stored state (the
+        quaternions renormalised: the files keep 10 digits)."""
+        nb = self.system.nb
+        run = Results(self.system, self.model.settings)
+        for k in samples:
             Y = self.Y[k].copy()
-            nb = self.system.nb
             q = Y[: 7 * nb].reshape(nb, 7)
             q[:, 3:] /= np.linalg.norm(q[:, 3:], axis=1)[:, None]
             Y[: 7 * nb] = q.reshape(-1)
-            run = Results(self.system, self.model.settings)
             run.record(float(self.t[k]), Y, np.zeros(6))
-            self._runs[k] = run
-        return self._runs[k]
+        return run
 
     def load_case(self, body: str, k: int) -> LoadCase:
         """The load set of ``body`` at sample ``k`` (its ``index`` is ``k``)."""

@@ -1,6 +1,7 @@
 """The report's "Free-body diagrams" section: the load set of each moving body
-(:mod:`MBDWorkbench.loads`) at its critical instant, the peak of its largest joint reaction, as
-a table and a picture (arrows projected on the plane of the report's motion pictures)."""
+(:mod:`MBDWorkbench.loads`) at each of its critical instants (the peak of each joint reaction,
+of each driver's effort and of its d'Alembert force and moment: ``critical_instants``), as a
+table and a picture (arrows projected on the plane of the report's motion pictures)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..loads import worst_instants
+from ..loads import body_load_case
+from ..loads.body_loads import critical_instants
 from ..loads.diagram import COLOURS, MIN_LENGTH, diagram_arrows, diagram_scale
 from ..loads.replay import replayed
 from .animation import View, projection
@@ -21,39 +23,58 @@ if TYPE_CHECKING:
     from ..loads import LoadCase
     from .data import ReportData
 
-MAX_BODIES = 12  # bodies given a free-body diagram (the first ones of the model)
+MAX_BODIES = 12  # bodies given free-body diagrams (the first ones of the model)
+MAX_DIAGRAMS = 36  # diagrams in the report at most (bodies in model order, each body's instants in time order)
 HEIGHT = 3.6  # picture height [in]
 
 
+def free_body_cases(data: ReportData) -> tuple[list, int]:
+    """([(load case, reasons)] drawn, number of (body, critical instant) pairs of the bodies
+    considered): every critical instant of each of the first MAX_BODIES moving bodies, at most
+    MAX_DIAGRAMS, from the run's samples evaluated again by the solver."""
+    res = replayed(data).results()
+    pairs = [(b, k, why) for b in data.body_names[:MAX_BODIES] for k, why in critical_instants(res, b)]
+    return [(body_load_case(res, b, k), why) for b, k, why in pairs[:MAX_DIAGRAMS]], len(pairs)
+
+
 def free_body_blocks(data: ReportData, view: View = None) -> list[Block]:
-    """Heading, method note, and per moving body its table and picture at its critical instant."""
-    bodies = data.body_names[:MAX_BODIES]
-    if not bodies or not data.joint_names:
+    """Heading, method note, and per moving body its table and picture at each critical instant."""
+    if not data.body_names or not data.joint_names:
         return []
-    blocks: list[Block] = [Heading("Free-body diagrams", 1), Para(_method_text(len(data.body_names)))]
+    blocks: list[Block] = [Heading("Free-body diagrams", 1)]
     try:
-        run = replayed(data)
-        cases = [run.load_case(b, worst_instants(data, b)[0]) for b in bodies]
+        cases, pairs = free_body_cases(data)
     except (ArithmeticError, ValueError) as exc:  # a state the solver cannot evaluate again
-        return blocks + [Para("No free-body diagrams: %s" % exc, "warning")]
+        return blocks + [
+            Para(_method_text(len(data.body_names), 0, 0)),
+            Para("No free-body diagrams: %s" % exc, "warning"),
+        ]
+    blocks.append(Para(_method_text(len(data.body_names), len(cases), pairs)))
     plane = _view_plane(data, view)
-    for case in cases:
-        blocks += [Heading("%s at t = %s s" % (case.body, g(case.time)), 2), _table(case), _picture(case, plane)]
+    body = None
+    for case, reasons in cases:
+        if case.body != body:
+            body = case.body
+            blocks.append(Heading(body, 2))
+        blocks += [Heading("t = %s s: %s" % (g(case.time), "; ".join(reasons)), 3), _table(case), _picture(case, plane)]
     return blocks
 
 
-def _method_text(n_bodies: int) -> str:
+def _method_text(n_bodies: int, drawn: int, pairs: int) -> str:
     text = (
-        "Every load on each moving body at its critical instant (the sample of its largest joint reaction "
-        "force): joint reactions and driver efforts at the joint, springs, dampers and applied loads at their "
-        "points, gravity at the centre of gravity and the d'Alembert inertial force -m a and moment "
-        "-(I alpha + w x I w). Global axes; each moment is about its load's point. The loads are those of the "
-        "run's state at that sample evaluated again by the solver; the last row, their sum (moments about the "
-        "centre of gravity), is zero to round-off for a body in dynamic equilibrium. The same load set is "
-        "what the FEM check applies (docs/fem.md)."
+        "Every load on each moving body at each of its critical instants (the samples of the peak of each "
+        "joint's reaction force on it, of each driver's effort on it and of its d'Alembert force and moment; "
+        "an instant shared by several peaks is drawn once): joint reactions and driver efforts at the joint, "
+        "springs, dampers and applied loads at their points, gravity at the centre of gravity and the "
+        "d'Alembert inertial force -m a and moment -(I alpha + w x I w). Global axes; each moment is about its "
+        "load's point. The loads are those of the run's state at that sample evaluated again by the solver; "
+        "the last row, their sum (moments about the centre of gravity), is zero to round-off for a body in "
+        "dynamic equilibrium. The same load set is what the FEM check applies (docs/fem.md)."
     )
     if n_bodies > MAX_BODIES:
         text += " Shown for the first %d of the %d moving bodies." % (MAX_BODIES, n_bodies)
+    if pairs > drawn:
+        text += " The first %d of the %d diagrams are drawn (bodies in the model's order)." % (drawn, pairs)
     return text
 
 
@@ -124,7 +145,7 @@ def _picture(case: LoadCase, plane: tuple) -> Plot:
         "normal to the picture, counter-clockwise positive; radius growing with it); grey: the body as lines "
         "from its CoG to its load points. The table gives every component." % (case.body, g(case.time), view_text)
     )
-    return Plot("Free-body diagram: %s" % case.body, caption, HEIGHT, draw)
+    return Plot("Free-body diagram: %s at t = %s s" % (case.body, g(case.time)), caption, HEIGHT, draw)
 
 
 def _moment_arc(ax, centre: np.ndarray, moment: float, largest: float, length: float, colour) -> list:
