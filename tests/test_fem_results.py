@@ -73,3 +73,38 @@ def test_stress_picture_and_report_section(tmp_path):
     fig = Figure(figsize=(6, 4))
     figures[1].draw(fig, (0.0, 0.0, 6.0, 3.6))
     assert len(fig.axes) == 1
+
+
+def box_mesh(dims):
+    """Outer triangles and nodes {id: (3,) mm} of a box 0..dims [mm] cut into tetrahedra."""
+    from scipy.spatial import Delaunay
+
+    grid = np.stack(np.meshgrid(*[np.linspace(0, d, 5) for d in dims], indexing="ij"), -1).reshape(-1, 3)
+    coords = {k + 1: p for k, p in enumerate(grid)}
+    return coords, boundary_triangles([tuple(int(n) + 1 for n in t) for t in Delaunay(grid).simplices])
+
+
+@pytest.mark.parametrize("dims", [(160, 16, 8), (120, 10, 30), (200, 20, 20), (50, 50, 50), (10, 10, 100), (1, 1, 1)])
+def test_stress_picture_texts_do_not_overlap(dims):
+    """On a slender rod (the slider-crank's, whose axis labels overlapped its tick labels), a
+    lug, a bar, a cube, a column and a 1 mm cube: no two texts drawn overlap (window extents
+    from the renderer) and every text is inside the picture; the long axes keep their labels,
+    the thin ones are named under the picture."""
+    from matplotlib.text import Text
+
+    from MBDWorkbench.report.stress_picture import THIN_AXIS, stress_figure
+
+    coords, triangles = box_mesh(dims)
+    fig = stress_figure(coords, triangles, {n: float(p[0]) for n, p in coords.items()}, "rod: von Mises envelope")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts]
+    clashes = [(a, b) for k, (a, A) in enumerate(boxes) for b, B in boxes[:k] if A.overlaps(B)]
+    assert not clashes, clashes
+    width, height = fig.canvas.get_width_height()
+    assert all(0 <= A.x0 and A.x1 <= width and 0 <= A.y0 and A.y1 <= height for _, A in boxes), boxes
+    names = [t for t, _ in boxes]
+    long_axes = [k for k in range(3) if dims[k] >= THIN_AXIS * max(dims)]
+    assert all("%s [mm]" % "xyz"[k] in names for k in long_axes), names
+    assert ("Thin axes" in " ".join(names)) == (len(long_axes) < 3)
