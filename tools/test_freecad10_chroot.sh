@@ -21,7 +21,8 @@ SUITE=${SUITE:-trixie}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 PACKAGES="freecad python3-numpy python3-scipy python3-numba python3-matplotlib python3-pytest xvfb xauth
           poppler-utils python3-pil git ca-certificates python3-dask python3-distributed gmsh"
-# calculix-ccx has no installation candidate in trixie main, so the CalculiX runs skip in the chroot.
+# calculix-ccx is not in trixie (main, index of 2026-11-21: only calculix-ccx-test 2.22-1, arch all, which
+# Recommends the absent calculix-ccx), so the CalculiX runs skip in the chroot (tests/cad/conftest.py FEM_TOOLS).
 WORKTREE=0
 GUI=1
 ONLY=""

@@ -14,19 +14,6 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-@pytest.fixture(scope="module")
-def fem(App):
-    try:
-        import ObjectsFem  # noqa: F401
-        from femtools import ccxtools  # noqa: F401
-    except ImportError as exc:
-        pytest.skip("FreeCAD's FEM module is not available: %s" % exc)
-    for tool in ("ccx", "gmsh"):
-        if shutil.which(tool) is None:
-            pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh)" % tool)
-    return App
-
-
 def axial_stress_closed_form(case: dict, cog_doc: np.ndarray, outer_mass: float, outer_cog_doc: np.ndarray, area):
     """N / A [MPa] at a cut of a bar swinging about the global y axis through the origin (its
     document pose at rest, axis x): N = e . m_o (g - a_C - alpha x r - w x (w x r)) of the part

@@ -6,7 +6,6 @@ without FreeCAD's FEM module, Gmsh or CalculiX."""
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -18,14 +17,7 @@ PENDULUM = os.path.join(REPO, "examples", "pendulum.FCStd")
 
 
 @pytest.fixture(scope="module")
-def critical_run(App, tmp_path_factory):
-    try:
-        import ObjectsFem  # noqa: F401
-    except ImportError as exc:
-        pytest.skip("FreeCAD's FEM module is not available: %s" % exc)
-    for tool in ("ccx", "gmsh"):
-        if shutil.which(tool) is None:
-            pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh)" % tool)
+def critical_run(fem, tmp_path_factory):
     folder = tmp_path_factory.mktemp("critical")
     out = str(folder / "pendulum.FCStd")
     cmd = [sys.executable, "-m", "MBDWorkbench", "fem-loads", PENDULUM, "--body", "Bar", "--critical", "--out", out]

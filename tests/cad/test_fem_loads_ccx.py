@@ -5,7 +5,6 @@ module, Gmsh or CalculiX."""
 
 import math
 import os
-import shutil
 import sys
 
 import numpy as np
@@ -18,19 +17,6 @@ R, L = 0.040, 0.120  # crank radius, rod length [m] (examples/make_slider_crank_
 RATE = 3600.0  # crank speed [deg/s]
 SLIDER_MASS = 5.0  # [kg]: the rod is then (nearly) a two-force member
 ROD_SECTION = 16.0 * 8.0  # [mm^2]
-
-
-@pytest.fixture(scope="module")
-def fem(App):
-    try:
-        import ObjectsFem  # noqa: F401
-        from femtools import ccxtools  # noqa: F401
-    except ImportError as exc:
-        pytest.skip("FreeCAD's FEM module is not available: %s" % exc)
-    for tool in ("ccx", "gmsh"):
-        if shutil.which(tool) is None:
-            pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh)" % tool)
-    return App
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ meshing and refused beyond the limit; the JSON it writes is strict (no Infinity/
 import json
 import math
 import os
-import shutil
 import subprocess
 import sys
 
@@ -50,17 +49,10 @@ def test_mesh_estimate_is_a_regular_tetrahedron_count():
     assert math.isclose(estimated_elements((10 * h) ** 3, h), 1000 * 6 * math.sqrt(2))
 
 
-def test_tiny_mesh_size_is_refused_before_meshing(tmp_path):
+def test_tiny_mesh_size_is_refused_before_meshing(fem, tmp_path):
     """--mesh-size 1e-9 on the 200 x 20 x 20 mm bar: ~7e31 elements, refused with exit 2 naming the
-    body, the estimate and the smallest size allowed; nothing written."""
-    pytest.importorskip("MBDWorkbench.cad.freecad_env").import_freecad()
-    try:
-        import ObjectsFem  # noqa: F401
-    except ImportError as exc:
-        pytest.skip("FreeCAD's FEM module is not available: %s" % exc)
-    for tool in ("ccx", "gmsh"):  # checked before the document is opened
-        if shutil.which(tool) is None:
-            pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh)" % tool)
+    body, the estimate and the smallest size allowed; nothing written (``fem``: the CLI checks
+    the FEM tools before it opens the document)."""
     run = fem_loads_cli(tmp_path, "--mesh-size", "1e-9")
     assert run.returncode == 2, run.stderr
     assert "mesh size of 1e-09 mm" in run.stderr and "--mesh-size" in run.stderr, run.stderr

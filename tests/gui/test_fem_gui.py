@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(gui_unavailable_reason() is not None, reason=str
 def test_fem_check_command_in_gui(tmp_path):
     for tool in ("ccx", "gmsh"):
         if shutil.which(tool) is None:
-            pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh)" % tool)
+            pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh; trixie has no calculix-ccx)" % tool)
     home = make_user_home(tmp_path / "home", install=True)
     run = run_gui_macro(MACROS / "macro_fem.py", tmp_path / "out", user_home=home, timeout=300)
     run.keep_artifacts("fem", whole_folder=True)
