@@ -284,7 +284,9 @@ def nodal_loads(case, faces: dict, fem_mesh, shape, p0_mm: np.ndarray, R0: np.nd
     for ld in case.loads:
         if ld.kind not in ("joint", "driver"):
             continue
-        forces.append((ld.name, faces[ld.joint], vector(ld.force), surface_centroid(faces[ld.joint], shape)))
+        centroid = surface_centroid(faces[ld.joint], shape)
+        moment = vector(ld.moment) + np.cross(point(ld.point) - centroid * 1e-3, vector(ld.force))
+        forces.append((ld.name, faces[ld.joint], vector(ld.force), centroid, moment))
         add(*joint_nodal_forces(faces[ld.joint], fem_mesh, shape, coords, point(ld.point), vector(ld.force),
                                 vector(ld.moment)))  # fmt: skip
     rho = case.mass / (volume_mm3 * 1e-9)
@@ -574,8 +576,8 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
             record["warning"] = "support reaction %.3g N exceeds %g of the largest load" % (worst_reaction, SUPPORT_TOL)
         if record["objects_residual_relative"] > OBJECTS_TOL:
             record["objects_note"] = (
-                "the FEM objects leave out %.3g of the largest load (joint moments, force offsets, angular "
-                "acceleration): a re-solve in the FEM workbench differs near the loads"
+                "the FEM objects leave out %.3g of the largest load (the angular-acceleration field, a moment about "
+                "a hinge line): a re-solve in the FEM workbench differs"
                 % record["objects_residual_relative"]
             )
         summary["cases"].append(record)

@@ -4,15 +4,20 @@ and solved again in the FEM workbench:
 
 * each joint or driver force: a ConstraintForce on the faces (or hinge edge) it was spread on,
   its direction given by a hidden line object;
+* the moment of each joint or driver load about that surface's centroid (the joint's moment and
+  the force's offset from the centroid, e.g. a pin picked on a bore's rim): a set of
+  ConstraintForce objects, one per edge of the surface (a hinge line: its end vertices), whose
+  forces sum to zero and whose moment is that one (:func:`couple_forces`), so that each joint's
+  load is statically exact on its own surface;
 * the uniform part of the distributed load, g - a_G: a ConstraintSelfWeight (FreeCAD 0.20's
   has no magnitude: the analysis material's density is scaled instead, see :func:`_self_weight`);
 * the centrifugal part -w x (w x r): a ConstraintCentrif about the axis through the CoG along w;
 * the 3-2-1 support on three vertices of the part: ConstraintDisplacement objects.
 
-What FreeCAD has no object for (a joint's moment, the moment of a force about its surface's
-centroid, the angular-acceleration field -alpha x r) is measured: the resultant of the objects'
-loads relative to the largest load (``objects_residual_relative``), which the support would carry
-in a re-solve. Our own solve always uses the exact nodal loads (:mod:`MBDWorkbench.loads.nodal`);
+What FreeCAD has no object for (the angular-acceleration field -alpha x r; a moment about an
+axis the surface's edges cannot turn about, e.g. along a hinge line) is measured: the resultant of
+the objects' loads relative to the largest load (``objects_residual_relative``), which the support
+would carry in a re-solve. Our own solve always uses the exact nodal loads (:mod:`MBDWorkbench.loads.nodal`);
 the objects are added after it, so they are not applied twice."""
 
 from __future__ import annotations
@@ -52,6 +57,55 @@ def _force_object(doc, analysis, name: str, part, surface, force: np.ndarray, at
     return obj
 
 
+def couple_forces(points: np.ndarray, moment: np.ndarray) -> np.ndarray:
+    """Forces (n, 3) [N] at ``points`` (n, 3) [m] summing to zero whose moment is ``moment``
+    [N m] (least squares: f_k = w x r_k, r_k from the points' mean, J w = M with
+    J = sum |r|^2 1 - r r^T); the part of ``moment`` about an axis the points all lie on is not
+    carried (pseudo-inverse)."""
+    r = points - points.mean(axis=0)
+    J = np.eye(3) * np.sum(r * r) - r.T @ r
+    w = np.linalg.pinv(J, rcond=1e-9) @ moment
+    return np.cross(w, r)
+
+
+def couple_references(surface, shape) -> list:
+    """[(element name, point [mm])] where a ConstraintForce on one element acts (the length
+    centroid of an edge, a vertex): the edges of the surface's faces, or a hinge line's end vertices."""
+    if surface.faces:
+        names = []
+        for face in surface.faces:
+            for edge in shape.getElement(face).Edges:
+                k = next(i for i, e in enumerate(shape.Edges) if e.isSame(edge))
+                names.append("Edge%d" % (k + 1))
+    else:
+        names = []
+        for edge in surface.edges:
+            for vertex in shape.getElement(edge).Vertexes:
+                k = next(i for i, v in enumerate(shape.Vertexes) if v.isSame(vertex))
+                names.append("Vertex%d" % (k + 1))
+    names = list(dict.fromkeys(names))
+    return [(n, np.array(shape.getElement(n).CenterOfMass if n.startswith("Edge") else shape.getElement(n).Point))
+            for n in names]  # fmt: skip
+
+
+def _couple_objects(doc, analysis, name: str, part, surface, shape, moment: np.ndarray, largest: float, size_mm):
+    """ConstraintForce objects, one per element of :func:`couple_references`, carrying ``moment``
+    [N m] as a couple; returns (objects, the moment they carry [N m])."""
+    refs = couple_references(surface, shape)
+    if len(refs) < 2 or np.linalg.norm(moment) == 0.0:
+        return [], np.zeros(3)
+    points = np.array([p for _, p in refs]) * 1e-3
+    forces = couple_forces(points, np.asarray(moment, float))
+    objects, carried = [], np.zeros(3)
+    for k, ((ref, p_mm), f) in enumerate(zip(refs, forces)):
+        if np.linalg.norm(f) <= 1e-12 * largest:
+            continue
+        one = type(surface)(surface.joint, edges=[ref])  # a ConstraintForce on this element alone
+        objects.append(_force_object(doc, analysis, "%s_couple%d" % (name, k + 1), part, one, f, p_mm, size_mm))
+        carried += np.cross(p_mm * 1e-3, f)
+    return objects, carried
+
+
 def _support_objects(doc, analysis, label: str, part, shape) -> list:
     """ConstraintDisplacement objects of a 3-2-1 support on three vertices of the part."""
     import ObjectsFem
@@ -77,7 +131,8 @@ def _support_objects(doc, analysis, label: str, part, shape) -> list:
 
 def add_load_objects(doc, analysis, label: str, part, shape, loads: list, field: dict) -> dict:
     """Add the FEM objects (module docstring) to ``analysis``. ``loads``: (load name, LoadSurface,
-    force [N], application point [mm] = the nodes' centroid) in the document pose; ``field``: the
+    force [N], application point [mm] = the surface's centroid, moment about it [N m]) in the
+    document pose; ``field``: the
     distributed load in the document pose, ``g_eff`` = g - a_G [m/s^2], ``omega`` [rad/s], ``cog``
     [mm], ``mass`` [kg], the centrifugal field's moment about the CoG ``gyroscopic`` = -w x I w
     [N m], ``size`` [m] and ``largest`` [N] of the load set.
@@ -87,10 +142,15 @@ def add_load_objects(doc, analysis, label: str, part, shape, loads: list, field:
 
     bb = shape.BoundBox
     size_mm = max(bb.DiagonalLength / 4.0, 1.0)
-    names = []
-    for name, surface, force, at_mm in loads:
+    names, couples = [], np.zeros(3)
+    for name, surface, force, at_mm, moment in loads:
         if np.linalg.norm(force) > 1e-12 * field["largest"]:
             names.append(_force_object(doc, analysis, "%s_%s" % (label, name), part, surface, force, at_mm, size_mm))
+        objects, carried = _couple_objects(
+            doc, analysis, "%s_%s" % (label, name), part, surface, shape, moment, field["largest"], size_mm
+        )
+        names += objects
+        couples += carried
     g_eff = np.asarray(field["g_eff"], float)
     w = np.asarray(field["omega"], float)
     weight, factor = _self_weight(doc, analysis, label, g_eff)
@@ -106,10 +166,9 @@ def add_load_objects(doc, analysis, label: str, part, shape, loads: list, field:
     names += [weight] if weight is not None else []
     names += _support_objects(doc, analysis, label, part, shape)
     doc.recompute()
-    F = sum((np.asarray(f) for _, _, f, _ in loads), np.zeros(3)) + field["mass"] * g_eff
-    M = sum(
-        (np.cross((np.asarray(p) - field["cog"]) * 1e-3, f) for _, _, f, p in loads), np.asarray(field["gyroscopic"])
-    )
+    F = sum((np.asarray(f) for _, _, f, _, _ in loads), np.zeros(3)) + field["mass"] * g_eff
+    M = sum((np.cross((np.asarray(p) - field["cog"]) * 1e-3, f) for _, _, f, p, _ in loads), couples)
+    M = M + np.asarray(field["gyroscopic"])
     residual = max(np.linalg.norm(F), np.linalg.norm(M) / field["size"]) / field["largest"]
     return dict(
         fem_objects=[o.Name for o in names], objects_residual_relative=float(residual), objects_density_factor=factor

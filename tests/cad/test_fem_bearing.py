@@ -6,10 +6,10 @@ loads of a bar rotating about the pivot). Skipped, saying so, without FreeCAD's 
 Gmsh or CalculiX."""
 
 import os
-import shutil
 
 import numpy as np
 import pytest
+from fem_helpers import resolve_from_objects, section_fit
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -31,22 +31,8 @@ def axial_stress_closed_form(case: dict, cog_doc: np.ndarray, outer_mass: float,
 
 
 def mid_section_stress(App, out: str, case: dict, x_mm: float, centroid_yz) -> float:
-    """sigma_xx [MPa] at the section's centroid, from a plane fit a + b y + c z to the nodes' values
-    within 2 mm of the cut x = x_mm (the bending part is linear in y and z)."""
-    doc = App.openDocument(out)
-    try:
-        analysis = doc.getObject(case["analysis"])
-        result = next(o for o in analysis.Group if o.isDerivedFrom("Fem::FemResultObjectPython"))
-        mesh = next(o for o in analysis.Group if o.isDerivedFrom("Fem::FemMeshObject"))
-        nodes = mesh.FemMesh.Nodes
-        X = np.array([[nodes[n].x, nodes[n].y, nodes[n].z] for n in result.NodeNumbers])
-        sxx = np.array(result.NodeStressXX)
-    finally:
-        App.closeDocument(doc.Name)
-    near = np.abs(X[:, 0] - x_mm) < 2.0
-    assert near.sum() > 10
-    A = np.column_stack([np.ones(near.sum()), X[near, 1] - centroid_yz[0], X[near, 2] - centroid_yz[1]])
-    return float(np.linalg.lstsq(A, sxx[near], rcond=None)[0][0])
+    """sigma_xx [MPa] at the section's centroid (plane fit to the nodes within 2 mm of x = x_mm)."""
+    return float(section_fit(App, out, case["analysis"], x_mm, centroid_yz)[0])
 
 
 @pytest.fixture(scope="module")
@@ -82,44 +68,18 @@ def test_analysis_is_solved_again_from_its_fem_objects(fem, pendulum_run, tmp_pa
     """The written analysis holds its loads as FEM objects: FreeCAD's CalculiX pre-check passes,
     and remeshing (4 mm instead of 5) and solving with FreeCAD's own tools (its writer, no nodal
     loads of ours) gives the mid-bar stress of our solve within 1 %."""
-    from femmesh.gmshtools import GmshTools
-    from femtools import ccxtools, femutils
-
     out, summary = pendulum_run
     case = summary["cases"][0]
     ours = mid_section_stress(fem, out, case, 100.0, (0.0, 10.0))
     copy = str(tmp_path / "again.FCStd")
-    shutil.copyfile(out, copy)
-    App = fem
-    doc = App.openDocument(copy)
-    try:
-        analysis = doc.getObject(case["analysis"])
-        kinds = {femutils.type_of_obj(doc.getObject(n)) for n in case["fem_objects"]}
-        expected = {
-            "Fem::ConstraintForce",
-            "Fem::ConstraintDisplacement",
-            "Fem::ConstraintSelfWeight",
-            "Fem::ConstraintCentrif",
-        }
-        assert expected <= kinds, kinds
-        for o in [o for o in analysis.Group if o.isDerivedFrom("Fem::FemResultObjectPython")]:
-            doc.removeObject(o.Name)
-        mesh = next(o for o in analysis.Group if o.isDerivedFrom("Fem::FemMeshObject"))
-        mesh.CharacteristicLengthMax = 4.0
-        doc.recompute()
-        assert not GmshTools(mesh).create_mesh()
-        solver = next(o for o in analysis.Group if o.isDerivedFrom("Fem::FemSolverObjectPython"))
-        fea = ccxtools.FemToolsCcx(analysis, solver)
-        fea.update_objects()
-        fea.setup_working_dir(str(tmp_path / "ccx"))
-        assert fea.check_prerequisites() == ""
-        fea.write_inp_file()
-        fea.setup_ccx()
-        fea.ccx_run()
-        fea.load_results()
-        doc.save()
-    finally:
-        App.closeDocument(doc.Name)
+    kinds = resolve_from_objects(fem, out, case["analysis"], copy, 4.0, str(tmp_path / "ccx"))
+    expected = {
+        "Fem::ConstraintForce",
+        "Fem::ConstraintDisplacement",
+        "Fem::ConstraintSelfWeight",
+        "Fem::ConstraintCentrif",
+    }
+    assert expected <= set(kinds), kinds
     again = mid_section_stress(fem, copy, case, 100.0, (0.0, 10.0))
     assert abs(again - ours) < 0.01 * ours, (again, ours)
 

@@ -15,6 +15,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 STEEL = 7850.0  # kg/m^3
 G_EFF = np.array([30.0, 0.0, -5.0])  # m/s^2, g - a_G of the test
 OMEGA = np.array([0.0, 3.0, 0.0])  # rad/s
+MOMENT = np.array([0.5, 0.0, -0.3])  # N m about the pivot edge's centroid, normal to the edge (along y)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,8 @@ def written(fem_mesher, tmp_path_factory):
         analysis, solver, mesh = make_analysis(doc, part, "FEM_test", 2.1e5, 0.3, STEEL, 8.0, str(folder / "ccx"))
         pivot = LoadSurface("Pivot", edges=["Edge4"])
         force = -mass * G_EFF
-        loads = [("Pivot", pivot, force, surface_centroid(pivot, shape))]
+        centroid = surface_centroid(pivot, shape)
+        loads = [("Pivot", pivot, force, centroid, MOMENT)]
         field = dict(g_eff=G_EFF, omega=OMEGA, cog=np.array(shape.CenterOfMass), mass=mass, gyroscopic=np.zeros(3),
                      size=0.1, largest=float(np.linalg.norm(force)))  # fmt: skip
         record = add_load_objects(doc, analysis, "FEM_test", part, shape, loads, field)
@@ -52,7 +54,16 @@ def written(fem_mesher, tmp_path_factory):
         text = open(fea.inp_file_name).read()
     finally:
         App.closeDocument(doc.Name)
-    return dict(text=text, record=record, message=message, mass=mass, force=force, volume=shape.Volume)
+    return dict(
+        text=text,
+        record=record,
+        message=message,
+        mass=mass,
+        force=force,
+        volume=shape.Volume,
+        centroid=centroid,
+        cog=np.array(shape.CenterOfMass),
+    )
 
 
 def _lines_after(text: str, keyword: str) -> list:
@@ -71,12 +82,36 @@ def test_precheck_passes_and_objects_are_in_the_analysis(written):
     assert any(n.endswith("_Pivot") for n in names) and sum("_Support_V" in n for n in names) == 3
 
 
-def test_written_nodal_forces_sum_to_the_joint_force(written):
-    total = np.zeros(3)
+def _nodes(text: str) -> dict:
+    """{node id: (3,) mm} of the .inp's *Node blocks."""
+    out = {}
+    for block in re.split(r"(?m)^\*", text):
+        if re.match(r"(?i)node\s*,\s*nset", block):
+            for line in block.splitlines()[1:]:
+                fields = line.split(",")
+                if len(fields) == 4:
+                    out[int(fields[0])] = np.array([float(v) for v in fields[1:]])
+    return out
+
+
+def test_written_nodal_forces_are_the_joint_force_and_moment(written):
+    """FreeCAD's writer's CLOADs of the force and couple objects: their sum is the joint force, their
+    moment about the surface's centroid the joint's moment (the couple on the edge's end vertices)."""
+    nodes = _nodes(written["text"])
+    total, moment = np.zeros(3), np.zeros(3)
     for line in _lines_after(written["text"], "CLOAD"):
         node, dof, value = line.split(",")
-        total[int(dof) - 1] += float(value)
+        f = np.zeros(3)
+        f[int(dof) - 1] = float(value)
+        total += f
+        moment += np.cross((nodes[int(node)] - written["centroid"]) * 1e-3, f)
     assert np.allclose(total, written["force"], rtol=1e-9, atol=1e-9 * np.linalg.norm(written["force"]))
+    assert np.allclose(moment, MOMENT, atol=1e-6 * np.linalg.norm(MOMENT)), moment
+    assert sum("_Pivot_couple" in n for n in written["record"]["fem_objects"]) == 2  # the edge's two vertices
+    # the objects' resultant (the test's loads are not balanced: the force acts on the pivot, not the CoG)
+    unbalanced = np.cross((written["centroid"] - written["cog"]) * 1e-3, written["force"]) + MOMENT
+    expected = np.linalg.norm(unbalanced) / 0.1 / np.linalg.norm(written["force"])
+    assert written["record"]["objects_residual_relative"] == pytest.approx(expected, rel=1e-9)
 
 
 def test_written_body_loads_are_the_rigid_body_field(written):
