@@ -577,8 +577,7 @@ def _analyse(ctx: dict, req: FemRequest, cases: list) -> dict:
         if record["objects_residual_relative"] > OBJECTS_TOL:
             record["objects_note"] = (
                 "the FEM objects leave out %.3g of the largest load (the angular-acceleration field, a moment about "
-                "a hinge line): a re-solve in the FEM workbench differs"
-                % record["objects_residual_relative"]
+                "a hinge line): a re-solve in the FEM workbench differs" % record["objects_residual_relative"]
             )
         summary["cases"].append(record)
     if len(fields) > 1:
