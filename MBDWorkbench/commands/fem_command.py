@@ -11,7 +11,17 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from .common import Command, active_document, main_window, message, qt_modules, selected_objects, show_error, translate
+from .common import (
+    QT_TRANSLATE_NOOP,
+    Command,
+    active_document,
+    main_window,
+    message,
+    qt_modules,
+    selected_objects,
+    show_error,
+    translate,
+)
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -49,9 +59,13 @@ def show_result(copy: App.Document, analysis_name: str) -> None:
     gui_doc.activeView().fitAll()
 
 
-def run_fem_check(doc: App.Document, body: App.DocumentObject, out: str, overwrite: bool = False) -> tuple:
+def run_fem_check(
+    doc: App.Document, body: App.DocumentObject, out: str, overwrite: bool = False, critical: bool = False
+) -> tuple:
     """Run fem-loads on the saved file of ``doc`` (unsaved changes are not seen) for ``body``
-    into ``out``; open the copy and show the first analysis. Returns (summary, copy document)."""
+    into ``out`` (``critical``: every critical instant as a load case, as ``--critical``, else the
+    largest joint reaction); open the copy and show the analysis of the largest stress (the
+    envelope's governing case). Returns (summary, copy document)."""
     import FreeCAD
 
     from ..cad.errors import CadError
@@ -59,12 +73,17 @@ def run_fem_check(doc: App.Document, body: App.DocumentObject, out: str, overwri
 
     if not doc.FileName:
         raise CadError("save the document first: the FEM check works on its saved file and writes a copy")
-    summary = fem_loads(FemRequest(doc.FileName, body.Label, out=out, overwrite=overwrite))
+    summary = fem_loads(FemRequest(doc.FileName, body.Label, out=out, overwrite=overwrite, critical=critical))
     copy = FreeCAD.openDocument(out)
     _, _, QtWidgets = qt_modules()
     QtWidgets.QApplication.processEvents()  # the view providers' after-restore step shows parts again
-    show_result(copy, summary["cases"][0]["analysis"])
+    show_result(copy, shown_analysis(summary))
     return summary, copy
+
+
+def shown_analysis(summary: dict) -> str:
+    """The analysis to show: the load case of the largest von Mises stress."""
+    return max(summary["cases"], key=lambda c: c["max_von_mises_MPa"])["analysis"]
 
 
 def summary_text(summary: dict) -> str:
@@ -79,6 +98,14 @@ def summary_text(summary: dict) -> str:
                 "" if c.get("safety_factor") is None else "; safety factor %.3g" % c["safety_factor"],
             )
         )  # fmt: skip
+    env = summary.get("envelope")
+    if env:
+        lines.append(
+            "Envelope over %d load cases: max von Mises %.4g MPa (%s)%s" % (
+                len(summary["cases"]), env["max_von_mises_MPa"], env["governing_case"],
+                "" if env.get("safety_factor") is None else "; safety factor %.3g" % env["safety_factor"],
+            )
+        )  # fmt: skip
     lines += ["Warning: %s" % w for w in summary.get("warnings", [])]
     return "\n".join(lines)
 
@@ -91,11 +118,28 @@ def _ask_output(doc: App.Document) -> str:
     return path
 
 
+INSTANT_CHOICES = (
+    QT_TRANSLATE_NOOP("MBD", "Every critical instant (load cases and their envelope)"),
+    QT_TRANSLATE_NOOP("MBD", "The largest joint reaction only"),
+)
+
+
+def _ask_critical() -> bool | None:
+    """Whether to analyse every critical instant (True), the largest joint reaction only (False)
+    or nothing (None: cancelled), from a choice dialog."""
+    _, _, QtWidgets = qt_modules()
+    items = [translate("MBD", text) for text in INSTANT_CHOICES]
+    item, ok = QtWidgets.QInputDialog.getItem(
+        main_window(), translate("MBD", "FEM check"), translate("MBD", "Load cases to analyse:"), items, 0, False
+    )
+    return items.index(item) == 0 if ok else None
+
+
 class FemCheckCommand(Command):
     MENU, TIP, ICON = (
         "FEM check of a body",
-        "The selected body's peak joint, gravity and inertial loads into a FEM analysis solved by CalculiX, "
-        "written into a copy of the saved document (docs/fem.md)",
+        "The selected body's joint, gravity and inertial loads at every critical instant (or at its largest joint "
+        "reaction) into FEM analyses solved by CalculiX, written into a copy of the saved document (docs/fem.md)",
         "fem_check",
     )
     last = None  # (summary, copy document) of the last run (for scripts and tests)
@@ -110,12 +154,15 @@ class FemCheckCommand(Command):
         out = _ask_output(doc)
         if not out:
             return
+        critical = _ask_critical()
+        if critical is None:
+            return
         if not out.lower().endswith(".fcstd"):
             out += ".FCStd"
         QtCore, QtGui, QtWidgets = qt_modules()
         QtWidgets.QApplication.setOverrideCursor(QtGui.QCursor(QtCore.Qt.WaitCursor))
         try:
-            summary, _ = run_fem_check(doc, body, out, overwrite=os.path.exists(out))
+            summary, _ = run_fem_check(doc, body, out, overwrite=os.path.exists(out), critical=critical)
         except Exception as exc:
             QtWidgets.QApplication.restoreOverrideCursor()
             show_error(translate("MBD", "FEM check"), exc)

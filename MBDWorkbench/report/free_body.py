@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from .data import ReportData
 
 MAX_BODIES = 12  # bodies given free-body diagrams (the first ones of the model)
-MAX_DIAGRAMS = 36  # diagrams in the report at most (bodies in model order, each body's instants in time order)
-HEIGHT = 3.6  # picture height [in]
+MAX_DIAGRAMS = 24  # diagrams in the report at most (two a page; bodies in model order, instants in time order)
+HEIGHT = 2.8  # picture height [in]: a table and its picture take half a page
 
 
 def free_body_cases(data: ReportData) -> tuple[list, int]:
@@ -69,7 +69,11 @@ def _method_text(n_bodies: int, drawn: int, pairs: int) -> str:
         "d'Alembert inertial force -m a and moment -(I alpha + w x I w). Global axes; each moment is about its "
         "load's point. The loads are those of the run's state at that sample evaluated again by the solver; "
         "the last row, their sum (moments about the centre of gravity), is zero to round-off for a body in "
-        "dynamic equilibrium. The same load set is what the FEM check applies (docs/fem.md)."
+        "dynamic equilibrium. The same load set is what the FEM check applies (docs/fem.md). In the pictures, "
+        "forces are straight arrows from their points (the largest as long as the body's largest distance from its "
+        "CoG to a load point), moments curved arrows (their component normal to the picture, counter-clockwise "
+        "positive, radius growing with it); grey: the body as lines from its CoG to its load points. The tables "
+        "give every component."
     )
     if n_bodies > MAX_BODIES:
         text += " Shown for the first %d of the %d moving bodies." % (MAX_BODIES, n_bodies)
@@ -139,11 +143,10 @@ def _picture(case: LoadCase, plane: tuple) -> Plot:
         ax.grid(True, lw=0.4, alpha=0.5)
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=FONT - 1, frameon=False)
 
-    caption = (
-        "Loads on %s at t = %s s, %s: forces as straight arrows from their points (the largest as long as the "
-        "body's largest distance from its CoG to a load point), moments as curved arrows (their component "
-        "normal to the picture, counter-clockwise positive; radius growing with it); grey: the body as lines "
-        "from its CoG to its load points. The table gives every component." % (case.body, g(case.time), view_text)
+    caption = "Loads on %s at t = %s s, %s (arrows as described at the top of this section)." % (
+        case.body,
+        g(case.time),
+        view_text,
     )
     return Plot("Free-body diagram: %s at t = %s s" % (case.body, g(case.time)), caption, HEIGHT, draw)
 

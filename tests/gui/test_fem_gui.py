@@ -22,7 +22,7 @@ def test_fem_check_command_in_gui(tmp_path):
         if shutil.which(tool) is None:
             pytest.skip("%s is not installed (Debian packages calculix-ccx, gmsh; trixie has no calculix-ccx)" % tool)
     home = make_user_home(tmp_path / "home", install=True)
-    run = run_gui_macro(MACROS / "macro_fem.py", tmp_path / "out", user_home=home, timeout=300)
+    run = run_gui_macro(MACROS / "macro_fem.py", tmp_path / "out", user_home=home, timeout=720)
     run.keep_artifacts("fem", whole_folder=True)
     run.assert_finished()
     failed = [name for name, ok in run.checks().items() if not ok]

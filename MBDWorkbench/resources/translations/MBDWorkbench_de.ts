@@ -129,8 +129,14 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="125" />
-      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="121" />
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="122" />
+      <source>Every critical instant (load cases and their envelope)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="133" />
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="172" />
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="168" />
       <source>FEM check</source>
       <translation type="unfinished" />
     </message>
@@ -220,6 +226,11 @@
       <location filename="../../../MBDWorkbench/commands/panels/profiles.py" line="202" />
       <location filename="../../../MBDWorkbench/commands/panels/spring.py" line="39" />
       <source>Kind</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="133" />
+      <source>Load cases to analyse:</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -480,6 +491,11 @@ z axis (%.4f, %.4f, %.4f)</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/free_body.py" line="164" />
       <source>The body whose loads are drawn (or pick its part in the 3D view)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="123" />
+      <source>The largest joint reaction only</source>
       <translation type="unfinished" />
     </message>
     <message>

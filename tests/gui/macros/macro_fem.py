@@ -33,14 +33,40 @@ Gui.Selection.addSelection(doc.Name, rod_body.Name)
 wait(100)
 check("active with the rod's body selected", cmd.IsActive())
 
+# The load-case choice: a dialog listing every critical instant first (the default, as --critical).
+choices = []
+
+
+def accept_choice():
+    shown = [w for w in QtWidgets.QApplication.topLevelWidgets() if w.isVisible()]
+    dialog = next((w for w in shown if isinstance(w, QtWidgets.QInputDialog)), None)
+    if dialog is None:
+        QtCore.QTimer.singleShot(100, accept_choice)
+        return
+    choices.append(list(dialog.comboBoxItems()))
+    dialog.accept()
+
+
+QtCore.QTimer.singleShot(100, accept_choice)
+check("the default choice is every critical instant", fem_command._ask_critical() is True, choices)
+check("two choices offered", choices and len(choices[0]) == 2 and "critical instant" in choices[0][0], choices)
+
 out = os.path.join(OUT_DIR, "slider_crank_rod_fem.FCStd")
 fem_command._ask_output = lambda doc: out
+fem_command._ask_critical = lambda: True
 seen = []
-close_message_boxes(seen, 240000)
+close_message_boxes(seen, 540000)
 Gui.runCommand("MBD_FemCheck")
 wait(300)
 check("summary message", seen and seen[0][0] == fem_command.FEM_BOX and "von Mises" in seen[0][2], seen)
 summary = fem_command.FemCheckCommand.last
+check("every critical instant analysed", len((summary or {}).get("cases", [])) >= 2, summary)
+check("the message lists each case and the envelope", seen and seen[0][2].count("t = ") == len(summary["cases"])
+      and "Envelope over" in seen[0][2], seen)  # fmt: skip
+shown = fem_command.shown_analysis(summary)
+check("the case of the largest stress is shown", any(
+    c["analysis"] == shown and c["max_von_mises_MPa"] == max(d["max_von_mises_MPa"] for d in summary["cases"])
+    for c in summary["cases"]), summary)  # fmt: skip
 result["summary"] = {k: v for k, v in (summary or {}).items() if k != "cases"}
 result["cases"] = [
     {k: c[k] for k in ("time_s", "max_von_mises_MPa", "max_displacement_mm", "support_reaction_relative")}
@@ -60,14 +86,14 @@ result["visible"] = [
 ]
 check(
     "only the stressed mesh is shown",
-    result["visible"] == [summary["cases"][0]["analysis"] + "_Mesh"],
+    result["visible"] == [shown + "_Mesh"],
     result["visible"],
 )
 
 
 # The analysis tree: the copy's analysis expanded (solver, material, mesh, result and the loads
 # and support as FEM objects), the loads' symbols shown on the part.
-case = summary["cases"][0]
+case = next(c for c in summary["cases"] if c["analysis"] == shown)
 for name in case["fem_objects"]:
     copy.getObject(name).ViewObject.Visibility = True
 copy.getObject(case["analysis"] + "_Mesh").ViewObject.Visibility = False
