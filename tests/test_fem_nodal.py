@@ -197,3 +197,20 @@ def test_tet_pairs_are_found_by_geometry():
     a, _ = body_force_loads(coords, els, b, np.zeros(3), np.zeros(3), CORNERS[0])
     c, _ = body_force_loads(coords, [el], b, np.zeros(3), np.zeros(3), CORNERS[0])
     assert all(np.allclose(a[n], c[n]) for n in a)
+
+
+def test_couple_forces_sum_to_zero_with_the_moment():
+    """The couple objects' forces (MBDWorkbench.cad.fem_objects.couple_forces): on a bore's two rim
+    centres and its seam line's midpoint (r = 6 mm, 8 mm long) any moment is carried, the forces
+    summing to zero; on the two rim centres alone (on the bore's axis) the part along the axis is not."""
+    from MBDWorkbench.cad.fem_objects import couple_forces
+
+    M = np.array([0.3, -0.2, 0.5])  # N m
+    points = np.array([[0, 0, 0], [0, 0, 0.008], [0.006, 0, 0.004]])  # m
+    f = couple_forces(points, M)
+    assert np.allclose(f.sum(axis=0), 0, atol=1e-12)
+    assert np.allclose(np.cross(points, f).sum(axis=0), M, rtol=1e-9)
+    rims = couple_forces(points[:2], M)
+    assert np.allclose(rims.sum(axis=0), 0, atol=1e-12)
+    assert np.allclose(np.cross(points[:2], rims).sum(axis=0), [0.3, -0.2, 0], rtol=1e-9)
+    assert np.allclose(np.linalg.norm(rims, axis=1), np.hypot(0.3, 0.2) / 0.008)  # |M_perp| / rim distance

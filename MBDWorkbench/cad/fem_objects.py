@@ -42,12 +42,14 @@ def _line(doc, name: str, start_mm: np.ndarray, direction: np.ndarray, length_mm
     return obj
 
 
-def _force_object(doc, analysis, name: str, part, surface, force: np.ndarray, at_mm: np.ndarray, size_mm: float):
+def _force_object(doc, analysis, name: str, part, references: list, force: np.ndarray, at_mm, size_mm: float):
+    """A ConstraintForce of ``force`` [N] spread over the part's elements ``references``; its
+    direction line starts at ``at_mm``."""
     import FreeCAD as App
     import ObjectsFem
 
     obj = ObjectsFem.makeConstraintForce(doc, name)
-    obj.References = [(part, tuple(surface.references))]
+    obj.References = [(part, tuple(references))]
     newtons = float(np.linalg.norm(force))
     quantity = obj.getTypeIdOfProperty("Force") == "App::PropertyForce"  # FreeCAD 1.0 (0.20: a float in N)
     obj.Force = App.Units.Quantity("%r N" % newtons) if quantity else newtons
@@ -100,8 +102,7 @@ def _couple_objects(doc, analysis, name: str, part, surface, shape, moment: np.n
     for k, ((ref, p_mm), f) in enumerate(zip(refs, forces)):
         if np.linalg.norm(f) <= 1e-12 * largest:
             continue
-        one = type(surface)(surface.joint, edges=[ref])  # a ConstraintForce on this element alone
-        objects.append(_force_object(doc, analysis, "%s_couple%d" % (name, k + 1), part, one, f, p_mm, size_mm))
+        objects.append(_force_object(doc, analysis, "%s_couple%d" % (name, k + 1), part, [ref], f, p_mm, size_mm))
         carried += np.cross(p_mm * 1e-3, f)
     return objects, carried
 
@@ -145,7 +146,9 @@ def add_load_objects(doc, analysis, label: str, part, shape, loads: list, field:
     names, couples = [], np.zeros(3)
     for name, surface, force, at_mm, moment in loads:
         if np.linalg.norm(force) > 1e-12 * field["largest"]:
-            names.append(_force_object(doc, analysis, "%s_%s" % (label, name), part, surface, force, at_mm, size_mm))
+            names.append(
+                _force_object(doc, analysis, "%s_%s" % (label, name), part, surface.references, force, at_mm, size_mm)
+            )
         objects, carried = _couple_objects(
             doc, analysis, "%s_%s" % (label, name), part, surface, shape, moment, field["largest"], size_mm
         )
