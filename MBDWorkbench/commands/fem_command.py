@@ -11,7 +11,17 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from .common import Command, active_document, main_window, message, qt_modules, selected_objects, show_error, translate
+from .common import (
+    QT_TRANSLATE_NOOP,
+    Command,
+    active_document,
+    main_window,
+    message,
+    qt_modules,
+    selected_objects,
+    show_error,
+    translate,
+)
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -92,12 +102,13 @@ def _ask_output(doc: App.Document) -> str:
 
 
 class FemCheckCommand(Command):
-    MENU, TIP, ICON = (
-        "FEM check of a body",
+    MENU = QT_TRANSLATE_NOOP("MBD_FemCheck", "FEM check of a body")
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_FemCheck",
         "The selected body's peak joint, gravity and inertial loads into a FEM analysis solved by CalculiX, "
         "written into a copy of the saved document (docs/fem.md)",
-        "fem_check",
     )
+    ICON = "fem_check"
     last = None  # (summary, copy document) of the last run (for scripts and tests)
 
     def IsActive(self) -> bool:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .common import Command, active_document, main_window, message, qt_modules, show_error, translate
+from .common import QT_TRANSLATE_NOOP, Command, active_document, main_window, message, qt_modules, show_error, translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -45,7 +45,9 @@ def _model(doc):
 
 
 class CheckCommand(Command):
-    MENU, TIP, ICON = "Check model", "Degrees of freedom and redundant constraints of the mechanism", "check"
+    MENU = QT_TRANSLATE_NOOP("MBD_Check", "Check model")
+    TIP = QT_TRANSLATE_NOOP("MBD_Check", "Degrees of freedom and redundant constraints of the mechanism")
+    ICON = "check"
 
     def Activated(self) -> None:
         from ..cad.check import check_report
@@ -76,7 +78,7 @@ def check_box_with_relax(text: str) -> bool:
     box.setWindowTitle(translate("MBD", "Check model"))
     box.setIcon(QtWidgets.QMessageBox.Information)
     box.setText(text)
-    relax = box.addButton("Make statically determinate", QtWidgets.QMessageBox.AcceptRole)
+    relax = box.addButton(translate("MBD", "Make statically determinate"), QtWidgets.QMessageBox.AcceptRole)
     relax.setObjectName("make_determinate")
     box.addButton(QtWidgets.QMessageBox.Close)
     run = getattr(box, "exec", None) or box.exec_
@@ -445,20 +447,24 @@ def run_text(stored: StoredResults | None, text: str, error: Exception | None, w
     parts = []
     if error is not None:
         parts.append(
-            "Run cancelled; the results computed so far are kept."
+            translate("MBD", "Run cancelled; the results computed so far are kept.")
             if isinstance(error, Cancelled)
-            else "The run stopped: %s" % error
+            else translate("MBD", "The run stopped: %s") % error
         )
     if stored is not None:
         parts.append(text)
     if warnings:
-        parts.append("Warnings (check before using the results):\n" + "\n".join(warning_lines(warnings)))
+        parts.append(
+            translate("MBD", "Warnings (check before using the results):") + "\n" + "\n".join(warning_lines(warnings))
+        )
     return "\n\n".join(parts)
 
 
 class SolveCommand(Command):
-    MENU, ICON = "Solve", "solve"
-    TIP = "Run the dynamic simulation (progress bar with Cancel); results are kept in the document"
+    MENU, ICON = QT_TRANSLATE_NOOP("MBD_Solve", "Solve"), "solve"
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_Solve", "Run the dynamic simulation (progress bar with Cancel); results are kept in the document"
+    )
     last = None  # (StoredResults, summary text, error) of the last run, for scripts and tests
 
     def IsActive(self) -> bool:
@@ -474,8 +480,8 @@ class SolveCommand(Command):
             SolveCommand.last = (None, str(exc), exc)
             drivers = "\n".join("- '%s'" % d for d in exc.drivers)
             warning_box(
-                "Solve",
-                "The model is over-driven; the run was refused.\n\nDrivers in conflict:\n%s\n\n%s"
+                translate("MBD", "Solve"),
+                translate("MBD", "The model is over-driven; the run was refused.\n\nDrivers in conflict:\n%s\n\n%s")
                 % (drivers, exc.message),
                 REFUSED_BOX,
             )
@@ -490,12 +496,12 @@ class SolveCommand(Command):
         if error is None and status == COMPLETED:
             message(translate("MBD", "Solve"), body, name=SUMMARY_BOX)
         elif status in (COMPLETED_WITH_WARNINGS, CANCELLED):
-            notice_box(translate("MBD", "Solve"), body + PANEL_NOTE, SUMMARY_BOX)
+            notice_box(translate("MBD", "Solve"), body + "\n\n" + translate("MBD", PANEL_NOTE), SUMMARY_BOX)
         else:
-            warning_box("Solve", body, SUMMARY_BOX)
+            warning_box(translate("MBD", "Solve"), body, SUMMARY_BOX)
 
 
-PANEL_NOTE = "\n\nThe warnings stay listed in the Simulation panel (double-click the Simulation)."
+PANEL_NOTE = QT_TRANSLATE_NOOP("MBD", "The warnings stay listed in the Simulation panel (double-click the Simulation).")
 _notices: list = []  # the open non-modal notices (kept from the garbage collector)
 
 
