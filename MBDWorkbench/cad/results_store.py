@@ -85,6 +85,20 @@ class PreparedResults:
             self.discard()
             raise
 
+    @classmethod
+    def from_archive(cls, path: str) -> PreparedResults:
+        """An archive another process wrote alone in its temporary folder (which :meth:`discard`
+        removes), read back here (off FreeCAD's GUI thread)."""
+        prepared = cls.__new__(cls)
+        prepared.folder, prepared.path = os.path.dirname(os.path.abspath(path)), path
+        try:
+            prepared.stored = StoredResults(path)
+        except BaseException:
+            prepared.discard()
+            raise
+        prepared.summary = prepared.stored.summary
+        return prepared
+
     def store(self, sim: App.DocumentObject) -> StoredResults:
         """Keep the archive in Simulation ``sim`` (FreeCAD copies the file into the document)
         and return its StoredResults, now naming the document's copy; the temporary folder is removed."""
