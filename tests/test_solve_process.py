@@ -93,3 +93,20 @@ def test_closing_its_input_ends_the_process():
     p.close()
     assert p.process.wait(120) == 0
     assert not p.alive()
+
+
+def test_a_killed_process_is_an_error_not_a_hang():
+    """The child killed mid-run (out of memory, a crash): solve() raises instead of waiting forever."""
+    import signal
+
+    p = SolverProcess()
+    model = from_dict(pendulum(t_end=200.0, output_step=0.01, step=1e-4))
+
+    def kill_once_running():
+        if p.progress is not None and p.alive():
+            os.kill(p.process.pid, signal.SIGKILL)
+        return False
+
+    with pytest.raises(RuntimeError, match="the solver process ended unexpectedly"):
+        p.solve(model, "results.zip", {}, cancel=kill_once_running)
+    assert not p.alive()

@@ -261,6 +261,7 @@ def _warm_kernels() -> None:
         process.ready.wait()
         if not process.alive():
             raise RuntimeError("the solver process ended (exit code %s)" % process.process.poll())
+        load_model_kernels()
     except Exception as exc:  # a warm-up failure must not disturb the user; Solve reports errors
         _warm_state["error"] = repr(exc)
     finally:
@@ -268,20 +269,36 @@ def _warm_kernels() -> None:
         _warm_state["done"] = True
 
 
+def load_model_kernels() -> None:
+    """Load into FreeCAD's process, in the warm-up thread, the kernels that building a model calls
+    there (validating the drivers' profiles: solver/model/expressions.py), once they are in the
+    cache: loaded by the first Solve's GUI thread instead, they stalled it for 0.2-0.9 s."""
+    import os
+
+    from ..solver.model import load, validate
+
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.path.join(here, "examples", "slider_crank.json")  # a motor with a profile
+    if os.path.isfile(path):
+        validate(load(path))
+
+
 def import_solve_modules() -> None:
-    """Import (in the warm-up thread) the modules a Solve needs besides the GUI's: the model
-    built from the document, the results store, and every module of the solver, so the first
-    Solve imports none of them in the GUI thread or its worker (0.1-0.8 s on a loaded machine;
-    compiling a module's source holds Python's lock throughout)."""
+    """Import (in the warm-up thread) the modules a Solve needs in FreeCAD's process: the model
+    built from the document (solver/model), the results store and format (solver/results) and
+    the solver process's caller, so the first Solve imports none of them in the GUI thread
+    (0.1-0.8 s on a loaded machine; compiling a module's source holds Python's lock throughout).
+    The integrators and kernels run in the solver process only and are not imported here."""
     import importlib
     import pkgutil
 
     root = __package__.rpartition(".")[0]
-    for name in ("cad.document_model", "cad.results_store"):
+    for name in ("cad.document_model", "cad.results_store", "solver.solve_process"):
         importlib.import_module("." + name, root)
-    solver = importlib.import_module(".solver", root)
-    for info in pkgutil.walk_packages(solver.__path__, solver.__name__ + "."):
-        importlib.import_module(info.name)
+    for name in ("solver.model", "solver.results"):
+        package = importlib.import_module("." + name, root)
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
 
 
 def warm_up_solver() -> None:

@@ -110,7 +110,7 @@ class SolverProcess:
         path = os.path.join(folder, OUTCOME)
         if not os.path.isfile(path):
             shutil.rmtree(folder, ignore_errors=True)
-            raise RuntimeError("the solver process ended unexpectedly (exit code %s)" % self.process.poll())
+            raise RuntimeError("the solver process ended unexpectedly (exit code %s)" % self._end())
         with open(path, "rb") as f:
             data = pickle.load(f)
         if data["archive"] is None:
@@ -119,6 +119,14 @@ class SolverProcess:
         if error is not None:
             error.results = RunStatus(data["status"], data["warnings"])
         return Outcome(data["archive"], data["status"], data["warnings"], error)
+
+    def _end(self) -> int:
+        """The exit code of a child that closed its output (killed if it has not ended in 10 s)."""
+        try:
+            return self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait()
 
     def _send(self, line: str) -> None:
         try:
