@@ -216,35 +216,52 @@ class _Child:
             self.say("progress %.17g %.17g" % (t, t_end))
 
     def run(self) -> None:
-        self.warm_up()
+        self.start_warm_up()
         while True:
-            folder = self.jobs.get()
+            if not self.ready:
+                self.finish_warm_up()
+            try:
+                folder = self.jobs.get(timeout=None if self.ready else 0.2)
+            except queue.Empty:
+                continue
             if folder is None:
                 return
             self.cancelled.clear()
             self.job(folder)
             self.say("done")
 
-    def warm_up(self) -> None:
-        """Load the kernels the first Solve needs (compiling them into the cache in a background
-        process first when they are not there), unless a job arrives meanwhile: it then runs
-        interpreted while they compile (solver/numerics/cold_start.py)."""
+    def start_warm_up(self) -> None:
+        """Start compiling the kernels the first Solve needs into the cache (a background process,
+        solver/numerics/cold_start.py) when they are not there; a job arriving meanwhile runs
+        interpreted while they compile."""
         from .integrators import METHODS
         from .numerics import cold_start
 
+        self.ready, self.compiling, self.warm, self.kernel = False, None, None, None
         try:
-            model = _warm_model()
-            kernel = METHODS[model.settings.integrator].entry_kernel
-            if kernel is not None and not cold_start.is_cached(kernel):
-                job = cold_start.fill_in_background(model, model.settings.integrator)
-                while job is not None and job.poll() is None and self.jobs.empty():
-                    time.sleep(0.2)
-            if self.jobs.empty() and kernel is not None and cold_start.is_cached(kernel):
+            self.warm = _warm_model()
+            self.kernel = METHODS[self.warm.settings.integrator].entry_kernel
+            if self.kernel is not None and not cold_start.is_cached(self.kernel):
+                self.compiling = cold_start.fill_in_background(self.warm, self.warm.settings.integrator)
+        except Exception:  # a warm-up failure must not end the child; a job reports its own errors
+            self.warm = None
+
+    def finish_warm_up(self) -> None:
+        """Once the background compile has ended and no job waits: load the compiled kernels
+        (a two-step run) and say ``ready``."""
+        from .numerics import cold_start
+
+        if (self.compiling is not None and self.compiling.poll() is None) or not self.jobs.empty():
+            return
+        try:
+            if self.warm is not None and self.kernel is not None and cold_start.is_cached(self.kernel):
                 from .simulate import simulate
 
-                simulate(model, t_end=2 * model.settings.step, output_step=model.settings.step, accuracy=False)
-        except Exception:  # a warm-up failure must not end the child; a job reports its own errors
+                step = self.warm.settings.step
+                simulate(self.warm, t_end=2 * step, output_step=step, accuracy=False)
+        except Exception:  # as above
             pass
+        self.ready = True
         self.say("ready")
 
     def job(self, folder: str) -> None:
