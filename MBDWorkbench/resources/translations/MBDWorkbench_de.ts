@@ -79,6 +79,11 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="121" />
+      <source>Cancel</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="121" />
       <source>Cancel study</source>
       <translation type="unfinished" />
@@ -89,9 +94,9 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="78" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="63" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="60" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="76" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="61" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="58" />
       <source>Check model</source>
       <translation type="unfinished" />
     </message>
@@ -256,7 +261,7 @@ Replace them?</source>
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="73" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="81" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="79" />
       <source>Make statically determinate</source>
       <translation type="unfinished" />
     </message>
@@ -445,7 +450,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="450" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="427" />
       <source>Run cancelled; the results computed so far are kept.</source>
       <translation type="unfinished" />
     </message>
@@ -475,16 +480,26 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="121" />
+      <source>Simulating %s ...</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="164" />
+      <source>Simulating %s: t = %.4g of %.4g s (%s)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/model_commands.py" line="64" />
       <source>Simulation</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="497" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="483" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="491" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="499" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="501" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="474" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="460" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="468" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="476" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="478" />
       <source>Solve</source>
       <translation type="unfinished" />
     </message>
@@ -539,7 +554,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="484" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="461" />
       <source>The model is over-driven; the run was refused.
 
 Drivers in conflict:
@@ -549,7 +564,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="452" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="429" />
       <source>The run stopped: %s</source>
       <translation type="unfinished" />
     </message>
@@ -559,7 +574,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="504" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="481" />
       <source>The warnings stay listed in the Simulation panel (double-click the Simulation).</source>
       <translation type="unfinished" />
     </message>
@@ -600,7 +615,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="458" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="435" />
       <source>Warnings (check before using the results):</source>
       <translation type="unfinished" />
     </message>
@@ -612,6 +627,11 @@ Drivers in conflict:
     <message>
       <location filename="../../../MBDWorkbench/commands/report_command.py" line="263" />
       <source>Written:</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="163" />
+      <source>cancelling...</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -1084,12 +1104,12 @@ Drivers in conflict:
   <context>
     <name>MBD_Check</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="48" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="46" />
       <source>Check model</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="49" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="47" />
       <source>Degrees of freedom and redundant constraints of the mechanism</source>
       <translation type="unfinished" />
     </message>
@@ -1266,12 +1286,12 @@ Drivers in conflict:
   <context>
     <name>MBD_Solve</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="465" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="442" />
       <source>Run the dynamic simulation (progress bar with Cancel); results are kept in the document</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="464" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="441" />
       <source>Solve</source>
       <translation type="unfinished" />
     </message>
