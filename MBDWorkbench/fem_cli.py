@@ -8,7 +8,7 @@ import math
 import sys
 
 from .analysis_cli import bounded
-from .loads.nodal import MAX_MESH_ELEMENTS, WORST_MAX
+from .loads.nodal import MAX_MESH_ELEMENTS, MESH_SIZE_RANGE_MM, WORST_MAX, YOUNGS_MODULUS_RANGE_MPA
 from .solver.results.status import EXIT_BAD_INPUT
 
 
@@ -102,14 +102,18 @@ def register(sub) -> None:
     )
     s.add_argument("--out", required=True, help="the copy of the document to write the analysis into (.FCStd)")
     s.add_argument("--overwrite", action="store_true", help="replace --out and its summary files")
-    s.add_argument("--youngs-modulus", type=positive_finite, help="Young's modulus [MPa] (default: the material card)")
+    s.add_argument(
+        "--youngs-modulus",
+        type=bounded(float, *YOUNGS_MODULUS_RANGE_MPA, unit=" MPa"),
+        help="Young's modulus [MPa], %g to %g (default: the material card)" % YOUNGS_MODULUS_RANGE_MPA,
+    )
     s.add_argument("--poisson", type=finite, help="Poisson's ratio (default: the material card)")
     s.add_argument(
         "--yield-strength", type=positive_finite, help="yield strength [MPa] for the safety factor (default: the card)"
     )
     s.add_argument(
         "--mesh-size",
-        type=positive_finite,
+        type=bounded(float, *MESH_SIZE_RANGE_MM, unit=" mm"),
         help="largest element size [mm] (default: half the part's thinnest side); refused when the mesh would "
         "have more than %d elements" % MAX_MESH_ELEMENTS,
     )

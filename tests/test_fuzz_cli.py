@@ -43,9 +43,6 @@ BAD_TEXT = ["", "nope", "x" * 5000, "../..", "\u00e9\x01"]
 BAD_FILES = ["missing", "folder", "empty", "garbage", "truncated"]
 BAD_OUTPUTS = ["existing file", "inside a file", "existing folder"]
 SPAWNING = ("fem-loads", "study")  # subcommands that start processes (run_in_group)
-# fem-loads' option checks are issue 35's item 4 (another branch): their cases are in
-# test_deferred_fem_loads_cases, expected to fail until that lands (then empty DEFERRED)
-DEFERRED = {("fem-loads", f) for f in ("--worst", "--mesh-size", "--youngs-modulus", "--poisson", "--report")}
 
 
 def write_study(folder: str) -> str:
@@ -204,7 +201,7 @@ def run_in_group(argv: list[str]) -> tuple[int, str]:
 
 
 def chosen_cases(tmp: str) -> list[tuple[str, str, str]]:
-    every = [c for c in cases(tmp) if c[:2] not in DEFERRED]
+    every = cases(tmp)
     return every if ALL else random.Random(SEED).sample(every, min(SAMPLE, len(every)))
 
 
@@ -246,20 +243,3 @@ def test_output_onto_an_existing_file_is_bad_input(tmp_path, name):
     code, text = run_case(argv_of((name, "--out", "existing file"), str(tmp_path)))
     assert code == 2 and "Traceback" not in text, text[-2000:]
     assert open(tmp_path / "existing").read() == "keep me"
-
-
-@pytest.mark.skipif(not ALL, reason="MBD_FUZZ_CLI=all: these cases run Gmsh and CalculiX, minutes each")
-@pytest.mark.xfail(reason="fem-loads option checks: issue 35 item 4, on another branch", strict=False)
-def test_deferred_fem_loads_cases(tmp_path):
-    failures = []
-    for k, case in enumerate(c for c in cases(str(tmp_path)) if c[:2] in DEFERRED):
-        tmp = tmp_path / f"case{k}"
-        tmp.mkdir()
-        try:
-            code, text = run_case(argv_of(case, str(tmp)))
-        except Hang as e:
-            failures.append((case, str(e)))
-            continue
-        if code not in (0, 1, 2, 3, 4) or "Traceback" in text:
-            failures.append((case, f"exit {code}: {text[-500:]}"))
-    assert not failures, failures

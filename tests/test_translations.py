@@ -16,6 +16,7 @@ import translations  # noqa: E402
 # Qt calls and our helpers whose first argument is text shown to the user.
 SHOWN = {
     "setText",
+    "addButton",
     "QLabel",
     "QCheckBox",
     "QPushButton",
@@ -33,20 +34,54 @@ SHOWN = {
 }
 
 
+# Message boxes and their helpers: the positions of their arguments shown to the user (title, text).
+MESSAGES = {
+    "message": (0, 1),
+    "warning_box": (0, 1),
+    "notice_box": (0, 1),
+    "question": (1, 2),  # QMessageBox.question(parent, title, text)
+    "information": (1, 2),
+    "warning": (1, 2),
+    "critical": (1, 2),
+    "stored_results_or_message": (1,),
+}
+COMMAND_TEXTS = {"MENU", "TIP"}  # a command class's menu text and tooltip
+
+
+def literal_text(node: ast.AST) -> str | None:
+    """The string literal a shown argument starts with ("text %s" % v, "text" + v), else None."""
+    while isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.Add)):
+        node = node.left
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+        for spec in ("%s", "%d", "%g", "%r"):
+            text = text.replace(spec, "")
+        return node.value if any(c.isalpha() for c in text) else None
+    return None
+
+
+def shown_arguments(node: ast.AST) -> list[ast.AST]:
+    """The arguments of a call, or the values of a MENU/TIP assignment, that the user reads."""
+    if isinstance(node, ast.Assign):
+        names = [t for target in node.targets for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
+        values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+        return [v for n, v in zip(names, values) if getattr(n, "id", "") in COMMAND_TEXTS]
+    if not isinstance(node, ast.Call) or not node.args:
+        return []
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    positions = MESSAGES.get(name) or ((0,) if name in SHOWN else ())
+    return [node.args[k] for k in positions if k < len(node.args)]
+
+
 def unmarked_literals(path: Path) -> list[str]:
     """'file:line text' of string literals (with letters) shown without translate()."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.Call) or not node.args:
-            continue
-        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
-        first = node.args[0]
-        if isinstance(first, ast.BinOp) and isinstance(first.op, ast.Mod):
-            first = first.left  # "text %s" % value
-        if name in SHOWN and isinstance(first, ast.Constant) and isinstance(first.value, str):
-            if any(c.isalpha() for c in first.value.replace("%s", "").replace("%d", "").replace("%g", "")):
-                found.append("%s:%d %r" % (path.name, node.lineno, first.value))
-    return found
+        for argument in shown_arguments(node):
+            text = literal_text(argument)
+            if text is not None:
+                found.append((argument.lineno, "%s:%d %r" % (path.name, argument.lineno, text)))
+    return [hit for _, hit in sorted(found)]
 
 
 def test_no_panel_or_command_string_is_left_unmarked():
@@ -56,6 +91,47 @@ def test_no_panel_or_command_string_is_left_unmarked():
     assert not unmarked, unmarked
 
 
+def untranslated_catalog_texts(path: Path) -> list[str]:
+    """'file:line expression' of catalogue texts (a record's ``label`` or ``tooltip``, a field's
+    ``spec.doc``) used without catalog_text(); an undo step's name (``undo_name = ...``) stays English."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    allowed = set()
+    for node in ast.walk(tree):
+        translated = isinstance(node, ast.Call) and getattr(node.func, "id", "") == "catalog_text"
+        undo = isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "undo_name" for t in node.targets)
+        if translated or undo:
+            allowed |= {id(sub) for part in (node.args if translated else [node.value]) for sub in ast.walk(part)}
+        if isinstance(node, ast.Call):
+            allowed.add(id(node.func))  # self.label(...): a method
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or id(node) in allowed or isinstance(node.ctx, ast.Store):
+            continue
+        owner = ast.unparse(node.value)
+        if (node.attr in ("label", "tooltip") and owner != "self") or (node.attr, owner) == ("doc", "spec"):
+            found.append((node.lineno, "%s:%d %s" % (path.name, node.lineno, ast.unparse(node))))
+    return [hit for _, hit in sorted(found)]
+
+
+def test_catalogue_texts_are_shown_translated():
+    files = sorted((REPO / "MBDWorkbench" / "commands").rglob("*.py"))
+    untranslated = [hit for path in files for hit in untranslated_catalog_texts(path)]
+    assert not untranslated, untranslated
+    marked = translations.extract()[translations.CATALOG]
+    assert (
+        "Revolute joint" in marked and "Rotation about one axis (pick a circular edge, cylindrical face, ...)" in marked
+    )
+
+
+def test_the_scan_finds_an_untranslated_catalogue_text(tmp_path):
+    sample = tmp_path / "panel.py"
+    sample.write_text(
+        "items = [(n, r.label) for n, r in JOINTS.items()]\nw.setToolTip(catalog_text(JOINTS[t].tooltip))\n"
+        "w.setToolTip(spec.doc)\nself.label(catalog_text(record.tooltip))\nundo_name = record.label\n"
+    )
+    assert [hit.split(" ", 1)[1] for hit in untranslated_catalog_texts(sample)] == ["r.label", "spec.doc"]
+
+
 def test_the_scan_finds_an_unmarked_label(tmp_path):
     sample = tmp_path / "panel.py"
     sample.write_text(
@@ -63,6 +139,20 @@ def test_the_scan_finds_an_unmarked_label(tmp_path):
         'box.setText("%d of %d variants" % (1, 2))\nbox.setText("%g" % 1.0)\n'
     )
     assert [hit.split(" ", 1)[1] for hit in unmarked_literals(sample)] == ["'Density'", "'%d of %d variants'"]
+
+
+def test_the_scan_finds_unmarked_message_texts_and_command_texts(tmp_path):
+    sample = tmp_path / "command.py"
+    sample.write_text(
+        'message(translate("MBD", "Solve"), "No results yet: run Solve first.", "error")\n'
+        'warning_box("Solve", translate("MBD", "Refused"), NAME)\n'
+        'box = QtWidgets.QMessageBox.question(w, translate("MBD", "Report"), "Replace %s?" % path)\n'
+        'message(title, "Written:\\n" + paths)\n'
+        'message(translate("MBD", "Solve"), text, name=BOX)\n'
+        'class C:\n    MENU, TIP, ICON = "Animate", QT_TRANSLATE_NOOP("MBD_Animate", "Play"), "animate"\n'
+    )
+    hits = [hit.split(" ", 1)[1] for hit in unmarked_literals(sample)]
+    assert hits == ["'No results yet: run Solve first.'", "'Solve'", "'Replace %s?'", "'Written:\\n'", "'Animate'"]
 
 
 def ts_messages(path: Path) -> set[tuple[str, str]]:

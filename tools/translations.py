@@ -9,7 +9,9 @@ small tool does their two jobs for our Python sources, after FreeCAD's conventio
 
 A string is marked by ``translate("Context", "text")`` (shown translated) or
 ``QT_TRANSLATE_NOOP("Context", "text")`` (marked only, translated where it is shown; the command
-texts, whose context is the command's name, are translated by FreeCAD) with literal arguments.
+texts, whose context is the command's name, are translated by FreeCAD) with literal arguments;
+the element catalogue's labels, tooltips and field texts are taken from its records (context
+``MBD_Catalog``, shown through ``commands.common.catalog_text``).
 ``update`` writes ``MBDWorkbench.ts`` (every marked string, the template for translators) and
 refreshes each ``MBDWorkbench_<lang>.ts``, keeping its translations of strings still marked.
 ``release`` writes the binary .qm that Qt's QTranslator reads (magic, a hash table of
@@ -32,6 +34,8 @@ SOURCES = [REPO / "MBDWorkbench" / "commands", REPO / "MBDWorkbench" / "InitGui.
 FOLDER = REPO / "MBDWorkbench" / "resources" / "translations"
 NAME = "MBDWorkbench"
 MARKERS = ("translate", "QT_TRANSLATE_NOOP")
+CATALOG = "MBD_Catalog"  # context of the element catalogue's texts (catalog_strings)
+CATALOG_FILE = "MBDWorkbench/solver/model/catalog.py"
 QM_MAGIC = bytes.fromhex("3cb86418caef9c95cd211cbf60a1bddd")
 TAG_END, TAG_TRANSLATION, TAG_SOURCE, TAG_CONTEXT = 1, 3, 6, 7
 SECTION_HASHES, SECTION_MESSAGES = 0x42, 0x69
@@ -57,13 +61,33 @@ def marked_strings(path: Path) -> list[tuple[str, str, int]]:
     return found
 
 
+def catalog_strings() -> list[str]:
+    """The element catalogue's GUI texts (context CATALOG): joint, driver and force labels and
+    tooltips, force field names (as the panel shows them, underscores as spaces) and docs. The
+    panels and commands show them through ``translate(CATALOG, text)``."""
+    sys.path.insert(0, str(REPO))
+    from MBDWorkbench.solver.model.catalog import DRIVERS, FORCES, JOINTS
+
+    texts = [t for record in JOINTS.values() for t in (record.label, record.tooltip)]
+    texts += [record.label for record in DRIVERS.values()]
+    for record in FORCES.values():
+        texts += [record.label, record.tooltip]
+        texts += [t for spec in record.fields for t in (spec.name.replace("_", " "), spec.doc)]
+    return [t for t in texts if t]
+
+
 def extract() -> dict[str, dict[str, list[tuple[str, int]]]]:
-    """{context: {source text: [(file, line), ...]}} over the workbench's GUI sources."""
+    """{context: {source text: [(file, line), ...]}} over the workbench's GUI sources, plus the
+    catalogue's texts (context CATALOG, located in catalog.py)."""
     messages: dict[str, dict[str, list[tuple[str, int]]]] = {}
     for path in source_files():
         for context, text, line in marked_strings(path):
             where = str(path.relative_to(FOLDER.parent.parent.parent)).replace("\\", "/")
             messages.setdefault(context, {}).setdefault(text, []).append((where, line))
+    for text in catalog_strings():
+        places = messages.setdefault(CATALOG, {}).setdefault(text, [])
+        if (CATALOG_FILE, 0) not in places:
+            places.append((CATALOG_FILE, 0))
     return messages
 
 

@@ -27,8 +27,10 @@ from ..loads.body_loads import case_summary, critical_instants, unmodelled_force
 from ..loads.force_loads import FORCE_ELEMENT_KINDS
 from ..loads.nodal import (
     MAX_MESH_ELEMENTS,
+    MESH_SIZE_RANGE_MM,
     TETS_PER_CUBE,
     WORST_MAX,
+    YOUNGS_MODULUS_RANGE_MPA,
     bearing_forces,
     body_force_loads,
     estimated_elements,
@@ -87,8 +89,11 @@ def check_request(req: FemRequest) -> None:
         raise CadError("--time must be a finite number, got %r" % req.time)
     if req.worst is not None and not (isinstance(req.worst, int) and 1 <= req.worst <= WORST_MAX):
         raise CadError("--worst must be a whole number from 1 to %d, got %r" % (WORST_MAX, req.worst))
-    if req.mesh_size is not None and not (math.isfinite(req.mesh_size) and req.mesh_size > 0):
-        raise CadError("--mesh-size must be a finite size above 0 mm, got %r" % req.mesh_size)
+    if req.mesh_size is not None and not MESH_SIZE_RANGE_MM[0] <= req.mesh_size <= MESH_SIZE_RANGE_MM[1]:
+        raise CadError("--mesh-size must be from %g to %g mm, got %r" % (*MESH_SIZE_RANGE_MM, req.mesh_size))
+    low, high = YOUNGS_MODULUS_RANGE_MPA
+    if req.youngs_modulus is not None and not low <= req.youngs_modulus <= high:
+        raise CadError("--youngs-modulus must be from %g to %g MPa, got %r" % (low, high, req.youngs_modulus))
     if req.yield_strength is not None and not (math.isfinite(req.yield_strength) and req.yield_strength > 0):
         raise CadError("--yield-strength must be a finite stress above 0 MPa, got %r" % req.yield_strength)
     if req.critical and (req.time is not None or req.worst is not None):
@@ -138,9 +143,19 @@ def check_outputs(req: FemRequest) -> dict:
         existing += [p for p in (os.path.join(req.report, n) for n in report_files()) if os.path.exists(p)]
     if existing and not req.overwrite:
         raise CadError("%s exists (give --overwrite to replace it)" % ", ".join(existing))
+    if req.report and _file_in_the_way(req.report):
+        raise CadError("--report %s: %s is a file, not a folder" % (req.report, _file_in_the_way(req.report)))
     if not os.path.isdir(os.path.dirname(os.path.abspath(req.out))):
         raise CadError("folder of --out %s does not exist" % req.out)
     return paths
+
+
+def _file_in_the_way(folder: str) -> str:
+    """The existing file (not folder) at ``folder`` or above it, else ''."""
+    path = os.path.abspath(folder)
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    return "" if os.path.isdir(path) else path
 
 
 # ----------------------------------------------------------------------------- document side
@@ -213,8 +228,12 @@ def material_constants(body_obj, req: FemRequest) -> tuple[float, float, str]:
             "give --youngs-modulus MPA and --poisson NU"
             % (body_obj.Label, body_obj.Material, ", ".join(MATERIAL_CARDS))
         ) from None
-    if not (0 < E < math.inf and -1 < nu < 0.5):
-        raise CadError("body '%s': Young's modulus %g MPa / Poisson's ratio %g are not valid" % (body_obj.Label, E, nu))
+    low, high = YOUNGS_MODULUS_RANGE_MPA
+    if not (low <= E <= high and -1 < nu < 0.5):
+        raise CadError(
+            "body '%s': Young's modulus %g MPa / Poisson's ratio %g are not valid (E from %g to %g MPa, "
+            "Poisson's ratio above -1 and below 0.5)" % (body_obj.Label, E, nu, low, high)
+        )
     return float(E), float(nu), ("card " + card_name if card_name and req.youngs_modulus is None else "given")
 
 

@@ -264,7 +264,8 @@ class SimulationProxy(_Proxy):
         g, d = "Simulation", simulation_defaults()
         return [
             (quantity("s"), "EndTime", g, "End time", d["EndTime"]),
-            (quantity("s"), "OutputStep", g, "Interval between output samples", d["OutputStep"]),
+            # a step, not a quantity: at the Decimals preference (2) a 1 ms quantity reads "0.00 s"
+            (PRECISION, "OutputStep", g, "Interval between output samples [s]", d["OutputStep"]),
             (
                 "App::PropertyEnumeration",
                 "Integrator",

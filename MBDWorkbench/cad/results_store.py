@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ..solver import accuracy
 from ..solver.results import files as fmt
-from .archive import check_results_archive
+from .archive import check_results_archive, open_archive, read_entry
 from .mass_properties import CadError
 
 if TYPE_CHECKING:
@@ -85,6 +85,20 @@ class PreparedResults:
             self.discard()
             raise
 
+    @classmethod
+    def from_archive(cls, path: str) -> PreparedResults:
+        """An archive another process wrote alone in its temporary folder (which :meth:`discard`
+        removes), read back here (off FreeCAD's GUI thread)."""
+        prepared = cls.__new__(cls)
+        prepared.folder, prepared.path = os.path.dirname(os.path.abspath(path)), path
+        try:
+            prepared.stored = StoredResults(path)
+        except BaseException:
+            prepared.discard()
+            raise
+        prepared.summary = prepared.stored.summary
+        return prepared
+
     def store(self, sim: App.DocumentObject) -> StoredResults:
         """Keep the archive in Simulation ``sim`` (FreeCAD copies the file into the document)
         and return its StoredResults, now naming the document's copy; the temporary folder is removed."""
@@ -107,6 +121,22 @@ def load_results(sim: App.DocumentObject) -> StoredResults | None:
     if not path or not os.path.isfile(path):
         return None
     return StoredResults(path)
+
+
+def load_summary(sim: App.DocumentObject) -> dict | None:
+    """summary.json of a Simulation's stored results (None without results), read alone (its
+    size checked, its CRC too): the tables stay packed, so the GUI thread can call this for a
+    long run. CadError when the archive is damaged."""
+    path = getattr(sim, "ResultsArchive", "") or ""
+    if not path or not os.path.isfile(path):
+        return None
+    what = f"results archive {path}: corrupt, truncated or too large"
+    with open_archive(path, what) as archive:
+        data = read_entry(archive, fmt.SUMMARY, what)
+    try:
+        return json.loads(data.decode("utf-8"))
+    except ValueError as exc:
+        raise CadError(f"{what}: summary.json is not valid JSON ({exc})") from None
 
 
 class StoredResults(fmt.ResultTables):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..cad.force_fields import generic_force_types
 from ..solver.model.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS
+from .common import QT_TRANSLATE_NOOP
 
 __all__ = [
     "COMMANDS",
@@ -42,16 +43,24 @@ FORCE_COMMANDS = force_commands()
 # Drop-down groups of the toolbar: name -> (menu text, tooltip, member commands); the button
 # shows the last member used (FreeCAD's group commands, as FEM's).
 GROUPS = {
-    "MBD_BodyGroup": ("Bodies", "Moving or grounded rigid bodies", ("MBD_Body", "MBD_GroundedBody")),
-    "MBD_JointGroup": ("Joints", "Joints from picked geometry, one per joint type", JOINT_COMMANDS),
+    "MBD_BodyGroup": (
+        QT_TRANSLATE_NOOP("MBD_BodyGroup", "Bodies"),
+        QT_TRANSLATE_NOOP("MBD_BodyGroup", "Moving or grounded rigid bodies"),
+        ("MBD_Body", "MBD_GroundedBody"),
+    ),
+    "MBD_JointGroup": (
+        QT_TRANSLATE_NOOP("MBD_JointGroup", "Joints"),
+        QT_TRANSLATE_NOOP("MBD_JointGroup", "Joints from picked geometry, one per joint type"),
+        JOINT_COMMANDS,
+    ),
     "MBD_LoadGroup": (
-        "Drivers and loads",
-        "Drivers, spring-dampers, forces",
+        QT_TRANSLATE_NOOP("MBD_LoadGroup", "Drivers and loads"),
+        QT_TRANSLATE_NOOP("MBD_LoadGroup", "Drivers, spring-dampers, forces"),
         ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", *FORCE_COMMANDS),
     ),
     "MBD_ToolsGroup": (
-        "Tools",
-        "FEM check, parameter study, JSON export, Assembly import",
+        QT_TRANSLATE_NOOP("MBD_ToolsGroup", "Tools"),
+        QT_TRANSLATE_NOOP("MBD_ToolsGroup", "FEM check, parameter study, JSON export, Assembly import"),
         ("MBD_FemCheck", "MBD_ParameterStudy", "MBD_ExportJSON", "MBD_ImportAssembly"),
     ),
 }
@@ -158,7 +167,7 @@ def _command_classes() -> dict:
     for name in FORCE_COMMANDS:
         classes[name] = make_force_command(name[len(FORCE_COMMAND_PREFIX) :])
     for name, (menu, tip, members) in GROUPS.items():
-        classes[name] = make_group_command(menu, tip, members)
+        classes[name] = make_group_command(menu, tip, members, name)
     return classes
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .common import (
+    QT_TRANSLATE_NOOP,
     Command,
     active_document,
     dialog_buttons,
@@ -498,7 +499,9 @@ def _close_task_dialog(panel_form: Any = None) -> None:
 
 
 class AnimateCommand(Command):
-    MENU, TIP, ICON = "Animate", "Play the results: move the parts along the simulated motion", "animate"
+    MENU = QT_TRANSLATE_NOOP("MBD_Animate", "Animate")
+    TIP = QT_TRANSLATE_NOOP("MBD_Animate", "Play the results: move the parts along the simulated motion")
+    ICON = "animate"
 
     def IsActive(self) -> bool:
         return active_document() is not None and active_panel() is None
@@ -507,11 +510,11 @@ class AnimateCommand(Command):
         import FreeCADGui
 
         doc = active_document()
-        results = stored_results_or_message(doc, "Animate")
+        results = stored_results_or_message(doc, translate("MBD", "Animate"))
         if results is None:
             return
         if FreeCADGui.Control.activeDialog():
-            message(translate("MBD", "Animate"), "Close the open task panel first.", "error")
+            message(translate("MBD", "Animate"), translate("MBD", "Close the open task panel first."), "error")
             return
         try:
             panel = AnimationPanel(doc, results)

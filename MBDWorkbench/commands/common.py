@@ -46,6 +46,14 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 -- Qt's nam
     return text
 
 
+CATALOG = "MBD_Catalog"  # translation context of the element catalogue's texts (tools/translations.py)
+
+
+def catalog_text(text: str) -> str:
+    """A label, tooltip or field text of the element catalogue, translated."""
+    return translate(CATALOG, text) if text else text
+
+
 def translate(context: str, text: str) -> str:
     """``text`` translated in ``context`` by the loaded Qt translators (unchanged without one)."""
     try:
@@ -320,6 +328,6 @@ def stored_results_or_message(doc: App.Document, title: str) -> StoredResults | 
     sim = find_simulation(doc)
     results = load_results(sim) if sim is not None else None
     if results is None or not len(results):
-        message(title, "No results yet: run Solve first.", "error")
+        message(title, translate("MBD", "No results yet: run Solve first."), "error")
         return None
     return results

@@ -136,12 +136,13 @@ def _ask_critical() -> bool | None:
 
 
 class FemCheckCommand(Command):
-    MENU, TIP, ICON = (
-        "FEM check of a body",
+    MENU = QT_TRANSLATE_NOOP("MBD_FemCheck", "FEM check of a body")
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_FemCheck",
         "The selected body's joint, gravity and inertial loads at every critical instant (or at its largest joint "
         "reaction) into FEM analyses solved by CalculiX, written into a copy of the saved document (docs/fem.md)",
-        "fem_check",
     )
+    ICON = "fem_check"
     last = None  # (summary, copy document) of the last run (for scripts and tests)
 
     def IsActive(self) -> bool:

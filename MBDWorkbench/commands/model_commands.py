@@ -20,6 +20,7 @@ from .common import (
     QT_TRANSLATE_NOOP,
     Command,
     active_document,
+    catalog_text,
     message,
     py_document,
     py_object,
@@ -61,7 +62,7 @@ class SimulationCommand(Command):
         if find_simulation(doc) is not None:
             message(
                 translate("MBD", "Simulation"),
-                "The document already has a simulation: '%s'." % find_simulation(doc).Label,
+                translate("MBD", "The document already has a simulation: '%s'.") % find_simulation(doc).Label,
             )
             return
         run_guarded("Create simulation", doc, ensure_simulation, doc)
@@ -121,11 +122,13 @@ def make_joint_command(jtype: str) -> type:
     """The command class creating a ``jtype`` joint from the selection (text and icon from
     the joint's catalogue record)."""
     record = JOINTS[jtype]
-    menu = record.label
+    undo_name = "Create %s" % record.label.lower()  # English, as FreeCAD's own undo steps
 
     class JointCommand(Command):
-        MENU, ICON = menu, record.icon
-        TIP = record.tooltip + ". Select one element (joint to the ground) or two elements on two parts."
+        MENU, ICON = catalog_text(record.label), record.icon
+        TIP = catalog_text(record.tooltip) + translate(
+            "MBD", ". Select one element (joint to the ground) or two elements on two parts."
+        )
 
         def Activated(self) -> None:
             doc = active_document()
@@ -140,14 +143,15 @@ def make_joint_command(jtype: str) -> type:
                 call = "mbd_picking.make_joint_from_picks(%s, %r, [%s])" % (py_document(doc), jtype, picks)
                 return run_recorded(doc, "MBDWorkbench.cad.picking", "mbd_picking", call)
 
-            run_guarded("Create %s" % menu.lower(), doc, create)
+            run_guarded(undo_name, doc, create)
 
     JointCommand.__name__ = "JointCommand_%s" % jtype
     return JointCommand
 
 
-def make_group_command(menu: str, tip: str, members: tuple[str, ...]) -> type:
-    """A toolbar drop-down (FreeCAD group command) of the commands ``members``."""
+def make_group_command(menu: str, tip: str, members: tuple[str, ...], name: str = "") -> type:
+    """A toolbar drop-down (FreeCAD group command ``name``, the texts' translation context) of
+    the commands ``members``."""
 
     class GroupCommand:
         def GetCommands(self) -> tuple[str, ...]:
@@ -157,7 +161,7 @@ def make_group_command(menu: str, tip: str, members: tuple[str, ...]) -> type:
             return 0
 
         def GetResources(self) -> dict:
-            return {"MenuText": menu, "ToolTip": tip}
+            return {"MenuText": translate(name, menu), "ToolTip": translate(name, tip)}
 
         def IsActive(self) -> bool:
             return active_document() is not None
@@ -180,7 +184,7 @@ class EditJointFrameCommand(Command):
     def Activated(self) -> None:
         joints = _selected_of_type("Joint")
         if len(joints) != 1:
-            message(translate("MBD", "Edit joint frame"), "Select one joint first.", "error")
+            message(translate("MBD", "Edit joint frame"), translate("MBD", "Select one joint first."), "error")
             return
 
         from .joint_panel import JointFramePanel
@@ -329,7 +333,7 @@ def make_force_command(ftype: str) -> type:
     record = FORCES[ftype]
 
     class ForceElementCommand(Command):
-        MENU, TIP, ICON = record.label or ftype, record.tooltip, force_icon(ftype)
+        MENU, TIP, ICON = catalog_text(record.label) or ftype, catalog_text(record.tooltip), force_icon(ftype)
 
         def Activated(self) -> None:
             doc = active_document()
@@ -360,9 +364,9 @@ class ExportJsonCommand(Command):
 
 class ImportAssemblyCommand(Command):
     MENU, ICON = QT_TRANSLATE_NOOP("MBD_ImportAssembly", "Import assembly joints"), "import_assembly"
-    TIP = "Create bodies and joints from a FreeCAD 1.0 Assembly (%s, planar Distance, Grounded)" % ", ".join(
-        name for joint in JOINTS.values() for name in joint.assembly_names
-    )
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_ImportAssembly", "Create bodies and joints from a FreeCAD 1.0 Assembly (%s, planar Distance, Grounded)"
+    ) % ", ".join(name for joint in JOINTS.values() for name in joint.assembly_names)
 
     def IsActive(self) -> bool:
         """Enabled only where the Assembly workbench exists (FreeCAD 1.0+), with a document open."""
@@ -376,7 +380,7 @@ class ImportAssemblyCommand(Command):
         if not assemblies:
             message(
                 translate("MBD", "Import assembly joints"),
-                "This document has no Assembly (FreeCAD 1.0 Assembly workbench).",
+                translate("MBD", "This document has no Assembly (FreeCAD 1.0 Assembly workbench)."),
                 "error",
             )
             return

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .common import Command, active_document, qt_modules, stored_results_or_message, translate
+from .common import QT_TRANSLATE_NOOP, Command, active_document, qt_modules, stored_results_or_message, translate
 
 if TYPE_CHECKING:
     from ..solver.results.files import ResultTables
@@ -306,11 +306,13 @@ def plot_dock() -> PlotDock | None:
 
 
 class PlotCommand(Command):
-    MENU, TIP, ICON = "Plots", "Dock with reactions, driver efforts, drift and energy of the last run", "plot"
+    MENU = QT_TRANSLATE_NOOP("MBD_Plot", "Plots")
+    TIP = QT_TRANSLATE_NOOP("MBD_Plot", "Dock with reactions, driver efforts, drift and energy of the last run")
+    ICON = "plot"
 
     def Activated(self) -> None:
         doc = active_document()
-        results = stored_results_or_message(doc, "Plots")
+        results = stored_results_or_message(doc, translate("MBD", "Plots"))
         if results is None:
             return
         dock = plot_dock()

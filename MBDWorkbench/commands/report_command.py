@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .common import Command, active_document, main_window, message, qt_modules, show_error, translate
+from .common import QT_TRANSLATE_NOOP, Command, active_document, main_window, message, qt_modules, show_error, translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -215,17 +215,19 @@ def _confirm_overwrite(out_dir):
         return False, True
     _, _, QtWidgets = qt_modules()
     answer = QtWidgets.QMessageBox.question(
-        main_window(), "Motion-study report", "%s already holds %s.\nReplace them?" % (out_dir, ", ".join(existing))
+        main_window(),
+        translate("MBD", "Motion-study report"),
+        translate("MBD", "%s already holds %s.\nReplace them?") % (out_dir, ", ".join(existing)),
     )
     return True, answer == QtWidgets.QMessageBox.Yes
 
 
 class ReportCommand(Command):
-    MENU, TIP, ICON = (
-        "Motion-study report",
-        "Write an HTML/PDF report of the stored results and a GIF of the motion rendered from the 3D view",
-        "report",
+    MENU = QT_TRANSLATE_NOOP("MBD_Report", "Motion-study report")
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_Report", "Write an HTML/PDF report of the stored results and a GIF of the motion rendered from the 3D view"
     )
+    ICON = "report"
     last = None  # paths written by the last run (for scripts and tests)
 
     def IsActive(self) -> bool:
@@ -256,4 +258,8 @@ class ReportCommand(Command):
             show_error(translate("MBD", "Motion-study report"), exc)
             return
         ReportCommand.last = paths
-        message(translate("MBD", "Motion-study report"), "Written:\n" + "\n".join(paths), name=REPORT_BOX)
+        message(
+            translate("MBD", "Motion-study report"),
+            translate("MBD", "Written:") + "\n" + "\n".join(paths),
+            name=REPORT_BOX,
+        )

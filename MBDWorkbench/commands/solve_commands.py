@@ -16,19 +16,17 @@ and so does an over-driven model refused before solving, naming the drivers in c
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .common import Command, active_document, main_window, message, qt_modules, show_error, translate
+from .common import QT_TRANSLATE_NOOP, Command, active_document, main_window, message, qt_modules, show_error, translate
 
 if TYPE_CHECKING:
     import FreeCAD as App
 
     from ..cad.results_store import StoredResults
-    from ..solver.errors import SimulationError
     from ..solver.model import Model
-    from ..solver.results.results import Results
 
 SUMMARY_BOX = "MBD_SolveSummary"
 REFUSED_BOX = "MBD_SolveRefused"
@@ -45,7 +43,9 @@ def _model(doc):
 
 
 class CheckCommand(Command):
-    MENU, TIP, ICON = "Check model", "Degrees of freedom and redundant constraints of the mechanism", "check"
+    MENU = QT_TRANSLATE_NOOP("MBD_Check", "Check model")
+    TIP = QT_TRANSLATE_NOOP("MBD_Check", "Degrees of freedom and redundant constraints of the mechanism")
+    ICON = "check"
 
     def Activated(self) -> None:
         from ..cad.check import check_report
@@ -76,7 +76,7 @@ def check_box_with_relax(text: str) -> bool:
     box.setWindowTitle(translate("MBD", "Check model"))
     box.setIcon(QtWidgets.QMessageBox.Information)
     box.setText(text)
-    relax = box.addButton("Make statically determinate", QtWidgets.QMessageBox.AcceptRole)
+    relax = box.addButton(translate("MBD", "Make statically determinate"), QtWidgets.QMessageBox.AcceptRole)
     relax.setObjectName("make_determinate")
     box.addButton(QtWidgets.QMessageBox.Close)
     run = getattr(box, "exec", None) or box.exec_
@@ -101,26 +101,25 @@ def make_determinate(doc: App.Document) -> None:
 
 
 class SolveRun:
-    """One solver run in a worker thread with a (non-modal) progress dialog showing the
-    simulated time, the ETA and a Cancel button.
+    """One solver run in the solver process (:mod:`MBDWorkbench.solver.solve_process`) with a
+    (non-modal) progress dialog showing the simulated time, the ETA and a Cancel button.
 
-    ``run()`` starts the thread and waits in a local Qt event loop, so the 3D view, the plots
-    and every window keep repainting and answering while the solver works; the worker only
-    computes (it never touches FreeCAD's document) and the dialog is updated by a GUI-thread
-    timer from the progress the worker records. ``finish(results)``, if given, also runs in the
-    worker (on results with samples); what it returns is ``finished``. ``run()`` returns
-    (results, error or None)."""
+    ``run()`` hands the job to a worker thread and waits in a local Qt event loop, so the 3D
+    view, the plots and every window keep repainting and answering while the solver works. The
+    solver, the kernel compilation and the results archive run in the other process and never
+    hold this process's Python lock; the worker thread only waits for them, then reads the
+    archive back (off the GUI thread). The dialog is updated by a GUI-thread timer. ``run()``
+    returns (PreparedResults or None, the run's Outcome); an error other than a run's
+    SimulationError (a bad model, a refusal, a crash) is raised."""
 
     POLL_MS = 50
-    YIELD_S = 0.02  # the worker lets the GUI thread run at least this often [s] ...
-    YIELD_SLEEP_S = 0.001  # ... for this long [s] (5 % of the solve at most)
 
-    def __init__(self, model: Model, title: str = "Solving", finish: Callable[[Results], object] | None = None) -> None:
+    def __init__(self, model: Model, archive_name: str, extras: dict[str, str], title: str = "Solving") -> None:
         QtCore, _, QtWidgets = qt_modules()
-        self.model = model
-        self.finish = finish  # called in the worker thread on the run's results (with samples)
-        self.finished: object = None  # what it returned
-        self.dialog = QtWidgets.QProgressDialog("Simulating %s ..." % model.name, "Cancel", 0, 1000, main_window())
+        self.model, self.archive_name, self.extras = model, archive_name, extras
+        self.dialog = QtWidgets.QProgressDialog(
+            translate("MBD", "Simulating %s ...") % model.name, translate("MBD", "Cancel"), 0, 1000, main_window()
+        )
         self.dialog.setObjectName("MBD_SolveProgress")
         self.dialog.setWindowTitle(title)
         self.dialog.setMinimumDuration(0)
@@ -130,49 +129,28 @@ class SolveRun:
         self.dialog.canceled.connect(self.request_cancel)
         self.cancel_requested = False
         self.state = {"t": 0.0, "t_end": float(model.settings.t_end), "done": False}
-        self.outcome: tuple[Results | None, SimulationError | None] = (None, None)
+        self.outcome: tuple | BaseException = (None, None)
         self.started = 0.0
-        self._yielded = 0.0
+        self.process = None
 
     # ------------------------------------------------------------------ worker thread
-    def progress(self, t: float, t_end: float) -> None:
-        """Solver callback (worker thread): record the simulated time, and every YIELD_S of
-        solving hand Python's lock (the GIL) to the GUI thread for a moment, so the event loop
-        gets a turn however the worker's time splits between compiled kernels (which keep the
-        lock for a whole call) and Python."""
-        self.state["t"], self.state["t_end"] = float(t), float(t_end)
-        now = time.perf_counter()
-        if now - self._yielded >= self.YIELD_S:
-            time.sleep(self.YIELD_SLEEP_S)
-            self._yielded = time.perf_counter()
-
     def cancel(self) -> bool:
-        """Solver callback (worker thread)."""
+        """Polled by the solver process's caller (worker thread)."""
         return self.cancel_requested
 
     def request_cancel(self) -> None:
         self.cancel_requested = True
 
     def _work(self) -> None:
-        from ..solver.errors import SimulationError
-        from ..solver.simulate import simulate
+        from ..cad.results_store import PreparedResults
 
         lower_thread_priority(WORKER_NICE)
         try:
-            self.outcome = (
-                simulate(self.model, progress=self.progress, cancel=self.cancel, interpret_while_compiling=True),
-                None,
-            )
-        except SimulationError as exc:
-            self.outcome = (exc.results, exc)
+            outcome = self.process.solve(self.model, self.archive_name, self.extras, cancel=self.cancel)
+            prepared = PreparedResults.from_archive(outcome.archive) if outcome.archive else None
+            self.outcome = (prepared, outcome)
         except BaseException as exc:  # re-raised in the GUI thread
-            self.outcome = (None, exc)
-        try:
-            res = self.outcome[0]
-            if self.finish is not None and res is not None and len(res):
-                self.finished = self.finish(res)
-        except BaseException as exc:  # re-raised in the GUI thread
-            self.outcome = (None, exc)
+            self.outcome = exc
         finally:
             self.state["done"] = True
 
@@ -182,22 +160,27 @@ class SolveRun:
         fraction = min(1.0, t / t_end) if t_end > 0 else 0.0
         elapsed = time.perf_counter() - self.started
         eta = "ETA %.0f s" % (elapsed * (1.0 - fraction) / fraction) if fraction > 0.01 else "ETA --"
-        state = "cancelling..." if self.cancel_requested else eta
-        return "Simulating %s: t = %.4g of %.4g s (%s)" % (self.model.name, t, t_end, state)
+        state = translate("MBD", "cancelling...") if self.cancel_requested else eta
+        return translate("MBD", "Simulating %s: t = %.4g of %.4g s (%s)") % (self.model.name, t, t_end, state)
 
     def _update(self, loop) -> None:
         if self.dialog.wasCanceled():  # also a scripted QProgressDialog.cancel(), which emits no signal
             self.cancel_requested = True
+        if self.process is not None and self.process.progress is not None:
+            self.state["t"], self.state["t_end"] = self.process.progress
         t_end = self.state["t_end"]
         self.dialog.setValue(int(1000 * min(1.0, self.state["t"] / t_end)) if t_end > 0 else 0)
         self.dialog.setLabelText(self.label())
         if self.state["done"]:
             loop.quit()
 
-    def run(self) -> tuple[Results | None, SimulationError | None]:
+    def run(self) -> tuple:
         import threading
 
+        from ..solver.errors import SimulationError
+
         QtCore, _, _ = qt_modules()
+        self.process = solver_process()
         loop = QtCore.QEventLoop()
         timer = QtCore.QTimer()
         timer.setInterval(self.POLL_MS)
@@ -216,12 +199,26 @@ class SolveRun:
             timer.stop()
             _running.remove(self)
             self.dialog.close()
-        from ..solver.errors import SimulationError
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        prepared, outcome = self.outcome
+        if outcome.error is not None and not isinstance(outcome.error, SimulationError):
+            if prepared is not None:
+                prepared.discard()
+            raise outcome.error
+        return prepared, outcome
 
-        results, error = self.outcome
-        if error is not None and not isinstance(error, SimulationError):
-            raise error
-        return results, error
+
+_process: list = []  # the solver process (solve_process.SolverProcess), started once per session
+
+
+def solver_process():
+    """The session's solver process, started (again) when there is none alive."""
+    from ..solver.solve_process import SolverProcess
+
+    if not _process or not _process[0].alive():
+        _process[:] = [SolverProcess()]
+    return _process[0]
 
 
 _running: list[SolveRun] = []
@@ -251,53 +248,20 @@ WARM_MESSAGE = "Compiling the solver kernels (first use)..."
 _warm_state: dict = {}
 
 
-def warm_model() -> Model:
-    """The model the kernels are compiled with: the slider-crank example when it is installed
-    (it has a motor, so the driver kernels compile too), else a pendulum; a short run."""
-    import os
-
-    from ..solver.model import from_dict, load
-
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    path = os.path.join(here, "examples", "slider_crank.json")
-    if os.path.isfile(path):
-        return load(path)
-    frame = {"origin": [0, 0, 0], "z_axis": [0, 1, 0], "x_axis": [1, 0, 0]}
-    return from_dict(
-        {
-            "name": "warm-up",
-            "bodies": [{"name": "bob", "mass": 1.0, "inertia": [1e-4] * 3, "position": [1.0, 0, 0]}],
-            "joints": [{"name": "pivot", "type": "revolute", "body_i": "ground", "body_j": "bob", "frame": frame}],
-        }
-    )
-
-
 def _warm_kernels() -> None:
-    """Worker thread: a background process compiles the Numba kernels a first Solve needs into
-    the on-disk cache (solver/numerics/cold_start.py; nothing compiles in FreeCAD's process, so the GUI
-    does not stall); this thread waits for it. A Solve started meanwhile runs interpreted. Then the
-    compiled kernels are loaded from the cache into this process (a two-step run): loading them
-    took the first Solve 0.3-0.5 s in which the event loop stalled."""
-    from ..solver.integrators import METHODS
-    from ..solver.numerics import cold_start
-
+    """Worker thread: start the solver process (:mod:`MBDWorkbench.solver.solve_process`), which
+    loads the Numba kernels a first Solve needs (compiling them first, in a background process,
+    on an empty cache; a Solve started meanwhile runs interpreted there), and wait until it is
+    ready. Nothing compiles or runs the solver in FreeCAD's process. The modules a Solve needs
+    in FreeCAD (the model built from the document, the results store) are imported meanwhile."""
     started = time.perf_counter()
     try:
+        process = solver_process()
         import_solve_modules()
-        model = warm_model()
-        integrator = model.settings.integrator
-        kernel = METHODS[integrator].entry_kernel
-        if kernel is not None and not cold_start.is_cached(kernel):
-            job = cold_start.fill_in_background(model, integrator)
-            if job is None:
-                raise OSError("the background compile could not start")
-            if job.wait() != 0:
-                raise RuntimeError("the background compile ended with code %d" % job.returncode)
-        if kernel is not None and cold_start.is_cached(kernel):  # never compiles here
-            from ..solver.simulate import simulate
-
-            lower_thread_priority(WORKER_NICE)  # after starting the compile, which would inherit it
-            simulate(model, t_end=2 * model.settings.step, output_step=model.settings.step)
+        process.ready.wait()
+        if not process.alive():
+            raise RuntimeError("the solver process ended (exit code %s)" % process.process.poll())
+        load_model_kernels()
     except Exception as exc:  # a warm-up failure must not disturb the user; Solve reports errors
         _warm_state["error"] = repr(exc)
     finally:
@@ -305,20 +269,36 @@ def _warm_kernels() -> None:
         _warm_state["done"] = True
 
 
+def load_model_kernels() -> None:
+    """Load into FreeCAD's process, in the warm-up thread, the kernels that building a model calls
+    there (validating the drivers' profiles: solver/model/expressions.py), once they are in the
+    cache: loaded by the first Solve's GUI thread instead, they stalled it for 0.2-0.9 s."""
+    import os
+
+    from ..solver.model import load, validate
+
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    path = os.path.join(here, "examples", "slider_crank.json")  # a motor with a profile
+    if os.path.isfile(path):
+        validate(load(path))
+
+
 def import_solve_modules() -> None:
-    """Import (in the warm-up thread) the modules a Solve needs besides the GUI's: the model
-    built from the document, the results store, and every module of the solver, so the first
-    Solve imports none of them in the GUI thread or its worker (0.1-0.8 s on a loaded machine;
-    compiling a module's source holds Python's lock throughout)."""
+    """Import (in the warm-up thread) the modules a Solve needs in FreeCAD's process: the model
+    built from the document (solver/model), the results store and format (solver/results) and
+    the solver process's caller, so the first Solve imports none of them in the GUI thread
+    (0.1-0.8 s on a loaded machine; compiling a module's source holds Python's lock throughout).
+    The integrators and kernels run in the solver process only and are not imported here."""
     import importlib
     import pkgutil
 
     root = __package__.rpartition(".")[0]
-    for name in ("cad.document_model", "cad.results_store"):
+    for name in ("cad.document_model", "cad.results_store", "solver.solve_process"):
         importlib.import_module("." + name, root)
-    solver = importlib.import_module(".solver", root)
-    for info in pkgutil.walk_packages(solver.__path__, solver.__name__ + "."):
-        importlib.import_module(info.name)
+    for name in ("solver.model", "solver.results"):
+        package = importlib.import_module("." + name, root)
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
 
 
 def warm_up_solver() -> None:
@@ -358,7 +338,7 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     """Build, run, store; returns (StoredResults or None, summary text, error or None)."""
     from ..cad.makers import make_simulation
     from ..cad.objects import find_simulation
-    from ..cad.results_store import PreparedResults, summary_lines
+    from ..cad.results_store import PLACEMENTS, summary_lines
     from .animate import active_panel, document_alive
 
     panel = active_panel()
@@ -369,11 +349,10 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     if sim is not None and getattr(sim, "MakeDeterminate", False):
         model = determinate(model)
     name = "%s_results.zip" % getattr(sim, "Name", "Simulation")
-    run = SolveRun(model, finish=lambda res: PreparedResults(res, mapping, name))
-    res, error = run.run()
-    if res is None or not len(res):
+    prepared, outcome = SolveRun(model, name, {PLACEMENTS: json.dumps(mapping, indent=1)}).run()
+    error = outcome.error
+    if prepared is None:  # no samples
         return None, str(error), error
-    prepared = run.finished  # the archive written and read back in the worker thread
     if not document_alive(doc):
         prepared.discard()
         raise ValueError("the document was closed during the run; its results are discarded")
@@ -384,7 +363,7 @@ def solve_document(doc: App.Document) -> tuple[StoredResults | None, str, Except
     from .plot_dock import results_changed
 
     results_changed(doc)
-    text = "\n".join(summary_lines(res.summary()))
+    text = "\n".join(summary_lines(prepared.summary))
     return stored, text, error
 
 
@@ -445,20 +424,24 @@ def run_text(stored: StoredResults | None, text: str, error: Exception | None, w
     parts = []
     if error is not None:
         parts.append(
-            "Run cancelled; the results computed so far are kept."
+            translate("MBD", "Run cancelled; the results computed so far are kept.")
             if isinstance(error, Cancelled)
-            else "The run stopped: %s" % error
+            else translate("MBD", "The run stopped: %s") % error
         )
     if stored is not None:
         parts.append(text)
     if warnings:
-        parts.append("Warnings (check before using the results):\n" + "\n".join(warning_lines(warnings)))
+        parts.append(
+            translate("MBD", "Warnings (check before using the results):") + "\n" + "\n".join(warning_lines(warnings))
+        )
     return "\n\n".join(parts)
 
 
 class SolveCommand(Command):
-    MENU, ICON = "Solve", "solve"
-    TIP = "Run the dynamic simulation (progress bar with Cancel); results are kept in the document"
+    MENU, ICON = QT_TRANSLATE_NOOP("MBD_Solve", "Solve"), "solve"
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_Solve", "Run the dynamic simulation (progress bar with Cancel); results are kept in the document"
+    )
     last = None  # (StoredResults, summary text, error) of the last run, for scripts and tests
 
     def IsActive(self) -> bool:
@@ -474,8 +457,8 @@ class SolveCommand(Command):
             SolveCommand.last = (None, str(exc), exc)
             drivers = "\n".join("- '%s'" % d for d in exc.drivers)
             warning_box(
-                "Solve",
-                "The model is over-driven; the run was refused.\n\nDrivers in conflict:\n%s\n\n%s"
+                translate("MBD", "Solve"),
+                translate("MBD", "The model is over-driven; the run was refused.\n\nDrivers in conflict:\n%s\n\n%s")
                 % (drivers, exc.message),
                 REFUSED_BOX,
             )
@@ -490,12 +473,12 @@ class SolveCommand(Command):
         if error is None and status == COMPLETED:
             message(translate("MBD", "Solve"), body, name=SUMMARY_BOX)
         elif status in (COMPLETED_WITH_WARNINGS, CANCELLED):
-            notice_box(translate("MBD", "Solve"), body + PANEL_NOTE, SUMMARY_BOX)
+            notice_box(translate("MBD", "Solve"), body + "\n\n" + translate("MBD", PANEL_NOTE), SUMMARY_BOX)
         else:
-            warning_box("Solve", body, SUMMARY_BOX)
+            warning_box(translate("MBD", "Solve"), body, SUMMARY_BOX)
 
 
-PANEL_NOTE = "\n\nThe warnings stay listed in the Simulation panel (double-click the Simulation)."
+PANEL_NOTE = QT_TRANSLATE_NOOP("MBD", "The warnings stay listed in the Simulation panel (double-click the Simulation).")
 _notices: list = []  # the open non-modal notices (kept from the garbage collector)
 
 

@@ -53,8 +53,11 @@ def scheduler_preference() -> str:
 
 
 class ParameterStudyCommand(Command):
-    MENU, ICON = "Parameter study", "study"
-    TIP = "Vary one value of the model over a range (grid, Latin hypercube, Monte Carlo) and compare the KPIs"
+    MENU, ICON = QT_TRANSLATE_NOOP("MBD_ParameterStudy", "Parameter study"), "study"
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_ParameterStudy",
+        "Vary one value of the model over a range (grid, Latin hypercube, Monte Carlo) and compare the KPIs",
+    )
 
     def Activated(self) -> None:
 

@@ -19,6 +19,10 @@ import numpy as np
 
 MAX_MESH_ELEMENTS = 200_000  # largest tetrahedron count meshed and solved (~300k nodes: minutes, GBs in CalculiX)
 WORST_MAX = 20  # most instants of one request (each one Gmsh mesh and one CalculiX run)
+# accepted Young's moduli [MPa]: a soft foam (1 kPa) to beyond diamond (1.2e6 MPa); outside, CalculiX's
+# stiffness matrix under- or overflows and the run ends without reactions
+YOUNGS_MODULUS_RANGE_MPA = (1e-3, 1e7)
+MESH_SIZE_RANGE_MM = (1e-3, 1e6)  # accepted --mesh-size [mm] (a micron to a kilometre)
 TETS_PER_CUBE = 6.0 * 2.0**0.5  # regular tetrahedra of edge h per volume h^3
 
 

@@ -221,3 +221,31 @@ def test_damaged_results_archive_is_refused(results_zip, tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(CadError, match="corrupt, truncated or too large"):
         StoredResults(str(path))
+
+
+def test_summary_is_read_without_the_tables(results_zip, monkeypatch):
+    """The Simulation panel reads a run's warnings from summary.json alone (GUI thread): the
+    same summary as the full reader's, with the tables never parsed."""
+    from types import SimpleNamespace
+
+    from MBDWorkbench.cad import results_store
+    from MBDWorkbench.solver.results import files
+
+    full = results_store.StoredResults(results_zip).summary
+    monkeypatch.setattr(files, "read_results", lambda *a, **k: pytest.fail("the tables were read"))
+    assert results_store.load_summary(SimpleNamespace(ResultsArchive=results_zip)) == full
+    assert results_store.load_summary(SimpleNamespace(ResultsArchive="")) is None
+
+
+def test_damaged_summary_is_refused(results_zip, tmp_path):
+    from types import SimpleNamespace
+
+    from MBDWorkbench.cad.results_store import load_summary
+
+    damaged = str(tmp_path / "damaged.zip")
+    with zipfile.ZipFile(results_zip) as zin, zipfile.ZipFile(damaged, "w") as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            zout.writestr(info.filename, data[: len(data) // 2] if info.filename == "summary.json" else data)
+    with pytest.raises(CadError, match="summary.json is not valid JSON"):
+        load_summary(SimpleNamespace(ResultsArchive=damaged))

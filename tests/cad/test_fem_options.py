@@ -28,9 +28,12 @@ def fem_loads_cli(tmp_path, *options):
     "option, value, message",
     [("--worst", "0", "--worst: .*at least 1"), ("--worst", "-1", "--worst: .*at least 1"),
      ("--worst", "1e6", "--worst: not an integer"), ("--worst", "1000000", "--worst: .*at most 20"),
-     ("--mesh-size", "0", "--mesh-size: must be above 0"), ("--mesh-size", "-2", "--mesh-size: must be above 0"),
-     ("--mesh-size", "inf", "--mesh-size: must be a finite"), ("--mesh-size", "nan", "--mesh-size: must be a finite"),
-     ("--time", "inf", "--time: must be a finite"), ("--youngs-modulus", "-1", "--youngs-modulus: must be above 0"),
+     ("--mesh-size", "0", "--mesh-size: must be at least 0.001"), ("--mesh-size", "-2", "--mesh-size: must be"),
+     ("--mesh-size", "inf", "--mesh-size: must be at least"), ("--mesh-size", "nan", "--mesh-size: must be at least"),
+     ("--mesh-size", "1e308", "--mesh-size: .*at most 1e\\+06 mm"), ("--mesh-size", "1e-308", "--mesh-size: must be"),
+     ("--time", "inf", "--time: must be a finite"), ("--youngs-modulus", "-1", "--youngs-modulus: must be at least"),
+     ("--youngs-modulus", "1e308", "--youngs-modulus: .*at most 1e\\+07 MPa"),
+     ("--youngs-modulus", "1e-308", "--youngs-modulus: must be at least 0.001"),
      ("--poisson", "nan", "--poisson: must be a finite")],
 )  # fmt: skip
 def test_bad_option_exits_2_naming_it_and_writes_nothing(tmp_path, option, value, message):
@@ -50,12 +53,12 @@ def test_mesh_estimate_is_a_regular_tetrahedron_count():
 
 
 def test_tiny_mesh_size_is_refused_before_meshing(fem, tmp_path):
-    """--mesh-size 1e-9 on the 200 x 20 x 20 mm bar: ~7e31 elements, refused with exit 2 naming the
+    """--mesh-size 0.002 on the 200 x 20 x 20 mm bar: ~7e13 elements, refused with exit 2 naming the
     body, the estimate and the smallest size allowed; nothing written (``fem``: the CLI checks
     the FEM tools before it opens the document)."""
-    run = fem_loads_cli(tmp_path, "--mesh-size", "1e-9")
+    run = fem_loads_cli(tmp_path, "--mesh-size", "0.002")
     assert run.returncode == 2, run.stderr
-    assert "mesh size of 1e-09 mm" in run.stderr and "--mesh-size" in run.stderr, run.stderr
+    assert "mesh size of 0.002 mm" in run.stderr and "--mesh-size" in run.stderr, run.stderr
     smallest = (6 * math.sqrt(2) * 200 * 20 * 20 / MAX_MESH_ELEMENTS) ** (1 / 3)
     assert "give --mesh-size %.3g or more" % smallest in run.stderr
     assert os.listdir(tmp_path) == []
@@ -67,10 +70,25 @@ def test_api_refuses_what_the_command_line_refuses(tmp_path):
 
     out = str(tmp_path / "copy.FCStd")
     bad_requests = [(dict(worst=0), "--worst"), (dict(worst=10**6), "--worst"), (dict(time=math.nan), "--time"),
-                    (dict(mesh_size=math.inf), "--mesh-size"), (dict(mesh_size=-1.0), "--mesh-size")]  # fmt: skip
+                    (dict(mesh_size=math.inf), "--mesh-size"), (dict(mesh_size=-1.0), "--mesh-size"),
+                    (dict(mesh_size=1e308), "--mesh-size"), (dict(youngs_modulus=1e308), "--youngs-modulus"),
+                    (dict(youngs_modulus=1e-308), "--youngs-modulus")]  # fmt: skip
     for bad, message in bad_requests:
         with pytest.raises(CadError, match=message):
             check_request(FemRequest(PENDULUM, "Bar", out=out, **bad))
+
+
+def test_report_below_a_file_is_refused_before_the_run(tmp_path):
+    """--report under an existing file: refused up front (it failed at the end, after CalculiX, exit 70)."""
+    from MBDWorkbench.cad.errors import CadError
+    from MBDWorkbench.cad.fem_loads import FemRequest, check_outputs
+
+    (tmp_path / "existing").write_text("keep me")
+    out = str(tmp_path / "copy.FCStd")
+    for report in (tmp_path / "existing", tmp_path / "existing" / "out" / "deeper"):
+        with pytest.raises(CadError, match="--report .*existing is a file, not a folder"):
+            check_outputs(FemRequest(PENDULUM, "Bar", out=out, report=str(report)))
+    check_outputs(FemRequest(PENDULUM, "Bar", out=out, report=str(tmp_path / "new" / "report")))  # made later
 
 
 def test_written_json_is_strict(tmp_path):

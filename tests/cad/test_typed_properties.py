@@ -39,6 +39,7 @@ def test_old_document_upgraded_keeping_values(App, tmp_path):
     try:
         sim = find_simulation(doc)
         assert sim.getTypeIdOfProperty("Step") == "App::PropertyPrecision" and float(sim.Step) == 0.001
+        assert sim.getTypeIdOfProperty("OutputStep") == "App::PropertyPrecision" and float(sim.OutputStep) == 0.01
         assert sim.getTypeIdOfProperty("GravityY") == "App::PropertyAcceleration"
         assert "Gravity" not in sim.PropertiesList
         assert [float(sim.GravityX), float(sim.GravityY), float(sim.GravityZ)] == [0.0, -9810.0, 0.0]

@@ -9,7 +9,8 @@
 #   App, Gui, QtCore, QtGui, QtWidgets, OUT_DIR, result (a dict saved as JSON),
 #   check(name, condition, detail=""), wait(ms), save_view(name, w, h, background),
 #   save_window(name), image_stats(path), close_message_boxes(seen, timeout_ms),
-#   run_with_boxes(command, timeout_ms) (runs a GUI command, returns the boxes it closed).
+#   run_with_boxes(command, timeout_ms) (runs a GUI command, returns the boxes it closed),
+#   run_with_box(command, png, press, timeout_ms) (grabs and answers the first box a command shows).
 # The result file is result.json: {"ok": bool, "checks": [...], "error": str|None, ...}.
 # Afterwards every document is closed unsaved and the main window closed, so FreeCAD exits
 # normally; a daemon watchdog thread os._exit()s if that has not happened after 20 s
@@ -159,6 +160,37 @@ def _mbd_gui_runner():
         wait(100)
         return seen
 
+    def box_icon(box):
+        icons = {QtWidgets.QMessageBox.Warning: "warning", QtWidgets.QMessageBox.Information: "information"}
+        icons[QtWidgets.QMessageBox.Critical] = "critical"
+        return icons.get(box.icon(), str(box.icon()))
+
+    def run_with_box(command, png=None, press=None, timeout_ms=120000):
+        """Run a GUI command and answer the first message box it shows: grab it to OUT_DIR/<png>.png,
+        click its button with objectName ``press`` (else close it). Returns [] or [a dict of its
+        name (objectName), icon, text, modal, pressed (the button was found)]."""
+        seen = []
+        deadline = time.time() + timeout_ms / 1000.0
+
+        def poll():
+            for widget in QtWidgets.QApplication.topLevelWidgets():
+                if isinstance(widget, QtWidgets.QMessageBox) and widget.isVisible():
+                    wait(50)
+                    if png:
+                        widget.grab().save(os.path.join(out_dir, png + ".png"))
+                    button = widget.findChild(QtWidgets.QPushButton, press) if press else None
+                    box = {"name": widget.objectName(), "icon": box_icon(widget), "text": widget.text()}
+                    seen.append(dict(box, modal=widget.isModal(), pressed=button is not None))
+                    button.click() if button is not None else widget.done(0)
+                    return
+            if time.time() < deadline:
+                QtCore.QTimer.singleShot(50, poll)
+
+        QtCore.QTimer.singleShot(50, poll)
+        Gui.runCommand(command)
+        wait(100)
+        return seen
+
     # ------------------------------------------------------------ run, save, exit
 
     def finish():
@@ -197,6 +229,7 @@ def _mbd_gui_runner():
             "image_stats": image_stats,
             "close_message_boxes": close_message_boxes,
             "run_with_boxes": run_with_boxes,
+            "run_with_box": run_with_box,
         }
         try:
             wait(300)  # let the main window finish showing

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..common import qt_modules, translate
+from ..common import catalog_text, qt_modules, translate
 from .base import NumberField, TaskPanel, make
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ class FieldRow:
             box.addWidget(getattr(edit, "widget", edit), 1)
         if spec.kind in ("profiles3",) and unit:
             box.addWidget(QtWidgets.QLabel(unit))
-        self.widget.setToolTip(spec.doc)
+        self.widget.setToolTip(catalog_text(spec.doc))
 
     def value(self) -> Any:
         from ...cad.document_model import force_component
@@ -116,14 +116,14 @@ class ForceElementPanel(TaskPanel):
         from ...solver.model.catalog import FORCES
 
         self.record = FORCES[ftype]
-        name = self.record.label or ftype
+        name = catalog_text(self.record.label) or ftype
         super().__init__(doc, force, "%s: %s" % (name, force.Label) if force is not None else name)
-        self.layout.insertWidget(0, self.label(self.record.tooltip, "tooltip"))
+        self.layout.insertWidget(0, self.label(catalog_text(self.record.tooltip), "tooltip"))
         self.rows, self.next_link = [], 0
         for spec in self.record.fields:
             row = FieldRow(self, spec, read_field(force, spec) if force is not None else spec.value_when_absent)
             self.rows.append(row)
-            self.fields.addRow(spec.name.replace("_", " "), row.widget)
+            self.fields.addRow(catalog_text(spec.name.replace("_", " ")), row.widget)
         for obj in selected:
             self.picked(obj, "")
         self.layout.addWidget(self.error)
@@ -136,7 +136,8 @@ class ForceElementPanel(TaskPanel):
             self.watch_selection()
 
     def title(self) -> str:
-        return ("Create %s" if self.creating else "Edit %s") % (self.record.label or self.record.name).lower()
+        text = translate("MBD", "Create %s") if self.creating else translate("MBD", "Edit %s")
+        return text % (catalog_text(self.record.label) or self.record.name).lower()
 
     def picked(self, root: App.DocumentObject, sub: str) -> None:
         """A picked Body or Joint fills the first row that takes it (a part: its body)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...solver.model.catalog import JOINTS
-from ..common import qt_modules, record_call, record_set, translate
+from ..common import catalog_text, qt_modules, record_call, record_set, translate
 from .base import (
     FramePreview,
     NumberField,
@@ -38,8 +38,8 @@ class JointPanel(TaskPanel):
         self.picks = list(picks or [])
         self.base = None if joint is None else _copy_placement(joint.Frame)
         current = joint.JointType if joint is not None else jtype
-        self.type = self.combo("type", [(name, record.label) for name, record in JOINTS.items()], current)
-        self.type.setToolTip(JOINTS[current].tooltip)
+        self.type = self.combo("type", [(name, catalog_text(record.label)) for name, record in JOINTS.items()], current)
+        self.type.setToolTip(catalog_text(JOINTS[current].tooltip))
         self.fields.addRow(translate("MBD", "Type"), self.type)
         self.refs = [self.label(""), self.label("")]
         for k, ref in enumerate(self.refs):
@@ -130,7 +130,7 @@ class JointPanel(TaskPanel):
         return adjusted_frame(base, self.flip.isChecked(), self.offset.value(), self.rotation.value())
 
     def update(self, *args: object) -> None:
-        self.type.setToolTip(JOINTS[self.joint_type()].tooltip)
+        self.type.setToolTip(catalog_text(JOINTS[self.joint_type()].tooltip))
         if self.picks or self.creating:
             from ...cad.picking import describe_pick, pick_part
 

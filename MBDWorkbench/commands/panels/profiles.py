@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...solver.model.catalog import COORDINATES, DRIVERS, joints_driven_by
-from ..common import qt_modules, record_set, translate
+from ..common import catalog_text, qt_modules, record_set, translate
 from .base import (
     PREVIEW_SAMPLES,
     UNIT_WIDTH,
@@ -61,7 +61,7 @@ class DriverPanel(_ProfilePanel):
         self.joint_label = self.label("", "joint")
         self.fields.addRow(translate("MBD", "Joint"), self.joint_label)
         dtype = driver.DriverType if driver is not None else "rotational"
-        self.type = self.combo("type", [(n, d.label) for n, d in DRIVERS.items()], dtype)
+        self.type = self.combo("type", [(n, catalog_text(d.label)) for n, d in DRIVERS.items()], dtype)
         profile = driver.Profile if driver is not None else "constant_speed"
         names = enumeration("Driver", "Profile")
         self.profile = self.combo("profile", [(p, p.replace("_", " ")) for p in names], profile)

@@ -225,15 +225,16 @@ def show_warnings(widget, warnings: list) -> None:
 
 
 def _stored_warnings(sim: App.DocumentObject) -> list:
-    """The RunWarnings of the results stored with ``sim`` ([] without results)."""
-    from ...cad.results_store import load_results
+    """The RunWarnings of the results stored with ``sim`` ([] without results); reads only the
+    archive's summary.json (the tables of a long run would stall the GUI thread)."""
+    from ...cad.results_store import load_summary
     from ...solver.results.status import RunWarning
 
     try:
-        stored = load_results(sim)
+        summary = load_summary(sim)
     except Exception:  # an unreadable archive: the panel still opens (the log says what is stored)
         return []
-    return [RunWarning.from_dict(w) for w in stored.summary.get("warnings", [])] if stored is not None else []
+    return [RunWarning.from_dict(w) for w in (summary or {}).get("warnings", [])]
 
 
 def _status_text(sim: App.DocumentObject) -> str:

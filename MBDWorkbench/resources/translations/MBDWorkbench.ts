@@ -4,8 +4,14 @@
   <context>
     <name>MBD</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="254" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="257" />
       <source>%d of %d variants, %d failed, %.1f s, about %.0f s left</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="220" />
+      <source>%s already holds %s.
+Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -15,8 +21,13 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="276" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="279" />
       <source>%s%s; written to %s</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="129" />
+      <source>. Select one element (joint to the ground) or two elements on two parts.</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -35,9 +46,10 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="295" />
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="514" />
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="521" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="296" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="513" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="517" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="524" />
       <source>Animate</source>
       <translation type="unfinished" />
     </message>
@@ -67,12 +79,17 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="118" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="121" />
+      <source>Cancel</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="121" />
       <source>Cancel study</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="239" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="242" />
       <source>Cancelling: the finished variants are kept ...</source>
       <translation type="unfinished" />
     </message>
@@ -89,8 +106,18 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="116" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="517" />
+      <source>Close the open task panel first.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="119" />
       <source>Cluster</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/force_element.py" line="139" />
+      <source>Create %s</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -104,7 +131,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="106" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="109" />
       <source>Design</source>
       <translation type="unfinished" />
     </message>
@@ -114,7 +141,12 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="183" />
+      <location filename="../../../MBDWorkbench/commands/panels/force_element.py" line="139" />
+      <source>Edit %s</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="187" />
       <source>Edit joint frame</source>
       <translation type="unfinished" />
     </message>
@@ -135,8 +167,8 @@
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="133" />
-      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="172" />
-      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="168" />
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="173" />
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="169" />
       <source>FEM check</source>
       <translation type="unfinished" />
     </message>
@@ -172,7 +204,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="107" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="110" />
       <source>From</source>
       <translation type="unfinished" />
     </message>
@@ -197,8 +229,8 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="378" />
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="386" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="382" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="390" />
       <source>Import assembly joints</source>
       <translation type="unfinished" />
     </message>
@@ -218,7 +250,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="327" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="328" />
       <source>Keep this frame when closing</source>
       <translation type="unfinished" />
     </message>
@@ -234,12 +266,13 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="313" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="314" />
       <source>Loop</source>
       <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="73" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="79" />
       <source>Make statically determinate</source>
       <translation type="unfinished" />
     </message>
@@ -264,8 +297,9 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/preferences.py" line="82" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="259" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="256" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="219" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="262" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="258" />
       <source>Motion-study report</source>
       <translation type="unfinished" />
     </message>
@@ -282,6 +316,11 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/free_body.py" line="216" />
       <source>No free-body diagram: %s</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/common.py" line="331" />
+      <source>No results yet: run Solve first.</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -312,15 +351,15 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="105" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="108" />
       <source>Parameter</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="85" />
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="268" />
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="69" />
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="223" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="88" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="271" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="72" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="226" />
       <source>Parameter study</source>
       <translation type="unfinished" />
     </message>
@@ -361,8 +400,13 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="309" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="310" />
       <source>Play</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="315" />
+      <source>Plots</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -412,8 +456,13 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="117" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="120" />
       <source>Run</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="427" />
+      <source>Run cancelled; the results computed so far are kept.</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -427,8 +476,13 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="110" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="113" />
       <source>Seed</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="187" />
+      <source>Select one joint first.</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -437,14 +491,26 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="63" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="121" />
+      <source>Simulating %s ...</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="164" />
+      <source>Simulating %s: t = %.4g of %.4g s (%s)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="64" />
       <source>Simulation</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="491" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="485" />
-      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="493" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="474" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="460" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="468" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="476" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="478" />
       <source>Solve</source>
       <translation type="unfinished" />
     </message>
@@ -454,12 +520,12 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="319" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="320" />
       <source>Speed</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="231" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="234" />
       <source>Starting the workers ...</source>
       <translation type="unfinished" />
     </message>
@@ -484,7 +550,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="112" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="115" />
       <source>Study folder</source>
       <translation type="unfinished" />
     </message>
@@ -494,13 +560,43 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="65" />
+      <source>The document already has a simulation: '%s'.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="123" />
       <source>The largest joint reaction only</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="267" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="461" />
+      <source>The model is over-driven; the run was refused.
+
+Drivers in conflict:
+%s
+
+%s</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="429" />
+      <source>The run stopped: %s</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="270" />
       <source>The study stopped: %s</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="481" />
+      <source>The warnings stay listed in the Simulation panel (double-click the Simulation).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="383" />
+      <source>This document has no Assembly (FreeCAD 1.0 Assembly workbench).</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -509,7 +605,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="108" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="111" />
       <source>To</source>
       <translation type="unfinished" />
     </message>
@@ -530,13 +626,28 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="109" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="112" />
       <source>Variants (grid points or samples)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="111" />
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="435" />
+      <source>Warnings (check before using the results):</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="114" />
       <source>Workers</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="263" />
+      <source>Written:</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="163" />
+      <source>cancelling...</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -555,7 +666,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="115" />
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="118" />
       <source>local (worker processes on this computer)</source>
       <translation type="unfinished" />
     </message>
@@ -565,7 +676,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="350" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="351" />
       <source>t = %.4f s (sample %d of %d)</source>
       <translation type="unfinished" />
     </message>
@@ -585,27 +696,449 @@ z axis (%.4f, %.4f, %.4f)</source>
     </message>
   </context>
   <context>
+    <name>MBD_Animate</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="502" />
+      <source>Animate</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="503" />
+      <source>Play the results: move the parts along the simulated motion</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
     <name>MBD_Body</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="97" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="98" />
       <source>Body</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="98" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="99" />
       <source>Make the selected parts rigid bodies (mass from their solids, steel by default)</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_BodyGroup</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/__init__.py" line="47" />
+      <source>Bodies</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/__init__.py" line="48" />
+      <source>Moving or grounded rigid bodies</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_Catalog</name>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>3 profiles, N</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>3 profiles, N m</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>A force [N] at a body point, profiles of t, global or body frame</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>A torque [N m] on a body, profiles of t, global or body frame</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Angle between axes</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Ball joint at a point (pick a vertex, circle or sphere)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Belt drive</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Cardan joint: pick one axis on each part (the cross axes)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Couples the rotations of two gears about their frames' z axes (radius_i theta_i = -radius_j theta_j, angles of the line of centres in each frame): opposite turning</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Couples the rotations of two pulleys about their frames' z axes (radius_i theta_i = radius_j theta_j): same turning</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Couples the translation of the nut (body_i, along its frame's z axis) and the rotation of the screw (body_j, about it): z = pitch theta / 2 pi + const</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Couples the translation of the rack (body_i, along its frame's x axis) and the rotation of the pinion (body_j, about the frame's z axis): x + radius theta = const</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Cylindrical joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Distance joint (rod)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Fixed joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Force</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Gear pair</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Glues two parts together</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Keeps the z axes of the two frames at the joint's angle (orientation only)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Keeps the z axes of the two frames parallel (orientation only)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Keeps the z axes of the two frames perpendicular (orientation only)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Line in plane</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Linear driver</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Massless rod: keeps two points at a fixed distance (picked point on the first part, centre of gravity of the second)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Motion in a plane (pick a planar face: its normal)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>N m s/rad</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>N m/rad</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>N s/m</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>N/m</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Parallel axes</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Parallel lines at a distance</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Perpendicular axes</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Planar joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Point at a distance from a line</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Point in plane</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Point on line</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Prismatic joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Rack and pinion</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Revolute joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Rotation about and translation along one axis</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Rotation about one axis (pick a circular edge, cylindrical face, ...)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Rotational driver</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Rotational spring-damper on a revolute or cylindrical joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Screw</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Spherical joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Spring-damper</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>The frame origin on the second part stays at the joint's length from the z axis of the first frame</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>The frame origin on the second part stays in the x-y plane of the first frame</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>The frame origin on the second part stays on the z axis of the first frame</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>The z axes of the two frames stay parallel, at the joint's length from each other</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>The z axis of the second frame stays in the x-y plane of the first frame</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Torque</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Torsion spring-damper</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Translation along one axis</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Translational spring-damper between two body points</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>Universal joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>`global`/`body`, default `global`</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>body</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>body i</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>body j</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>damping</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>force</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>frame</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>free angle</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>free length</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>global</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>global, default: the CoG</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>m, default: the initial distance</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>point</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>point i</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>point j</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>rad, joint angle, 0 at the initial configuration, measured in (-pi, pi] around it</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>revolute/cylindrical</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>stiffness</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/solver/model/catalog.py" line="0" />
+      <source>torque</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_Check</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="46" />
+      <source>Check model</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="47" />
+      <source>Degrees of freedom and redundant constraints of the mechanism</source>
       <translation type="unfinished" />
     </message>
   </context>
   <context>
     <name>MBD_Driver</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="193" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="197" />
       <source>Drive the selected joint (motor): angle or displacement as a function of time</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="192" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="196" />
       <source>Driver</source>
       <translation type="unfinished" />
     </message>
@@ -613,12 +1146,12 @@ z axis (%.4f, %.4f, %.4f)</source>
   <context>
     <name>MBD_EditJointFrame</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="176" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="180" />
       <source>Edit joint frame</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="177" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="181" />
       <source>Flip, offset or rotate the frame of the selected joint</source>
       <translation type="unfinished" />
     </message>
@@ -626,25 +1159,38 @@ z axis (%.4f, %.4f, %.4f)</source>
   <context>
     <name>MBD_ExportJSON</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="343" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="347" />
       <source>Export JSON model</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="344" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="348" />
       <source>Write the model as a JSON file for the command-line solver</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_FemCheck</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="139" />
+      <source>FEM check of a body</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/fem_command.py" line="140" />
+      <source>The selected body's joint, gravity and inertial loads at every critical instant (or at its largest joint reaction) into FEM analyses solved by CalculiX, written into a copy of the saved document (docs/fem.md)</source>
       <translation type="unfinished" />
     </message>
   </context>
   <context>
     <name>MBD_Force</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="296" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="300" />
       <source>Force</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="297" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="301" />
       <source>Point force at the picked point of a part (or at the CoG of a selected body)</source>
       <translation type="unfinished" />
     </message>
@@ -652,12 +1198,12 @@ z axis (%.4f, %.4f, %.4f)</source>
   <context>
     <name>MBD_GroundedBody</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="114" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="115" />
       <source>Grounded body</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="115" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="116" />
       <source>Make the selected parts bodies fixed to the ground</source>
       <translation type="unfinished" />
     </message>
@@ -665,34 +1211,130 @@ z axis (%.4f, %.4f, %.4f)</source>
   <context>
     <name>MBD_ImportAssembly</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="362" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="367" />
+      <source>Create bodies and joints from a FreeCAD 1.0 Assembly (%s, planar Distance, Grounded)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="366" />
       <source>Import assembly joints</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_JointGroup</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/__init__.py" line="52" />
+      <source>Joints</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/__init__.py" line="53" />
+      <source>Joints from picked geometry, one per joint type</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_LoadGroup</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/__init__.py" line="57" />
+      <source>Drivers and loads</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/__init__.py" line="58" />
+      <source>Drivers, spring-dampers, forces</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_ParameterStudy</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="56" />
+      <source>Parameter study</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/study_panel.py" line="57" />
+      <source>Vary one value of the model over a range (grid, Latin hypercube, Monte Carlo) and compare the KPIs</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_Plot</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="310" />
+      <source>Dock with reactions, driver efforts, drift and energy of the last run</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="309" />
+      <source>Plots</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_Report</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="226" />
+      <source>Motion-study report</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="227" />
+      <source>Write an HTML/PDF report of the stored results and a GIF of the motion rendered from the 3D view</source>
       <translation type="unfinished" />
     </message>
   </context>
   <context>
     <name>MBD_Simulation</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="54" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="55" />
       <source>Create the simulation container (end time, integrator, gravity)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="53" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="54" />
       <source>Simulation</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_Solve</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="442" />
+      <source>Run the dynamic simulation (progress bar with Cancel); results are kept in the document</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="441" />
+      <source>Solve</source>
       <translation type="unfinished" />
     </message>
   </context>
   <context>
     <name>MBD_SpringDamper</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="259" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="263" />
       <source>Spring-damper</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="260" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="264" />
       <source>Spring-damper between two picked points on two parts, or a rotational one on the selected joint (%s)</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
+    <name>MBD_ToolsGroup</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/__init__.py" line="63" />
+      <source>FEM check, parameter study, JSON export, Assembly import</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/__init__.py" line="62" />
+      <source>Tools</source>
       <translation type="unfinished" />
     </message>
   </context>

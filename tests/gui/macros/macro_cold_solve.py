@@ -1,8 +1,9 @@
 # GUI macro for tests/gui/test_cold_start_gui.py: a first Solve on an EMPTY solver cache (the test
-# points XDG_CACHE_HOME at an empty folder and sets MBD_COLD_START=interpret). The Solve must run the
-# kernels interpreted while the warm-up's background process compiles them (solver/numerics/cold_start.py):
-# nothing compiles in FreeCAD's process, the event loop keeps ticking, and after the background
-# compile a second Solve (compiled kernels, loaded from the cache) gives the same samples.
+# points XDG_CACHE_HOME at an empty folder and sets MBD_COLD_START=interpret). The Solve runs in the
+# solver process (solver/solve_process.py) with the kernels interpreted while its background process
+# compiles them (solver/numerics/cold_start.py): nothing compiles or solves in FreeCAD's process, the
+# event loop keeps ticking, and after the background compile a second Solve (compiled kernels, loaded
+# from the cache) gives the same samples.
 # Names App, Gui, QtCore, OUT_DIR, result, check, wait, close_message_boxes come from the runner.
 import os
 import shutil
@@ -28,6 +29,7 @@ Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 from MBDWorkbench.cad.objects import find_simulation  # noqa: E402
 from MBDWorkbench.cad.results_store import load_results  # noqa: E402
 from MBDWorkbench.commands import solve_commands  # noqa: E402
+from MBDWorkbench.solver.integrators import METHODS  # noqa: E402
 from MBDWorkbench.solver.numerics import cold_start, jit  # noqa: E402
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
@@ -39,7 +41,7 @@ sim.EndTime = 0.5
 doc.recompute()
 wait(100)
 warm = solve_commands.warm_up_state()
-check("warm-up compiling in the background", warm.get("done") is False and cold_start.background_job("rk4"), warm)
+check("warm-up compiling in the background", warm.get("done") is False, warm)
 
 
 def solve_and_time():
@@ -59,10 +61,10 @@ def solve_and_time():
 
 seen, gaps = solve_and_time()
 first = load_results(sim)
-result["first_solve"] = dict(stop_reason=jit.stop_reason(), compiles=list(compiles), ticks=len(gaps) + 1)
+result["first_solve"] = dict(compiles=list(compiles), ticks=len(gaps) + 1)
 result["first_solve"]["p90_gap_s"] = gaps[int(0.9 * (len(gaps) - 1))] if gaps else None
 check("first Solve completed", seen and "status: completed" in seen[0][2], seen)
-check("it ran interpreted to the end", jit.stop_reason() == "stopped", jit.stop_reason())
+check("no kernel ran in FreeCAD's process", jit.stop_reason() is None, jit.stop_reason())
 check("nothing compiled in FreeCAD's process", not compiles, compiles)
 check("the background compile still runs after it", not solve_commands.warm_up_state().get("done"))
 check("the event loop kept ticking", len(gaps) >= 20 and gaps[int(0.9 * (len(gaps) - 1))] < 0.1, gaps[-5:])
@@ -73,8 +75,6 @@ while not solve_commands.warm_up_state().get("done") and time.time() < deadline:
 state = solve_commands.warm_up_state()
 result["warm_up"] = state
 check("background compile finished without error", state.get("done") and "error" not in state, state)
-from MBDWorkbench.solver.integrators import METHODS  # noqa: E402
-
 check("the kernels are in the cache", cold_start.is_cached(METHODS["rk4"].entry_kernel))
 seen, gaps = solve_and_time()
 second = load_results(sim)

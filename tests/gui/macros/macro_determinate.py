@@ -2,10 +2,9 @@
 # The four-bar example (examples/four_bar.FCStd: four revolutes, redundant) is checked: the Check
 # result offers the button, which sets the Simulation's MakeDeterminate; the next Solve relaxes
 # the joints the Check proposed and stores them in the run's summary (no 'redundant' warning).
-# Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window are provided by the runner.
+# Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window, run_with_box are provided by the runner.
 import os
 import shutil
-import time
 
 import MBDWorkbench
 
@@ -16,29 +15,10 @@ from MBDWorkbench.cad.objects import find_simulation
 from MBDWorkbench.commands.solve_commands import SolveCommand
 
 
-def run_with_boxes(command, png, press=None, timeout_ms=120000):
-    """Run ``command``; record (objectName, text) of the message boxes it shows, grab the first to
-    OUT_DIR/<png>.png, press its button called ``press`` (else close it)."""
-    seen = []
-    deadline = time.time() + timeout_ms / 1000.0
-
-    def poll():
-        for widget in QtWidgets.QApplication.topLevelWidgets():
-            if isinstance(widget, QtWidgets.QMessageBox) and widget.isVisible():
-                wait(50)
-                if not seen:
-                    widget.grab().save(os.path.join(OUT_DIR, png + ".png"))
-                button = widget.findChild(QtWidgets.QPushButton, press) if press else None
-                seen.append((widget.objectName(), widget.text(), button is not None))
-                button.click() if button is not None else widget.done(0)
-                return
-        if time.time() < deadline:
-            QtCore.QTimer.singleShot(50, poll)
-
-    QtCore.QTimer.singleShot(50, poll)
-    Gui.runCommand(command)
-    wait(100)
-    return seen
+def run_with_boxes(command, png, press=None):
+    """Run ``command``; (objectName, text, pressed) of the first box it shows, grabbed to
+    OUT_DIR/<png>.png, its button ``press`` clicked (else closed)."""
+    return [(b["name"], b["text"], b["pressed"]) for b in run_with_box(command, png, press)]
 
 
 example = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")

@@ -104,6 +104,13 @@ editor_kind = type_into(sim, "Step", "0.0005")
 check("0.0005 typed into Step keeps 0.0005 s", abs(float(sim.Step) - 0.0005) < 1e-15, (sim.Step, editor_kind))
 step_text = shown_text(sim, "Step")
 check("Step shows 0.0005", step_text is not None and float(step_text.replace(",", "")) == 0.0005, step_text)
+sim.OutputStep = 0.001  # typing goes through the same PropertyPrecision editor as Step's, checked above
+output_text = shown_text(sim, "OutputStep")  # a 1 ms quantity would read "0.00 s" at the default Decimals
+check(
+    "OutputStep 1 ms shows 0.001",
+    float(sim.OutputStep) == 0.001 and output_text is not None and float(output_text.replace(",", "")) == 0.001,
+    output_text,
+)
 sim.EndTime = "0.025 min"  # as the editor of a quantity writes it: value and unit
 check("EndTime given in another unit (0.025 min) is 1.5 s", abs(float(sim.EndTime) - 1.5) < 1e-12, sim.EndTime)
 end_text = shown_text(sim, "EndTime")
@@ -120,6 +127,16 @@ check("density shows kg/m^3", density_text is not None and "kg/m^3" in density_t
 ixx_text = shown_text(body, "Ixx")
 check("inertia shows its unit", ixx_text is not None and "kg" in ixx_text, ixx_text)
 combo = [d for d in mw.findChildren(QtWidgets.QDockWidget) if d.objectName() in ("Combo View", "ComboView")]
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(sim)
+wait(300)
+if data_editor() is not None:  # FreeCAD's default window and dock: the time settings as a user first sees them
+    data_editor().scrollTo(find_row(data_editor(), "OutputStep"))
+wait(200)
+save_window("window_simulation_properties_default")
+if combo:
+    combo[0].grab().save(os.path.join(OUT_DIR, "combo_simulation_properties_default.png"))
+    result["combo_width_default"] = combo[0].width()
 if combo:  # wide enough to read the property names in the screenshot
     mw.resizeDocks([combo[0]], [430], QtCore.Qt.Horizontal)
 Gui.Selection.clearSelection()
@@ -282,6 +299,11 @@ wait(500)
 old_sim = find_simulation(old_doc)
 check("old document: Step is typed now", old_sim.getTypeIdOfProperty("Step") == "App::PropertyPrecision")
 check("old document: Step kept", float(old_sim.Step) == 0.001, old_sim.Step)
+check(
+    "old document: OutputStep (a quantity before) typed and kept",
+    old_sim.getTypeIdOfProperty("OutputStep") == "App::PropertyPrecision" and float(old_sim.OutputStep) == 0.01,
+    old_sim.OutputStep,
+)
 end_time = old_sim.EndTime
 check("old document: EndTime kept, in s", abs(float(end_time) - 2.0) < 1e-12 and end_time.UserString.endswith(" s"))
 check(

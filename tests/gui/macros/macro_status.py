@@ -4,10 +4,9 @@
 # both drivers (nothing stored); with explicit Euler and a coarse step it ends
 # "completed_with_warnings": a non-modal notice, and the Simulation panel lists the violation
 # warning below the status. Each box is grabbed to a PNG before it is closed; the panel too.
-# Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window are provided by the runner.
+# Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window, run_with_box are provided by the runner.
 import os
 import shutil
-import time
 
 import MBDWorkbench
 
@@ -20,34 +19,10 @@ from MBDWorkbench.commands.panels.base import open_panel
 from MBDWorkbench.commands.solve_commands import SolveCommand
 
 
-def icon_name(box):
-    icons = {QtWidgets.QMessageBox.Warning: "warning", QtWidgets.QMessageBox.Information: "information"}
-    icons[QtWidgets.QMessageBox.Critical] = "critical"
-    return icons.get(box.icon(), str(box.icon()))
-
-
-def solve_with_boxes(png, timeout_ms=120000):
-    """Run MBD_Solve; record (objectName, icon, text) of the boxes it shows, grab the first one
-    to OUT_DIR/<png>.png and close it."""
-    seen = []
-    deadline = time.time() + timeout_ms / 1000.0
-
-    def poll():
-        for widget in QtWidgets.QApplication.topLevelWidgets():
-            if isinstance(widget, QtWidgets.QMessageBox) and widget.isVisible():
-                wait(50)
-                if not seen:
-                    widget.grab().save(os.path.join(OUT_DIR, png + ".png"))
-                seen.append((widget.objectName(), icon_name(widget), widget.text(), widget.isModal()))
-                widget.done(0)
-                return
-        if time.time() < deadline:
-            QtCore.QTimer.singleShot(50, poll)
-
-    QtCore.QTimer.singleShot(50, poll)
-    Gui.runCommand("MBD_Solve")
-    wait(100)
-    return seen
+def solve_with_boxes(png):
+    """Run MBD_Solve; (objectName, icon, text, modal) of the first box it shows, grabbed to
+    OUT_DIR/<png>.png and closed."""
+    return [(b["name"], b["icon"], b["text"], b["modal"]) for b in run_with_box("MBD_Solve", png)]
 
 
 example = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
