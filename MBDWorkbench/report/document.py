@@ -506,7 +506,7 @@ def dropped_blocks(dropped: list) -> list[Block]:
         return []
     rows = [
         [
-            f"'{d['joint']}': {d['equation']}",
+            d["equation"],
             f"{g(d['misalignment_deg'], 3)} deg",
             f"{g(d['open'] * 1e3, 3)} mm" if d["unit"] == "m" else f"{g(math.degrees(d['open']), 3)} deg",
         ]

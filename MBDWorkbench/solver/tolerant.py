@@ -229,7 +229,7 @@ def left_open(system: System, skew: dict, Y: np.ndarray, t: float) -> list[dict]
                 dict(
                     joint=system.model.joints[key[0]].name,
                     equation=row_label(system, r),
-                    misalignment_deg=math.degrees(skew[key]),
+                    misalignment_deg=_small(math.degrees(skew[key])),
                     open=abs(float(phi[r])),
                     unit="rad" if system.row_angular[r] else "m",
                 )
