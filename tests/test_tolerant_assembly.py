@@ -124,3 +124,47 @@ def test_an_exactly_planar_model_keeps_the_strict_start():
     res = simulate(from_dict(slider_crank(tilt_deg=0.0, t_end=0.05)))
     assert not any(w.kind == "cad_tolerance" for w in res.warnings)
     assert any(w.kind == "redundant" for w in res.warnings)
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2, 3), (3, 2, 1, 0), (3, 0, 1, 2), (1, 3, 0, 2)])
+def test_the_blamed_joint_does_not_depend_on_the_joints_order(order):
+    """The rail is the odd one out (the three pins' axes agree on the plane of motion, the rail's
+    slide direction leaves it by 1 deg), whichever joint the model lists first."""
+    d = slider_crank(t_end=0.05)
+    d["joints"] = [d["joints"][k] for k in order]
+    w = cad_warning(simulate(from_dict(d)))
+    assert w.elements == ("Slider",), w.message
+    assert degrees_in(w.message) == pytest.approx(1.0, rel=0.02)
+
+
+def test_a_tilted_pivot_is_blamed_when_the_rail_agrees_with_the_other_pins():
+    """The crank's bearing on the ground tilted by 1 deg about x (the crank still drawn square):
+    the pin, wrist and rail agree and the pivot is the odd one out."""
+    d = slider_crank(tilt_deg=0.0, t_end=0.05)
+    a = math.radians(1.0)
+    pivot = d["joints"][0]
+    pivot["frame"]["z_axis"] = [0.0, -math.sin(a), math.cos(a)]
+    pivot["frame"]["x_axis"] = [1.0, 0.0, 0.0]
+    w = cad_warning(simulate(from_dict(d)))
+    assert w.elements == ("pivot",), w.message
+
+
+def test_the_report_lists_the_equations_left_out(tmp_path):
+    """summary.json's dropped_equations and the report's mobility section: the rail's equations,
+    its 1 deg, and their opening at the start (0: the CAD pose lies on the rail)."""
+    import html
+    import json
+
+    from MBDWorkbench.cli import main
+
+    path = tmp_path / "tilted.json"
+    path.write_text(json.dumps(slider_crank(t_end=0.05)))
+    out, report = tmp_path / "run", tmp_path / "report"
+    assert main(["simulate", str(path), "--quiet", "--out", str(out), "--report", str(report)]) == 3
+    dropped = json.loads((out / "summary.json").read_text())["dropped_equations"]
+    assert dropped and {d["joint"] for d in dropped} == {"Slider"}
+    assert all("joint 'Slider'" in d["equation"] for d in dropped)
+    assert max(d["misalignment_deg"] for d in dropped) == pytest.approx(1.0, rel=0.02)
+    assert all(d["open"] < 1e-9 and d["unit"] in ("m", "rad") for d in dropped)
+    page = "".join(p.read_text(encoding="utf-8") for p in report.glob("*.html"))
+    assert "equation left out" in page and all(html.escape(d["equation"]) in page for d in dropped)

@@ -7,9 +7,9 @@ results of a cancelled or failed run) and reads it back; the GUI thread only han
 to the document at the end, and the plot dock shows the new run. So the event loop never
 waits on the run, whose largest gap is measured by tests/gui/test_solve_gaps_gui.py.
 
-The summary box is an information box only for a run whose status is ``completed``; a run
-completed with warnings or cancelled gets a non-modal notice (it blocks nothing) and the
-Simulation panel lists its warnings below its status; a failed run gives a modal warning box,
+A run whose status is ``completed`` gets a non-modal information notice; a run completed with
+warnings or cancelled a non-modal warning notice (neither blocks anything), and the Simulation
+panel lists its warnings below its status; a failed run gives a modal warning box,
 and so does an over-driven model refused before solving, naming the drivers in conflict
 (docs/solver.md, "Run status and quality gate").
 """
@@ -471,7 +471,7 @@ class SolveCommand(Command):
         status, warnings = run_status(stored, error)
         body = run_text(stored, text, error, warnings)
         if error is None and status == COMPLETED:
-            message(translate("MBD", "Solve"), body, name=SUMMARY_BOX)
+            notice_box(translate("MBD", "Solve"), body, SUMMARY_BOX, warning=False)
         elif status in (COMPLETED_WITH_WARNINGS, CANCELLED):
             notice_box(translate("MBD", "Solve"), body + "\n\n" + translate("MBD", PANEL_NOTE), SUMMARY_BOX)
         else:
@@ -482,17 +482,18 @@ PANEL_NOTE = QT_TRANSLATE_NOOP("MBD", "The warnings stay listed in the Simulatio
 _notices: list = []  # the open non-modal notices (kept from the garbage collector)
 
 
-def notice_box(title: str, text: str, name: str) -> None:
-    """A NON-modal QMessageBox with the Warning icon (objectName ``name``): it blocks nothing and
-    closes with OK; also printed to FreeCAD's console as a warning."""
+def notice_box(title: str, text: str, name: str, warning: bool = True) -> None:
+    """A NON-modal QMessageBox (objectName ``name``) with the Warning icon, or the Information
+    icon when ``warning`` is False: it blocks nothing and closes with OK; also printed to
+    FreeCAD's console (as a warning, or a message)."""
     import FreeCAD
 
     QtCore, _, QtWidgets = qt_modules()
-    FreeCAD.Console.PrintWarning("%s: %s\n" % (title, text))
+    (FreeCAD.Console.PrintWarning if warning else FreeCAD.Console.PrintMessage)("%s: %s\n" % (title, text))
     box = QtWidgets.QMessageBox(main_window())
     box.setObjectName(name)
     box.setWindowTitle(title)
-    box.setIcon(QtWidgets.QMessageBox.Warning)
+    box.setIcon(QtWidgets.QMessageBox.Warning if warning else QtWidgets.QMessageBox.Information)
     box.setText(text)
     box.setStandardButtons(QtWidgets.QMessageBox.Ok)
     box.setWindowModality(QtCore.Qt.NonModal)

@@ -183,7 +183,8 @@ def mobility(data: ReportData) -> dict:
     """Mobility and redundancy at the first sample and the singular-configuration scan of
     the solver's mobility analysis (tolerance SAMPLED_RANK_TOL: the sampled states carry the run's
     constraint drift). Returns dict(report (MobilityReport, with the Grubler count),
-    scan (SingularityScan), involved {redundant row: sorted joint/driver names sharing its load})."""
+    scan (SingularityScan), involved {redundant row: sorted joint/driver names sharing its load},
+    dropped (summary.json's 'dropped_equations': the equations a tolerant start left out))."""
     system, Y, t0 = data.system, data.Y, float(data.t[0])
     rep = analysis.mobility(system, Y=Y[0], t=t0, tol=SAMPLED_RANK_TOL)
     scan = analysis.singular_configurations(data, tol=SAMPLED_RANK_TOL)
@@ -195,7 +196,8 @@ def mobility(data: ReportData) -> dict:
         )
         for r in rep.redundant_rows
     }
-    return dict(report=rep, scan=scan, involved=involved)
+    dropped = data.summary.get("dropped_equations") or []
+    return dict(report=rep, scan=scan, involved=involved, dropped=dropped)
 
 
 def _involved(J, kept, r, tol=1e-6):

@@ -4,6 +4,7 @@ ReportData and rendered by both the HTML and the PDF writer, so both hold the sa
 from __future__ import annotations
 
 import datetime
+import math
 import platform
 import re
 from collections.abc import Sequence
@@ -495,7 +496,31 @@ def mobility_blocks(mob: dict) -> list[Block]:
                 "Equations that repeat earlier ones (model order); one valid choice among equivalent ones.",
             )
         )
-    return out
+    return out + dropped_blocks(mob.get("dropped") or [])
+
+
+def dropped_blocks(dropped: list) -> list[Block]:
+    """The redundant equations a tolerant start left out (summary.json 'dropped_equations') and
+    how far the CAD leaves them open."""
+    if not dropped:
+        return []
+    rows = [
+        [
+            d["equation"],
+            f"{g(d['misalignment_deg'], 3)} deg",
+            f"{g(d['open'] * 1e3, 3)} mm" if d["unit"] == "m" else f"{g(math.degrees(d['open']), 3)} deg",
+        ]
+        for d in dropped
+    ]
+    return [
+        Table(
+            ["equation left out", "misaligned by", "open at the start"],
+            rows,
+            "Redundant equations the CAD geometry does not close: the run solved the independent ones only, "
+            "and these carry no load (docs/solver.md, 'Tolerant assembly'). The rank above describes the model "
+            "as drawn. Relax the joints (--relax / 'Make statically determinate') or fix the CAD.",
+        )
+    ]
 
 
 def with_error(peak: float, rec: dict | None, joint: str, key: str) -> str:

@@ -20,8 +20,10 @@ import math
 import numpy as np
 import scipy.linalg
 
+from .analyses.mobility import row_label
 from .errors import AssemblyError
 from .model.catalog import JOINTS
+from .numerics import quaternion
 from .quality import constraint_rank
 from .results.status import RunWarning
 from .system.assembly import BodyMove, apply_increment, assemble, assemble_initial_state, length_scale, scaling
@@ -38,20 +40,92 @@ HINT = "relax it with --relax / 'Make statically determinate', or fix the CAD"
 
 
 def cad_redundant_equations(system: System, Y: np.ndarray, t: float, tol: float = CAD_REDUNDANCY_TOL) -> list:
-    """(joint index, catalogue equation index) of the joint equations within ``tol`` (sine) of the
-    span of the equations before them at the pose Y, time t [s], in row order; [] when only driver
-    equations depend (an over-driven model is no matter of CAD tolerance)."""
+    """(joint index, catalogue equation index) of the joint equations redundant within ``tol``
+    (sine) at the pose Y, time t [s]; [] when only driver equations depend (an over-driven model is
+    no matter of CAD tolerance). Which joint's equations go does not depend on the joints' order:
+    :func:`blamed_joint` picks the odd one out when one joint can carry them all, else the
+    in-order selection of :func:`.system.scaled_rank.independent_rows` decides."""
     if system.m == 0:
         return []
-    dropped = independent_rows(scaled_constraint_jacobian(system, t, Y), tol)[1]
+    J = scaled_constraint_jacobian(system, t, Y)
+    dropped = _joint_equations(system, independent_rows(J, tol)[1])
+    carriers = _carriers(system, J, tol, len(dropped)) if dropped else {}
+    return carriers[blamed_joint(system, Y, carriers)] if carriers else dropped
+
+
+def _joint_equations(system: System, rows) -> list:
+    """(joint index, equation index) of the joint rows among ``rows`` (driver rows left out)."""
     n_joints = len(system.model.joints)
-    return [(int(system.row_owner[r]), int(system.rows[r]["index"])) for r in dropped if system.row_owner[r] < n_joints]
+    return [(int(system.row_owner[r]), int(system.rows[r]["index"])) for r in rows if system.row_owner[r] < n_joints]
+
+
+def _carriers(system: System, J: np.ndarray, tol: float, count: int) -> dict:
+    """{joint index: its equations to drop} of each joint of the dependent set whose own equations
+    can carry all ``count`` redundant ones: with its rows last, the in-order selection drops
+    ``count`` rows, all of that joint."""
+    out = {}
+    for k in _dependent_joints(system, J, tol):
+        mine = system.row_owner == k
+        order = np.r_[np.nonzero(~mine)[0], np.nonzero(mine)[0]]
+        rows = [int(order[i]) for i in independent_rows(J[order], tol)[1]]
+        if len(rows) == count and all(system.row_owner[r] == k for r in rows):
+            out[k] = sorted(_joint_equations(system, rows))
+    return out
+
+
+def _dependent_joints(system: System, J: np.ndarray, tol: float) -> list:
+    """Indices of the joints whose rows take part in the near-dependencies of J (the left singular
+    vectors of singular values below ``tol``, relative to the largest)."""
+    U, sv = scipy.linalg.svd(J, full_matrices=True)[:2]
+    s = np.zeros(J.shape[0])
+    s[: len(sv)] = sv
+    weak = U[:, s <= tol * max(float(s[0]), 1e-300)]
+    rows = np.nonzero(np.linalg.norm(weak, axis=1) > STILL)[0]
+    n_joints = len(system.model.joints)
+    return sorted({int(system.row_owner[r]) for r in rows if system.row_owner[r] < n_joints})
+
+
+def blamed_joint(system: System, Y: np.ndarray, carriers: dict) -> int:
+    """The joint among ``carriers`` whose axis is the odd one out: without it, the axes of the
+    others agree best on one plane of motion (revolute-like axes along its normal, slide directions
+    in it; the least eigenvalue of their misfit). Ties go to the first name in alphabetical order."""
+    axes = {k: a for k in carriers if (a := _planar_axis(system, k, Y)) is not None}
+    others = [_misfit([a for j, a in axes.items() if j != k]) for k in carriers]
+    best = min(others)
+    tied = [k for k, m in zip(carriers, others) if m <= best + 1e-12]
+    return min(tied, key=lambda k: system.model.joints[k].name)
+
+
+def _planar_axis(system: System, k: int, Y: np.ndarray):
+    """('normal' or 'in_plane', the world z axis of joint k's frame on body_i at Y) for a joint
+    turning about its z axis (normal to a planar motion) or sliding along it (in that plane);
+    None for other joints."""
+    j = system.model.joints[k]
+    coordinates = JOINTS[j.type].coordinates
+    kind = "normal" if "angle" in coordinates else "in_plane" if coordinates == ("displacement",) else None
+    if kind is None:
+        return None
+    z = system.joint_local_frames(j, f"joints[{k}]")["zi"]
+    b = system.body_index(j.body_i)
+    if b >= 0:
+        z = quaternion.matrix(Y[7 * b + 3 : 7 * b + 7]) @ z
+    return kind, z / np.linalg.norm(z)
+
+
+def _misfit(axes: list) -> float:
+    """How far the axes miss one common plane: the least eigenvalue of sum (I - a a^T) over the
+    normal axes plus sum d d^T over the in-plane ones (0 when they all fit; sin^2 of a tilt)."""
+    M = np.zeros((3, 3))
+    for kind, a in axes:
+        M += np.eye(3) - np.outer(a, a) if kind == "normal" else np.outer(a, a)
+    return float(np.linalg.eigvalsh(M)[0])
 
 
 def misalignments(system: System, reduced: System, Y: np.ndarray, t: float) -> dict:
     """{(joint index, equation index): angle [rad]} of each dropped equation: the largest sine,
     over the motions the kept joint equations allow, of the dropped equation's rate relative to
-    the speed of the bodies it binds (their 6 velocity columns each, dimensionless). A slider rail
+    the speed of the bodies it binds (their 6 velocity columns each, dimensionless) and to its
+    own gradient (its linear columns for a length equation, angular ones for an angle equation). A slider rail
     1 deg off the plane of a planar mechanism gives 1 deg. Measured at the assembled state Y, or,
     where those bodies do not move there (a dead centre), a few small moves along the free motion
     further (drivers released)."""
@@ -89,9 +163,16 @@ def _misalignments_at(system: System, free: System, Y: np.ndarray, t: float) -> 
         if N.shape[1] and np.linalg.norm(B) > STILL * np.linalg.norm(N):
             moving = True
             c = np.linalg.lstsq(B.T @ B, a, rcond=1e-12)[0]
-            sine = math.sqrt(max(0.0, float(a @ c))) / max(float(np.linalg.norm(J[r])), 1e-300)
+            sine = math.sqrt(max(0.0, float(a @ c))) / max(_own_norm(J[r], cols, system.row_angular[r]), 1e-300)
         out[key] = math.asin(min(1.0, sine))
     return (out if moving else None), N
+
+
+def _own_norm(row: np.ndarray, cols: list, angular: bool) -> float:
+    """Norm of a dimensionless Jacobian row over its own kind of columns: angular velocity for an
+    angle row, linear velocity for a length row (whose lever-arm terms would understate the sine)."""
+    own = [c for c in cols if (c % 6 >= 3) == bool(angular)]
+    return float(np.linalg.norm(row[own]))
 
 
 def locked_by_tolerance(system: System, Y_nominal: np.ndarray, Y: np.ndarray, t: float) -> bool:
@@ -130,7 +211,30 @@ def tolerant_start(system: System, Y: np.ndarray, t: float) -> tuple[System, np.
             f"tolerance (sine {CAD_REDUNDANCY_TOL:g}) with its redundant equations left out; check its geometry",
             [(too_open, 0.0)],
         )
-    return reduced, Y1, moves, open_warning(system, misalignments(system, reduced, Y1, t), Y1, t)
+    skew = misalignments(system, reduced, Y1, t)
+    reduced.cad_open = left_open(system, skew, Y1, t)
+    return reduced, Y1, moves, open_warning(system, skew, Y1, t)
+
+
+def left_open(system: System, skew: dict, Y: np.ndarray, t: float) -> list[dict]:
+    """One record per dropped equation (summary.json 'dropped_equations', the report's mobility
+    section): joint, equation (its description), misalignment [deg] and how far the CAD leaves it
+    open at the assembled start (t [s], Y): 'open' in 'unit' (m or rad)."""
+    phi = system.constraint_residual(t, Y)
+    out = []
+    for r, row in enumerate(system.rows):
+        key = (int(row["owner"]), row.get("index"))
+        if key in skew:
+            out.append(
+                dict(
+                    joint=system.model.joints[key[0]].name,
+                    equation=row_label(system, r),
+                    misalignment_deg=_small(math.degrees(skew[key])),
+                    open=abs(float(phi[r])),
+                    unit="rad" if system.row_angular[r] else "m",
+                )
+            )
+    return out
 
 
 def _beyond_tolerance(system: System, dropped, Y: np.ndarray, t: float) -> str:

@@ -94,3 +94,70 @@ def test_example_scripts_write_documents(App, script, tmp_path):
 
     model = model_from_document_file(out)
     assert len(model.bodies) >= 1 and len(model.joints) >= 1
+
+
+SHIPPED = sorted(f for f in os.listdir(os.path.join(REPO, "examples")) if f.endswith(".FCStd"))
+EXPLICIT_FRAMES = {"ankle.FCStd"}  # its joints are typed frames from AnkleGeometry (docs/workbench.md)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_example_carries_its_view_and_a_camera(name):
+    """GuiDocument.xml (written by tools/save_example_views.py from the GUI) with the view
+    providers of the document's objects and a camera."""
+    import re
+    import zipfile
+
+    with zipfile.ZipFile(os.path.join(REPO, "examples", name)) as z:
+        gui = z.read("GuiDocument.xml").decode("utf-8")
+        objects = set(re.findall(r'<Object type="[^"]*" name="([^"]*)"', z.read("Document.xml").decode("utf-8")))
+    assert re.search(r'<Camera settings="[^"]*(Orthographic|Perspective)Camera[^"]*position', gui), name
+    providers = set(re.findall(r'<ViewProvider name="([^"]*)"', gui))
+    assert objects and objects <= providers, sorted(objects - providers)
+
+
+@pytest.mark.parametrize("name", [n for n in SHIPPED if n not in EXPLICIT_FRAMES])
+def test_shipped_example_joints_follow_their_parts(App, name):
+    """Each joint refers to its parts' sub-elements: a native joint through References1/2 (links
+    to a part's Edge/Face/Vertex), an imported one through its Assembly joint (whose references
+    are); moving a native joint's part moves its origin and axis by the same placement."""
+    from MBDWorkbench.cad.joint_references import is_parametric, joint_frames
+    from MBDWorkbench.cad.objects import find_objects
+
+    doc = App.openDocument(os.path.join(REPO, "examples", name))
+    try:
+        joints = find_objects(doc, "Joint")
+        assert joints
+        for joint in joints:
+            source = str(getattr(joint, "Reference1", "") or "")
+            if source.startswith("assembly joint "):
+                assembly_joint = doc.getObject(source.split()[-1])
+                if assembly_joint is None or not hasattr(assembly_joint, "Reference1"):
+                    continue  # FreeCAD 0.20 reads the Assembly's objects as placeholders
+                subs = [s for ref in (assembly_joint.Reference1, assembly_joint.Reference2) for s in ref[1]]
+            else:
+                assert is_parametric(joint), joint.Label
+                refs = [r for r in (joint.References1, joint.References2) if r]
+                subs = [s for _, ss in refs for s in ss]
+            assert subs and all(re_element(s) for s in subs), (joint.Label, subs)
+        moved = [j for j in joints if is_parametric(j) and j.References2]
+        for joint in moved[:1]:
+            root, (sub,) = joint.References2
+            part = root.getSubObject(sub, retType=1) if sub.count(".") > 1 else root
+            before = joint_frames(joint)[0]
+            shift = App.Placement(App.Vector(5, -3, 2), App.Rotation(App.Vector(1, 2, 0), 10))
+            part.Placement = shift.multiply(part.Placement)
+            doc.recompute()
+            after = joint_frames(joint)[0]
+            expected = shift.multiply(before)
+            assert (after.Base - expected.Base).Length < 1e-9, joint.Label
+            z = App.Vector(0, 0, 1)  # the joint's axis (a circle's frame has no preferred x about it)
+            assert (after.Rotation.multVec(z) - expected.Rotation.multVec(z)).Length < 1e-12, joint.Label
+    finally:
+        App.closeDocument(doc.Name)
+
+
+def re_element(sub: str) -> bool:
+    """Whether a sub-element path ends with a vertex, edge or face name."""
+    import re
+
+    return re.search(r"(Vertex|Edge|Face)\d+$", sub) is not None

@@ -1,7 +1,8 @@
-"""The run status in the real FreeCAD GUI (tests/gui/macros/macro_status.py): Solve shows an
-information box only for a 'completed' run; an over-driven document (two motors on one pivot)
-is refused in a warning box naming both drivers; a run with warnings gets a non-modal notice and
-the Simulation panel lists its warnings below the status. About 20 s. Set MBD_GUI_ARTIFACTS=<dir>
+"""The run status in the real FreeCAD GUI (tests/gui/macros/macro_status.py): Solve shows a
+non-modal information notice for a 'completed' run; an over-driven document (two motors on one
+pivot) is refused in a modal warning box naming both drivers; a run with warnings gets a
+non-modal warning notice and the Simulation panel lists its warnings below the status, with no
+modal box open. About 20 s. Set MBD_GUI_ARTIFACTS=<dir>
 to keep the grabbed dialogs."""
 
 import sys

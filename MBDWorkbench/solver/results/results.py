@@ -641,6 +641,7 @@ class Results:
             warnings=[w.to_dict() for w in getattr(self, "warnings", [])],
             accuracy=self.accuracy,
             relaxations=list(getattr(self.model, "relaxations", [])),
+            dropped_equations=list(getattr(self.system, "cad_open", [])),
             versions=software_versions(),
         )
 
