@@ -108,7 +108,13 @@ def main() -> None:
     p.add_argument("--integrators", nargs="*", default=INTEGRATORS)
     p.add_argument("--t-end", type=float, help="end time [s] of every run (default: the example's)")
     p.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "accuracy_cost"))
+    p.add_argument("--render", action="store_true", help="only rewrite the .md from the .json")
     args = p.parse_args()
+    if args.render:
+        with open(args.out + ".json") as f:
+            saved = json.load(f)
+        write_markdown(args.out, saved["meta"], saved["rows"])
+        return
     os.environ.pop(accuracy.ENV, None)
     rows = []
     for name in args.examples:
@@ -124,15 +130,20 @@ def main() -> None:
     )
     with open(args.out + ".json", "w") as f:
         json.dump(dict(meta=meta, rows=rows), f, indent=1)
-    with open(args.out + ".md", "w") as f:
+    write_markdown(args.out, meta, rows)
+
+
+def write_markdown(out: str, meta: dict, rows: list[dict]) -> None:
+    with open(out + ".md", "w") as f:
         f.write(
             "# Cost of the accuracy estimate\n\n"
             f"`bench/accuracy_cost.py`, {meta['date']}, {meta['cpus']} CPUs, load average after "
             f"{meta['load_after'][0]:.1f}. Each example at its own settings (t_end: see the table), "
-            "without (`off`) and with (`on`) the "
-            "estimate, after a warm-up run; CPU = this process + the companion process. "
-            "**Measured on a loaded machine** (other jobs on the 2 cores: the `load avg` column), so the wall "
-            "ratios are pessimistic; the lead reruns it on a quiet machine.\n\n"
+            "without (`off`) and with (`on`) the estimate, after a warm-up run; CPU = this process + the "
+            "companion (a forked child). **Measured on a loaded machine** (other jobs on the 2 cores: the "
+            "`load avg` column), so the measured wall ratios are pessimistic; `quiet wall ratio` is the one "
+            "expected on a quiet 2-core machine from the CPU profile: (max(CPU off, CPU companion) + CPU "
+            "this process spent after the run) / CPU off.\n\n"
         )
         f.write(table(rows) + "\n")
 

@@ -144,13 +144,17 @@ def test_richardson_factors_follow_the_steps_per_output_interval():
 
 def test_the_2h_plan_checks_the_asymptotic_range_at_4h_and_falls_back_to_half_steps():
     s = load(PENDULUM).settings
-    s.integrator, s.step, s.output_step = "cros", 1e-3, 1e-2  # steps per output interval: 10, 5, 3
+    s.integrator, s.step, s.output_step, s.t_end = "cros", 1e-3, 1e-2, 0.5  # steps per output interval: 10, 5, 3
     p = accuracy.plan(s)
     h1, h2, h4 = 1e-3, 2e-3, 1e-2 / 3
-    assert p.check == {"step": 4e-3} and p.expected_ratio == pytest.approx((h4**2 - h2**2) / (h2**2 - h1**2))
+    assert p.check == {"step": 4e-3, "output_step": 1e-2}
+    assert p.expected_ratio == pytest.approx((h4**2 - h2**2) / (h2**2 - h1**2))
     assert p.fallback.method == "richardson_half" and p.fallback.overrides == {"step": 5e-4}
-    assert p.legs() == [{"step": 2e-3}, {"step": 4e-3}]
-    s.output_step = 2e-3  # 2 steps per interval; at 2h and 4h one each: nothing to check
+    assert p.legs() == [{"step": 2e-3}, p.check]
+    s.t_end = 4.0  # 400 output times: the check records every 8th (accuracy.CHECK_OUTPUTS = 50), 20 steps of 4 ms each
+    p = accuracy.plan(s)
+    assert p.check == {"step": 4e-3, "output_step": pytest.approx(0.08)} and p.expected_ratio == pytest.approx(4.0)
+    s.output_step, s.t_end = 2e-3, 0.1  # 2 steps per interval, at 2h and 4h one each: nothing to check
     assert accuracy.plan(s).check is None and accuracy.plan(s).legs() == [{"step": 2e-3}]
 
 

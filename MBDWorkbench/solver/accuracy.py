@@ -53,6 +53,9 @@ IN_PROCESS_S = 1.0
 # the 2h estimate is trusted when it is within these factors of the estimate by the observed order (below: an
 # underestimate, fall back to h/2; above: on the safe side, cros's positions on the pendulum converge at order 3: 2.3)
 ASYMPTOTIC = (0.5, 3.0)
+# the 4h check records about this many output times (a multiple of output_step apart): the work at each output time
+# (reactions, rank monitor, results) weighs as much as the steps in short runs; the check needs positions only
+CHECK_OUTPUTS = 50
 ROUND_OFF_M = 1e-12  # position differences [m] below this are round-off: no asymptotic range to check
 
 
@@ -106,10 +109,14 @@ def plan(settings) -> Plan:
     n_long = steps_per_output(settings, 2.0 * h)
     r = n / n_long
     check, expected = None, 0.0
-    n_check = steps_per_output(settings, 4.0 * h)
-    if n_check < n_long:  # the effective steps [s] at h, 2h, 4h: errors C h^p in the asymptotic range
-        h1, h2, h4 = (settings.output_step / k for k in (n, n_long, n_check))
-        check, expected = dict(step=4.0 * h), (h4**order - h2**order) / (h2**order - h1**order)
+    check_output = settings.output_step * max(1, int(settings.t_end / settings.output_step + 1e-9) // CHECK_OUTPUTS)
+    n_check = max(1, math.ceil(check_output / (4.0 * h) - 1e-9))
+    h1, h2, h4 = settings.output_step / n, settings.output_step / n_long, check_output / n_check  # effective steps [s]
+    if h4 > h2 * (1.0 + 1e-9):  # errors C h^p in the asymptotic range
+        check, expected = (
+            dict(step=4.0 * h, output_step=check_output),
+            (h4**order - h2**order) / (h2**order - h1**order),
+        )
     return Plan(
         "richardson_2h",
         f"Richardson estimate from a companion run at twice the step ({settings.output_step / n_long:g} s), "
@@ -117,7 +124,7 @@ def plan(settings) -> Plan:
         dict(step=2.0 * h),
         1.0 / (r**order - 1.0),
         hint,
-        1.0 / r + (n_check / n if check else 0.0),
+        1.0 / r + (h1 / h4 if check else 0.0),
         check,
         expected,
         half,
@@ -161,6 +168,7 @@ def outside_asymptotic_range(plan_: Plan, main: dict, first: dict, check: dict) 
     order, |y_h - y_2h| / (rho - 1), and the formula's (expected ratio E) are close enough:
     (rho - 1) / (E - 1) within :data:`ASYMPTOTIC`, or when the differences are at round-off level
     (below :data:`ROUND_OFF_M`)."""
+    main, first = at_times(main, check["t"]), at_times(first, check["t"])
     d1, d2 = largest_distance(main, first), largest_distance(first, check)
     if d2 < ROUND_OFF_M:
         return ""
@@ -172,6 +180,14 @@ def outside_asymptotic_range(plan_: Plan, main: dict, first: dict, check: dict) 
         f"the companions at twice and four times the step were outside the asymptotic range "
         f"(|y_2h - y_4h| / |y_h - y_2h| = {rho:.3g}, {plan_.expected_ratio:.3g} expected)"
     )
+
+
+def at_times(samples: dict, t: np.ndarray) -> dict:
+    """The positions and times of ``samples`` at the times ``t`` [s] (a subset of its own)."""
+    k = np.clip(np.searchsorted(samples["t"], t - 1e-9), 0, len(samples["t"]) - 1)
+    if not np.allclose(samples["t"][k], t, atol=1e-9):
+        raise ValueError("the check's output times are not among the run's")
+    return dict(t=samples["t"][k], position=samples["position"][k])
 
 
 def largest_distance(a: dict, b: dict) -> float:
@@ -550,7 +566,10 @@ def fallback_reason(plan_: Plan, main: dict, found: list) -> str:
     check, check_info = rest[0]
     if check is None:
         return f"the check at four times the step ended {check_info['status']}"
-    return outside_asymptotic_range(plan_, main, first, check)
+    try:
+        return outside_asymptotic_range(plan_, main, first, check)
+    except ValueError as e:
+        return str(e)
 
 
 # ----------------------------------------------------------------------------- display
