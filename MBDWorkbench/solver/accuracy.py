@@ -381,9 +381,12 @@ def quiet(target) -> None:
 
 def can_fork() -> bool:
     """Whether the companion may be forked from this process: a platform with fork, a single
-    thread (a fork copies no other thread, and their locks may be held), and no FreeCAD or Qt
-    loaded (their event loops and GL contexts are not fork-safe: the GUI spawns a process)."""
+    thread (a fork copies no other thread, and their locks may be held: Dask workers run tasks in
+    threads), not a daemonic multiprocessing worker (it may have no children), and no FreeCAD or
+    Qt loaded (their event loops and GL contexts are not fork-safe: the GUI spawns a process)."""
     if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() != 1:
+        return False
+    if multiprocessing.current_process().daemon:
         return False
     return not any(name in sys.modules for name in ("FreeCAD", "FreeCADGui", "PySide", "PySide2", "PySide6"))
 
