@@ -140,6 +140,10 @@ def test_richardson_factors_follow_the_steps_per_output_interval():
     assert accuracy.plan(s).overrides == {"rtol": s.resolved().rtol / 100, "atol": s.atol / 100}
     s.integrator = "lsoda"  # lsoda's error need not fall with its tolerance: 1e4 x tighter
     assert accuracy.plan(s).overrides == {"rtol": s.resolved().rtol / 1e4, "atol": s.atol / 1e4}
+    s.integrator = "galpha"  # 10 x tighter; its error falls about 2.3 times per tenfold rtol
+    p = accuracy.plan(s)
+    assert p.overrides == {"rtol": s.resolved().rtol / 10, "atol": s.atol / 10}
+    assert p.factor == pytest.approx(1 / (1 - 1 / 2.3))
 
 
 def test_the_2h_plan_checks_the_asymptotic_range_at_4h_and_falls_back_to_half_steps():
