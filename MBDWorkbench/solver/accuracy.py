@@ -1,16 +1,20 @@
 """The accuracy estimate of a run (issue 31; docs/solver.md, "Accuracy estimate").
 
-A *companion* run of the same model solves it a second time: in another process
-(:mod:`.companion`) started with the main run, or in the run's process after it (one CPU, a cold
-Numba cache, a short run: :class:`Companion`); the two are compared at the output times:
+*Companion* runs of the same model solve it again: started with the main run in the background,
+a forked child of the run's process (:class:`Forked`) or, where forking is unsafe (FreeCAD, other
+threads), a new process (:mod:`.companion`); or in the run's process after it (one CPU, a cold
+Numba cache, a short run where a new process would cost more: :class:`Companion`). They are
+compared with the run at the output times:
 
-- fixed-step integrators (euler, symplectic_euler, rk4, rk4_tree, cros, of order p): the
-  companion takes steps r = 2 times longer and Richardson's formula gives the main run's error
-  err(h) ~ |y_h - y_rh| / (r^p - 1) (``richardson_2h``); when an output interval holds a single
-  step the companion takes half steps instead, err(h) ~ |y_h - y_h/r| r^p / (r^p - 1)
-  (``richardson_half``);
+- fixed-step integrators (euler, symplectic_euler, rk4, rk4_tree, cros, of order p): a companion
+  takes steps r = 2 times longer and Richardson's formula gives the main run's error
+  err(h) ~ |y_h - y_rh| / (r^p - 1) (``richardson_2h``), checked by a second one at 4h
+  (:func:`outside_asymptotic_range`); when the check fails, a companion fails, or an output
+  interval holds a single step, a companion at half steps gives
+  err(h) ~ |y_h - y_h/r| r^p / (r^p - 1) (``richardson_half``);
 - adaptive ones (bdf, radau, lsoda, galpha): the companion runs with rtol and atol divided by
-  TIGHTEN and est = |y - y_tight| (``tight_companion``).
+  TIGHTEN (:data:`TIGHTER` for lsoda and galpha) and est = |y - y_tight| (``tight_companion``;
+  scaled by :data:`REDUCTION` for galpha).
 
 The estimate (:func:`compare`) is the largest difference over the output times of: each moving
 body's CoG [m], its orientation (rotation angle between the two [rad]), each joint's reaction
