@@ -129,7 +129,7 @@ def test_warning_when_the_tolerance_is_below_the_error_and_none_above():
 
 def test_richardson_factors_follow_the_steps_per_output_interval():
     s = load(PENDULUM).settings
-    s.integrator, s.step, s.output_step = "cros", 1e-3, 1e-2
+    s.integrator, s.step, s.output_step, s.t_end = "cros", 1e-3, 1e-2, 3.0
     assert accuracy.plan(s).method == "richardson_2h" and accuracy.plan(s).factor == pytest.approx(1 / 3)
     s.output_step = 3e-3  # 3 steps, the companion 2: r = 1.5
     assert accuracy.plan(s).factor == pytest.approx(1 / (1.5**2 - 1))
@@ -158,8 +158,18 @@ def test_the_2h_plan_checks_the_asymptotic_range_at_4h_and_falls_back_to_half_st
     s.t_end = 4.0  # 400 output times: the check records every 8th (accuracy.CHECK_OUTPUTS = 50), 20 steps of 4 ms each
     p = accuracy.plan(s)
     assert p.check == {"step": 4e-3, "output_step": pytest.approx(0.08)} and p.expected_ratio == pytest.approx(4.0)
-    s.output_step, s.t_end = 2e-3, 0.1  # 2 steps per interval, at 2h and 4h one each: nothing to check
+    s.t_end = 4.01  # 401 output times, a prime: the check records them all (its times must be the run's)
+    assert accuracy.check_output_step(s) == pytest.approx(4.01 / 401)
+    s.t_end, s.output_step, s.step = 0.5, 0.04, 0.01  # t_end divided evenly: 12 intervals of 41.7 ms, 5, 3, 2 steps
+    h1, h2, h4 = (0.5 / 12 / k for k in (5, 3, 2))
+    assert accuracy.plan(s).expected_ratio == pytest.approx((h4**2 - h2**2) / (h2**2 - h1**2))
+    assert accuracy.plan(s).factor == pytest.approx(1 / ((5 / 3) ** 2 - 1))
+    s.output_step, s.t_end, s.step = 2e-3, 0.1, 1e-3  # 2 steps per interval, at 2h and 4h one each: no check
     assert accuracy.plan(s).check is None and accuracy.plan(s).legs() == [{"step": 2e-3}]
+    s.step = 5e-3  # a step longer than the output interval is shortened to it: the companion at half of that
+    assert accuracy.plan(s).overrides == {"step": pytest.approx(1e-3)} and accuracy.plan(s).factor == pytest.approx(
+        4 / 3
+    )
 
 
 def samples_with_error(error: float) -> dict:
@@ -303,5 +313,13 @@ def test_the_spawned_companion_runs_each_leg(monkeypatch):
     monkeypatch.setattr(accuracy, "can_fork", lambda: False)
     monkeypatch.setattr(accuracy, "IN_PROCESS_S", 0.0)
     res = simulate(load(PENDULUM), t_end=2.0, step=0.01, output_step=0.04)
+    assert res.accuracy["method"] == "richardson_2h", res.accuracy["description"]
+    assert within_factor_3(res.accuracy["position_error_m"], pendulum_true_errors(res)[0])
+
+
+def test_output_step_not_dividing_t_end():
+    """t_end = 0.5 s at output_step 0.04 s: the run's output interval is 0.5 / 12 s (5 steps of
+    10 ms each, 3 at 2h, 2 at 4h); the check's expected ratio follows, the 2h estimate stands."""
+    res = simulate(load(PENDULUM), t_end=0.5, step=0.01, output_step=0.04)
     assert res.accuracy["method"] == "richardson_2h", res.accuracy["description"]
     assert within_factor_3(res.accuracy["position_error_m"], pendulum_true_errors(res)[0])

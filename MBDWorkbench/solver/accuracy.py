@@ -96,10 +96,24 @@ class Plan:
         return [self.overrides] + ([self.check] if self.check else [])
 
 
+def output_count(settings) -> int:
+    """Output intervals [-] of a run: t_end divided evenly, about output_step apart (simulate._output_times)."""
+    return max(1, int(round(settings.t_end / settings.output_step)))
+
+
 def steps_per_output(settings, step: float) -> int:
-    """Steps [-] a fixed-step integrator takes per output interval with ``step`` [s] (the step is
-    shortened so that output times are hit: simulate._Pace)."""
-    return max(1, math.ceil(settings.output_step / step - 1e-9))
+    """Steps [-] a fixed-step integrator takes per output interval (t_end / :func:`output_count`)
+    with ``step`` [s] (the step is shortened so that output times are hit: simulate._Pace)."""
+    return max(1, math.ceil(settings.t_end / output_count(settings) / step - 1e-9))
+
+
+def check_output_step(settings) -> float:
+    """Output step [s] of the 4h check: every k-th output time of the run, k the smallest divisor of
+    the run's output count leaving at most :data:`CHECK_OUTPUTS` (all of them when that leaves
+    fewer than 10)."""
+    n = output_count(settings)
+    k = next(k for k in range(max(1, math.ceil(n / CHECK_OUTPUTS)), n + 1) if n % k == 0)
+    return settings.t_end / (n // k if n // k >= 10 else n)
 
 
 def plan(settings) -> Plan:
@@ -117,9 +131,9 @@ def plan(settings) -> Plan:
     n_long = steps_per_output(settings, 2.0 * h)
     r = n / n_long
     check, expected = None, 0.0
-    check_output = settings.output_step * max(1, int(settings.t_end / settings.output_step + 1e-9) // CHECK_OUTPUTS)
+    interval, check_output = settings.t_end / output_count(settings), check_output_step(settings)
     n_check = max(1, math.ceil(check_output / (4.0 * h) - 1e-9))
-    h1, h2, h4 = settings.output_step / n, settings.output_step / n_long, check_output / n_check  # effective steps [s]
+    h1, h2, h4 = interval / n, interval / n_long, check_output / n_check  # effective steps [s]
     if h4 > h2 * (1.0 + 1e-9):  # errors C h^p in the asymptotic range
         check, expected = (
             dict(step=4.0 * h, output_step=check_output),
@@ -127,8 +141,7 @@ def plan(settings) -> Plan:
         )
     return Plan(
         "richardson_2h",
-        f"Richardson estimate from a companion run at twice the step ({settings.output_step / n_long:g} s), "
-        f"order {order}",
+        f"Richardson estimate from a companion run at twice the step ({interval / n_long:g} s), order {order}",
         dict(step=2.0 * h),
         1.0 / (r**order - 1.0),
         hint,
@@ -143,6 +156,7 @@ def half_plan(settings, h: float, order: int, hint: str) -> Plan:
     """Richardson from the finer side: a companion at h/2 (twice the run's cost), err(h) ~
     |y_h - y_h/r| r^p / (r^p - 1); in the asymptotic range or not, it stays within a factor 2 of
     the error as long as the companion's error is well below the run's."""
+    h = min(h, settings.t_end / output_count(settings))  # a step beyond the output interval is shortened to it
     r = steps_per_output(settings, 0.5 * h) / steps_per_output(settings, h)
     return Plan(
         "richardson_half",
