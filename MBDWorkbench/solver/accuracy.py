@@ -1,16 +1,20 @@
 """The accuracy estimate of a run (issue 31; docs/solver.md, "Accuracy estimate").
 
-A *companion* run of the same model solves it a second time: in another process
-(:mod:`.companion`) started with the main run, or in the run's process after it (one CPU, a cold
-Numba cache, a short run: :class:`Companion`); the two are compared at the output times:
+*Companion* runs of the same model solve it again: started with the main run in the background,
+a forked child of the run's process (:class:`Forked`) or, where forking is unsafe (FreeCAD, other
+threads), a new process (:mod:`.companion`); or in the run's process after it (one CPU, a cold
+Numba cache, a short run where a new process would cost more: :class:`Companion`). They are
+compared with the run at the output times:
 
-- fixed-step integrators (euler, symplectic_euler, rk4, rk4_tree, cros, of order p): the
-  companion takes steps r = 2 times longer and Richardson's formula gives the main run's error
-  err(h) ~ |y_h - y_rh| / (r^p - 1) (``richardson_2h``); when an output interval holds a single
-  step the companion takes half steps instead, err(h) ~ |y_h - y_h/r| r^p / (r^p - 1)
-  (``richardson_half``);
+- fixed-step integrators (euler, symplectic_euler, rk4, rk4_tree, cros, of order p): a companion
+  takes steps r = 2 times longer and Richardson's formula gives the main run's error
+  err(h) ~ |y_h - y_rh| / (r^p - 1) (``richardson_2h``), checked by a second one at 4h
+  (:func:`outside_asymptotic_range`); when the check fails, a companion fails, or an output
+  interval holds a single step, a companion at half steps gives
+  err(h) ~ |y_h - y_h/r| r^p / (r^p - 1) (``richardson_half``);
 - adaptive ones (bdf, radau, lsoda, galpha): the companion runs with rtol and atol divided by
-  TIGHTEN and est = |y - y_tight| (``tight_companion``).
+  TIGHTEN (:data:`TIGHTER` for lsoda and galpha) and est = |y - y_tight| (``tight_companion``;
+  scaled by :data:`REDUCTION` for galpha).
 
 The estimate (:func:`compare`) is the largest difference over the output times of: each moving
 body's CoG [m], its orientation (rotation angle between the two [rad]), each joint's reaction
@@ -22,12 +26,15 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -40,10 +47,24 @@ ENV = "MBD_ACCURACY"  # "off": no companion run whatever the settings (test suit
 ORDERS = {"euler": 1, "symplectic_euler": 1, "rk4": 4, "rk4_tree": 4, "cros": 2}  # fixed-step: order p
 TIGHTEN = 100.0  # adaptive integrators: the companion's rtol and atol are the run's / TIGHTEN (10 was too
 # little for SciPy's BDF: its error fell only 1.4 times, the estimate was 0.3 x the true error)
+# lsoda's error need not fall with its tolerance (IFToMM A05: 5.4e-6 m at rtol 1e-6, 1.7e-5 m at 1e-8, 3.6e-6 m at
+# 1e-9, 1.1e-7 m at 1e-10) while its cost hardly grows (1.6, 1.8, 2.0, 1.7 s CPU): its companion is 1e4 x tighter
+TIGHTER = {"lsoda": 1e4, "galpha": 10.0}
+# galpha's error falls about this many times per tenfold tighter rtol (measured: IFToMM A01 2.5, A02 2.2 from 1e-7 to
+# 1e-8), so its 10 x tighter companion's difference is (1 - 1 / REDUCTION) x the error: divided by that; a 100 x
+# companion cost 1.4-2.2 x the run's CPU, a 10 x one 1.1-1.3 x
+REDUCTION = {"galpha": 2.3}
 POLL_S = 0.05  # wall time [s] between two looks at the companion while waiting for it
 # a companion expected to take less than this wall time [s] runs in the run's process after it rather than in a
 # process of its own (starting one and importing the solver take about 1 s of CPU, 2-4 s of wall time under load)
 IN_PROCESS_S = 1.0
+# the 2h estimate is trusted when it is within these factors of the estimate by the observed order (below: an
+# underestimate, fall back to h/2; above: on the safe side, cros's positions on the pendulum converge at order 3: 2.3)
+ASYMPTOTIC = (0.5, 3.0)
+# the 4h check records about this many output times (a multiple of output_step apart): the work at each output time
+# (reactions, rank monitor, results) weighs as much as the steps in short runs; the check needs positions only
+CHECK_OUTPUTS = 50
+ROUND_OFF_M = 1e-12  # position differences [m] below this are round-off: no asymptotic range to check
 
 
 def enabled(settings) -> bool:
@@ -55,7 +76,10 @@ def enabled(settings) -> bool:
 @dataclass(frozen=True)
 class Plan:
     """How a run's error is estimated: the companion's setting ``overrides``, the ``factor``
-    turning |main - companion| into the main run's error, the ``method`` name and a sentence."""
+    turning |main - companion| into the main run's error, the ``method`` name and a sentence.
+    Fixed-step plans at 2h also carry a ``check`` companion (4h) whose difference to the 2h one
+    should be ``expected_ratio`` times the 2h one's to the run (the asymptotic range), and the
+    ``fallback`` plan (h/2) used when it is not or when a companion fails."""
 
     method: str
     description: str
@@ -63,12 +87,33 @@ class Plan:
     factor: float
     hint: str
     cost: float = 1.0  # the companion's work relative to the run's (about)
+    check: dict | None = None
+    expected_ratio: float = 0.0
+    fallback: Plan | None = None
+
+    def legs(self) -> list[dict]:
+        """The setting overrides of each companion run: the companion, then the check if any."""
+        return [self.overrides] + ([self.check] if self.check else [])
+
+
+def output_count(settings) -> int:
+    """Output intervals [-] of a run: t_end divided evenly, about output_step apart (simulate._output_times)."""
+    return max(1, int(round(settings.t_end / settings.output_step)))
 
 
 def steps_per_output(settings, step: float) -> int:
-    """Steps [-] a fixed-step integrator takes per output interval with ``step`` [s] (the step is
-    shortened so that output times are hit: simulate._Pace)."""
-    return max(1, math.ceil(settings.output_step / step - 1e-9))
+    """Steps [-] a fixed-step integrator takes per output interval (t_end / :func:`output_count`)
+    with ``step`` [s] (the step is shortened so that output times are hit: simulate._Pace)."""
+    return max(1, math.ceil(settings.t_end / output_count(settings) / step - 1e-9))
+
+
+def check_output_step(settings) -> float:
+    """Output step [s] of the 4h check: every k-th output time of the run, k the smallest divisor of
+    the run's output count leaving at most :data:`CHECK_OUTPUTS` (all of them when that leaves
+    fewer than 10)."""
+    n = output_count(settings)
+    k = next(k for k in range(max(1, math.ceil(n / CHECK_OUTPUTS)), n + 1) if n % k == 0)
+    return settings.t_end / (n // k if n // k >= 10 else n)
 
 
 def plan(settings) -> Plan:
@@ -77,30 +122,42 @@ def plan(settings) -> Plan:
     name, h = settings.integrator, float(settings.step)
     order = ORDERS.get(name)
     if order is None:
-        rtol, atol = settings.rtol / TIGHTEN, settings.atol / TIGHTEN
-        return Plan(
-            "tight_companion",
-            f"difference to a companion run with {TIGHTEN:g} times tighter rtol and atol ({rtol:g}, {atol:g})",
-            dict(rtol=rtol, atol=atol),
-            1.0,
-            f"tighten --rtol and --atol (e.g. --rtol {rtol:g} --atol {atol:g})",
-            3.0,
-        )
+        return tight_plan(settings)
     n = steps_per_output(settings, h)
     hint = f"halve --step (the error of {name}, order {order}, falls about {2**order:g} times)"
-    if n >= 2:
-        n_long = steps_per_output(settings, 2.0 * h)
-        r = n / n_long
-        return Plan(
-            "richardson_2h",
-            f"Richardson estimate from a companion run at twice the step ({settings.output_step / n_long:g} s), "
-            f"order {order}",
-            dict(step=2.0 * h),
-            1.0 / (r**order - 1.0),
-            hint,
-            1.0 / r,
+    half = half_plan(settings, h, order, hint)
+    if n < 2:
+        return half
+    n_long = steps_per_output(settings, 2.0 * h)
+    r = n / n_long
+    check, expected = None, 0.0
+    interval, check_output = settings.t_end / output_count(settings), check_output_step(settings)
+    n_check = max(1, math.ceil(check_output / (4.0 * h) - 1e-9))
+    h1, h2, h4 = interval / n, interval / n_long, check_output / n_check  # effective steps [s]
+    if h4 > h2 * (1.0 + 1e-9):  # errors C h^p in the asymptotic range
+        check, expected = (
+            dict(step=4.0 * h, output_step=check_output),
+            (h4**order - h2**order) / (h2**order - h1**order),
         )
-    r = steps_per_output(settings, 0.5 * h) / n
+    return Plan(
+        "richardson_2h",
+        f"Richardson estimate from a companion run at twice the step ({interval / n_long:g} s), order {order}",
+        dict(step=2.0 * h),
+        1.0 / (r**order - 1.0),
+        hint,
+        1.0 / r + (h1 / h4 if check else 0.0),
+        check,
+        expected,
+        half,
+    )
+
+
+def half_plan(settings, h: float, order: int, hint: str) -> Plan:
+    """Richardson from the finer side: a companion at h/2 (twice the run's cost), err(h) ~
+    |y_h - y_h/r| r^p / (r^p - 1); in the asymptotic range or not, it stays within a factor 2 of
+    the error as long as the companion's error is well below the run's."""
+    h = min(h, settings.t_end / output_count(settings))  # a step beyond the output interval is shortened to it
+    r = steps_per_output(settings, 0.5 * h) / steps_per_output(settings, h)
     return Plan(
         "richardson_half",
         f"Richardson estimate from a companion run at half the step ({0.5 * h:g} s), order {order}",
@@ -109,6 +166,59 @@ def plan(settings) -> Plan:
         hint,
         r,
     )
+
+
+def tight_plan(settings) -> Plan:
+    """Adaptive integrators: the difference to a companion with rtol and atol TIGHTEN times tighter
+    (:data:`TIGHTER` for some, whose difference is scaled by :data:`REDUCTION`)."""
+    factor = TIGHTER.get(settings.integrator, TIGHTEN)
+    rtol, atol = settings.rtol / factor, settings.atol / factor
+    what = f"difference to a companion run with {factor:g} times tighter rtol and atol ({rtol:g}, {atol:g})"
+    reduction = REDUCTION.get(settings.integrator)
+    if reduction:
+        what += f", divided by 1 - 1/{reduction:g} (the error falls about {reduction:g} times per tenfold rtol)"
+    return Plan(
+        "tight_companion",
+        what,
+        dict(rtol=rtol, atol=atol),
+        1.0 / (1.0 - 1.0 / reduction) if reduction else 1.0,
+        f"tighten --rtol and --atol (e.g. --rtol {settings.rtol / TIGHTEN:g} --atol {settings.atol / TIGHTEN:g})",
+        3.0,
+    )
+
+
+def outside_asymptotic_range(plan_: Plan, main: dict, first: dict, check: dict) -> str:
+    """Why the Richardson estimate of ``plan_`` (2h) is not to be trusted, from the samples of the
+    run (``main``), its 2h companion (``first``) and 4h check: '' when the ratio rho of their
+    largest position differences |y_2h - y_4h| / |y_h - y_2h| gives an estimate by the observed
+    order, |y_h - y_2h| / (rho - 1), and the formula's (expected ratio E) are close enough:
+    (rho - 1) / (E - 1) within :data:`ASYMPTOTIC`, or when the differences are at round-off level
+    (below :data:`ROUND_OFF_M`)."""
+    main, first = at_times(main, check["t"]), at_times(first, check["t"])
+    d1, d2 = largest_distance(main, first), largest_distance(first, check)
+    if d2 < ROUND_OFF_M:
+        return ""
+    rho = d2 / d1 if d1 > 0.0 else math.inf
+    agreement = (rho - 1.0) / (plan_.expected_ratio - 1.0)
+    if ASYMPTOTIC[0] <= agreement <= ASYMPTOTIC[1]:
+        return ""
+    return (
+        f"the companions at twice and four times the step were outside the asymptotic range "
+        f"(|y_2h - y_4h| / |y_h - y_2h| = {rho:.3g}, {plan_.expected_ratio:.3g} expected)"
+    )
+
+
+def at_times(samples: dict, t: np.ndarray) -> dict:
+    """The positions and times of ``samples`` at the times ``t`` [s] (a subset of its own)."""
+    k = np.clip(np.searchsorted(samples["t"], t - 1e-9), 0, len(samples["t"]) - 1)
+    if not np.allclose(samples["t"][k], t, atol=1e-9):
+        raise ValueError("the check's output times are not among the run's")
+    return dict(t=samples["t"][k], position=samples["position"][k])
+
+
+def largest_distance(a: dict, b: dict) -> float:
+    """Largest distance [m] between the CoG positions of two samples (:func:`samples_of`)."""
+    return float(np.linalg.norm(a["position"] - b["position"], axis=-1).max(initial=0.0))
 
 
 # ----------------------------------------------------------------------------- samples and comparison
@@ -263,39 +373,112 @@ def cpus() -> int:
         return os.cpu_count() or 1
 
 
-class Companion:
-    """The companion run of ``model`` (settings already applied). With ``in_process`` False it
-    starts now in a background process (``python -m MBDWorkbench.solver.companion``, like the cold
-    start's cache filler: works from FreeCAD, whose executable is not a Python); :meth:`result`
-    runs it in this process after the run instead when ``in_process`` (one CPU, or a cold cache:
-    an interpreted start goes on interpreted, an in-process compile is not repeated) or when the
-    run was so short that starting a process would cost more (:data:`IN_PROCESS_S`)."""
+class Forked:
+    """A companion in a forked child of this process (multiprocessing's fork context): it starts
+    with the kernels and the model this process has loaded, no interpreter start, no import, no
+    JSON; the Popen-like face of :class:`Companion`'s job."""
 
-    def __init__(self, model, in_process: bool = False) -> None:
+    def __init__(self, target) -> None:
+        self.process = multiprocessing.get_context("fork").Process(target=quiet, args=(target,), daemon=True)
+        self.process.start()
+
+    @property
+    def returncode(self) -> int | None:
+        return self.process.exitcode
+
+    def poll(self) -> int | None:
+        return self.process.exitcode  # None while it runs
+
+    def kill(self) -> None:
+        self.process.kill()
+
+    def wait(self) -> None:
+        self.process.join()
+
+
+def quiet(target) -> None:
+    """Run ``target()`` in a forked child with its output sent to /dev/null (the run's console
+    and log are the parent's)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    target()
+
+
+def can_fork() -> bool:
+    """Whether the companion may be forked from this process: a platform with fork, a single
+    thread (a fork copies no other thread, and their locks may be held: Dask workers run tasks in
+    threads), not a daemonic multiprocessing worker (it may have no children), and no FreeCAD or
+    Qt loaded (their event loops and GL contexts are not fork-safe: the GUI spawns a process)."""
+    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() != 1:
+        return False
+    if multiprocessing.current_process().daemon:
+        return False
+    return not any(name in sys.modules for name in ("FreeCAD", "FreeCADGui", "PySide", "PySide2", "PySide6"))
+
+
+def solve_legs(folder: str, runs: list) -> list[dict]:
+    """Run each of ``runs`` (callables returning Results) and write its samples to
+    ``folder``/samples<i>.npz; outcome.json gets and this returns their [{status, message}]."""
+    outcomes = []
+    for i, run in enumerate(runs):
+        try:
+            res = run()
+        except (ModelError, SimulationError) as e:
+            outcomes.append({"status": getattr(getattr(e, "results", None), "status", "failed"), "message": str(e)})
+            continue
+        except Exception as e:  # noqa: BLE001 - reported to the main run as the reason of no estimate
+            outcomes.append({"status": "failed", "message": f"{type(e).__name__}: {e}"})
+            continue
+        np.savez(os.path.join(folder, f"samples{i}.npz"), **samples_of(res))
+        outcomes.append({"status": res.status, "message": res.message})
+    with open(os.path.join(folder, "outcome.json"), "w") as f:
+        json.dump(outcomes, f)
+    return outcomes
+
+
+class Companion:
+    """The companion runs of ``model`` (settings already applied): :meth:`Plan.legs`. With
+    ``in_process`` False they start now in the background: in a forked child (:class:`Forked`)
+    when ``solve(model, overrides)`` is given and :func:`can_fork`, else in a new process
+    (``python -m MBDWorkbench.solver.companion``, like the cold start's cache filler: works from
+    FreeCAD, whose executable is not a Python); :meth:`result` runs them in this process after
+    the run instead when ``in_process`` (one CPU, or a cold cache: an interpreted start goes on
+    interpreted, an in-process compile is not repeated) or when the run was so short that a new
+    process would cost more (:data:`IN_PROCESS_S`)."""
+
+    def __init__(self, model, in_process: bool = False, solve=None) -> None:
         self.plan = plan(model.settings)
         self.integrator = model.settings.integrator
-        self.settings = dict(vars(model.settings), **self.plan.overrides, accuracy=False)
-        self.job: subprocess.Popen | None = None
+        self.base = dict(vars(model.settings), accuracy=False)
+        self.job: subprocess.Popen | Forked | None = None
         self.folder = ""
         self.started = 0.0
         if not in_process:
             try:
-                self.start(model)
+                self.start(model, solve)
             except (OSError, TypeError, ValueError):  # not JSON (a profile given as a Python object), no process
                 self.stop()
                 self.job = None
 
-    def start(self, model) -> None:
+    def start(self, model, solve=None) -> None:
         """Start the background process."""
         self.folder = tempfile.mkdtemp(prefix="mbd_accuracy_")
+        legs = self.plan.legs()
+        self.started = time.perf_counter()
+        if solve is not None and can_fork():
+            runs = [lambda o=o: solve(model, o) for o in legs]
+            self.job = Forked(lambda: solve_legs(self.folder, runs))
+            return
         data = model.to_dict()
-        data["settings"] = self.settings
+        data["settings"] = self.base
         with open(os.path.join(self.folder, "model.json"), "w") as f:
             json.dump(data, f, allow_nan=False)
+        with open(os.path.join(self.folder, "legs.json"), "w") as f:
+            json.dump(legs, f)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
         env[cold_start.MODE_ENV], env[ENV] = "compile", "off"
-        self.started = time.perf_counter()
         self.job = subprocess.Popen(
             [cold_start.python_executable(), "-m", "MBDWorkbench.solver.companion", self.folder],
             env=env,
@@ -305,47 +488,60 @@ class Companion:
             start_new_session=True,
         )
 
-    def result(self, run_wall: float, run_here, cancel=None) -> tuple[dict | None, dict]:
-        """The companion's (samples or None, {integrator, step, rtol, wall_s, status, message}):
-        from its process, or from ``run_here(overrides)`` (a simulate call returning Results) in
-        this process when it has none or when the run took ``run_wall`` [s] short enough that
-        the companion costs less here (its process is then stopped). ``cancel()`` returning True
-        stops it (status ``cancelled``)."""
-        if self.job is None or (self.job.poll() is None and run_wall * self.plan.cost < IN_PROCESS_S):
+    def result(self, run_wall: float, run_here, cancel=None) -> list[tuple[dict | None, dict]]:
+        """Per companion run (:meth:`Plan.legs`): (samples or None, {integrator, step, rtol,
+        wall_s, status, message}): from the background, or from ``run_here(overrides)`` (a
+        simulate call returning Results) in this process when there is none or when the run
+        took ``run_wall`` [s] short enough that a new process costs more than the companion
+        here (the process is then stopped). ``cancel()`` returning True stops it (status
+        ``cancelled``)."""
+        legs = self.plan.legs()
+        spawned = not isinstance(self.job, Forked)
+        if self.job is None or (spawned and self.job.poll() is None and run_wall * self.plan.cost < IN_PROCESS_S):
             self.stop()
-            return self._here(run_here)
+            return self.here(run_here, legs)
         while self.job.poll() is None:
             if cancel is not None and cancel():
                 self.stop()
-                return None, self._info("cancelled", "the run was cancelled while the estimate was made")
+                return [(None, self._info("cancelled", "the run was cancelled while the estimate was made", legs[0]))]
             time.sleep(POLL_S)
         try:
             with open(os.path.join(self.folder, "outcome.json")) as f:
-                outcome = json.load(f)
+                outcomes = json.load(f)
         except (OSError, ValueError):
-            outcome = {"status": "failed", "message": f"the companion process ended with code {self.job.returncode}"}
-        info = self._info(outcome["status"], outcome.get("message", ""))
-        samples = None
-        if outcome["status"] in ("completed", "completed_with_warnings"):
-            with np.load(os.path.join(self.folder, "samples.npz")) as z:
-                samples = {k: z[k] for k in z.files}
+            failed = {"status": "failed", "message": f"the companion process ended with code {self.job.returncode}"}
+            outcomes = [failed] * len(legs)
+        found = []
+        for i, (outcome, overrides) in enumerate(zip(outcomes, legs)):
+            samples = None
+            if outcome["status"] in ("completed", "completed_with_warnings"):
+                with np.load(os.path.join(self.folder, f"samples{i}.npz")) as z:
+                    samples = {k: z[k] for k in z.files}
+            found.append((samples, self._info(outcome["status"], outcome.get("message", ""), overrides)))
         self.stop()
-        return samples, info
+        return found
 
-    def _here(self, run_here) -> tuple[dict | None, dict]:
-        self.started = time.perf_counter()
-        try:
-            res = run_here(dict(self.plan.overrides))
-        except (ModelError, SimulationError) as e:
-            return None, self._info(getattr(getattr(e, "results", None), "status", "failed"), str(e))
-        return samples_of(res), self._info(res.status, res.message)
+    def here(self, run_here, legs: list[dict]) -> list[tuple[dict | None, dict]]:
+        """:meth:`result` of the companion runs ``legs`` (setting overrides) made in this process."""
+        found = []
+        for overrides in legs:
+            self.started = time.perf_counter()
+            try:
+                res = run_here(dict(overrides))
+            except (ModelError, SimulationError) as e:
+                status = getattr(getattr(e, "results", None), "status", "failed")
+                found.append((None, self._info(status, str(e), overrides)))
+                continue
+            found.append((samples_of(res), self._info(res.status, res.message, overrides)))
+        return found
 
-    def _info(self, status: str, message: str) -> dict:
-        adaptive = self.integrator not in ORDERS
+    def _info(self, status: str, message: str, overrides: dict) -> dict:
+        settings = dict(self.base, **overrides)
+        adaptive = settings["integrator"] not in ORDERS
         return {
-            "integrator": self.integrator,
-            "step": None if adaptive else float(self.settings["step"]),
-            "rtol": float(self.settings["rtol"]) if adaptive else None,
+            "integrator": settings["integrator"],
+            "step": None if adaptive else float(settings["step"]),
+            "rtol": float(settings["rtol"]) if adaptive else None,
             "wall_s": time.perf_counter() - self.started if self.started else 0.0,
             "status": status,
             "message": message,
@@ -361,22 +557,48 @@ class Companion:
 
 
 def estimate(res, companion: Companion, length_scale: float, run_here, cancel=None) -> list[RunWarning]:
-    """Wait for ``companion`` (or run it here: :meth:`Companion.result`), set ``res.accuracy``
-    (the record, or None when the estimate could not be made) and return the run's ``accuracy``
-    warnings."""
-    samples, info = companion.result(res.wall_time, run_here, cancel)
+    """Wait for ``companion`` (or run it here: :meth:`Companion.result`), fall back to its plan's
+    finer companion (h/2) when the 2h one failed or was outside the asymptotic range
+    (:func:`outside_asymptotic_range`), set ``res.accuracy`` (the record, or None when the
+    estimate could not be made) and return the run's ``accuracy`` warnings."""
+    found = companion.result(res.wall_time, run_here, cancel)
+    plan_, main = companion.plan, samples_of(res)
+    why = "" if found[0][1]["status"] == "cancelled" else fallback_reason(plan_, main, found)
+    if why:
+        plan_ = replace(plan_.fallback, description=f"{plan_.fallback.description}, as {why}")
+        found = companion.here(run_here, plan_.legs())
+    samples, info = found[0]
     if samples is None:
         res.accuracy = None
-        what = f"the companion run ({info['integrator']}, {companion.plan.description}) ended {info['status']}"
+        what = f"the companion run ({info['integrator']}, {plan_.description}) ended {info['status']}"
         return [not_made(f"{what}: {info['message']}" if info["message"] else what)]
     try:
-        errors = compare(samples_of(res), samples, companion.plan.factor)
+        errors = compare(main, samples, plan_.factor)
     except ValueError as e:
         res.accuracy = None
         return [not_made(str(e))]
-    rec = record(res, errors, companion.plan, info, length_scale)
+    rec = record(res, errors, plan_, info, length_scale)
     res.accuracy = rec
-    return gate(rec, errors, res, companion.plan.hint, length_scale)
+    return gate(rec, errors, res, plan_.hint, length_scale)
+
+
+def fallback_reason(plan_: Plan, main: dict, found: list) -> str:
+    """Why ``plan_``'s fallback is to be taken, given the companion runs ``found`` (:meth:`Companion.result`):
+    '' when it has none or the estimate of ``plan_`` stands."""
+    if plan_.fallback is None:
+        return ""
+    (first, info), *rest = found
+    if first is None:
+        return f"the one at twice the step ended {info['status']}"
+    if not rest:
+        return ""
+    check, check_info = rest[0]
+    if check is None:
+        return f"the check at four times the step ended {check_info['status']}"
+    try:
+        return outside_asymptotic_range(plan_, main, first, check)
+    except ValueError as e:
+        return str(e)
 
 
 # ----------------------------------------------------------------------------- display

@@ -84,7 +84,12 @@ def _companion(model, stepper_class, cold: bool) -> accuracy.Companion | None:
         return None
     kernel = getattr(stepper_class, "entry_kernel", None) or kernels.derivatives
     warm = not cold and cold_start.is_cached(kernel)
-    return accuracy.Companion(model, in_process=not warm or accuracy.cpus() < 2)
+    return accuracy.Companion(model, in_process=not warm or accuracy.cpus() < 2, solve=_solve_companion)
+
+
+def _solve_companion(model, overrides: dict) -> Results:
+    """A companion run of the estimate (in a forked child: :class:`.accuracy.Forked`)."""
+    return simulate(model, accuracy=False, **overrides)
 
 
 def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) -> Results:
