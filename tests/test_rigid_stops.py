@@ -120,9 +120,9 @@ def test_hold_with_zero_restitution_carries_the_static_load():
     after = res.t > res.stop_events[0]["t"] + 0.01
     assert np.abs(q[after] - Q_STOP).max() < 1e-9
     static = M_ARM * G * L_ARM * math.cos(Q_STOP)
-    held = [h["pivot.angle_min"] for h in res.stops.hold_efforts if h]
-    assert len(held) > 30
-    assert np.abs(np.array(held) - static).max() < 1e-9 * static
+    held = res.joint_stop_effort("pivot")[:, 0]  # joints.csv's pivot.angle_stop
+    assert np.all(held[res.t < res.stop_events[0]["t"]] == 0.0)
+    assert np.abs(held[after] - static).max() < 1e-9 * static
     assert res.stop_events[1]["effort"] == pytest.approx(static, rel=1e-9)
 
 
@@ -153,7 +153,7 @@ def test_bouncing_slider_heights_and_times():
     total = res.energy()["total"]
     assert np.all(np.diff(total) <= 1e-9 * 2.0 * G * h)  # never grows (potential 0 at the start)
     assert res.stop_events[-1]["kind"] == "hold"
-    assert res.stops.hold_efforts[-1]["guide.displacement_min"] == pytest.approx(2.0 * G, rel=1e-9)
+    assert res.joint_stop_effort("guide")[-1, 0] == pytest.approx(2.0 * G, rel=1e-9)
     assert res.joint_coordinate("guide")[:, 0].min() >= -h - 1e-9
 
 
@@ -235,3 +235,17 @@ def test_rk4_tree_refuses_a_rigid_stop():
     with pytest.raises(ModelError) as err:
         simulate(model)
     assert "guide" in str(err.value) and "rk4_tree" in str(err.value)
+
+
+def test_report_lists_the_located_events():
+    """The report's 'Stops and joint damping' lists the located events of summary.json, not sample-based contacts."""
+    from MBDWorkbench.report import document, stops
+    from MBDWorkbench.report.data import from_results
+
+    res = simulate(pendulum_model("rk4", e=0.5, t_end=0.5))
+    data = from_results(res)
+    assert stops.stop_events(data) == []  # no contact guessed from the samples
+    (table,) = [b for b in document.stop_blocks(data) if getattr(b, "header", [""])[0] == "t [s]"]
+    assert len(table.rows) == len(res.stop_events) >= 2
+    assert float(table.rows[0][0]) == pytest.approx(res.stop_events[0]["t"], rel=1e-5)
+    assert data.summary["stop_events"][0]["impulse"] == pytest.approx(res.stop_events[0]["impulse"])

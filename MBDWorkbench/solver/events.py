@@ -36,6 +36,7 @@ from .model.catalog import COORDINATES
 from .model.schema import Driver
 from .numerics import quaternion
 from .numerics.joints import eval_row, row_vectors
+from .system.system import System
 
 EVENT_TIME_TOL = 1e-9  # events located to this fraction of max(t, step) [s]
 MIN_FLIGHT_STEPS = 4  # an impact this few steps after the last one on the same stop holds it
@@ -141,7 +142,7 @@ class StopMonitor:
         self.systems = {(): system}
         self.events: list[StopEvent] = []
         self.last_impact = {}
-        self.hold_efforts: list[dict] = []  # per output sample: {stop key: effort [N m or N]}
+        self.held_at: dict[float, dict[str, float]] = {}  # output time [s] -> {stop key: held load [N m or N]}
 
     # ------------------------------------------------------------------ the active system
     @property
@@ -152,8 +153,6 @@ class StopMonitor:
         return self.systems[self.held]
 
     def _held_system(self, held: tuple[int, ...]):
-        from .system.system import System  # noqa: PLC0415 - the System imports nothing of this module
-
         model = copy.copy(self.base.model)
         model.drivers = list(model.drivers)
         for k in held:
@@ -289,13 +288,16 @@ class StopMonitor:
         """The multipliers of the model's constraint rows at output time t [s] (the stepper's, or
         the KKT solve's of the active system while a stop is held); records the held stops' loads."""
         if not self.held:
-            self.hold_efforts.append({})
             return stepper.multipliers(t, Y)
         lam = stepper.multipliers(t, Y)
         if lam is None:
             lam = self.active.evaluate(t, Y)["lam"]
         m = self.base.m
-        self.hold_efforts.append(
-            {self.stops[k].key: -self.stops[k].sign * float(lam[m + i]) for i, k in enumerate(self.held)}
-        )
+        self.held_at[t] = {self.stops[k].key: -self.stops[k].sign * float(lam[m + i]) for i, k in enumerate(self.held)}
         return np.asarray(lam[:m], float)
+
+    def held_effort(self, joint: str, coordinate: str, times: np.ndarray) -> np.ndarray:
+        """Effort [N m or N] of the joint coordinate's held rigid stops at the output times [s]
+        (positive: increasing the coordinate; 0 where no stop is held)."""
+        keys = [s.key for s in self.stops if s.joint == joint and s.coordinate == coordinate]
+        return np.array([sum(self.held_at.get(float(t), {}).get(k, 0.0) for k in keys) for t in times])

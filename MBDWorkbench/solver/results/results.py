@@ -573,6 +573,8 @@ class Results:
             if law.joint == joint:
                 c = names.index(law.coordinate)
                 stop[:, c], damping[:, c] = stop_effort(law, q[:, c], rate[:, c])
+                if law.rigid and self.stops is not None:  # a held rigid stop's load (solver/events.py)
+                    stop[:, c] = self.stops.held_effort(joint, law.coordinate, self.t)
         return stop, damping
 
     def driver_effort(self, driver: str) -> np.ndarray:
