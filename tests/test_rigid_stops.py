@@ -247,5 +247,5 @@ def test_report_lists_the_located_events():
     assert stops.stop_events(data) == []  # no contact guessed from the samples
     (table,) = [b for b in document.stop_blocks(data) if getattr(b, "header", [""])[0] == "t [s]"]
     assert len(table.rows) == len(res.stop_events) >= 2
-    assert float(table.rows[0][0]) == pytest.approx(res.stop_events[0]["t"], rel=1e-5)
+    assert float(table.rows[0][0]) == pytest.approx(res.stop_events[0]["t"], rel=1e-8)  # 9 digits
     assert data.summary["stop_events"][0]["impulse"] == pytest.approx(res.stop_events[0]["impulse"])

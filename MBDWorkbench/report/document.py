@@ -606,8 +606,9 @@ def stop_blocks(data: ReportData) -> list[Block]:
 def located_stop_events(events: list[dict], unit: dict) -> Table:
     """The rigid stops' located events (summary.json's stop_events, solver/events.py)."""
     rows = [
-        [g(e["t"]), e["joint"], e["coordinate"], e["side"], e["kind"], g(e["impact_speed"]), g(e["rebound_speed"])]
-        + [g(e["impulse"]), g(e["effort"]), "{1}, {0} s, {0}".format(*unit[e["coordinate"]])]
+        [f"{e['t']:.9g}", e["joint"], e["coordinate"], e["side"], e["kind"]]
+        + [g(e[k]) for k in ("impact_speed", "rebound_speed", "impulse", "effort")]
+        + ["{1}, {0} s, {0}".format(*unit[e["coordinate"]])]
         for e in events
     ]
     head = ["t [s]", "joint", "coordinate", "side", "event", "impact speed", "rebound speed", "impulse", "held load"]
