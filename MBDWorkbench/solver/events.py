@@ -3,12 +3,15 @@
 Integrator-agnostic: :class:`StopMonitor` wraps the stepper's ``advance`` in
 :func:`.simulate.simulate`. Each rigid stop side has an event function, its gap
 g = q - q_min or q_max - q (q the joint coordinate of joints.csv [rad or m]). The monitor advances
-one base step at a time (the fixed-step integrators' own step; the adaptive ones' nominal step)
-and after each checks every gap. A sign change is located by the Illinois method on the gap
-re-integrated from the saved start of the step with a fresh stepper, to EVENT_TIME_TOL relative
-(of t or the step). There the impact map applies Newton's law through the constrained system:
-the impulse that makes the stop coordinate's rate -e times its approach rate while every other
-constraint row keeps Phi_q v = -Phi_t,
+in whole base steps (the fixed-step integrators' own step; the adaptive ones' nominal step) and
+then checks every gap: after every step while a stop is held or the nearest gap would close
+within four steps at its current rate, else after up to MAX_CHUNK_STEPS steps (half the time
+that gap takes to close at its current rate; a crossing seen after several steps is searched
+again one step at a time from their start, with a fresh stepper). A sign change is located by
+the Illinois method on the gap re-integrated from the saved start of the step with a fresh
+stepper, to EVENT_TIME_TOL relative (of t or the step). There the impact map applies Newton's
+law through the constrained system: the impulse that makes the stop coordinate's rate -e times
+its approach rate while every other constraint row keeps Phi_q v = -Phi_t,
 
     [M  A^T] [v+]   [M v-]          A = [Phi_q; c],  c the coordinate's Jacobian row,
     [A   0 ] [-p] = [b   ],         b = [-Phi_t; -e c v-],
@@ -41,6 +44,7 @@ from .system.system import System
 EVENT_TIME_TOL = 1e-9  # events located to this fraction of max(t, step) [s]
 MIN_FLIGHT_STEPS = 4  # an impact this few steps after the last one on the same stop holds it
 MAX_LOCATE_ITERATIONS = 200
+MAX_CHUNK_STEPS = 64  # base steps advanced at most between two checks of the stops
 REFUSING = {"rk4_tree": "it integrates trees without drivers, and a held stop is a lock driver (use rk4)"}
 
 
@@ -132,7 +136,7 @@ def monitor(system, settings) -> StopMonitor | None:
 
 
 class StopMonitor:
-    """Advances a stepper one base step at a time, locating and applying the rigid stops' events."""
+    """Advances a stepper in whole base steps, locating and applying the rigid stops' events."""
 
     def __init__(self, system, settings, stops: list[RigidStop]) -> None:
         self.base, self.settings, self.stops = system, settings, stops
@@ -142,6 +146,7 @@ class StopMonitor:
         self.systems = {(): system}
         self.events: list[StopEvent] = []
         self.last_impact = {}
+        self.fine_until = -math.inf  # [s] one step at a time until then (a crossing was seen before it)
         self.held_at: dict[float, dict[str, float]] = {}  # output time [s] -> {stop key: held load [N m or N]}
 
     # ------------------------------------------------------------------ the active system
@@ -185,12 +190,14 @@ class StopMonitor:
 
     # ------------------------------------------------------------------ the loop
     def advance(self, stepper, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, step):
-        """Advance from t to t_next [s] as ``step(stepper, t, Y, t1, acc)`` does, one base step at a
-        time, with the stops' events located and applied; returns (stepper, t reached, status)."""
+        """Advance from t to t_next [s] as ``step(stepper, t, Y, t1, acc)`` does, a few base steps at
+        a time (:meth:`_chunk`), with the stops' events located and applied; returns (stepper, t
+        reached, status)."""
         eps = 1e-12 * max(1.0, abs(t_next))
         f0 = self._values(t, Y)
         while t < t_next - eps:
-            t1 = t_next if t_next - t < 1.5 * self.h else t + self.h
+            t1 = min(t + self._chunk(t, Y), t_next)
+            t1 = t_next if t_next - t1 < 0.5 * self.h else t1
             Y0, acc0 = Y.copy(), acc.copy()
             t_reached, status = step(stepper, t, Y, t1, acc)
             if status != kernels.OK:
@@ -200,9 +207,29 @@ class StopMonitor:
             if not crossed:
                 t, f0 = t1, f1
                 continue
+            if t1 - t > 1.5 * self.h:  # redo these steps one at a time: the event is located within one
+                Y[:], acc[:], self.fine_until = Y0, acc0, t1
+                stepper = self._fresh(t, Y, stepper)
+                continue
             stepper, t = self._handle(stepper, crossed, t, Y0, acc0, t1, Y, acc, step)
             f0 = self._values(t, Y)
         return stepper, t_next, kernels.OK
+
+    def _chunk(self, t: float, Y: np.ndarray) -> float:
+        """The span [s] to advance before the next check: whole base steps, one while a stop is held,
+        else up to half the time the nearest free stop's gap takes to close at its current rate
+        (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one."""
+        if self.held or t < self.fine_until:
+            return self.h
+        v = Y[7 * self.nb :]
+        closing = math.inf
+        for s in self.stops:
+            gap, row = s.measure(self.nb, Y)
+            rate = s.sign * float(row @ v)
+            if rate < 0.0:
+                closing = min(closing, gap / -rate)
+        steps = int(min(0.5 * closing / self.h, MAX_CHUNK_STEPS))
+        return max(1, steps) * self.h
 
     def _handle(self, stepper, crossed, t0, Y0, acc0, t1, Y, acc, step):
         """Locate the first of the ``crossed`` events in [t0, t1], apply it there (Y, acc updated in

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..numerics import quaternion
-from .catalog import JOINTS
+from .catalog import COORDINATES, JOINTS
 from .fields import check_number, shown
 from .geometry import frame_axes, initial_pose
 from .schema import GROUND, Joint, Model, Stop
@@ -173,6 +173,8 @@ def _check_coordinate(model: Model, j: Joint, c: CoordinateLimits, path: str, wh
         if low is None and high is None:
             raise ModelError(f"{path}.{c.stop}", f"{what}: a stop needs {c.low} or {c.high}")
         _check_stop(stop, f"{path}.{c.stop}", what)
+        if stop.model == "rigid":
+            _check_not_driven(model, j, c, f"{path}.{c.stop}", what)
     if low is not None or high is not None:
         _check_start(model, j, c, path, what)
 
@@ -203,6 +205,13 @@ def _check_stop(stop: Stop, path: str, what: str) -> None:
         raise ModelError(
             f"{path}.stiffness", f"{what}: required with an exponent other than 1 (the default is a linear stop's)"
         )
+
+
+def _check_not_driven(model: Model, j: Joint, c: CoordinateLimits, path: str, what: str) -> None:
+    """A rigid stop is held by a driver on its coordinate: refused on a coordinate already driven."""
+    for d in model.drivers:
+        if d.joint == j.name and COORDINATES[c.coordinate].driver == d.type:
+            raise ModelError(path, f"{what}: a rigid stop on a coordinate driven by '{d.name}' (it cannot move)")
 
 
 def _check_rigid_stop(stop: Stop, path: str, what: str) -> None:
