@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
 
 
-def chain(links: int, limits: bool, integrator: str) -> dict:
+def chain(links: int, limits: bool, integrator: str, stop: str = "compliant") -> dict:
     """A planar chain of ``links`` 0.3 m rods on revolute joints about z, gravity -y, released
     horizontal; with ``limits`` every joint gets angle limits of +-3 rad it never reaches in 1 s
     (the first joint swings less than pi / 2, the others less than 3 rad relative)."""
@@ -30,7 +30,7 @@ def chain(links: int, limits: bool, integrator: str) -> dict:
         joint = {"name": f"j{k}", "type": "revolute", "body_i": "ground" if k == 0 else f"r{k - 1}", "body_j": f"r{k}",
                  "frame": {"origin": [0.3 * k, 0, 0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}}  # fmt: skip
         if limits:
-            joint.update(angle_min=-3.0, angle_max=3.0)
+            joint.update(angle_min=-3.0, angle_max=3.0, angle_stop={"model": stop})
         joints.append(joint)
     settings = {"t_end": 1.0, "step": 2e-4, "output_step": 0.01, "integrator": integrator}
     return {"gravity": [0, -9.81, 0], "bodies": bodies, "joints": joints, "settings": settings}
@@ -50,8 +50,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--links", type=int, default=5)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--stop", choices=("compliant", "rigid"), default="compliant", help="the stop model")
     args = ap.parse_args()
-    command = f"python3 bench/joint_stops_cost.py --links {args.links} --repeats {args.repeats}"
+    command = f"python3 bench/joint_stops_cost.py --links {args.links} --repeats {args.repeats} --stop {args.stop}"
     lines = [
         "# Joint limits never reached: cost",
         "",
@@ -62,13 +63,14 @@ def main() -> None:
         "|---|---|---|---|---|",
     ]
     for integrator in ("rk4", "bdf", "galpha"):
-        simulate(from_dict(chain(args.links, True, integrator)))  # compile and warm
+        simulate(from_dict(chain(args.links, True, integrator, args.stop)))  # compile and warm
         plain, _ = cpu_time(chain(args.links, False, integrator), args.repeats)
-        limited, res = cpu_time(chain(args.links, True, integrator), args.repeats)
+        limited, res = cpu_time(chain(args.links, True, integrator, args.stop), args.repeats)
         effort = max(abs(res.joint_stop_effort(f"j{k}")).max() for k in range(args.links))
         lines.append(f"| {integrator} | {plain:.3f} | {limited:.3f} | {limited / plain:.3f} | {effort:g} |")
         print(lines[-1], flush=True)
-    with open(os.path.join(HERE, "results", "joint_stops_cost.md"), "w") as f:
+    name = "joint_stops_cost.md" if args.stop == "compliant" else f"joint_stops_cost_{args.stop}.md"
+    with open(os.path.join(HERE, "results", name), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 

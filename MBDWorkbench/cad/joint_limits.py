@@ -40,6 +40,15 @@ def limit_properties() -> list[tuple]:
             "Contact time [s] of the end stops, from which their stiffness follows (0: 10 ms)",
             0.0,
         ),
+        (
+            "App::PropertyBool",
+            "RigidStops",
+            GROUP,
+            "Rigid end stops: Newton's impact law with StopRestitution at the located impact, then held "
+            "while they push (off: compliant stops, StopContactTime)",
+            False,
+        ),
+        ("App::PropertyFloat", "StopRestitution", GROUP, "Restitution e in [0, 1] of rigid end stops", 0.5),
     ]
 
 
@@ -64,12 +73,21 @@ def limit_fields(obj, jtype: str) -> dict:
         value = float(getattr(obj, prop, 0.0) or 0.0)
         if value and coordinate in coordinates:
             out[field] = value
-    contact = float(getattr(obj, "StopContactTime", 0.0) or 0.0)
-    if contact > 0:
-        for stop, low, high in (("angle_stop", "angle_min", "angle_max"), ("travel_stop", "travel_min", "travel_max")):
+    stop = _stop(obj)
+    if stop is not None:
+        for field, low, high in (("angle_stop", "angle_min", "angle_max"), ("travel_stop", "travel_min", "travel_max")):
             if low in out or high in out:
-                out[stop] = Stop(contact_time=contact)
+                out[field] = stop
     return out
+
+
+def _stop(obj) -> Stop | None:
+    """The stop law of a Joint object's limits: rigid (RigidStops), compliant with its contact time,
+    or None (the compliant default)."""
+    if getattr(obj, "RigidStops", False):
+        return Stop(model="rigid", restitution=float(getattr(obj, "StopRestitution", 0.5)))
+    contact = float(getattr(obj, "StopContactTime", 0.0) or 0.0)
+    return Stop(contact_time=contact) if contact > 0 else None
 
 
 def set_limits(obj, limits: dict) -> None:
@@ -82,7 +100,9 @@ def set_limits(obj, limits: dict) -> None:
 
 
 # the panel's numbers besides the limits: (property, unit shown)
-EXTRAS = (("AngleDamping", "N m s/rad"), ("TravelDamping", "N s/m"), ("StopContactTime", "s"))
+EXTRAS = (("AngleDamping", "N m s/rad"), ("TravelDamping", "N s/m"), ("StopContactTime", "s"), ("StopRestitution", "-"))
+SWITCHES = ("RigidStops",)  # the panel's switches besides the limits'
+DEFAULTS = {"StopRestitution": 0.5}
 
 
 def limit_values(obj) -> dict:
@@ -93,7 +113,9 @@ def limit_values(obj) -> dict:
         out[switch] = bool(getattr(obj, switch, False))
         out[prop] = _internal(getattr(obj, prop, 0.0))
     for prop, _ in EXTRAS:
-        out[prop] = float(getattr(obj, prop, 0.0) or 0.0)
+        out[prop] = float(getattr(obj, prop, DEFAULTS.get(prop, 0.0)) or 0.0)
+    for switch in SWITCHES:
+        out[switch] = bool(getattr(obj, switch, False))
     return out
 
 
@@ -105,5 +127,7 @@ def write_limit_values(obj, values: dict) -> None:
     for prop, unit in EXTRAS:
         if values.get(prop, 0.0) < 0:
             raise CadError("joint '%s': %s must not be negative (%s)" % (obj.Label, prop, unit))
+    if not 0.0 <= values.get("StopRestitution", 0.5) <= 1.0:
+        raise CadError("joint '%s': StopRestitution must lie in [0, 1]" % obj.Label)
     for name, value in values.items():
         setattr(obj, name, value)

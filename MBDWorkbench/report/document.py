@@ -620,9 +620,28 @@ def stop_blocks(data: ReportData) -> list[Block]:
         "Peak stop effort and the work of the stops and of the viscous joint damping over the run (negative: lost)."
     )
     blocks = [Heading("Stops and joint damping", 2), Table(loss_head, loss_rows, loss_cap, numeric=[2, 3, 4, 5])]
+    located = data.summary.get("stop_events") or []
+    if located:
+        blocks.append(located_stop_events(located, unit))
     if rows:
         blocks.append(Table(head, rows, cap, numeric=[2, 3, 4, 5, 6]))
     return blocks
+
+
+def located_stop_events(events: list[dict], unit: dict) -> Table:
+    """The rigid stops' located events (summary.json's stop_events, solver/events.py)."""
+    rows = [
+        [f"{e['t']:.9g}", e["joint"], e["coordinate"], e["side"], e["kind"]]
+        + [g(e[k]) for k in ("impact_speed", "rebound_speed", "impulse", "effort")]
+        + ["{1}, {0} s, {0}".format(*unit[e["coordinate"]])]
+        for e in events
+    ]
+    head = ["t [s]", "joint", "coordinate", "side", "event", "impact speed", "rebound speed", "impulse", "held load"]
+    cap = (
+        "Rigid stops: the located events (time to 1e-9 relative): impacts with their speeds and impulse, holds "
+        "with the load then, releases (docs/joint-limits.md). Units: speeds, impulse, held load."
+    )
+    return Table(head + ["units"], rows, cap, numeric=[0, 5, 6, 7, 8])
 
 
 def components(v: Sequence[float], magnitude: float) -> list[str]:

@@ -1,7 +1,8 @@
 """The joint stops and joint damping of a run, from its samples (joints.csv's stop and damping
 efforts, docs/joint-limits.md): contact events and the work of each limited or damped coordinate.
 Sample-based: an event is a run of samples with the coordinate past a limit, so contacts shorter
-than the output step may be missed and the speeds are those of the samples around it."""
+than the output step may be missed and the speeds are those of the samples around it. Rigid stops'
+events are located by the solver instead (summary.json's stop_events, solver/events.py)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ def stop_events(data: ReportData) -> list[dict]:
         c = data.joint_coordinate_names(joint).index(coordinate)
         effort, rate = data.joint_stop_effort(joint)[:, c], data.joint_coordinate_rate(joint)[:, c]
         q, spec = data.joint_coordinate(joint)[:, c], LIMITED[coordinate]
+        if getattr(getattr(data.model.joint(joint), spec.stop), "model", None) == "rigid":
+            continue  # its events are located (summary.json's stop_events)
         low, high = (getattr(data.model.joint(joint), k) for k in (spec.low, spec.high))
         past = (
             np.zeros(len(q), bool) | (q < low if low is not None else False) | (q > high if high is not None else False)

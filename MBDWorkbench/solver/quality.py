@@ -99,7 +99,7 @@ def stop_warnings(system: System, settings: Settings, t0: float) -> list[RunWarn
         return []
     out = []
     for law in getattr(system, "stop_laws", []):
-        if law.has_stop and law.contact_time < STEPS_PER_CONTACT * settings.step:
+        if law.has_stop and not law.rigid and law.contact_time < STEPS_PER_CONTACT * settings.step:
             out.append(
                 RunWarning(
                     "stop_unresolved",

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from . import accuracy, kernels, quality
+from . import accuracy, events, kernels, quality
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output
@@ -117,20 +117,25 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
     budget = limits.step_budget(settings.t_end, settings.step) if settings.check_limits else None
     try:
         stepper = make_stepper(system, settings, t0, Y)
+        stops = res.stops = events.monitor(system, settings)  # rigid stops' events, None without
         acc = np.zeros(6)
-        res.record(t0, Y, acc, lam=stepper.multipliers(t0, Y))
+        res.record(t0, Y, acc, lam=_multipliers(stops, stepper, t0, Y))
         _write(writer, res)
         for t_next in times:
             for t_sub in pace.split(t, t_next):
                 if cancel is not None and cancel():
                     raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
-                t_reached, status = _advance(model, stepper, pace.at, Y, t_sub, acc, index)
+                if stops is None:
+                    t_reached, status = _advance(model, stepper, pace.at, Y, t_sub, acc, index)
+                else:
+                    step = lambda st, a, y, b, w: _advance(model, st, a, y, b, w, index)  # noqa: E731
+                    stepper, t_reached, status = stops.advance(stepper, pace.at, Y, t_sub, acc, step)
                 if status != kernels.OK:
                     _fail(system, res, t_reached, Y, status)
                 _check_budget(stepper, budget, t_reached, settings)
             t = t_next
-            stepper = project_after_output(system, settings, stepper, t, Y)
-            res.record(t, stepper.published_state(t, Y), acc, lam=stepper.multipliers(t, Y))
+            stepper = project_after_output(system if stops is None else stops.active, settings, stepper, t, Y)
+            res.record(t, stepper.published_state(t, Y), acc, lam=_multipliers(stops, stepper, t, Y))
             bad = _check_sample(system, res)
             if bad:
                 _fail(system, res, t, Y, kernels.NOT_FINITE, bad)
@@ -178,6 +183,11 @@ def _nonfinite_cause(model, t: float, t_next: float, index: int) -> quality.Prof
     step [s] beyond t_next (steppers evaluate up to a step past the output time)."""
     step = model.settings.step
     return quality.explain_nonfinite(model, t, max(t_next, t) + step, step, index)
+
+
+def _multipliers(stops, stepper, t: float, Y: np.ndarray):
+    """The multipliers to record at output time t [s]: the stepper's, or the rigid stops' monitor's."""
+    return stepper.multipliers(t, Y) if stops is None else stops.multipliers(stepper, t, Y)
 
 
 def _check_budget(stepper, budget: int | None, t: float, settings) -> None:

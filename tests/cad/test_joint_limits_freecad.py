@@ -43,3 +43,31 @@ def test_limits_damping_and_contact_time_in_si_and_the_bar_stays_within(App, doc
     q = simulate(model).joint_coordinate(joint.Label)[:, 0]
     assert q.min() > math.radians(-12) and q.max() < math.radians(22)
     assert q.min() < math.radians(-10) or q.max() > math.radians(20)  # a stop was hit
+
+
+def test_rigid_stops_property_reads_into_the_model_and_holds_the_limits(App, doc):
+    """RigidStops and StopRestitution: a rigid angle stop in the model; the run's located impacts
+    rebound at e times the impact speed and the bar never passes a limit."""
+    import make_pendulum_fcstd
+
+    from MBDWorkbench.cad.document_model import model_from_document
+    from MBDWorkbench.cad.errors import CadError
+    from MBDWorkbench.cad.joint_limits import write_limit_values
+    from MBDWorkbench.solver import simulate
+
+    sim, body, joint = make_pendulum_fcstd.build(doc, angle_deg=30.0)
+    sim.EndTime, sim.OutputStep = 1.0, 0.01
+    joint.EnableAngleMin, joint.AngleMin = True, -10.0
+    joint.EnableAngleMax, joint.AngleMax = True, 20.0
+    joint.RigidStops, joint.StopRestitution = True, 0.3
+    doc.recompute()
+    model = model_from_document(doc)
+    stop = model.joints[0].angle_stop
+    assert stop.model == "rigid" and stop.restitution == 0.3 and stop.contact_time is None
+    res = simulate(model)
+    q = res.joint_coordinate(joint.Label)[:, 0]
+    assert q.min() >= math.radians(-10) - 1e-9 and q.max() <= math.radians(20) + 1e-9
+    impacts = [e for e in res.stop_events if e["kind"] == "impact"]
+    assert impacts and all(e["rebound_speed"] == pytest.approx(0.3 * e["impact_speed"]) for e in impacts[:3])
+    with pytest.raises(CadError, match="StopRestitution"):
+        write_limit_values(joint, {"StopRestitution": 1.2})

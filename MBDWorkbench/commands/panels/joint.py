@@ -71,7 +71,7 @@ class JointPanel(TaskPanel):
     def _limit_rows(self, QtWidgets) -> dict:
         """Rows of the joint's limits (a switch and a value in deg or mm each), damping and stop
         contact time (docs/joint-limits.md); {property: widget}."""
-        from ...cad.joint_limits import ANGLE, EXTRAS, LIMITS, limit_values
+        from ...cad.joint_limits import ANGLE, EXTRAS, LIMITS, SWITCHES, limit_values
 
         values = limit_values(self.obj)
         widgets = {}
@@ -86,6 +86,12 @@ class JointPanel(TaskPanel):
             number = NumberField(prop, values[prop], unit)
             self.fields.addRow(prop, number.widget)
             widgets[prop] = number
+        for switch in SWITCHES:  # rigid stops (docs/joint-limits.md)
+            box = QtWidgets.QCheckBox(switch)
+            box.setObjectName(switch)
+            box.setChecked(values[switch])
+            self.fields.addRow(box)
+            widgets[switch] = box
         return widgets
 
     def limit_values(self) -> dict:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..numerics import quaternion
-from .catalog import JOINTS
+from .catalog import COORDINATES, JOINTS
 from .fields import check_number, shown
 from .geometry import frame_axes, initial_pose
 from .schema import GROUND, Joint, Model, Stop
@@ -52,7 +52,18 @@ LIMITED: dict[str, CoordinateLimits] = {
     "displacement": CoordinateLimits("displacement", "travel_min", "travel_max", "travel_stop", "travel_damping", "m"),
 }
 LIMIT_FIELDS: tuple[str, ...] = tuple(name for c in LIMITED.values() for name in (c.low, c.high, c.stop, c.damping))
-STOP_FIELDS: tuple[str, ...] = ("stiffness", "exponent", "damping", "penetration", "contact_time")
+STOP_FIELDS: tuple[str, ...] = (
+    "model",
+    "restitution",
+    "stiffness",
+    "exponent",
+    "damping",
+    "penetration",
+    "contact_time",
+)
+COMPLIANT_FIELDS: tuple[str, ...] = STOP_FIELDS[2:]
+STOP_MODELS: tuple[str, ...] = ("compliant", "rigid")
+DEFAULT_RESTITUTION = 0.5  # e of a rigid stop
 DEFAULT_CONTACT_TIME = 0.01  # [s] contact duration of a default (linear) stop
 DEFAULT_DAMPING_RATIO = 0.2  # c_max = 2 zeta sqrt(k I): a linear stop's restitution about 0.53
 REFERENCE_RATE = 1.0  # v_ref [m/s or rad/s] of the default d_full = c_max v_ref / k
@@ -77,6 +88,8 @@ class StopLaw:
     penetration: float
     viscous: float
     contact_time: float
+    rigid: bool = False
+    restitution: float = DEFAULT_RESTITUTION
 
     @property
     def has_stop(self) -> bool:
@@ -92,7 +105,11 @@ def parse_stop(value: object, path: str) -> Stop:
     unknown = sorted(set(value) - set(STOP_FIELDS))
     if unknown:
         raise ModelError(f"{path}.{unknown[0]}", f"unknown field (one of {', '.join(STOP_FIELDS)})")
-    return Stop(**{k: check_number(v, f"{path}.{k}") for k, v in value.items()})
+    model = value.get("model")
+    if model is not None and model not in STOP_MODELS:
+        raise ModelError(f"{path}.model", f"must be one of {', '.join(STOP_MODELS)}, got {shown(model)}")
+    numbers = {k: check_number(v, f"{path}.{k}") for k, v in value.items() if k != "model"}
+    return Stop(model=model, **numbers)
 
 
 def parse_limit_fields(d: dict, path: str, name: str) -> dict:
@@ -156,11 +173,23 @@ def _check_coordinate(model: Model, j: Joint, c: CoordinateLimits, path: str, wh
         if low is None and high is None:
             raise ModelError(f"{path}.{c.stop}", f"{what}: a stop needs {c.low} or {c.high}")
         _check_stop(stop, f"{path}.{c.stop}", what)
+        if stop.model == "rigid":
+            _check_not_driven(model, j, c, f"{path}.{c.stop}", what)
     if low is not None or high is not None:
         _check_start(model, j, c, path, what)
 
 
 def _check_stop(stop: Stop, path: str, what: str) -> None:
+    if stop.model not in (None, *STOP_MODELS):
+        raise ModelError(f"{path}.model", f"{what}: must be one of {', '.join(STOP_MODELS)}, got {shown(stop.model)}")
+    if stop.model == "rigid":
+        _check_rigid_stop(stop, path, what)
+        return
+    if stop.restitution is not None:
+        raise ModelError(
+            f"{path}.restitution",
+            f"{what}: a restitution needs model 'rigid' (a compliant stop's is set by its damping)",
+        )
     for key in ("stiffness", "penetration", "contact_time"):
         value = getattr(stop, key)
         if value is not None:
@@ -176,6 +205,25 @@ def _check_stop(stop: Stop, path: str, what: str) -> None:
         raise ModelError(
             f"{path}.stiffness", f"{what}: required with an exponent other than 1 (the default is a linear stop's)"
         )
+
+
+def _check_not_driven(model: Model, j: Joint, c: CoordinateLimits, path: str, what: str) -> None:
+    """A rigid stop is held by a driver on its coordinate: refused on a coordinate already driven."""
+    for d in model.drivers:
+        if d.joint == j.name and COORDINATES[c.coordinate].driver == d.type:
+            raise ModelError(path, f"{what}: a rigid stop on a coordinate driven by '{d.name}' (it cannot move)")
+
+
+def _check_rigid_stop(stop: Stop, path: str, what: str) -> None:
+    """A rigid stop: restitution in [0, 1], none of the compliant stop's fields."""
+    if stop.restitution is not None:
+        e = check_number(stop.restitution, f"{path}.restitution")
+        if not 0.0 <= e <= 1.0:
+            raise ModelError(f"{path}.restitution", f"{what}: the restitution must lie in [0, 1], got {e:g}")
+    default = Stop()
+    given = [k for k in COMPLIANT_FIELDS if getattr(stop, k) != getattr(default, k)]
+    if given:
+        raise ModelError(f"{path}.{given[0]}", f"{what}: a rigid stop has no {given[0]} (a compliant stop's field)")
 
 
 def _check_start(model: Model, j: Joint, c: CoordinateLimits, path: str, what: str) -> None:
@@ -265,9 +313,17 @@ def stop_laws(model: Model, j: Joint, inertia_of=None) -> list[StopLaw]:
                 penetration=stop.penetration or max(c_max * REFERENCE_RATE / k, 1e-12),
                 viscous=viscous or 0.0,
                 contact_time=math.pi * math.sqrt(inertia / k) if stop.exponent == 1.0 else math.nan,
+                rigid=stop.model == "rigid",
+                restitution=DEFAULT_RESTITUTION if stop.restitution is None else float(stop.restitution),
             )
         )
     return laws
+
+
+def compliant_limits(law: StopLaw) -> tuple[float, float]:
+    """(lower, upper) where the JOINT_STOP kernel applies the compliant law: none for a rigid stop
+    (its limits are events, solver/events.py; the kernel keeps its viscous damping)."""
+    return (-math.inf, math.inf) if law.rigid else (law.lower, law.upper)
 
 
 def stop_effort(law: StopLaw, q, rate):
@@ -276,6 +332,8 @@ def stop_effort(law: StopLaw, q, rate):
     arrays (angles counted continuously, as joints.csv)."""
     q, rate = np.asarray(q, float), np.asarray(rate, float)
     effort = np.zeros_like(q)
+    if law.rigid:  # its impulses and hold effort are events (solver/events.py), not a law of the state
+        return effort, -law.viscous * rate
     for d, ddot, sign in ((q - law.upper, rate, -1.0), (law.lower - q, -rate, 1.0)):
         inside = d > 0
         dd = np.where(inside, d, 0.0)

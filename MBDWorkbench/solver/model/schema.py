@@ -65,8 +65,12 @@ class Stop:
     ``damping`` c_max as d grows to ``penetration``. Units per coordinate (angle: rad, N m;
     travel: m, N). Absent fields are derived (model.joint_stops): ``stiffness`` from
     ``contact_time`` [s] (a linear stop, e = 1, only) and the coordinate's inertia, ``damping``
-    at a damping ratio of 0.2, ``penetration`` 1 mrad or 0.1 mm."""
+    at a damping ratio of 0.2, ``penetration`` 1 mrad or 0.1 mm. ``model`` "rigid" (None:
+    "compliant"): Newton's impact law with ``restitution`` e in [0, 1] (default 0.5) at the
+    located impact, then held while it pushes (solver/events.py); no compliant field then."""
 
+    model: str = None
+    restitution: float = None
     stiffness: float = None
     exponent: float = 1.0
     damping: float = None

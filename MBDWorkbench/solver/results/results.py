@@ -322,6 +322,13 @@ class Results:
         # are its projection onto the constraints (cros), else None
         self.integrated_violation: tuple[float, float] | None = None
         self.accuracy: dict | None = None  # the accuracy estimate (solver/accuracy.py), None without one
+        self.stops = None  # the rigid stops' events.StopMonitor, None without rigid stops
+
+    @property
+    def stop_events(self) -> list[dict]:
+        """The located events of the rigid stops (solver/events.py): t [s], joint, coordinate, side,
+        kind (impact, hold, release), impact and rebound speed, impulse, held effort."""
+        return [] if self.stops is None else [e.as_dict() for e in self.stops.events]
 
     # ------------------------------------------------------------------ sampling
     def record(
@@ -566,6 +573,8 @@ class Results:
             if law.joint == joint:
                 c = names.index(law.coordinate)
                 stop[:, c], damping[:, c] = stop_effort(law, q[:, c], rate[:, c])
+                if law.rigid and self.stops is not None:  # a held rigid stop's load (solver/events.py)
+                    stop[:, c] = self.stops.held_effort(joint, law.coordinate, self.t)
         return stop, damping
 
     def driver_effort(self, driver: str) -> np.ndarray:
@@ -640,6 +649,7 @@ class Results:
             drivers=self.driver_names,
             warnings=[w.to_dict() for w in getattr(self, "warnings", [])],
             accuracy=self.accuracy,
+            **({"stop_events": self.stop_events} if self.stops is not None else {}),
             relaxations=list(getattr(self.model, "relaxations", [])),
             dropped_equations=list(getattr(self.system, "cad_open", [])),
             versions=software_versions(),

@@ -28,7 +28,7 @@ from ..model.geometry import (
     frame_axes,
     joint_rows,
 )
-from ..model.joint_stops import coordinate_inertia, stop_laws
+from ..model.joint_stops import compliant_limits, coordinate_inertia, stop_laws
 from ..model.profiles import compile_profile
 from ..model.schema import GROUND
 from ..numerics import forces, quaternion
@@ -364,8 +364,7 @@ class System:
                 e.vecs[:] = row_vectors(COORDINATES[law.coordinate].row, self.joint_frames[jk])[: ForceElement.VECS]
                 e.vecs[3] = np.nan  # the last angle (numerics.forces.joint_stop)
                 e.par[:] = (
-                    law.lower,
-                    law.upper,
+                    *compliant_limits(law),
                     law.stiffness,
                     law.exponent,
                     law.damping,
@@ -386,7 +385,7 @@ class System:
             laws += stop_laws(self.model, j, lambda joint, c: self.coordinate_inertia(joints[joint.name], c))
         for k, law in enumerate(laws):
             self.static.force_par[first + k, :7] = (
-                law.lower, law.upper, law.stiffness, law.exponent, law.damping, law.penetration, law.viscous
+                *compliant_limits(law), law.stiffness, law.exponent, law.damping, law.penetration, law.viscous
             )  # fmt: skip
         self.stop_laws = laws
 

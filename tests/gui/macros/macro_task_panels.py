@@ -279,6 +279,8 @@ panel.rotation.edit.setText("90")
 panel.limits["EnableAngleMax"].setChecked(True)
 panel.limits["AngleMax"].edit.setText("30")
 panel.limits["AngleDamping"].edit.setText("0.5")
+panel.limits["RigidStops"].setChecked(True)
+panel.limits["StopRestitution"].edit.setText("0.3")
 panel.accept()
 wait(100)
 x1 = pin.Frame.Rotation.multVec(App.Vector(1, 0, 0))
@@ -291,6 +293,11 @@ check(
     "edit OK: the angle limit [deg] and damping written",
     pin.EnableAngleMax and abs(pin.AngleMax.Value - 30.0) < 1e-9 and pin.AngleDamping == 0.5,
     (pin.EnableAngleMax, pin.AngleMax, pin.AngleDamping),
+)
+check(
+    "edit OK: rigid stops and their restitution written",
+    pin.RigidStops and pin.StopRestitution == 0.3,
+    (pin.RigidStops, pin.StopRestitution),
 )
 doc.undo()
 doc.recompute()

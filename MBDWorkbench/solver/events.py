@@ -1,0 +1,330 @@
+"""Rigid end stops: event location, Newton's impact law and the held stop (docs/joint-limits.md).
+
+Integrator-agnostic: :class:`StopMonitor` wraps the stepper's ``advance`` in
+:func:`.simulate.simulate`. Each rigid stop side has an event function, its gap
+g = q - q_min or q_max - q (q the joint coordinate of joints.csv [rad or m]). The monitor advances
+in whole base steps (the fixed-step integrators' own step; the adaptive ones' nominal step) and
+then checks every gap: after every step while a stop is held or the nearest gap would close
+within four steps at its current rate, else after up to MAX_CHUNK_STEPS steps (half the time
+that gap takes to close at its current rate; a crossing seen after several steps is searched
+again one step at a time from their start, with a fresh stepper). A sign change is located by
+the Illinois method on the gap re-integrated from the saved start of the step with a fresh
+stepper, to EVENT_TIME_TOL relative (of t or the step). There the impact map applies Newton's
+law through the constrained system: the impulse that makes the stop coordinate's rate -e times
+its approach rate while every other constraint row keeps Phi_q v = -Phi_t,
+
+    [M  A^T] [v+]   [M v-]          A = [Phi_q; c],  c the coordinate's Jacobian row,
+    [A   0 ] [-p] = [b   ],         b = [-Phi_t; -e c v-],
+
+solved as (A M^-1 A^T) p = b - A v- (least squares: redundant rows are fine); p's last entry is
+the stop impulse [N s or N m s]. The kinetic energy lost goes to work_nonconservative. With e = 0,
+or an impact less than MIN_FLIGHT_STEPS steps after the last one on the same stop (a Zeno
+sequence of ever smaller bounces), the stop is held: the run goes on with a System whose model
+has a constant driver (the stop's lock row, profile = the limit) and a fresh stepper, until the
+lock row's multiplier would pull (its sign change, located the same way): the stop is released.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from . import kernels
+from .errors import ModelError
+from .integrators import make_stepper
+from .model.catalog import COORDINATES
+from .model.schema import Driver
+from .numerics import quaternion
+from .numerics.joints import eval_row, row_vectors
+from .system.system import System
+
+EVENT_TIME_TOL = 1e-9  # events located to this fraction of max(t, step) [s]
+MIN_FLIGHT_STEPS = 4  # an impact this few steps after the last one on the same stop holds it
+MAX_LOCATE_ITERATIONS = 200
+MAX_CHUNK_STEPS = 64  # base steps advanced at most between two checks of the stops
+REFUSING = {"rk4_tree": "it integrates trees without drivers, and a held stop is a lock driver (use rk4)"}
+
+
+@dataclass
+class StopEvent:
+    """One located event of a rigid stop: ``kind`` impact, hold or release; speeds [rad/s or m/s]
+    of the coordinate towards the stop before and away from it after; ``impulse`` [N m s or N s]
+    on the coordinate (positive: increasing it); ``effort`` [N m or N] the held stop's load then."""
+
+    t: float
+    joint: str
+    coordinate: str
+    side: str
+    kind: str
+    impact_speed: float = 0.0
+    rebound_speed: float = 0.0
+    impulse: float = 0.0
+    effort: float = 0.0
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class RigidStop:
+    """One side ('min' or 'max') of a joint coordinate's rigid stop; ``sign`` +1 for min, -1 for max."""
+
+    joint: str
+    coordinate: str
+    side: str
+    limit: float
+    restitution: float
+    sign: float
+    kind: int
+    bi: int
+    bj: int
+    vecs: np.ndarray
+
+    @property
+    def key(self) -> str:
+        return f"{self.joint}.{self.coordinate}_{self.side}"
+
+    def measure(self, nb: int, Y: np.ndarray) -> tuple[float, np.ndarray]:
+        """(gap [rad or m], the coordinate's Jacobian row (6 nb)) at state Y."""
+        A = quaternion.matrices(Y[: 7 * nb].reshape(nb, 7)[:, 3:]) if nb else np.zeros((0, 3, 3))
+        jac = np.zeros((1, 2, 6))
+        q = eval_row(0, self.kind, self.bi, self.bj, self.vecs, Y, nb, A, jac)[0]
+        row = np.zeros(6 * nb)
+        for b, side in ((self.bi, 0), (self.bj, 1)):
+            if b >= 0:
+                row[6 * b : 6 * b + 6] += jac[0, side]
+        return self.sign * (float(q) - self.limit), row
+
+
+def rigid_stops(system) -> list[RigidStop]:
+    """The sides of the rigid stops of a System's joints (none: the run needs no monitor)."""
+    out = []
+    joints = {j.name: jk for jk, j in enumerate(system.model.joints)}
+    for law in getattr(system, "stop_laws", []):
+        if not law.rigid:
+            continue
+        jk = joints[law.joint]
+        j = system.model.joints[jk]
+        spec = COORDINATES[law.coordinate].row
+        vecs = row_vectors(spec, system.joint_frames[jk])[None].astype(float)
+        for side, limit, sign in (("min", law.lower, 1.0), ("max", law.upper, -1.0)):
+            if math.isfinite(limit):
+                bi, bj = system.body_index(j.body_i), system.body_index(j.body_j)
+                out.append(
+                    RigidStop(law.joint, law.coordinate, side, limit, law.restitution, sign, spec[0], bi, bj, vecs)
+                )
+    return out
+
+
+def monitor(system, settings) -> StopMonitor | None:
+    """The StopMonitor of a run with rigid stops (None without); ModelError when the integrator
+    cannot hold a stop."""
+    stops = rigid_stops(system)
+    if not stops:
+        return None
+    if settings.integrator in REFUSING:
+        joint = stops[0].joint
+        raise ModelError(
+            "settings.integrator",
+            f"joint '{joint}' has a rigid stop, which integrator {settings.integrator} cannot simulate: "
+            f"{REFUSING[settings.integrator]}, or give the stop model 'compliant'",
+        )
+    return StopMonitor(system, settings, stops)
+
+
+class StopMonitor:
+    """Advances a stepper in whole base steps, locating and applying the rigid stops' events."""
+
+    def __init__(self, system, settings, stops: list[RigidStop]) -> None:
+        self.base, self.settings, self.stops = system, settings, stops
+        self.h = float(settings.step)
+        self.nb = system.nb
+        self.held: tuple[int, ...] = ()  # indices of the held stops, in the order they were taken
+        self.systems = {(): system}
+        self.events: list[StopEvent] = []
+        self.last_impact = {}
+        self.fine_until = -math.inf  # [s] one step at a time until then (a crossing was seen before it)
+        self.held_at: dict[float, dict[str, float]] = {}  # output time [s] -> {stop key: held load [N m or N]}
+
+    # ------------------------------------------------------------------ the active system
+    @property
+    def active(self):
+        """The System integrated now: the model's, plus one lock row per held stop."""
+        if self.held not in self.systems:
+            self.systems[self.held] = self._held_system(self.held)
+        return self.systems[self.held]
+
+    def _held_system(self, held: tuple[int, ...]):
+        model = copy.copy(self.base.model)
+        model.drivers = list(model.drivers)
+        for k in held:
+            s = self.stops[k]
+            kind = "rotational" if s.coordinate == "angle" else "linear"
+            model.drivers.append(Driver(f"{s.key} (held)", kind, s.joint, float(s.limit)))
+        return System(model, dropped=self.base.dropped)
+
+    def _fresh(self, t: float, Y: np.ndarray, old=None):
+        """A new stepper on the active system from (t, Y), keeping ``old``'s steps and warnings."""
+        stepper = make_stepper(self.active, self.settings, t, Y)
+        if old is not None:
+            stepper.steps, stepper.warnings = old.steps, old.warnings
+        return stepper
+
+    # ------------------------------------------------------------------ event functions
+    def _push(self, k: int, t: float, Y: np.ndarray) -> float:
+        """Load [N m or N] the held stop k takes (positive: pushing away from the limit)."""
+        system = self.active
+        lam = system.evaluate(t, Y)["lam"]
+        row = self.base.m + self.held.index(k)
+        return -self.stops[k].sign * float(lam[row])
+
+    def _values(self, t: float, Y: np.ndarray) -> dict[int, float]:
+        """Event function of each stop at (t, Y): the gap of a free stop, the push of a held one."""
+        out = {}
+        for k, s in enumerate(self.stops):
+            out[k] = self._push(k, t, Y) if k in self.held else s.measure(self.nb, Y)[0]
+        return out
+
+    # ------------------------------------------------------------------ the loop
+    def advance(self, stepper, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, step):
+        """Advance from t to t_next [s] as ``step(stepper, t, Y, t1, acc)`` does, a few base steps at
+        a time (:meth:`_chunk`), with the stops' events located and applied; returns (stepper, t
+        reached, status)."""
+        eps = 1e-12 * max(1.0, abs(t_next))
+        f0 = self._values(t, Y)
+        while t < t_next - eps:
+            t1 = min(t + self._chunk(t, Y), t_next)
+            t1 = t_next if t_next - t1 < 0.5 * self.h else t1
+            Y0, acc0 = Y.copy(), acc.copy()
+            t_reached, status = step(stepper, t, Y, t1, acc)
+            if status != kernels.OK:
+                return stepper, t_reached, status
+            f1 = self._values(t1, Y)
+            crossed = [k for k, g in f1.items() if g < 0.0 <= f0[k]]  # sign changes only
+            if not crossed:
+                t, f0 = t1, f1
+                continue
+            if t1 - t > 1.5 * self.h:  # redo these steps one at a time: the event is located within one
+                Y[:], acc[:], self.fine_until = Y0, acc0, t1
+                stepper = self._fresh(t, Y, stepper)
+                continue
+            stepper, t = self._handle(stepper, crossed, t, Y0, acc0, t1, Y, acc, step)
+            f0 = self._values(t, Y)
+        return stepper, t_next, kernels.OK
+
+    def _chunk(self, t: float, Y: np.ndarray) -> float:
+        """The span [s] to advance before the next check: whole base steps, one while a stop is held,
+        else up to half the time the nearest free stop's gap takes to close at its current rate
+        (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one."""
+        if self.held or t < self.fine_until:
+            return self.h
+        v = Y[7 * self.nb :]
+        closing = math.inf
+        for s in self.stops:
+            gap, row = s.measure(self.nb, Y)
+            rate = s.sign * float(row @ v)
+            if rate < 0.0:
+                closing = min(closing, gap / -rate)
+        steps = int(min(0.5 * closing / self.h, MAX_CHUNK_STEPS))
+        return max(1, steps) * self.h
+
+    def _handle(self, stepper, crossed, t0, Y0, acc0, t1, Y, acc, step):
+        """Locate the first of the ``crossed`` events in [t0, t1], apply it there (Y, acc updated in
+        place); returns (the stepper to go on with, its time [s])."""
+
+        def trial(tau: float) -> tuple[np.ndarray, np.ndarray, dict]:
+            Yt, acct = Y0.copy(), acc0.copy()
+            if tau > t0:
+                _, status = step(self._fresh(t0, Yt), t0, Yt, tau, acct)
+                if status != kernels.OK:
+                    raise ArithmeticError(f"the re-integration to locate a stop event failed at t = {tau:.9g} s")
+            return Yt, acct, self._values(tau, Yt)
+
+        def first(values: dict) -> float:  # positive until the first of the crossed events
+            return min(values[m] for m in crossed)
+
+        a, b = t0, t1
+        Ya, acca, fa = trial(t0)
+        fb = self._values(t1, Y)
+        Fa, Fb = first(fa), first(fb)
+        tol = EVENT_TIME_TOL * max(abs(t1), self.h)
+        kept = 0  # +1: a was kept last time, -1: b was (Illinois: halve the twice-kept end's value)
+        for _ in range(MAX_LOCATE_ITERATIONS):
+            if b - a <= tol or Fa * (b - a) <= tol * (Fa - Fb):  # bracket, or a's gap at the secant's rate
+                break
+            c = b - Fb * (b - a) / (Fb - Fa) if Fb != Fa else 0.5 * (a + b)
+            c = min(max(c, a + 0.01 * tol), b - 0.01 * tol)
+            Yc, accc, fc = trial(c)
+            if first(fc) < 0.0:
+                b, Fb, fb = c, first(fc), fc
+                Fa, kept = (0.5 * Fa if kept == 1 else Fa), 1
+            else:
+                a, Fa, Ya, acca = c, first(fc), Yc, accc
+                Fb, kept = (0.5 * Fb if kept == -1 else Fb), -1
+        k = min(crossed, key=lambda m: fb[m])
+        Y[:], acc[:] = Ya, acca
+        return self._apply(k, stepper, a, Y, acc), a
+
+    # ------------------------------------------------------------------ event maps
+    def _apply(self, k: int, stepper, t: float, Y: np.ndarray, acc: np.ndarray):
+        """Apply event k at (t, Y): release a held stop, or an impact (and maybe hold)."""
+        s = self.stops[k]
+        if k in self.held:
+            self.held = tuple(m for m in self.held if m != k)
+            self.events.append(StopEvent(t, s.joint, s.coordinate, s.side, "release"))
+            return self._fresh(t, Y, stepper)
+        zeno = t - self.last_impact.get(k, -math.inf) < MIN_FLIGHT_STEPS * self.h
+        hold = s.restitution == 0.0 or zeno
+        e = 0.0 if hold else s.restitution
+        speed, rebound, impulse = self._impact(s, e, t, Y, acc)
+        self.last_impact[k] = t
+        self.events.append(StopEvent(t, s.joint, s.coordinate, s.side, "impact", speed, rebound, impulse))
+        if hold:
+            self.held = (*self.held, k)
+            self.events.append(StopEvent(t, s.joint, s.coordinate, s.side, "hold", effort=self._push(k, t, Y)))
+        return self._fresh(t, Y, stepper)
+
+    def _impact(self, s: RigidStop, e: float, t: float, Y: np.ndarray, acc: np.ndarray):
+        """Newton's impact law through the active system (module docstring); Y's velocities and
+        acc's non-conservative work [J] updated. Returns (impact speed, rebound speed [rad/s or m/s],
+        impulse [N m s or N s])."""
+        system, nb = self.active, self.nb
+        v = Y[7 * nb :].copy()
+        _, row = s.measure(nb, Y)
+        rows, target = [row], [-e * float(row @ v)]
+        if system.m:
+            _, J, _, _ = system.constraint_jacobian(t, Y)
+            dt = 1e-7 * max(1.0, abs(t))
+            phi_t = (system.constraint_residual(t + dt, Y) - system.constraint_residual(t - dt, Y)) / (2 * dt)
+            rows, target = [*J, row], [*(-phi_t), target[0]]
+        A, target = np.array(rows), np.array(target)
+        minv = system.static.minv.reshape(-1)
+        C = (A * minv) @ A.T
+        p = np.linalg.lstsq(C, target - A @ v, rcond=1e-12)[0]
+        v_new = v + minv * (A.T @ p)
+        mass = system.mass6.reshape(-1)
+        acc[4] += 0.5 * float(mass @ (v_new * v_new) - mass @ (v * v))
+        Y[7 * nb :] = v_new
+        return -s.sign * float(row @ v), s.sign * float(row @ v_new), float(p[-1])
+
+    # ------------------------------------------------------------------ output
+    def multipliers(self, stepper, t: float, Y: np.ndarray):
+        """The multipliers of the model's constraint rows at output time t [s] (the stepper's, or
+        the KKT solve's of the active system while a stop is held); records the held stops' loads."""
+        if not self.held:
+            return stepper.multipliers(t, Y)
+        lam = stepper.multipliers(t, Y)
+        if lam is None:
+            lam = self.active.evaluate(t, Y)["lam"]
+        m = self.base.m
+        self.held_at[t] = {self.stops[k].key: -self.stops[k].sign * float(lam[m + i]) for i, k in enumerate(self.held)}
+        return np.asarray(lam[:m], float)
+
+    def held_effort(self, joint: str, coordinate: str, times: np.ndarray) -> np.ndarray:
+        """Effort [N m or N] of the joint coordinate's held rigid stops at the output times [s]
+        (positive: increasing the coordinate; 0 where no stop is held)."""
+        keys = [s.key for s in self.stops if s.joint == joint and s.coordinate == coordinate]
+        return np.array([sum(self.held_at.get(float(t), {}).get(k, 0.0) for k in keys) for t in times])
