@@ -340,7 +340,7 @@ z axis (%.3f, %.3f, %.3f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="159" />
+      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="165" />
       <source>Origin (%.4g, %.4g, %.4g) mm
 z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
