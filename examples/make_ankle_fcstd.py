@@ -70,6 +70,7 @@ def _scribed(solid, lines):
 
 
 def _vec(p):
+    """App.Vector of a point or direction [mm]."""
     import FreeCAD as App
 
     return App.Vector(*(float(c) for c in p))
@@ -109,6 +110,7 @@ def _rod(b, c):
 
 
 def _parts(doc, A, B, C):
+    """{name: Part::Feature} of the shank, foot, bars and rods, from the points [mm]."""
     import Part
 
     parts = {"shank": _feature(doc, "Shank", _shank(A)), "foot": _feature(doc, "Foot", _foot(C))}
