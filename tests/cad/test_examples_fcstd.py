@@ -97,7 +97,6 @@ def test_example_scripts_write_documents(App, script, tmp_path):
 
 
 SHIPPED = sorted(f for f in os.listdir(os.path.join(REPO, "examples")) if f.endswith(".FCStd"))
-EXPLICIT_FRAMES = {"ankle.FCStd"}  # its joints are typed frames from AnkleGeometry (docs/workbench.md)
 
 
 @pytest.mark.parametrize("name", SHIPPED)
@@ -115,11 +114,11 @@ def test_shipped_example_carries_its_view_and_a_camera(name):
     assert objects and objects <= providers, sorted(objects - providers)
 
 
-@pytest.mark.parametrize("name", [n for n in SHIPPED if n not in EXPLICIT_FRAMES])
+@pytest.mark.parametrize("name", SHIPPED)
 def test_shipped_example_joints_follow_their_parts(App, name):
     """Each joint refers to its parts' sub-elements: a native joint through References1/2 (links
     to a part's Edge/Face/Vertex), an imported one through its Assembly joint (whose references
-    are); moving a native joint's part moves its origin and axis by the same placement."""
+    are); moving a native joint's parts moves its origin and axis by the same placement."""
     from MBDWorkbench.cad.joint_references import is_parametric, joint_frames
     from MBDWorkbench.cad.objects import find_objects
 
@@ -141,11 +140,10 @@ def test_shipped_example_joints_follow_their_parts(App, name):
             assert subs and all(re_element(s) for s in subs), (joint.Label, subs)
         moved = [j for j in joints if is_parametric(j) and j.References2]
         for joint in moved[:1]:
-            root, (sub,) = joint.References2
-            part = root.getSubObject(sub, retType=1) if sub.count(".") > 1 else root
             before = joint_frames(joint)[0]
             shift = App.Placement(App.Vector(5, -3, 2), App.Rotation(App.Vector(1, 2, 0), 10))
-            part.Placement = shift.multiply(part.Placement)
+            for part in {referenced_part(r) for r in (joint.References1, joint.References2) if r}:
+                part.Placement = shift.multiply(part.Placement)
             doc.recompute()
             after = joint_frames(joint)[0]
             expected = shift.multiply(before)
@@ -161,3 +159,34 @@ def re_element(sub: str) -> bool:
     import re
 
     return re.search(r"(Vertex|Edge|Face)\d+$", sub) is not None
+
+
+def referenced_part(link):
+    """The part object a reference (root, [path]) points into."""
+    root, (sub,) = link
+    return root.getSubObject(sub, retType=1) if sub.count(".") > 1 else root
+
+
+def test_ankle_joints_are_picked_with_the_frames_of_its_geometry(App, doc):
+    """Each ankle joint is parametric on two elements that give its origin (and the axis of a
+    motor, both cross axes of a universal joint); with its offset (a turn about the axis, a
+    ball's orientation) the frame equals AnkleGeometry's to 1e-9 m and 1e-9 rad."""
+    import make_ankle_fcstd
+
+    from MBDWorkbench.cad.joint_references import is_parametric, joint_frames
+    from MBDWorkbench.cad.placement import placement_from_axes
+
+    joints = make_ankle_fcstd.build(doc)["joints"]
+    expected = make_ankle_fcstd.explicit_frames(make_ankle_fcstd.AnkleGeometry())
+    assert sorted(joints) == sorted(expected)
+    z = App.Vector(0, 0, 1)
+    for label, joint in joints.items():
+        assert is_parametric(joint) and joint.References1 and joint.References2, label
+        frame, want = joint_frames(joint)[0], placement_from_axes(*expected[label])
+        assert (frame.Base - want.Base).Length < 1e-6, label  # mm
+        assert frame.Rotation.multiply(want.Rotation.inverted()).Angle < 1e-9, label
+        assert joint.Offset1.Base.Length < 1e-9, label  # the origin is the elements'
+        if joint.JointType == "revolute":
+            assert (joint.Offset1.Rotation.multVec(z) - z).Length < 1e-12, label
+        if joint.JointType == "universal":
+            assert joint.Offset1.Rotation.Angle < 1e-9, label
