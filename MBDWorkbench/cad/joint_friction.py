@@ -42,3 +42,28 @@ def friction_fields(obj, jtype: str) -> dict:
             lengths[field] = value * 1e-3
     mu_s, mu_k = float(getattr(obj, "StaticFriction", 0.0)), float(getattr(obj, "KineticFriction", 0.0))
     return {"friction": Friction(mu_s=mu_s, mu_k=mu_k, **lengths)}
+
+
+# the panel's rows: (property, unit shown); EnableFriction is its switch
+PANEL = (("StaticFriction", ""), ("KineticFriction", "")) + tuple((prop, "mm") for _, prop, _ in LENGTHS)
+
+
+def friction_values(obj) -> dict:
+    """{property: value} of a Joint's Friction group (mm; the switch as a boolean), for the task panel."""
+    out = {"EnableFriction": bool(getattr(obj, "EnableFriction", False))}
+    for prop, _ in PANEL:
+        value = getattr(obj, prop, 0.0)
+        out[prop] = float(getattr(value, "Value", value) or 0.0)
+    return out
+
+
+def write_friction_values(obj, values: dict) -> None:
+    """Set a Joint's Friction group from {property: value} (mm); a negative number is refused
+    naming the joint and the property."""
+    from .errors import CadError
+
+    for prop, unit in PANEL:
+        if values.get(prop, 0.0) < 0:
+            raise CadError("joint '%s': %s must not be negative%s" % (obj.Label, prop, f" ({unit})" if unit else ""))
+    for name, value in values.items():
+        setattr(obj, name, value)

@@ -36,7 +36,7 @@ class FrictionFixedStep:
             if not np.all(np.isfinite(Y)):
                 return t, kernels.NOT_FINITE
             t = t + h if step < n - 1 else t_next
-            friction.accepted(t, Y)
+            friction.accepted(t, Y, h)
             acc[4] += friction.take_projection_work()
             self.steps += 1
         return t_next, kernels.OK

@@ -74,6 +74,7 @@ class Evaluation:
     Pdrv: float
     effort: np.ndarray
     rate: np.ndarray
+    rate_dot: np.ndarray
     normal: np.ndarray
     power: np.ndarray
     modes: np.ndarray
@@ -209,8 +210,8 @@ class JointFriction:
         normal = np.array([self._normal(c, lam, Y, A) for c in self.contacts])
         return Evaluation(
             Ydot=_state_rates(sys.nb, Y, acc), lam=lam[:m], V=float(V), Pnc=float(Pnc + power.sum()),
-            Pdrv=self._driver_power(t, lam[:m], rate), effort=e, rate=rate_g, normal=normal, power=power,
-            modes=np.array(modes), phi=phi, constraint_rate=rate,
+            Pdrv=self._driver_power(t, lam[:m], rate), effort=e, rate=rate_g, rate_dot=G @ acc, normal=normal,
+            power=power, modes=np.array(modes), phi=phi, constraint_rate=rate,
         )  # fmt: skip
 
     def _fixed_point(self, t, Y, A, modes, G, rate_g, acc, lam, m, locked, accelerations) -> np.ndarray:
@@ -259,11 +260,14 @@ class JointFriction:
         for c in self.contacts:
             c.last_slip = None
         self.accepted(t, Y)
-        self.projection_work = 0.0
+        self.projection_work = 0.0  # the start's projection is no work of the run
 
-    def accepted(self, t: float, Y: np.ndarray) -> bool:
+    def accepted(self, t: float, Y: np.ndarray, horizon: float = 0.0) -> bool:
         """Switch the modes at the accepted state (t [s], Y) and project Y's velocities onto the
-        newly locked rates (in place). Returns whether a mode changed."""
+        newly locked rates (in place). A slipping contact is tested for stick when its slip
+        velocity has reversed since the last accepted state, is at rest, or would reverse within
+        ``horizon`` [s] (the next fixed step: a fixed-step scheme's stages could otherwise straddle
+        the reversal at every step and never see it). Returns whether a mode changed."""
         ev = self.solve(t, Y)
         changed, newly = False, []
         for k, c in enumerate(self.contacts):
@@ -271,7 +275,7 @@ class JointFriction:
             if self.modes[k] == STICK:
                 if self._needed(c, ev) > c.mu_s * ev.normal[k] * (1.0 + STICK_SLACK) + 1e-12:
                     self.modes[k], changed = SLIP, True
-            elif np.linalg.norm(s) <= REST_SPEED or (c.last_slip is not None and np.dot(c.last_slip, s) <= 0.0):
+            elif self._reverses(c, s, ev, horizon):
                 trial = self.modes.copy()
                 trial[k] = STICK
                 held = self.solve(t, Y, trial)
@@ -282,6 +286,13 @@ class JointFriction:
         if newly:
             self._project(t, Y)
         return changed
+
+    @staticmethod
+    def _reverses(c: Contact, s: np.ndarray, ev: Evaluation, horizon: float) -> bool:
+        """Whether slip velocity s of contact c is at rest, has reversed, or reverses within horizon [s]."""
+        if np.linalg.norm(s) <= REST_SPEED or (c.last_slip is not None and np.dot(c.last_slip, s) <= 0.0):
+            return True
+        return horizon > 0.0 and np.dot(s, s + horizon * c.arms * ev.rate_dot[c.channels]) <= 0.0
 
     @staticmethod
     def _needed(c: Contact, ev: Evaluation) -> float:

@@ -279,6 +279,9 @@ panel.rotation.edit.setText("90")
 panel.limits["EnableAngleMax"].setChecked(True)
 panel.limits["AngleMax"].edit.setText("30")
 panel.limits["AngleDamping"].edit.setText("0.5")
+panel.friction["EnableFriction"].setChecked(True)
+panel.friction["StaticFriction"].edit.setText("0.2")
+panel.friction["PinRadius"].edit.setText("4")
 panel.accept()
 wait(100)
 x1 = pin.Frame.Rotation.multVec(App.Vector(1, 0, 0))
@@ -291,6 +294,11 @@ check(
     "edit OK: the angle limit [deg] and damping written",
     pin.EnableAngleMax and abs(pin.AngleMax.Value - 30.0) < 1e-9 and pin.AngleDamping == 0.5,
     (pin.EnableAngleMax, pin.AngleMax, pin.AngleDamping),
+)
+check(
+    "edit OK: the friction switch, mu_s and pin radius [mm] written",
+    pin.EnableFriction and pin.StaticFriction == 0.2 and abs(pin.PinRadius.Value - 4.0) < 1e-9,
+    (pin.EnableFriction, pin.StaticFriction, pin.PinRadius),
 )
 doc.undo()
 doc.recompute()
