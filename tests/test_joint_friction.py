@@ -252,6 +252,17 @@ def test_friction_on_a_joint_without_it_is_refused():
         simulate(from_dict(model))
 
 
+def test_a_fixed_point_that_diverges_stops_the_run_naming_the_joint():
+    """mu r m L / I ~ 9 (mu 10 on a 0.5 m pin): the friction feeds back on its own load faster than
+    it converges (no consistent slip load, Painleve-like); the run stops with a message naming the joint."""
+    from MBDWorkbench.solver import SimulationError
+
+    model = pendulum_model(10.0, 10.0, 0.5, "rk4", t_end=0.05)
+    model.bodies[0].angular_velocity = [0.0, 0.0, 5.0]
+    with pytest.raises(SimulationError, match="joint 'pin': the friction load and the joint reaction did not converge"):
+        simulate(model)
+
+
 def test_zero_kinetic_friction_solve_matches_the_kernels():
     """The dense friction solve with no friction load (slipping, mu_k = 0) gives the kernels' dY/dt."""
     from MBDWorkbench.solver.system.system import System

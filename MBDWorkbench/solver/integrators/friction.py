@@ -29,7 +29,7 @@ class FrictionFixedStep:
         friction = self.system.friction
         n, h = equal_steps(t_next - t, self.h)
         for step in range(n):
-            ev = friction.solve(t, Y)
+            ev = friction.solve_current(t, Y)
             account_power(acc, t, ev.Pdrv, ev.Pnc)
             self._step(t, Y, h, ev.Ydot)
             kernels.fast_call(kernels.normalize_quaternions_arrays, self.system.nb, Y)

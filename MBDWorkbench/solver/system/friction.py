@@ -97,6 +97,7 @@ class JointFriction:
         self.n_channels = n
         self.modes = np.full(len(self.contacts), SLIP, dtype=np.int64)
         self.projection_work = 0.0  # [J] kinetic energy removed by stick projections, not yet accounted
+        self._last: tuple[float, np.ndarray, Evaluation] | None = None  # the last accepted state's solve
 
     def _add_contact(self, jk: int, j, n: int) -> int:
         sys, geometry, f = self.system, GEOMETRY[j.type], j.friction
@@ -285,7 +286,16 @@ class JointFriction:
             c.last_slip = s
         if newly:
             self._project(t, Y)
+        self._last = None if changed else (float(t), Y.copy(), ev)
         return changed
+
+    def solve_current(self, t: float, Y: np.ndarray) -> Evaluation:
+        """:meth:`solve` with the current modes, reusing the last accepted state's solve when (t, Y)
+        is that state and no mode changed since."""
+        last = self._last
+        if last is not None and last[0] == t and np.array_equal(last[1], Y):
+            return last[2]
+        return self.solve(t, Y)
 
     @staticmethod
     def _reverses(c: Contact, s: np.ndarray, ev: Evaluation, horizon: float) -> bool:
