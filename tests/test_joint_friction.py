@@ -296,3 +296,27 @@ def test_results_files_and_report_table(tmp_path):
     assert loss["stick"] == 0.0
     assert loss["work"] == pytest.approx(res.energy()["work_nonconservative"][-1], rel=1e-6)
     assert friction_blocks(data)[0].text == "Joint friction"
+
+
+@pytest.mark.parametrize(
+    "friction, integrator, words",
+    [
+        ({"mu_s": 0.2, "mu_k": 0.3, "pin_radius": 0.01}, "rk4", "joints[0].friction.mu_k"),
+        ({"mu_s": 0.2, "pin_radius": 0.01}, "galpha", "joint 'pin' has friction"),
+    ],
+)
+def test_cli_exit_2_in_one_line(tmp_path, friction, integrator, words):
+    """The command line answers bad friction and an integrator without friction in one line, exit 2."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    model = pendulum_model(0.1, 0.1, 0.01, integrator, t_end=0.1).to_dict()
+    model["joints"][0]["friction"] = friction
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(model))
+    cmd = [sys.executable, "-m", "MBDWorkbench", "simulate", str(path), "--out", str(tmp_path / "o"), "--quiet"]
+    p = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+    assert p.returncode == 2 and words in p.stderr and len(p.stderr.strip().splitlines()) == 1
