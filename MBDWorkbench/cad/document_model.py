@@ -34,6 +34,7 @@ from .archive import check_document_file
 from .assembly_import import assembly_label, import_warnings, joint_source, sync_assemblies
 from .errors import CadError
 from .force_fields import COMPONENTS, driver_unit, field_unit, optional, property_name
+from .joint_friction import friction_fields
 from .joint_limits import limit_fields
 from .joint_references import joint_frames, uses_second_frame
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
@@ -208,10 +209,12 @@ def _joint(obj, names, bodies, poses):
             angle=angle,
             **_coupler_values(obj, jtype),
             **limit_fields(obj, jtype),
+            **friction_fields(obj, jtype),
         )
     o, x, _, z = placement_axes(frame1)
     frame = Frame(origin=(o * 1e-3).tolist(), z_axis=z.tolist(), x_axis=x.tolist())
-    return Joint(name=name, type=jtype, body_i=b1, body_j=b2, frame=frame, **limit_fields(obj, jtype))
+    extra = {**limit_fields(obj, jtype), **friction_fields(obj, jtype)}
+    return Joint(name=name, type=jtype, body_i=b1, body_j=b2, frame=frame, **extra)
 
 
 def _local_frame(placement, body):

@@ -39,6 +39,7 @@ from ..solver.model.catalog import DRIVER_TYPES, DRIVERS, FORCES, JOINT_TYPES, j
 from . import gui_hooks
 from .errors import CadError, concise_errors
 from .force_fields import PRECISION, force_properties
+from .joint_friction import friction_properties
 from .joint_limits import limit_properties
 from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
@@ -410,7 +411,7 @@ class JointProxy(_Proxy):
     Type = "Joint"
 
     def properties(self) -> list[tuple]:
-        g = "Joint"
+        g, extra = "Joint", limit_properties() + friction_properties()
         return [
             ("App::PropertyEnumeration", "JointType", g, "Kind of joint", JOINT_TYPES[0], None, JOINT_TYPES),
             ("App::PropertyLink", "Body1", g, "First body (empty: the ground); the joint frame is carried by it"),
@@ -472,7 +473,7 @@ class JointProxy(_Proxy):
             ),
             ("App::PropertyFloat", "Radius2", "Coupler", "gear, belt: pitch radius on Body2 [mm]"),
             ("App::PropertyFloat", "Pitch", "Coupler", "screw: advance per turn [mm] (negative: left-handed)"),
-        ] + limit_properties()
+        ] + extra
 
     def setup(self, obj: App.DocumentObject) -> None:
         super().setup(obj)

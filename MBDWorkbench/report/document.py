@@ -17,7 +17,7 @@ from ..solver import accuracy
 from ..solver.analyses.mobility import dof_terms
 from ..solver.model.catalog import BODY_KINDS, DRIVERS, FORCES, INTEGRATORS, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from ..solver.results.status import CANCELLED, COMPLETED, FAILED
-from . import derived, plots, stops
+from . import derived, friction, plots, stops
 from .animation import View
 from .data import ReportData
 from .derived import CheckedPoint
@@ -121,6 +121,7 @@ def build(
     blocks += peak_blocks(peaks, mob, data.summary.get("accuracy"))
     blocks += coupling_blocks(derived.coupling_peaks(data))
     blocks += stop_blocks(data)
+    blocks += friction_blocks(data)
     blocks += plot_blocks(data, peaks, points, view)
     blocks += list(sections)
     blocks += file_blocks(files)
@@ -642,6 +643,23 @@ def located_stop_events(events: list[dict], unit: dict) -> Table:
         "with the load then, releases (docs/joint-limits.md). Units: speeds, impulse, held load."
     )
     return Table(head + ["units"], rows, cap, numeric=[0, 5, 6, 7, 8])
+
+
+def friction_blocks(data: ReportData) -> list[Block]:
+    """'Joint friction': each joint's peak friction effort, peak load, time sticking and losses
+    (no friction: no block; docs/joint-friction.md)."""
+    losses = friction.friction_losses(data)
+    if not losses:
+        return []
+    rows = [[c["joint"], c["header"], g(c["peak"]), g(c["t"]), g(c["normal"]), g(100 * c["stick"]), g(c["work"])]
+            for c in losses]  # fmt: skip
+    head = ["joint", "effort", "peak", "t [s]", "peak load N [N]", "sticking [%]", "dissipated [J]"]
+    cap = (
+        "Coulomb joint friction: the largest friction effort (its column and unit), the largest load N of the "
+        "friction law, the share of the run spent sticking and the friction work over the run (negative: lost; "
+        "trapezoidal over the output samples). docs/joint-friction.md."
+    )
+    return [Heading("Joint friction", 2), Table(head, rows, cap, numeric=[2, 3, 4, 5, 6])]
 
 
 def components(v: Sequence[float], magnitude: float) -> list[str]:

@@ -53,6 +53,7 @@ class JointPanel(TaskPanel):
         self.fields.addRow(translate("MBD", "Offset along z"), self.offset.widget)
         self.fields.addRow(translate("MBD", "Rotation about z"), self.rotation.widget)
         self.limits = self._limit_rows(QtWidgets)
+        self.friction = self._friction_rows(QtWidgets)
         self.info = self.label("", "info")
         self.layout.addWidget(self.info)
         self.layout.addWidget(self.error)
@@ -93,6 +94,26 @@ class JointPanel(TaskPanel):
             self.fields.addRow(box)
             widgets[switch] = box
         return widgets
+
+    def _friction_rows(self, QtWidgets) -> dict:
+        """Rows of the joint's Coulomb friction (a switch, mu_s, mu_k, lengths in mm;
+        docs/joint-friction.md); {property: widget}."""
+        from ...cad.joint_friction import PANEL, friction_values
+
+        values = friction_values(self.obj)
+        box = QtWidgets.QCheckBox("friction")
+        box.setObjectName("EnableFriction")
+        box.setChecked(values["EnableFriction"])
+        self.fields.addRow(box, QtWidgets.QLabel("mu_s, mu_k, lengths"))
+        widgets = {"EnableFriction": box}
+        for prop, unit in PANEL:
+            widgets[prop] = NumberField(prop, values[prop], unit)
+            self.fields.addRow(prop, widgets[prop].widget)
+        return widgets
+
+    def friction_values(self) -> dict:
+        """{property: value} of the friction rows (mm)."""
+        return {k: w.isChecked() if hasattr(w, "isChecked") else w.value() for k, w in self.friction.items()}
 
     def limit_values(self) -> dict:
         """{property: value} of the limit rows (deg, mm, SI)."""
@@ -168,12 +189,13 @@ class JointPanel(TaskPanel):
     def apply(self) -> App.DocumentObject:
         """Create or change the joint; picks become its references (its frame follows the CAD),
         the flip / offset / rotation its Offset1."""
+        from ...cad.joint_friction import write_friction_values
         from ...cad.joint_limits import write_limit_values
         from ...cad.makers import check_joint_bodies
 
         references = "MBDWorkbench.cad.joint_references"
         jtype, frame = self.joint_type(), self.frame()
-        self.limit_values()  # a bad number is refused before anything changes
+        self.limit_values(), self.friction_values()  # a bad number is refused before anything changes
         if self.creating:
             ensure_simulation(self.doc)
             joint = record_call("MBDWorkbench.cad.picking", "make_joint_from_picks", self.doc, jtype, self.picks)
@@ -189,6 +211,7 @@ class JointPanel(TaskPanel):
                 record_call(references, "set_joint_references", joint, self.picks)
         record_call(references, "set_joint_frame", joint, frame)
         write_limit_values(joint, self.limit_values())
+        write_friction_values(joint, self.friction_values())
         return joint
 
     def sides(self) -> tuple:

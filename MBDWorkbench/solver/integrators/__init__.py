@@ -20,6 +20,7 @@ from ..model.catalog import INTEGRATOR_TYPES
 from .base import Stepper
 from .cros import CROSStepper
 from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
+from .friction import friction_stepper
 from .galpha import GAlphaStepper
 from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper
 from .tree import TreeRK4Stepper
@@ -54,4 +55,6 @@ def make_stepper(system, settings, t0: float, Y0: np.ndarray) -> Stepper:
         raise ModelError(
             "settings.integrator", f"unknown integrator {settings.integrator!r} (one of {', '.join(METHODS)})"
         )
+    if getattr(system, "friction", None) is not None:
+        cls = friction_stepper(system, settings.integrator)
     return cls(system, settings, t0, Y0)

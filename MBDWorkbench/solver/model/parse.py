@@ -21,6 +21,7 @@ from .fields import (
     check_vector,
     shown,
 )
+from .joint_friction import parse_friction
 from .joint_stops import LIMIT_FIELDS, parse_limit_fields
 from .limits import MAX_JSON_DEPTH, MAX_MODEL_FILE_BYTES, MAX_NAME_LENGTH, MAX_TEXT_LENGTH
 from .schema import GROUND, Body, Driver, Force, Frame, Joint, Model, Settings
@@ -206,6 +207,7 @@ def _joint(d, path):
             *DISTANCE_FIELDS,
             *COUPLER_PARAMETERS,
             *LIMIT_FIELDS,
+            "friction",
         },
     )
     name = _name(d, path)
@@ -230,6 +232,7 @@ def _joint(d, path):
         angle=check_number(d["angle"], f"{path}.angle") if "angle" in d else None,
         **{k: check_number(d[k], f"{path}.{k}", kind="length") for k in COUPLER_PARAMETERS if k in d},
         **parse_limit_fields(d, path, name),
+        friction=parse_friction(d["friction"], f"{path}.friction", name) if "friction" in d else None,
     )
 
 

@@ -79,6 +79,21 @@ class Stop:
 
 
 @dataclass
+class Friction:
+    """Coulomb friction of a joint (docs/joint-friction.md): static and kinetic coefficients
+    ``mu_s`` >= ``mu_k`` >= 0 and the joint's geometry [m]: ``pin_radius`` and ``pin_length``
+    (revolute, cylindrical), ``ball_radius`` (spherical), ``contact_length`` (prismatic,
+    cylindrical translation uses the pin length)."""
+
+    mu_s: float = None
+    mu_k: float = None
+    pin_radius: float = None
+    pin_length: float = None
+    ball_radius: float = None
+    contact_length: float = None
+
+
+@dataclass
 class Joint:
     """A kinematic joint between body_i and body_j (either may be ``ground``).
 
@@ -96,7 +111,8 @@ class Joint:
     Limits (docs/joint-limits.md) on the joint coordinates of joints.csv: ``angle_min``,
     ``angle_max`` [rad] (revolute, cylindrical), ``travel_min``, ``travel_max`` [m] (prismatic,
     cylindrical), each enforced by a compliant :class:`Stop` (``angle_stop``, ``travel_stop``);
-    ``angle_damping`` [N m s/rad] and ``travel_damping`` [N s/m]: viscous joint damping."""
+    ``angle_damping`` [N m s/rad] and ``travel_damping`` [N s/m]: viscous joint damping.
+    ``friction``: Coulomb friction with stiction (:class:`Friction`, docs/joint-friction.md)."""
 
     name: str
     type: str
@@ -120,6 +136,7 @@ class Joint:
     travel_stop: Stop = None
     angle_damping: float = None
     travel_damping: float = None
+    friction: Friction = None
 
 
 def _force_class() -> type:

@@ -34,6 +34,7 @@ from .geometry import (
     joint_rows,
     turned_point_masses,
 )
+from .joint_friction import check_joint_friction
 from .joint_stops import check_joint_limits
 from .limits import (
     MAX_NAME_LENGTH,
@@ -344,6 +345,7 @@ def _check_joint(model, j, names, path):
     _check_point_mass_anchors(model, j, path)
     joint_rows(model, j, path)
     check_joint_limits(model, j, path)
+    check_joint_friction(j, path)
 
 
 def _check_distance(model: Model, j: Joint, path: str) -> None:

@@ -91,6 +91,20 @@ def joint_effort_headers(joint: str, coordinate: str) -> tuple[str, str]:
     return f"{joint}.{coordinate}_stop [{unit}]", f"{joint}.{coordinate}_damping [{unit}]"
 
 
+def friction_headers(joint: str, joint_type: str) -> tuple[list[str], list[str]]:
+    """Headers of a joint's friction in joints.csv (docs/joint-friction.md): its efforts, one per
+    channel (``J.angle_friction [N m]``, ``J.displacement_friction [N]``; spherical
+    ``J.friction_Tx [N m]``, ...), then ``J.friction_normal [N]``, ``J.friction_state [-]``
+    (1 stick, 0 slip) and ``J.friction_power [W]``."""
+    efforts = {
+        "revolute": [f"{joint}.angle_friction [N m]"],
+        "cylindrical": [f"{joint}.angle_friction [N m]", f"{joint}.displacement_friction [N]"],
+        "prismatic": [f"{joint}.displacement_friction [N]"],
+        "spherical": [f"{joint}.friction_T{n} [N m]" for n in "xyz"],
+    }[joint_type]
+    return efforts, [f"{joint}.friction_normal [N]", f"{joint}.friction_state [-]", f"{joint}.friction_power [W]"]
+
+
 def effort_unit(driver_type: str) -> str:
     """Unit of a driver's effort, from its record (catalog.DRIVERS): 'N m' for a rotational
     driver, 'N' for a linear one."""
@@ -150,6 +164,11 @@ def _joint_table(res: Results, t: np.ndarray) -> Table:
         for c, name in enumerate(res.joint_coordinate_names(j)):
             if name in res.limited_coordinates(j):
                 table.update(zip(joint_effort_headers(j, name), (stop[:, c], damping[:, c])))
+        if j in res.friction_joints():
+            f = res.joint_friction(j)
+            efforts, others = friction_headers(j, res.model.joints[res.joint_names.index(j)].type)
+            table.update(zip(efforts, f["effort"].T))
+            table.update(zip(others, (f["normal"], f["state"], f["power"])))
     return table
 
 

@@ -23,6 +23,7 @@ from ..model.joint_stops import stop_effort
 from ..numerics import quaternion
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
+from ..system.friction import packed, unpacked
 from .files import write_results
 
 if TYPE_CHECKING:
@@ -388,6 +389,7 @@ class Results:
                 Ydot=ev["Ydot"],
                 coordinate=coordinate,
                 coordinate_rate=coordinate_rate,
+                **({"friction": packed(ev["friction"])} if "friction" in ev else {}),
             )
         )
         self._cache = None
@@ -576,6 +578,18 @@ class Results:
                 if law.rigid and self.stops is not None:  # a held rigid stop's load (solver/events.py)
                     stop[:, c] = self.stops.held_effort(joint, law.coordinate, self.t)
         return stop, damping
+
+    def joint_friction(self, joint: str) -> dict[str, np.ndarray]:
+        """The joint's friction at each sample (system.friction.unpacked): ``effort`` (K, channels)
+        [N m or N] on its angle/displacement (spherical: rotations about frame x, y, z), ``normal``
+        N [N], ``state`` 1 stick 0 slip, ``power`` [W] (<= 0 while slipping)."""
+        if self.system.friction is None:
+            raise KeyError(f"joint '{joint}' has no friction")
+        return unpacked(self.system.friction, self._stack("friction"), joint)
+
+    def friction_joints(self) -> tuple[str, ...]:
+        """The joints with friction."""
+        return tuple(c.joint for c in self.system.friction.contacts) if self.system.friction else ()
 
     def driver_effort(self, driver: str) -> np.ndarray:
         """Driver torque [N m] or force [N] applied to body_j, shape (K,)."""

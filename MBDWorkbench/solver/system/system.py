@@ -33,6 +33,7 @@ from ..model.profiles import compile_profile
 from ..model.schema import GROUND
 from ..numerics import forces, quaternion
 from ..numerics.joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
+from .friction import joint_friction
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
 
@@ -140,6 +141,7 @@ class System:
         self.work = self.new_work()
         if self.stop_laws:
             self._size_stops()
+        self.friction = joint_friction(self)  # joint friction (system/friction.py), None without
 
     def _set_coupler_constants(self) -> None:
         """Each coupler row's constant: its value at the initial configuration (as FreeCAD's
@@ -513,6 +515,8 @@ class System:
     def derivative(self, t, Y):
         """dY/dt (a new array) for SciPy's integrators; raises on a singular system."""
         Y = np.ascontiguousarray(Y, dtype=float)
+        if self.friction is not None:
+            return self.friction.derivative(t, Y)
         Ydot = np.empty_like(Y)
         status = kernels.fast_call(kernels.derivatives, float(t), Y, self.static, self.work, Ydot)[0]
         if status == kernels.SINGULAR:
@@ -526,6 +530,8 @@ class System:
         a redundant set are the minimum-norm split (:meth:`min_norm_multipliers`)."""
         Y = np.array(Y, dtype=float)
         kernels.fast_call(kernels.normalize_quaternions, self.static, Y)
+        if self.friction is not None:
+            return self._evaluate_with_friction(t, Y)
         Ydot = np.empty_like(Y)
         w = self.work
         saved = [a.copy() for a in (w.keep, w.keep_prev, w.ref, w.ctl, w.y_near)]
@@ -548,6 +554,15 @@ class System:
             Pnc=Pnc,
             Pdrv=Pdrv,
         )
+
+    def _evaluate_with_friction(self, t: float, Y: np.ndarray) -> dict:
+        """:meth:`evaluate` of a model with joint friction (its dense solve); ``friction``: the
+        friction.Evaluation."""
+        ev = self.friction.solve(t, Y)
+        self.work.lam[:] = ev.lam
+        T = kernels.fast_call(kernels.kinetic_energy, self.static, Y)
+        return dict(status=kernels.OK, Ydot=ev.Ydot, lam=ev.lam.copy(), phi=ev.phi, rate=ev.constraint_rate, V=ev.V,
+                    T=T, Pnc=ev.Pnc, Pdrv=ev.Pdrv, friction=ev)  # fmt: skip
 
     def kept_rows(self) -> np.ndarray:
         """Mask of the constraint rows in the ODE-form solve (False: dropped as dependent)."""

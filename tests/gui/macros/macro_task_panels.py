@@ -281,6 +281,9 @@ panel.limits["AngleMax"].edit.setText("30")
 panel.limits["AngleDamping"].edit.setText("0.5")
 panel.limits["RigidStops"].setChecked(True)
 panel.limits["StopRestitution"].edit.setText("0.3")
+panel.friction["EnableFriction"].setChecked(True)
+panel.friction["StaticFriction"].edit.setText("0.2")
+panel.friction["PinRadius"].edit.setText("4")
 panel.accept()
 wait(100)
 x1 = pin.Frame.Rotation.multVec(App.Vector(1, 0, 0))
@@ -298,6 +301,9 @@ check(
     "edit OK: rigid stops and their restitution written",
     pin.RigidStops and pin.StopRestitution == 0.3,
     (pin.RigidStops, pin.StopRestitution),
+    "edit OK: the friction switch, mu_s and pin radius [mm] written",
+    pin.EnableFriction and pin.StaticFriction == 0.2 and abs(pin.PinRadius.Value - 4.0) < 1e-9,
+    (pin.EnableFriction, pin.StaticFriction, pin.PinRadius),
 )
 doc.undo()
 doc.recompute()

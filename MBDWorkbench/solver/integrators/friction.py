@@ -1,0 +1,125 @@
+"""The ODE-form integrators on a model with joint friction (system/friction.py): the same
+schemes (euler, symplectic_euler, rk4, bdf, radau, lsoda) on the friction-consistent dense
+solve, the contacts' stick/slip modes switched at every accepted state (an adaptive solver
+restarts after a switch) and the kinetic energy of a stick projection counted as
+non-conservative work. galpha, cros and rk4_tree refuse such a model (:func:`friction_stepper`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import kernels
+from ..errors import ModelError
+from ..numerics.quaternion import rotate_by_body_vector
+from .base import Stepper, equal_steps
+from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
+from .power import account_power
+from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper, SciPyStepper
+
+
+class FrictionFixedStep:
+    """Mixin of the fixed-step schemes: the step loop in Python on the friction solve."""
+
+    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+        super().__init__(system, settings, t0, Y0)
+        system.friction.start(t0, Y0)
+
+    def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
+        """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
+        friction = self.system.friction
+        n, h = equal_steps(t_next - t, self.h)
+        for step in range(n):
+            ev = friction.solve_current(t, Y)
+            account_power(acc, t, ev.Pdrv, ev.Pnc)
+            self._step(t, Y, h, ev.Ydot)
+            kernels.fast_call(kernels.normalize_quaternions_arrays, self.system.nb, Y)
+            if not np.all(np.isfinite(Y)):
+                return t, kernels.NOT_FINITE
+            t = t + h if step < n - 1 else t_next
+            friction.accepted(t, Y, h)
+            acc[4] += friction.take_projection_work()
+            self.steps += 1
+        return t_next, kernels.OK
+
+    def _step(self, t: float, Y: np.ndarray, h: float, k0: np.ndarray) -> None:
+        if self.method == 0:
+            Y += h * k0
+        elif self.method == 1:
+            nb = self.system.nb
+            off = 7 * nb
+            Y[off:] += h * k0[off:]
+            for b in range(nb):
+                Y[7 * b : 7 * b + 3] += h * Y[off + 6 * b : off + 6 * b + 3]
+                q = Y[7 * b + 3 : 7 * b + 7].copy()
+                rotate_by_body_vector(q, h * Y[off + 6 * b + 3 : off + 6 * b + 6], Y[7 * b + 3 : 7 * b + 7])
+        else:
+            solve = self.system.friction.derivative
+            k1 = solve(t + 0.5 * h, Y + 0.5 * h * k0)
+            k2 = solve(t + 0.5 * h, Y + 0.5 * h * k1)
+            k3 = solve(t + h, Y + h * k2)
+            Y += h / 6.0 * (k0 + 2.0 * k1 + 2.0 * k2 + k3)
+
+
+class FrictionEuler(FrictionFixedStep, EulerStepper):
+    """Explicit Euler with joint friction."""
+
+
+class FrictionSymplecticEuler(FrictionFixedStep, SymplecticEulerStepper):
+    """Symplectic Euler with joint friction."""
+
+
+class FrictionRK4(FrictionFixedStep, RK4Stepper):
+    """RK4 with joint friction."""
+
+
+class FrictionSciPy:
+    """Mixin of SciPy's solvers: the modes switched at every accepted step, a fresh solver after a switch."""
+
+    def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
+        system.friction.start(t0, Y0)
+        super().__init__(system, settings, t0, Y0)
+
+    def _accepted(self, s, changes: float):
+        s = super()._accepted(s, changes)
+        y = np.array(s.y, dtype=float)
+        if self.system.friction.accepted(s.t, y):
+            return SciPyStepper._write_back(self, s, y)
+        return s
+
+    def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
+        """As the SciPy stepper's, with the stick projections' work added to acc."""
+        out = super().advance(t, Y, t_next, acc)
+        acc[4] += self.system.friction.take_projection_work()
+        return out
+
+
+class FrictionBDF(FrictionSciPy, BDFStepper):
+    """BDF with joint friction."""
+
+
+class FrictionRadau(FrictionSciPy, RadauStepper):
+    """Radau IIA with joint friction."""
+
+
+class FrictionLSODA(FrictionSciPy, LSODAStepper):
+    """LSODA with joint friction."""
+
+
+FRICTION_METHODS: dict[str, type[Stepper]] = {
+    cls.name: cls
+    for cls in (FrictionEuler, FrictionSymplecticEuler, FrictionRK4, FrictionBDF, FrictionRadau, FrictionLSODA)
+}
+
+
+def friction_stepper(system, name: str) -> type[Stepper]:
+    """The stepper class of integrator ``name`` for a model with joint friction; ModelError
+    naming the joint and the integrators that handle friction when ``name`` does not."""
+    cls = FRICTION_METHODS.get(name)
+    if cls is None:
+        joint = system.friction.contacts[0].joint
+        raise ModelError(
+            "settings.integrator",
+            f"joint '{joint}' has friction, which the {name} integrator does not handle (its stick rows "
+            f"are switched in the ODE form); use one of {', '.join(FRICTION_METHODS)}",
+        )
+    return cls
