@@ -101,10 +101,10 @@ class JointPanel(TaskPanel):
         from ...cad.joint_friction import PANEL, friction_values
 
         values = friction_values(self.obj)
-        box = QtWidgets.QCheckBox("friction")
+        box = QtWidgets.QCheckBox(translate("MBD", "Friction"))
         box.setObjectName("EnableFriction")
         box.setChecked(values["EnableFriction"])
-        self.fields.addRow(box, QtWidgets.QLabel("mu_s, mu_k, lengths"))
+        self.fields.addRow(box, QtWidgets.QLabel(translate("MBD", "mu_s, mu_k, lengths")))
         widgets = {"EnableFriction": box}
         for prop, unit in PANEL:
             widgets[prop] = NumberField(prop, values[prop], unit)

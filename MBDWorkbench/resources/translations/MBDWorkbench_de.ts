@@ -204,6 +204,11 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="104" />
+      <source>Friction</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="110" />
       <source>From</source>
       <translation type="unfinished" />
@@ -340,7 +345,7 @@ z axis (%.3f, %.3f, %.3f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="165" />
+      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="186" />
       <source>Origin (%.4g, %.4g, %.4g) mm
 z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
@@ -668,6 +673,11 @@ Drivers in conflict:
     <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="118" />
       <source>local (worker processes on this computer)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="107" />
+      <source>mu_s, mu_k, lengths</source>
       <translation type="unfinished" />
     </message>
     <message>
