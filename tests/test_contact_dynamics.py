@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pytest
 
-from MBDWorkbench.solver.errors import ModelError
 from MBDWorkbench.solver.model import from_dict
 from MBDWorkbench.solver.model.contacts import MATERIALS, damping_factor, rebound_ratio
 from MBDWorkbench.solver.simulate import simulate
