@@ -16,7 +16,7 @@ from ..solver import accuracy
 from ..solver.analyses.mobility import dof_terms
 from ..solver.model.catalog import BODY_KINDS, DRIVERS, FORCES, INTEGRATORS, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from ..solver.results.status import CANCELLED, COMPLETED, FAILED
-from . import derived, plots, stops
+from . import contacts, derived, plots, stops
 from .animation import View
 from .data import ReportData
 from .derived import CheckedPoint
@@ -120,6 +120,7 @@ def build(
     blocks += peak_blocks(peaks, mob, data.summary.get("accuracy"))
     blocks += coupling_blocks(derived.coupling_peaks(data))
     blocks += stop_blocks(data)
+    blocks += contact_blocks(contacts.contact_peaks(data))
     blocks += plot_blocks(data, peaks, points, view)
     blocks += list(sections)
     blocks += file_blocks(files)
@@ -631,3 +632,19 @@ def file_blocks(files: Sequence[str]) -> list[Block]:
         "motion_strip.png": "stick-figure frames of the motion",
     }
     return [Heading("Files", 1), Table(["file", "content"], [[f, text.get(f, "")] for f in files])]
+
+
+def contact_blocks(peaks: list[dict]) -> list[Block]:
+    """'Contact forces': each contact pair's peak forces, penetration and slip (none: no block)."""
+    if not peaks:
+        return []
+    rows = [
+        [p["pair"], p["bodies"], g(p["normal"]), g(p["t"]), g(p["friction"]), g(p["penetration"]), g(p["slip"])]
+        for p in peaks
+    ]
+    head = ["pair", "bodies", "peak normal force [N]", "t [s]", "peak friction [N]", "penetration [m]", "slip [m/s]"]
+    cap = (
+        "Contact pairs (docs/contact.md): the largest normal force and its time, the largest friction force, the "
+        "deepest penetration and the largest slip speed over the output samples (contacts.csv)."
+    )
+    return [Heading("Contact forces", 2), Table(head, rows, cap, numeric=[2, 3, 4, 5, 6])]

@@ -133,7 +133,7 @@ def _contact(d: object, path: str) -> Contact:
 
 
 def _shape(d: object, path: str, pair: str) -> Shape:
-    if not isinstance(d, dict) or d.get("type") not in SHAPE_FIELDS:
+    if not isinstance(d, dict) or not isinstance(d.get("type"), str) or d["type"] not in SHAPE_FIELDS:
         raise ModelError(f"{path}.type", f"contact '{pair}': a shape is an object of type {', '.join(SHAPE_FIELDS)}")
     allowed = SHAPE_FIELDS[d["type"]]
     unknown = sorted(set(d) - allowed)
@@ -194,7 +194,7 @@ def _check_pair(c: Contact, bodies: dict, path: str) -> None:
     if (c.shape_a.type, c.shape_b.type) not in PAIRS and (c.shape_b.type, c.shape_a.type) not in PAIRS:
         pairs = ", ".join(f"{a}-{b}" for a, b in sorted(PAIRS))
         raise ModelError(f"{path}.shape_b", f"{what}: {c.shape_a.type}-{c.shape_b.type} is not handled ({pairs})")
-    if c.law not in LAWS:
+    if not isinstance(c.law, str) or c.law not in LAWS:
         raise ModelError(f"{path}.law", f"{what}: law must be one of {', '.join(LAWS)}, got {shown(c.law)}")
     if c.restitution is None or not 0.0 < c.restitution <= 1.0:
         raise ModelError(f"{path}.restitution", f"{what}: restitution must lie in (0, 1], got {c.restitution}")

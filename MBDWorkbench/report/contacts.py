@@ -1,0 +1,43 @@
+"""The contact pairs of a run, from contacts.csv (docs/contact.md, docs/results-format.md): per
+pair the peak normal and friction forces with their times, the deepest penetration and the
+largest slip speed. Sample-based: a peak between two output samples is missed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..solver.results import files as fmt
+from ..solver.results.contacts import contact_headers
+
+if TYPE_CHECKING:
+    from .data import ReportData
+
+
+def contact_peaks(data: ReportData) -> list[dict]:
+    """Per contact pair of the model: pair, bodies, peak normal force [N] and its time [s], peak
+    friction force [N], deepest penetration [m], largest slip speed [m/s] (none: an empty list)."""
+    table = data.tables.get(fmt.CONTACTS)
+    if not table:
+        return []
+    t = table[fmt.TIME]
+    out = []
+    for c in data.model.contacts:
+        cols = dict(zip(("Fx", "Fy", "Fz", "Fn", "Ft", "depth", "px", "py", "pz", "slip"), contact_headers(c.name)))
+        if cols["Fn"] not in table:
+            continue
+        Fn = table[cols["Fn"]]
+        k = int(np.argmax(Fn))
+        out.append(
+            dict(
+                pair=c.name,
+                bodies=f"{c.body_a} / {c.body_b}",
+                normal=float(Fn[k]),
+                t=float(t[k]),
+                friction=float(np.max(table[cols["Ft"]])),
+                penetration=float(np.max(table[cols["depth"]])),
+                slip=float(np.max(table[cols["slip"]])),
+            )
+        )
+    return out
