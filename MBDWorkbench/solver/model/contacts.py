@@ -46,6 +46,17 @@ CONTACT_FIELDS = {
     "name", "body_a", "body_b", "shape_a", "shape_b", "stiffness", "exponent", "restitution", "law",
     "mu_s", "mu_k", "slip_speed", "material_a", "material_b", "min_impact_speed", "penetration_tol", "enabled",
 }  # fmt: skip
+NUMBER_KINDS = {  # the contact's numbers and their limits.RANGES kinds
+    "stiffness": "stiffness",
+    "exponent": "number",
+    "restitution": "fraction",
+    "mu_s": "number",
+    "mu_k": "number",
+    "slip_speed": "velocity",
+    "min_impact_speed": "velocity",
+    "penetration_tol": "nonneg_length",
+}
+SHAPE_KINDS = {"center": "length", "point": "length", "normal": "direction", "size": "nonneg_length"}
 STEPS_PER_CONTACT = 10  # fixed steps at least within one impact's contact time (else a warning)
 TUNNEL_FRACTION = 0.5  # speed x step above this fraction of the thinnest shape: a warning
 
@@ -117,11 +128,11 @@ def _contact(d: object, path: str) -> Contact:
         shape_a=_shape(d["shape_a"], f"{path}.shape_a", name),
         shape_b=_shape(d["shape_b"], f"{path}.shape_b", name),
     )
-    for key in ("stiffness", "exponent", "restitution", "mu_s", "mu_k", "slip_speed", "min_impact_speed"):
-        if d.get(key) is not None:
-            setattr(c, key, check_number(d[key], f"{path}.{key}"))
-    if "penetration_tol" in d:
-        c.penetration_tol = check_number(d["penetration_tol"], f"{path}.penetration_tol", nonnegative=True)
+    for key, kind in NUMBER_KINDS.items():
+        if key in d:
+            setattr(c, key, check_number(d[key], f"{path}.{key}", kind=kind))
+    if c.penetration_tol < 0:
+        raise ModelError(f"{path}.penetration_tol", f"contact '{name}': must not be negative")
     for key in ("law", "material_a", "material_b"):
         if key in d:
             setattr(c, key, d[key])
@@ -144,9 +155,9 @@ def _shape(d: object, path: str, pair: str) -> Shape:
         if key not in d:
             raise ModelError(f"{path}.{key}", f"contact '{pair}': a {d['type']} needs its {key}")
         if key == "radius":
-            s.radius = check_number(d[key], f"{path}.radius", nonnegative=True)
+            s.radius = check_number(d[key], f"{path}.radius", kind="nonneg_length")
         else:
-            setattr(s, key, list(check_vector(d[key], f"{path}.{key}")))
+            setattr(s, key, list(check_vector(d[key], f"{path}.{key}", kind=SHAPE_KINDS[key])))
     if s.normal is not None and np.linalg.norm(s.normal) == 0.0:
         raise ModelError(f"{path}.normal", f"contact '{pair}': the plane's normal is zero")
     if s.size is not None and min(s.size) <= 0.0:
@@ -239,8 +250,8 @@ def material(value: object, path: str, pair: str) -> tuple[float, float]:
     if isinstance(value, str) and value in MATERIALS:
         return MATERIALS[value]
     if isinstance(value, dict) and set(value) == {"young", "poisson"}:
-        E = check_number(value["young"], f"{path}.young", positive=True)
-        nu = check_number(value["poisson"], f"{path}.poisson")
+        E = check_number(value["young"], f"{path}.young", positive=True, kind="number")
+        nu = check_number(value["poisson"], f"{path}.poisson", kind="number")
         if not -1.0 < nu < 0.5:
             raise ModelError(f"{path}.poisson", f"contact '{pair}': Poisson's ratio must lie in (-1, 0.5), got {nu}")
         return E, nu
