@@ -240,7 +240,7 @@ def drop_test():
                 "material_a": "aluminium",
             },
         ],
-        "settings": {"t_end": 1.0, "step": 1e-5, "output_step": 0.002, "integrator": "rk4"},
+        "settings": {"t_end": 1.0, "step": 5e-6, "output_step": 0.002, "integrator": "rk4"},
     }
 
 

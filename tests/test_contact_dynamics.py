@@ -86,11 +86,11 @@ def test_flores_law_rebounds_below_e_as_documented():
     assert math.sqrt(apexes(z)[0] / H) == pytest.approx(0.789, abs=2e-3)
 
 
-def hertz_run(speed=1.0, step=5e-7):
+def hertz_run(speed=1.0, step=5e-7, output_step=1e-6):
     """A steel ball hitting the steel half-space at ``speed`` without gravity."""
     m = ball_model(1.0, law="flores", t_end=4e-4, step=step, height=2e-5, speed=speed, accuracy=False)
     m.gravity = [0.0, 0.0, 0.0]
-    return simulate(m, output_step=1e-6)
+    return simulate(m, output_step=output_step)
 
 
 def test_hertz_impact_peak_force_and_duration_within_2_percent():
@@ -108,6 +108,17 @@ def test_hertz_impact_peak_force_and_duration_within_2_percent():
     start, end = crossings(res.t, depth - 1e-30, +1)[0], crossings(res.t, depth - 1e-30, -1)[0]
     assert end - start == pytest.approx(2.94 * d_max / v, rel=0.02)
     assert res.velocity("ball")[-1, 2] == pytest.approx(v, rel=1e-4)  # elastic: leaves at v
+    assert c[:, 10].max() == pytest.approx(K * d_max**1.5, rel=5e-3)  # the peak the steps saw
+
+
+def test_peak_normal_force_between_coarse_output_samples():
+    """An impact of 2e-4 s sampled every 1e-4 s: the samples miss the peak, peak_normal_force has it."""
+    v = 1.0
+    c = hertz_run(v, output_step=1e-4).contact("floor")
+    d_max = (15 * MASS * v**2 / (16 * E_STAR_STEEL * math.sqrt(R))) ** 0.4
+    peak = 4.0 / 3.0 * E_STAR_STEEL * math.sqrt(R) * d_max**1.5
+    assert c[:, 10].max() == pytest.approx(peak, rel=5e-3)
+    assert c[:, 3].max() < 0.99 * peak
 
 
 def block_model(v0=1.0, mu=0.3, integrator="rk4"):

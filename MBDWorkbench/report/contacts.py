@@ -1,6 +1,7 @@
 """The contact pairs of a run, from contacts.csv (docs/contact.md, docs/results-format.md): per
-pair the peak normal and friction forces with their times, the deepest penetration and the
-largest slip speed. Sample-based: a peak between two output samples is missed."""
+pair the peak normal force (the peaks the steps saw, between the samples too) and the output
+interval it ended, the peak friction force, the deepest penetration and the largest slip speed
+(these three at the output samples)."""
 
 from __future__ import annotations
 
@@ -24,10 +25,11 @@ def contact_peaks(data: ReportData) -> list[dict]:
     t = table[fmt.TIME]
     out = []
     for c in data.model.contacts:
-        cols = dict(zip(("Fx", "Fy", "Fz", "Fn", "Ft", "depth", "px", "py", "pz", "slip"), contact_headers(c.name)))
-        if cols["Fn"] not in table:
+        keys = ("Fx", "Fy", "Fz", "Fn", "Ft", "depth", "px", "py", "pz", "slip", "peak")
+        cols = dict(zip(keys, contact_headers(c.name)))
+        if cols["peak"] not in table:
             continue
-        Fn = table[cols["Fn"]]
+        Fn = table[cols["peak"]]
         k = int(np.argmax(Fn))
         out.append(
             dict(

@@ -644,7 +644,9 @@ def contact_blocks(peaks: list[dict]) -> list[Block]:
     ]
     head = ["pair", "bodies", "peak normal force [N]", "t [s]", "peak friction [N]", "penetration [m]", "slip [m/s]"]
     cap = (
-        "Contact pairs (docs/contact.md): the largest normal force and its time, the largest friction force, the "
-        "deepest penetration and the largest slip speed over the output samples (contacts.csv)."
+        "Contact pairs (docs/contact.md): the largest normal force of the steps (impacts between the output samples "
+        "included; t: the end of its output interval; several contact points: their peaks summed, an upper "
+        "bound), the largest friction force, the deepest penetration and the largest slip speed at the output "
+        "samples (contacts.csv)."
     )
     return [Heading("Contact forces", 2), Table(head, rows, cap, numeric=[2, 3, 4, 5, 6])]

@@ -5,7 +5,8 @@ Written once for real and complex arguments, like every element of :mod:`.forces
 Element data (packed by system.System): vecs[k, 0] the sphere's centre on side i, vecs[k, 1]
 the plane's point or the other sphere's centre on side j, vecs[k, 2] the plane's outward unit
 normal on side j, vecs[k, 3] = (impact speed v- of the current contact [m/s], NaN while apart;
-its floor min_impact_speed [m/s]; 0); numbers p = (K [N/m^n], n, chi, mu_s, mu_k, slip_speed
+its floor min_impact_speed [m/s]; the largest normal force [N] evaluated since results.contacts
+last read it); numbers p = (K [N/m^n], n, chi, mu_s, mu_k, slip_speed
 [m/s], radius_i [m], radius_j [m]); flag: the pair kind.
 
 Normal law (Flores et al. 2011 form): Fn = max(0, K d^n (1 + chi d' / v-)), d the penetration
@@ -115,6 +116,8 @@ def contact(
     d, nrm, x, Fn, Ft, slip, rate, elastic = contact_loads(A, side_i, side_j, vecs, k, kind, p)
     if d.real <= 0.0:
         return 0.0 * d, 0.0 * d
+    if Fn.real > vecs[k, 3, 2]:
+        vecs[k, 3, 2] = Fn.real  # the peak between output samples (results.contacts)
     F = (Fn * nrm[0] + Ft[0], Fn * nrm[1] + Ft[1], Fn * nrm[2] + Ft[2])
     for side in range(2):
         sd = side_i if side == 0 else side_j

@@ -1,6 +1,9 @@
 """The contact pairs' forces at an output sample (contacts.csv, docs/results-format.md): per pair,
 the force on body_a (global) [N], its normal and tangential parts [N], the penetration [m], the
-contact point [m] and the slip speed [m/s], summed or taken over the pair's contact points.
+contact point [m] and the slip speed [m/s], summed or taken over the pair's contact points; and
+the peak normal force [N] since the previous sample (each point's largest evaluated during the
+steps, summed: exact for one point, an upper bound for several), so that an impact shorter than
+the output step still shows its peak.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ CONTACT_COLUMNS = (
     ("py", "m"),
     ("pz", "m"),
     ("slip_speed", "m/s"),
+    ("peak_normal_force", "N"),
 )
 
 
@@ -33,8 +37,9 @@ def contact_headers(pair: str) -> list[str]:
 
 
 def contact_sample(system, Y: np.ndarray) -> np.ndarray:
-    """(pairs, 10) values of CONTACT_COLUMNS at the state Y, whose rotation matrices are in
-    system.work.A (system.evaluate(t, Y) just ran). A disabled pair: zeros."""
+    """(pairs, 11) values of CONTACT_COLUMNS at the state Y, whose rotation matrices are in
+    system.work.A (system.evaluate(t, Y) just ran). A disabled pair: zeros. Reads and restarts
+    the peaks the kernel keeps (numerics.contact_forces)."""
     pairs = getattr(system.model, "contacts", [])
     out = np.zeros((len(pairs), len(CONTACT_COLUMNS)))
     S = system.static
@@ -49,9 +54,11 @@ def contact_sample(system, Y: np.ndarray) -> np.ndarray:
             system.work.A, side_i, side_j, S.force_vecs, k, S.force_flag[k], p
         )
         points.setdefault(ck, []).append((d, np.array(nrm), np.array(x), Fn, np.array(Ft), np.linalg.norm(slip)))
+        out[ck, -1] += max(S.force_vecs[k, 3, 2], Fn)
+        S.force_vecs[k, 3, 2] = Fn
     for ck, rows in points.items():
         sign = 1.0 if ordered(pairs[ck])[0] == pairs[ck].body_a else -1.0
-        out[ck] = _pair_values(rows, sign)
+        out[ck, :-1] = _pair_values(rows, sign)
     return out
 
 
