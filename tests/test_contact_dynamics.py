@@ -273,3 +273,25 @@ def test_free_body_loads_hold_the_contact_forces():
     loads = [ld for ld in force_element_loads(res, "block", len(res) - 1) if ld["kind"] == "contact"]
     assert len(loads) == 8 and {ld["name"] for ld in loads} == {"floor"}
     assert sum(ld["force"] for ld in loads) == pytest.approx([0, 0, G], abs=1e-3 * G)
+
+
+def test_python_api_builds_a_contact_pair():
+    """Model(contacts=[Contact(...)]) with Shape objects: validated like JSON, a bad one names the pair."""
+    from MBDWorkbench.solver.model import Body, Contact, Model, Shape, validate
+
+    J = 0.4 * MASS * R * R
+    ball = Body("ball", MASS, np.diag([J] * 3).tolist(), position=[0, 0, R + 0.01])
+    pair = Contact(
+        "floor",
+        "ball",
+        "ground",
+        Shape("sphere", center=[0, 0, 0], radius=R),
+        Shape("plane", point=[0, 0, 0], normal=[0, 0, 1]),
+    )
+    model = Model(bodies=[ball], contacts=[pair])
+    validate(model)
+    res = simulate(model, t_end=0.2, step=1e-5, output_step=1e-3, accuracy=False)
+    assert res.position("ball")[-1, 2] > R  # bounced, elastic (e = 1 by default)
+    pair.restitution = 1.5
+    with pytest.raises(ModelError, match="contact 'floor'"):
+        validate(model)
