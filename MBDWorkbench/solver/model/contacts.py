@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.integrate import solve_ivp
@@ -101,7 +101,6 @@ class Contact:
     min_impact_speed: float = 1e-2
     penetration_tol: float = 1e-6
     enabled: bool = True
-    extra: dict = field(default_factory=dict, repr=False, compare=False)
 
 
 # ----------------------------------------------------------------------------- reading
