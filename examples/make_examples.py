@@ -187,12 +187,70 @@ def spinning_top():
     }
 
 
+def drop_test():
+    """A steel ball (radius 20 mm) and an aluminium block (40 mm cube) dropped from 0.1 m onto a
+    steel floor (contact pairs, docs/contact.md): the ball rebounds at e = 0.7 (Hertz stiffness from
+    the materials); the block lands tilted, on an edge then a face, and slides to rest under friction."""
+    r, a = 0.02, 0.04
+    m_ball, m_block = 7850 * 4 / 3 * math.pi * r**3, 2700 * a**3
+    floor = {"type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]}
+    tilt = 0.2
+    return {
+        "name": "drop_test",
+        "description": drop_test.__doc__.strip(),
+        "gravity": [0, 0, -9.81],
+        "bodies": [
+            {
+                "name": "ball",
+                "mass": m_ball,
+                "inertia": [0.4 * m_ball * r * r] * 3,
+                "position": [0.0, 0.0, r + 0.1],
+                "velocity": [0.2, 0.0, 0.0],
+            },
+            {
+                "name": "block",
+                "mass": m_block,
+                "inertia": [m_block * a * a / 6] * 3,
+                "position": [0.1, 0.0, a + 0.1],
+                "orientation": [math.cos(tilt / 2), math.sin(tilt / 2), 0.0, 0.0],
+                "velocity": [0.3, 0.0, 0.0],
+            },
+        ],
+        "contacts": [
+            {
+                "name": "ball_floor",
+                "body_a": "ball",
+                "body_b": "ground",
+                "shape_a": {"type": "sphere", "center": [0, 0, 0], "radius": r},
+                "shape_b": floor,
+                "restitution": 0.7,
+                "law": "restitution",
+                "mu_s": 0.3,
+            },
+            {
+                "name": "block_floor",
+                "body_a": "block",
+                "body_b": "ground",
+                "shape_a": {"type": "box", "center": [0, 0, 0], "size": [a, a, a]},
+                "shape_b": floor,
+                "stiffness": 1e8,
+                "restitution": 0.3,
+                "mu_s": 0.4,
+                "mu_k": 0.3,
+                "material_a": "aluminium",
+            },
+        ],
+        "settings": {"t_end": 1.0, "step": 5e-6, "output_step": 0.002, "integrator": "rk4"},
+    }
+
+
 EXAMPLES = {
     "pendulum": pendulum,
     "two_link": two_link,
     "slider_crank": slider_crank,
     "four_bar_spatial": four_bar_spatial,
     "spinning_top": spinning_top,
+    "drop_test": drop_test,
 }
 
 

@@ -28,6 +28,7 @@ COLOURS = {  # RGB 0..1 per load kind
     "damper": (0.0, 0.75, 0.75),
     "applied": (0.15, 0.15, 0.9),
     "stop": (0.6, 0.3, 0.1),
+    "contact": (0.75, 0.1, 0.45),
 }
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..solver import kernels
-from ..solver.numerics.forces import JOINT_STOP, LOAD, SPRING_DAMPER
+from ..solver.numerics.forces import CONTACT, JOINT_STOP, LOAD, SPRING_DAMPER
 
 STIFFNESS, DAMPING = 0, 1  # columns of Static.force_par of the spring-dampers (see System._pack_*)
-FORCE_ELEMENT_KINDS = ("applied", "spring", "damper", "stop")  # the kinds of the loads made here
+FORCE_ELEMENT_KINDS = ("applied", "spring", "damper", "stop", "contact")  # the kinds of the loads made here
 
 
 def element_kernel(system, k: int) -> int:
@@ -47,6 +47,8 @@ def _parts(system, k: int) -> list:
         return [("applied", par)]
     if code == JOINT_STOP:
         return [("stop", par)]  # the end stops and viscous damping of one joint coordinate
+    if code == CONTACT:
+        return [("contact", par)]  # one contact point of a contact pair
     out = []
     for kind, zeroed, kept in (("spring", DAMPING, STIFFNESS), ("damper", STIFFNESS, DAMPING)):
         if par[k, kept] != 0.0:
@@ -63,6 +65,8 @@ def _local_point(system, k: int, force, body: str) -> np.ndarray:
         return S.force_vecs[k, 0]
     if code == SPRING_DAMPER:
         return S.force_vecs[k, 0 if system.body_index(body) == S.force_bi[k] else 1]
+    if code == CONTACT:  # its force and moment about the CoG (the contact point moves over the body)
+        return np.zeros(3)
     j = next(x for x in system.model.joints if x.name == force.joint)  # rotational or a stop: at the joint
     frame = system.joint_frames[system.model.joints.index(j)]
     return frame["oi"] if body == j.body_i else frame["oj"]
@@ -86,7 +90,7 @@ def force_element_loads(res, body: str, index: int) -> list:
         for kind, par in _parts(system, k):
             q = element_wrench(system, float(res.t[index]), res.Y[index], k, par)[b]
             F, T_cog = q[:3].copy(), A @ q[3:]
-            name = force.name if kind in ("applied", "stop") else "%s (%s)" % (force.name, kind)
+            name = force.name if kind in ("applied", "stop", "contact") else "%s (%s)" % (force.name, kind)
             out.append(dict(name=name, kind=kind, point=point, force=F, moment=T_cog - np.cross(point - cog, F)))
     return out
 
@@ -101,6 +105,8 @@ class _StopSource:
 
 def _element_source(system, fk: int):
     """The model force of packed element index ``fk`` (System.force_order), or the joint stop
-    that follows the model's forces."""
-    n = len(system.model.forces)
+    or contact pair that follows the model's forces (name: the pair's, per contact point)."""
+    n, stops = len(system.model.forces), len(system.stop_laws)
+    if fk >= n + stops:
+        return system.model.contacts[system.contact_pair[fk - n - stops]]
     return system.model.forces[fk] if fk < n else _StopSource(system.stop_laws[fk - n])

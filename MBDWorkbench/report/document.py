@@ -8,7 +8,6 @@ import math
 import platform
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,50 +16,18 @@ from ..solver import accuracy
 from ..solver.analyses.mobility import dof_terms
 from ..solver.model.catalog import BODY_KINDS, DRIVERS, FORCES, INTEGRATORS, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from ..solver.results.status import CANCELLED, COMPLETED, FAILED
-from . import derived, friction, plots, stops
+from . import contacts, derived, plots
 from .animation import View
+from .blocks import Block, Heading, Para, Table, g, vec
 from .data import ReportData
 from .derived import CheckedPoint
+from .event_blocks import contact_blocks, friction_blocks, stop_blocks
 
 if TYPE_CHECKING:
     from ..solver.model import Force, Joint, Model
     from ..solver.model.catalog import ForceField
 
 NOISE = 1e-6  # relative size of components printed as 0 in the peak table
-
-
-@dataclass
-class Heading:
-    text: str
-    level: int = 1
-
-
-@dataclass
-class Para:
-    text: str
-    style: str = "normal"  # normal | note | warning
-
-
-@dataclass
-class Table:
-    header: list
-    rows: list
-    caption: str = ""
-    numeric: list = field(default_factory=list)  # column indices aligned right
-    pdf_rows: list | None = None  # the rows as the PDF prints them (long expressions summarised), else rows
-
-
-Block = Heading | Para | Table | plots.Plot  # one element of the report, rendered by html_writer and pdf_writer
-
-
-def g(x: float | None, digits: int = 4) -> str:
-    """A number in compact engineering-friendly form."""
-    if x is None:
-        return "-"
-    x = float(x)
-    if x == 0:
-        return "0"
-    return f"{x:.{digits}g}"
 
 
 def integrated_violation_text(summary: dict) -> str:
@@ -70,10 +37,6 @@ def integrated_violation_text(summary: dict) -> str:
     if not iv:
         return ""
     return f" in the samples; the integrated state before closing them: {g(iv[0], 3)} m, {g(iv[1], 3)} rad"
-
-
-def vec(v: Sequence[float], digits: int = 4) -> str:
-    return "(" + ", ".join(g(x, digits) for x in v) + ")"
 
 
 def versions() -> dict[str, str]:
@@ -122,6 +85,7 @@ def build(
     blocks += coupling_blocks(derived.coupling_peaks(data))
     blocks += stop_blocks(data)
     blocks += friction_blocks(data)
+    blocks += contact_blocks(contacts.contact_peaks(data))
     blocks += plot_blocks(data, peaks, points, view)
     blocks += list(sections)
     blocks += file_blocks(files)
@@ -585,81 +549,6 @@ def coupling_blocks(couplings: list[dict]) -> list[Block]:
     )
     head = ["joint", "type", "peak coupling force [N]", "t [s]"]
     return [Heading("Coupling loads", 2), Table(head, rows, cap, numeric=[2, 3])]
-
-
-def stop_blocks(data: ReportData) -> list[Block]:
-    """'Stops and joint damping': the contacts with the end stops and each coordinate's peak stop
-    effort and losses (no limits or damping: no block; docs/joint-limits.md)."""
-    losses = stops.stop_losses(data)
-    if not losses:
-        return []
-    unit = {"angle": ("N m", "rad/s"), "displacement": ("N", "m/s")}
-    rows = [
-        [e["joint"], e["coordinate"], g(e["start"]), g(e["end"]), g(e["impact"]), g(e["rebound"]), g(e["peak"])]
-        + [" / ".join(unit[e["coordinate"]])]
-        for e in stops.stop_events(data)
-    ]
-    head = [
-        "joint",
-        "coordinate",
-        "contact from [s]",
-        "to [s]",
-        "impact speed",
-        "rebound speed",
-        "peak effort",
-        "units",
-    ]
-    cap = (
-        "Contacts with the end stops, from the output samples (a contact shorter than the output step may be "
-        "missed; speeds are those of the samples just before and after it). Compliant stops: docs/joint-limits.md."
-    )
-    loss_rows = [
-        [c["joint"], c["coordinate"], g(c["peak"]), g(c["t"]), g(c["stop_work"]), g(c["damping_work"])] for c in losses
-    ]
-    loss_head = ["joint", "coordinate", "peak stop effort [N m or N]", "t [s]", "stop work [J]", "damping work [J]"]
-    loss_cap = (
-        "Peak stop effort and the work of the stops and of the viscous joint damping over the run (negative: lost)."
-    )
-    blocks = [Heading("Stops and joint damping", 2), Table(loss_head, loss_rows, loss_cap, numeric=[2, 3, 4, 5])]
-    located = data.summary.get("stop_events") or []
-    if located:
-        blocks.append(located_stop_events(located, unit))
-    if rows:
-        blocks.append(Table(head, rows, cap, numeric=[2, 3, 4, 5, 6]))
-    return blocks
-
-
-def located_stop_events(events: list[dict], unit: dict) -> Table:
-    """The rigid stops' located events (summary.json's stop_events, solver/events.py)."""
-    rows = [
-        [f"{e['t']:.9g}", e["joint"], e["coordinate"], e["side"], e["kind"]]
-        + [g(e[k]) for k in ("impact_speed", "rebound_speed", "impulse", "effort")]
-        + ["{1}, {0} s, {0}".format(*unit[e["coordinate"]])]
-        for e in events
-    ]
-    head = ["t [s]", "joint", "coordinate", "side", "event", "impact speed", "rebound speed", "impulse", "held load"]
-    cap = (
-        "Rigid stops: the located events (time to 1e-9 relative): impacts with their speeds and impulse, holds "
-        "with the load then, releases (docs/joint-limits.md). Units: speeds, impulse, held load."
-    )
-    return Table(head + ["units"], rows, cap, numeric=[0, 5, 6, 7, 8])
-
-
-def friction_blocks(data: ReportData) -> list[Block]:
-    """'Joint friction': each joint's peak friction effort, peak load, time sticking and losses
-    (no friction: no block; docs/joint-friction.md)."""
-    losses = friction.friction_losses(data)
-    if not losses:
-        return []
-    rows = [[c["joint"], c["header"], g(c["peak"]), g(c["t"]), g(c["normal"]), g(100 * c["stick"]), g(c["work"])]
-            for c in losses]  # fmt: skip
-    head = ["joint", "effort", "peak", "t [s]", "peak load N [N]", "sticking [%]", "dissipated [J]"]
-    cap = (
-        "Coulomb joint friction: the largest friction effort (its column and unit), the largest load N of the "
-        "friction law, the share of the run spent sticking and the friction work over the run (negative: lost; "
-        "trapezoidal over the output samples). docs/joint-friction.md."
-    )
-    return [Heading("Joint friction", 2), Table(head, rows, cap, numeric=[2, 3, 4, 5, 6])]
 
 
 def components(v: Sequence[float], magnitude: float) -> list[str]:

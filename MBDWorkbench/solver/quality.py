@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.linalg
 
+from .contact_checks import contact_warnings
 from .errors import ModelError, SimulationError
 from .model.catalog import FORCES, INTEGRATORS
 from .model.joint_stops import STEPS_PER_CONTACT
@@ -89,6 +90,7 @@ def start_of_run(system: System, Y: np.ndarray, t0: float, settings: Settings) -
     if scaled is not None:
         rep.warnings.append(scaled)
     rep.warnings += stop_warnings(system, settings, t0)
+    rep.warnings += contact_warnings(system.model, settings, t0)
     return rep
 
 
@@ -453,9 +455,10 @@ def violation_warnings(res: Results, L: float, integrated: IntegratedViolation |
 
 
 def is_conservative(model: Model) -> bool:
-    """No drivers and only forces that keep the energy (catalog.FORCES: ``conservative`` types
-    with their ``dissipative`` fields zero): the total energy must then stay constant."""
-    if model.drivers:
+    """No drivers, only forces that keep the energy (catalog.FORCES: ``conservative`` types
+    with their ``dissipative`` fields zero) and elastic contacts without friction: the total energy
+    must then stay constant."""
+    if model.drivers or any(c.enabled and (c.restitution < 1 or c.mu_s > 0) for c in model.contacts):
         return False
     for f in model.forces:
         spec = FORCES[f.type]

@@ -2,6 +2,7 @@
 initial configuration, the element catalogue, time profiles and the input limits.
 ``MBDWorkbench.solver.model`` hands on the names users import."""
 
+from .contacts import Contact, Shape
 from .parse import from_dict, load, parse_json, read_model_text
 from .schema import GROUND, Body, Driver, Force, Frame, Joint, Model, Settings
 from .validate import run_size, validate, validate_run, validate_settings
@@ -9,12 +10,14 @@ from .validate import run_size, validate, validate_run, validate_settings
 __all__ = [
     "GROUND",
     "Body",
+    "Contact",
     "Driver",
     "Force",
     "Frame",
     "Joint",
     "Model",
     "Settings",
+    "Shape",
     "from_dict",
     "load",
     "parse_json",

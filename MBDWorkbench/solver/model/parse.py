@@ -10,6 +10,7 @@ import os
 
 from ..errors import ModelError
 from .catalog import COUPLER_PARAMETERS, DRIVER_TYPES, FIELD_KINDS, FORCES, JOINT_TYPES, REQUIRED, ForceField
+from .contacts import parse_contacts
 from .fields import (
     DISTANCE_FIELDS,
     HugeInteger,
@@ -82,7 +83,9 @@ def from_dict(data: dict) -> Model:
         raise ModelError("$", "the model must be a JSON object")
     _check_depth(data)
     _reject_unknown(
-        data, "$", {"name", "bodies", "joints", "forces", "drivers", "gravity", "settings", "description", "units"}
+        data,
+        "$",
+        {"name", "bodies", "joints", "forces", "drivers", "contacts", "gravity", "settings", "description", "units"},
     )
     if data.get("units", "SI") != "SI":
         raise ModelError("units", "only SI units are supported in model files")
@@ -94,6 +97,7 @@ def from_dict(data: dict) -> Model:
         joints=[_joint(j, f"joints[{k}]") for k, j in enumerate(_list(data, "joints"))],
         forces=[_force(f, f"forces[{k}]") for k, f in enumerate(_list(data, "forces"))],
         drivers=[_driver(d, f"drivers[{k}]") for k, d in enumerate(_list(data, "drivers"))],
+        contacts=parse_contacts(data.get("contacts", []), "contacts"),
         settings=_settings(data.get("settings", {}), "settings"),
     )
     validate(model)

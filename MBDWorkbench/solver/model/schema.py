@@ -19,6 +19,7 @@ from .catalog import (
     default_rtol,
     default_step,
 )
+from .contacts import contact_dict
 
 GROUND = "ground"
 
@@ -225,6 +226,7 @@ class Model:
     joints: list = field(default_factory=list)
     forces: list = field(default_factory=list)
     drivers: list = field(default_factory=list)
+    contacts: list = field(default_factory=list)  # model.contacts.Contact pairs (docs/contact.md)
     gravity: list = field(default_factory=lambda: [0.0, 0.0, -9.81])
     settings: Settings = field(default_factory=Settings)
     description: str = ""
@@ -255,6 +257,9 @@ class Model:
         d.pop("sources", None)
         d.pop("relaxations", None)  # summary.json lists them; the model file holds the relaxed types
         d["forces"] = [_force_dict(f) for f in d["forces"]]
+        d["contacts"] = [contact_dict(c) for c in self.contacts]
+        if not d["contacts"]:
+            d.pop("contacts")
         for b in d["bodies"]:  # a point mass has no inertia; a rigid body does not say it is one
             b.pop("inertia" if b["point_mass"] else "point_mass", None)
         return d

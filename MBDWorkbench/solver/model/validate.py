@@ -13,6 +13,7 @@ import numpy as np
 from ..errors import ModelError
 from ..tolerances import COINCIDENT_TOL
 from .catalog import COUPLER_PARAMETERS, DRIVERS, FORCES, INTEGRATOR_TYPES, JOINT_TYPES, JOINTS, joints_driven_by
+from .contacts import check_contacts
 from .fields import (
     DISTANCE_FIELDS,
     check_flag,
@@ -135,6 +136,7 @@ def validate(model: Model) -> None:
             )
     if not any(not b.grounded for b in model.bodies):
         raise ModelError("bodies", "the model has no moving body")
+    check_contacts(model, names)
     _check_model_profiles(model, _output_times(model.settings, PROFILE_CHECK_POINTS - 1))
 
 

@@ -7,6 +7,7 @@ namedtuple of work arrays. All SI units.
 
 import numpy as np
 
+from .contact_forces import contact
 from .jets import eval_jet
 from .jit import njit
 from .joints import ANGLE, DP2, Side, body_side, point_kinematics, row_terms, wrap_angle
@@ -25,10 +26,10 @@ from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 # and a flag (S.force_flag). The elements are sorted by kernel code: those of kernel c are
 # S.force_start[c] to S.force_start[c + 1] - 1. A new kernel: its function below, its code
 # and READS_VELOCITY entry here, one branch in :func:`force_element`.
-LOAD, SPRING_DAMPER, ROTATIONAL_SPRING_DAMPER, JOINT_STOP = 0, 1, 2, 3
+LOAD, SPRING_DAMPER, ROTATIONAL_SPRING_DAMPER, JOINT_STOP, CONTACT = 0, 1, 2, 3, 4
 
 
-READS_VELOCITY = np.array([False, True, True, True])  # per kernel code: the force depends on the velocities
+READS_VELOCITY = np.array([False, True, True, True, True])  # per kernel code: the force depends on the velocities
 
 
 FORCE_KERNELS = READS_VELOCITY.shape[0]
@@ -231,6 +232,8 @@ def force_element(
         return spring_damper(Q, A, side_i, side_j, _vec(vecs, k, 0), _vec(vecs, k, 1), p[0], p[1], p[2])
     if code == JOINT_STOP:
         return joint_stop(Q, A, side_i, side_j, vecs, k, flag == 1, p)
+    if code == CONTACT:
+        return contact(Q, A, side_i, side_j, vecs, k, flag, p)
     return rotational_spring_damper(Q, A, side_i, side_j, vecs, k, p[0], p[1], p[2])
 
 

@@ -25,6 +25,7 @@ from ..errors import ModelError, SimulationError
 from ..model import catalog, limits
 from ..model.catalog import COORDINATES
 from ..numerics import quaternion
+from .contacts import contact_headers
 from .output_folder import OutputFolder
 
 # A :class:`~.results.Results` (read through its public accessors). Not imported: results.py
@@ -34,6 +35,7 @@ Results = Any
 TIME = "time [s]"
 BODIES, JOINTS, DRIVERS, VIOLATIONS, ENERGY = "bodies.csv", "joints.csv", "drivers.csv", "violations.csv", "energy.csv"
 FILES = (BODIES, JOINTS, DRIVERS, VIOLATIONS, ENERGY)
+CONTACTS = "contacts.csv"  # written when the model has contact pairs (results.contacts)
 SUMMARY, MODEL = "summary.json", "model.json"
 DIGITS = 10  # significant digits of the CSV numbers
 
@@ -136,7 +138,12 @@ def tables(res: Results) -> dict[str, Table]:
     """Every CSV of a Results (full precision): {file name: {header: (K,) array}}. A window of a
     Results (``res.window(start, stop)``) gives the rows of those samples."""
     t = res.t
-    return {name: build(res, t) for name, build in _TABLES.items()}
+    return {name: _TABLES[name](res, t) for name in table_names(res)}
+
+
+def table_names(res: Results) -> tuple[str, ...]:
+    """The CSV files of a Results: FILES, and contacts.csv when its model has contact pairs."""
+    return FILES + ((CONTACTS,) if getattr(res, "contact_names", None) else ())
 
 
 def _body_table(res: Results, t: np.ndarray) -> Table:
@@ -193,12 +200,20 @@ def _energy_table(res: Results, t: np.ndarray) -> Table:
     return {TIME: t, **{h: e[k] for k, h in energy_headers().items()}}
 
 
+def _contact_table(res: Results, t: np.ndarray) -> Table:
+    table = {TIME: t}
+    for pair in res.contact_names:
+        table.update(zip(contact_headers(pair), res.contact(pair).T))
+    return table
+
+
 _TABLES = {
     BODIES: _body_table,
     JOINTS: _joint_table,
     DRIVERS: _driver_table,
     VIOLATIONS: _violation_table,
     ENERGY: _energy_table,
+    CONTACTS: _contact_table,
 }
 
 
@@ -213,7 +228,7 @@ def as_stored(tables_: dict[str, Table]) -> dict[str, Table]:
 def summary_document(res: Results) -> dict:
     """summary.json of a Results: its summary plus the list of files."""
     summary = res.summary()
-    summary["files"] = list(FILES) + [MODEL]
+    summary["files"] = list(table_names(res)) + [MODEL]
     return summary
 
 
@@ -221,7 +236,7 @@ def summary_document(res: Results) -> dict:
 CHUNK_VALUES = limits.CHUNK_VALUES  # numbers per chunk of CSV rows: writing holds ~20 MB, whatever the run's length
 
 # What a results folder holds: the only names an existing folder may hold to be replaced with overwrite.
-RESULT_NAMES = (*FILES, SUMMARY, MODEL)
+RESULT_NAMES = (*FILES, SUMMARY, MODEL)  # every results folder's files (plus contacts.csv with contact pairs)
 
 
 def header_text(table: Table) -> str:
@@ -278,7 +293,7 @@ class ResultsWriter:
     An OSError while writing aborts and raises ResultsWriteError."""
 
     def __init__(self, directory: str | os.PathLike, overwrite: bool = False) -> None:
-        self.folder = OutputFolder(directory, overwrite, RESULT_NAMES, "results")
+        self.folder = OutputFolder(directory, overwrite, (*RESULT_NAMES, CONTACTS), "results")
         self.path = self.folder.target
         self.written = 0  # samples in the files
         self.chunk = 0  # samples per chunk (set at the first write)
@@ -350,7 +365,7 @@ class ResultsWriter:
         with open(os.path.join(self.folder.temp, MODEL), "wb") as f:
             f.write(json.dumps(res.model.to_dict(), indent=2).encode())
         first, files = tables(res.window(0, min(1, len(res)))), {}
-        for name in FILES:
+        for name in first:
             files[name] = open(os.path.join(self.folder.temp, name), "wb")
             files[name].write(header_text(first[name]).encode())
         self._files, self.chunk = files, chunk_samples(res)
@@ -416,10 +431,10 @@ def write_zip(
     folder, name = os.path.split(os.path.abspath(zip_path))
     fd, partial = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=folder)
     os.close(fd)
-    done, total = 0, len(FILES) * len(res)
+    done, total = 0, len(table_names(res)) * len(res)
     try:
         with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as z:
-            for entry in sorted([*FILES, *texts]):
+            for entry in sorted([*table_names(res), *texts]):
                 if entry in texts:
                     z.writestr(entry, texts[entry])
                     continue
@@ -469,6 +484,8 @@ def read_results(path: str | os.PathLike, extras: tuple[str, ...] = ()) -> Resul
         summary = _read_json(source, SUMMARY, "summary.json is missing: not a results directory")
         model = _read_json(source, MODEL, None)
         tables_ = {name: _read_table(source, name) for name in FILES}
+        if source.has(CONTACTS):
+            tables_[CONTACTS] = _read_table(source, CONTACTS)
         more = {name: _read_json(source, name, "results file is missing") for name in extras}
     except zipfile.BadZipFile as exc:
         raise ResultsFileError(path, f"damaged results archive: {exc}") from None

@@ -24,6 +24,7 @@ from ..numerics import quaternion
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
 from ..system.friction import packed, unpacked
+from .contacts import contact_sample
 from .files import write_results
 
 if TYPE_CHECKING:
@@ -307,6 +308,7 @@ class Results:
         self.body_names = [b.name for b in system.moving]
         self.joint_names = [j.name for j in system.model.joints]
         self.driver_names = [d.name for d in system.model.drivers]
+        self.contact_names = [c.name for c in getattr(system.model, "contacts", [])]
         self._layout = reaction_layout(system)
         self._rods = [k for k, j in enumerate(system.model.joints) if j.type == "distance"]
         self._coordinate_layout = coordinate_layout(system)
@@ -389,11 +391,16 @@ class Results:
                 Ydot=ev["Ydot"],
                 coordinate=coordinate,
                 coordinate_rate=coordinate_rate,
+                contact=contact_sample(sys, Y),
                 **({"friction": packed(ev["friction"])} if "friction" in ev else {}),
             )
         )
         self._cache = None
         return ev
+
+    def contact(self, pair: str) -> np.ndarray:
+        """(K, 10) columns of contact pair ``pair`` in contacts.csv (.contacts.CONTACT_COLUMNS)."""
+        return self._stack("contact")[:, self.contact_names.index(pair)]
 
     def _rod_reactions(self, Y: np.ndarray, wrench: np.ndarray) -> None:
         """Joint-frame reactions of the distance joints in their rod frames (:func:`rod_axes`)

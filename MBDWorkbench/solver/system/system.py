@@ -18,6 +18,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
 from ..model.catalog import COORDINATES, DRIVERS, JOINTS
+from ..model.contacts import contact_law, contact_points
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -311,6 +312,7 @@ class System:
         of Static."""
         elements = [self._FORCE_PACKERS[f.type](self, f, f"forces[{fk}]") for fk, f in enumerate(self.model.forces)]
         elements += self._joint_stop_elements()  # after the model's forces: force_order >= len(forces)
+        elements += self._contact_elements()  # after the stops, in the order of self.contact_pair
         # model force index of each packed element (stable sort: model order within a kernel); the
         # joint stops follow the model's forces, in the order of self.stop_laws
         self.force_order = np.array(sorted(range(len(elements)), key=lambda k: elements[k].code), dtype=np.int64)
@@ -375,6 +377,35 @@ class System:
                     0.0,
                 )
                 self.stop_laws.append(law)
+                elements.append(e)
+        return elements
+
+    def _contact_elements(self) -> list[ForceElement]:
+        """One CONTACT element per contact point of each enabled pair (model.contacts,
+        numerics.contact_forces); ``contact_pair[e]``: the pair index of contact element e,
+        ``contact_laws[ck]``: the law of pair ck."""
+        self.contact_laws, self.contact_pair, elements = [], [], []
+        for ck, c in enumerate(getattr(self.model, "contacts", [])):
+            law = contact_law(c, f"contacts[{ck}]")
+            self.contact_laws.append(law)
+            for point in contact_points(self.model, c) if c.enabled else []:
+                bi, bj = self.body_index(point.body_i), self.body_index(point.body_j)
+                e = ForceElement(forces.CONTACT, bi, bj, point.kind)
+                e.vecs[0] = self.to_local_point(point.body_i, point.point_i)
+                e.vecs[1] = self.to_local_point(point.body_j, point.point_j)
+                e.vecs[2] = self.to_local_vector(point.body_j, point.normal_j)
+                e.vecs[3] = np.nan, law.min_impact_speed, 0.0  # v- of the current impact (NaN: apart)
+                e.par[:] = (
+                    law.stiffness,
+                    law.exponent,
+                    law.chi,
+                    law.mu_s,
+                    law.mu_k,
+                    law.slip_speed,
+                    point.radius_i,
+                    point.radius_j,
+                )
+                self.contact_pair.append(ck)
                 elements.append(e)
         return elements
 

@@ -1,0 +1,399 @@
+"""Contact pairs of a model (docs/contact.md): two bodies, an analytic shape on each (in the body's
+own frame about its centre of gravity; global for a fixed body), the normal law and Coulomb
+friction. Reading (:func:`parse_contacts`), checks (:func:`check_contacts`, every error names the
+pair and the field) and the law's constants (:func:`contact_law`: Hertz stiffness from the
+materials, the damping factor from the restitution).
+
+Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners against the
+plane, each one contact point). A plane is the boundary of a half-space: its ``normal`` points
+out of the solid, into free space.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.integrate import solve_ivp
+from scipy.optimize import brentq
+from scipy.special import beta
+
+from ..errors import ModelError
+from ..numerics import quaternion
+from .fields import check_number, check_text, check_vector, shown
+
+SHAPE_FIELDS = {
+    "sphere": {"type", "center", "radius"},
+    "plane": {"type", "point", "normal"},
+    "box": {"type", "center", "size"},
+}
+PAIRS = {("sphere", "plane"), ("sphere", "sphere"), ("box", "plane")}  # shape_a, shape_b (either order in JSON)
+LAWS = ("flores", "restitution")  # damping from e: Flores et al. 2011's closed form, or calibrated to e exactly
+# Young's modulus [Pa] and Poisson's ratio of the named materials (engineering handbook values)
+MATERIALS = {
+    "steel": (210e9, 0.30),
+    "aluminium": (70e9, 0.33),
+    "cast_iron": (120e9, 0.26),
+    "brass": (100e9, 0.34),
+    "titanium": (114e9, 0.34),
+    "glass": (70e9, 0.22),
+    "abs": (2.3e9, 0.35),
+    "nylon": (2.8e9, 0.39),
+    "rubber": (0.05e9, 0.49),
+}
+CONTACT_FIELDS = {
+    "name", "body_a", "body_b", "shape_a", "shape_b", "stiffness", "exponent", "restitution", "law",
+    "mu_s", "mu_k", "slip_speed", "material_a", "material_b", "min_impact_speed", "penetration_tol", "enabled",
+}  # fmt: skip
+NUMBER_KINDS = {  # the contact's numbers and their limits.RANGES kinds
+    "stiffness": "stiffness",
+    "exponent": "number",
+    "restitution": "fraction",
+    "mu_s": "number",
+    "mu_k": "number",
+    "slip_speed": "velocity",
+    "min_impact_speed": "velocity",
+    "penetration_tol": "nonneg_length",
+}
+SHAPE_KINDS = {"center": "length", "point": "length", "normal": "direction", "size": "nonneg_length"}
+STEPS_PER_CONTACT = 10  # fixed steps at least within one impact's contact time (else a warning)
+TUNNEL_FRACTION = 0.5  # speed x step above this fraction of the thinnest shape: a warning
+
+
+@dataclass
+class Shape:
+    """An analytic contact shape in its body's frame [m]: ``sphere`` (center, radius), ``plane``
+    (point, outward normal: the solid is the half-space behind it), ``box`` (center, size: edge
+    lengths along the body's axes)."""
+
+    type: str
+    center: list = None
+    radius: float = None
+    point: list = None
+    normal: list = None
+    size: list = None
+
+
+@dataclass
+class Contact:
+    """A contact pair (docs/contact.md). Absent ``stiffness`` [N/m^exponent]: Hertz's
+    4/3 E* sqrt(R*) from the materials (names of :data:`MATERIALS` or {"young": Pa,
+    "poisson": -}) with exponent 1.5; ``restitution`` e in (0, 1]; friction ``mu_s``, ``mu_k``
+    regularised below ``slip_speed`` [m/s]; ``min_impact_speed`` [m/s] floors the impact speed
+    that scales the damping; ``penetration_tol`` [m] the initial overlap allowed."""
+
+    name: str
+    body_a: str
+    body_b: str
+    shape_a: Shape
+    shape_b: Shape
+    stiffness: float = None
+    exponent: float = None
+    restitution: float = 1.0
+    law: str = "flores"
+    mu_s: float = 0.0
+    mu_k: float = None
+    slip_speed: float = 1e-3
+    material_a: object = "steel"
+    material_b: object = "steel"
+    min_impact_speed: float = 1e-2
+    penetration_tol: float = 1e-6
+    enabled: bool = True
+
+
+# ----------------------------------------------------------------------------- reading
+def parse_contacts(items: object, path: str = "contacts") -> list[Contact]:
+    """The contact pairs of a model's JSON ``contacts`` list."""
+    if not isinstance(items, list):
+        raise ModelError(path, "must be a list")
+    return [_contact(d, f"{path}[{k}]") for k, d in enumerate(items)]
+
+
+def _contact(d: object, path: str) -> Contact:
+    if not isinstance(d, dict):
+        raise ModelError(path, f"must be an object, got {shown(d)}")
+    unknown = sorted(set(d) - CONTACT_FIELDS)
+    if unknown:
+        raise ModelError(f"{path}.{unknown[0]}", f"unknown field (allowed: {', '.join(sorted(CONTACT_FIELDS))})")
+    for key in ("name", "body_a", "body_b", "shape_a", "shape_b"):
+        if key not in d:
+            raise ModelError(f"{path}.{key}", "is required")
+    name = check_text(d["name"], f"{path}.name", 200)
+    c = Contact(
+        name=name,
+        body_a=check_text(d["body_a"], f"{path}.body_a", 200),
+        body_b=check_text(d["body_b"], f"{path}.body_b", 200),
+        shape_a=_shape(d["shape_a"], f"{path}.shape_a", name),
+        shape_b=_shape(d["shape_b"], f"{path}.shape_b", name),
+    )
+    for key, kind in NUMBER_KINDS.items():
+        if key in d:
+            setattr(c, key, check_number(d[key], f"{path}.{key}", kind=kind))
+    if c.penetration_tol < 0:
+        raise ModelError(f"{path}.penetration_tol", f"contact '{name}': must not be negative")
+    for key in ("law", "material_a", "material_b"):
+        if key in d:
+            setattr(c, key, d[key])
+    if "enabled" in d:
+        if not isinstance(d["enabled"], bool):
+            raise ModelError(f"{path}.enabled", f"contact '{name}': must be true or false, got {shown(d['enabled'])}")
+        c.enabled = d["enabled"]
+    return c
+
+
+def _shape(d: object, path: str, pair: str) -> Shape:
+    if not isinstance(d, dict) or not isinstance(d.get("type"), str) or d["type"] not in SHAPE_FIELDS:
+        raise ModelError(f"{path}.type", f"contact '{pair}': a shape is an object of type {', '.join(SHAPE_FIELDS)}")
+    allowed = SHAPE_FIELDS[d["type"]]
+    unknown = sorted(set(d) - allowed)
+    if unknown:
+        raise ModelError(f"{path}.{unknown[0]}", f"contact '{pair}': unknown field of a {d['type']}")
+    s = Shape(type=d["type"])
+    for key in sorted(allowed - {"type"}):
+        if key not in d:
+            raise ModelError(f"{path}.{key}", f"contact '{pair}': a {d['type']} needs its {key}")
+        if key == "radius":
+            s.radius = check_number(d[key], f"{path}.radius", kind="nonneg_length")
+        else:
+            setattr(s, key, list(check_vector(d[key], f"{path}.{key}", kind=SHAPE_KINDS[key])))
+    if s.normal is not None and np.linalg.norm(s.normal) == 0.0:
+        raise ModelError(f"{path}.normal", f"contact '{pair}': the plane's normal is zero")
+    if s.size is not None and min(s.size) <= 0.0:
+        raise ModelError(f"{path}.size", f"contact '{pair}': a box's edge lengths must be positive, got {s.size}")
+    return s
+
+
+def contact_dict(c: Contact) -> dict:
+    """The JSON form of a contact pair (:func:`parse_contacts` reads it back)."""
+    out = {"name": c.name, "body_a": c.body_a, "body_b": c.body_b}
+    for key in ("shape_a", "shape_b"):
+        s = getattr(c, key)
+        out[key] = {k: getattr(s, k) for k in ("type", *sorted(SHAPE_FIELDS[s.type] - {"type"}))}
+    for key in sorted(CONTACT_FIELDS - set(out)):
+        if getattr(c, key) is not None:
+            out[key] = getattr(c, key)
+    return out
+
+
+# ----------------------------------------------------------------------------- checks
+def check_contacts(model, bodies: dict) -> None:
+    """Check every contact pair of ``model`` (``bodies``: name -> Body); ModelError naming the
+    pair and the field."""
+    seen = set()
+    for k, c in enumerate(getattr(model, "contacts", [])):
+        path = f"contacts[{k}]"
+        if c.name in seen:
+            raise ModelError(f"{path}.name", f"duplicate contact name '{c.name}'")
+        seen.add(c.name)
+        _check_pair(c, bodies, path)
+        contact_law(c, path)
+        if c.enabled:
+            _check_initial_overlap(model, c, path)
+
+
+def _check_pair(c: Contact, bodies: dict, path: str) -> None:
+    what = f"contact '{c.name}'"
+    for key in ("body_a", "body_b"):
+        name = getattr(c, key)
+        if name != "ground" and name not in bodies:
+            raise ModelError(f"{path}.{key}", f"{what}: no body '{name}'")
+    fixed = [getattr(c, key) == "ground" or bodies[getattr(c, key)].grounded for key in ("body_a", "body_b")]
+    if all(fixed) or c.body_a == c.body_b:
+        raise ModelError(f"{path}.body_b", f"{what}: needs two different bodies, at least one moving")
+    if (c.shape_a.type, c.shape_b.type) not in PAIRS and (c.shape_b.type, c.shape_a.type) not in PAIRS:
+        pairs = ", ".join(f"{a}-{b}" for a, b in sorted(PAIRS))
+        raise ModelError(f"{path}.shape_b", f"{what}: {c.shape_a.type}-{c.shape_b.type} is not handled ({pairs})")
+    if not isinstance(c.law, str) or c.law not in LAWS:
+        raise ModelError(f"{path}.law", f"{what}: law must be one of {', '.join(LAWS)}, got {shown(c.law)}")
+    if c.restitution is None or not 0.0 < c.restitution <= 1.0:
+        raise ModelError(f"{path}.restitution", f"{what}: restitution must lie in (0, 1], got {c.restitution}")
+    if c.mu_s < 0 or (c.mu_k is not None and not 0 <= c.mu_k <= max(c.mu_s, 0)):
+        raise ModelError(f"{path}.mu_k", f"{what}: friction needs 0 <= mu_k <= mu_s, got {c.mu_s}, {c.mu_k}")
+    for key in ("slip_speed", "min_impact_speed"):
+        if getattr(c, key) <= 0:
+            raise ModelError(f"{path}.{key}", f"{what}: must be positive, got {getattr(c, key)}")
+    if c.stiffness is not None and c.stiffness <= 0:
+        raise ModelError(f"{path}.stiffness", f"{what}: must be positive, got {c.stiffness}")
+    if c.exponent is not None and not 1.0 <= c.exponent <= 3.0:
+        raise ModelError(f"{path}.exponent", f"{what}: must lie in [1, 3], got {c.exponent}")
+
+
+def ordered(c: Contact) -> tuple[str, Shape, str, Shape]:
+    """(body, shape) of the pair in the order of :data:`PAIRS` (the sphere or box first)."""
+    if (c.shape_a.type, c.shape_b.type) in PAIRS:
+        return c.body_a, c.shape_a, c.body_b, c.shape_b
+    return c.body_b, c.shape_b, c.body_a, c.shape_a
+
+
+# ----------------------------------------------------------------------------- law
+@dataclass
+class ContactLaw:
+    """The constants of a pair's normal law F = K d^n (1 + chi d' / v-) (docs/contact.md):
+    stiffness K [N/m^n], exponent n, damping factor chi (0: elastic), friction mu_s, mu_k,
+    slip_speed [m/s], min_impact_speed [m/s]; E* [Pa] and R* [m] where Hertz applies."""
+
+    stiffness: float
+    exponent: float
+    chi: float
+    mu_s: float
+    mu_k: float
+    slip_speed: float
+    min_impact_speed: float
+    e_star: float = math.nan
+    r_star: float = math.nan
+
+
+def material(value: object, path: str, pair: str) -> tuple[float, float]:
+    """(E [Pa], nu) of a material name of :data:`MATERIALS` or {"young": E, "poisson": nu}."""
+    if isinstance(value, str) and value in MATERIALS:
+        return MATERIALS[value]
+    if isinstance(value, dict) and set(value) == {"young", "poisson"}:
+        E = check_number(value["young"], f"{path}.young", positive=True, kind="number")
+        nu = check_number(value["poisson"], f"{path}.poisson", kind="number")
+        if not -1.0 < nu < 0.5:
+            raise ModelError(f"{path}.poisson", f"contact '{pair}': Poisson's ratio must lie in (-1, 0.5), got {nu}")
+        return E, nu
+    names = ", ".join(MATERIALS)
+    raise ModelError(path, f"contact '{pair}': a material is one of {names} or {{young, poisson}}, got {shown(value)}")
+
+
+def effective_modulus(c: Contact, path: str = "contact") -> float:
+    """E* = 1 / ((1 - nu_a^2) / E_a + (1 - nu_b^2) / E_b) [Pa]."""
+    Ea, nua = material(c.material_a, f"{path}.material_a", c.name)
+    Eb, nub = material(c.material_b, f"{path}.material_b", c.name)
+    return 1.0 / ((1.0 - nua**2) / Ea + (1.0 - nub**2) / Eb)
+
+
+def effective_radius(c: Contact) -> float:
+    """R* = 1 / (1/R_a + 1/R_b) [m] (a plane: infinite radius); NaN for a box's corners."""
+    _, first, _, second = ordered(c)
+    if first.type != "sphere" or first.radius == 0.0:
+        return math.nan
+    if second.type == "plane":
+        return first.radius
+    return 1.0 / (1.0 / first.radius + 1.0 / second.radius) if second.radius > 0 else math.nan
+
+
+def contact_law(c: Contact, path: str = "contact") -> ContactLaw:
+    """The law's constants: Hertz K = 4/3 E* sqrt(R*), n = 1.5 unless given."""
+    e_star, r_star = effective_modulus(c, path), effective_radius(c)
+    K = c.stiffness
+    if K is None:
+        if math.isnan(r_star):
+            raise ModelError(
+                f"{path}.stiffness", f"contact '{c.name}': needs a stiffness (Hertz applies to spheres only)"
+            )
+        K = 4.0 / 3.0 * e_star * math.sqrt(r_star)
+    n = 1.5 if c.exponent is None else c.exponent
+    mu_k = c.mu_s if c.mu_k is None else c.mu_k
+    chi = damping_factor(c.restitution, n, c.law)
+    return ContactLaw(K, n, chi, c.mu_s, mu_k, c.slip_speed, c.min_impact_speed, e_star, r_star)
+
+
+@functools.lru_cache(maxsize=256)
+def damping_factor(e: float, n: float, law: str = "flores") -> float:
+    """chi of F = K d^n (1 + chi d'/v-) for the restitution e: Flores et al. 2011's
+    8 (1 - e) / (5 e) [FLO11], or (``restitution``) the chi whose impact of one contact point
+    rebounds at exactly e v- (:func:`rebound_ratio`, found by bisection: 0.4 s of CPU, once per
+    (e, n) in a process)."""
+    if e >= 1.0:
+        return 0.0
+    if law == "flores":
+        return 8.0 * (1.0 - e) / (5.0 * e)
+    return brentq(lambda chi: rebound_ratio(chi, n) - e, 0.0, 1e3, xtol=1e-12, rtol=1e-10)
+
+
+def rebound_ratio(chi: float, n: float) -> float:
+    """v+ / v- of an impact under F = K d^n (1 + chi d'/v-), from the dimensionless motion
+    x'' = -x^n (1 + chi x'), x(0) = 0, x'(0) = 1 (the ratio depends on chi and n only)."""
+
+    def rhs(_t, y):
+        x = max(y[0], 0.0)
+        return [y[1], -(x**n) * max(1.0 + chi * y[1], 0.0)]
+
+    def separated(_t, y):
+        return y[0]
+
+    separated.terminal, separated.direction = True, -1
+    sol = solve_ivp(rhs, (0.0, 1e3), [0.0, 1.0], events=separated, rtol=1e-11, atol=1e-13, first_step=1e-6)
+    if not sol.t_events[0].size:
+        return 0.0  # never separates: the damping holds it
+    return -float(sol.y_events[0][0][1])
+
+
+def contact_time(law: ContactLaw, mass: float, speed: float) -> float:
+    """Duration [s] of an elastic impact of a mass [kg] at ``speed`` [m/s] under K d^n:
+    2 x the time to the deepest point (2.94 d_max / v for n = 1.5, Hertz)."""
+    n, K = law.exponent, law.stiffness
+    d_max = ((n + 1.0) * mass * speed**2 / (2.0 * K)) ** (1.0 / (n + 1.0))
+    # time to d_max: d_max / v times the integral of (1 - x^m)^(-1/2) over [0, 1], m = n + 1
+    m = n + 1.0
+    return 2.0 * d_max / speed * float(beta(1.0 / m, 0.5)) / m
+
+
+# ----------------------------------------------------------------------------- contact points
+SPHERE_PLANE, SPHERE_SPHERE = 0, 1  # the pair kinds of numerics.contact_forces
+
+
+@dataclass
+class ContactPoint:
+    """One contact element of a pair at the initial configuration, global [m]: the sphere (or box
+    corner, radius 0) on ``body_i``, the plane's point and outward normal or the other sphere's
+    centre on ``body_j``."""
+
+    kind: int
+    body_i: str
+    body_j: str
+    point_i: np.ndarray
+    point_j: np.ndarray
+    normal_j: np.ndarray
+    radius_i: float
+    radius_j: float
+
+
+def _pose(model, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Initial (position [m], rotation) of a body's own frame; the ground's is the global frame."""
+    if name == "ground":
+        return np.zeros(3), np.eye(3)
+    b = model.body(name)
+    return np.asarray(b.position, float), quaternion.matrix(np.asarray(b.orientation, float))
+
+
+def contact_points(model, c: Contact) -> list[ContactPoint]:
+    """The contact elements of pair ``c``: one per sphere, the 8 corners of a box."""
+    body_i, first, body_j, second = ordered(c)
+    r_i, A_i = _pose(model, body_i)
+    r_j, A_j = _pose(model, body_j)
+    q = r_j + A_j @ np.asarray(second.point if second.type == "plane" else second.center, float)
+    nrm = np.zeros(3)
+    if second.type == "plane":
+        nrm = A_j @ np.asarray(second.normal, float)
+        nrm /= np.linalg.norm(nrm)
+    kind = SPHERE_PLANE if second.type == "plane" else SPHERE_SPHERE
+    r_j_radius = second.radius if second.type == "sphere" else 0.0
+    if first.type == "sphere":
+        centres, radius = [np.asarray(first.center, float)], first.radius
+    else:
+        half = 0.5 * np.asarray(first.size, float)
+        corners = [np.array([sx, sy, sz]) * half for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
+        centres, radius = [np.asarray(first.center, float) + x for x in corners], 0.0
+    return [ContactPoint(kind, body_i, body_j, r_i + A_i @ x, q, nrm, radius, r_j_radius) for x in centres]
+
+
+def penetration(p: ContactPoint) -> float:
+    """The penetration [m] of a contact point in its initial configuration (negative: the gap)."""
+    if p.kind == SPHERE_PLANE:
+        return p.radius_i - float(p.normal_j @ (p.point_i - p.point_j))
+    return p.radius_i + p.radius_j - float(np.linalg.norm(p.point_i - p.point_j))
+
+
+def _check_initial_overlap(model, c: Contact, path: str) -> None:
+    depth = max(penetration(p) for p in contact_points(model, c))
+    if depth > c.penetration_tol:
+        raise ModelError(
+            f"{path}.shape_a",
+            f"contact '{c.name}': the shapes start interpenetrating {depth:.4g} m deep (penetration_tol "
+            f"{c.penetration_tol:g} m): move the bodies apart",
+        )

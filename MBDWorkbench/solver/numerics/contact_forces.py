@@ -1,0 +1,133 @@
+"""The contact force element (docs/contact.md): one contact point between an analytic shape on
+side i (a sphere, or a box corner: a sphere of radius 0) and a plane or a sphere on side j.
+Written once for real and complex arguments, like every element of :mod:`.forces`.
+
+Element data (packed by system.System): vecs[k, 0] the sphere's centre on side i, vecs[k, 1]
+the plane's point or the other sphere's centre on side j, vecs[k, 2] the plane's outward unit
+normal on side j, vecs[k, 3] = (impact speed v- of the current contact [m/s], NaN while apart;
+its floor min_impact_speed [m/s]; the largest normal force [N] evaluated since results.contacts
+last read it); numbers p = (K [N/m^n], n, chi, mu_s, mu_k, slip_speed
+[m/s], radius_i [m], radius_j [m]); flag: the pair kind.
+
+Normal law (Flores et al. 2011 form): Fn = max(0, K d^n (1 + chi d' / v-)), d the penetration
+[m], d' its rate; friction: Ft = -mu(s) Fn t, s the slip speed, t the slip direction, mu a
+regularised Coulomb coefficient (:func:`friction_coefficient`).
+"""
+
+import numpy as np
+
+from .jit import njit
+from .joints import Side, point_kinematics
+from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
+
+SPHERE_PLANE, SPHERE_SPHERE = 0, 1  # pair kinds (the element's flag)
+
+
+@njit(cache=True)
+def _local(vecs: np.ndarray, k: int, i: int) -> Vec3:
+    """Local vector i of element k."""
+    return (vecs[k, i, 0], vecs[k, i, 1], vecs[k, i, 2])
+
+
+@njit(cache=True)
+def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple):
+    """(penetration d [m], global unit normal from side j to side i, global contact point [m]: the
+    middle of the overlap along the normal) of contact element k."""
+    r_i, r_j = p[6], p[7]
+    c = point_kinematics(A, side_i, _local(vecs, k, 0))[0]
+    q = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
+    if kind == SPHERE_PLANE:
+        nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
+        d = r_i - dot(nrm, sub(c, q))
+    else:
+        g = sub(c, q)
+        length = np.sqrt(dot(g, g))
+        if length.real < 1e-300:
+            nrm = (0.0 * length, 0.0 * length, 1.0 + 0.0 * length)
+        else:
+            nrm = div(g, length)
+        d = r_i + r_j - length
+    x = sub(c, scale(r_i - 0.5 * d, nrm))
+    return d, nrm, x
+
+
+@njit(cache=True)
+def friction_coefficient(s: Scalar, mu_s: float, mu_k: float, v_s: float) -> Scalar:
+    """mu at slip speed s [m/s]: mu_s s / v_s below v_s (the creep), a smooth step from mu_s to
+    mu_k over [v_s, 2 v_s], mu_k above."""
+    if s.real <= v_s:
+        return mu_s * s / v_s
+    if s.real >= 2.0 * v_s:
+        return mu_k + 0.0 * s
+    t = (s - v_s) / v_s
+    return mu_s + (mu_k - mu_s) * t * t * (3.0 - 2.0 * t)
+
+
+@njit(cache=True)
+def impact_speed(vecs: np.ndarray, k: int, rate: float) -> float:
+    """v- of the current contact of element k: the penetration rate [m/s] at its first
+    evaluation in contact (floored at vecs[k, 3, 1]), kept in vecs[k, 3, 0] until it separates."""
+    v = vecs[k, 3, 0]
+    if v != v:
+        v = max(rate, vecs[k, 3, 1])
+        vecs[k, 3, 0] = v
+    return v
+
+
+@njit(cache=True)
+def _body_point(A: np.ndarray, side: Side, x: Vec3) -> Vec3:
+    """The global point x [m] in the local coordinates of a side (global for the ground)."""
+    return body_mtv(A, side[0], sub(x, side[1]))
+
+
+@njit(cache=True)
+def contact_loads(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple) -> tuple:
+    """(d [m], normal, point [m], Fn [N], Ft (global) [N], slip velocity [m/s], penetration rate
+    [m/s], elastic part K d^n [N]) of contact element k; Fn = 0 while apart (v- reset)."""
+    K, n, chi, mu_s, mu_k, v_s = p[0], p[1], p[2], p[3], p[4], p[5]
+    d, nrm, x = contact_geometry(A, side_i, side_j, vecs, k, kind, p)
+    zero = 0.0 * d
+    if d.real <= 0.0:
+        vecs[k, 3, 0] = np.nan
+        return d, nrm, x, zero, (zero, zero, zero), (zero, zero, zero), zero, zero
+    v_i = point_kinematics(A, side_i, _body_point(A, side_i, x))[1]
+    v_j = point_kinematics(A, side_j, _body_point(A, side_j, x))[1]
+    v_rel = sub(v_i, v_j)
+    vn = dot(nrm, v_rel)
+    rate = -vn
+    elastic = K * d**n
+    Fn = elastic * (1.0 + chi * rate / impact_speed(vecs, k, rate.real))
+    if Fn.real < 0.0:
+        Fn = zero
+    slip = sub(v_rel, scale(vn, nrm))
+    s = np.sqrt(dot(slip, slip))
+    Ft = (zero, zero, zero)
+    if s.real > 1e-300 and mu_s + mu_k > 0.0:
+        Ft = scale(-friction_coefficient(s, mu_s, mu_k, v_s) * Fn / s, slip)
+    return d, nrm, x, Fn, Ft, slip, rate, elastic
+
+
+@njit(cache=True)
+def contact(
+    Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple
+) -> tuple[Scalar, Scalar]:
+    """Add contact element k's force to Q (on side i, its opposite on side j, both at the contact
+    point); returns (spring potential K d^(n+1) / (n+1) [J], power of its damping and friction [W])."""
+    d, nrm, x, Fn, Ft, slip, rate, elastic = contact_loads(A, side_i, side_j, vecs, k, kind, p)
+    if d.real <= 0.0:
+        return 0.0 * d, 0.0 * d
+    if Fn.real > vecs[k, 3, 2]:
+        vecs[k, 3, 2] = Fn.real  # the peak between output samples (results.contacts)
+    F = (Fn * nrm[0] + Ft[0], Fn * nrm[1] + Ft[1], Fn * nrm[2] + Ft[2])
+    for side in range(2):
+        sd = side_i if side == 0 else side_j
+        b = sd[0]
+        if b >= 0:
+            s_local = _body_point(A, sd, x)
+            sign = 1.0 if side == 0 else -1.0
+            T = cross(s_local, body_mtv(A, b, F))
+            for c in range(3):
+                Q[6 * b + c] += sign * F[c]
+                Q[6 * b + 3 + c] += sign * T[c]
+    n = p[1]
+    return p[0] * d ** (n + 1.0) / (n + 1.0), (elastic - Fn) * rate + dot(Ft, slip)

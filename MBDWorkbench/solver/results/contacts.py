@@ -1,0 +1,76 @@
+"""The contact pairs' forces at an output sample (contacts.csv, docs/results-format.md): per pair,
+the force on body_a (global) [N], its normal and tangential parts [N], the penetration [m], the
+contact point [m] and the slip speed [m/s], summed or taken over the pair's contact points; and
+the peak normal force [N] since the previous sample (each point's largest evaluated during the
+steps, summed: exact for one point, an upper bound for several), so that an impact shorter than
+the output step still shows its peak.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..model.contacts import ordered
+from ..numerics.contact_forces import contact_loads
+from ..numerics.forces import CONTACT
+from ..numerics.joints import body_side
+
+# columns per pair: (quantity, unit)
+CONTACT_COLUMNS = (
+    ("Fx", "N"),
+    ("Fy", "N"),
+    ("Fz", "N"),
+    ("normal_force", "N"),
+    ("tangential_force", "N"),
+    ("penetration", "m"),
+    ("px", "m"),
+    ("py", "m"),
+    ("pz", "m"),
+    ("slip_speed", "m/s"),
+    ("peak_normal_force", "N"),
+)
+
+
+def contact_headers(pair: str) -> list[str]:
+    """Headers of a pair's columns in contacts.csv, e.g. ``floor.normal_force [N]``."""
+    return [f"{pair}.{q} [{unit}]" for q, unit in CONTACT_COLUMNS]
+
+
+def contact_sample(system, Y: np.ndarray) -> np.ndarray:
+    """(pairs, 11) values of CONTACT_COLUMNS at the state Y, whose rotation matrices are in
+    system.work.A (system.evaluate(t, Y) just ran). A disabled pair: zeros. Reads and restarts
+    the peaks the kernel keeps (numerics.contact_forces)."""
+    pairs = getattr(system.model, "contacts", [])
+    out = np.zeros((len(pairs), len(CONTACT_COLUMNS)))
+    S = system.static
+    first = int(S.force_start[CONTACT])
+    Y = np.ascontiguousarray(Y, dtype=float)
+    points: dict[int, list] = {}
+    for e, ck in enumerate(system.contact_pair):
+        k = first + e
+        side_i, side_j = body_side(Y, S.nb, S.force_bi[k]), body_side(Y, S.nb, S.force_bj[k])
+        p = tuple(float(x) for x in S.force_par[k])
+        d, nrm, x, Fn, Ft, slip, _, _ = contact_loads(
+            system.work.A, side_i, side_j, S.force_vecs, k, S.force_flag[k], p
+        )
+        points.setdefault(ck, []).append((d, np.array(nrm), np.array(x), Fn, np.array(Ft), np.linalg.norm(slip)))
+        out[ck, -1] += max(S.force_vecs[k, 3, 2], Fn)
+        S.force_vecs[k, 3, 2] = Fn
+    for ck, rows in points.items():
+        sign = 1.0 if ordered(pairs[ck])[0] == pairs[ck].body_a else -1.0
+        out[ck, :-1] = _pair_values(rows, sign)
+    return out
+
+
+def _pair_values(rows: list, sign: float) -> np.ndarray:
+    """CONTACT_COLUMNS of one pair from its points' (d, normal, point, Fn, Ft, slip speed)."""
+    F = sum(Fn * n + Ft for _, n, _, Fn, Ft, _ in rows)
+    Fn_sum = sum(Fn for _, _, _, Fn, _, _ in rows)
+    Ft_sum = sum(Ft for _, _, _, _, Ft, _ in rows)
+    depth = max(d for d, *_ in rows)
+    if Fn_sum > 0.0:
+        point = sum(Fn * x for _, _, x, Fn, _, _ in rows) / Fn_sum
+    else:
+        point = max(rows, key=lambda r: r[0])[2]
+    slip = max((s for d, _, _, _, _, s in rows if d > 0.0), default=0.0)
+    return np.array([*(sign * F), Fn_sum, np.linalg.norm(Ft_sum), max(depth, 0.0), *point, slip])
