@@ -301,6 +301,8 @@ check(
     "edit OK: rigid stops and their restitution written",
     pin.RigidStops and pin.StopRestitution == 0.3,
     (pin.RigidStops, pin.StopRestitution),
+)
+check(
     "edit OK: the friction switch, mu_s and pin radius [mm] written",
     pin.EnableFriction and pin.StaticFriction == 0.2 and abs(pin.PinRadius.Value - 4.0) < 1e-9,
     (pin.EnableFriction, pin.StaticFriction, pin.PinRadius),
