@@ -72,7 +72,12 @@ fi
 MOUNTED=()
 cleanup() {
     local k
-    for ((k = ${#MOUNTED[@]} - 1; k >= 0; k--)); do umount "${MOUNTED[k]}" || true; done
+    # A process that is still closing (FreeCAD's background cache job) can hold a mount for a moment:
+    # retry once, then detach it lazily so no mount outlives the run.
+    for ((k = ${#MOUNTED[@]} - 1; k >= 0; k--)); do
+        umount "${MOUNTED[k]}" 2>/dev/null || { sleep 2; umount "${MOUNTED[k]}" 2>/dev/null; } \
+            || umount -l "${MOUNTED[k]}" || true
+    done
 }
 trap cleanup EXIT
 for d in proc sys dev dev/pts; do
