@@ -11,38 +11,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
+from bench.joint_stops_cost import cpu_time, revolute_chain  # noqa: E402
 
 
 def chain(links: int, friction: bool, integrator: str) -> dict:
-    """A planar chain of ``links`` 0.3 m rods on revolute joints about z, gravity -y, released
-    horizontal; with ``friction`` every pin has mu 0.1 on a 5 mm radius, 10 mm long pin."""
-    bodies, joints = [], []
-    for k in range(links):
-        bodies.append(
-            {"name": f"r{k}", "mass": 1.0, "inertia": [1e-4, 7.5e-3, 7.5e-3], "position": [0.3 * k + 0.15, 0, 0]}
-        )
-        joint = {"name": f"j{k}", "type": "revolute", "body_i": "ground" if k == 0 else f"r{k - 1}", "body_j": f"r{k}",
-                 "frame": {"origin": [0.3 * k, 0, 0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}}  # fmt: skip
-        if friction:
+    """joint_stops_cost's revolute chain under gravity -y; with ``friction`` every pin has mu 0.1 on a
+    5 mm radius, 10 mm long pin."""
+    bodies, joints = revolute_chain(links)
+    if friction:
+        for joint in joints:
             joint["friction"] = {"mu_s": 0.1, "pin_radius": 0.005, "pin_length": 0.01}
-        joints.append(joint)
     settings = {"t_end": 0.5, "step": 1e-3, "output_step": 0.01, "integrator": integrator, "accuracy": False}
     return {"gravity": [0, -9.81, 0], "bodies": bodies, "joints": joints, "settings": settings}
-
-
-def cpu_time(data: dict, repeats: int) -> tuple[float, object]:
-    best, res = float("inf"), None
-    for _ in range(repeats):
-        start = time.process_time()
-        res = simulate(from_dict(data))
-        best = min(best, time.process_time() - start)
-    return best, res
 
 
 def main() -> None:

@@ -18,20 +18,27 @@ sys.path.insert(0, os.path.dirname(HERE))
 from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
 
 
-def chain(links: int, limits: bool, integrator: str, stop: str = "compliant") -> dict:
-    """A planar chain of ``links`` 0.3 m rods on revolute joints about z, gravity -y, released
-    horizontal; with ``limits`` every joint gets angle limits of +-3 rad it never reaches in 1 s
-    (the first joint swings less than pi / 2, the others less than 3 rad relative)."""
+def revolute_chain(links: int) -> tuple[list[dict], list[dict]]:
+    """(bodies, joints) of a planar chain of ``links`` 0.3 m rods on revolute joints about z, released
+    horizontal along x (the chain bench/joint_friction_cost.py uses too)."""
     bodies, joints = [], []
     for k in range(links):
         bodies.append(
             {"name": f"r{k}", "mass": 1.0, "inertia": [1e-4, 7.5e-3, 7.5e-3], "position": [0.3 * k + 0.15, 0, 0]}
         )
-        joint = {"name": f"j{k}", "type": "revolute", "body_i": "ground" if k == 0 else f"r{k - 1}", "body_j": f"r{k}",
-                 "frame": {"origin": [0.3 * k, 0, 0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}}  # fmt: skip
-        if limits:
+        joints.append({"name": f"j{k}", "type": "revolute", "body_i": "ground" if k == 0 else f"r{k - 1}",
+                       "body_j": f"r{k}", "frame": {"origin": [0.3 * k, 0, 0], "z_axis": [0, 0, 1],
+                                                    "x_axis": [1, 0, 0]}})  # fmt: skip
+    return bodies, joints
+
+
+def chain(links: int, limits: bool, integrator: str, stop: str = "compliant") -> dict:
+    """The revolute chain under gravity -y; with ``limits`` every joint gets angle limits of +-3 rad it
+    never reaches in 1 s (the first joint swings less than pi / 2, the others less than 3 rad relative)."""
+    bodies, joints = revolute_chain(links)
+    if limits:
+        for joint in joints:
             joint.update(angle_min=-3.0, angle_max=3.0, angle_stop={"model": stop})
-        joints.append(joint)
     settings = {"t_end": 1.0, "step": 2e-4, "output_step": 0.01, "integrator": integrator}
     return {"gravity": [0, -9.81, 0], "bodies": bodies, "joints": joints, "settings": settings}
 
