@@ -49,7 +49,8 @@ def main() -> None:
             "",
             f"`bench/joint_friction_cost.py`: a planar chain of {args.links} rods on revolute joints, 0.5 s, with "
             "and without Coulomb pin friction (mu 0.1, r 5 mm, L 10 mm) on every joint; CPU time (best of "
-            f"{args.repeats}) per accepted step, compiled kernels warm; load average {os.getloadavg()[0]:.1f} at the end.",
+            f"{args.repeats}) per accepted step, compiled kernels warm; "
+            f"load average {os.getloadavg()[0]:.1f} at the end.",
             "",
             "| integrator | steps | us/step | steps with friction | us/step with friction | cost |",
             "|---|---|---|---|---|---|",
