@@ -175,7 +175,9 @@ def simulation_document(build, rate_deg_s, end_time):
         from MBDWorkbench.cad.objects import body_of_part, find_objects
 
         asm, _, parts, _, _, _ = build(doc)
-        sim = make_simulation(doc, EndTime=end_time, OutputStep=0.01, Step=1e-3, Integrator="rk4")
+        sim = make_simulation(
+            doc, EndTime=end_time, OutputStepMicroseconds=10000, StepMicroseconds=1000, Integrator="rk4"
+        )
         report = import_assembly(doc, asm, simulation=sim)
         assert not report.unsupported, report.text()
         driven = body_of_part(doc, parts[1])  # the part on the driving hinge

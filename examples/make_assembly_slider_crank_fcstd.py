@@ -60,7 +60,15 @@ def build(doc, rail_tilt_deg=0.0):
     joint(asm, joints, "Slider", (rail, rail_face), (slider, slider_face), "Guide")
     gravity = App.Vector(0, -9810, 0)
     return import_with_motor(
-        doc, asm, pivot, 180.0, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4", Gravity=gravity
+        doc,
+        asm,
+        pivot,
+        180.0,
+        EndTime=2.0,
+        OutputStepMicroseconds=10000,
+        StepMicroseconds=1000,
+        Integrator="rk4",
+        Gravity=gravity,
     )
 
 

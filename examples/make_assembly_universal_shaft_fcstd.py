@@ -68,7 +68,15 @@ def build(doc):
     joint(asm, joints, "Distance", (shaft_in, tips[0]), (shaft_out, tips[1]), "CrossArms", Distance=RHO * math.sqrt(2))
     gravity = App.Vector(0, 0, 0)
     return import_with_motor(
-        doc, asm, bearing, 360.0, EndTime=1.0, OutputStep=0.005, Step=5e-4, Integrator="rk4", Gravity=gravity
+        doc,
+        asm,
+        bearing,
+        360.0,
+        EndTime=1.0,
+        OutputStepMicroseconds=5000,
+        StepMicroseconds=500,
+        Integrator="rk4",
+        Gravity=gravity,
     )
 
 

@@ -71,7 +71,12 @@ def build(doc):
     from MBDWorkbench.cad.placement import adjusted_frame, placement_axes
 
     sim = make_simulation(
-        doc, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4", Gravity=App.Vector(0, -9810, 0)
+        doc,
+        EndTime=2.0,
+        OutputStepMicroseconds=10000,
+        StepMicroseconds=1000,
+        Integrator="rk4",
+        Gravity=App.Vector(0, -9810, 0),
     )
     pa, pb = joint_points()
     crank = bar(doc, "Crank", (0, 0), pa, 0.0)

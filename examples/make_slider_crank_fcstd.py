@@ -67,7 +67,12 @@ def build(doc):
     from MBDWorkbench.cad.picking import make_joint_from_picks
 
     sim = make_simulation(
-        doc, EndTime=2.0, OutputStep=0.01, Step=1e-3, Integrator="rk4", Gravity=App.Vector(0, -9810, 0)
+        doc,
+        EndTime=2.0,
+        OutputStepMicroseconds=10000,
+        StepMicroseconds=1000,
+        Integrator="rk4",
+        Gravity=App.Vector(0, -9810, 0),
     )
     crank = link(doc, "Crank", -10, R + 10, 10, 0, 8, (0, R))
     rod = link(doc, "Rod", R - 10, R + L + 10, 8, 8, 8, (R, R + L))

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from ..solver.model.catalog import joints_driven_by
 from .force_fields import driver_unit
 from .properties import first_property, quantity_value
+from .time_steps import OUTPUT_STEP, nearest_microseconds
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -429,7 +430,8 @@ def _translate(motion, sim, joints: dict, driven: set, t0: float) -> tuple:
 
 
 def apply_time_settings(simulation: App.DocumentObject, sim) -> None:
-    """Our new Simulation's EndTime and OutputStep [s] from FreeCAD's simulation ``sim``."""
+    """Our new Simulation's EndTime [s] and OutputStepMicroseconds (rounded to whole µs) from
+    FreeCAD's simulation ``sim``."""
     span = quantity_value(first_property(sim, "bTimeEnd", default=0.0)) - quantity_value(
         first_property(sim, "aTimeStart", default=0.0)
     )
@@ -437,7 +439,7 @@ def apply_time_settings(simulation: App.DocumentObject, sim) -> None:
     if span > 0:
         simulation.EndTime = span
         if 0 < step <= span:
-            simulation.OutputStep = step
+            setattr(simulation, OUTPUT_STEP, nearest_microseconds(step))
 
 
 def current_coordinates(jcs1, jcs2) -> tuple[float, float, float]:

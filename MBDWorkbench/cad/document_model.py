@@ -39,6 +39,7 @@ from .joint_limits import limit_fields
 from .joint_references import joint_frames, uses_second_frame
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
 from .placement import placement_axes, placement_from_pose, quaternion_wxyz, rotation_matrix
+from .time_steps import OUTPUT_STEP, STEP, output_step_seconds, step_seconds
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -370,8 +371,8 @@ def _settings(sim):
         return Settings(), [0.0, 0.0, -9.81]
     s = Settings(
         t_end=_value(sim.EndTime),  # s is FreeCAD's internal time unit
-        step=float(sim.Step) or None,  # 0: the integrator's own default
-        output_step=_value(sim.OutputStep),
+        step=step_seconds(sim),  # None for 0: the integrator's own default
+        output_step=output_step_seconds(sim),
         integrator=str(sim.Integrator),
         rtol=float(sim.RelativeTolerance) or None,
         atol=float(sim.AbsoluteTolerance),
@@ -457,8 +458,8 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
 # Simulation properties of the model's settings (and gravity), for messages
 SETTING_PROPERTIES = {
     "t_end": "EndTime",
-    "step": "Step",
-    "output_step": "OutputStep",
+    "step": STEP,
+    "output_step": OUTPUT_STEP,
     "integrator": "Integrator",
     "rtol": "RelativeTolerance",
     "atol": "AbsoluteTolerance",

@@ -12,13 +12,14 @@ the user's unit schema: lengths, angles, gravity (``App::PropertyAcceleration``)
 frequency, and ``App::PropertyQuantity`` with a unit for mass [kg], density [kg/m^3], times [s]
 and inertia [kg mm^2] (FreeCAD 0.20 has no PropertyMass; a PropertyQuantity's unit is not
 saved with the document, so :func:`_add` sets it again on every load). Values that are small
-numbers (integration step [s], tolerances, regularisation, spring stiffness and damping,
-whose unit depends on the spring's Kind) are ``App::PropertyPrecision``: the property editor
+numbers (tolerances, regularisation, spring stiffness and damping, whose unit depends on the
+spring's Kind) are ``App::PropertyPrecision``: the property editor
 shows and writes them with 16 decimals, where a PropertyFloat rounds to the Decimals
 preference (2: 0.0005 became 0.0). A property spec's type ``"App::PropertyQuantity@kg/m^3"``
 names the unit; a default or a migrated old float is read in that unit. Documents written
 before the typed properties get them on restore, keeping their values (:func:`_add`).
-Conversion to SI happens in ``document_model`` only.
+The Simulation's steps are whole microseconds (:mod:`.time_steps`). Conversion to SI happens in
+``document_model`` only.
 
 ``addProperty`` is called with positional arguments only (FreeCAD 0.20).
 
@@ -44,6 +45,7 @@ from .joint_limits import limit_properties
 from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
 from .placement import app_vector
+from .time_steps import OLD_NAMES, migrated_steps, step_properties
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -265,8 +267,7 @@ class SimulationProxy(_Proxy):
         g, d = "Simulation", simulation_defaults()
         return [
             (quantity("s"), "EndTime", g, "End time", d["EndTime"]),
-            # a step, not a quantity: at the Decimals preference (2) a 1 ms quantity reads "0.00 s"
-            (PRECISION, "OutputStep", g, "Interval between output samples [s]", d["OutputStep"]),
+            *step_properties(g, d),  # whole µs: a 1 ms quantity reads "0.00 s" at the Decimals preference (2)
             (
                 "App::PropertyEnumeration",
                 "Integrator",
@@ -276,7 +277,6 @@ class SimulationProxy(_Proxy):
                 None,
                 integrators.names(),
             ),
-            (PRECISION, "Step", g, "Integration step [s] (max step if adaptive); 0: the integrator's", d["Step"]),
             (PRECISION, "RelativeTolerance", g, "Adaptive methods' rtol; 0: the integrator's", d["RelativeTolerance"]),
             (PRECISION, "AbsoluteTolerance", g, "Absolute tolerance of adaptive methods", d["AbsoluteTolerance"]),
             ("App::PropertyFloat", "BaumgarteAlpha", g, "Baumgarte stabilisation alpha [1/s]", 10.0),
@@ -309,6 +309,9 @@ class SimulationProxy(_Proxy):
     def setup(self, obj: App.DocumentObject) -> None:
         old_gravity = obj.Gravity if "Gravity" in obj.PropertiesList else None  # older documents: one vector [mm/s^2]
         super().setup(obj)
+        for name, microseconds in migrated_steps(obj).items():  # older documents: Step, OutputStep [s]
+            set_quietly(obj, name, microseconds)
+            obj.removeProperty(OLD_NAMES[name])
         if old_gravity is not None:
             for name, value in zip(("GravityX", "GravityY", "GravityZ"), old_gravity):
                 set_quietly(obj, name, value)

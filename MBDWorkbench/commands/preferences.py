@@ -29,10 +29,10 @@ REPORT_PREFERENCES = {
 SIMULATION_LABELS = {
     "Integrator": ("Integrator", "Integration method of new simulations"),
     "EndTime": ("End time [s]", "End time of new simulations"),
-    "OutputStep": ("Output step [s]", "Interval between output samples"),
+    "OutputStep": ("Output step [s]", "Interval between output samples, e.g. 0.01 (rounded to whole µs)"),
     "Step": (
         "Integration step [s]",
-        "Step (maximum step for adaptive methods), e.g. 5e-4; 0: the integrator's default",
+        "Step (maximum step for adaptive methods), e.g. 5e-4 (rounded to whole µs); 0: the integrator's default",
     ),
     "RelativeTolerance": (
         "Relative tolerance",

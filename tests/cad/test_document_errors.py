@@ -120,7 +120,8 @@ def test_driver_expression_is_parsed_not_wrapped(App, tmp_path):
     "prop,value,text",
     [
         ("EndTime", 1e300, "simulation 'Simulation' (EndTime): must lie in [1e-12, 1e+09] s"),
-        ("Step", float("nan"), "simulation 'Simulation' (Step): must be a finite number"),
+        ("StepMicroseconds", -5, "simulation 'Simulation' (StepMicroseconds): must be >= 0 µs (0: the integrator"),
+        ("OutputStepMicroseconds", 0, "simulation 'Simulation' (OutputStepMicroseconds): must be >= 1 µs, got 0"),
         ("BaumgarteAlpha", -1.0, "simulation 'Simulation' (BaumgarteAlpha): must not be negative"),
     ],
 )

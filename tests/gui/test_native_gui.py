@@ -1,6 +1,6 @@
 """The FreeCAD-native parts of the workbench in the real FreeCAD GUI under Xvfb
 (tests/gui/macros/macro_native_gui.py, one FreeCAD start, about 15 s): typed, unit-aware
-properties in the property editor (0.0005 typed into Step and Enter keeps 0.0005; mass, density,
+properties in the property editor (500 typed into StepMicroseconds and Enter keeps 500; mass, density,
 inertia, gravity and time shown with units), an older document upgraded keeping its values, the
 preferences page and the defaults it gives new Simulations, the one toolbar with drop-downs,
 About in the Help menu, Import assembly joints disabled on FreeCAD 0.20, commands recorded
@@ -32,8 +32,9 @@ def gui_run(tmp_path_factory):
 
 def test_small_values_round_trip_and_units_shown(gui_run):
     gui_run.assert_passed(
-        "0.0005 typed into Step keeps 0.0005 s",
-        "Step shows 0.0005",
+        "500 typed into StepMicroseconds keeps 500 µs",
+        "StepMicroseconds shows 500",
+        "OutputStepMicroseconds 1 ms shown as 1000",
         "0.0005 typed into Damping keeps 0.0005",
         "Damping shows 0.0005",
         "EndTime given in another unit (0.025 min) is 1.5 s",
@@ -47,8 +48,9 @@ def test_small_values_round_trip_and_units_shown(gui_run):
 
 def test_older_document_upgraded_keeping_values(gui_run):
     gui_run.assert_passed(
-        "old document: Step is typed now",
+        "old document: Step is whole microseconds now",
         "old document: Step kept",
+        "old document: OutputStep (a quantity before) in µs and kept",
         "old document: EndTime kept, in s",
         "old document: gravity vector kept as components",
         "old document: density kept in kg/m^3",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import QT_TRANSLATE_NOOP, qt_modules, transaction, translate
+from ...cad.time_steps import OUTPUT_STEP, STEP, whole_microseconds
+from ..common import QT_TRANSLATE_NOOP, qt_modules, record_set, transaction, translate
 from .base import (
     NumberField,
     TaskPanel,
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
 
 SIMULATION_FIELDS = (
     ("EndTime", QT_TRANSLATE_NOOP("MBD", "End time"), "s"),
-    ("OutputStep", QT_TRANSLATE_NOOP("MBD", "Output step"), "s"),
-    ("Step", QT_TRANSLATE_NOOP("MBD", "Step (0: default)"), "s"),
+    (OUTPUT_STEP, QT_TRANSLATE_NOOP("MBD", "Output step"), "µs"),  # whole µs, as the properties
+    (STEP, QT_TRANSLATE_NOOP("MBD", "Step (0: default)"), "µs"),
     ("RelativeTolerance", QT_TRANSLATE_NOOP("MBD", "Rel. tolerance (0: default)"), ""),
     ("AbsoluteTolerance", QT_TRANSLATE_NOOP("MBD", "Absolute tolerance"), ""),
     ("BaumgarteAlpha", QT_TRANSLATE_NOOP("MBD", "Baumgarte alpha"), "1/s"),
@@ -112,18 +113,26 @@ class SimulationPanel(TaskPanel):
 
         sim = self.obj
         values = {prop: field.value() for prop, field in self.numbers.items()}
-        for prop in ("EndTime", "OutputStep"):
+        units = {prop: unit for prop, _, unit in SIMULATION_FIELDS}
+        for prop in ("EndTime", OUTPUT_STEP):
             if values[prop] <= 0:
-                raise CadError("simulation '%s': %s must be > 0 s, got %g" % (sim.Label, prop, values[prop]))
-        for prop in ("Step", "RelativeTolerance"):  # 0: the integrator's own default
+                raise CadError(
+                    "simulation '%s': %s must be > 0 %s, got %g" % (sim.Label, prop, units[prop], values[prop])
+                )
+        for prop in (STEP, "RelativeTolerance"):  # 0: the integrator's own default
             if values[prop] < 0:
                 raise CadError(
                     "simulation '%s': %s must be >= 0 (0: the integrator's default), got %g"
                     % (sim.Label, prop, values[prop])
                 )
+        for prop in (STEP, OUTPUT_STEP):
+            values[prop] = whole_microseconds(values[prop], "simulation '%s': %s" % (sim.Label, prop))
         values.update({prop: field.value() for prop, field in self.gravity.items()})
         for prop, _, unit in SIMULATION_FIELDS + GRAVITY_FIELDS:
-            write_value(sim, prop, values[prop], unit)
+            if prop in (STEP, OUTPUT_STEP):
+                record_set(sim, prop, values[prop])  # an int: integer properties
+            else:
+                write_value(sim, prop, values[prop], unit)
         sim.Integrator = self.integrator.currentData()
         sim.Assemble, sim.AllowFreeFlight = self.assemble.isChecked(), self.free.isChecked()
         if hasattr(sim, "EstimateAccuracy"):

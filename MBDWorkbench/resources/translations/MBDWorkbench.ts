@@ -31,17 +31,17 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="69" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="70" />
       <source>A second run, in a second process, estimates the error (docs/solver.md)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="24" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="25" />
       <source>Absolute tolerance</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="64" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="65" />
       <source>Allow nothing grounded</source>
       <translation type="unfinished" />
     </message>
@@ -54,7 +54,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="58" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="59" />
       <source>Assemble first</source>
       <translation type="unfinished" />
     </message>
@@ -64,12 +64,12 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="25" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="26" />
       <source>Baumgarte alpha</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="26" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="27" />
       <source>Baumgarte beta</source>
       <translation type="unfinished" />
     </message>
@@ -101,7 +101,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="60" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="61" />
       <source>Close the joints before the run (assembly from the drawn positions)</source>
       <translation type="unfinished" />
     </message>
@@ -151,12 +151,12 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="20" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="21" />
       <source>End time</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="67" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="68" />
       <source>Estimate the accuracy</source>
       <translation type="unfinished" />
     </message>
@@ -214,17 +214,17 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="30" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="31" />
       <source>Gravity x</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="31" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="32" />
       <source>Gravity y</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="32" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="33" />
       <source>Gravity z</source>
       <translation type="unfinished" />
     </message>
@@ -240,7 +240,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="54" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="55" />
       <source>Integrator</source>
       <translation type="unfinished" />
     </message>
@@ -276,7 +276,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="73" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="74" />
       <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="79" />
       <source>Make statically determinate</source>
       <translation type="unfinished" />
@@ -351,7 +351,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="21" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="22" />
       <source>Output step</source>
       <translation type="unfinished" />
     </message>
@@ -435,12 +435,12 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="23" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="24" />
       <source>Rel. tolerance (0: default)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="76" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="77" />
       <source>Relax the joints the mobility analysis proposes (e.g. revolute -&gt; cylindrical) before each run, so that every reaction is unique; the summary and the report list them</source>
       <translation type="unfinished" />
     </message>
@@ -520,7 +520,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="88" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="89" />
       <source>Solve (applies the settings)</source>
       <translation type="unfinished" />
     </message>
@@ -535,17 +535,17 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="163" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="172" />
       <source>Status: %s</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="147" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="156" />
       <source>Status: solving...</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="22" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="23" />
       <source>Step (0: default)</source>
       <translation type="unfinished" />
     </message>
@@ -605,7 +605,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="27" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="28" />
       <source>Tikhonov epsilon</source>
       <translation type="unfinished" />
     </message>

@@ -175,7 +175,7 @@ check("panel closed", not Gui.Control.activeDialog())
 
 sim = find_simulation(doc)
 sim.EndTime = 1.0
-sim.OutputStep = 0.01
+sim.OutputStepMicroseconds = 10000
 doc.recompute()
 Gui.Selection.clearSelection()
 front_view()

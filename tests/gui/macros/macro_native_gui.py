@@ -1,7 +1,8 @@
 # GUI macro (run by tests/gui/gui_runner_macro.py inside FreeCAD): the FreeCAD-native parts of the
-# workbench. Typed properties in the real property editor (0.0005 typed into Step and Enter keeps
-# 0.0005; Step, mass, damping and density texts), an older document (examples/slider_crank.FCStd
-# as written before the typed properties) opened with its values kept and not marked modified,
+# workbench. Typed properties in the real property editor (500 typed into StepMicroseconds and
+# Enter keeps 500 µs, shown "500"; the output step, mass, damping and density texts), an older
+# document (examples/slider_crank.FCStd as written before the typed properties) opened with its
+# values kept and not marked modified,
 # the preferences page (Edit > Preferences > Multibody Dynamics) whose step becomes the default
 # of a new Simulation, the one toolbar with drop-downs within 1600 px, About in the Help menu,
 # Import assembly joints disabled on FreeCAD 0.20, commands recorded through Gui.doCommand,
@@ -34,7 +35,7 @@ def data_editor():
     """The property editor of the Data tab (the one listing the selected object's properties)."""
     editors = [w for w in mw.findChildren(QtWidgets.QTreeView) if w.metaObject().className().endswith("PropertyEditor")]
     for editor in editors:
-        if find_row(editor, "Step") is not None or find_row(editor, "Density") is not None:
+        if find_row(editor, "StepMicroseconds") is not None or find_row(editor, "Density") is not None:
             return editor
     return editors[-1] if editors else None
 
@@ -100,16 +101,17 @@ sim = find_simulation(doc)
 body = find_objects(doc, "Body")[0]
 check("simulation and body made by the command", sim is not None and body is not None)
 
-editor_kind = type_into(sim, "Step", "0.0005")
-check("0.0005 typed into Step keeps 0.0005 s", abs(float(sim.Step) - 0.0005) < 1e-15, (sim.Step, editor_kind))
-step_text = shown_text(sim, "Step")
-check("Step shows 0.0005", step_text is not None and float(step_text.replace(",", "")) == 0.0005, step_text)
-sim.OutputStep = 0.001  # typing goes through the same PropertyPrecision editor as Step's, checked above
-output_text = shown_text(sim, "OutputStep")  # a 1 ms quantity would read "0.00 s" at the default Decimals
+editor_kind = type_into(sim, "StepMicroseconds", "500")
+check("500 typed into StepMicroseconds keeps 500 µs", sim.StepMicroseconds == 500, (sim.StepMicroseconds, editor_kind))
+step_text = shown_text(sim, "StepMicroseconds")
+check("StepMicroseconds shows 500", step_text == "500", step_text)
+result["step_text"] = step_text
+sim.OutputStepMicroseconds = 1000  # typing goes through the same integer editor as the step's, checked above
+output_text = shown_text(sim, "OutputStepMicroseconds")  # a 1 ms quantity would read "0.00 s" at the default Decimals
 check(
-    "OutputStep 1 ms shows 0.001",
-    float(sim.OutputStep) == 0.001 and output_text is not None and float(output_text.replace(",", "")) == 0.001,
-    output_text,
+    "OutputStepMicroseconds 1 ms shown as 1000",
+    output_text is not None and output_text.replace(",", "") == "1000",
+    (sim.OutputStepMicroseconds, output_text),
 )
 sim.EndTime = "0.025 min"  # as the editor of a quantity writes it: value and unit
 check("EndTime given in another unit (0.025 min) is 1.5 s", abs(float(sim.EndTime) - 1.5) < 1e-12, sim.EndTime)
@@ -131,7 +133,7 @@ Gui.Selection.clearSelection()
 Gui.Selection.addSelection(sim)
 wait(300)
 if data_editor() is not None:  # FreeCAD's default window and dock: the time settings as a user first sees them
-    data_editor().scrollTo(find_row(data_editor(), "OutputStep"))
+    data_editor().scrollTo(find_row(data_editor(), "OutputStepMicroseconds"))
 wait(200)
 save_window("window_simulation_properties_default")
 if combo:
@@ -287,7 +289,11 @@ doc2 = App.newDocument("prefs")
 Gui.runCommand("MBD_Simulation")
 wait(200)
 sim2 = find_simulation(doc2)
-check("a new Simulation takes the preferred step", sim2 is not None and float(sim2.Step) == 0.0005, sim2 and sim2.Step)
+check(
+    "a new Simulation takes the preferred step",
+    sim2 is not None and sim2.StepMicroseconds == 500,
+    sim2 and sim2.StepMicroseconds,
+)
 App.ParamGet(PREFERENCES).RemFloat("Step")
 
 # ------------------------------------------------------------------ an older document
@@ -297,12 +303,15 @@ shutil.copy(os.path.join(example, "slider_crank.FCStd"), path)
 old_doc = App.openDocument(path)
 wait(500)
 old_sim = find_simulation(old_doc)
-check("old document: Step is typed now", old_sim.getTypeIdOfProperty("Step") == "App::PropertyPrecision")
-check("old document: Step kept", float(old_sim.Step) == 0.001, old_sim.Step)
 check(
-    "old document: OutputStep (a quantity before) typed and kept",
-    old_sim.getTypeIdOfProperty("OutputStep") == "App::PropertyPrecision" and float(old_sim.OutputStep) == 0.01,
-    old_sim.OutputStep,
+    "old document: Step is whole microseconds now",
+    old_sim.getTypeIdOfProperty("StepMicroseconds") == "App::PropertyInteger" and "Step" not in old_sim.PropertiesList,
+)
+check("old document: Step kept", old_sim.StepMicroseconds == 1000, old_sim.StepMicroseconds)
+check(
+    "old document: OutputStep (a quantity before) in µs and kept",
+    old_sim.OutputStepMicroseconds == 10000 and "OutputStep" not in old_sim.PropertiesList,
+    old_sim.OutputStepMicroseconds,
 )
 end_time = old_sim.EndTime
 check("old document: EndTime kept, in s", abs(float(end_time) - 2.0) < 1e-12 and end_time.UserString.endswith(" s"))

@@ -62,7 +62,7 @@ check("over-driven: no results returned", SolveCommand.last is not None and Solv
 for d in find_objects(doc, "Driver"):
     doc.removeObject(d.Name)
 sim.Integrator = "euler"
-sim.Step = 0.01
+sim.StepMicroseconds = 10000
 doc.recompute()
 seen = solve_with_boxes("box_warnings")
 result["warnings"] = seen

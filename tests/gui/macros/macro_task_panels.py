@@ -126,47 +126,60 @@ check(
 check("body OK is one undo step", doc.UndoCount == before[0] + 1 and doc.UndoNames[0] == "Edit body", doc.UndoNames)
 
 # ------------------------------------------------------------------ simulation (Solve)
-SIM_PROPS = ("EndTime", "Step", "OutputStep", "Integrator", "GravityX", "GravityY", "GravityZ", "RelativeTolerance")
+SIM_PROPS = (
+    "EndTime", "StepMicroseconds", "OutputStepMicroseconds", "Integrator", "GravityX", "GravityY", "GravityZ",
+    "RelativeTolerance",
+)  # fmt: skip
 before = state([sim], SIM_PROPS)
 panel = double_click(sim)
 check("simulation panel opens on double click", isinstance(panel, task_panels.SimulationPanel))
 shown = {prop: float(field.edit.text()) for prop, field in list(panel.numbers.items()) + list(panel.gravity.items())}
 check(
-    "simulation panel shows the values in s and mm/s^2",
+    "simulation panel shows the values in s, µs and mm/s^2",
     shown["EndTime"] == in_unit(sim.EndTime, "s")
-    and shown["OutputStep"] == float(sim.OutputStep)
-    and shown["Step"] == sim.Step
+    and shown["OutputStepMicroseconds"] == sim.OutputStepMicroseconds == 10000
+    and shown["StepMicroseconds"] == sim.StepMicroseconds
     and shown["RelativeTolerance"] == sim.RelativeTolerance
     and all(shown["Gravity" + c] == in_unit(getattr(sim, "Gravity" + c), "mm/s^2") for c in "XYZ")
     and [shown["Gravity" + c] for c in "XYZ"] == [0.0, -9810.0, 0.0]  # the example: gravity -y
     and shown["EndTime"] == 2.0
-    and shown["Step"] == 0.001
+    and shown["StepMicroseconds"] == 1000
+    and panel.numbers["StepMicroseconds"].unit == panel.numbers["OutputStepMicroseconds"].unit == "µs"
     and panel.gravity["GravityZ"].unit == "mm/s^2"
     and panel.numbers["EndTime"].unit == "s",
     shown,
 )
 panel.numbers["EndTime"].edit.setText("3")
-panel.numbers["Step"].edit.setText("0.0001")
+panel.numbers["StepMicroseconds"].edit.setText("100")
 panel.gravity["GravityY"].edit.setText("-5000")
 panel.reject()
 wait(100)
 check("simulation cancel leaves the document unchanged", state([sim], SIM_PROPS) == before)
 panel = double_click(sim)
 panel.numbers["EndTime"].edit.setText("0.5")
-panel.numbers["Step"].edit.setText("0.0005")
-panel.numbers["Step"].edit.returnPressed.emit()
+panel.numbers["StepMicroseconds"].edit.setText("500")
+panel.numbers["StepMicroseconds"].edit.returnPressed.emit()
 panel.gravity["GravityX"].edit.setText("0")
 panel.gravity["GravityY"].edit.setText("-9806.65")  # standard gravity: not exact in binary, kept as typed
 panel.gravity["GravityZ"].edit.setText("0")
-panel.numbers["OutputStep"].edit.setText("abc")
+panel.numbers["OutputStepMicroseconds"].edit.setText("abc")
 panel.solve_button.click()
 wait(100)
 check(
     "bad number named, nothing applied",
-    "OutputStep" in panel.error.text() and state([sim], SIM_PROPS) == before,
+    "OutputStepMicroseconds" in panel.error.text() and state([sim], SIM_PROPS) == before,
     panel.error.text(),
 )
-panel.numbers["OutputStep"].edit.setText("0.005")
+panel.numbers["OutputStepMicroseconds"].edit.setText("5000")
+panel.numbers["StepMicroseconds"].edit.setText("500.5")
+panel.solve_button.click()
+wait(100)
+check(
+    "a step that is not whole µs named, nothing applied",
+    "StepMicroseconds" in panel.error.text() and "whole" in panel.error.text() and state([sim], SIM_PROPS) == before,
+    panel.error.text(),
+)
+panel.numbers["StepMicroseconds"].edit.setText("500")
 seen = []
 close_message_boxes(seen, 240000)
 panel.solve_button.click()
@@ -179,11 +192,11 @@ check(
 check("solve log shows the summary", "completed" in panel.log.toPlainText(), panel.log.toPlainText())
 check(
     "settings applied before the solve (small step kept)",
-    sim.Step == 0.0005
+    sim.StepMicroseconds == 500
     and in_unit(sim.EndTime, "s") == 0.5
-    and float(sim.OutputStep) == 0.005
+    and sim.OutputStepMicroseconds == 5000
     and [in_unit(getattr(sim, "Gravity" + c), "mm/s^2") for c in "XYZ"] == [0.0, -9806.65, 0.0],
-    (sim.Step, sim.EndTime, sim.OutputStep, sim.GravityX, sim.GravityY, sim.GravityZ),
+    (sim.StepMicroseconds, sim.EndTime, sim.OutputStepMicroseconds, sim.GravityX, sim.GravityY, sim.GravityZ),
 )
 shot("simulation")
 undo = doc.UndoCount
