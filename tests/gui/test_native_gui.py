@@ -51,6 +51,7 @@ def test_older_document_upgraded_keeping_values(gui_run):
         "old document: Step is whole microseconds now",
         "old document: Step kept",
         "old document: OutputStep (a quantity before) in µs and kept",
+        "old document: the step conversion leaves it unmodified",
         "old document: EndTime kept, in s",
         "old document: gravity vector kept as components",
         "old document: density kept in kg/m^3",

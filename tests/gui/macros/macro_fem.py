@@ -2,7 +2,8 @@
 # temporary copy): the connecting rod is selected, MBD_FemCheck runs (its file dialog replaced
 # by a fixed path), the copy opens with the von Mises stress on the mesh; screenshots of the 3D
 # view and of the window are saved. Checks: command active with a body selected, the summary
-# message, the copy and its result, the user's document unchanged.
+# message, the copy and its result, the user's document unchanged and never marked modified (its
+# modified flag is read after each step: opening, selecting, the FEM check, the screenshots).
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_view, save_window,
 # image_stats, close_message_boxes are provided by the runner.
 import os
@@ -26,12 +27,15 @@ for dock in mw.findChildren(QtWidgets.QDockWidget):
 wait(100)
 doc = App.openDocument(user_file)
 wait(200)
+user_gui = Gui.getDocument(doc.Name)
+modified = {"opened": user_gui.Modified}
 cmd = fem_command.FemCheckCommand()
 check("inactive without a selected body", not cmd.IsActive())
 rod_body = [o for o in doc.Objects if getattr(o, "MbdType", "") == "Body" and o.Part.Name == "Rod"][0]
 Gui.Selection.addSelection(doc.Name, rod_body.Name)
 wait(100)
 check("active with the rod's body selected", cmd.IsActive())
+modified["selected"] = user_gui.Modified
 
 # The load-case choice: a dialog listing every critical instant first (the default, as --critical).
 choices = []
@@ -58,6 +62,7 @@ seen = []
 close_message_boxes(seen, 540000)
 Gui.runCommand("MBD_FemCheck")
 wait(300)
+modified["FEM check"] = user_gui.Modified
 check("summary message", seen and seen[0][0] == fem_command.FEM_BOX and "von Mises" in seen[0][2], seen)
 summary = fem_command.FemCheckCommand.last
 check("every critical instant analysed", len((summary or {}).get("cases", [])) >= 2, summary)
@@ -89,6 +94,7 @@ check(
     result["visible"] == [shown + "_Mesh"],
     result["visible"],
 )
+modified["stress picture"] = user_gui.Modified
 
 
 # The analysis tree: the copy's analysis expanded (solver, material, mesh, result and the loads
@@ -118,3 +124,6 @@ while items.value():
     shown.add(items.value().text(0))
     items += 1
 check("the loads are FEM objects in the tree", all(n in shown for n in case["fem_objects"]), sorted(shown))
+modified["analysis tree"] = user_gui.Modified
+result["user_document_modified"] = modified
+check("the user's document is never marked modified", not any(modified.values()), modified)
