@@ -34,7 +34,7 @@ def test_quantities_hold_internal_units(App, doc):
 
 def test_old_document_upgraded_keeping_values(App, tmp_path):
     path = tmp_path / "old.FCStd"
-    shutil.copy(EXAMPLES / "slider_crank.FCStd", path)  # written before the typed properties
+    shutil.copy(EXAMPLES / "slider_crank.FCStd", path)  # saved current; an older one: test_time_steps.py
     doc = App.openDocument(str(path))
     try:
         sim = find_simulation(doc)

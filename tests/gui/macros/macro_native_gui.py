@@ -1,8 +1,8 @@
 # GUI macro (run by tests/gui/gui_runner_macro.py inside FreeCAD): the FreeCAD-native parts of the
 # workbench. Typed properties in the real property editor (500 typed into StepMicroseconds and
 # Enter keeps 500 µs, shown "500"; the output step, mass, damping and density texts), an older
-# document (examples/slider_crank.FCStd as written before the typed properties) opened with its
-# values kept and not marked modified,
+# document (examples/slider_crank.FCStd with its steps as saved before the microsecond properties)
+# opened with its values kept and not marked modified,
 # the preferences page (Edit > Preferences > Multibody Dynamics) whose step becomes the default
 # of a new Simulation, the one toolbar with drop-downs within 1600 px, About in the Help menu,
 # Import assembly joints disabled on FreeCAD 0.20, commands recorded through Gui.doCommand,
@@ -300,6 +300,17 @@ App.ParamGet(PREFERENCES).RemFloat("Step")
 example = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
 path = os.path.join(OUT_DIR, "slider_crank_old.FCStd")
 shutil.copy(os.path.join(example, "slider_crank.FCStd"), path)
+built = App.openDocument(path)  # made as saved before the microsecond steps: Step and OutputStep [s]
+built_sim = find_simulation(built)
+for name in ("StepMicroseconds", "OutputStepMicroseconds"):
+    built_sim.removeProperty(name)
+built_sim.addProperty("App::PropertyPrecision", "Step", "Simulation", "Integration step [s]")
+built_sim.addProperty("App::PropertyQuantity", "OutputStep", "Simulation", "Output step")
+built_sim.Step, built_sim.OutputStep = 0.001, 0.01
+built.recompute()
+built.save()
+App.closeDocument(built.Name)
+wait(200)
 old_doc = App.openDocument(path)
 wait(500)
 old_sim = find_simulation(old_doc)
@@ -324,8 +335,8 @@ old_body = find_objects(old_doc, "Body")[0]
 rho = float(old_body.Density.getValueAs("kg/m^3"))
 check("old document: density kept in kg/m^3", abs(rho - 7850.0) < 1e-9 and old_body.Material == "Steel", rho)
 check("old document: inertia shown with units", float(old_body.Ixx) == old_body.Inertia[0] and old_body.Inertia[0] > 0)
-# the example's only upgrade is the steps' conversion to µs (its typed properties are current): done
-# quietly on every opening until it is saved, so opening it does not mark it modified
+# its only upgrade is the steps' conversion to µs (its typed properties are current): done quietly
+# on every opening until it is saved, so opening it does not mark it modified
 check("old document: the step conversion leaves it unmodified", not Gui.getDocument(old_doc.Name).Modified)
 from MBDWorkbench.cad.document_model import model_from_document  # noqa: E402
 
