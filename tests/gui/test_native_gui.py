@@ -35,6 +35,7 @@ def test_small_values_round_trip_and_units_shown(gui_run):
         "500 typed into StepMicroseconds keeps 500 µs",
         "StepMicroseconds shows 500",
         "OutputStepMicroseconds 1 ms shown as 1000",
+        "2000000 typed into OutputStepMicroseconds keeps it",
         "0.0005 typed into Damping keeps 0.0005",
         "Damping shows 0.0005",
         "EndTime given in another unit (0.025 min) is 1.5 s",

@@ -113,6 +113,12 @@ check(
     output_text is not None and output_text.replace(",", "") == "1000",
     (sim.OutputStepMicroseconds, output_text),
 )
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(box)  # another object first: the editor opens again on the Simulation's row
+wait(300)
+typed = type_into(sim, "OutputStepMicroseconds", "2000000")  # 2 s: the editor's range holds it
+check("2000000 typed into OutputStepMicroseconds keeps it", sim.OutputStepMicroseconds == 2000000, typed)
+sim.OutputStepMicroseconds = 10000
 sim.EndTime = "0.025 min"  # as the editor of a quantity writes it: value and unit
 check("EndTime given in another unit (0.025 min) is 1.5 s", abs(float(sim.EndTime) - 1.5) < 1e-12, sim.EndTime)
 end_text = shown_text(sim, "EndTime")
