@@ -184,3 +184,41 @@ def test_friction_events_are_marked_when_present():
     assert ax.get_ylim()[0] > 4.0  # the marks did not stretch the data limits
     handles, labels = ax.get_legend_handles_labels()
     assert labels == [f"{KINDS[k][0]} (1)" for k in ("impact", "release", "stick", "slip")]
+
+
+def test_report_animation_shows_impacts_and_contact_arrows(run, tmp_path):
+    """The stick-figure animation's layer (report/animation_events.py): at a sample in contact the
+    pair's arrow starts at the contact point and is the force (contacts.csv) times the scale,
+    projected; none out of contact; a star at the pivot (the ground point, the origin) in the
+    frame of each impact, none elsewhere."""
+    from MBDWorkbench.report.animation import StickFigure, write_gif
+    from MBDWorkbench.report.animation_events import EventLayer
+
+    res, folder = run
+    with open(os.path.join(folder, "contacts.csv")) as f:
+        rows = list(csv.DictReader(f))
+    F = np.array([[float(r[f"{PAIR}.F{c} [N]"]) for c in "xyz"] for r in rows])
+    p = np.array([[float(r[f"{PAIR}.p{c} [m]"]) for c in "xyz"] for r in rows])
+    data = from_results(res)
+    stick = StickFigure(data, "xz")
+    layer = EventLayer(data, stick)
+    fig = Figure()
+    ax = fig.add_subplot(111)
+    layer.draw(ax)
+    norms = np.linalg.norm(F, axis=1)
+    assert np.isclose(layer.scale * norms.max(), 0.25 * stick.scale, rtol=1e-12)
+    k = int(np.argmax(norms))
+    layer.update(k, data.t[k])
+    arrow = layer.arrows[PAIR]
+    assert arrow.get_visible()
+    assert np.allclose(arrow.get_offsets()[0], p[k][[0, 2]], rtol=0, atol=1e-12)
+    assert np.allclose([arrow.U[0], arrow.V[0]], F[k][[0, 2]] * layer.scale, rtol=1e-12, atol=1e-15)
+    free = int(np.nonzero(norms == 0)[0][0])
+    layer.update(free, data.t[free])
+    assert not arrow.get_visible()
+    impact = next(e for e in res.stop_events if e["kind"] == "impact")
+    after = int(np.searchsorted(data.t, impact["t"]))
+    assert layer.update(after, data.t[after - 1]) == ["pivot"]
+    assert np.allclose(np.column_stack(layer.stars.get_data()), [[0.0, 0.0]], atol=1e-6)  # the joint violation
+    assert layer.update(after + 1, data.t[after]) == [] and len(layer.stars.get_data()[0]) == 0
+    assert os.path.getsize(write_gif(data, str(tmp_path / "motion.gif"), "xz")) > 1000
