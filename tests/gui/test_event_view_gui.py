@@ -48,6 +48,14 @@ def test_contact_arrow_length_is_the_force_times_the_scale(gui_run):
     )
 
 
+def test_plot_dock_marks_the_events_and_plots_the_contact(gui_run):
+    gui_run.assert_passed(
+        "dock: impacts marked at their times",
+        "dock lists the contact pair",
+        "dock: the pair's normal force is contacts.csv's",
+    )
+
+
 def test_closing_leaves_the_document_unchanged(gui_run):
     gui_run.assert_passed(
         "saved: not modified before Animate",

@@ -9,9 +9,11 @@
 # 2. While the pair is in contact an arrow sits at the contact point, its length |F| x scale
 #    (|F| from contacts.csv read from the stored archive with the csv module); no arrow out of
 #    contact; doubling the scale doubles the length.
-# 3. Closing Animate removes the nodes; the document's objects, placements, modified flag and undo
+# 3. The plot dock marks the stop impacts on the joint's plot at their times and plots the pair's
+#    contact force (contacts.csv's column).
+# 4. Closing Animate removes the nodes; the document's objects, placements, modified flag and undo
 #    list are unchanged.
-# Screenshots: mbd_event_impact.png, mbd_event_contact.png (the whole window).
+# Screenshots: mbd_event_impact.png, mbd_event_contact.png, mbd_plot_events.png (the whole window).
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window are provided by the runner.
 import csv
 import io
@@ -141,7 +143,29 @@ anim.show_index(rest)
 wait(100)
 result["contact_screenshot"] = save_window("mbd_event_contact")
 
-# 3. closing
+# 3. the plot dock: the stop impacts marked on the joint's plot, the pair's contact force
+from MBDWorkbench.commands import plot_dock  # noqa: E402
+from MBDWorkbench.report.event_marks import mark_times  # noqa: E402
+
+Gui.runCommand("MBD_Plot")
+wait(300)
+dock = plot_dock.plot_dock()
+dock.select(JOINT, "Joint coordinate")
+wait(100)
+marks = mark_times(dock.figure.axes[0])
+check("dock: impacts marked at their times", sorted(marks.get("impact", [])) == sorted(e["t"] for e in impacts), marks)
+check("dock lists the contact pair", dock.element.findText("tip_floor") >= 0)
+dock.select("tip_floor", "Contact force")
+wait(100)
+curves = {line.get_label(): list(line.get_ydata()) for line in dock.figure.axes[0].get_lines()}
+check("dock: the pair's normal force is contacts.csv's", curves.get("normal") == normal)
+dock.select(JOINT, "Joint coordinate rate")
+anim.show_index(first)
+wait(300)
+result["dock_screenshot"] = save_window("mbd_plot_events")
+dock.dock.close()
+
+# 4. closing
 anim.reject()
 wait(200)
 check("nodes removed", not scene_nodes("MBD_StopImpacts") and not scene_nodes("MBD_ContactForces"))
