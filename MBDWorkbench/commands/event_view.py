@@ -60,7 +60,8 @@ def impact_samples(results: StoredResults) -> dict[int, list[dict]]:
 
 
 class EventView:
-    """The 'Events and contacts' group of the Animate panel and its 3D nodes."""
+    """The 'Events and contacts' group of the Animate panel (none for ``QtWidgets`` None: the
+    report's frames) and its 3D nodes."""
 
     def __init__(self, doc: App.Document, results: StoredResults, QtWidgets: Any, size_mm: float) -> None:
         self.doc, self.results = doc, results
@@ -76,8 +77,9 @@ class EventView:
         self.default_scale = SCALE_FRACTION * self.size_mm / largest if largest > 0 else 1.0
         self.arrows: ArrowNode | None = None
         self.flash: Any = None
-        self.group = self._build(QtWidgets) if (self.pairs or self.impacts) else None
-        self.index = 0
+        self.active = bool(self.pairs or self.impacts)
+        self.group = self._build(QtWidgets) if self.active and QtWidgets is not None else None
+        self.index, self.shown_impacts = 0, []
 
     def _build(self, QtWidgets: Any) -> Any:
         group = QtWidgets.QGroupBox(translate("MBD", "Events and contacts"))
@@ -109,7 +111,7 @@ class EventView:
 
     @property
     def scale(self) -> float:
-        """Arrow length per newton [mm/N]."""
+        """Arrow length per newton [mm/N] (the panel's setting, or the default without a panel)."""
         return float(self.scale_box.value()) if self.group is not None else self.default_scale
 
     def _joint_parts(self) -> dict[str, list[str]]:
@@ -123,11 +125,18 @@ class EventView:
         return out
 
     # ------------------------------------------------------------------ one sample
-    def show(self, k: int) -> None:
-        """Draw sample ``k``'s contact arrows and stop flashes."""
+    def show(self, k: int, since: float | None = None) -> None:
+        """Draw sample ``k``'s contact arrows and stop flashes: the impacts of the FLASH_SAMPLES
+        samples before, or (``since`` [s], sparse frames) those after ``since`` up to sample k."""
         self.index = int(k)
-        if self.group is None:
+        if not self.active:
             return
+        if since is None:
+            self.shown_impacts = self.impacts.get(self.index, [])
+        else:
+            t = float(self.results.t[self.index])
+            every = {id(e): e for events in self.impacts.values() for e in events}.values()
+            self.shown_impacts = [e for e in every if since < float(e["t"]) <= t + 1e-12]
         self._show_arrows(self.index)
         self._show_flash(self.index)
 
@@ -163,7 +172,7 @@ class EventView:
 
     def flashed(self) -> list[str]:
         """The names of the joints flashing at the shown sample."""
-        return [e["joint"] for e in self.impacts.get(self.index, [])]
+        return [e["joint"] for e in self.shown_impacts]
 
     def _show_flash(self, k: int) -> None:
         from pivy import coin
@@ -173,7 +182,7 @@ class EventView:
             self.flash.switch.setName("MBD_StopImpacts")
         self.flash.root.removeAllChildren()
         placements = None
-        for e in self.impacts.get(k, []):
+        for e in self.shown_impacts:
             placements = placements or self.results.part_placements(k)
             for n, part in enumerate(self.joint_parts.get(e["joint"], [])):
                 unit = "rad/s" if e.get("coordinate") == "angle" else "m/s"

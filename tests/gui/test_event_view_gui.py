@@ -64,6 +64,8 @@ def test_closing_leaves_the_document_unchanged(gui_run):
         "placements unchanged",
         "document not modified",
         "undo list unchanged",
+        "report frames: nodes removed",
+        "report frames: placements and undo list unchanged",
     )
     failed = [name for name, ok in gui_run.checks().items() if not ok]
     assert not failed, gui_run.describe()

@@ -9,7 +9,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="220" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="228" />
       <source>%s already holds %s.
 Replace them?</source>
       <translation type="unfinished" />
@@ -26,7 +26,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="181" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="190" />
       <source>%s: impact at %.3g %s</source>
       <translation type="unfinished" />
     </message>
@@ -121,7 +121,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="94" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="96" />
       <source>Contact force scale</source>
       <translation type="unfinished" />
     </message>
@@ -171,7 +171,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="83" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="85" />
       <source>Events and contacts</source>
       <translation type="unfinished" />
     </message>
@@ -281,7 +281,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="92" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="94" />
       <source>Length of the contact force arrows per newton</source>
       <translation type="unfinished" />
     </message>
@@ -322,9 +322,9 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/preferences.py" line="82" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="219" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="262" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="258" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="227" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="270" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="266" />
       <source>Motion-study report</source>
       <translation type="unfinished" />
     </message>
@@ -575,7 +575,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="100" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="102" />
       <source>Stop impacts: %d (their joint's parts flash). Contact pairs: %d (force arrows).</source>
       <translation type="unfinished" />
     </message>
@@ -671,7 +671,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="263" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="271" />
       <source>Written:</source>
       <translation type="unfinished" />
     </message>
@@ -1311,12 +1311,12 @@ Drivers in conflict:
   <context>
     <name>MBD_Report</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="226" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="234" />
       <source>Motion-study report</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="227" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="235" />
       <source>Write an HTML/PDF report of the stored results and a GIF of the motion rendered from the 3D view</source>
       <translation type="unfinished" />
     </message>

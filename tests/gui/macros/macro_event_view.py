@@ -173,3 +173,16 @@ check("objects unchanged", [o.Name for o in doc.Objects] == objects_before)
 check("placements unchanged", placements() == placements_before)
 check("document not modified", not gdoc.Modified)
 check("undo list unchanged", list(doc.UndoNames) == undo_before)
+
+# 5. the report's 3D frames: the impact and the contact drawn the same way, then removed
+from MBDWorkbench.cad.results_store import load_results  # noqa: E402
+from MBDWorkbench.commands.report_command import render_frames  # noqa: E402
+
+frames = render_frames(doc, load_results(find_simulation(doc)), [max(first - 1, 0), first, k], OUT_DIR)
+result["report_frames"] = frames
+check("report frames: nodes removed", not scene_nodes("MBD_StopImpacts") and not scene_nodes("MBD_ContactForces"))
+check(
+    "report frames: placements and undo list unchanged",
+    placements() == placements_before and list(doc.UndoNames) == undo_before,
+)
+result["modified_after_report_frames"] = gdoc.Modified  # render_frames ends with doc.recompute() (not the event nodes)
