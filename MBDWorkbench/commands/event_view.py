@@ -115,13 +115,14 @@ class EventView:
         return float(self.scale_box.value()) if self.group is not None else self.default_scale
 
     def _joint_parts(self) -> dict[str, list[str]]:
-        """{joint: the document parts of its bodies} for the joints with stop impacts."""
+        """{joint: the document parts of its bodies (those still in the document with a shape)}."""
         model = getattr(self.results, "model", None) or {}
         bodies = self.results.mapping.get("bodies", {})
         out = {}
         for j in model.get("joints", []):
             names = [j.get("body_i"), j.get("body_j")]
-            out[j["name"]] = [bodies[n]["part"] for n in names if n in bodies and bodies[n].get("part")]
+            parts = [bodies[n]["part"] for n in names if n in bodies and bodies[n].get("part")]
+            out[j["name"]] = [p for p in parts if getattr(self.doc.getObject(p), "Shape", None) is not None]
         return out
 
     # ------------------------------------------------------------------ one sample
