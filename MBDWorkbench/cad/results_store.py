@@ -141,7 +141,8 @@ def load_summary(sim: App.DocumentObject) -> dict | None:
 
 class StoredResults(fmt.ResultTables):
     """Results read from an archive (the one results reader): time series in SI units with
-    the accessors of a Results (see docs/results-format.md) and ``mapping`` (placements.json).
+    the accessors of a Results (see docs/results-format.md), ``mapping`` (placements.json) and ``model``
+    (model.json as a dict).
     A zip is checked first (:func:`archive.check_results_archive`: entry sizes within
     ``solver.model.limits``, CRCs), so a damaged or oversized archive is refused before it is read."""
 
@@ -155,6 +156,7 @@ class StoredResults(fmt.ResultTables):
         super().__init__(files.tables, files.summary, path)
         self.path = path
         self.mapping = files.extras[PLACEMENTS]
+        self.model = files.model  # model.json as a dict (None when absent)
 
     def part_placements(self, k: int) -> dict[str, App.Placement]:
         """{part object name: global App.Placement} of the moving bodies' parts at sample k."""

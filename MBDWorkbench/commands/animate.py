@@ -5,7 +5,8 @@ provider (where FreeCAD writes the object's own Placement), so Placements, the u
 and the document's modified flag are untouched; joint frames and CoG markers are hidden through
 their display switch; the symbols of springs and forces follow the parts
 (:func:`.view_providers.follow_parts`). Timeline slider, play/pause, speed and loop; a free-body
-diagram of a picked body follows the playback (:mod:`.free_body`). On close the parts are shown
+diagram of a picked body follows the playback (:mod:`.free_body`); stop impacts flash the joint's
+parts and contact forces show as arrows (:mod:`.event_view`). On close the parts are shown
 at their Placements again, unless "Keep this frame" is ticked: then the shown pose is written
 as one undoable step "Keep animation frame" (the one way the animation changes the document).
 The panel lets other commands run (Plots, Check, Solve) but not Undo and Redo: their actions
@@ -274,7 +275,7 @@ class AnimationPanel:
         self.index = 0
         self.time = float(results.t[0])
         self.playing = False
-        self.free_body = None
+        self.free_body = self.events = None
         self.form = self._build(QtWidgets)
         self.timer = QtCore.QTimer()
         self.timer.setInterval(self.TICK_MS)
@@ -332,6 +333,12 @@ class AnimationPanel:
 
         self.free_body = FreeBodyPanel(self.doc, self.results, QtWidgets)
         layout.addWidget(self.free_body.group)
+        from .event_view import EventView
+
+        size = motion_bound_box(self.doc, self.results)
+        self.events = EventView(self.doc, self.results, QtWidgets, size.DiagonalLength if size.isValid() else 100.0)
+        if self.events.group is not None:
+            layout.addWidget(self.events.group)
         return form
 
     # ------------------------------------------------------------------ motion
@@ -350,6 +357,7 @@ class AnimationPanel:
             self.slider.blockSignals(False)
         self.label.setText(translate("MBD", "t = %.4f s (sample %d of %d)") % (self.time, k, len(self.results) - 1))
         self.free_body.show(k)
+        self.events.show(k)
         for func in list(_listeners):
             try:
                 func(self.time)
@@ -419,6 +427,7 @@ class AnimationPanel:
         self.undo_lock.release()
         _active[:] = []
         self.free_body.close()
+        self.events.close()
         _watch_documents(False)
         for func in list(_listeners):
             try:

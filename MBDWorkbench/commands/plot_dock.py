@@ -6,7 +6,10 @@ For the selected joint: reaction force and torque (that Body1 exerts on Body2, i
 frame carried by Body1: x, y, z and magnitude) and drift (constraint violation); for a
 driver: its effort (torque [N m] or force [N]) and drift; the joint's coordinates (angle,
 displacement; see catalog.COORDINATES) and their rates; energy (kinetic, potential, total,
-balance) for the whole model.
+balance) for the whole model; for a contact pair: its normal and tangential force and its
+penetration (contacts.csv); a joint's stop and friction efforts. A joint's located events (rigid
+stops' impacts, holds and releases; friction stick/slip switches) are marked on its plots, every
+joint's on the energy plot (report/event_marks.py).
 """
 
 from __future__ import annotations
@@ -28,8 +31,12 @@ QUANTITIES = (
     "Joint coordinate",
     "Joint coordinate rate",
     "Drift",
+    "Stop and friction effort",
+    "Contact force",
+    "Penetration",
     "Energy",
 )
+CONTACT_QUANTITIES = ("Contact force", "Penetration")
 
 
 def legend_beside(ax, fontsize: float = 8, above: bool = False):
@@ -76,6 +83,11 @@ def plot_series(results: ResultTables, element: str, quantity: str) -> tuple[str
         return ("Energy", "energy [J]", [(k, e[k]) for k in ("kinetic", "potential", "total", "balance") if k in e])
     if not element:
         raise ValueError("no joint or driver selected")
+    pairs = contact_pairs(results)
+    if quantity in CONTACT_QUANTITIES or element in pairs:
+        return contact_series(results, element, quantity)
+    if quantity == "Stop and friction effort":
+        return joint_effort_series(results, element)
     is_driver = element in results.driver_names
     if quantity in ("Reaction force", "Reaction torque"):
         if is_driver:
@@ -104,6 +116,78 @@ def plot_series(results: ResultTables, element: str, quantity: str) -> tuple[str
             [("position [m]", v["position"]), ("angle [rad]", v["angle"])],
         )
     raise ValueError("unknown quantity %r" % quantity)
+
+
+def contact_pairs(results: ResultTables) -> list[str]:
+    """The contact pairs with columns in contacts.csv (none: an empty list)."""
+    from ..report.contacts import pair_names
+
+    return pair_names(results)
+
+
+def contact_series(results: ResultTables, pair: str, quantity: str) -> tuple[str, str, list[tuple[str, np.ndarray]]]:
+    """Contact force (normal, tangential, |F|) [N] or penetration [m] of a contact pair."""
+    from ..solver.results.contacts import contact_headers
+    from ..solver.results.files import CONTACTS
+
+    if pair not in contact_pairs(results):
+        raise ValueError("'%s' is not a contact pair: pick one for %s" % (pair, quantity.lower()))
+    if quantity not in CONTACT_QUANTITIES:
+        raise ValueError("'%s' is a contact pair: plot its contact force or penetration" % pair)
+    h = contact_headers(pair)
+    col = lambda k: results.col(CONTACTS, h[k])  # noqa: E731
+    if quantity == "Penetration":
+        return ("Penetration of %s" % pair, "penetration [m]", [("penetration", col(5))])
+    magnitude = np.linalg.norm(np.column_stack([col(0), col(1), col(2)]), axis=1)
+    series = [("normal", col(3)), ("tangential", col(4)), ("|F|", magnitude)]
+    return ("Contact force on body_a of %s" % pair, "force [N]", series)
+
+
+def joint_effort_series(results: ResultTables, joint: str) -> tuple[str, str, list[tuple[str, np.ndarray]]]:
+    """The stop and friction efforts [N m or N] of a joint (joints.csv); ValueError without any."""
+    from ..solver.results.files import JOINTS
+
+    if joint not in results.joint_names:
+        raise ValueError("'%s' is not a joint: stop and friction efforts belong to joints" % joint)
+    headers = [
+        h
+        for h in results.tables[JOINTS]
+        if h.startswith(joint + ".") and ("_stop [" in h or "_friction [" in h or ".friction_T" in h)
+    ]
+    if not headers:
+        raise ValueError("'%s' has no end stops or friction" % joint)
+    series = [(h[len(joint) + 1 :], results.col(JOINTS, h)) for h in headers]
+    return ("Stop and friction efforts of %s" % joint, "effort [N m or N]", series)
+
+
+def plot_marks(results: ResultTables, element: str, quantity: str) -> list:
+    """The events marked on a plot: the joint's own, every joint's on the energy plot, none for
+    a driver or a contact pair (report/event_marks.py)."""
+    from ..report.event_marks import event_marks
+
+    if quantity == "Energy":
+        return event_marks(results.summary)
+    return event_marks(results.summary, [element]) if element in results.joint_names else []
+
+
+def draw_plot(figure: object, results: ResultTables, element: str, quantity: str) -> object:
+    """Draw one plot with its event marks into ``figure`` (cleared); returns its axes.
+    ValueError or KeyError (the figure then empty) when it is not available."""
+    from ..report.event_marks import draw_marks
+
+    figure.clear()
+    title, ylabel, series = plot_series(results, element, quantity)
+    ax = figure.add_subplot(111)
+    for label, y in series:
+        ax.plot(results.t, y, label=label)
+    draw_marks(ax, plot_marks(results, element, quantity))
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel("time [s]")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    legend_beside(ax)
+    ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4))
+    return ax
 
 
 def coordinate_series(results: ResultTables, joint: str, rates: bool) -> tuple[str, str, list[tuple[str, np.ndarray]]]:
@@ -179,6 +263,7 @@ class PlotDock:
         self.element.blockSignals(True)
         self.element.clear()
         names = [] if results is None else list(results.joint_names) + list(results.driver_names)
+        names += [] if results is None else contact_pairs(results)
         self.element.addItems(names)
         if current in names:
             self.element.setCurrentIndex(self.element.findText(current))
@@ -203,26 +288,18 @@ class PlotDock:
         self.redraw()
 
     def redraw(self, *args: object) -> None:
-        self.figure.clear()
-        ax = self.figure.add_subplot(111)
         try:
             if self.results is None:
                 raise ValueError("No results for %s: run Solve." % (self.doc_name or "this document"))
-            title, ylabel, series = plot_series(self.results, self.element.currentText(), self.quantity.currentText())
+            ax = draw_plot(self.figure, self.results, self.element.currentText(), self.quantity.currentText())
         except (ValueError, KeyError) as exc:
+            self.figure.clear()
+            ax = self.figure.add_subplot(111)
             ax.text(0.5, 0.5, str(exc), ha="center", va="center", transform=ax.transAxes, wrap=True)
             ax.set_axis_off()
             self.cursor = None
             self.canvas.draw_idle()
             return
-        for label, y in series:
-            ax.plot(self.results.t, y, label=label)
-        ax.set_title(title, fontsize=10)
-        ax.set_xlabel("time [s]")
-        ax.set_ylabel(ylabel)
-        ax.grid(True, alpha=0.3)
-        legend_beside(ax)
-        ax.ticklabel_format(axis="y", style="sci", scilimits=(-3, 4))
         self.cursor = ax.axvline(self.results.t[0], color="k", lw=1.0, ls="--")
         self.set_time(self.cursor_time)
 

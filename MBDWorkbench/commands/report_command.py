@@ -4,7 +4,8 @@
 it directly) calls :func:`MBDWorkbench.report.write_report` on the Simulation's results
 archive (the results reader reads the zip directly), and renders ``motion_3d.gif``: the
 parts are placed at evenly spaced samples exactly as the Animate panel places them
-(``animate.place_parts``), each frame saved with the 3D view's offscreen render. The document
+(``animate.place_parts``), with the stop impacts since the previous frame flashing and the contact
+force arrows of Animate (:mod:`.event_view`), each frame saved with the 3D view's offscreen render. The document
 is left unchanged: original placements restored and the preview transaction aborted, so no
 undo step remains. Without Pillow the PNG frames are kept in ``motion_3d_frames/`` instead.
 """
@@ -63,6 +64,7 @@ def render_frames(
     import FreeCADGui
 
     from . import animate
+    from .event_view import EventView
 
     view = FreeCADGui.getDocument(doc.Name).activeView()
     if view is None or not hasattr(view, "saveImage"):
@@ -76,15 +78,21 @@ def render_frames(
     hidden = animate.hide_markers(doc)
     original = animate.begin_preview(doc, parts)
     paths = []
+    events = None
     try:
-        fit_camera(view, motion_bound_box(doc, results, indices), size[0] / size[1])
+        box = motion_bound_box(doc, results, indices)
+        fit_camera(view, box, size[0] / size[1])
+        events = EventView(doc, results, None, float(np.linalg.norm(np.subtract(box[3:], box[:3]))))
         for n, k in enumerate(indices):
             animate.place_parts(doc, results, k)
+            events.show(k, float(results.t[indices[n - 1]]) if n else float(results.t[0]) - 1.0)
             FreeCADGui.updateGui()
             path = os.path.join(frame_dir, "frame_%03d.png" % n)
             view.saveImage(path, int(size[0]), int(size[1]), background)
             paths.append(path)
     finally:
+        if events is not None:
+            events.close()
         animate.end_preview(doc, original)
         animate.show_markers(doc, hidden)
         view.setCamera(camera)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import derived
+from .animation_events import EventLayer
 from .data import ReportData, ReportError
 
 if TYPE_CHECKING:
@@ -190,17 +191,27 @@ def write_gif(data: ReportData, path: str, view: View = None) -> str:
     fig = Figure(figsize=(5.5, 4.5), dpi=80)
     ax = fig.add_axes([0.13, 0.12, 0.62, 0.8])
     artists = stick.draw_frame(ax, ks[0])
+    events = EventLayer(data, stick)
+    events.draw(ax)
     stick.decorate(ax)
     title = ax.set_title("", fontsize=9, loc="left")
     ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=7, frameon=False)
 
     def frame(n: int) -> list:
         stick.update(artists, ks[n])
-        title.set_text(f"{data.model.name}   t = {data.t[ks[n]]:.3f} s")
+        hit = events.update(ks[n], impact_window(data, ks, n))
+        impacts = f"   impact: {', '.join(hit)}" if hit else ""
+        title.set_text(f"{data.model.name}   t = {data.t[ks[n]]:.3f} s{impacts}")
         return []
 
     FuncAnimation(fig, frame, frames=len(ks), blit=False).save(path, writer=PillowWriter(fps=fps))
     return path
+
+
+def impact_window(data: ReportData, ks: np.ndarray, n: int) -> float:
+    """The time after which a stop impact is shown at frame n: those since the frame before the
+    previous one (each impact stays for two frames; none before the first frame)."""
+    return float(data.t[ks[n - 2]]) if n >= 2 else float(data.t[0]) - 1.0
 
 
 def write_strip(data: ReportData, path: str, view: View = None, panels: int = 8) -> str:

@@ -43,3 +43,10 @@ def contact_peaks(data: ReportData) -> list[dict]:
             )
         )
     return out
+
+
+def pair_names(results: fmt.ResultTables) -> list[str]:
+    """The contact pairs with columns in contacts.csv of a Results, ReportData or StoredResults
+    (none: an empty list)."""
+    suffix = ".normal_force [N]"
+    return [h[: -len(suffix)] for h in results.tables.get(fmt.CONTACTS, {}) if h.endswith(suffix)]

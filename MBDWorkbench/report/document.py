@@ -561,6 +561,8 @@ def plot_blocks(data: ReportData, peaks: list[dict], points: Sequence[CheckedPoi
     items = (
         plots.driver_plots(data, peaks)
         + plots.reaction_plots(data, peaks)
+        + plots.event_plots(data)
+        + plots.contact_plots(data)
         + plots.point_plots(data, points)
         + plots.violation_plots(data)
         + plots.energy_plot(data)

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import derived
+from ..solver.results import files as fmt
+from ..solver.results.contacts import contact_headers
+from . import derived, event_marks
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -291,3 +293,114 @@ def motion_plot(data: ReportData, view: View = None, snapshots: int = 8) -> list
             draw,
         )
     ]
+
+
+# ----------------------------------------------------------------------------- events and contacts
+def event_joints(data: ReportData) -> list[str]:
+    """Joints with limits, damping, friction or located events, in the model's order."""
+    from .stops import limited_coordinates
+
+    named = {j for j, _ in limited_coordinates(data)} | {m.joint for m in event_marks.event_marks(data.summary)}
+    named |= {j for j in data.joint_names if f"{j}.friction_state [-]" in data.tables[fmt.JOINTS]}
+    return [j for j in data.joint_names if j in named]
+
+
+def joint_marks(data: ReportData, joint: str) -> list[event_marks.Mark]:
+    """The joint's located events, plus the starts of its compliant stops' contacts (from the samples)."""
+    from .stops import stop_events
+
+    sampled = [event_marks.Mark(e["start"], joint, "contact") for e in stop_events(data) if e["joint"] == joint]
+    return sorted(event_marks.event_marks(data.summary, [joint]) + sampled, key=lambda m: m.t)
+
+
+def event_plots(data: ReportData) -> list[Plot]:
+    """Per joint with stops or friction: its coordinates (limits dashed) and the stop and friction
+    efforts, with its events marked."""
+    return [_event_plot(data, j) for j in event_joints(data)]
+
+
+def _event_plot(data: ReportData, joint: str) -> Plot:
+    from ..solver.model.catalog import COORDINATES
+
+    names = data.joint_coordinate_names(joint)
+    marks = joint_marks(data, joint)
+    efforts = _joint_efforts(data, joint)
+
+    def draw(fig: Figure, box: Box) -> None:
+        axes = axes_stack(fig, box, 3 if efforts else 2)
+        q, rate = data.joint_coordinate(joint), data.joint_coordinate_rate(joint)
+        for c, n in enumerate(names):
+            spec = COORDINATES[n]
+            axes[0].plot(data.t, q[:, c], color=COLORS[c], lw=1.2, label=f"{n} [{spec.unit}]")
+            for key, value in _limits(data, joint, n):
+                axes[0].axhline(value, color=COLORS[c], lw=0.8, ls="--", label=key)
+            axes[1].plot(data.t, rate[:, c], color=COLORS[c], lw=1.2, label=f"{n} rate [{spec.rate_unit}]")
+        for c, (label, y) in enumerate(efforts):
+            axes[2].plot(data.t, y, color=COLORS[(c + 2) % len(COLORS)], lw=1.1, label=label)
+        for ax in axes:
+            event_marks.draw_marks(ax, marks, legend=ax is axes[0])
+            _legend(ax)
+        _ylabel(axes[0], "coordinate")
+        _ylabel(axes[1], "rate")
+        if efforts:
+            _ylabel(axes[2], "effort [N m or N]")
+        axes[0].set_title(f"{_short(joint, 40)}: coordinates and events", fontsize=FONT, loc="left")
+
+    cap = (
+        f"Joint '{joint}': its coordinates (its limits dashed), their rates"
+        + (" and the efforts of its end stops and friction (positive: increasing the coordinate)" if efforts else "")
+        + ". Vertical lines: its events (rigid stops' located impacts, holds and releases; friction stick/slip "
+        "switches; compliant stops: the first sample of each contact)."
+    )
+    return Plot(f"Stops and friction: {joint}", cap, H3 if efforts else H2, draw)
+
+
+def _limits(data: ReportData, joint: str, coordinate: str) -> list[tuple[str, float]]:
+    """(field, value) of the coordinate's limits in the model."""
+    from ..solver.model.joint_stops import LIMITED
+
+    spec, j = LIMITED.get(coordinate), data.model.joint(joint)
+    keys = (spec.low, spec.high) if spec else ()
+    return [(k, getattr(j, k)) for k in keys if getattr(j, k, None) is not None]
+
+
+def _joint_efforts(data: ReportData, joint: str) -> list[tuple[str, np.ndarray]]:
+    """(label, values) of the joint's stop and friction effort columns that are not zero throughout."""
+    prefix = f"{joint}."
+    heads = [h for h in data.tables[fmt.JOINTS] if h.startswith(prefix)]
+    heads = [h for h in heads if "_stop [" in h or "_friction [" in h or ".friction_T" in h]
+    return [(_short(h[len(prefix) :], 30), data.col(fmt.JOINTS, h)) for h in heads if np.any(data.col(fmt.JOINTS, h))]
+
+
+def contact_plots(data: ReportData) -> list[Plot]:
+    """Per contact pair (up to MAX_LINES a plot): normal and tangential force, and penetration."""
+    table = data.tables.get(fmt.CONTACTS) or {}
+    pairs = [c.name for c in getattr(data.model, "contacts", None) or [] if contact_headers(c.name)[3] in table]
+    if not pairs:
+        return []
+    out = []
+    for part, names in enumerate(_chunks(pairs)):
+
+        def draw(fig: Figure, box: Box, names: list[str] = names) -> None:
+            a1, a2 = axes_stack(fig, box, 2)
+            for c, pair in enumerate(names):
+                col, h = COLORS[c % len(COLORS)], contact_headers(pair)
+                a1.plot(data.t, table[h[3]], color=col, lw=1.2, label=f"{_short(pair)} normal")
+                a1.plot(data.t, table[h[4]], color=col, lw=1.0, ls="--", label=f"{_short(pair)} tangential")
+                a2.plot(data.t, table[h[5]], color=col, lw=1.2, label=_short(pair))
+            _ylabel(a1, "force [N]")
+            _ylabel(a2, "penetration [m]")
+            a1.set_title("contact force on body_a at the output samples", fontsize=FONT, loc="left")
+            _legend(a1, "pair"), _legend(a2, "pair")
+
+        out.append(
+            Plot(
+                "Contact forces and penetration" + _part(part, pairs),
+                "Normal and tangential contact force (magnitudes, summed over the pair's contact points) and the "
+                "deepest penetration at the output samples (contacts.csv); an impact shorter than the output step "
+                "shows in the report's peak table, not here.",
+                H2,
+                draw,
+            )
+        )
+    return out

@@ -9,7 +9,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="220" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="228" />
       <source>%s already holds %s.
 Replace them?</source>
       <translation type="unfinished" />
@@ -23,6 +23,11 @@ Replace them?</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="279" />
       <source>%s%s; written to %s</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="190" />
+      <source>%s: impact at %.3g %s</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -46,10 +51,10 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="296" />
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="513" />
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="517" />
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="524" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="297" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="522" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="526" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="533" />
       <source>Animate</source>
       <translation type="unfinished" />
     </message>
@@ -106,13 +111,18 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="517" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="526" />
       <source>Close the open task panel first.</source>
       <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="119" />
       <source>Cluster</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="96" />
+      <source>Contact force scale</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -158,6 +168,11 @@ Replace them?</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="68" />
       <source>Estimate the accuracy</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="85" />
+      <source>Events and contacts</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -255,7 +270,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="328" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="329" />
       <source>Keep this frame when closing</source>
       <translation>Diesen Zustand beim Schließen behalten</translation>
     </message>
@@ -266,12 +281,17 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="94" />
+      <source>Length of the contact force arrows per newton</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="133" />
       <source>Load cases to analyse:</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="314" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="315" />
       <source>Loop</source>
       <translation>Wiederholen</translation>
     </message>
@@ -302,9 +322,9 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/preferences.py" line="82" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="219" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="262" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="258" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="227" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="270" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="266" />
       <source>Motion-study report</source>
       <translation type="unfinished" />
     </message>
@@ -405,12 +425,12 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="310" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="311" />
       <source>Play</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="315" />
+      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="392" />
       <source>Plots</source>
       <translation type="unfinished" />
     </message>
@@ -471,7 +491,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="145" />
+      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="229" />
       <source>Save PNG...</source>
       <translation type="unfinished" />
     </message>
@@ -525,7 +545,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation>Lösen (übernimmt die Einstellungen)</translation>
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="320" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="321" />
       <source>Speed</source>
       <translation>Geschwindigkeit</translation>
     </message>
@@ -552,6 +572,11 @@ z axis (%.4f, %.4f, %.4f)</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/spring.py" line="47" />
       <source>Stiffness</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="102" />
+      <source>Stop impacts: %d (their joint's parts flash). Contact pairs: %d (force arrows).</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -646,7 +671,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="263" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="271" />
       <source>Written:</source>
       <translation type="unfinished" />
     </message>
@@ -686,7 +711,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="351" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="358" />
       <source>t = %.4f s (sample %d of %d)</source>
       <translation type="unfinished" />
     </message>
@@ -708,12 +733,12 @@ Drivers in conflict:
   <context>
     <name>MBD_Animate</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="502" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="511" />
       <source>Animate</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/animate.py" line="503" />
+      <location filename="../../../MBDWorkbench/commands/animate.py" line="512" />
       <source>Play the results: move the parts along the simulated motion</source>
       <translation type="unfinished" />
     </message>
@@ -1273,12 +1298,12 @@ Drivers in conflict:
   <context>
     <name>MBD_Plot</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="310" />
+      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="387" />
       <source>Dock with reactions, driver efforts, drift and energy of the last run</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="309" />
+      <location filename="../../../MBDWorkbench/commands/plot_dock.py" line="386" />
       <source>Plots</source>
       <translation type="unfinished" />
     </message>
@@ -1286,12 +1311,12 @@ Drivers in conflict:
   <context>
     <name>MBD_Report</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="226" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="234" />
       <source>Motion-study report</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="227" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="235" />
       <source>Write an HTML/PDF report of the stored results and a GIF of the motion rendered from the 3D view</source>
       <translation type="unfinished" />
     </message>
