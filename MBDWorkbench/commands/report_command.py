@@ -96,7 +96,6 @@ def render_frames(
         animate.end_preview(doc, original)
         animate.show_markers(doc, hidden)
         view.setCamera(camera)
-        doc.recompute()
         FreeCADGui.updateGui()
         if panel is not None and panel is animate.active_panel() and panel.doc_name == doc.Name:
             panel.show_index(panel.index)  # an open Animate panel shows its frame again

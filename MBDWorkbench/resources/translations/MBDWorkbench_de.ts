@@ -26,7 +26,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="190" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="191" />
       <source>%s: impact at %.3g %s</source>
       <translation type="unfinished" />
     </message>
