@@ -40,7 +40,7 @@ from . import gui_hooks
 from .errors import CadError, concise_errors
 from .force_fields import PRECISION, force_properties
 from .joint_friction import friction_properties
-from .joint_limits import limit_properties
+from .joint_limits import limit_properties, migrate_stop_model
 from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
 from .placement import app_vector
@@ -409,6 +409,10 @@ class JointProxy(_Proxy):
     from picks is parametric: its frames follow the picked elements (:mod:`.joint_references`)."""
 
     Type = "Joint"
+
+    def onDocumentRestored(self, obj: App.DocumentObject) -> None:
+        migrate_stop_model(obj)  # before the newer properties get their defaults
+        super().onDocumentRestored(obj)
 
     def properties(self) -> list[tuple]:
         g, extra = "Joint", limit_properties() + friction_properties()
