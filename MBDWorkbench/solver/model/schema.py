@@ -112,7 +112,7 @@ class Joint:
 
     Limits (docs/joint-limits.md) on the joint coordinates of joints.csv: ``angle_min``,
     ``angle_max`` [rad] (revolute, cylindrical), ``travel_min``, ``travel_max`` [m] (prismatic,
-    cylindrical), each enforced by a compliant :class:`Stop` (``angle_stop``, ``travel_stop``);
+    cylindrical), each enforced by a :class:`Stop` (``angle_stop``, ``travel_stop``; rigid by default);
     ``angle_damping`` [N m s/rad] and ``travel_damping`` [N s/m]: viscous joint damping.
     ``friction``: Coulomb friction with stiction (:class:`Friction`, docs/joint-friction.md)."""
 
