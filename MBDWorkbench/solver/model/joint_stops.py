@@ -69,7 +69,7 @@ COMPLIANT_FIELDS: tuple[str, ...] = STOP_FIELDS[2:]
 STOP_MODELS: tuple[str, ...] = ("rigid", "compliant")
 DEFAULT_STOP_MODEL = "rigid"  # its impulse is exact; a compliant peak follows the assumed stiffness
 RIGID_REFUSED_BY = ("rk4_tree",)  # integrators that refuse a rigid stop (events.REFUSING says why)
-DEFAULT_RESTITUTION = 0.5  # e of a rigid stop: a metal end stop with a little give (docs/joint-limits.md)
+DEFAULT_RESTITUTION = 0.5  # e of a rigid stop: impulse 1.5 m v, within 4/3 of both bounds (docs/joint-limits.md)
 DEFAULT_CONTACT_TIME = 0.01  # [s] contact duration of a default (linear) stop
 DEFAULT_DAMPING_RATIO = 0.2  # c_max = 2 zeta sqrt(k I): a linear stop's restitution about 0.53
 REFERENCE_RATE = 1.0  # v_ref [m/s or rad/s] of the default d_full = c_max v_ref / k
