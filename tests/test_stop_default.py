@@ -5,6 +5,7 @@ compliant with a 'stop_model' warning where a rigid stop cannot act (rk4_tree, a
 import numpy as np
 import pytest
 
+from MBDWorkbench.loads import body_load_case
 from MBDWorkbench.solver import ModelError, from_dict, simulate
 from MBDWorkbench.solver.events import REFUSING
 from MBDWorkbench.solver.model.joint_stops import DEFAULT_RESTITUTION, RIGID_REFUSED_BY, stop_model
@@ -153,3 +154,49 @@ def test_events_csv_takes_friction_transitions_when_present():
     assert (rows[0]["slip_speed"], rows[0]["load"], rows[0]["side"]) == (0.01, 2.0, "")
     assert rows[1]["impulse"] is None and rows[1]["load"] is None
     assert event_texts({"status": "completed"}) == {}
+
+
+@pytest.mark.parametrize("past", [0.0, 1e-12, 5e-7])
+def test_a_start_just_past_the_limit_starts_on_the_stop(past):
+    """A start past travel_max by at most START_TOL (accepted: the CAD's tolerance), pushed further by
+    gravity: the rigid stop takes it at once (held, load -m g from statics to 1e-9, balancing the
+    block's free-body loads) instead of never seeing a gap that starts below 0; further past (the
+    assembly moved it), a ModelError names the joint."""
+    from MBDWorkbench.solver.events import monitor
+    from MBDWorkbench.solver.model.joint_stops import START_TOL
+
+    data = slider()
+    data["joints"][0]["travel_max"] = -past
+    data["bodies"][0]["velocity"] = [0, 0, 0]
+    data["gravity"] = [0, 0, 9.81]
+    model = from_dict(data)
+    res = simulate(model)
+    assert res.joint_coordinate("guide")[:, 0].max() <= 1e-12
+    assert [e["kind"] for e in res.stop_events][-1] == "hold"
+    assert res.joint_stop_effort("guide")[-1, 0] == pytest.approx(-MASS * 9.81, rel=1e-9)
+    assert model.joints[0].travel_stop is None  # the held run's lock row left the model as it was
+    case = body_load_case(res, "block", len(res) - 1)  # the held stop's load balances the weight
+    (stop,) = [ld for ld in case.loads if ld.kind == "stop"]
+    assert stop.force[2] == pytest.approx(-MASS * 9.81, rel=1e-9)
+    case.check_equilibrium()
+    system = System(model)
+    stops = monitor(system, model.settings)
+    Y = system.Y0.copy()
+    Y[2] += 2 * START_TOL  # the block's z: its displacement 2 START_TOL past travel_max
+    with pytest.raises(ModelError, match="guide"):
+        stops.advance(None, 0.0, Y, 0.01, np.zeros(6), None)
+
+
+def test_held_arm_load_set_balances():
+    """The arm of tests/test_rigid_stops.py held on its rigid angle stop (e = 0): at rest, its
+    free-body loads hold the stop's torque m g l cos(q_stop) about the pivot axis (statics) and no
+    inertia load, and they balance."""
+    from test_rigid_stops import L_ARM, M_ARM, Q_STOP, G, pendulum_model
+
+    res = simulate(pendulum_model("rk4", e=0.0, t_end=0.6))
+    case = body_load_case(res, "arm", len(res) - 1)
+    (stop,) = [ld for ld in case.loads if ld.kind == "stop"]
+    assert stop.moment[2] == pytest.approx(M_ARM * G * L_ARM * np.cos(Q_STOP), rel=1e-9)
+    (inertia,) = [ld for ld in case.loads if ld.kind == "inertia"]
+    assert np.abs(inertia.force).max() < 1e-9 and np.abs(inertia.moment).max() < 1e-9
+    case.check_equilibrium()
