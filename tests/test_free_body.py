@@ -15,6 +15,7 @@ from MBDWorkbench.loads.diagram import MIN_LENGTH, diagram_arrows, diagram_scale
 from MBDWorkbench.loads.replay import replayed
 from MBDWorkbench.report.data import load_results_dir
 from MBDWorkbench.solver.model import from_dict, load
+from MBDWorkbench.solver.model.schema import Stop
 from MBDWorkbench.solver.simulate import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -270,12 +271,12 @@ def test_inertia_and_driver_loads_match_independent_values():
 
 
 def test_a_joint_stop_is_in_the_load_set_and_the_loads_balance():
-    """A pendulum falling onto its end stop: while the stop acts, the body's load set holds a
-    'stop' load (the stop torque about the pivot axis, from the run's own joints.csv effort) and
+    """A pendulum falling onto its compliant end stop: while the stop acts, the body's load set holds
+    a 'stop' load (the stop torque about the pivot axis, from the run's own joints.csv effort) and
     all loads still sum to zero."""
     model = load(os.path.join(EXAMPLES, "pendulum.json"))
     pivot = next(j for j in model.joints if j.type == "revolute")
-    pivot.angle_min, pivot.angle_max = -0.3, 0.3
+    pivot.angle_min, pivot.angle_max, pivot.angle_stop = -0.3, 0.3, Stop(model="compliant")
     res = simulate(model, t_end=1.0, output_step=0.002, integrator="rk4", step=2e-4, accuracy=False)
     body = pivot.body_j if pivot.body_j != "ground" else pivot.body_i
     effort = np.abs(res.joint_stop_effort(pivot.name)[:, 0])

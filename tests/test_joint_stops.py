@@ -9,6 +9,7 @@ from MBDWorkbench.solver import ModelError, from_dict, simulate
 from MBDWorkbench.solver.model.joint_stops import DEFAULT_CONTACT_TIME, DEFAULT_DAMPING_RATIO, stop_laws
 
 I_DISC, W0, Q_MAX = 0.25, 2.0, 0.5
+COMPLIANT = {"model": "compliant"}  # the tests of the compliant law ask for it (the default is rigid)
 AXLE = {"origin": [0, 0, 0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}
 
 
@@ -69,11 +70,11 @@ def independent_impact(I, k, c_max, d_full, w_in):
     return max(push(a, b) for a, b in zip(*y)), sol.y[1, -1]
 
 
-def test_default_damped_stop_against_independent_solution():
-    """The default stop (stiffness from the 10 ms contact time, damping ratio 0.2, 1 mrad ramp):
-    its parameters follow the documented rules, and the peak torque and rebound speed agree with
-    an independent 1-DoF solution of the same law."""
-    model = disc_model("rk4", 1e-5, 0.4, angle_max=Q_MAX)
+def test_compliant_stop_defaults_against_independent_solution():
+    """The compliant stop with its defaults (stiffness from the 10 ms contact time, damping ratio
+    0.2, 1 mrad ramp): its parameters follow the documented rules, and the peak torque and rebound
+    speed agree with an independent 1-DoF solution of the same law."""
+    model = disc_model("rk4", 1e-5, 0.4, angle_max=Q_MAX, angle_stop={"model": "compliant"})
     (law,) = stop_laws(model, model.joints[0])
     assert law.stiffness == pytest.approx(I_DISC * (np.pi / DEFAULT_CONTACT_TIME) ** 2)
     assert law.damping == pytest.approx(2 * DEFAULT_DAMPING_RATIO * np.sqrt(law.stiffness * I_DISC))
@@ -130,13 +131,14 @@ def test_viscous_joint_damping_decay(coordinate):
 
 
 def test_slider_between_two_stops_never_gains_energy():
-    """A slider bouncing between travel_min and travel_max (default damped stops) for 10 s under
+    """A slider bouncing between travel_min and travel_max (compliant stops with their default
+    damping) for 10 s under
     gravity along its axis: the total energy never grows (beyond the integration error at the kink
     of the force where a contact starts, measured 8e-7 J per sample at this step and 8e-6 J at
     twice it) and it never passes a stop by more than 3 m/s sqrt(m / k)."""
     body = {"name": "s", "mass": 1.5, "inertia": [0.01, 0.01, 0.01], "velocity": [0, 0, 3.0]}
     slide = {"name": "slide", "type": "prismatic", "body_i": "ground", "body_j": "s", "frame": AXLE}
-    slide.update(travel_min=-0.2, travel_max=0.3)
+    slide.update(travel_min=-0.2, travel_max=0.3, travel_stop={"model": "compliant"})
     settings = {"t_end": 10.0, "step": 1e-4, "output_step": 1e-3}
     model = from_dict({"gravity": [0, 0, -2.0], "bodies": [body], "joints": [slide], "settings": settings})
     res = simulate(model)
@@ -197,7 +199,7 @@ def test_stop_and_damping_columns_in_joints_csv(tmp_path):
     """joints.csv has the stop and damping efforts of a limited coordinate, read back equal."""
     from MBDWorkbench.solver.results.files import ResultTables, read_results
 
-    res = simulate(disc_model(t_end=0.4, step=1e-4, angle_max=Q_MAX, angle_damping=0.05))
+    res = simulate(disc_model(t_end=0.4, step=1e-4, angle_max=Q_MAX, angle_damping=0.05, angle_stop=COMPLIANT))
     files = read_results(res.write(str(tmp_path / "run")))
     back = ResultTables(files.tables, files.summary, files.source)
     np.testing.assert_allclose(back.joint_stop_effort("axle"), res.joint_stop_effort("axle"), rtol=1e-9, atol=1e-12)
@@ -205,15 +207,15 @@ def test_stop_and_damping_columns_in_joints_csv(tmp_path):
     assert res.joint_stop_effort("axle").min() < 0 and back.tables["joints.csv"]["axle.angle_stop [N m]"].min() < 0
 
 
-def test_default_stop_is_sized_on_the_mechanism_inertia():
-    """A slider carrying a second body on a fixed joint: the stop's inertia is the mass it really
-    moves, m1 + m2 (the constrained mobility), not body_j's alone, so its contact lasts t_c."""
+def test_compliant_stop_is_sized_on_the_mechanism_inertia():
+    """A slider carrying a second body on a fixed joint: the compliant stop's inertia is the mass it
+    really moves, m1 + m2 (the constrained mobility), not body_j's alone, so its contact lasts t_c."""
     from MBDWorkbench.solver.system.system import System
 
     carriage = {"name": "c", "mass": 1.0, "inertia": [0.01, 0.01, 0.01]}
     load = {"name": "l", "mass": 3.0, "inertia": [0.02, 0.02, 0.02], "position": [0.1, 0, 0]}
     slide = {"name": "slide", "type": "prismatic", "body_i": "ground", "body_j": "c", "frame": AXLE}
-    slide.update(travel_max=0.1)
+    slide.update(travel_max=0.1, travel_stop={"model": "compliant"})
     weld = {"name": "weld", "type": "fixed", "body_i": "c", "body_j": "l", "frame": AXLE}
     model = from_dict({"gravity": [0, 0, 0], "bodies": [carriage, load], "joints": [slide, weld]})
     system = System(model)
@@ -224,14 +226,15 @@ def test_default_stop_is_sized_on_the_mechanism_inertia():
 
 
 def test_report_section_lists_the_contact_and_the_losses():
-    """The report's 'Stops and joint damping': one contact of the disc with angle_max, starting
+    """The report's 'Stops and joint damping' (a compliant stop's contacts are found in the samples):
+    one contact of the disc with angle_max, starting
     within an output step of the viscous closed form t1 = -(I/c) ln(1 - Q_MAX c / (W0 I)), impact
     speed, rebound speed and peak effort as the run's samples; the damping work equals the run's
     integral of the damping power."""
     from MBDWorkbench.report import document, stops
     from MBDWorkbench.report.data import from_results
 
-    res = simulate(disc_model(t_end=0.5, step=1e-4, angle_max=Q_MAX, angle_damping=0.01))
+    res = simulate(disc_model(t_end=0.5, step=1e-4, angle_max=Q_MAX, angle_damping=0.01, angle_stop=COMPLIANT))
     data = from_results(res)
     (event,) = stops.stop_events(data)
     t1 = -(I_DISC / 0.01) * np.log(1 - Q_MAX * 0.01 / (W0 * I_DISC))

@@ -223,7 +223,7 @@ def test_bad_input_names_joint_and_field():
         ({"model": "rigid", "restitution": -0.1}, "restitution"),
         ({"model": "rigid", "stiffness": 1e4}, "stiffness"),
         ({"model": "hard"}, "model"),
-        ({"restitution": 0.5}, "restitution"),
+        ({"restitution": 0.5, "stiffness": 1e4}, "restitution"),  # a compliant field: a compliant stop
     ):
         with pytest.raises(ModelError) as err:
             slider_model("rk4", travel_max=0.3, travel_stop=stop)

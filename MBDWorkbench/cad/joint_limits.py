@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from ..solver.model.catalog import JOINTS
+from ..solver.model.joint_stops import DEFAULT_RESTITUTION, DEFAULT_STOP_MODEL, STOP_MODELS
 from ..solver.model.schema import Stop
 
 GROUP = "Limits"
@@ -34,22 +35,46 @@ def limit_properties() -> list[tuple]:
         ("App::PropertyFloat", "AngleDamping", GROUP, "Viscous joint damping of the angle [N m s/rad]", 0.0),
         ("App::PropertyFloat", "TravelDamping", GROUP, "Viscous joint damping of the travel [N s/m]", 0.0),
         (
+            "App::PropertyEnumeration",
+            "StopModel",
+            GROUP,
+            "End stop model: rigid (the default: Newton's impact law with StopRestitution at the located impact, "
+            "then held while it pushes) or compliant (a spring-damper whose contact lasts StopContactTime)",
+            DEFAULT_STOP_MODEL,
+            None,
+            STOP_MODELS,
+        ),
+        (
             "App::PropertyFloat",
             "StopContactTime",
             GROUP,
-            "Contact time [s] of the end stops, from which their stiffness follows (0: 10 ms)",
+            "Contact time [s] of compliant end stops, from which their stiffness follows (0: 10 ms)",
             0.0,
         ),
         (
-            "App::PropertyBool",
-            "RigidStops",
+            "App::PropertyFloat",
+            "StopRestitution",
             GROUP,
-            "Rigid end stops: Newton's impact law with StopRestitution at the located impact, then held "
-            "while they push (off: compliant stops, StopContactTime)",
-            False,
+            "Restitution e in [0, 1] of rigid end stops",
+            DEFAULT_RESTITUTION,
         ),
-        ("App::PropertyFloat", "StopRestitution", GROUP, "Restitution e in [0, 1] of rigid end stops", 0.5),
     ]
+
+
+def migrate_stop_model(obj) -> None:
+    """Give a Joint restored from an older document (without StopModel, read before its properties
+    are completed) the stop model it ran with: compliant where a limit is enabled and RigidStops
+    (the former switch, removed here) is off or absent, else the default."""
+    if "StopModel" in obj.PropertiesList:
+        return
+    rigid = bool(getattr(obj, "RigidStops", False))
+    if "RigidStops" in obj.PropertiesList:
+        obj.removeProperty("RigidStops")
+    limited = any(getattr(obj, switch, False) for _, switch, _, _ in LIMITS)
+    ptype, name, group, tooltip = next(spec for spec in limit_properties() if spec[1] == "StopModel")[:4]
+    obj.addProperty(ptype, name, group, tooltip)
+    obj.StopModel = list(STOP_MODELS)
+    obj.StopModel = "compliant" if limited and not rigid else DEFAULT_STOP_MODEL
 
 
 def _internal(value) -> float:
@@ -73,21 +98,20 @@ def limit_fields(obj, jtype: str) -> dict:
         value = float(getattr(obj, prop, 0.0) or 0.0)
         if value and coordinate in coordinates:
             out[field] = value
-    stop = _stop(obj)
-    if stop is not None:
-        for field, low, high in (("angle_stop", "angle_min", "angle_max"), ("travel_stop", "travel_min", "travel_max")):
-            if low in out or high in out:
-                out[field] = stop
+    for field, low, high in (("angle_stop", "angle_min", "angle_max"), ("travel_stop", "travel_min", "travel_max")):
+        if low in out or high in out:
+            out[field] = _stop(obj)
     return out
 
 
-def _stop(obj) -> Stop | None:
-    """The stop law of a Joint object's limits: rigid (RigidStops), compliant with its contact time,
-    or None (the compliant default)."""
-    if getattr(obj, "RigidStops", False):
-        return Stop(model="rigid", restitution=float(getattr(obj, "StopRestitution", 0.5)))
-    contact = float(getattr(obj, "StopContactTime", 0.0) or 0.0)
-    return Stop(contact_time=contact) if contact > 0 else None
+def _stop(obj) -> Stop:
+    """The stop law of a Joint object's limits: StopModel compliant with its contact time, else the
+    default model (rigid; compliant with a 'stop_model' warning where a rigid stop cannot act)
+    with StopRestitution."""
+    if getattr(obj, "StopModel", DEFAULT_STOP_MODEL) == "compliant":
+        contact = float(getattr(obj, "StopContactTime", 0.0) or 0.0)
+        return Stop(model="compliant", contact_time=contact if contact > 0 else None)
+    return Stop(restitution=float(getattr(obj, "StopRestitution", DEFAULT_RESTITUTION)))
 
 
 def set_limits(obj, limits: dict) -> None:
@@ -101,8 +125,8 @@ def set_limits(obj, limits: dict) -> None:
 
 # the panel's numbers besides the limits: (property, unit shown)
 EXTRAS = (("AngleDamping", "N m s/rad"), ("TravelDamping", "N s/m"), ("StopContactTime", "s"), ("StopRestitution", "-"))
-SWITCHES = ("RigidStops",)  # the panel's switches besides the limits'
-DEFAULTS = {"StopRestitution": 0.5}
+CHOICES = {"StopModel": STOP_MODELS}  # the panel's choices
+DEFAULTS = {"StopRestitution": DEFAULT_RESTITUTION}
 
 
 def limit_values(obj) -> dict:
@@ -114,8 +138,8 @@ def limit_values(obj) -> dict:
         out[prop] = _internal(getattr(obj, prop, 0.0))
     for prop, _ in EXTRAS:
         out[prop] = float(getattr(obj, prop, DEFAULTS.get(prop, 0.0)) or 0.0)
-    for switch in SWITCHES:
-        out[switch] = bool(getattr(obj, switch, False))
+    for prop in CHOICES:
+        out[prop] = str(getattr(obj, prop, DEFAULT_STOP_MODEL))
     return out
 
 
@@ -127,7 +151,7 @@ def write_limit_values(obj, values: dict) -> None:
     for prop, unit in EXTRAS:
         if values.get(prop, 0.0) < 0:
             raise CadError("joint '%s': %s must not be negative (%s)" % (obj.Label, prop, unit))
-    if not 0.0 <= values.get("StopRestitution", 0.5) <= 1.0:
+    if not 0.0 <= values.get("StopRestitution", DEFAULT_RESTITUTION) <= 1.0:
         raise CadError("joint '%s': StopRestitution must lie in [0, 1]" % obj.Label)
     for name, value in values.items():
         setattr(obj, name, value)

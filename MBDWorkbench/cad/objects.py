@@ -12,16 +12,12 @@ the user's unit schema: lengths, angles, gravity (``App::PropertyAcceleration``)
 frequency, and ``App::PropertyQuantity`` with a unit for mass [kg], density [kg/m^3], times [s]
 and inertia [kg mm^2] (FreeCAD 0.20 has no PropertyMass; a PropertyQuantity's unit is not
 saved with the document, so :func:`_add` sets it again on every load). Values that are small
-numbers (tolerances, regularisation, spring stiffness and damping, whose unit depends on the
-spring's Kind) are ``App::PropertyPrecision``: the property editor
-shows and writes them with 16 decimals, where a PropertyFloat rounds to the Decimals
-preference (2: 0.0005 became 0.0). A property spec's type ``"App::PropertyQuantity@kg/m^3"``
-names the unit; a default or a migrated old float is read in that unit. Documents written
-before the typed properties get them on restore, keeping their values (:func:`_add`).
+numbers (tolerances, regularisation, spring stiffness and damping) are ``App::PropertyPrecision``
+(16 decimals; a PropertyFloat rounds to the Decimals preference). A spec's type
+``"App::PropertyQuantity@kg/m^3"`` names the unit; older documents get the typed properties on
+restore, keeping their values (:func:`_add`).
 The Simulation's steps are whole microseconds (:mod:`.time_steps`). Conversion to SI happens in
-``document_model`` only.
-
-``addProperty`` is called with positional arguments only (FreeCAD 0.20).
+``document_model`` only. ``addProperty`` takes positional arguments only (FreeCAD 0.20).
 
 The enumerations (joint, driver types, integrators) come from the solver's registries
 (:mod:`MBDWorkbench.solver.model.catalog`, :func:`MBDWorkbench.solver.integrators.names`); a stored
@@ -41,7 +37,7 @@ from . import gui_hooks
 from .errors import CadError, concise_errors
 from .force_fields import PRECISION, force_properties
 from .joint_friction import friction_properties
-from .joint_limits import limit_properties
+from .joint_limits import limit_properties, migrate_stop_model
 from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
 from .placement import app_vector
@@ -412,6 +408,10 @@ class JointProxy(_Proxy):
     from picks is parametric: its frames follow the picked elements (:mod:`.joint_references`)."""
 
     Type = "Joint"
+
+    def onDocumentRestored(self, obj: App.DocumentObject) -> None:
+        migrate_stop_model(obj)  # before the newer properties get their defaults
+        super().onDocumentRestored(obj)
 
     def properties(self) -> list[tuple]:
         g, extra = "Joint", limit_properties() + friction_properties()

@@ -89,6 +89,8 @@ def force_element_loads(res, body: str, index: int) -> list:
         point = cog + A @ _local_point(system, k, force, body)
         for kind, par in _parts(system, k):
             q = element_wrench(system, float(res.t[index]), res.Y[index], k, par)[b]
+            if kind == "stop" and force.law.rigid and getattr(res, "stops", None) is not None:  # held: events.py
+                q = q + res.stops.held_wrench(force.joint, force.law.coordinate, float(res.t[index]), res.Y[index])[b]
             F, T_cog = q[:3].copy(), A @ q[3:]
             name = force.name if kind in ("applied", "stop", "contact") else "%s (%s)" % (force.name, kind)
             out.append(dict(name=name, kind=kind, point=point, force=F, moment=T_cog - np.cross(point - cog, F)))
@@ -99,7 +101,7 @@ class _StopSource:
     """A joint's end stops and damping seen as a force element: its name and joint."""
 
     def __init__(self, law) -> None:
-        self.joint = law.joint
+        self.joint, self.law = law.joint, law
         self.name = "%s %s stop" % (law.joint, law.coordinate)
 
 

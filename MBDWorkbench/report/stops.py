@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..solver.model.joint_stops import LIMITED
+from ..solver.model.joint_stops import LIMITED, stop_model
 
 if TYPE_CHECKING:
     from .data import ReportData
@@ -35,7 +35,7 @@ def stop_events(data: ReportData) -> list[dict]:
         c = data.joint_coordinate_names(joint).index(coordinate)
         effort, rate = data.joint_stop_effort(joint)[:, c], data.joint_coordinate_rate(joint)[:, c]
         q, spec = data.joint_coordinate(joint)[:, c], LIMITED[coordinate]
-        if getattr(getattr(data.model.joint(joint), spec.stop), "model", None) == "rigid":
+        if stop_model(data.model, data.model.joint(joint), coordinate)[0] == "rigid":
             continue  # its events are located (summary.json's stop_events)
         low, high = (getattr(data.model.joint(joint), k) for k in (spec.low, spec.high))
         past = (

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
@@ -36,7 +36,8 @@ from . import kernels
 from .errors import ModelError
 from .integrators import make_stepper
 from .model.catalog import COORDINATES
-from .model.schema import Driver
+from .model.joint_stops import LIMITED, START_TOL
+from .model.schema import Driver, Stop
 from .numerics import quaternion
 from .numerics.joints import eval_row, row_vectors
 from .system.system import System
@@ -148,6 +149,7 @@ class StopMonitor:
         self.last_impact = {}
         self.fine_until = -math.inf  # [s] one step at a time until then (a crossing was seen before it)
         self.held_at: dict[float, dict[str, float]] = {}  # output time [s] -> {stop key: held load [N m or N]}
+        self.started = False  # the start's gaps checked (:meth:`_start_on_stops`)
 
     # ------------------------------------------------------------------ the active system
     @property
@@ -160,10 +162,13 @@ class StopMonitor:
     def _held_system(self, held: tuple[int, ...]):
         model = copy.copy(self.base.model)
         model.drivers = list(model.drivers)
+        model.joints = [copy.copy(j) for j in model.joints]
         for k in held:
             s = self.stops[k]
             kind = "rotational" if s.coordinate == "angle" else "linear"
             model.drivers.append(Driver(f"{s.key} (held)", kind, s.joint, float(s.limit)))
+            joint, field = model.joint(s.joint), LIMITED[s.coordinate].stop  # the lock row is no user's driver:
+            setattr(joint, field, replace(getattr(joint, field) or Stop(), model="rigid"))  # the stop stays rigid
         return System(model, dropped=self.base.dropped)
 
     def _fresh(self, t: float, Y: np.ndarray, old=None):
@@ -188,12 +193,32 @@ class StopMonitor:
             out[k] = self._push(k, t, Y) if k in self.held else s.measure(self.nb, Y)[0]
         return out
 
+    def _start_on_stops(self, Y: np.ndarray) -> None:
+        """A start past a limit by at most START_TOL (accepted as the CAD's tolerance) starts on the
+        stop: its limit is moved onto the start, so its gap starts at 0 and the first step into
+        it is an event (a gap starting below 0 would never change sign). Further past (the
+        assembly moved it there): ModelError naming the joint."""
+        self.started = True
+        for s in self.stops:
+            gap = s.measure(self.nb, Y)[0]
+            if gap < -START_TOL:
+                raise ModelError(
+                    f"joints.{s.joint}",
+                    f"joint '{s.joint}': the assembled start lies {-gap:.3g} past its {s.coordinate} {s.side} limit "
+                    f"{s.limit:g} (more than {START_TOL:g})",
+                )
+            while gap < 0.0:
+                s.limit = float(np.nextafter(s.limit + s.sign * gap, -s.sign * np.inf))
+                gap = s.measure(self.nb, Y)[0]
+
     # ------------------------------------------------------------------ the loop
     def advance(self, stepper, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, step):
         """Advance from t to t_next [s] as ``step(stepper, t, Y, t1, acc)`` does, a few base steps at
         a time (:meth:`_chunk`), with the stops' events located and applied; returns (stepper, t
         reached, status)."""
         eps = 1e-12 * max(1.0, abs(t_next))
+        if not self.started:
+            self._start_on_stops(Y)
         f0 = self._values(t, Y)
         while t < t_next - eps:
             t1 = min(t + self._chunk(t, Y), t_next)
@@ -323,8 +348,22 @@ class StopMonitor:
         self.held_at[t] = {self.stops[k].key: -self.stops[k].sign * float(lam[m + i]) for i, k in enumerate(self.held)}
         return np.asarray(lam[:m], float)
 
+    def derivative(self, t: float, Y: np.ndarray) -> np.ndarray | None:
+        """The state derivative at (t [s], Y) while a stop is held (its lock rows acting), else None."""
+        return self.active.evaluate(t, Y)["Ydot"] if self.held else None
+
+    def held_wrench(self, joint: str, coordinate: str, t: float, Y: np.ndarray) -> np.ndarray:
+        """Generalized force (nb, 6) of the joint coordinate's held stops at output time t [s] and
+        state Y, as a force element's (global force at each CoG, torque in its principal frame)."""
+        Q = np.zeros(6 * self.nb)
+        for s in self.stops:
+            if s.joint == joint and s.coordinate == coordinate:
+                Q += s.sign * self.held_at.get(float(t), {}).get(s.key, 0.0) * s.measure(self.nb, Y)[1]
+        return Q.reshape(self.nb, 6)
+
     def held_effort(self, joint: str, coordinate: str, times: np.ndarray) -> np.ndarray:
         """Effort [N m or N] of the joint coordinate's held rigid stops at the output times [s]
         (positive: increasing the coordinate; 0 where no stop is held)."""
-        keys = [s.key for s in self.stops if s.joint == joint and s.coordinate == coordinate]
-        return np.array([sum(self.held_at.get(float(t), {}).get(k, 0.0) for k in keys) for t in times])
+        sides = [(s.key, s.sign) for s in self.stops if s.joint == joint and s.coordinate == coordinate]
+        loads = [self.held_at.get(float(t), {}) for t in times]  # pushing away from the limit: max pushes down
+        return np.array([sum(sign * load.get(key, 0.0) for key, sign in sides) for load in loads])

@@ -95,11 +95,23 @@ def start_of_run(system: System, Y: np.ndarray, t0: float, settings: Settings) -
 
 
 def stop_warnings(system: System, settings: Settings, t0: float) -> list[RunWarning]:
-    """A 'stop_unresolved' warning per joint coordinate whose linear end stop lasts less than
-    STEPS_PER_CONTACT fixed steps (fixed-step integrators only: the adaptive ones choose)."""
+    """A 'stop_model' warning per joint coordinate whose stop, left at the default (rigid) model,
+    is compliant because a rigid stop cannot act there; a 'stop_unresolved' warning per joint
+    coordinate whose linear end stop lasts less than STEPS_PER_CONTACT fixed steps (fixed-step
+    integrators only: the adaptive ones choose)."""
+    out = [
+        RunWarning(
+            "stop_model",
+            f"joint '{law.joint}': its {law.coordinate} stop is compliant (contact time {law.contact_time:.3g} s), "
+            f"not rigid as by default: {law.fallback}; its peak load follows that assumed contact time",
+            t0,
+            (law.joint,),
+        )
+        for law in getattr(system, "stop_laws", [])
+        if law.fallback
+    ]
     if "fixed step" not in INTEGRATORS[settings.integrator].description:
-        return []
-    out = []
+        return out
     for law in getattr(system, "stop_laws", []):
         if law.has_stop and not law.rigid and law.contact_time < STEPS_PER_CONTACT * settings.step:
             out.append(

@@ -135,7 +135,8 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
                 _check_budget(stepper, budget, t_reached, settings)
             t = t_next
             stepper = project_after_output(system if stops is None else stops.active, settings, stepper, t, Y)
-            res.record(t, stepper.published_state(t, Y), acc, lam=_multipliers(stops, stepper, t, Y))
+            held = None if stops is None else stops.derivative(t, Y)  # a held stop's lock rows act
+            res.record(t, stepper.published_state(t, Y), acc, lam=_multipliers(stops, stepper, t, Y), Ydot=held)
             bad = _check_sample(system, res)
             if bad:
                 _fail(system, res, t, Y, kernels.NOT_FINITE, bad)

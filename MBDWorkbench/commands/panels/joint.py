@@ -72,7 +72,7 @@ class JointPanel(TaskPanel):
     def _limit_rows(self, QtWidgets) -> dict:
         """Rows of the joint's limits (a switch and a value in deg or mm each), damping and stop
         contact time (docs/joint-limits.md); {property: widget}."""
-        from ...cad.joint_limits import ANGLE, EXTRAS, LIMITS, SWITCHES, limit_values
+        from ...cad.joint_limits import ANGLE, CHOICES, EXTRAS, LIMITS, limit_values
 
         values = limit_values(self.obj)
         widgets = {}
@@ -87,12 +87,9 @@ class JointPanel(TaskPanel):
             number = NumberField(prop, values[prop], unit)
             self.fields.addRow(prop, number.widget)
             widgets[prop] = number
-        for switch in SWITCHES:  # rigid stops (docs/joint-limits.md)
-            box = QtWidgets.QCheckBox(switch)
-            box.setObjectName(switch)
-            box.setChecked(values[switch])
-            self.fields.addRow(box)
-            widgets[switch] = box
+        for prop, choices in CHOICES.items():  # the stop model (docs/joint-limits.md)
+            widgets[prop] = self.combo(prop, [(choice, choice) for choice in choices], values[prop])
+            self.fields.addRow(prop, widgets[prop])
         return widgets
 
     def _friction_rows(self, QtWidgets) -> dict:
@@ -116,8 +113,8 @@ class JointPanel(TaskPanel):
         return {k: w.isChecked() if hasattr(w, "isChecked") else w.value() for k, w in self.friction.items()}
 
     def limit_values(self) -> dict:
-        """{property: value} of the limit rows (deg, mm, SI)."""
-        return {k: w.isChecked() if hasattr(w, "isChecked") else w.value() for k, w in self.limits.items()}
+        """{property: value} of the limit rows (deg, mm, SI; the stop model's name)."""
+        return {k: _value(w) for k, w in self.limits.items()}
 
     def clear_picks(self) -> None:
         self.picks = []
@@ -239,3 +236,10 @@ def _copy_placement(placement: App.Placement) -> App.Placement:
     import FreeCAD as App
 
     return App.Placement(placement)
+
+
+def _value(widget):
+    """A panel row's value: a switch's state, a choice's name or a number."""
+    if hasattr(widget, "isChecked"):
+        return widget.isChecked()
+    return widget.currentData() if hasattr(widget, "currentData") else widget.value()

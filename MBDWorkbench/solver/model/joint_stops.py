@@ -1,9 +1,13 @@
-"""Joint limits, compliant end stops and viscous joint damping in the model (docs/joint-limits.md).
+"""Joint limits, end stops and viscous joint damping in the model (docs/joint-limits.md).
 
 A joint coordinate of joints.csv (``angle`` of revolute and cylindrical joints, ``displacement``
 of prismatic and cylindrical joints; catalog.COORDINATES) may have a lower and an upper limit,
-each enforced by a compliant stop, and viscous damping. Beyond a limit by the penetration
-d > 0 the stop pushes back with Adams' IMPACT law [IMPACT]:
+each enforced by a stop, and viscous damping. The stop model (:func:`stop_model`) is ``rigid`` by
+default (Newton's impact law, solver/events.py: its impulse is exact, a compliant stop's peak
+load follows its assumed stiffness; bench/results/stop_models.md), ``compliant`` when asked for
+(or when the stop gives a compliant field), and compliant with a stated reason where a rigid
+stop cannot act (an integrator that refuses rigid stops, a driven coordinate). Beyond a limit
+by the penetration d > 0 a compliant stop pushes back with Adams' IMPACT law [IMPACT]:
 
     f = max(0, k d^e + c(d) d'),   c(d) = c_max STEP(d, 0, 0, d_full, 1)  (cubic step)
 
@@ -62,8 +66,10 @@ STOP_FIELDS: tuple[str, ...] = (
     "contact_time",
 )
 COMPLIANT_FIELDS: tuple[str, ...] = STOP_FIELDS[2:]
-STOP_MODELS: tuple[str, ...] = ("compliant", "rigid")
-DEFAULT_RESTITUTION = 0.5  # e of a rigid stop
+STOP_MODELS: tuple[str, ...] = ("rigid", "compliant")
+DEFAULT_STOP_MODEL = "rigid"  # its impulse is exact; a compliant peak follows the assumed stiffness
+RIGID_REFUSED_BY = ("rk4_tree",)  # integrators that refuse a rigid stop (events.REFUSING says why)
+DEFAULT_RESTITUTION = 0.5  # e of a rigid stop: impulse 1.5 m v, within 4/3 of both bounds (docs/joint-limits.md)
 DEFAULT_CONTACT_TIME = 0.01  # [s] contact duration of a default (linear) stop
 DEFAULT_DAMPING_RATIO = 0.2  # c_max = 2 zeta sqrt(k I): a linear stop's restitution about 0.53
 REFERENCE_RATE = 1.0  # v_ref [m/s or rad/s] of the default d_full = c_max v_ref / k
@@ -90,6 +96,7 @@ class StopLaw:
     contact_time: float
     rigid: bool = False
     restitution: float = DEFAULT_RESTITUTION
+    fallback: str = ""  # why a stop left at the default model is compliant ("" otherwise)
 
     @property
     def has_stop(self) -> bool:
@@ -173,7 +180,7 @@ def _check_coordinate(model: Model, j: Joint, c: CoordinateLimits, path: str, wh
         if low is None and high is None:
             raise ModelError(f"{path}.{c.stop}", f"{what}: a stop needs {c.low} or {c.high}")
         _check_stop(stop, f"{path}.{c.stop}", what)
-        if stop.model == "rigid":
+        if stop.model == "rigid":  # an explicit one; the default falls back to compliant there
             _check_not_driven(model, j, c, f"{path}.{c.stop}", what)
     if low is not None or high is not None:
         _check_start(model, j, c, path, what)
@@ -182,7 +189,7 @@ def _check_coordinate(model: Model, j: Joint, c: CoordinateLimits, path: str, wh
 def _check_stop(stop: Stop, path: str, what: str) -> None:
     if stop.model not in (None, *STOP_MODELS):
         raise ModelError(f"{path}.model", f"{what}: must be one of {', '.join(STOP_MODELS)}, got {shown(stop.model)}")
-    if stop.model == "rigid":
+    if stop.model == "rigid" or (stop.model is None and not compliant_given(stop)):
         _check_rigid_stop(stop, path, what)
         return
     if stop.restitution is not None:
@@ -205,6 +212,32 @@ def _check_stop(stop: Stop, path: str, what: str) -> None:
         raise ModelError(
             f"{path}.stiffness", f"{what}: required with an exponent other than 1 (the default is a linear stop's)"
         )
+
+
+def compliant_given(stop: Stop) -> bool:
+    """Whether a stop gives a field of the compliant law (stiffness, exponent other than 1, damping,
+    penetration, contact_time): without a ``model`` it is then compliant."""
+    default = Stop()
+    return any(getattr(stop, k) != getattr(default, k) for k in COMPLIANT_FIELDS)
+
+
+def stop_model(model: Model, j: Joint, coordinate: str) -> tuple[str, str]:
+    """(stop model, reason) of joint j's coordinate ('angle' or 'displacement'): its stop's
+    ``model`` when given; else 'compliant' when it gives a compliant field; else the default
+    DEFAULT_STOP_MODEL, or 'compliant' with the reason where a rigid stop cannot act (an
+    integrator of RIGID_REFUSED_BY, a coordinate held by a driver)."""
+    stop = getattr(j, LIMITED[coordinate].stop)
+    if isinstance(stop, Stop) and stop.model is not None:
+        return stop.model, ""
+    if isinstance(stop, Stop) and compliant_given(stop):
+        return "compliant", ""
+    integrator = model.settings.integrator
+    if integrator in RIGID_REFUSED_BY:
+        return "compliant", f"integrator {integrator} cannot simulate rigid stops"
+    for d in model.drivers:
+        if d.joint == j.name and COORDINATES[coordinate].driver == d.type:
+            return "compliant", f"its {coordinate} is driven by '{d.name}'"
+    return DEFAULT_STOP_MODEL, ""
 
 
 def _check_not_driven(model: Model, j: Joint, c: CoordinateLimits, path: str, what: str) -> None:
@@ -296,6 +329,7 @@ def stop_laws(model: Model, j: Joint, inertia_of=None) -> list[StopLaw]:
         if low is None and high is None and not viscous:
             continue
         stop = getattr(j, c.stop) or Stop()
+        kind, fallback = stop_model(model, j, c.coordinate)
         inertia = inertia_of(j, c.coordinate)
         t_c = stop.contact_time or DEFAULT_CONTACT_TIME
         k = stop.stiffness if stop.stiffness is not None else inertia * (math.pi / t_c) ** 2
@@ -313,8 +347,9 @@ def stop_laws(model: Model, j: Joint, inertia_of=None) -> list[StopLaw]:
                 penetration=stop.penetration or max(c_max * REFERENCE_RATE / k, 1e-12),
                 viscous=viscous or 0.0,
                 contact_time=math.pi * math.sqrt(inertia / k) if stop.exponent == 1.0 else math.nan,
-                rigid=stop.model == "rigid",
+                rigid=kind == "rigid" and (low is not None or high is not None),
                 restitution=DEFAULT_RESTITUTION if stop.restitution is None else float(stop.restitution),
+                fallback=fallback if low is not None or high is not None else "",
             )
         )
     return laws

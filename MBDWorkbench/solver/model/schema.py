@@ -61,14 +61,15 @@ class Frame:
 
 @dataclass
 class Stop:
-    """The compliant end stop of a joint coordinate (Adams' IMPACT law, docs/joint-limits.md):
+    """The end stop of a joint coordinate (docs/joint-limits.md). ``model`` "rigid" (the default,
+    None: model.joint_stops.stop_model): Newton's impact law with ``restitution`` e in [0, 1]
+    (default 0.5) at the located impact, then held while it pushes (solver/events.py).
+    "compliant" (also when a compliant field is given without a model): Adams' IMPACT law,
     beyond a limit by d > 0 it applies k d^e + c(d) d', never pulling, c(d) ramping from 0 to
     ``damping`` c_max as d grows to ``penetration``. Units per coordinate (angle: rad, N m;
     travel: m, N). Absent fields are derived (model.joint_stops): ``stiffness`` from
     ``contact_time`` [s] (a linear stop, e = 1, only) and the coordinate's inertia, ``damping``
-    at a damping ratio of 0.2, ``penetration`` 1 mrad or 0.1 mm. ``model`` "rigid" (None:
-    "compliant"): Newton's impact law with ``restitution`` e in [0, 1] (default 0.5) at the
-    located impact, then held while it pushes (solver/events.py); no compliant field then."""
+    at a damping ratio of 0.2, ``penetration`` from them."""
 
     model: str = None
     restitution: float = None
@@ -111,7 +112,7 @@ class Joint:
 
     Limits (docs/joint-limits.md) on the joint coordinates of joints.csv: ``angle_min``,
     ``angle_max`` [rad] (revolute, cylindrical), ``travel_min``, ``travel_max`` [m] (prismatic,
-    cylindrical), each enforced by a compliant :class:`Stop` (``angle_stop``, ``travel_stop``);
+    cylindrical), each enforced by a :class:`Stop` (``angle_stop``, ``travel_stop``; rigid by default);
     ``angle_damping`` [N m s/rad] and ``travel_damping`` [N s/m]: viscous joint damping.
     ``friction``: Coulomb friction with stiction (:class:`Friction`, docs/joint-friction.md)."""
 

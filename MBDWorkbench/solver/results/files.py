@@ -26,6 +26,7 @@ from ..model import catalog, limits
 from ..model.catalog import COORDINATES
 from ..numerics import quaternion
 from .contacts import contact_headers
+from .events_table import EVENTS, event_texts
 from .output_folder import OutputFolder
 
 # A :class:`~.results.Results` (read through its public accessors). Not imported: results.py
@@ -74,8 +75,7 @@ def magnitude_headers(joint: str) -> list[str]:
 
 
 def coupling_header(joint: str) -> str:
-    """Header of a coupler joint's coupling force [N] in joints.csv (tooth or belt force, rack
-    force, screw thrust: the multiplier of its row, signs as in docs/model-format.md)."""
+    """Header of a coupler joint's coupling force [N] in joints.csv (its row's multiplier; docs/model-format.md)."""
     return f"{joint}.coupling_force [N]"
 
 
@@ -108,8 +108,7 @@ def friction_headers(joint: str, joint_type: str) -> tuple[list[str], list[str]]
 
 
 def effort_unit(driver_type: str) -> str:
-    """Unit of a driver's effort, from its record (catalog.DRIVERS): 'N m' for a rotational
-    driver, 'N' for a linear one."""
+    """Unit of a driver's effort, from its record (catalog.DRIVERS): 'N m' rotational, 'N' linear."""
     return catalog.DRIVERS[driver_type].effort_unit
 
 
@@ -228,7 +227,7 @@ def as_stored(tables_: dict[str, Table]) -> dict[str, Table]:
 def summary_document(res: Results) -> dict:
     """summary.json of a Results: its summary plus the list of files."""
     summary = res.summary()
-    summary["files"] = list(table_names(res)) + [MODEL]
+    summary["files"] = list(table_names(res)) + [MODEL] + list(event_texts(summary))
     return summary
 
 
@@ -236,7 +235,7 @@ def summary_document(res: Results) -> dict:
 CHUNK_VALUES = limits.CHUNK_VALUES  # numbers per chunk of CSV rows: writing holds ~20 MB, whatever the run's length
 
 # What a results folder holds: the only names an existing folder may hold to be replaced with overwrite.
-RESULT_NAMES = (*FILES, SUMMARY, MODEL)  # every results folder's files (plus contacts.csv with contact pairs)
+RESULT_NAMES = (*FILES, SUMMARY, MODEL)  # every results folder's files (plus contacts.csv, events.csv)
 
 
 def header_text(table: Table) -> str:
@@ -293,7 +292,7 @@ class ResultsWriter:
     An OSError while writing aborts and raises ResultsWriteError."""
 
     def __init__(self, directory: str | os.PathLike, overwrite: bool = False) -> None:
-        self.folder = OutputFolder(directory, overwrite, (*RESULT_NAMES, CONTACTS), "results")
+        self.folder = OutputFolder(directory, overwrite, (*RESULT_NAMES, CONTACTS, EVENTS), "results")
         self.path = self.folder.target
         self.written = 0  # samples in the files
         self.chunk = 0  # samples per chunk (set at the first write)
@@ -326,9 +325,11 @@ class ResultsWriter:
         try:
             self.write_all(res)
             with self._guard(res):
-                summary = json.dumps(summary_document(res), indent=2, default=float).encode()
-                self._files[SUMMARY] = open(os.path.join(self.folder.temp, SUMMARY), "wb")
-                self._files[SUMMARY].write(summary)
+                summary = summary_document(res)
+                texts = {SUMMARY: json.dumps(summary, indent=2, default=float), **event_texts(summary)}
+                for name, text in texts.items():
+                    self._files[name] = open(os.path.join(self.folder.temp, name), "wb")
+                    self._files[name].write(text.encode())
                 self._close_files(sync=True)
                 self.folder.commit()
         except BaseException:
@@ -427,7 +428,8 @@ def write_zip(
     """Write the results of ``res`` plus ``extras`` ({file name: text}) into one zip file (written
     beside it, then renamed onto it); ``progress(rows, rows in all)`` after each chunk. Returns its path."""
     texts = {MODEL: json.dumps(res.model.to_dict(), indent=2), **(extras or {})}
-    texts[SUMMARY] = json.dumps(summary_document(res), indent=2, default=float)
+    summary = summary_document(res)
+    texts.update({SUMMARY: json.dumps(summary, indent=2, default=float), **event_texts(summary)})
     folder, name = os.path.split(os.path.abspath(zip_path))
     fd, partial = tempfile.mkstemp(prefix=f".{name}.", suffix=".partial", dir=folder)
     os.close(fd)
@@ -483,9 +485,7 @@ def read_results(path: str | os.PathLike, extras: tuple[str, ...] = ()) -> Resul
     try:
         summary = _read_json(source, SUMMARY, "summary.json is missing: not a results directory")
         model = _read_json(source, MODEL, None)
-        tables_ = {name: _read_table(source, name) for name in FILES}
-        if source.has(CONTACTS):
-            tables_[CONTACTS] = _read_table(source, CONTACTS)
+        tables_ = {name: _read_table(source, name) for name in (*FILES, CONTACTS) if name in FILES or source.has(name)}
         more = {name: _read_json(source, name, "results file is missing") for name in extras}
     except zipfile.BadZipFile as exc:
         raise ResultsFileError(path, f"damaged results archive: {exc}") from None

@@ -37,6 +37,7 @@ WARNING_KINDS = {
     "joint_dropped": "a joint of the CAD document left out of the model (the message says why)",
     "accuracy": "an estimated error above its accuracy tolerance, or no estimate could be made",
     "stop_unresolved": "a fixed step too long for the contact of a joint's end stop",
+    "stop_model": "a joint's end stop left at the default rigid model is compliant (the message says why)",
     "tunnelling": "speed x step above half the thinnest shape of a contact pair",
     "contact_unresolved": "a fixed step too long for an impact of a contact pair",
 }

@@ -292,7 +292,7 @@ panel.rotation.edit.setText("90")
 panel.limits["EnableAngleMax"].setChecked(True)
 panel.limits["AngleMax"].edit.setText("30")
 panel.limits["AngleDamping"].edit.setText("0.5")
-panel.limits["RigidStops"].setChecked(True)
+panel.limits["StopModel"].setCurrentIndex(panel.limits["StopModel"].findData("compliant"))
 panel.limits["StopRestitution"].edit.setText("0.3")
 panel.friction["EnableFriction"].setChecked(True)
 panel.friction["StaticFriction"].edit.setText("0.2")
@@ -311,9 +311,9 @@ check(
     (pin.EnableAngleMax, pin.AngleMax, pin.AngleDamping),
 )
 check(
-    "edit OK: rigid stops and their restitution written",
-    pin.RigidStops and pin.StopRestitution == 0.3,
-    (pin.RigidStops, pin.StopRestitution),
+    "edit OK: the stop model and the restitution written",
+    pin.StopModel == "compliant" and pin.StopRestitution == 0.3,
+    (pin.StopModel, pin.StopRestitution),
 )
 check(
     "edit OK: the friction switch, mu_s and pin radius [mm] written",
