@@ -374,8 +374,8 @@ class JointFriction:
 
 def _gram_inverse(C: np.ndarray) -> np.ndarray:
     """The (pseudo-)inverse of the symmetric positive semi-definite matrix C = R M^-1 R^T: by
-    inversion when its Cholesky factor shows it well conditioned (cond < 1e12), else the
-    pseudo-inverse (redundant rows; rcond 1e-12): both cost a fraction of the eigh pinv uses."""
+    inverse of its Cholesky factor when that shows it well conditioned (cond < 1e12), else the
+    pseudo-inverse (redundant rows; rcond 1e-12, LAPACK's eigh: ten times the cost)."""
     if not len(C):
         return np.zeros((0, 0))
     try:
@@ -385,7 +385,11 @@ def _gram_inverse(C: np.ndarray) -> np.ndarray:
     d = np.diag(L) if L is not None else None
     if d is None or d.min() <= 1e-6 * d.max():
         return np.linalg.pinv(C, rcond=1e-12, hermitian=True)
-    return np.linalg.inv(C)
+    Linv = np.zeros_like(L)  # L^-1 by forward substitution: LAPACK's threaded getri spins on a busy machine
+    for i in range(len(L)):
+        Linv[i, i] = 1.0 / L[i, i]
+        Linv[i, :i] = -(L[i, :i] @ Linv[:i, :i]) / L[i, i]
+    return Linv.T @ Linv
 
 
 def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
