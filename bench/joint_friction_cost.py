@@ -57,8 +57,9 @@ def main() -> None:
             *rows,
             "",
             "The friction path solves the KKT system densely in NumPy with a fixed point on the friction "
-            "loads at every evaluation and checks the stick/slip switches at every accepted step "
-            "(solver/system/friction.py); the compiled kernels are not used for the step. A compiled "
+            "loads at every evaluation (solver/system/friction.py; its Gram matrix inverted after a Cholesky "
+            "check, not by LAPACK's eigh) and checks the stick/slip event functions after every step "
+            "(solver/friction_events.py); the compiled kernels are not used for the step. A compiled "
             "friction kernel is the way to close this gap.",
             "",
         ]

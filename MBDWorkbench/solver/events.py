@@ -22,6 +22,9 @@ or an impact less than MIN_FLIGHT_STEPS steps after the last one on the same sto
 sequence of ever smaller bounces), the stop is held: the run goes on with a System whose model
 has a constant driver (the stop's lock row, profile = the limit) and a fresh stepper, until the
 lock row's multiplier would pull (its sign change, located the same way): the stop is released.
+
+Joint friction's stick/slip switches are events of the same monitor (solver/friction_events.py):
+their event functions are checked after every base step, located and applied the same way.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import numpy as np
 
 from . import kernels
 from .errors import ModelError
+from .friction_events import FrictionEvents, share_modes
 from .integrators import make_stepper
 from .model.catalog import COORDINATES
 from .model.joint_stops import LIMITED, START_TOL
@@ -121,12 +125,12 @@ def rigid_stops(system) -> list[RigidStop]:
 
 
 def monitor(system, settings) -> StopMonitor | None:
-    """The StopMonitor of a run with rigid stops (None without); ModelError when the integrator
-    cannot hold a stop."""
+    """The StopMonitor of a run with rigid stops or joint friction (None without); ModelError when
+    the integrator cannot hold a stop."""
     stops = rigid_stops(system)
-    if not stops:
+    if not stops and system.friction is None:
         return None
-    if settings.integrator in REFUSING:
+    if stops and settings.integrator in REFUSING:
         joint = stops[0].joint
         raise ModelError(
             "settings.integrator",
@@ -150,6 +154,7 @@ class StopMonitor:
         self.fine_until = -math.inf  # [s] one step at a time until then (a crossing was seen before it)
         self.held_at: dict[float, dict[str, float]] = {}  # output time [s] -> {stop key: held load [N m or N]}
         self.started = False  # the start's gaps checked (:meth:`_start_on_stops`)
+        self.friction = FrictionEvents(system.friction) if system.friction is not None else None
 
     # ------------------------------------------------------------------ the active system
     @property
@@ -169,7 +174,10 @@ class StopMonitor:
             model.drivers.append(Driver(f"{s.key} (held)", kind, s.joint, float(s.limit)))
             joint, field = model.joint(s.joint), LIMITED[s.coordinate].stop  # the lock row is no user's driver:
             setattr(joint, field, replace(getattr(joint, field) or Stop(), model="rigid"))  # the stop stays rigid
-        return System(model, dropped=self.base.dropped)
+        system = System(model, dropped=self.base.dropped)
+        if system.friction is not None:
+            share_modes(system.friction, self.base.friction)
+        return system
 
     def _fresh(self, t: float, Y: np.ndarray, old=None):
         """A new stepper on the active system from (t, Y), keeping ``old``'s steps and warnings."""
@@ -191,6 +199,8 @@ class StopMonitor:
         out = {}
         for k, s in enumerate(self.stops):
             out[k] = self._push(k, t, Y) if k in self.held else s.measure(self.nb, Y)[0]
+        if self.friction is not None:
+            out.update(self.friction.values(self.active.friction, t, Y))
         return out
 
     def _start_on_stops(self, Y: np.ndarray) -> None:
@@ -244,7 +254,7 @@ class StopMonitor:
         """The span [s] to advance before the next check: whole base steps, one while a stop is held,
         else up to half the time the nearest free stop's gap takes to close at its current rate
         (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one."""
-        if self.held or t < self.fine_until:
+        if self.held or t < self.fine_until or self.friction is not None:
             return self.h
         v = Y[7 * self.nb :]
         closing = math.inf
@@ -295,7 +305,11 @@ class StopMonitor:
 
     # ------------------------------------------------------------------ event maps
     def _apply(self, k: int, stepper, t: float, Y: np.ndarray, acc: np.ndarray):
-        """Apply event k at (t, Y): release a held stop, or an impact (and maybe hold)."""
+        """Apply event k at (t, Y): release a held stop, or an impact (and maybe hold), or a
+        friction switch (friction_events.py)."""
+        if k in self.friction_keys:
+            self.friction.apply(self.active.friction, k, t, Y, acc)
+            return self._fresh(t, Y, stepper)
         s = self.stops[k]
         if k in self.held:
             self.held = tuple(m for m in self.held if m != k)
@@ -310,6 +324,8 @@ class StopMonitor:
         if hold:
             self.held = (*self.held, k)
             self.events.append(StopEvent(t, s.joint, s.coordinate, s.side, "hold", effort=self._push(k, t, Y)))
+        if self.friction is not None:  # the impulse changed the slip velocities
+            self.friction.renew(self.active.friction, t, Y, acc)
         return self._fresh(t, Y, stepper)
 
     def _impact(self, s: RigidStop, e: float, t: float, Y: np.ndarray, acc: np.ndarray):
@@ -334,6 +350,16 @@ class StopMonitor:
         acc[4] += 0.5 * float(mass @ (v_new * v_new) - mass @ (v * v))
         Y[7 * nb :] = v_new
         return -s.sign * float(row @ v), s.sign * float(row @ v_new), float(p[-1])
+
+    @property
+    def friction_keys(self) -> list:
+        """The keys of the friction contacts' event functions (none without friction)."""
+        return [] if self.friction is None else self.friction.keys
+
+    @property
+    def friction_events(self) -> list:
+        """The located friction switches (friction_events.FrictionEvent)."""
+        return [] if self.friction is None else self.friction.events
 
     # ------------------------------------------------------------------ output
     def multipliers(self, stepper, t: float, Y: np.ndarray):

@@ -1,8 +1,8 @@
 """The ODE-form integrators on a model with joint friction (system/friction.py): the same
 schemes (euler, symplectic_euler, rk4, bdf, radau, lsoda) on the friction-consistent dense
-solve, the contacts' stick/slip modes switched at every accepted state (an adaptive solver
-restarts after a switch) and the kinetic energy of a stick projection counted as
-non-conservative work. galpha, cros and rk4_tree refuse such a model (:func:`friction_stepper`)."""
+solve with the contacts' current stick/slip modes. The modes are set once at the start and then
+switched only at the events located by solver/events.py (solver/friction_events.py), which
+restarts the stepper. galpha, cros and rk4_tree refuse such a model (:func:`friction_stepper`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ..numerics.quaternion import rotate_by_body_vector
 from .base import Stepper, equal_steps
 from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
 from .power import account_power
-from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper, SciPyStepper
+from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper
 
 
 class FrictionFixedStep:
@@ -22,7 +22,8 @@ class FrictionFixedStep:
 
     def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
         super().__init__(system, settings, t0, Y0)
-        system.friction.start(t0, Y0)
+        if not system.friction.started:
+            system.friction.start(t0, Y0)
 
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
@@ -36,8 +37,6 @@ class FrictionFixedStep:
             if not np.all(np.isfinite(Y)):
                 return t, kernels.NOT_FINITE
             t = t + h if step < n - 1 else t_next
-            friction.accepted(t, Y, h)
-            acc[4] += friction.take_projection_work()
             self.steps += 1
         return t_next, kernels.OK
 
@@ -73,24 +72,12 @@ class FrictionRK4(FrictionFixedStep, RK4Stepper):
 
 
 class FrictionSciPy:
-    """Mixin of SciPy's solvers: the modes switched at every accepted step, a fresh solver after a switch."""
+    """Mixin of SciPy's solvers: the modes set at the start (a fresh solver after an event)."""
 
     def __init__(self, system, settings, t0: float, Y0: np.ndarray) -> None:
-        system.friction.start(t0, Y0)
+        if not system.friction.started:
+            system.friction.start(t0, Y0)
         super().__init__(system, settings, t0, Y0)
-
-    def _accepted(self, s, changes: float):
-        s = super()._accepted(s, changes)
-        y = np.array(s.y, dtype=float)
-        if self.system.friction.accepted(s.t, y):
-            return SciPyStepper._write_back(self, s, y)
-        return s
-
-    def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
-        """As the SciPy stepper's, with the stick projections' work added to acc."""
-        out = super().advance(t, Y, t_next, acc)
-        acc[4] += self.system.friction.take_projection_work()
-        return out
 
 
 class FrictionBDF(FrictionSciPy, BDFStepper):

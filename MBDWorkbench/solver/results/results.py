@@ -325,13 +325,19 @@ class Results:
         # are its projection onto the constraints (cros), else None
         self.integrated_violation: tuple[float, float] | None = None
         self.accuracy: dict | None = None  # the accuracy estimate (solver/accuracy.py), None without one
-        self.stops = None  # the rigid stops' events.StopMonitor, None without rigid stops
+        self.stops = None  # the events.StopMonitor of rigid stops and friction switches, None without
 
     @property
     def stop_events(self) -> list[dict]:
         """The located events of the rigid stops (solver/events.py): t [s], joint, coordinate, side,
         kind (impact, hold, release), impact and rebound speed, impulse, held effort."""
         return [] if self.stops is None else [e.as_dict() for e in self.stops.events]
+
+    @property
+    def friction_events(self) -> list[dict]:
+        """The located switches of the joints' friction (solver/friction_events.py): time [s],
+        joint, kind (stick, slip, reverse), slip speed [m/s], load [N] (friction needed), normal [N]."""
+        return [] if self.stops is None else [e.as_dict() for e in self.stops.friction_events]
 
     # ------------------------------------------------------------------ sampling
     def record(
@@ -670,7 +676,8 @@ class Results:
             drivers=self.driver_names,
             warnings=[w.to_dict() for w in getattr(self, "warnings", [])],
             accuracy=self.accuracy,
-            **({"stop_events": self.stop_events} if self.stops is not None else {}),
+            **({"stop_events": self.stop_events} if self.stops is not None and self.stops.stops else {}),
+            **({"friction_events": self.friction_events} if self.system.friction is not None else {}),
             relaxations=list(getattr(self.model, "relaxations", [])),
             dropped_equations=list(getattr(self.system, "cad_open", [])),
             versions=software_versions(),
