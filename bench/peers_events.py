@@ -13,12 +13,18 @@ its native ``mj_step(model, data, nstep)`` loop between samples).
   e^(2n) h and touch times against the rigid-impact closed form; ours with the restitution law
   (e = 0.8, Hertz stiffness from steel), MuJoCo's sphere-plane contact with the solref damping
   ratio of e = 0.8.
+* friction: a bar on a pin with Coulomb friction (mu 0.3, r 20 mm) released 0.5 rad from the
+  vertical: its turning points against SciPy with the load-dependent torque mu r N (ours) and the
+  constant one mu r m g (MuJoCo's ``frictionloss``).
 * hertz: the same ball hitting the plane at 1 m/s without gravity: peak force and contact
   duration against Hertz's closed form ([Johnson] 11.4); MuJoCo's contact is a linear
   spring-damper (solref < 0: given stiffness), here with the stiffness whose linear contact lasts
   Hertz's duration, so its peak force shows the law's difference.
 
-Exudyn (joint limits, sphere-plane contact) is not compared here yet. Runs in .venv-bench
+Exudyn is not compared here yet: its ObjectContactSphereSphere (a sphere of radius 1000 m as the
+plane, Hertz exponent 1.5, impact model 2) stopped at the contact onset with RK44 and with
+generalized-alpha ("adaptive step reduction reached minimum step size"); its limit stops
+(CoordinateSpringDamperExt on a KinematicTree coordinate) were not tried. Runs in .venv-bench
 (bench/peer_venv.py installs mujoco). Writes bench/results/peers_events.md.
 
     /usr/bin/python3 bench/peers_events.py [--repeats 3]
@@ -343,6 +349,137 @@ def hertz_section(repeats: int) -> list[str]:
     ]
 
 
+# ----------------------------------------------------------------------------- friction pendulum
+ARM_L, ARM_I_CG, THETA0, MU, PIN_R = 0.5, 0.02, 0.5, 0.3, 0.02  # [m, kg m^2, rad, -, m]; mass ROD_M
+ARM_I = ARM_I_CG + ROD_M * ARM_L**2  # about the pin [kg m^2]
+
+
+def pin_load(theta: float, rate: float, acc: float) -> float:
+    """|F| [N] of the pin on the bar: m (a_cg - g) in the tangent and radial components."""
+    f_t = ROD_M * (ARM_L * acc + G * math.sin(theta))
+    f_p = -ROD_M * (ARM_L * rate**2 + G * math.cos(theta))
+    return math.hypot(f_t, f_p)
+
+
+def friction_turning_points(load_dependent: bool, t_end: float) -> list[tuple[float, float]]:
+    """[(t, theta)] of the bar released at THETA0 from the downward vertical, by SciPy (rtol 1e-12):
+    I theta'' = -m g L sin theta - s mu r N, N the pin load (load_dependent) or m g (a constant torque)."""
+
+    def rhs(t, y, s):
+        acc = 0.0
+        for _ in range(12 if load_dependent else 1):  # a contraction by mu r m L / I ~ 0.03
+            load = pin_load(y[0], y[1], acc) if load_dependent else ROD_M * G
+            acc = (-ROD_M * G * ARM_L * math.sin(y[0]) - s * MU * PIN_R * load) / ARM_I
+        return [y[1], acc]
+
+    t, theta, points = 0.0, THETA0, []
+    while t < t_end and ARM_L * abs(math.sin(theta)) > MU * PIN_R:
+        s = -math.copysign(1.0, theta)
+        turn = lambda t, y, s: y[1]  # noqa: E731
+        turn.terminal, turn.direction = True, -s
+        sol = solve_ivp(rhs, (t, t_end), [theta, 0.0], args=(s,), events=turn, rtol=1e-12, atol=1e-14,
+                        first_step=1e-6)  # fmt: skip
+        if not sol.t_events[0].size:
+            break
+        t, theta = float(sol.t_events[0][0]), float(sol.y_events[0][0][0])
+        points.append((t, theta))
+    return points
+
+
+def sampled_turning_points(t: np.ndarray, q: np.ndarray, w: np.ndarray) -> list[tuple[float, float]]:
+    """[(t, theta)] at the sign changes of the rate (parabola through three samples)."""
+    out = []
+    for k in np.nonzero(w[1:-1] * w[2:] < 0)[0] + 1:
+        a, b, c = q[k - 1 : k + 2]
+        d = a - 2 * b + c
+        shift = 0.5 * (a - c) / d if d else 0.0
+        out.append((float(t[k] + shift * (t[1] - t[0])), float(b - 0.25 * (a - c) * shift)))
+    return out
+
+
+def ours_friction(h: float, t_end: float) -> dict:
+    pin = {"name": "pin", "type": "revolute", "body_i": "ground", "body_j": "arm",
+           "frame": {"origin": [0, 0, 0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]},
+           "friction": {"mu_s": MU, "mu_k": MU, "pin_radius": PIN_R}}  # fmt: skip
+    arm = {"name": "arm", "mass": ROD_M, "inertia": [0.01, 0.01, ARM_I_CG],
+           "position": [ARM_L * math.sin(THETA0), -ARM_L * math.cos(THETA0), 0.0]}  # fmt: skip
+    settings = {"t_end": t_end, "step": h, "output_step": 1e-3, "integrator": "rk4", "accuracy": False}
+    res, cpu = timed(lambda: simulate(from_dict({"gravity": [0, -G, 0], "bodies": [arm], "joints": [pin],
+                                                 "settings": settings})))  # fmt: skip
+    q, w = THETA0 + res.joint_coordinate("pin")[:, 0], res.joint_coordinate_rate("pin")[:, 0]
+    return {"points": sampled_turning_points(res.t, q, w), "cpu": cpu, "steps": res.steps}
+
+
+def mujoco_friction(h: float, t_end: float) -> dict:
+    xml = (
+        f'<mujoco><compiler angle="radian"/><option timestep="{h}" integrator="RK4" gravity="0 -{G} 0"/>'
+        f'<worldbody><body><joint name="pin" type="hinge" axis="0 0 1" frictionloss="{MU * PIN_R * ROD_M * G}"/>'
+        f'<inertial pos="0 {-ARM_L} 0" mass="{ROD_M}" diaginertia="0.01 0.01 {ARM_I_CG}"/></body></worldbody>'
+        "</mujoco>"
+    )
+    import mujoco
+
+    model = mujoco.MjModel.from_xml_string(xml)
+    data = mujoco.MjData(model)
+    data.qpos[0] = THETA0
+    out = mujoco_run_from(model, data, t_end, max(1, int(round(1e-3 / h))))
+    rows = out["rows"]
+    return {"points": sampled_turning_points(rows[:, 0], rows[:, 1], rows[:, 2]), **out}
+
+
+def mujoco_run_from(model, data, t_end: float, every: int) -> dict:
+    """Step (model, data) to t_end, sampling (t, qpos[0], qvel[0]) every ``every`` steps."""
+    import mujoco
+
+    mujoco.mj_forward(model, data)
+    steps = int(round(t_end / model.opt.timestep))
+    rows, cpu = [(0.0, float(data.qpos[0]), float(data.qvel[0]))], 0.0
+    for _ in range(steps // every):
+        start = time.process_time()
+        mujoco.mj_step(model, data, every)
+        cpu += time.process_time() - start
+        rows.append((data.time, float(data.qpos[0]), float(data.qvel[0])))
+    return {"rows": np.array(rows), "cpu": cpu, "steps": steps}
+
+
+def point_errors(points: list, ref: list) -> tuple[float, float, int]:
+    """(largest angle [rad] and time [s] differences of the turning points, how many compared)."""
+    n = min(len(points), len(ref))
+    if not n:
+        return math.nan, math.nan, 0
+    dq = max(abs(a[1] - b[1]) for a, b in zip(points[:n], ref[:n]))
+    return dq, max(abs(a[0] - b[0]) for a, b in zip(points[:n], ref[:n])), n
+
+
+def friction_section(repeats: int) -> list[str]:
+    h, t_end = 1e-3, 3.0
+    load_ref, torque_ref = friction_turning_points(True, t_end), friction_turning_points(False, t_end)
+    rows = []
+    for name, run in (("ours rk4 (pin friction from the reaction)", lambda: ours_friction(h, t_end)),
+                      ("MuJoCo RK4 (frictionloss = mu r m g)", lambda: mujoco_friction(h, t_end))):  # fmt: skip
+        out = best(run, repeats)
+        cells = []
+        for ref in (load_ref, torque_ref):
+            dq, dt, n = point_errors(out["points"], ref)
+            cells.append(f"{dq:.1e} / {dt:.1e} ({n} of {len(ref)})")
+        rows.append(f"| {name} | {len(out['points'])} | {' | '.join(cells)} | {out['steps'] / out['cpu']:,.0f} |")
+        print(rows[-1], flush=True)
+    return [
+        "## A pendulum with Coulomb pin friction",
+        "",
+        f"A bar (m {ROD_M} kg, CoG {ARM_L} m from the pin, I_cg {ARM_I_CG} kg m^2) released {THETA0} rad from the "
+        f"downward vertical, pin friction mu {MU} on r {PIN_R} m; h = {h} s, {t_end} s, samples every 1 ms; "
+        "turning points from the samples (parabola). Two SciPy references (rtol 1e-12, each half swing to its "
+        "turning point): the friction torque mu r N with N the pin's reaction (what ours models) and the "
+        "constant torque mu r m g (what MuJoCo's frictionloss is). Errors: largest angle [rad] / time [s] "
+        "difference of the turning points.",
+        "",
+        "| code | turning points | vs load-dependent reference | vs constant-torque reference | steps/s (CPU) |",
+        "|---|---|---|---|---|",
+        *rows,
+    ]
+
+
 def best(run, repeats: int) -> dict:
     """The run of ``repeats`` with the least CPU time (after one run that compiles and warms)."""
     run()
@@ -358,11 +495,11 @@ def main() -> None:
     args = ap.parse_args()
     load = [os.getloadavg()[0]]
     sections = []
-    for section in (stop_section, ball_section, hertz_section):
+    for section in (stop_section, friction_section, ball_section, hertz_section):
         sections += ["", *section(args.repeats)]
         load.append(os.getloadavg()[0])
     head = [
-        "# Stops and contacts: ours and MuJoCo (bench/peers_events.py)",
+        "# Stops, friction and contacts: ours and MuJoCo (bench/peers_events.py)",
         "",
         f"MuJoCo {mujoco.__version__}; CPU time (time.process_time) of the integration, best of {args.repeats}; "
         f"load average (1 min) {min(load):.1f}-{max(load):.1f} during the run, 2 CPUs shared with other jobs.",
