@@ -1,8 +1,10 @@
 """Cost of joint limits that are never reached (issue 32, item 10): the same chain of revolute
-pendulums run with and without far-away angle limits; CPU time (time.process_time, best of
-``repeats``) of the integration, compiled kernels warm. Writes bench/results/joint_stops_cost.md.
+pendulums run with and without far-away angle limits, compliant and rigid; CPU time
+(time.process_time, best of ``repeats``, the runs of a row interleaved so that a change of the
+machine's load falls on all of them) of the run without the accuracy estimate's companion,
+compiled kernels warm. Writes bench/results/joint_stops_cost.md.
 
-    /usr/bin/python3 bench/joint_stops_cost.py [--links 5] [--repeats 5]
+    /usr/bin/python3 bench/joint_stops_cost.py [--links 5] [--repeats 7]
 """
 
 from __future__ import annotations
@@ -39,11 +41,12 @@ def chain(links: int, limits: bool, integrator: str, stop: str = "compliant") ->
     if limits:
         for joint in joints:
             joint.update(angle_min=-3.0, angle_max=3.0, angle_stop={"model": stop})
-    settings = {"t_end": 1.0, "step": 2e-4, "output_step": 0.01, "integrator": integrator}
+    settings = {"t_end": 1.0, "step": 2e-4, "output_step": 0.01, "integrator": integrator, "accuracy": False}
     return {"gravity": [0, -9.81, 0], "bodies": bodies, "joints": joints, "settings": settings}
 
 
 def cpu_time(data: dict, repeats: int) -> tuple[float, object]:
+    """(best CPU time [s] of ``repeats`` runs of the model ``data``, the last run's Results)."""
     best, res = float("inf"), None
     for _ in range(repeats):
         model = from_dict(data)
@@ -53,31 +56,54 @@ def cpu_time(data: dict, repeats: int) -> tuple[float, object]:
     return best, res
 
 
+STOPS = ("compliant", "rigid")
+INTEGRATORS = ("rk4", "bdf", "galpha", "cros")
+
+
+def row(links: int, integrator: str, repeats: int) -> tuple[list[float], float]:
+    """([CPU time without limits, with compliant, with rigid limits] [s], the largest stop effort
+    [N m] of the limited runs), the three runs interleaved ``repeats`` times."""
+    models = [chain(links, False, integrator)] + [chain(links, True, integrator, stop) for stop in STOPS]
+    for data in models:
+        simulate(from_dict(data))  # compile and warm
+    best, effort = [float("inf")] * len(models), 0.0
+    for _ in range(repeats):
+        for i, data in enumerate(models):
+            cpu, res = cpu_time(data, 1)
+            best[i] = min(best[i], cpu)
+            if i:
+                effort = max(effort, *(abs(res.joint_stop_effort(f"j{k}")).max() for k in range(links)))
+    return best, effort
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--links", type=int, default=5)
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--stop", choices=("compliant", "rigid"), default="compliant", help="the stop model")
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--integrators", nargs="+", default=list(INTEGRATORS), choices=INTEGRATORS)
     args = ap.parse_args()
-    command = f"python3 bench/joint_stops_cost.py --links {args.links} --repeats {args.repeats} --stop {args.stop}"
+    command = f"python3 bench/joint_stops_cost.py --links {args.links} --repeats {args.repeats}"
+    load = [os.getloadavg()[0]]
+    rows = []
+    for integrator in args.integrators:
+        (plain, compliant, rigid), effort = row(args.links, integrator, args.repeats)
+        rows.append(f"| {integrator} | {plain:.3f} | {compliant:.3f} | {compliant / plain:.3f} | {rigid:.3f} | "
+                    f"{rigid / plain:.3f} | {effort:g} |")  # fmt: skip
+        print(rows[-1], flush=True)
+        load.append(os.getloadavg()[0])
     lines = [
         "# Joint limits never reached: cost",
         "",
-        f"`{command}`: CPU time (best of the repeats) of a 1 s run of a chain of revolute pendulums, with "
-        "and without angle limits of +-3 rad that no joint reaches (machine shared with other jobs).",
+        f"`{command}`: CPU time (best of the repeats, the three runs of a row interleaved) of a 1 s run "
+        f"(step 2e-4 s) of a chain of {args.links} revolute pendulums, without limits and with angle limits "
+        "of +-3 rad that no joint reaches, compliant or rigid; no accuracy estimate (its companion would "
+        f"run the same model). Load average (1 min) {min(load):.1f}-{max(load):.1f} during the run, 2 CPUs.",
         "",
-        "| integrator | without [s] | with [s] | ratio | max stop effort |",
-        "|---|---|---|---|---|",
+        "| integrator | without [s] | compliant [s] | ratio | rigid [s] | ratio | max stop effort [N m] |",
+        "|---|---|---|---|---|---|---|",
+        *rows,
     ]
-    for integrator in ("rk4", "bdf", "galpha"):
-        simulate(from_dict(chain(args.links, True, integrator, args.stop)))  # compile and warm
-        plain, _ = cpu_time(chain(args.links, False, integrator), args.repeats)
-        limited, res = cpu_time(chain(args.links, True, integrator, args.stop), args.repeats)
-        effort = max(abs(res.joint_stop_effort(f"j{k}")).max() for k in range(args.links))
-        lines.append(f"| {integrator} | {plain:.3f} | {limited:.3f} | {limited / plain:.3f} | {effort:g} |")
-        print(lines[-1], flush=True)
-    name = "joint_stops_cost.md" if args.stop == "compliant" else f"joint_stops_cost_{args.stop}.md"
-    with open(os.path.join(HERE, "results", name), "w") as f:
+    with open(os.path.join(HERE, "results", "joint_stops_cost.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 

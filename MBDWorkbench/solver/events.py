@@ -44,6 +44,7 @@ from .model.joint_stops import LIMITED, START_TOL
 from .model.schema import Driver, Stop
 from .numerics import quaternion
 from .numerics.joints import eval_row, row_vectors
+from .numerics.stop_gaps import stop_gaps
 from .system.system import System
 
 EVENT_TIME_TOL = 1e-9  # events located to this fraction of max(t, step) [s]
@@ -140,6 +141,16 @@ def monitor(system, settings) -> StopMonitor | None:
     return StopMonitor(system, settings, stops)
 
 
+def _packed(stops: list[RigidStop], nb: int) -> tuple:
+    """The stop sides as the arrays of :func:`.stop_gaps.stop_gaps` (kind, bi, bj, vecs, sign, limit)
+    and its scratch (A, jac)."""
+    kind = np.array([s.kind for s in stops], np.int64)
+    bi, bj = np.array([s.bi for s in stops], np.int64), np.array([s.bj for s in stops], np.int64)
+    vecs = np.concatenate([s.vecs for s in stops])
+    sign, limit = np.array([s.sign for s in stops]), np.array([s.limit for s in stops])
+    return kind, bi, bj, vecs, sign, limit, np.zeros((max(nb, 1), 3, 3)), np.zeros((len(stops), 2, 6))
+
+
 class StopMonitor:
     """Advances a stepper in whole base steps, locating and applying the rigid stops' events."""
 
@@ -155,6 +166,14 @@ class StopMonitor:
         self.held_at: dict[float, dict[str, float]] = {}  # output time [s] -> {stop key: held load [N m or N]}
         self.started = False  # the start's gaps checked (:meth:`_start_on_stops`)
         self.friction = FrictionEvents(system.friction) if system.friction is not None else None
+        self.packed = _packed(stops, self.nb)  # the arguments of the compiled gap function
+
+    def _gaps(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(gap [rad or m], its rate [rad/s or m/s]) of every stop side at state Y, in one compiled call."""
+        kind, bi, bj, vecs, sign, limit, A, jac = self.packed
+        gaps, rates = np.empty(len(kind)), np.empty(len(kind))
+        stop_gaps(kind, bi, bj, vecs, sign, limit, Y, self.nb, A, jac, gaps, rates)
+        return gaps, rates
 
     # ------------------------------------------------------------------ the active system
     @property
@@ -196,9 +215,9 @@ class StopMonitor:
 
     def _values(self, t: float, Y: np.ndarray) -> dict[int, float]:
         """Event function of each stop at (t, Y): the gap of a free stop, the push of a held one."""
-        out = {}
-        for k, s in enumerate(self.stops):
-            out[k] = self._push(k, t, Y) if k in self.held else s.measure(self.nb, Y)[0]
+        out = dict(enumerate(self._gaps(Y)[0].tolist()))
+        for k in self.held:
+            out[k] = self._push(k, t, Y)
         if self.friction is not None:
             out.update(self.friction.values(self.active.friction, t, Y))
         return out
@@ -220,6 +239,7 @@ class StopMonitor:
             while gap < 0.0:
                 s.limit = float(np.nextafter(s.limit + s.sign * gap, -s.sign * np.inf))
                 gap = s.measure(self.nb, Y)[0]
+        self.packed = _packed(self.stops, self.nb)  # the compiled gaps see the moved limits
 
     # ------------------------------------------------------------------ the loop
     def advance(self, stepper, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, step):
@@ -256,13 +276,8 @@ class StopMonitor:
         (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one."""
         if self.held or t < self.fine_until or self.friction is not None:
             return self.h
-        v = Y[7 * self.nb :]
-        closing = math.inf
-        for s in self.stops:
-            gap, row = s.measure(self.nb, Y)
-            rate = s.sign * float(row @ v)
-            if rate < 0.0:
-                closing = min(closing, gap / -rate)
+        gaps, rates = self._gaps(Y)
+        closing = min((g / -r for g, r in zip(gaps.tolist(), rates.tolist()) if r < 0.0), default=math.inf)
         steps = int(min(0.5 * closing / self.h, MAX_CHUNK_STEPS))
         return max(1, steps) * self.h
 

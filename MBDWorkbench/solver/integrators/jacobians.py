@@ -31,7 +31,15 @@ import numpy as np
 
 from ..kernels import fast_call, update_rotations_arrays
 from ..numerics.constraints import constraints
-from ..numerics.forces import FORCE_KERNELS, READS_VELOCITY, force_element, force_element_data, force_elements, forces
+from ..numerics.forces import (
+    FORCE_KERNELS,
+    READS_VELOCITY,
+    force_element,
+    force_element_data,
+    force_element_idle,
+    force_elements,
+    forces,
+)
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import add_force_jacobian, body_side, has_force_jacobian, jacobian_reads_positions, row_terms
 from ..numerics.quaternion import rotate_by_body_vector
@@ -171,22 +179,26 @@ def element_blocks(code, k, k_end, t, Y, S, Aall, lam, active, with_vel, Ki, Kj,
     else:
         p, flag = force_element_data(S, k, t, 0, u)
         vecs = S.force_vecs
+    idle = code != ROW and force_element_idle(
+        code, k, Aall, body_side(Y, nb, bodies[0]), body_side(Y, nb, bodies[1]), vecs, p, flag
+    )  # its triplets (the pattern's) are zeros
     ncol = 12 if with_vel else 6
     for ps in range(2):
         pb = bodies[ps]
         if pb < 0:
             continue
         for c in range(first, ncol):
-            for side in range(2):
-                _side_state(Y, Aall, nb, bodies[side], r, A, v, side)
-            _perturb(r, A, v, ps, c, H_CS)
-            element_force(code, k, k_end, S.row_kind, lam, active, vecs, p, flag, u, r, A, v, out, scratch)
+            if not idle:
+                for side in range(2):
+                    _side_state(Y, Aall, nb, bodies[side], r, A, v, side)
+                _perturb(r, A, v, ps, c, H_CS)
+                element_force(code, k, k_end, S.row_kind, lam, active, vecs, p, flag, u, r, A, v, out, scratch)
             for side in range(2):
                 b = bodies[side]
                 if b < 0:
                     continue
                 for i in range(6):
-                    val = out[6 * side + i].imag / H_CS
+                    val = 0.0 if idle else out[6 * side + i].imag / H_CS
                     if c < 6:
                         Ki[nK], Kj[nK], Kv[nK] = 6 * b + i, 6 * pb + c, val
                         nK += 1

@@ -10,7 +10,7 @@ import numpy as np
 from .contact_forces import contact
 from .jets import eval_jet
 from .jit import njit
-from .joints import ANGLE, DP2, Side, body_side, point_kinematics, row_terms, wrap_angle
+from .joints import ANGLE, DP2, Side, atan2, body_side, point_kinematics, row_terms, wrap_angle
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 # ----------------------------------------------------------------------------- force elements
@@ -136,6 +136,54 @@ def impact(d: Scalar, ddot: Scalar, k: float, e: float, c_max: float, d_full: fl
 
 
 @njit(cache=True)
+def _unwrapped_stop_angle(vecs: np.ndarray, r: int, q: Scalar) -> Scalar:
+    """The angle q [rad] on the branch nearest to the last one (kept in vecs[r, 3, 0], NaN before
+    the first), which it then becomes."""
+    prev = vecs[r, 3, 0]
+    if prev == prev:
+        q = q + 2.0 * np.pi * np.floor((prev - q.real) / (2.0 * np.pi) + 0.5)
+    vecs[r, 3, 0] = q.real
+    return q
+
+
+@njit(cache=True)
+def _stop_coordinate(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, r: int, linear: bool) -> Scalar:
+    """The value alone of :func:`joint_stop`'s coordinate (the same numbers as row_terms' value): the
+    displacement a_i . (p_j - p_i) [m] (DP2: vecs a_i, s_i, s_j) or the unwrapped angle
+    atan2(y_i . x_j, x_i . x_j) [rad] (ANGLE: vecs x_i, y_i, x_j)."""
+    v0, v1, v2 = _vec(vecs, r, 0), _vec(vecs, r, 1), _vec(vecs, r, 2)
+    if linear:
+        ai = body_mv(A, side_i[0], v0)
+        d = sub(point_kinematics(A, side_j, v2)[0], point_kinematics(A, side_i, v1)[0])
+        return dot(ai, d)
+    xj = body_mv(A, side_j[0], v2)
+    q = atan2(dot(body_mv(A, side_i[0], v1), xj), dot(body_mv(A, side_i[0], v0), xj))
+    return _unwrapped_stop_angle(vecs, r, q)
+
+
+@njit(cache=True)
+def joint_stop_idle(
+    A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, r: int, linear: bool, p: tuple
+) -> bool:
+    """Whether :func:`joint_stop` adds nothing at this state nor near it (so its Jacobians are zero): no
+    viscous damping and the coordinate inside its limits (always for a rigid stop's infinite ones)."""
+    if p[6] != 0.0:
+        return False
+    if p[0] == -np.inf and p[1] == np.inf:
+        return True
+    q = _stop_coordinate(A, side_i, side_j, vecs, r, linear).real
+    return p[0] <= q <= p[1]
+
+
+@njit(cache=True)
+def force_element_idle(code: int, k: int, A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, p: tuple,
+                       flag: int) -> bool:  # fmt: skip
+    """Whether force element k (kernel ``code``) adds nothing at this state nor near it: a joint stop
+    that is idle (:func:`joint_stop_idle`); the complex-step Jacobians skip its evaluations."""
+    return code == JOINT_STOP and joint_stop_idle(A, side_i, side_j, vecs, k, flag == 1, p)
+
+
+@njit(cache=True)
 def joint_stop(
     Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, r: int, linear: bool, p: tuple
 ) -> tuple[Scalar, Scalar]:
@@ -144,13 +192,13 @@ def joint_stop(
     vecs[r, 3, 0], NaN before the first, and consecutive evaluations must turn less than pi
     apart) or the displacement (DP2 row, ``linear``) measured by the vectors vecs[r];
     p = (lower, upper, k, e, c_max, d_full, c_viscous). Adds the generalized force to Q;
-    returns (potential [J], non-conservative power [W])."""
+    returns (potential [J], non-conservative power [W]). Nothing to do (no damping, the coordinate
+    inside its limits, none for a rigid stop): only the coordinate's value is evaluated."""
+    if joint_stop_idle(A, side_i, side_j, vecs, r, linear, p):
+        return 0.0 * Q[0], 0.0 * Q[0]
     q, lin_i, ang_i, lin_j, ang_j, _, rate = row_terms(DP2 if linear else ANGLE, vecs, r, A, side_i, side_j)
     if not linear:
-        prev = vecs[r, 3, 0]
-        if prev == prev:
-            q = q + 2.0 * np.pi * np.floor((prev - q.real) / (2.0 * np.pi) + 0.5)
-        vecs[r, 3, 0] = q.real
+        q = _unwrapped_stop_angle(vecs, r, q)
     effort = -p[6] * rate
     V = 0.0 * q
     P = effort * rate
