@@ -191,3 +191,24 @@ def test_maker_refuses_bad_sides(App, drop):
         makers.make_contact(drop["doc"], drop["ball"], drop["plate"], "", "Top")
     with pytest.raises(CadError, match="unknown property Bounce"):
         makers.make_contact(drop["doc"], drop["ball"], drop["plate"], Bounce=1)
+
+
+def test_drop_test_example_rebounds_to_e_2_h(App, tmp_path):
+    """examples/make_drop_test_fcstd.py's document (the shipped drop_test.FCStd's generator) read from
+    its file: the ball's first apex at e^2 h above the plate within 0.5 %."""
+    import os
+    import subprocess
+    import sys
+
+    from MBDWorkbench.cad.document_model import model_from_document_file
+
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = str(tmp_path / "drop_test.FCStd")
+    subprocess.run([sys.executable, os.path.join(repo, "examples", "make_drop_test_fcstd.py"), out], check=True)
+    model = model_from_document_file(out)
+    assert [(c.shape_a.type, c.shape_b.type) for c in model.contacts] == [("sphere", "plane")]
+    res = simulate(model, t_end=0.3, accuracy=False)
+    assert res.status == "completed", res.warnings
+    bottom = res.position("Ball_body")[:, 2] - 0.02
+    after = res.t > math.sqrt(2 * 0.1 / G)
+    assert bottom[after].max() == pytest.approx(0.7**2 * 0.1, rel=5e-3)

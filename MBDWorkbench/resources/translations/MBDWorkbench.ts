@@ -26,6 +26,21 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="131" />
+      <source>(pick a face or a body)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="124" />
+      <source>(pick the bodies)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="130" />
+      <source>(solid)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/model_commands.py" line="129" />
       <source>. Select one element (joint to the ground) or two elements on two parts.</source>
       <translation type="unfinished" />
@@ -38,6 +53,11 @@ Replace them?</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="24" />
       <source>Absolute tolerance</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="52" />
+      <source>All pairs among these bodies</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -166,6 +186,11 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="54" />
+      <source>Every pair of the picked bodies, except pairs joined by a joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="133" />
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="173" />
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="169" />
@@ -234,8 +259,8 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="382" />
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="390" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="394" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="402" />
       <source>Import assembly joints</source>
       <translation type="unfinished" />
     </message>
@@ -385,6 +410,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="90" />
+      <source>Pick a face or a body on each of two parts (for all pairs: every body) in the 3D view or the tree.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/panels/body.py" line="57" />
       <source>Pick a part (any face, edge or the object in the tree).</source>
       <translation type="unfinished" />
@@ -496,6 +526,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="60" />
+      <source>Side %d</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="121" />
       <source>Simulating %s ...</source>
       <translation type="unfinished" />
@@ -555,6 +590,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="80" />
+      <source>Stiffness 0: Hertz from the materials. mu kinetic below 0: equal to mu static. Deflection: the mesh of a solid that is not a plane, sphere, box or cylinder.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="115" />
       <source>Study folder</source>
       <translation type="unfinished" />
@@ -600,7 +640,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="383" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="395" />
       <source>This document has no Assembly (FreeCAD 1.0 Assembly workbench).</source>
       <translation type="unfinished" />
     </message>
@@ -1141,6 +1181,19 @@ Drivers in conflict:
     </message>
   </context>
   <context>
+    <name>MBD_Contact</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="327" />
+      <source>Contact</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="328" />
+      <source>Contact between two bodies or two picked faces, or all pairs among bodies (a drop test, a cam)</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
     <name>MBD_Driver</name>
     <message>
       <location filename="../../../MBDWorkbench/commands/model_commands.py" line="197" />
@@ -1169,12 +1222,12 @@ Drivers in conflict:
   <context>
     <name>MBD_ExportJSON</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="347" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="359" />
       <source>Export JSON model</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="348" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="360" />
       <source>Write the model as a JSON file for the command-line solver</source>
       <translation type="unfinished" />
     </message>
@@ -1221,12 +1274,12 @@ Drivers in conflict:
   <context>
     <name>MBD_ImportAssembly</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="367" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="379" />
       <source>Create bodies and joints from a FreeCAD 1.0 Assembly (%s, planar Distance, Grounded)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="366" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="378" />
       <source>Import assembly joints</source>
       <translation type="unfinished" />
     </message>
@@ -1253,7 +1306,7 @@ Drivers in conflict:
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/__init__.py" line="58" />
-      <source>Drivers, spring-dampers, forces</source>
+      <source>Drivers, spring-dampers, forces, contacts</source>
       <translation type="unfinished" />
     </message>
   </context>
