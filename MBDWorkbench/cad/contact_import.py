@@ -207,9 +207,10 @@ def side_shape(body_obj, face: str, model_body: Body, deflection_mm: float, what
 def check_supported(shape: dict, where: str, what: str) -> None:
     """CadError naming the part and face when the solver does not handle ``shape``'s kind."""
     if shape["type"] not in SHAPE_FIELDS:
+        handled = ", ".join(SHAPE_FIELDS)
         raise CadError(
             "%s: %s gives a %s contact shape, which this version of the solver does not handle yet (it handles "
-            "%s): pick a plane, sphere or box face instead" % (what, where, shape["type"], ", ".join(SHAPE_FIELDS))
+            "%s): pick a plane or sphere face, or a box-shaped part" % (what, where, shape["type"], handled)
         )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..common import qt_modules, record_set, translate
+from ..common import QT_TRANSLATE_NOOP, qt_modules, record_set, translate
 from .base import NumberField, TaskPanel, ensure_simulation, make, read_value, write_value
 
 if TYPE_CHECKING:
@@ -14,20 +14,22 @@ if TYPE_CHECKING:
 
 # (property, panel label, unit of the number field, Qt object name)
 NUMBERS = (
-    ("Stiffness", "Stiffness", "N/m^n", "stiffness"),
-    ("Exponent", "Exponent n", "", "exponent"),
-    ("Restitution", "Restitution e", "", "restitution"),
-    ("StaticFriction", "mu static", "", "mu_s"),
-    ("KineticFriction", "mu kinetic", "", "mu_k"),
-    ("SlipSpeed", "Slip speed", "mm/s", "slip_speed"),
-    ("PenetrationTolerance", "Overlap tol.", "mm", "penetration_tol"),
-    ("Deflection", "Deflection", "mm", "deflection"),
+    ("Stiffness", QT_TRANSLATE_NOOP("MBD", "Stiffness"), "N/m^n", "stiffness"),
+    ("Exponent", QT_TRANSLATE_NOOP("MBD", "Exponent n"), "", "exponent"),
+    ("Restitution", QT_TRANSLATE_NOOP("MBD", "Restitution e"), "", "restitution"),
+    ("StaticFriction", QT_TRANSLATE_NOOP("MBD", "mu static"), "", "mu_s"),
+    ("KineticFriction", QT_TRANSLATE_NOOP("MBD", "mu kinetic"), "", "mu_k"),
+    ("SlipSpeed", QT_TRANSLATE_NOOP("MBD", "Slip speed"), "mm/s", "slip_speed"),
+    ("PenetrationTolerance", QT_TRANSLATE_NOOP("MBD", "Overlap tol."), "mm", "penetration_tol"),
+    ("Deflection", QT_TRANSLATE_NOOP("MBD", "Deflection"), "mm", "deflection"),
 )
-DEFAULTS = {"Stiffness": 0.0, "Exponent": 1.5, "Restitution": 0.8, "StaticFriction": 0.0, "KineticFriction": -1.0}
-DEFAULTS.update({"SlipSpeed": 1.0, "PenetrationTolerance": 1e-3, "Deflection": 0.1})
 ROW_ORDER = ("Stiffness", "Exponent", "Material1", "Material2", "Restitution", "Law", "StaticFriction")
 ROW_ORDER += ("KineticFriction", "SlipSpeed", "PenetrationTolerance", "Deflection")
-CHOICES = (("Material1", "Material 1", "material1"), ("Material2", "Material 2", "material2"), ("Law", "Law", "law"))
+CHOICES = (
+    ("Material1", QT_TRANSLATE_NOOP("MBD", "Material 1"), "material1"),
+    ("Material2", QT_TRANSLATE_NOOP("MBD", "Material 2"), "material2"),
+    ("Law", QT_TRANSLATE_NOOP("MBD", "Law"), "law"),
+)
 
 
 def face_of(sub: str) -> str:
@@ -62,7 +64,7 @@ class ContactPanel(TaskPanel):
         rows = {}
         self.numbers = {}
         for prop, text, unit, name in NUMBERS:
-            value = read_value(contact, prop, unit) if contact is not None else DEFAULTS[prop]
+            value = read_value(contact, prop, unit) if contact is not None else specs[prop][4]  # the property default
             self.numbers[prop] = NumberField(name, value, unit)
             self.numbers[prop].widget.setToolTip(specs[prop][3])
             rows[prop] = (text, self.numbers[prop].widget)

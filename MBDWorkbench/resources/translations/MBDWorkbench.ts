@@ -26,17 +26,17 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="131" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="133" />
       <source>(pick a face or a body)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="124" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="126" />
       <source>(pick the bodies)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="130" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="132" />
       <source>(solid)</source>
       <translation type="unfinished" />
     </message>
@@ -56,7 +56,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="52" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="54" />
       <source>All pairs among these bodies</source>
       <translation type="unfinished" />
     </message>
@@ -146,6 +146,11 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="24" />
+      <source>Deflection</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/panels/body.py" line="48" />
       <source>Density</source>
       <translation type="unfinished" />
@@ -186,8 +191,13 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="54" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="56" />
       <source>Every pair of the picked bodies, except pairs joined by a joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="18" />
+      <source>Exponent n</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -291,6 +301,11 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="31" />
+      <source>Law</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="133" />
       <source>Load cases to analyse:</source>
       <translation type="unfinished" />
@@ -323,6 +338,16 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/body.py" line="47" />
       <source>Material</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="29" />
+      <source>Material 1</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="30" />
+      <source>Material 2</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -381,6 +406,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="23" />
+      <source>Overlap tol.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="108" />
       <source>Parameter</source>
       <translation type="unfinished" />
@@ -410,7 +440,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="90" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="92" />
       <source>Pick a face or a body on each of two parts (for all pairs: every body) in the 3D view or the tree.</source>
       <translation type="unfinished" />
     </message>
@@ -475,6 +505,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="19" />
+      <source>Restitution e</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/joint_panel.py" line="46" />
       <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="48" />
       <source>Reverse the z axis</source>
@@ -526,7 +561,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="60" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="62" />
       <source>Side %d</source>
       <translation type="unfinished" />
     </message>
@@ -543,6 +578,11 @@ z axis (%.4f, %.4f, %.4f)</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/model_commands.py" line="64" />
       <source>Simulation</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="22" />
+      <source>Slip speed</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -585,12 +625,13 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="17" />
       <location filename="../../../MBDWorkbench/commands/panels/spring.py" line="47" />
       <source>Stiffness</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="80" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="82" />
       <source>Stiffness 0: Hertz from the materials. mu kinetic below 0: equal to mu static. Deflection: the mesh of a solid that is not a plane, sphere, box or cylinder.</source>
       <translation type="unfinished" />
     </message>
@@ -713,6 +754,16 @@ Drivers in conflict:
     <message>
       <location filename="../../../MBDWorkbench/commands/study_panel.py" line="118" />
       <source>local (worker processes on this computer)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="21" />
+      <source>mu kinetic</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="20" />
+      <source>mu static</source>
       <translation type="unfinished" />
     </message>
     <message>
