@@ -161,6 +161,27 @@ def face_index(shape, face: str, part: str, what: str) -> int:
     return int(m.group(1)) - 1
 
 
+def face_in_part(root: App.DocumentObject, sub: str, part: App.DocumentObject) -> str:
+    """The name in ``part``'s global shape of the face picked as (``root``, ``sub``) ('' when the
+    pick is not a face): a face of a child of a container (App::Part, PartDesign Body) is found in
+    the container's shape by its centre of mass and area. CadError when it is not there."""
+    face = sub.rsplit(".", 1)[-1]
+    if not re.fullmatch(r"Face\d+", face):
+        return ""
+    import Part
+
+    parents = list(getattr(root, "Parents", None) or [])  # root inside a container: picked in the tree
+    top, path = parents[0] if parents else (root, "")
+    picked = Part.getShape(top, path + sub, needSubElement=True)  # global placement applied
+    shape = global_shape(part)[0]
+    scale = max(shape.BoundBox.DiagonalLength, 1.0)
+    for k, candidate in enumerate(shape.Faces):
+        near = (candidate.CenterOfMass - picked.CenterOfMass).Length <= 1e-9 * scale
+        if near and abs(candidate.Area - picked.Area) <= 1e-9 * max(picked.Area, 1.0):
+            return "Face%d" % (k + 1)
+    raise CadError("the picked %s is not a face of part '%s'" % (face, part.Label))
+
+
 def face_shape(shape, face: str, part: str, frame: BodyFrame, deflection_mm: float, what: str) -> tuple[dict, str]:
     """(shape dict, what it is made of) of one picked face: its plane, sphere or cylinder, else
     the part's whole solid as a mesh."""

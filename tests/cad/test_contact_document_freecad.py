@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from MBDWorkbench.cad import makers
-from MBDWorkbench.cad.contact_import import BodyFrame, side_shape
+from MBDWorkbench.cad.contact_import import BodyFrame, face_in_part, side_shape
 from MBDWorkbench.cad.contact_objects import contact_sides
 from MBDWorkbench.cad.document_model import document_model
 from MBDWorkbench.cad.errors import CadError
@@ -223,3 +223,28 @@ def test_a_pair_the_solver_does_not_handle_names_the_contact(drop):
     makers.make_contact(drop["doc"], bodies=[drop["ball"], drop["plate"]], label="All")
     with pytest.raises(CadError, match=r"^contact 'All: ball-plate' \(Body2/Face2\): sphere-box is not handled"):
         document_model(drop["doc"])
+
+
+def test_a_face_picked_in_a_container_is_named_in_the_container_shape(App, doc):
+    """A body made of an App::Part holding two boxes (the container moved and turned): the top
+    face of the second box, picked through the container, is found in the container's shape and
+    read as that face's plane (global z = 30 + 10 mm, normal +z turned into the body frame)."""
+    holder = doc.addObject("App::Part", "Holder")
+    base = box(App, doc, "Base", (40, 40, 10), (0, 0, 0))
+    block = box(App, doc, "Block", (10, 10, 20), (5, 5, 10))
+    holder.addObject(base)
+    holder.addObject(block)
+    holder.Placement = App.Placement(App.Vector(100, 0, 10), App.Rotation(App.Vector(0, 0, 1), 30))
+    doc.recompute()
+    makers.make_simulation(doc, AllowFreeFlight=True)
+    body = makers.make_body(doc, holder, label="holder")
+    top = next(f"Face{k + 1}" for k, f in enumerate(block.Shape.Faces) if f.CenterOfMass.z > 29.999)
+    name = face_in_part(holder, "Block." + top, holder)
+    assert name != top  # the container's faces come after Base's six
+    assert face_in_part(base, "Face6", base) == "Face6" and face_in_part(holder, "Block.Edge1", holder) == ""
+    model_body = document_model(doc)[0].body("holder")
+    plane, _ = side_shape(body, name, model_body, 0.1, "c")
+    frame = BodyFrame(model_body)
+    np.testing.assert_allclose(frame.rotation @ plane["normal"], [0, 0, 1], atol=1e-12)
+    global_point = frame.rotation @ plane["point"] + frame.origin_mm * 1e-3
+    assert global_point[2] == pytest.approx(0.040, abs=1e-12)

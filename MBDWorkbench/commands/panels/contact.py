@@ -32,12 +32,6 @@ CHOICES = (
 )
 
 
-def face_of(sub: str) -> str:
-    """The face name ending a pick's subname ('Body.Pad.Face6' -> 'Face6'), else ''."""
-    last = sub.rsplit(".", 1)[-1]
-    return last if last.startswith("Face") and last[4:].isdigit() else ""
-
-
 class ContactPanel(TaskPanel):
     """Create or edit a Contact: its sides (or the bodies of all pairs) and its law."""
 
@@ -104,6 +98,7 @@ class ContactPanel(TaskPanel):
 
     def picked(self, root: App.DocumentObject, sub: str) -> None:
         """A pick: a body (or a part) for all pairs; else a side, a face when one was picked."""
+        from ...cad.contact_import import face_in_part
         from ...cad.objects import find_objects, mbd_type
         from ...cad.picking import pick_part
 
@@ -113,7 +108,12 @@ class ContactPanel(TaskPanel):
             return
         else:
             known = [b.Part for b in find_objects(self.doc, "Body") if b.Part is not None]
-            part, face = pick_part(root, sub, known), face_of(sub)
+            part = pick_part(root, sub, known)
+            try:
+                face = face_in_part(root, sub, part) if part is not None else ""
+            except Exception as exc:
+                self.show_error(str(exc))
+                return
         if part is None:
             return
         if part not in self.bodies:
