@@ -248,3 +248,24 @@ def test_a_face_picked_in_a_container_is_named_in_the_container_shape(App, doc):
     np.testing.assert_allclose(frame.rotation @ plane["normal"], [0, 0, 1], atol=1e-12)
     global_point = frame.rotation @ plane["point"] + frame.origin_mm * 1e-3
     assert global_point[2] == pytest.approx(0.040, abs=1e-12)
+
+
+def test_shipped_drop_test_is_read_without_being_modified(App):
+    """examples/drop_test.FCStd read as the CLI does (opened, read, closed): the file's bytes are
+    unchanged and no document is left open; its one pair is the ball's sphere on the top face."""
+    import hashlib
+    import os
+
+    from MBDWorkbench.cad.document_model import model_from_document_file
+
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "drop_test.FCStd")
+    with open(path, "rb") as f:
+        before = hashlib.sha256(f.read()).hexdigest()
+    open_before = set(App.listDocuments())
+    model = model_from_document_file(path)
+    with open(path, "rb") as f:
+        assert hashlib.sha256(f.read()).hexdigest() == before
+    assert set(App.listDocuments()) == open_before
+    (pair,) = model.contacts
+    assert (pair.shape_a.type, pair.shape_a.radius, pair.shape_b.type) == ("sphere", pytest.approx(0.02), "plane")
+    assert (pair.restitution, pair.law, pair.mu_s) == (0.7, "restitution", 0.3)
