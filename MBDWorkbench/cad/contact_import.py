@@ -247,10 +247,10 @@ def law_fields(obj: App.DocumentObject) -> dict:
         "material_a": str(obj.Material1),
         "material_b": str(obj.Material2),
     }
-    if float(obj.Stiffness) > 0:
+    if float(obj.Stiffness) != 0:  # 0: Hertz (a PropertyPrecision: FreeCAD keeps it >= 0)
         fields["stiffness"] = float(obj.Stiffness)
         fields["exponent"] = float(obj.Exponent)
-    if float(obj.KineticFriction) >= 0:
+    if not float(obj.KineticFriction) < 0:  # negative: mu_s; NaN is refused by the model check
         fields["mu_k"] = float(obj.KineticFriction)
     return fields
 

@@ -269,3 +269,21 @@ def test_shipped_drop_test_is_read_without_being_modified(App):
     (pair,) = model.contacts
     assert (pair.shape_a.type, pair.shape_a.radius, pair.shape_b.type) == ("sphere", pytest.approx(0.02), "plane")
     assert (pair.restitution, pair.law, pair.mu_s) == (0.7, "restitution", 0.3)
+
+
+@pytest.mark.parametrize(
+    "values, field",
+    [
+        ({"Stiffness": 1e9, "Exponent": 5.0}, "Exponent"),
+        ({"KineticFriction": math.nan}, "KineticFriction"),
+        ({"Restitution": 0.0}, "Restitution"),
+    ],
+)
+def test_a_bad_law_value_names_the_property(drop, values, field):
+    """A NaN mu_k is not read as "equal to mu_s" (a negative one); it, an exponent out of [1, 3]
+    and a restitution outside (0, 1] are refused naming the contact and the property. (Stiffness is
+    a PropertyPrecision, which FreeCAD keeps >= 0.)"""
+    for prop, value in values.items():
+        setattr(drop["contact"], prop, value)
+    with pytest.raises(CadError, match=r"^contact 'Contact' \(%s\): " % field):
+        document_model(drop["doc"])
