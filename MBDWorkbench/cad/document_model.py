@@ -14,6 +14,7 @@ The document's Multibody Dynamics objects (see :mod:`objects`) are read as follo
 * ForceElement (any other force type of catalog.FORCES): its fields read kind by kind from
   the properties its record gave it (:func:`force_fields.field_unit`: points and lengths in mm,
   angles in deg, other numbers and profiles in SI).
+* Contact: its pairs, shapes read from the parts' solids or faces (:mod:`.contact_import`).
 * Simulation: settings and gravity [mm/s^2].
 
 Bad input raises :class:`CadError` naming the object (the label) and its property; the
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING
 from ..solver.model.catalog import BODY_KINDS, FORCES, JOINT_KINDS, JOINTS, NUMBER_KINDS
 from .archive import check_document_file
 from .assembly_import import assembly_label, import_warnings, joint_source, sync_assemblies
+from .contact_import import contact_message, contact_pairs
 from .errors import CadError
 from .force_fields import COMPONENTS, driver_unit, field_unit, optional, property_name
 from .joint_friction import friction_fields
@@ -414,7 +416,7 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
     sim, objs = _elements(doc, simulation)
     _check_proxies(([sim] if sim is not None else []) + objs)
     sim_label = sim.Label if sim is not None else doc.Label
-    kinds = ("Body", "Joint", "Driver", "SpringDamper", "Force", "ForceElement")
+    kinds = ("Body", "Joint", "Driver", "SpringDamper", "Force", "ForceElement", "Contact")
     by_type = {k: [o for o in objs if mbd_type(o) == k] for k in kinds}
     if not by_type["Body"]:
         raise CadError("simulation '%s' has no bodies: select a part and use 'Body'" % sim_label)
@@ -428,6 +430,7 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
     forces = [_spring(o, names, body_names, joint_names) for o in by_type["SpringDamper"]]
     forces += [_force(o, names, body_names) for o in by_type["Force"]]
     forces += [_force_element(o, names, body_names, joint_names) for o in by_type["ForceElement"]]
+    contacts = contact_pairs(by_type["Contact"], names, body_names, poses)
     _check_grounded(sim, bodies, joints, forces)
     settings, gravity = _settings(sim)
     model = Model(
@@ -436,6 +439,7 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
         joints=joints,
         forces=forces,
         drivers=drivers,
+        contacts=contacts,
         gravity=gravity,
         settings=settings,
         description="from FreeCAD document %s" % doc.Label,
@@ -503,7 +507,9 @@ _FIELD_PROPERTIES = {
 def _document_message(exc, model, names, doc, sim) -> str:
     """A model validation error (JSON path) restated for the document: the object's label
     and the field, e.g. "joint 'Pivot' (frame.z_axis): ..."."""
-    m = re.match(r"(bodies|joints|forces|drivers)\[(\d+)\]\.?(.*)", exc.path or "")
+    m = re.match(r"(bodies|joints|forces|drivers|contacts)\[(\d+)\]\.?(.*)", exc.path or "")
+    if m and m.group(1) == "contacts":
+        return contact_message(model.contacts[int(m.group(2))].name, exc)
     if m:
         element = getattr(model, m.group(1))[int(m.group(2))]
         names_to_objects = {v: k for k, v in names.items()}

@@ -20,6 +20,7 @@ from ..solver.model.catalog import (
     joints_driven_by,
 )
 from . import gui_hooks
+from .contact_objects import ContactProxy
 from .errors import CadError
 from .force_fields import generic_force_types, set_field
 from .mass_properties import mass_properties
@@ -39,7 +40,7 @@ def _new(
 ) -> App.DocumentObject:
     """A new object of MbdType ``kind`` with its proxy, in ``simulation`` (default: the document's)."""
     obj = doc.addObject(group_type, name)
-    PROXIES[kind](obj)
+    (ContactProxy if kind == "Contact" else PROXIES[kind])(obj)
     gui_hooks.call_hook("created", obj)
     if kind != "Simulation":
         sim = simulation if simulation is not None else find_simulation(doc)
@@ -304,4 +305,51 @@ def make_force_element(
     for spec in record.fields:
         if spec.name in values:
             set_field(obj, spec, values[spec.name])
+    return obj
+
+
+def _contact_side(body: App.DocumentObject | None, face: str, what: str) -> None:
+    if body is None or mbd_type(body) != "Body":
+        raise CadError("%s: each side needs a Multibody Dynamics body, got %s" % (what, body.Label if body else "none"))
+    if face and not (face.startswith("Face") and face[4:].isdigit()):
+        raise CadError("%s: '%s' is not a face name (Face1, Face2, ...)" % (what, face))
+
+
+def make_contact(
+    doc: App.Document,
+    body1: App.DocumentObject | None = None,
+    body2: App.DocumentObject | None = None,
+    face1: str = "",
+    face2: str = "",
+    bodies: Sequence[App.DocumentObject] = (),
+    label: str | None = None,
+    simulation: App.DocumentObject | None = None,
+    **law: Any,
+) -> App.DocumentObject:
+    """A Contact between ``body1`` and ``body2`` (faces ``face1``/``face2`` of their parts, e.g.
+    "Face6"; "": the whole solid), or with ``bodies`` every pair among them not joined directly
+    by a joint. ``law`` sets the law's properties (Restitution=0.8, StaticFriction=0.3, ...).
+    Raises CadError (document unchanged) on bad input."""
+    what = "contact '%s'" % (label or "Contact")
+    if bodies:
+        if len(bodies) < 2:
+            raise CadError("%s: 'all pairs' needs at least two bodies" % what)
+        for body in bodies:
+            _contact_side(body, "", what)
+    else:
+        _contact_side(body1, face1, what)
+        _contact_side(body2, face2, what)
+        if body1 == body2:
+            raise CadError("%s: both sides are body '%s'" % (what, body1.Label))
+    unknown = sorted(set(law) - {spec[1] for spec in ContactProxy.properties(None)})
+    if unknown:
+        raise CadError("%s: unknown propert%s %s" % (what, "ies" if len(unknown) > 1 else "y", ", ".join(unknown)))
+    obj = _new(doc, "Contact", "Contact", simulation)
+    obj.Label = label or "Contact"
+    if bodies:
+        obj.AllPairs, obj.Bodies = True, list(bodies)
+    else:
+        obj.Body1, obj.Body2, obj.Face1, obj.Face2 = body1, body2, face1, face2
+    for key, value in law.items():
+        setattr(obj, key, value)
     return obj

@@ -46,7 +46,7 @@ from .time_steps import OLD_NAMES, migrated_steps, step_properties
 if TYPE_CHECKING:
     import FreeCAD as App
 
-MBD_TYPES = ("Simulation", "Body", "Joint", "Driver", "SpringDamper", "Force", "ForceElement")
+MBD_TYPES = ("Simulation", "Body", "Joint", "Driver", "SpringDamper", "Force", "ForceElement", "Contact")
 DEFAULT_INTEGRATOR = "rk4"
 
 # Densities [kg/m^3] offered by the Body's material picker ("Custom": keep Density).
@@ -635,6 +635,7 @@ class ForceElementProxy(_Proxy):
                 _add(obj, *spec)
 
 
+BaseProxy = _Proxy  # the base of proxies defined in other modules (contact_objects.ContactProxy)
 PROXIES = {
     cls.Type: cls
     for cls in (SimulationProxy, BodyProxy, JointProxy, DriverProxy, SpringDamperProxy, ForceProxy, ForceElementProxy)

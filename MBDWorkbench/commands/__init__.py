@@ -55,8 +55,8 @@ GROUPS = {
     ),
     "MBD_LoadGroup": (
         QT_TRANSLATE_NOOP("MBD_LoadGroup", "Drivers and loads"),
-        QT_TRANSLATE_NOOP("MBD_LoadGroup", "Drivers, spring-dampers, forces"),
-        ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", *FORCE_COMMANDS),
+        QT_TRANSLATE_NOOP("MBD_LoadGroup", "Drivers, spring-dampers, forces, contacts"),
+        ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", *FORCE_COMMANDS, "MBD_Contact"),
     ),
     "MBD_ToolsGroup": (
         QT_TRANSLATE_NOOP("MBD_ToolsGroup", "Tools"),
@@ -88,7 +88,10 @@ TOOLBARS = (
 MENUS = (
     (("&Multibody Dynamics",), ("MBD_Simulation", "MBD_Body", "MBD_GroundedBody")),
     (("&Multibody Dynamics", "Joints"), JOINT_COMMANDS + ("Separator", "MBD_EditJointFrame", "MBD_ImportAssembly")),
-    (("&Multibody Dynamics",), ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", *FORCE_COMMANDS, "Separator")),
+    (
+        ("&Multibody Dynamics",),
+        ("MBD_Driver", "MBD_SpringDamper", "MBD_Force", *FORCE_COMMANDS, "MBD_Contact", "Separator"),
+    ),
     (("&Multibody Dynamics",), ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_Report", "Separator")),
     (("&Multibody Dynamics",), ("MBD_FemCheck", "MBD_ParameterStudy", "MBD_ExportJSON")),
     (("&Help",), ("MBD_About",)),
@@ -104,7 +107,7 @@ COMMANDS = tuple(
 # Commands offered in the tree's context menu, per kind of selected object
 CONTEXT_COMMANDS = {
     "Simulation": ("MBD_Check", "MBD_Solve", "MBD_Animate", "MBD_Plot", "MBD_Report"),
-    "Body": ("MBD_Force", "MBD_SpringDamper", *force_commands(BODY_KINDS)),
+    "Body": ("MBD_Force", "MBD_SpringDamper", *force_commands(BODY_KINDS), "MBD_Contact"),
     "Joint": ("MBD_EditJointFrame", "MBD_Driver", "MBD_SpringDamper", *force_commands(JOINT_KINDS)),
 }
 
@@ -126,6 +129,7 @@ def _command_classes() -> dict:
     from .fem_command import FemCheckCommand
     from .model_commands import (
         BodyCommand,
+        ContactCommand,
         DriverCommand,
         EditJointFrameCommand,
         ExportJsonCommand,
@@ -151,6 +155,7 @@ def _command_classes() -> dict:
         "MBD_Driver": DriverCommand,
         "MBD_SpringDamper": SpringDamperCommand,
         "MBD_Force": ForceCommand,
+        "MBD_Contact": ContactCommand,
         "MBD_EditJointFrame": EditJointFrameCommand,
         "MBD_ImportAssembly": ImportAssemblyCommand,
         "MBD_Check": CheckCommand,

@@ -323,6 +323,18 @@ class ForceCommand(Command):
         run_guarded("Create force", doc, create)
 
 
+class ContactCommand(Command):
+    MENU = QT_TRANSLATE_NOOP("MBD_Contact", "Contact")
+    TIP = QT_TRANSLATE_NOOP(
+        "MBD_Contact", "Contact between two bodies or two picked faces, or all pairs among bodies (a drop test, a cam)"
+    )
+    ICON = "contact"
+
+    def Activated(self) -> None:
+        doc = active_document()
+        task_panels.show(task_panels.ContactPanel(doc, None, tuple(selected_picks())))
+
+
 def make_force_command(ftype: str) -> type:
     """The command class creating a force element of catalogue type ``ftype`` through its task
     panel (text from the record; icon ``force_<name>.svg``, else the generic force or torque

@@ -20,6 +20,7 @@ from . import view_providers
 from .common import show_task_panel
 from .panels.base import TaskPanel, close_dialogs, forget_open_panel, open_panel, parse_number, read_value, write_value
 from .panels.body import BodyPanel
+from .panels.contact import ContactPanel
 from .panels.force_element import ForceElementPanel
 from .panels.joint import JointPanel
 from .panels.profiles import DriverPanel, ForcePanel
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BodyPanel",
+    "ContactPanel",
     "DriverPanel",
     "ForceElementPanel",
     "ForcePanel",
@@ -66,6 +68,8 @@ def panel_for(obj: App.DocumentObject) -> TaskPanel | None:
         return ForceElementPanel(obj.Document, obj.ForceType, obj)
     if kind == "SpringDamper":
         return SpringPanel(obj.Document, obj)
+    if kind == "Contact":
+        return ContactPanel(obj.Document, obj)
     if kind == "Simulation":
         return SimulationPanel(obj.Document, obj)
     return None

@@ -26,6 +26,7 @@ ICONS = {
     "Driver": "driver",
     "SpringDamper": "spring",
     "Force": "force",
+    "Contact": "contact",
 }
 AXIS_COLORS = ((0.9, 0.1, 0.1), (0.1, 0.75, 0.1), (0.1, 0.3, 0.95))  # x red, y green, z blue
 ICON_PROPERTIES = ("JointType", "Grounded", "Kind", "ForceType")  # properties that choose the tree icon

@@ -125,7 +125,7 @@ def test_shipped_example_joints_follow_their_parts(App, name):
     doc = App.openDocument(os.path.join(REPO, "examples", name))
     try:
         joints = find_objects(doc, "Joint")
-        assert joints
+        assert joints or find_objects(doc, "Contact")  # the drop test has contacts only
         for joint in joints:
             source = str(getattr(joint, "Reference1", "") or "")
             if source.startswith("assembly joint "):

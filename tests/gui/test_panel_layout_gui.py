@@ -23,6 +23,7 @@ MACROS = Path(__file__).resolve().parent / "macros"
 PANELS = [
     "animate",
     "body",
+    "contact",
     "driver",
     "force",
     "force_element",

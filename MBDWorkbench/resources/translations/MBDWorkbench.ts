@@ -9,7 +9,7 @@
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="228" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="227" />
       <source>%s already holds %s.
 Replace them?</source>
       <translation type="unfinished" />
@@ -31,6 +31,21 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="133" />
+      <source>(pick a face or a body)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="126" />
+      <source>(pick the bodies)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="132" />
+      <source>(solid)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/model_commands.py" line="129" />
       <source>. Select one element (joint to the ground) or two elements on two parts.</source>
       <translation type="unfinished" />
@@ -43,6 +58,11 @@ Replace them?</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="25" />
       <source>Absolute tolerance</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="48" />
+      <source>All pairs among these bodies</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -136,6 +156,11 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="24" />
+      <source>Deflection</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/panels/body.py" line="48" />
       <source>Density</source>
       <translation type="unfinished" />
@@ -181,6 +206,16 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="50" />
+      <source>Every pair of the picked bodies, except pairs joined by a joint</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="18" />
+      <source>Exponent n</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="133" />
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="173" />
       <location filename="../../../MBDWorkbench/commands/fem_command.py" line="169" />
@@ -219,7 +254,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="104" />
+      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="101" />
       <source>Friction</source>
       <translation type="unfinished" />
     </message>
@@ -249,8 +284,8 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="382" />
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="390" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="394" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="402" />
       <source>Import assembly joints</source>
       <translation type="unfinished" />
     </message>
@@ -278,6 +313,11 @@ Replace them?</source>
       <location filename="../../../MBDWorkbench/commands/panels/profiles.py" line="202" />
       <location filename="../../../MBDWorkbench/commands/panels/spring.py" line="39" />
       <source>Kind</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="31" />
+      <source>Law</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -321,10 +361,20 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="29" />
+      <source>Material 1</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="30" />
+      <source>Material 2</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/preferences.py" line="82" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="227" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="270" />
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="266" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="226" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="269" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="265" />
       <source>Motion-study report</source>
       <translation type="unfinished" />
     </message>
@@ -365,7 +415,7 @@ z axis (%.3f, %.3f, %.3f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="186" />
+      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="183" />
       <source>Origin (%.4g, %.4g, %.4g) mm
 z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
@@ -373,6 +423,11 @@ z axis (%.4f, %.4f, %.4f)</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="22" />
       <source>Output step</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="23" />
+      <source>Overlap tol.</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -402,6 +457,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <location filename="../../../MBDWorkbench/commands/free_body.py" line="168" />
       <location filename="../../../MBDWorkbench/commands/free_body.py" line="291" />
       <source>Pick a body to see the loads on it.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="86" />
+      <source>Pick a face or a body on each of two parts (for all pairs: every body) in the 3D view or the tree.</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -465,6 +525,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="19" />
+      <source>Restitution e</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/joint_panel.py" line="46" />
       <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="48" />
       <source>Reverse the z axis</source>
@@ -516,6 +581,11 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="56" />
+      <source>Side %d</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="121" />
       <source>Simulating %s ...</source>
       <translation type="unfinished" />
@@ -528,6 +598,11 @@ z axis (%.4f, %.4f, %.4f)</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/model_commands.py" line="64" />
       <source>Simulation</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="22" />
+      <source>Slip speed</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -570,8 +645,14 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="17" />
       <location filename="../../../MBDWorkbench/commands/panels/spring.py" line="47" />
       <source>Stiffness</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="76" />
+      <source>Stiffness 0: Hertz from the materials. mu kinetic below 0: equal to mu static. Deflection: the mesh of a solid that is not a plane, sphere, box or cylinder.</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -625,7 +706,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="383" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="395" />
       <source>This document has no Assembly (FreeCAD 1.0 Assembly workbench).</source>
       <translation type="unfinished" />
     </message>
@@ -671,7 +752,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="271" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="270" />
       <source>Written:</source>
       <translation type="unfinished" />
     </message>
@@ -701,7 +782,17 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="107" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="21" />
+      <source>mu kinetic</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="20" />
+      <source>mu static</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="104" />
       <source>mu_s, mu_k, lengths</source>
       <translation type="unfinished" />
     </message>
@@ -1166,6 +1257,19 @@ Drivers in conflict:
     </message>
   </context>
   <context>
+    <name>MBD_Contact</name>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="327" />
+      <source>Contact</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="328" />
+      <source>Contact between two bodies or two picked faces, or all pairs among bodies (a drop test, a cam)</source>
+      <translation type="unfinished" />
+    </message>
+  </context>
+  <context>
     <name>MBD_Driver</name>
     <message>
       <location filename="../../../MBDWorkbench/commands/model_commands.py" line="197" />
@@ -1194,12 +1298,12 @@ Drivers in conflict:
   <context>
     <name>MBD_ExportJSON</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="347" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="359" />
       <source>Export JSON model</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="348" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="360" />
       <source>Write the model as a JSON file for the command-line solver</source>
       <translation type="unfinished" />
     </message>
@@ -1246,12 +1350,12 @@ Drivers in conflict:
   <context>
     <name>MBD_ImportAssembly</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="367" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="379" />
       <source>Create bodies and joints from a FreeCAD 1.0 Assembly (%s, planar Distance, Grounded)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="366" />
+      <location filename="../../../MBDWorkbench/commands/model_commands.py" line="378" />
       <source>Import assembly joints</source>
       <translation type="unfinished" />
     </message>
@@ -1278,7 +1382,7 @@ Drivers in conflict:
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/__init__.py" line="58" />
-      <source>Drivers, spring-dampers, forces</source>
+      <source>Drivers, spring-dampers, forces, contacts</source>
       <translation type="unfinished" />
     </message>
   </context>
@@ -1311,12 +1415,12 @@ Drivers in conflict:
   <context>
     <name>MBD_Report</name>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="234" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="233" />
       <source>Motion-study report</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/report_command.py" line="235" />
+      <location filename="../../../MBDWorkbench/commands/report_command.py" line="234" />
       <source>Write an HTML/PDF report of the stored results and a GIF of the motion rendered from the 3D view</source>
       <translation type="unfinished" />
     </message>

@@ -148,6 +148,7 @@ def by_command(command, finder=task_panels.open_panel):
 
 joint = by_label["Guide"] if "Guide" in by_label else None
 run_panel("body", lambda: double_click(by_label["Crank_body"]))
+run_panel("contact", by_command("MBD_Contact"))
 run_panel("joint_create", by_command("MBD_Joint_revolute"))
 run_panel("joint_edit", lambda: double_click(joint))
 run_panel("driver", lambda: double_click(by_label["Motor"]))
