@@ -210,7 +210,9 @@ def build(doc):
 
     g = AnkleGeometry()
     A, B, C = mm_points(g)
-    sim = make_simulation(doc, EndTime=2.0, OutputStepMicroseconds=10000, StepMicroseconds=1000, Integrator="rk4")
+    sim = make_simulation(
+        doc, EndTimeMilliseconds=2000, OutputStepMicroseconds=10000, StepMicroseconds=1000, Integrator="rk4"
+    )
     parts = _parts(doc, A, B, C)
     doc.recompute()
     bodies = {

@@ -167,7 +167,7 @@ def build_screw(doc):
 
 def simulation_document(build, rate_deg_s, end_time):
     """build(doc) -> a function filling a document: the Assembly, its import into a Simulation
-    (EndTime ``end_time`` s) and a constant-speed motor (``rate_deg_s``) on the driving hinge."""
+    (end time ``end_time`` s) and a constant-speed motor (``rate_deg_s``) on the driving hinge."""
 
     def fill(doc):
         from MBDWorkbench.cad.assembly_import import import_assembly
@@ -176,7 +176,11 @@ def simulation_document(build, rate_deg_s, end_time):
 
         asm, _, parts, _, _, _ = build(doc)
         sim = make_simulation(
-            doc, EndTime=end_time, OutputStepMicroseconds=10000, StepMicroseconds=1000, Integrator="rk4"
+            doc,
+            EndTimeMilliseconds=round(end_time * 1000),
+            OutputStepMicroseconds=10000,
+            StepMicroseconds=1000,
+            Integrator="rk4",
         )
         report = import_assembly(doc, asm, simulation=sim)
         assert not report.unsupported, report.text()

@@ -64,7 +64,7 @@ def build(doc, rail_tilt_deg=0.0):
         asm,
         pivot,
         180.0,
-        EndTime=2.0,
+        EndTimeMilliseconds=2000,
         OutputStepMicroseconds=10000,
         StepMicroseconds=1000,
         Integrator="rk4",

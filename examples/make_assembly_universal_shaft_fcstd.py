@@ -72,7 +72,7 @@ def build(doc):
         asm,
         bearing,
         360.0,
-        EndTime=1.0,
+        EndTimeMilliseconds=1000,
         OutputStepMicroseconds=5000,
         StepMicroseconds=500,
         Integrator="rk4",

@@ -72,7 +72,7 @@ def build(doc):
 
     sim = make_simulation(
         doc,
-        EndTime=2.0,
+        EndTimeMilliseconds=2000,
         OutputStepMicroseconds=10000,
         StepMicroseconds=1000,
         Integrator="rk4",

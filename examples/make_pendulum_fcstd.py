@@ -22,7 +22,9 @@ def build(doc, angle_deg=0.0):
     from MBDWorkbench.cad.makers import make_body, make_simulation
     from MBDWorkbench.cad.picking import make_joint_from_picks
 
-    sim = make_simulation(doc, EndTime=1.0, OutputStepMicroseconds=10000, StepMicroseconds=1000, Integrator="rk4")
+    sim = make_simulation(
+        doc, EndTimeMilliseconds=1000, OutputStepMicroseconds=10000, StepMicroseconds=1000, Integrator="rk4"
+    )
     bar = doc.addObject("Part::Box", "Bar")
     bar.Length, bar.Width, bar.Height = 200, 20, 20
     bar.Placement = App.Placement(App.Vector(0, 0, 0), App.Rotation(App.Vector(0, 1, 0), angle_deg)).multiply(

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from ..solver.model.catalog import joints_driven_by
 from .force_fields import driver_unit
 from .properties import first_property, quantity_value
-from .time_steps import OUTPUT_STEP, nearest_microseconds
+from .time_steps import END_TIME, MILLISECONDS_PER_SECOND, OUTPUT_STEP, nearest_microseconds, nearest_whole
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -430,14 +430,14 @@ def _translate(motion, sim, joints: dict, driven: set, t0: float) -> tuple:
 
 
 def apply_time_settings(simulation: App.DocumentObject, sim) -> None:
-    """Our new Simulation's EndTime [s] and OutputStepMicroseconds (rounded to whole µs) from
+    """Our new Simulation's EndTimeMilliseconds and OutputStepMicroseconds (rounded to whole ms, µs) from
     FreeCAD's simulation ``sim``."""
     span = quantity_value(first_property(sim, "bTimeEnd", default=0.0)) - quantity_value(
         first_property(sim, "aTimeStart", default=0.0)
     )
     step = quantity_value(first_property(sim, "cTimeStepOutput", default=0.0))
     if span > 0:
-        simulation.EndTime = span
+        setattr(simulation, END_TIME, nearest_whole(span, MILLISECONDS_PER_SECOND))
         if 0 < step <= span:
             setattr(simulation, OUTPUT_STEP, nearest_microseconds(step))
 

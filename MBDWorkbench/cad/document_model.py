@@ -41,7 +41,8 @@ from .joint_limits import limit_fields
 from .joint_references import joint_frames, uses_second_frame
 from .objects import body_mass_properties, find_objects, mbd_type, simulation_members
 from .placement import placement_axes, placement_from_pose, quaternion_wxyz, rotation_matrix
-from .time_steps import OUTPUT_STEP, STEP, output_step_seconds, step_seconds
+from .time_steps import END_TIME, OUTPUT_STEP, STEP, end_time_seconds, output_step_seconds, step_seconds
+from .tolerance_texts import ABSOLUTE, RELATIVE, TIKHONOV, tolerance_value
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -372,15 +373,15 @@ def _settings(sim):
     if sim is None:
         return Settings(), [0.0, 0.0, -9.81]
     s = Settings(
-        t_end=_value(sim.EndTime),  # s is FreeCAD's internal time unit
+        t_end=end_time_seconds(sim),
         step=step_seconds(sim),  # None for 0: the integrator's own default
         output_step=output_step_seconds(sim),
         integrator=str(sim.Integrator),
-        rtol=float(sim.RelativeTolerance) or None,
-        atol=float(sim.AbsoluteTolerance),
+        rtol=tolerance_value(sim, RELATIVE),  # None for "default": the integrator's own
+        atol=tolerance_value(sim, ABSOLUTE),
         baumgarte_alpha=float(sim.BaumgarteAlpha),
         baumgarte_beta=float(sim.BaumgarteBeta),
-        tikhonov_eps=float(sim.TikhonovEps),
+        tikhonov_eps=tolerance_value(sim, TIKHONOV),
         assemble=bool(sim.Assemble),
         accuracy=bool(getattr(sim, "EstimateAccuracy", True)),  # documents saved before it: on
     )
@@ -461,15 +462,15 @@ def document_model(doc: App.Document, simulation: App.DocumentObject | None = No
 
 # Simulation properties of the model's settings (and gravity), for messages
 SETTING_PROPERTIES = {
-    "t_end": "EndTime",
+    "t_end": END_TIME,
     "step": STEP,
     "output_step": OUTPUT_STEP,
     "integrator": "Integrator",
-    "rtol": "RelativeTolerance",
-    "atol": "AbsoluteTolerance",
+    "rtol": RELATIVE,
+    "atol": ABSOLUTE,
     "baumgarte_alpha": "BaumgarteAlpha",
     "baumgarte_beta": "BaumgarteBeta",
-    "tikhonov_eps": "TikhonovEps",
+    "tikhonov_eps": TIKHONOV,
     "assemble": "Assemble",
     "accuracy": "EstimateAccuracy",
 }

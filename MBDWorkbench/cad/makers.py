@@ -51,8 +51,8 @@ def _new(
 
 def make_simulation(doc: App.Document, name: str = "Simulation", **settings: Any) -> App.DocumentObject:
     """A new Simulation container (settings from the user's preferences); ``settings`` set its
-    properties (EndTime=... [s], GravityZ=... [mm/s^2], ...); ``Gravity`` (a vector [mm/s^2], the
-    property of older versions) sets GravityX, GravityY and GravityZ."""
+    properties (EndTimeMilliseconds=2000, AbsoluteTolerance="1e-8", GravityZ=... [mm/s^2], ...);
+    ``Gravity`` (a vector [mm/s^2], the property of older versions) sets GravityX, GravityY and GravityZ."""
     obj = _new(doc, "Simulation", name, group_type="App::DocumentObjectGroupPython")
     gravity = settings.pop("Gravity", None)
     if gravity is not None:

@@ -9,15 +9,15 @@ classes cannot be imported.
 
 Units (FreeCAD's: mm, kg, s, deg). Dimensional values are typed, unit-aware properties shown in
 the user's unit schema: lengths, angles, gravity (``App::PropertyAcceleration``), volume,
-frequency, and ``App::PropertyQuantity`` with a unit for mass [kg], density [kg/m^3], times [s]
+frequency, and ``App::PropertyQuantity`` with a unit for mass [kg], density [kg/m^3]
 and inertia [kg mm^2] (FreeCAD 0.20 has no PropertyMass; a PropertyQuantity's unit is not
-saved with the document, so :func:`_add` sets it again on every load). Values that are small
-numbers (tolerances, regularisation, spring stiffness and damping) are ``App::PropertyPrecision``
-(16 decimals; a PropertyFloat rounds to the Decimals preference). A spec's type
-``"App::PropertyQuantity@kg/m^3"`` names the unit; older documents get the typed properties on
-restore, keeping their values (:func:`_add`).
-The Simulation's steps are whole microseconds (:mod:`.time_steps`). Conversion to SI happens in
-``document_model`` only. ``addProperty`` takes positional arguments only (FreeCAD 0.20).
+saved with the document, so :func:`_add` sets it again on every load). Spring stiffness and
+damping (unit set by the spring's Kind) are ``App::PropertyPrecision`` (16 decimals; a
+PropertyFloat rounds to the Decimals preference). A spec's type ``"App::PropertyQuantity@kg/m^3"``
+names the unit; older documents get the typed properties on restore, keeping their values
+(:func:`_add`). The Simulation's times are whole ms and µs (:mod:`.time_steps`), its tolerances
+text ("1e-8", :mod:`.tolerance_texts`). Conversion to SI happens in ``document_model`` only.
+``addProperty`` takes positional arguments only (FreeCAD 0.20).
 
 The enumerations (joint, driver types, integrators) come from the solver's registries
 (:mod:`MBDWorkbench.solver.model.catalog`, :func:`MBDWorkbench.solver.integrators.names`); a stored
@@ -42,6 +42,7 @@ from .joint_references import is_parametric, update_joint_frames
 from .mass_properties import DEFAULT_DENSITY_KG_M3, MassProperties, mass_properties
 from .placement import app_vector
 from .time_steps import OLD_NAMES, migrated_steps, step_properties
+from .tolerance_texts import old_tolerance_texts, tolerance_properties
 
 if TYPE_CHECKING:
     import FreeCAD as App
@@ -262,8 +263,7 @@ class SimulationProxy(_Proxy):
     def properties(self) -> list[tuple]:
         g, d = "Simulation", simulation_defaults()
         return [
-            (quantity("s"), "EndTime", g, "End time", d["EndTime"]),
-            *step_properties(g, d),  # whole µs: a 1 ms quantity reads "0.00 s" at the Decimals preference (2)
+            *step_properties(g, d),  # whole ms and µs: a 1 ms quantity reads "0.00 s" at the Decimals preference (2)
             (
                 "App::PropertyEnumeration",
                 "Integrator",
@@ -273,11 +273,9 @@ class SimulationProxy(_Proxy):
                 None,
                 integrators.names(),
             ),
-            (PRECISION, "RelativeTolerance", g, "Adaptive methods' rtol; 0: the integrator's", d["RelativeTolerance"]),
-            (PRECISION, "AbsoluteTolerance", g, "Absolute tolerance of adaptive methods", d["AbsoluteTolerance"]),
+            *tolerance_properties(g, d),  # text, "1e-8": a number property reads 0.0000000100000000
             ("App::PropertyFloat", "BaumgarteAlpha", g, "Baumgarte stabilisation alpha [1/s]", 10.0),
             ("App::PropertyFloat", "BaumgarteBeta", g, "Baumgarte stabilisation beta [1/s]", 10.0),
-            (PRECISION, "TikhonovEps", g, "Regularisation of redundant constraints (dimensionless)", 1e-10),
             ("App::PropertyBool", "Assemble", g, "Close the joints before the run (initial assembly)", True),
             ("App::PropertyBool", "EstimateAccuracy", g, "Estimate the run's accuracy (docs/solver.md)", True),
             ("App::PropertyAcceleration", "GravityX", g, "Gravity, global x component", 0.0),
@@ -304,10 +302,12 @@ class SimulationProxy(_Proxy):
 
     def setup(self, obj: App.DocumentObject) -> None:
         old_gravity = obj.Gravity if "Gravity" in obj.PropertiesList else None  # older documents: one vector [mm/s^2]
+        old_texts = old_tolerance_texts(obj)  # older documents: numbers
         super().setup(obj)
-        for name, microseconds in migrated_steps(obj).items():  # older documents: Step, OutputStep [s]
-            set_quietly(obj, name, microseconds)
-            obj.removeProperty(OLD_NAMES[name])
+        for name, value in {**migrated_steps(obj), **old_texts}.items():  # older documents: times [s], numbers
+            set_quietly(obj, name, value)
+            if name in OLD_NAMES:
+                obj.removeProperty(OLD_NAMES[name])
         if old_gravity is not None:
             for name, value in zip(("GravityX", "GravityY", "GravityZ"), old_gravity):
                 set_quietly(obj, name, value)

@@ -1,12 +1,13 @@
-"""The Simulation's integration and output steps, as whole numbers of microseconds.
+"""The Simulation's times as whole numbers: the end time in milliseconds, the integration and
+output steps in microseconds.
 
 FreeCAD 0.20 has no ms or µs unit, shows a time quantity at the user's Decimals preference
-(0.0005 s reads "0.00 s"), rounds a float property to those decimals when it is edited, and a
-PropertyPrecision reads 0.0005000000000000. An integer number of microseconds reads at a
-glance ("500") and is exact on edit, in FreeCAD 0.20 and 1.0: ``StepMicroseconds`` (0: the
-integrator's own default step) and ``OutputStepMicroseconds``. Documents written before them
-have ``Step`` and ``OutputStep`` in seconds; they are converted when such a document is
-opened (:func:`migrated_steps`).
+(0.0005 s reads "0.00 s", a 5 ms end time "0.01 s"), rounds a float property to those decimals
+when it is edited, and a PropertyPrecision reads 0.0005000000000000. An integer reads at a
+glance ("500", "2000") and is exact on edit, in FreeCAD 0.20 and 1.0: ``EndTimeMilliseconds``,
+``StepMicroseconds`` (0: the integrator's own default step) and ``OutputStepMicroseconds``.
+Documents written before them have ``EndTime``, ``Step`` and ``OutputStep`` in seconds; they
+are converted when such a document is opened (:func:`migrated_steps`).
 """
 
 from __future__ import annotations
@@ -20,15 +21,22 @@ if TYPE_CHECKING:
     import FreeCAD as App
 
 MICROSECONDS_PER_SECOND = 1e6  # divide by it: 1000 µs gives exactly the double nearest 0.001 s
+MILLISECONDS_PER_SECOND = 1e3
 STEP = "StepMicroseconds"
 OUTPUT_STEP = "OutputStepMicroseconds"
-OLD_NAMES = {STEP: "Step", OUTPUT_STEP: "OutputStep"}  # [s], documents written before
+END_TIME = "EndTimeMilliseconds"
+OLD_NAMES = {STEP: "Step", OUTPUT_STEP: "OutputStep", END_TIME: "EndTime"}  # [s], documents written before
+PER_SECOND = {STEP: MICROSECONDS_PER_SECOND, OUTPUT_STEP: MICROSECONDS_PER_SECOND, END_TIME: MILLISECONDS_PER_SECOND}
+UNITS = {MICROSECONDS_PER_SECOND: ("µs", "microseconds"), MILLISECONDS_PER_SECOND: ("ms", "milliseconds")}
 INTEGER = "App::PropertyInteger"
+LARGEST = 2**31 - 1  # the property editor's integer range
 
 
 def step_properties(group: str, defaults: dict) -> list[tuple]:
-    """Property specs (objects._add) of the two steps; ``defaults`` in seconds (simulation_defaults)."""
+    """Property specs (objects._add) of the end time and the two steps; ``defaults`` in seconds
+    (simulation_defaults)."""
     return [
+        (INTEGER, END_TIME, group, "End time [ms] (1000 ms = 1 s)", nearest_whole(defaults["EndTime"], 1e3)),
         (
             INTEGER,
             OUTPUT_STEP,
@@ -46,11 +54,16 @@ def step_properties(group: str, defaults: dict) -> list[tuple]:
     ]
 
 
+def nearest_whole(seconds: float, per_second: float) -> int:
+    """``seconds`` in whole units of 1/``per_second`` s, within the integer property's range; a
+    positive time below half a unit gives 1 (never the 0 that means "the integrator's default")."""
+    units = min(int(round(float(seconds) * per_second)), LARGEST)
+    return 1 if units == 0 and seconds > 0 else units
+
+
 def nearest_microseconds(seconds: float) -> int:
-    """``seconds`` rounded to whole microseconds; a positive time below 0.5 µs gives 1 µs (never
-    the 0 that means "the integrator's default")."""
-    us = int(round(float(seconds) * MICROSECONDS_PER_SECOND))
-    return 1 if us == 0 and seconds > 0 else us
+    """``seconds`` rounded to whole microseconds (:func:`nearest_whole`)."""
+    return nearest_whole(seconds, MICROSECONDS_PER_SECOND)
 
 
 def microseconds(seconds: float, what: str) -> int:
@@ -59,14 +72,22 @@ def microseconds(seconds: float, what: str) -> int:
 
 
 def whole_microseconds(us: float, what: str) -> int:
-    """``us`` [µs] as an int; CadError naming ``what`` when it is not finite, negative or not a
-    whole number (to 1e-9 relative)."""
-    us = float(us)
-    if not math.isfinite(us) or us < 0:
-        raise CadError("%s must be a finite time >= 0 µs, got %.10g µs" % (what, us))
-    whole = round(us)
-    if abs(us - whole) > 1e-9 * max(1.0, us):
-        raise CadError("%s must be a whole number of microseconds (1000 µs = 1 ms), got %.10g µs" % (what, us))
+    """``us`` [µs] as an int (:func:`whole_units`)."""
+    return whole_units(us, what, MICROSECONDS_PER_SECOND)
+
+
+def whole_units(value: float, what: str, per_second: float) -> int:
+    """``value`` [µs or ms, by ``per_second``] as an int; CadError naming ``what`` when it is not
+    finite, negative, beyond the integer range or not a whole number (to 1e-9 relative)."""
+    value, (unit, word) = float(value), UNITS[per_second]
+    if not math.isfinite(value) or value < 0 or value > LARGEST:
+        raise CadError(
+            "%s must be a finite time >= 0 %s and <= %d %s, got %.10g %s" % (what, unit, LARGEST, unit, value, unit)
+        )
+    whole = round(value)
+    if abs(value - whole) > 1e-9 * max(1.0, value):
+        raise CadError("%s must be a whole number of %s (1000 %s = 1 %s), got %.10g %s" % (
+            what, word, unit, "ms" if unit == "µs" else "s", value, unit))  # fmt: skip
     return int(whole)
 
 
@@ -80,32 +101,38 @@ def output_step_seconds(sim: App.DocumentObject) -> float:
     return _checked(sim, OUTPUT_STEP, 1) / MICROSECONDS_PER_SECOND
 
 
+def end_time_seconds(sim: App.DocumentObject) -> float:
+    """The end time [s] of a Simulation."""
+    return _checked(sim, END_TIME, 1) / MILLISECONDS_PER_SECOND
+
+
 def _checked(sim: App.DocumentObject, name: str, least: int) -> int:
-    """``sim.name`` [µs]; CadError naming the simulation and the property below ``least``."""
-    value = int(getattr(sim, name))
+    """``sim.name`` [µs or ms]; CadError naming the simulation and the property below ``least``."""
+    value, unit = int(getattr(sim, name)), UNITS[PER_SECOND[name]][0]
     if value < least:
         zero = " (0: the integrator's default)" if least == 0 else ""
-        raise CadError("simulation '%s' (%s): must be >= %d µs%s, got %d" % (sim.Label, name, least, zero, value))
+        raise CadError("simulation '%s' (%s): must be >= %d %s%s, got %d" % (sim.Label, name, least, unit, zero, value))
     return value
 
 
 def migrated_steps(sim: App.DocumentObject) -> dict[str, int]:
-    """{new property: value [µs]} for an older document's ``Step`` and ``OutputStep`` [s]
-    (rounded to whole µs, with a warning when that changes the value); the caller sets them
+    """{new property: whole µs or ms} for an older document's ``Step``, ``OutputStep`` and
+    ``EndTime`` [s] (rounded, with a warning when that changes the value); the caller sets them
     quietly (not touched) and removes the old properties (SimulationProxy.setup)."""
     values = {}
     for name, old_name in OLD_NAMES.items():
         if old_name not in sim.PropertiesList:
             continue
-        old = getattr(sim, old_name)
+        old, per_second = getattr(sim, old_name), PER_SECOND[name]
         seconds = float(getattr(old, "Value", old))  # a PropertyFloat, PropertyPrecision or time quantity
-        us = nearest_microseconds(seconds) if math.isfinite(seconds) and seconds >= 0 else 0
-        if not math.isclose(us / MICROSECONDS_PER_SECOND, seconds, rel_tol=1e-9):
+        whole = nearest_whole(seconds, per_second) if math.isfinite(seconds) and seconds >= 0 else 0
+        if not math.isclose(whole / per_second, seconds, rel_tol=1e-9):
+            unit, word = UNITS[per_second]
             _warn(
-                "simulation '%s': %s = %r s is now %s = %d µs (whole microseconds)\n"
-                % (sim.Label, old_name, seconds, name, us)
+                "simulation '%s': %s = %r s is now %s = %d %s (whole %s)\n"
+                % (sim.Label, old_name, seconds, name, whole, unit, word)
             )
-        values[name] = us
+        values[name] = whole
     return values
 
 

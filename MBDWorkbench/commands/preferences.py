@@ -28,7 +28,7 @@ REPORT_PREFERENCES = {
 }
 SIMULATION_LABELS = {
     "Integrator": ("Integrator", "Integration method of new simulations"),
-    "EndTime": ("End time [s]", "End time of new simulations"),
+    "EndTime": ("End time [s]", "End time of new simulations, e.g. 2 (rounded to whole ms)"),
     "OutputStep": ("Output step [s]", "Interval between output samples, e.g. 0.01 (rounded to whole µs)"),
     "Step": (
         "Integration step [s]",

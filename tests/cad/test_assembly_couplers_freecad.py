@@ -319,7 +319,7 @@ def test_gear_joint_from_picks_without_assembly(App, doc):
     from MBDWorkbench.cad.picking import make_joint_from_picks
     from MBDWorkbench.solver import simulate
 
-    make_simulation(doc, EndTime=0.3, OutputStepMicroseconds=50000, StepMicroseconds=1000, Integrator="rk4")
+    make_simulation(doc, EndTimeMilliseconds=300, OutputStepMicroseconds=50000, StepMicroseconds=1000, Integrator="rk4")
     g1, g2 = (doc.addObject("Part::Cylinder", n) for n in ("G1", "G2"))
     g1.Radius, g2.Radius, g1.Height, g2.Height = R1, R2, H, H
     g2.Placement = App.Placement(App.Vector(R1 + R2, 0, 0), App.Rotation())

@@ -119,7 +119,15 @@ def test_driver_expression_is_parsed_not_wrapped(App, tmp_path):
 @pytest.mark.parametrize(
     "prop,value,text",
     [
-        ("EndTime", 1e300, "simulation 'Simulation' (EndTime): must lie in [1e-12, 1e+09] s"),
+        ("EndTimeMilliseconds", 0, "simulation 'Simulation' (EndTimeMilliseconds): must be >= 1 ms, got 0"),
+        (
+            "AbsoluteTolerance",
+            "1e-8x",
+            "simulation 'Simulation' (AbsoluteTolerance): must be a number > 0 such as 1e-8",
+        ),
+        ("RelativeTolerance", "-1e-6", "(RelativeTolerance): must be a number > 0 such as 1e-8 or 'default'"),
+        ("RelativeTolerance", "2", "simulation 'Simulation' (RelativeTolerance): must lie in [1e-14, 1]"),
+        ("TikhonovEps", "", "simulation 'Simulation' (TikhonovEps): must be a number > 0 such as 1e-8, got ''"),
         ("StepMicroseconds", -5, "simulation 'Simulation' (StepMicroseconds): must be >= 0 µs (0: the integrator"),
         ("OutputStepMicroseconds", 0, "simulation 'Simulation' (OutputStepMicroseconds): must be >= 1 µs, got 0"),
         ("BaumgarteAlpha", -1.0, "simulation 'Simulation' (BaumgarteAlpha): must not be negative"),

@@ -162,7 +162,7 @@ def test_save_close_reopen_keeps_objects_and_results(App, doc, tmp_path):
     from MBDWorkbench.solver import simulate
 
     sim, body, joint = build_pendulum(doc)
-    sim.EndTime = 0.2
+    sim.EndTimeMilliseconds = 200
     make_driver(doc, joint, Rate=90.0)
     model, mapping = document_model(doc)
     res = simulate(model)
@@ -177,7 +177,7 @@ def test_save_close_reopen_keeps_objects_and_results(App, doc, tmp_path):
         kinds = sorted(o.MbdType for o in find_objects(d))
         assert kinds == ["Body", "Driver", "Joint", "Simulation"]
         s2 = find_objects(d, "Simulation")[0]
-        assert type(s2.Proxy).__name__ == "SimulationProxy" and s2.EndTime == 0.2
+        assert type(s2.Proxy).__name__ == "SimulationProxy" and s2.EndTimeMilliseconds == 200
         assert s2.ResultsSummary[0] == "status: completed"
         j2 = find_objects(d, "Joint")[0]
         assert j2.JointType == "revolute" and j2.Body1 is None and j2.Body2.Part.Name == "Bar"
@@ -199,7 +199,7 @@ def test_driver_degrees_are_converted(App, doc):
     from MBDWorkbench.solver import simulate
 
     sim, body, joint = build_pendulum(doc)
-    sim.EndTime = 0.5
+    sim.EndTimeMilliseconds = 500
     make_driver(doc, joint, Rate=90.0)
     model = model_from_document(doc)
     assert model.drivers[0].profile == {"type": "constant_speed", "speed": pytest.approx(math.pi / 2)}
@@ -235,7 +235,7 @@ def test_cli_simulates_fcstd_like_the_exported_json(App, doc, tmp_path):
     from MBDWorkbench.cad.document_model import export_json
 
     sim, body, joint = build_pendulum(doc)
-    sim.EndTime = 0.1
+    sim.EndTimeMilliseconds = 100
     fcstd, js = str(tmp_path / "p.FCStd"), str(tmp_path / "p.json")
     doc.saveAs(fcstd)
     export_json(doc, js)

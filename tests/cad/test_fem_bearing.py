@@ -95,7 +95,7 @@ def lug_doc(fem, tmp_path_factory):
 
     App = fem
     doc = App.newDocument("fem_lug")
-    make_simulation(doc, EndTime=0.4, OutputStepMicroseconds=5000, StepMicroseconds=1000, Integrator="rk4")
+    make_simulation(doc, EndTimeMilliseconds=400, OutputStepMicroseconds=5000, StepMicroseconds=1000, Integrator="rk4")
     lug = doc.addObject("Part::Feature", "Lug")
     box = Part.makeBox(120, 10, 30, App.Vector(-15, -5, -15))
     lug.Shape = box.cut(Part.makeCylinder(6, 10, App.Vector(0, -5, 0), App.Vector(0, 1, 0)))

@@ -32,7 +32,7 @@ def crank_doc(fem, tmp_path_factory):
     doc = App.newDocument("fem_slider_crank")
     objs = make_slider_crank_fcstd.build(doc)
     sim = objs["simulation"]
-    sim.EndTime, sim.OutputStepMicroseconds, sim.StepMicroseconds = 0.1, 1000, 10
+    sim.EndTimeMilliseconds, sim.OutputStepMicroseconds, sim.StepMicroseconds = 100, 1000, 10
     sim.GravityX = sim.GravityY = sim.GravityZ = 0.0
     objs["motor"].Rate = RATE
     bodies = {b.Part.Name: b for b in doc.Objects if hasattr(b, "Grounded")}

@@ -30,7 +30,7 @@ def test_limits_damping_and_contact_time_in_si_and_the_bar_stays_within(App, doc
     from MBDWorkbench.solver import simulate
 
     sim, body, joint = make_pendulum_fcstd.build(doc, angle_deg=30.0)
-    sim.EndTime, sim.OutputStepMicroseconds = 1.0, 2000
+    sim.EndTimeMilliseconds, sim.OutputStepMicroseconds = 1000, 2000
     free = simulate(model_from_document(doc)).joint_coordinate(joint.Label)[:, 0]
     assert np.ptp(free) > math.radians(40)  # it swings far without limits
     joint.EnableAngleMin, joint.AngleMin = True, -10.0
@@ -59,7 +59,7 @@ def test_rigid_stops_are_the_default_and_hold_the_limits(App, doc):
     from MBDWorkbench.solver.model.joint_stops import stop_model
 
     sim, body, joint = make_pendulum_fcstd.build(doc, angle_deg=30.0)
-    sim.EndTime, sim.OutputStepMicroseconds = 1.0, 10000
+    sim.EndTimeMilliseconds, sim.OutputStepMicroseconds = 1000, 10000
     joint.EnableAngleMin, joint.AngleMin = True, -10.0
     joint.EnableAngleMax, joint.AngleMax = True, 20.0
     assert joint.StopModel == "rigid"

@@ -110,10 +110,12 @@ def ensure_simulation(doc: App.Document) -> None:
 
 
 def end_time(doc: App.Document) -> float:
+    """The Simulation's end time [s] (2 s without one), for previews."""
     from ...cad.objects import find_simulation
+    from ...cad.time_steps import END_TIME, MILLISECONDS_PER_SECOND
 
     sim = find_simulation(doc)
-    return read_value(sim, "EndTime", "s") if sim is not None else 2.0
+    return int(getattr(sim, END_TIME)) / MILLISECONDS_PER_SECOND if sim is not None else 2.0
 
 
 # ----------------------------------------------------------------------------- widgets

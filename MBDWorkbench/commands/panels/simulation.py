@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...cad.time_steps import OUTPUT_STEP, STEP, whole_microseconds
+from ...cad.time_steps import END_TIME, OUTPUT_STEP, PER_SECOND, STEP, whole_units
+from ...cad.tolerance_texts import ABSOLUTE, DEFAULT_WORDS, RELATIVE, TIKHONOV, TOOLTIPS, tolerance_text
 from ..common import QT_TRANSLATE_NOOP, qt_modules, record_set, transaction, translate
 from .base import (
     NumberField,
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
 
 
 SIMULATION_FIELDS = (
-    ("EndTime", QT_TRANSLATE_NOOP("MBD", "End time"), "s"),
-    (OUTPUT_STEP, QT_TRANSLATE_NOOP("MBD", "Output step"), "µs"),  # whole µs, as the properties
+    (END_TIME, QT_TRANSLATE_NOOP("MBD", "End time"), "ms"),  # whole ms and µs, as the properties
+    (OUTPUT_STEP, QT_TRANSLATE_NOOP("MBD", "Output step"), "µs"),
     (STEP, QT_TRANSLATE_NOOP("MBD", "Step (0: default)"), "µs"),
     ("RelativeTolerance", QT_TRANSLATE_NOOP("MBD", "Rel. tolerance (0: default)"), ""),
     ("AbsoluteTolerance", QT_TRANSLATE_NOOP("MBD", "Absolute tolerance"), ""),
@@ -32,6 +33,12 @@ GRAVITY_FIELDS = (
     ("GravityY", QT_TRANSLATE_NOOP("MBD", "Gravity y"), "mm/s^2"),
     ("GravityZ", QT_TRANSLATE_NOOP("MBD", "Gravity z"), "mm/s^2"),
 )
+
+
+def _tolerance_shown(sim: App.DocumentObject, prop: str) -> str:
+    """The text of a tolerance property as the panel shows it: "0" for "default"."""
+    text = str(getattr(sim, prop)).strip()
+    return "0" if text.lower() in DEFAULT_WORDS else text
 
 
 class SimulationPanel(TaskPanel):
@@ -47,7 +54,11 @@ class SimulationPanel(TaskPanel):
         _, _, QtWidgets = qt_modules()
         self.numbers = {}
         for prop, text, unit in SIMULATION_FIELDS:
-            self.numbers[prop] = NumberField(prop, read_value(sim, prop, unit), unit)
+            if prop in TOOLTIPS:  # text, "1e-8", in the property: shown as it is
+                self.numbers[prop] = NumberField(prop, 0.0, unit)
+                self.numbers[prop].set(_tolerance_shown(sim, prop))
+            else:
+                self.numbers[prop] = NumberField(prop, read_value(sim, prop, unit), unit)
             self.fields.addRow(translate("MBD", text), self.numbers[prop].widget)
         self.integrator = self.combo("integrator", [(n, n) for n in integrators.names()], sim.Integrator)
         self.integrator.setSizeAdjustPolicy(QtWidgets.QComboBox.AdjustToMinimumContentsLengthWithIcon)
@@ -114,23 +125,28 @@ class SimulationPanel(TaskPanel):
         sim = self.obj
         values = {prop: field.value() for prop, field in self.numbers.items()}
         units = {prop: unit for prop, _, unit in SIMULATION_FIELDS}
-        for prop in ("EndTime", OUTPUT_STEP):
+        for prop in (END_TIME, OUTPUT_STEP):
             if values[prop] <= 0:
                 raise CadError(
                     "simulation '%s': %s must be > 0 %s, got %g" % (sim.Label, prop, units[prop], values[prop])
                 )
-        for prop in (STEP, "RelativeTolerance"):  # 0: the integrator's own default
+        for prop in (STEP, RELATIVE):  # 0: the integrator's own default
             if values[prop] < 0:
                 raise CadError(
                     "simulation '%s': %s must be >= 0 (0: the integrator's default), got %g"
                     % (sim.Label, prop, values[prop])
                 )
-        for prop in (STEP, OUTPUT_STEP):
-            values[prop] = whole_microseconds(values[prop], "simulation '%s': %s" % (sim.Label, prop))
+        for prop in (ABSOLUTE, TIKHONOV):
+            if values[prop] <= 0:
+                raise CadError("simulation '%s': %s must be > 0, got %g" % (sim.Label, prop, values[prop]))
+        for prop in PER_SECOND:
+            values[prop] = whole_units(values[prop], "simulation '%s': %s" % (sim.Label, prop), PER_SECOND[prop])
         values.update({prop: field.value() for prop, field in self.gravity.items()})
         for prop, _, unit in SIMULATION_FIELDS + GRAVITY_FIELDS:
-            if prop in (STEP, OUTPUT_STEP):
+            if prop in PER_SECOND:
                 record_set(sim, prop, values[prop])  # an int: integer properties
+            elif prop in TOOLTIPS:
+                record_set(sim, prop, tolerance_text(values[prop]))  # text: "1e-8", "default" for 0
             else:
                 write_value(sim, prop, values[prop], unit)
         sim.Integrator = self.integrator.currentData()

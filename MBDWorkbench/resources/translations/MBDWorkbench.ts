@@ -51,12 +51,12 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="70" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="81" />
       <source>A second run, in a second process, estimates the error (docs/solver.md)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="25" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="26" />
       <source>Absolute tolerance</source>
       <translation type="unfinished" />
     </message>
@@ -66,7 +66,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="65" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="76" />
       <source>Allow nothing grounded</source>
       <translation type="unfinished" />
     </message>
@@ -79,7 +79,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="59" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="70" />
       <source>Assemble first</source>
       <translation type="unfinished" />
     </message>
@@ -89,12 +89,12 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="26" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="27" />
       <source>Baumgarte alpha</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="27" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="28" />
       <source>Baumgarte beta</source>
       <translation type="unfinished" />
     </message>
@@ -126,7 +126,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="61" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="72" />
       <source>Close the joints before the run (assembly from the drawn positions)</source>
       <translation type="unfinished" />
     </message>
@@ -186,12 +186,12 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="21" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="22" />
       <source>End time</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="68" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="79" />
       <source>Estimate the accuracy</source>
       <translation type="unfinished" />
     </message>
@@ -264,17 +264,17 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="31" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="32" />
       <source>Gravity x</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="32" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="33" />
       <source>Gravity y</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="33" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="34" />
       <source>Gravity z</source>
       <translation type="unfinished" />
     </message>
@@ -290,7 +290,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="55" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="66" />
       <source>Integrator</source>
       <translation type="unfinished" />
     </message>
@@ -336,7 +336,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="74" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="85" />
       <location filename="../../../MBDWorkbench/commands/solve_commands.py" line="79" />
       <source>Make statically determinate</source>
       <translation type="unfinished" />
@@ -421,7 +421,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="22" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="23" />
       <source>Output step</source>
       <translation type="unfinished" />
     </message>
@@ -515,12 +515,12 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="24" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="25" />
       <source>Rel. tolerance (0: default)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="77" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="88" />
       <source>Relax the joints the mobility analysis proposes (e.g. revolute -&gt; cylindrical) before each run, so that every reaction is unique; the summary and the report list them</source>
       <translation type="unfinished" />
     </message>
@@ -615,7 +615,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="89" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="100" />
       <source>Solve (applies the settings)</source>
       <translation type="unfinished" />
     </message>
@@ -630,17 +630,17 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="172" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="188" />
       <source>Status: %s</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="156" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="172" />
       <source>Status: solving...</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="23" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="24" />
       <source>Step (0: default)</source>
       <translation type="unfinished" />
     </message>
@@ -711,7 +711,7 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="28" />
+      <location filename="../../../MBDWorkbench/commands/panels/simulation.py" line="29" />
       <source>Tikhonov epsilon</source>
       <translation type="unfinished" />
     </message>

@@ -24,7 +24,7 @@ wait(100)
 panel = task_panels.open_panel()
 check("simulation panel opens", isinstance(panel, task_panels.SimulationPanel))
 check("estimate box checked by default", panel.estimate.isChecked() and sim.EstimateAccuracy)
-panel.numbers["EndTime"].edit.setText("1")
+panel.numbers["EndTimeMilliseconds"].edit.setText("1000")
 seen = []
 close_message_boxes(seen, 240000)
 panel.solve_button.click()

@@ -211,7 +211,7 @@ check(
 # ------------------------------------------------------------------ 3. Solve in a worker thread
 doc = open_copy("slider_crank.FCStd", "solve_thread")
 sim = find_simulation(doc)
-sim.EndTime = 20.0
+sim.EndTimeMilliseconds = 20000
 doc.recompute()
 ticks = []
 
@@ -248,7 +248,7 @@ check("the event loop answered within 100 ms", gaps and gaps[int(0.9 * (len(gaps
 check("progress label shows time and ETA", ticks and "ETA" in ticks[-1][1] and "t = " in ticks[-1][1], ticks[-1:])
 
 # ------------------------------------------------------------------ 4. Cancel keeps partial results
-sim.EndTime = 400.0
+sim.EndTimeMilliseconds = 400000
 doc.recompute()
 state = {"clicked": None}
 
@@ -281,7 +281,7 @@ check(
 Gui.runCommand("MBD_Plot")
 dock = plot_dock.plot_dock()
 check("dock shows the cancelled run", dock.doc_name == doc.Name and abs(dock.results.t[-1] - stored.t[-1]) < 1e-9)
-sim.EndTime = 0.5
+sim.EndTimeMilliseconds = 500
 doc.recompute()
 Gui.runCommand("MBD_Animate")
 check("Solve enabled while animating", command_enabled("MBD_Solve"))

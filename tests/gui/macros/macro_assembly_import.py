@@ -71,7 +71,7 @@ if ours:
     )
 
 sim = find_simulation(doc)
-sim.EndTime = 0.5
+sim.EndTimeMilliseconds = 500
 doc.recompute()
 seen = run_with_boxes("MBD_Check")
 check("check: one degree of freedom", seen and "Mobility (degrees of freedom): 1" in seen[0][2], seen)

@@ -37,7 +37,7 @@ path = os.path.join(OUT_DIR, "slider_crank.FCStd")
 shutil.copy(os.path.join(EXAMPLES, "slider_crank.FCStd"), path)
 doc = App.openDocument(path)
 sim = find_simulation(doc)
-sim.EndTime = 0.5
+sim.EndTimeMilliseconds = 500
 doc.recompute()
 wait(100)
 warm = solve_commands.warm_up_state()

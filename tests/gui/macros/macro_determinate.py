@@ -27,7 +27,7 @@ shutil.copy(os.path.join(example, "four_bar.FCStd"), path)
 doc = App.openDocument(path)
 wait(200)
 sim = find_simulation(doc)
-sim.EndTime = 0.1
+sim.EndTimeMilliseconds = 100
 doc.recompute()
 check("not determinate at first", not sim.MakeDeterminate)
 

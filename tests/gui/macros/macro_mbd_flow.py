@@ -174,7 +174,7 @@ check(
 check("panel closed", not Gui.Control.activeDialog())
 
 sim = find_simulation(doc)
-sim.EndTime = 1.0
+sim.EndTimeMilliseconds = 1000
 sim.OutputStepMicroseconds = 10000
 doc.recompute()
 Gui.Selection.clearSelection()
@@ -312,7 +312,7 @@ if anim is not None:
     )
 
 # ------------------------------------------------------------------ cancel a long run
-sim.EndTime = 100.0
+sim.EndTimeMilliseconds = 100000
 cancel_state = {"clicked": False, "progress_seen": 0}
 
 

@@ -119,10 +119,31 @@ wait(300)
 typed = type_into(sim, "OutputStepMicroseconds", "2000000")  # 2 s: the editor's range holds it
 check("2000000 typed into OutputStepMicroseconds keeps it", sim.OutputStepMicroseconds == 2000000, typed)
 sim.OutputStepMicroseconds = 10000
-sim.EndTime = "0.025 min"  # as the editor of a quantity writes it: value and unit
-check("EndTime given in another unit (0.025 min) is 1.5 s", abs(float(sim.EndTime) - 1.5) < 1e-12, sim.EndTime)
-end_text = shown_text(sim, "EndTime")
-check("EndTime shows its unit", end_text is not None and end_text.endswith(" s"), end_text)
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(box)
+wait(300)
+typed = type_into(sim, "EndTimeMilliseconds", "1500")  # a time quantity reads 5 ms as "0.01 s" at the default Decimals
+check("1500 typed into EndTimeMilliseconds keeps 1.5 s", sim.EndTimeMilliseconds == 1500, typed)
+end_text = shown_text(sim, "EndTimeMilliseconds")
+check("EndTimeMilliseconds shows 1500", end_text is not None and end_text.replace(",", "") == "1500", end_text)
+Gui.Selection.clearSelection()
+Gui.Selection.addSelection(box)
+wait(300)
+typed = type_into(sim, "AbsoluteTolerance", "2.5e-7")  # a number property read 0.0000000100000000
+check("2.5e-7 typed into AbsoluteTolerance keeps it", sim.AbsoluteTolerance == "2.5e-7", (sim.AbsoluteTolerance, typed))
+tolerance_texts = {name: shown_text(sim, name) for name in ("AbsoluteTolerance", "RelativeTolerance", "TikhonovEps")}
+result["tolerance_texts"] = tolerance_texts
+check(
+    "tolerances read 2.5e-7, default and 1e-10",
+    tolerance_texts == {"AbsoluteTolerance": "2.5e-7", "RelativeTolerance": "default", "TikhonovEps": "1e-10"},
+    tolerance_texts,
+)
+from MBDWorkbench.cad.time_steps import end_time_seconds  # noqa: E402
+from MBDWorkbench.cad.tolerance_texts import tolerance_value  # noqa: E402
+
+read_back = [end_time_seconds(sim)] + [tolerance_value(sim, n) for n in ("AbsoluteTolerance", "RelativeTolerance")]
+check("typed values reach the solver exactly", read_back == [1.5, 2.5e-7, None], read_back)
+sim.AbsoluteTolerance = "1e-8"
 gravity_text = shown_text(sim, "GravityZ")
 check("gravity shows its unit", gravity_text is not None and "mm/s^2" in gravity_text, gravity_text)
 
@@ -306,13 +327,15 @@ App.ParamGet(PREFERENCES).RemFloat("Step")
 example = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
 path = os.path.join(OUT_DIR, "slider_crank_old.FCStd")
 shutil.copy(os.path.join(example, "slider_crank.FCStd"), path)
-built = App.openDocument(path)  # made as saved before the microsecond steps: Step and OutputStep [s]
+built = App.openDocument(path)  # made as saved before the integer times and the tolerance texts
 built_sim = find_simulation(built)
-for name in ("StepMicroseconds", "OutputStepMicroseconds"):
+for name in ("StepMicroseconds", "OutputStepMicroseconds", "EndTimeMilliseconds", "AbsoluteTolerance"):
     built_sim.removeProperty(name)
 built_sim.addProperty("App::PropertyPrecision", "Step", "Simulation", "Integration step [s]")
 built_sim.addProperty("App::PropertyQuantity", "OutputStep", "Simulation", "Output step")
-built_sim.Step, built_sim.OutputStep = 0.001, 0.01
+built_sim.addProperty("App::PropertyQuantity", "EndTime", "Simulation", "End time")
+built_sim.addProperty("App::PropertyPrecision", "AbsoluteTolerance", "Simulation", "Absolute tolerance")
+built_sim.Step, built_sim.OutputStep, built_sim.EndTime, built_sim.AbsoluteTolerance = 0.001, 0.01, 2.0, 1e-8
 built.recompute()
 built.save()
 App.closeDocument(built.Name)
@@ -330,8 +353,16 @@ check(
     old_sim.OutputStepMicroseconds == 10000 and "OutputStep" not in old_sim.PropertiesList,
     old_sim.OutputStepMicroseconds,
 )
-end_time = old_sim.EndTime
-check("old document: EndTime kept, in s", abs(float(end_time) - 2.0) < 1e-12 and end_time.UserString.endswith(" s"))
+check(
+    "old document: EndTime kept, in ms",
+    old_sim.EndTimeMilliseconds == 2000 and "EndTime" not in old_sim.PropertiesList,
+    old_sim.EndTimeMilliseconds,
+)
+check(
+    "old document: AbsoluteTolerance (a number before) kept as text",
+    old_sim.AbsoluteTolerance == "1e-8" and old_sim.getTypeIdOfProperty("AbsoluteTolerance") == "App::PropertyString",
+    old_sim.AbsoluteTolerance,
+)
 check(
     "old document: gravity vector kept as components",
     (float(old_sim.GravityX), float(old_sim.GravityY), float(old_sim.GravityZ)) == (0.0, -9810.0, 0.0)
@@ -341,9 +372,11 @@ old_body = find_objects(old_doc, "Body")[0]
 rho = float(old_body.Density.getValueAs("kg/m^3"))
 check("old document: density kept in kg/m^3", abs(rho - 7850.0) < 1e-9 and old_body.Material == "Steel", rho)
 check("old document: inertia shown with units", float(old_body.Ixx) == old_body.Inertia[0] and old_body.Inertia[0] > 0)
-# its only upgrade is the steps' conversion to µs (its typed properties are current): done quietly
+# its only upgrades are the times' conversion to ms and µs and the tolerance's to text: done quietly
 # on every opening until it is saved, so opening it does not mark it modified
-check("old document: the step conversion leaves it unmodified", not Gui.getDocument(old_doc.Name).Modified)
+check(
+    "old document: the time and tolerance conversions leave it unmodified", not Gui.getDocument(old_doc.Name).Modified
+)
 from MBDWorkbench.cad.document_model import model_from_document  # noqa: E402
 
 model = model_from_document(old_doc)
@@ -354,5 +387,9 @@ App.closeDocument(old_doc.Name)
 new_doc = App.openDocument(new_path)
 wait(500)
 new_sim = find_simulation(new_doc)
-check("saved again: units back after reopening", new_sim.EndTime.UserString.endswith(" s"), new_sim.EndTime.UserString)
+check(
+    "saved again: units back after reopening",
+    new_sim.GravityY.UserString.endswith("mm/s^2") and new_sim.EndTimeMilliseconds == 2000,
+    new_sim.GravityY.UserString,
+)
 check("saved again: not marked modified on opening", not Gui.getDocument(new_doc.Name).Modified)

@@ -108,7 +108,7 @@ for case in CASES:
     shutil.copy(os.path.join(EXAMPLES, example), path)
     doc = App.openDocument(path)
     sim = find_simulation(doc)
-    sim.EndTime = float(end)
+    sim.EndTimeMilliseconds = round(float(end) * 1000)
     doc.recompute()
     App.setActiveDocument(doc.Name)
     wait(300)

@@ -31,7 +31,7 @@ shutil.copy(os.path.join(example, "pendulum.FCStd"), path)
 doc = App.openDocument(path)
 wait(200)
 sim = find_simulation(doc)
-sim.EndTime = 0.2
+sim.EndTimeMilliseconds = 200
 doc.recompute()
 
 seen = solve_with_boxes("box_completed")

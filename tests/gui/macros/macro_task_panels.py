@@ -127,36 +127,39 @@ check("body OK is one undo step", doc.UndoCount == before[0] + 1 and doc.UndoNam
 
 # ------------------------------------------------------------------ simulation (Solve)
 SIM_PROPS = (
-    "EndTime", "StepMicroseconds", "OutputStepMicroseconds", "Integrator", "GravityX", "GravityY", "GravityZ",
-    "RelativeTolerance",
+    "EndTimeMilliseconds", "StepMicroseconds", "OutputStepMicroseconds", "Integrator", "GravityX", "GravityY",
+    "GravityZ", "RelativeTolerance", "AbsoluteTolerance",
 )  # fmt: skip
 before = state([sim], SIM_PROPS)
 panel = double_click(sim)
 check("simulation panel opens on double click", isinstance(panel, task_panels.SimulationPanel))
 shown = {prop: float(field.edit.text()) for prop, field in list(panel.numbers.items()) + list(panel.gravity.items())}
 check(
-    "simulation panel shows the values in s, µs and mm/s^2",
-    shown["EndTime"] == in_unit(sim.EndTime, "s")
+    "simulation panel shows the values in ms, µs and mm/s^2, the tolerances as their text",
+    shown["EndTimeMilliseconds"] == sim.EndTimeMilliseconds == 2000
     and shown["OutputStepMicroseconds"] == sim.OutputStepMicroseconds == 10000
     and shown["StepMicroseconds"] == sim.StepMicroseconds
-    and shown["RelativeTolerance"] == sim.RelativeTolerance
+    and panel.numbers["RelativeTolerance"].edit.text() == "0"
+    and sim.RelativeTolerance == "default"
+    and panel.numbers["AbsoluteTolerance"].edit.text() == sim.AbsoluteTolerance == "1e-8"
+    and panel.numbers["TikhonovEps"].edit.text() == sim.TikhonovEps == "1e-10"
     and all(shown["Gravity" + c] == in_unit(getattr(sim, "Gravity" + c), "mm/s^2") for c in "XYZ")
     and [shown["Gravity" + c] for c in "XYZ"] == [0.0, -9810.0, 0.0]  # the example: gravity -y
-    and shown["EndTime"] == 2.0
     and shown["StepMicroseconds"] == 1000
     and panel.numbers["StepMicroseconds"].unit == panel.numbers["OutputStepMicroseconds"].unit == "µs"
     and panel.gravity["GravityZ"].unit == "mm/s^2"
-    and panel.numbers["EndTime"].unit == "s",
+    and panel.numbers["EndTimeMilliseconds"].unit == "ms",
     shown,
 )
-panel.numbers["EndTime"].edit.setText("3")
+panel.numbers["EndTimeMilliseconds"].edit.setText("3000")
 panel.numbers["StepMicroseconds"].edit.setText("100")
 panel.gravity["GravityY"].edit.setText("-5000")
 panel.reject()
 wait(100)
 check("simulation cancel leaves the document unchanged", state([sim], SIM_PROPS) == before)
 panel = double_click(sim)
-panel.numbers["EndTime"].edit.setText("0.5")
+panel.numbers["EndTimeMilliseconds"].edit.setText("500")
+panel.numbers["AbsoluteTolerance"].edit.setText("2.5e-07")
 panel.numbers["StepMicroseconds"].edit.setText("500")
 panel.numbers["StepMicroseconds"].edit.returnPressed.emit()
 panel.gravity["GravityX"].edit.setText("0")
@@ -180,6 +183,15 @@ check(
     panel.error.text(),
 )
 panel.numbers["StepMicroseconds"].edit.setText("500")
+panel.numbers["TikhonovEps"].edit.setText("0")
+panel.solve_button.click()
+wait(100)
+check(
+    "a tolerance of 0 named, nothing applied",
+    "TikhonovEps" in panel.error.text() and "> 0" in panel.error.text() and state([sim], SIM_PROPS) == before,
+    panel.error.text(),
+)
+panel.numbers["TikhonovEps"].edit.setText("1e-10")
 seen = []
 close_message_boxes(seen, 240000)
 panel.solve_button.click()
@@ -191,12 +203,22 @@ check(
 )
 check("solve log shows the summary", "completed" in panel.log.toPlainText(), panel.log.toPlainText())
 check(
-    "settings applied before the solve (small step kept)",
+    "settings applied before the solve (small step kept, tolerance as short text)",
     sim.StepMicroseconds == 500
-    and in_unit(sim.EndTime, "s") == 0.5
+    and sim.EndTimeMilliseconds == 500
+    and sim.AbsoluteTolerance == "2.5e-7"
+    and sim.RelativeTolerance == "default"
     and sim.OutputStepMicroseconds == 5000
     and [in_unit(getattr(sim, "Gravity" + c), "mm/s^2") for c in "XYZ"] == [0.0, -9806.65, 0.0],
-    (sim.StepMicroseconds, sim.EndTime, sim.OutputStepMicroseconds, sim.GravityX, sim.GravityY, sim.GravityZ),
+    (
+        sim.StepMicroseconds,
+        sim.EndTimeMilliseconds,
+        sim.AbsoluteTolerance,
+        sim.OutputStepMicroseconds,
+        sim.GravityX,
+        sim.GravityY,
+        sim.GravityZ,
+    ),
 )
 shot("simulation")
 undo = doc.UndoCount
