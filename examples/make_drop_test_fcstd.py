@@ -31,7 +31,9 @@ def build(doc):
 
     from MBDWorkbench.cad.makers import make_body, make_contact, make_simulation
 
-    sim = make_simulation(doc, EndTime=1.0, OutputStep=0.002, Step=5e-6, Integrator="rk4")
+    sim = make_simulation(
+        doc, EndTimeMilliseconds=1000, OutputStepMicroseconds=2000, StepMicroseconds=5, Integrator="rk4"
+    )
     plate = doc.addObject("Part::Box", "Plate")
     plate.Length, plate.Width, plate.Height = 200, 200, 20
     plate.Placement.Base = App.Vector(-100, -100, -20)

@@ -33,7 +33,7 @@ def test_docs_catalogue_tables_are_current():
 def test_docs_name_every_force_and_driver_type():
     from MBDWorkbench.solver.model.catalog import DRIVER_TYPES, FORCE_TYPES
 
-    with open(os.path.join(ROOT, "docs", "model-format.md")) as f:
+    with open(os.path.join(ROOT, "docs", "model-format.md"), encoding="utf-8") as f:
         text = f.read()
     missing = [name for name in (*FORCE_TYPES, *DRIVER_TYPES) if f"`{name}`" not in text and f'"{name}"' not in text]
     assert not missing, f"docs/model-format.md does not describe {missing}"
@@ -77,7 +77,7 @@ def private_imports(package: str) -> set[str]:
     for module, path in modules.items():
         if os.path.dirname(path) == package and os.path.basename(path) in BOOTSTRAP:
             continue
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             tree = ast.parse(f.read(), path)
         aliases = {}
         where = os.path.relpath(path, package).replace(os.sep, "/")
@@ -126,7 +126,7 @@ def test_private_import_check_finds_both_forms(tmp_path):
 def test_no_file_over_max_lines():
     long = {}
     for path in _modules(os.path.join(ROOT, "MBDWorkbench")).values():
-        with open(path) as f:
+        with open(path, encoding="utf-8") as f:
             n = sum(1 for _ in f)
         if n > MAX_LINES:
             long[os.path.relpath(path, ROOT)] = n

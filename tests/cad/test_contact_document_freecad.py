@@ -36,7 +36,14 @@ def drop(App, doc):
     ball.Radius = 1000 * R
     ball.Placement = App.Placement(App.Vector(*BALL_AT), App.Rotation(App.Vector(0.3, 1, 0.2), 17))
     doc.recompute()
-    sim = makers.make_simulation(doc, EndTime=0.8, OutputStep=1e-4, Step=1e-5, Integrator="rk4", GravityZ=-9810.0)
+    sim = makers.make_simulation(
+        doc,
+        EndTimeMilliseconds=800,
+        OutputStepMicroseconds=100,
+        StepMicroseconds=10,
+        Integrator="rk4",
+        GravityZ=-9810.0,
+    )
     sim.EstimateAccuracy = False
     plate_body = makers.make_body(doc, plate, grounded=True, label="plate")
     ball_body = makers.make_body(doc, ball, label="ball")
