@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from oracles import pendulum
 from scipy.integrate import solve_ivp
 
 from MBDWorkbench.solver import ModelError, from_dict, simulate
@@ -258,3 +259,25 @@ def test_rigid_stop_on_a_driven_coordinate_is_refused():
     with pytest.raises(ModelError) as err:
         from_dict(data)
     assert "guide" in str(err.value) and "push" in str(err.value) and "travel_stop" in str(err.value)
+
+
+@pytest.mark.parametrize("integrator", ["rk4", "radau", "galpha", "cros"])
+def test_pendulum_onto_a_stop_at_the_bottom_against_the_elliptic_integral(integrator):
+    """Released from rest horizontal onto a rigid stop where it hangs: the impact comes a quarter
+    period later, t = sqrt(I_O / (m g L)) K(k^2), k = sin(pi/4) (tests/oracles/pendulum.py, the
+    complete elliptic integral); the impact speed is the energy balance's, the rebound e times it."""
+    e, q_bottom = 0.6, -math.pi / 2
+    pivot = {"name": "pivot", "type": "revolute", "body_i": "ground", "body_j": "arm", "frame": SLIDE}
+    pivot.update(angle_min=q_bottom, angle_stop={"model": "rigid", "restitution": e})
+    arm = {"name": "arm", "mass": M_ARM, "inertia": [I_ARM] * 3, "position": [L_ARM, 0, 0]}
+    settings = {"t_end": 0.5, "output_step": 0.01, "integrator": integrator}
+    res = simulate(from_dict({"gravity": [0, -G, 0], "bodies": [arm], "joints": [pivot], "settings": settings}))
+    t_hit = pendulum.pendulum_period(math.pi / 2, m=M_ARM, L=L_ARM, g=G, Jc=I_ARM) / 4
+    w_hit = pendulum.pendulum_omega_bottom(math.pi / 2, m=M_ARM, L=L_ARM, g=G, Jc=I_ARM)
+    hit = events(res)[0]
+    tol = max(PENDULUM_TOL[integrator], 1e-5 if integrator == "galpha" else 0.0)  # galpha: 7e-6 over a 90 deg fall
+    assert t_hit < 0.5
+    assert abs(hit["t"] - t_hit) <= tol * t_hit
+    assert hit["impact_speed"] == pytest.approx(w_hit, rel=tol)
+    assert hit["rebound_speed"] == pytest.approx(e * hit["impact_speed"], rel=1e-9)
+    assert res.joint_coordinate("pivot")[:, 0].min() >= q_bottom - 1e-9

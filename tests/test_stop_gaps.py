@@ -60,8 +60,9 @@ def turned_about_z(q: np.ndarray, angle: float) -> np.ndarray:
 @pytest.mark.parametrize("angle", [-3.0, -2.5001, -2.4999, 0.0, 2.4999, 2.5001, 3.0])
 def test_compliant_stop_is_idle_exactly_inside_its_limits(angle):
     """The pendulum turned to ``angle``: the stop element is idle inside [-2.5, 2.5] rad and not beyond;
-    with viscous damping or a rigid stop's infinite limits as documented."""
-    for stop, damping, idle in (({}, 0.0, -2.5 <= angle <= 2.5), ({}, 0.1, False), ({"model": "rigid"}, 0.0, True)):
+    with viscous damping or a rigid stop's (the default) infinite limits as documented."""
+    compliant = {"model": "compliant"}
+    for stop, damping, idle in ((compliant, 0.0, -2.5 <= angle <= 2.5), (compliant, 0.1, False), ({}, 0.0, True)):
         system = System(from_dict(swinging_model(stop, damping)))
         Y = system.Y0.copy()
         arm = system.body_index("arm")

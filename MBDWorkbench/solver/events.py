@@ -43,7 +43,7 @@ from .model.catalog import COORDINATES
 from .model.joint_stops import LIMITED, START_TOL
 from .model.schema import Driver, Stop
 from .numerics import quaternion
-from .numerics.joints import eval_row, row_vectors
+from .numerics.joints import ROW_VECS, eval_row, row_vectors
 from .numerics.stop_gaps import stop_gaps
 from .system.system import System
 
@@ -146,7 +146,7 @@ def _packed(stops: list[RigidStop], nb: int) -> tuple:
     and its scratch (A, jac)."""
     kind = np.array([s.kind for s in stops], np.int64)
     bi, bj = np.array([s.bi for s in stops], np.int64), np.array([s.bj for s in stops], np.int64)
-    vecs = np.concatenate([s.vecs for s in stops])
+    vecs = np.concatenate([s.vecs for s in stops]) if stops else np.zeros((0, ROW_VECS, 3))  # friction alone
     sign, limit = np.array([s.sign for s in stops]), np.array([s.limit for s in stops])
     return kind, bi, bj, vecs, sign, limit, np.zeros((max(nb, 1), 3, 3)), np.zeros((len(stops), 2, 6))
 
