@@ -22,6 +22,10 @@ or an impact less than MIN_FLIGHT_STEPS steps after the last one on the same sto
 sequence of ever smaller bounces), the stop is held: the run goes on with a System whose model
 has a constant driver (the stop's lock row, profile = the limit) and a fresh stepper, until the
 lock row's multiplier would pull (its sign change, located the same way): the stop is released.
+
+Contact onset (docs/contact.md): the gap of each contact point not touching (minus its
+penetration, :class:`ContactGaps`) is an event function too; its sign change is located the same
+way and the stepper restarts there, so that no step jumps over the onset into the contact.
 """
 
 from __future__ import annotations
@@ -38,7 +42,9 @@ from .integrators import make_stepper
 from .model.catalog import COORDINATES
 from .model.schema import Driver
 from .numerics import quaternion
-from .numerics.joints import eval_row, row_vectors
+from .numerics.contact_forces import gap_and_rate
+from .numerics.forces import CONTACT
+from .numerics.joints import body_side, eval_row, row_vectors
 from .system.system import System
 
 EVENT_TIME_TOL = 1e-9  # events located to this fraction of max(t, step) [s]
@@ -123,9 +129,9 @@ def monitor(system, settings) -> StopMonitor | None:
     """The StopMonitor of a run with rigid stops (None without); ModelError when the integrator
     cannot hold a stop."""
     stops = rigid_stops(system)
-    if not stops:
+    if not stops and not len(getattr(system, "contact_pair", [])):
         return None
-    if settings.integrator in REFUSING:
+    if stops and settings.integrator in REFUSING:
         joint = stops[0].joint
         raise ModelError(
             "settings.integrator",
@@ -148,6 +154,7 @@ class StopMonitor:
         self.last_impact = {}
         self.fine_until = -math.inf  # [s] one step at a time until then (a crossing was seen before it)
         self.held_at: dict[float, dict[str, float]] = {}  # output time [s] -> {stop key: held load [N m or N]}
+        self.contacts = ContactGaps(system, self.h)
 
     # ------------------------------------------------------------------ the active system
     @property
@@ -186,6 +193,7 @@ class StopMonitor:
         out = {}
         for k, s in enumerate(self.stops):
             out[k] = self._push(k, t, Y) if k in self.held else s.measure(self.nb, Y)[0]
+        out.update(self.contacts.values(self.active, Y))
         return out
 
     # ------------------------------------------------------------------ the loop
@@ -219,10 +227,10 @@ class StopMonitor:
         """The span [s] to advance before the next check: whole base steps, one while a stop is held,
         else up to half the time the nearest free stop's gap takes to close at its current rate
         (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one."""
+        closing = self.contacts.closing_time(self.active, t, Y)
         if self.held or t < self.fine_until:
             return self.h
         v = Y[7 * self.nb :]
-        closing = math.inf
         for s in self.stops:
             gap, row = s.measure(self.nb, Y)
             rate = s.sign * float(row @ v)
@@ -271,6 +279,9 @@ class StopMonitor:
     # ------------------------------------------------------------------ event maps
     def _apply(self, k: int, stepper, t: float, Y: np.ndarray, acc: np.ndarray):
         """Apply event k at (t, Y): release a held stop, or an impact (and maybe hold)."""
+        if isinstance(k, tuple):  # a contact point's onset
+            self.contacts.touch(k, t, Y, self.active)
+            return self._fresh(t, Y, stepper)
         s = self.stops[k]
         if k in self.held:
             self.held = tuple(m for m in self.held if m != k)
@@ -328,3 +339,78 @@ class StopMonitor:
         (positive: increasing the coordinate; 0 where no stop is held)."""
         keys = [s.key for s in self.stops if s.joint == joint and s.coordinate == coordinate]
         return np.array([sum(self.held_at.get(float(t), {}).get(k, 0.0) for k in keys) for t in times])
+
+
+# ---------------------------------------------------------------------- contact onset (issue 33)
+@dataclass
+class ContactOnset:
+    """A located contact onset: time [s], the pair, its contact point (index within the pair) and
+    the approach speed [m/s] there."""
+
+    t: float
+    contact: str
+    point: int
+    speed: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class ContactGaps:
+    """The gaps [m] of a System's contact points as event functions of :class:`StopMonitor`: keys
+    ("contact", e) for contact element e. A point is watched while apart; its located onset
+    (:meth:`touch`) makes it touching until its gap is positive again at a check, after its onset's
+    step (:meth:`closing_time`). ``h`` [s]: the base step."""
+
+    def __init__(self, system, h: float) -> None:
+        self.count = len(getattr(system, "contact_pair", []))
+        self.h = h
+        self.touching: set[int] | None = None  # set at the first look at a state
+        self.touched_at: dict[int, float] = {}  # [s] each touching point's located onset
+        self.events: list[ContactOnset] = []
+
+    def _gaps(self, system, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(gap [m], its rate [m/s]) of every contact point at state Y."""
+        S, nb = system.static, system.nb
+        A = quaternion.matrices(Y[: 7 * nb].reshape(nb, 7)[:, 3:]) if nb else np.zeros((0, 3, 3))
+        Y = np.ascontiguousarray(Y, dtype=float)
+        gaps, rates = np.empty(self.count), np.empty(self.count)
+        first = int(S.force_start[CONTACT])
+        for e in range(self.count):
+            k = first + e
+            side_i, side_j = body_side(Y, nb, S.force_bi[k]), body_side(Y, nb, S.force_bj[k])
+            p = tuple(float(x) for x in S.force_par[k])
+            gaps[e], rates[e] = gap_and_rate(A, side_i, side_j, S.force_vecs, k, S.force_flag[k], p)
+        return gaps, rates
+
+    def values(self, system, Y: np.ndarray) -> dict:
+        """The event function of each contact point: its gap [m] while apart, 1 while touching."""
+        if not self.count:
+            return {}
+        gaps = self._gaps(system, Y)[0]
+        if self.touching is None:
+            self.touching = {e for e in range(self.count) if gaps[e] <= 0.0}
+        return {("contact", e): 1.0 if e in self.touching else float(gaps[e]) for e in range(self.count)}
+
+    def closing_time(self, system, t: float, Y: np.ndarray) -> float:
+        """The time [s] until the nearest point touches or, touching, opens at its current rate
+        (inf: none); the touching points whose gap has opened at (t, Y) are watched again."""
+        if not self.count:
+            return math.inf
+        gaps, rates = self._gaps(system, Y)
+        if self.touching is None:
+            self.touching = {e for e in range(self.count) if gaps[e] <= 0.0}
+        onset = self.touched_at
+        self.touching = {e for e in self.touching if gaps[e] <= 0.0 or t < onset.get(e, -math.inf) + 0.5 * self.h}
+        span = [gaps[e] / -rates[e] for e in range(self.count) if rates[e] * gaps[e] < 0.0]  # closing or opening
+        return min(span, default=math.inf)
+
+    def touch(self, key: tuple, t: float, Y: np.ndarray, system) -> None:
+        """Record the located onset of contact point key[1] at (t, Y)."""
+        e = key[1]
+        self.touching.add(e)
+        self.touched_at[e] = t
+        rate = self._gaps(system, Y)[1][e]
+        ck = system.contact_pair[e]
+        point = e - system.contact_pair.index(ck)
+        self.events.append(ContactOnset(t, system.model.contacts[ck].name, point, max(0.0, -float(rate))))
