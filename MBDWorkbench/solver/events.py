@@ -25,6 +25,9 @@ lock row's multiplier would pull (its sign change, located the same way): the st
 
 Joint friction's stick/slip switches are events of the same monitor (solver/friction_events.py):
 their event functions are checked after every base step, located and applied the same way.
+Contact onset (docs/contact.md): the gap of each contact point not touching (minus its
+penetration, :class:`ContactGaps`) is an event function too; its sign change is located the same
+way and the stepper restarts there, so that no step jumps over the onset into the contact.
 """
 
 from __future__ import annotations
@@ -43,7 +46,9 @@ from .model.catalog import COORDINATES
 from .model.joint_stops import LIMITED, START_TOL
 from .model.schema import Driver, Stop
 from .numerics import quaternion
-from .numerics.joints import ROW_VECS, eval_row, row_vectors
+from .numerics.contact_forces import gap_and_rate
+from .numerics.forces import CONTACT
+from .numerics.joints import ROW_VECS, body_side, eval_row, row_vectors
 from .numerics.stop_gaps import stop_gaps
 from .system.system import System
 
@@ -129,7 +134,7 @@ def monitor(system, settings) -> StopMonitor | None:
     """The StopMonitor of a run with rigid stops or joint friction (None without); ModelError when
     the integrator cannot hold a stop."""
     stops = rigid_stops(system)
-    if not stops and system.friction is None:
+    if not stops and system.friction is None and not len(getattr(system, "contact_pair", [])):
         return None
     if stops and settings.integrator in REFUSING:
         joint = stops[0].joint
@@ -167,6 +172,7 @@ class StopMonitor:
         self.started = False  # the start's gaps checked (:meth:`_start_on_stops`)
         self.friction = FrictionEvents(system.friction) if system.friction is not None else None
         self.packed = _packed(stops, self.nb)  # the arguments of the compiled gap function
+        self.contacts = ContactGaps(system, self.h)
 
     def _gaps(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(gap [rad or m], its rate [rad/s or m/s]) of every stop side at state Y, in one compiled call."""
@@ -220,6 +226,7 @@ class StopMonitor:
             out[k] = self._push(k, t, Y)
         if self.friction is not None:
             out.update(self.friction.values(self.active.friction, t, Y))
+        out.update(self.contacts.values(self.active, Y))
         return out
 
     def _start_on_stops(self, Y: np.ndarray) -> None:
@@ -274,10 +281,11 @@ class StopMonitor:
         """The span [s] to advance before the next check: whole base steps, one while a stop is held,
         else up to half the time the nearest free stop's gap takes to close at its current rate
         (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one."""
+        closing = self.contacts.closing_time(self.active, t, Y)  # first: it updates the touching points
         if self.held or t < self.fine_until or self.friction is not None:
             return self.h
         gaps, rates = self._gaps(Y)
-        closing = min((g / -r for g, r in zip(gaps.tolist(), rates.tolist()) if r < 0.0), default=math.inf)
+        closing = min([closing] + [g / -r for g, r in zip(gaps.tolist(), rates.tolist()) if r < 0.0])
         steps = int(min(0.5 * closing / self.h, MAX_CHUNK_STEPS))
         return max(1, steps) * self.h
 
@@ -321,9 +329,12 @@ class StopMonitor:
     # ------------------------------------------------------------------ event maps
     def _apply(self, k: int, stepper, t: float, Y: np.ndarray, acc: np.ndarray):
         """Apply event k at (t, Y): release a held stop, or an impact (and maybe hold), or a
-        friction switch (friction_events.py)."""
+        friction switch (friction_events.py), or a contact point's onset."""
         if k in self.friction_keys:
             self.friction.apply(self.active.friction, k, t, Y, acc)
+            return self._fresh(t, Y, stepper)
+        if isinstance(k, tuple) and k[0] == "contact":  # a contact point's onset
+            self.contacts.touch(k, t, Y, self.active)
             return self._fresh(t, Y, stepper)
         s = self.stops[k]
         if k in self.held:
@@ -408,3 +419,78 @@ class StopMonitor:
         sides = [(s.key, s.sign) for s in self.stops if s.joint == joint and s.coordinate == coordinate]
         loads = [self.held_at.get(float(t), {}) for t in times]  # pushing away from the limit: max pushes down
         return np.array([sum(sign * load.get(key, 0.0) for key, sign in sides) for load in loads])
+
+
+# ---------------------------------------------------------------------- contact onset (issue 33)
+@dataclass
+class ContactOnset:
+    """A located contact onset: time [s], the pair, its contact point (index within the pair) and
+    the approach speed [m/s] there."""
+
+    t: float
+    contact: str
+    point: int
+    speed: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class ContactGaps:
+    """The gaps [m] of a System's contact points as event functions of :class:`StopMonitor`: keys
+    ("contact", e) for contact element e. A point is watched while apart; its located onset
+    (:meth:`touch`) makes it touching until its gap is positive again at a check, after its onset's
+    step (:meth:`closing_time`). ``h`` [s]: the base step."""
+
+    def __init__(self, system, h: float) -> None:
+        self.count = len(getattr(system, "contact_pair", []))
+        self.h = h
+        self.touching: set[int] | None = None  # set at the first look at a state
+        self.touched_at: dict[int, float] = {}  # [s] each touching point's located onset
+        self.events: list[ContactOnset] = []
+
+    def _gaps(self, system, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(gap [m], its rate [m/s]) of every contact point at state Y."""
+        S, nb = system.static, system.nb
+        A = quaternion.matrices(Y[: 7 * nb].reshape(nb, 7)[:, 3:]) if nb else np.zeros((0, 3, 3))
+        Y = np.ascontiguousarray(Y, dtype=float)
+        gaps, rates = np.empty(self.count), np.empty(self.count)
+        first = int(S.force_start[CONTACT])
+        for e in range(self.count):
+            k = first + e
+            side_i, side_j = body_side(Y, nb, S.force_bi[k]), body_side(Y, nb, S.force_bj[k])
+            p = tuple(float(x) for x in S.force_par[k])
+            gaps[e], rates[e] = gap_and_rate(A, side_i, side_j, S.force_vecs, k, S.force_flag[k], p)
+        return gaps, rates
+
+    def values(self, system, Y: np.ndarray) -> dict:
+        """The event function of each contact point: its gap [m] while apart, 1 while touching."""
+        if not self.count:
+            return {}
+        gaps = self._gaps(system, Y)[0]
+        if self.touching is None:
+            self.touching = {e for e in range(self.count) if gaps[e] <= 0.0}
+        return {("contact", e): 1.0 if e in self.touching else float(gaps[e]) for e in range(self.count)}
+
+    def closing_time(self, system, t: float, Y: np.ndarray) -> float:
+        """The time [s] until the nearest point touches or, touching, opens at its current rate
+        (inf: none); the touching points whose gap has opened at (t, Y) are watched again."""
+        if not self.count:
+            return math.inf
+        gaps, rates = self._gaps(system, Y)
+        if self.touching is None:
+            self.touching = {e for e in range(self.count) if gaps[e] <= 0.0}
+        onset = self.touched_at
+        self.touching = {e for e in self.touching if gaps[e] <= 0.0 or t < onset.get(e, -math.inf) + 0.5 * self.h}
+        span = [gaps[e] / -rates[e] for e in range(self.count) if rates[e] * gaps[e] < 0.0]  # closing or opening
+        return min(span, default=math.inf)
+
+    def touch(self, key: tuple, t: float, Y: np.ndarray, system) -> None:
+        """Record the located onset of contact point key[1] at (t, Y)."""
+        e = key[1]
+        self.touching.add(e)
+        self.touched_at[e] = t
+        rate = self._gaps(system, Y)[1][e]
+        ck = system.contact_pair[e]
+        point = e - system.contact_pair.index(ck)
+        self.events.append(ContactOnset(t, system.model.contacts[ck].name, point, max(0.0, -float(rate))))

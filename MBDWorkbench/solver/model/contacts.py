@@ -5,8 +5,10 @@ pair and the field) and the law's constants (:func:`contact_law`: Hertz stiffnes
 materials, the damping factor from the restitution).
 
 Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners against the
-plane, each one contact point). A plane is the boundary of a half-space: its ``normal`` points
-out of the solid, into free space.
+plane, each one contact point); the cylinder pairs cylinder-plane, cylinder-cylinder (parallel
+axes, outside each other) and sphere-cylinder (the cylinder's side): a line contact is
+CYLINDER_POINTS slices along the line, each one contact point. A plane is the boundary of a
+half-space: its ``normal`` points out of the solid, into free space.
 """
 
 from __future__ import annotations
@@ -28,8 +30,13 @@ SHAPE_FIELDS = {
     "sphere": {"type", "center", "radius"},
     "plane": {"type", "point", "normal"},
     "box": {"type", "center", "size"},
+    "cylinder": {"type", "center", "axis", "radius", "length"},
 }
 PAIRS = {("sphere", "plane"), ("sphere", "sphere"), ("box", "plane")}  # shape_a, shape_b (either order in JSON)
+PAIRS |= {("cylinder", "plane"), ("cylinder", "cylinder"), ("sphere", "cylinder")}
+LINE_PAIRS = {("cylinder", "plane"), ("cylinder", "cylinder")}  # line contacts: K = pi/4 E* L, n = 1
+CYLINDER_POINTS = 5  # contact points (slices) along a line contact
+PARALLEL_TOL = 1e-6  # [rad] cylinder-cylinder axes at most this far from parallel
 LAWS = ("flores", "restitution")  # damping from e: Flores et al. 2011's closed form, or calibrated to e exactly
 # Young's modulus [Pa] and Poisson's ratio of the named materials (engineering handbook values)
 MATERIALS = {
@@ -58,6 +65,7 @@ NUMBER_KINDS = {  # the contact's numbers and their limits.RANGES kinds
     "penetration_tol": "nonneg_length",
 }
 SHAPE_KINDS = {"center": "length", "point": "length", "normal": "direction", "size": "nonneg_length"}
+SHAPE_KINDS["axis"] = "direction"
 STEPS_PER_CONTACT = 10  # fixed steps at least within one impact's contact time (else a warning)
 TUNNEL_FRACTION = 0.5  # speed x step above this fraction of the thinnest shape: a warning
 
@@ -66,7 +74,8 @@ TUNNEL_FRACTION = 0.5  # speed x step above this fraction of the thinnest shape:
 class Shape:
     """An analytic contact shape in its body's frame [m]: ``sphere`` (center, radius), ``plane``
     (point, outward normal: the solid is the half-space behind it), ``box`` (center, size: edge
-    lengths along the body's axes)."""
+    lengths along the body's axes), ``cylinder`` (center, axis, radius, length: its side is the
+    contact surface)."""
 
     type: str
     center: list = None
@@ -74,6 +83,8 @@ class Shape:
     point: list = None
     normal: list = None
     size: list = None
+    axis: list = None
+    length: float = None
 
 
 @dataclass
@@ -154,12 +165,17 @@ def _shape(d: object, path: str, pair: str) -> Shape:
     for key in sorted(allowed - {"type"}):
         if key not in d:
             raise ModelError(f"{path}.{key}", f"contact '{pair}': a {d['type']} needs its {key}")
-        if key == "radius":
-            s.radius = check_number(d[key], f"{path}.radius", kind="nonneg_length")
+        if key in ("radius", "length"):
+            setattr(s, key, check_number(d[key], f"{path}.{key}", kind="nonneg_length"))
         else:
             setattr(s, key, list(check_vector(d[key], f"{path}.{key}", kind=SHAPE_KINDS[key])))
     if s.normal is not None and np.linalg.norm(s.normal) == 0.0:
         raise ModelError(f"{path}.normal", f"contact '{pair}': the plane's normal is zero")
+    for key in ("axis", "normal"):
+        if getattr(s, key) is not None and np.linalg.norm(getattr(s, key)) == 0.0:
+            raise ModelError(f"{path}.{key}", f"contact '{pair}': the {s.type}'s {key} is zero")
+    if s.type == "cylinder" and min(s.radius, s.length) <= 0.0:
+        raise ModelError(f"{path}.radius", f"contact '{pair}': a cylinder's radius and length must be positive")
     if s.size is not None and min(s.size) <= 0.0:
         raise ModelError(f"{path}.size", f"contact '{pair}': a box's edge lengths must be positive, got {s.size}")
     return s
@@ -190,6 +206,7 @@ def check_contacts(model, bodies: dict) -> None:
         _check_pair(c, bodies, path)
         contact_law(c, path)
         if c.enabled:
+            _check_cylinders(model, c, path)
             _check_initial_overlap(model, c, path)
 
 
@@ -221,10 +238,42 @@ def _check_pair(c: Contact, bodies: dict, path: str) -> None:
 
 
 def ordered(c: Contact) -> tuple[str, Shape, str, Shape]:
-    """(body, shape) of the pair in the order of :data:`PAIRS` (the sphere or box first)."""
+    """(body, shape) of the pair in the order of :data:`PAIRS` (the sphere or box first; of two
+    cylinders the shorter, whose line is sliced)."""
+    if c.shape_a.type == c.shape_b.type == "cylinder" and c.shape_b.length < c.shape_a.length:
+        return c.body_b, c.shape_b, c.body_a, c.shape_a
     if (c.shape_a.type, c.shape_b.type) in PAIRS:
         return c.body_a, c.shape_a, c.body_b, c.shape_b
     return c.body_b, c.shape_b, c.body_a, c.shape_a
+
+
+def is_line(c: Contact) -> bool:
+    """Whether the pair is a line contact (cylinder-plane, cylinder-cylinder)."""
+    _, first, _, second = ordered(c)
+    return (first.type, second.type) in LINE_PAIRS
+
+
+def _check_cylinders(model, c: Contact, path: str) -> None:
+    """Cylinder-cylinder: parallel axes, the shorter within the longer's length, at the start."""
+    body_i, first, body_j, second = ordered(c)
+    if (first.type, second.type) != ("cylinder", "cylinder"):
+        return
+    (r_i, A_i), (r_j, A_j) = _pose(model, body_i), _pose(model, body_j)
+    u_i, u_j = (A @ _unit(s.axis) for A, s in ((A_i, first), (A_j, second)))
+    angle = math.asin(min(1.0, float(np.linalg.norm(np.cross(u_i, u_j)))))
+    if angle > PARALLEL_TOL:
+        raise ModelError(
+            f"{path}.shape_b",
+            f"contact '{c.name}': cylinder-cylinder needs parallel axes, these are {math.degrees(angle):.3g} deg "
+            "apart (crossed cylinders are not handled)",
+        )
+    offset = float(u_j @ (r_i + A_i @ np.asarray(first.center, float) - r_j - A_j @ np.asarray(second.center, float)))
+    if abs(offset) + 0.5 * first.length > 0.5 * second.length * (1 + 1e-9):
+        raise ModelError(
+            f"{path}.shape_b",
+            f"contact '{c.name}': the shorter cylinder ({first.length:g} m) must lie within the longer one's "
+            f"length ({second.length:g} m) along their axes; its middle is {offset:.4g} m off",
+        )
 
 
 # ----------------------------------------------------------------------------- law
@@ -267,26 +316,35 @@ def effective_modulus(c: Contact, path: str = "contact") -> float:
 
 
 def effective_radius(c: Contact) -> float:
-    """R* = 1 / (1/R_a + 1/R_b) [m] (a plane: infinite radius); NaN for a box's corners."""
+    """R* = 1 / (1/R_a + 1/R_b) [m] (a plane: infinite radius); a sphere R on a cylinder's side
+    r: the circle of equal curvature product sqrt(R' R''), R' = R, R'' = R r / (R + r)
+    [Johnson]; NaN for a box's corners and the line contacts."""
     _, first, _, second = ordered(c)
     if first.type != "sphere" or first.radius == 0.0:
         return math.nan
     if second.type == "plane":
         return first.radius
+    if second.type == "cylinder":
+        R, r = first.radius, second.radius
+        return math.sqrt(R * R * r / (R + r))
     return 1.0 / (1.0 / first.radius + 1.0 / second.radius) if second.radius > 0 else math.nan
 
 
 def contact_law(c: Contact, path: str = "contact") -> ContactLaw:
-    """The law's constants: Hertz K = 4/3 E* sqrt(R*), n = 1.5 unless given."""
+    """The law's constants: Hertz K = 4/3 E* sqrt(R*), n = 1.5 unless given; a line contact of
+    length L (the shorter cylinder's): K = pi/4 E* L, n = 1 (the whole line's, shared by its
+    points)."""
     e_star, r_star = effective_modulus(c, path), effective_radius(c)
-    K = c.stiffness
-    if K is None:
+    K, line = c.stiffness, is_line(c)
+    if K is None and line:
+        K = math.pi / 4.0 * e_star * ordered(c)[1].length
+    elif K is None:
         if math.isnan(r_star):
             raise ModelError(
                 f"{path}.stiffness", f"contact '{c.name}': needs a stiffness (Hertz applies to spheres only)"
             )
         K = 4.0 / 3.0 * e_star * math.sqrt(r_star)
-    n = 1.5 if c.exponent is None else c.exponent
+    n = (1.0 if line else 1.5) if c.exponent is None else c.exponent
     mu_k = c.mu_s if c.mu_k is None else c.mu_k
     chi = damping_factor(c.restitution, n, c.law)
     return ContactLaw(K, n, chi, c.mu_s, mu_k, c.slip_speed, c.min_impact_speed, e_star, r_star)
@@ -334,14 +392,15 @@ def contact_time(law: ContactLaw, mass: float, speed: float) -> float:
 
 
 # ----------------------------------------------------------------------------- contact points
-SPHERE_PLANE, SPHERE_SPHERE = 0, 1  # the pair kinds of numerics.contact_forces
+SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER = 0, 1, 2, 3  # the kinds of numerics.contact_forces
 
 
 @dataclass
 class ContactPoint:
     """One contact element of a pair at the initial configuration, global [m]: the sphere (or box
     corner, radius 0) on ``body_i``, the plane's point and outward normal or the other sphere's
-    centre on ``body_j``."""
+    centre on ``body_j``; DISC_PLANE: a cylinder's slice (centre, ``axis_i``) on the plane;
+    POINT_CYLINDER: a sphere or slice against a cylinder's side (a point and ``normal_j`` its axis)."""
 
     kind: int
     body_i: str
@@ -351,6 +410,7 @@ class ContactPoint:
     normal_j: np.ndarray
     radius_i: float
     radius_j: float
+    axis_i: np.ndarray = None
 
 
 def _pose(model, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -361,9 +421,35 @@ def _pose(model, name: str) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(b.position, float), quaternion.matrix(np.asarray(b.orientation, float))
 
 
-def contact_points(model, c: Contact) -> list[ContactPoint]:
-    """The contact elements of pair ``c``: one per sphere, the 8 corners of a box."""
+def _unit(v) -> np.ndarray:
+    v = np.asarray(v, float)
+    return v / np.linalg.norm(v)
+
+
+def _cylinder_points(c: Contact, poses: tuple) -> list[ContactPoint]:
+    """The points of a pair with a cylinder: the first shape's CYLINDER_POINTS slices (a cylinder
+    on a plane or a cylinder) or its sphere, against the second's plane or cylinder side."""
     body_i, first, body_j, second = ordered(c)
+    (r_i, A_i), (r_j, A_j) = poses
+    if second.type == "plane":
+        q, nrm = r_j + A_j @ np.asarray(second.point, float), A_j @ _unit(second.normal)
+    else:
+        q, nrm = r_j + A_j @ np.asarray(second.center, float), A_j @ _unit(second.axis)
+    centre, r_b = r_i + A_i @ np.asarray(first.center, float), 0.0 if second.type == "plane" else second.radius
+    if first.type == "sphere":
+        return [ContactPoint(POINT_CYLINDER, body_i, body_j, centre, q, nrm, first.radius, r_b)]
+    u = A_i @ _unit(first.axis)
+    kind = DISC_PLANE if second.type == "plane" else POINT_CYLINDER
+    at = [((k + 0.5) / CYLINDER_POINTS - 0.5) * first.length for k in range(CYLINDER_POINTS)]
+    return [ContactPoint(kind, body_i, body_j, centre + s * u, q, nrm, first.radius, r_b, u) for s in at]
+
+
+def contact_points(model, c: Contact) -> list[ContactPoint]:
+    """The contact elements of pair ``c``: one per sphere, the 8 corners of a box, the slices of a
+    line contact."""
+    body_i, first, body_j, second = ordered(c)
+    if "cylinder" in (first.type, second.type):
+        return _cylinder_points(c, (_pose(model, body_i), _pose(model, body_j)))
     r_i, A_i = _pose(model, body_i)
     r_j, A_j = _pose(model, body_j)
     q = r_j + A_j @ np.asarray(second.point if second.type == "plane" else second.center, float)
@@ -386,6 +472,12 @@ def penetration(p: ContactPoint) -> float:
     """The penetration [m] of a contact point in its initial configuration (negative: the gap)."""
     if p.kind == SPHERE_PLANE:
         return p.radius_i - float(p.normal_j @ (p.point_i - p.point_j))
+    if p.kind == DISC_PLANE:  # the slice's rim point nearest the plane
+        rim = p.normal_j - float(p.normal_j @ p.axis_i) * p.axis_i
+        return p.radius_i * float(np.linalg.norm(rim)) - float(p.normal_j @ (p.point_i - p.point_j))
+    if p.kind == POINT_CYLINDER:
+        g = p.point_i - p.point_j
+        return p.radius_i + p.radius_j - float(np.linalg.norm(g - float(g @ p.normal_j) * p.normal_j))
     return p.radius_i + p.radius_j - float(np.linalg.norm(p.point_i - p.point_j))
 
 

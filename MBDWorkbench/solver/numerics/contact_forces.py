@@ -1,5 +1,6 @@
 """The contact force element (docs/contact.md): one contact point between an analytic shape on
-side i (a sphere, or a box corner: a sphere of radius 0) and a plane or a sphere on side j.
+side i (a sphere, a box corner: a sphere of radius 0, or a slice of a cylinder's line contact)
+and a plane, a sphere or a cylinder's side on side j.
 Written once for real and complex arguments, like every element of :mod:`.forces`.
 
 Element data (packed by system.System): vecs[k, 0] the sphere's centre on side i, vecs[k, 1]
@@ -7,7 +8,10 @@ the plane's point or the other sphere's centre on side j, vecs[k, 2] the plane's
 normal on side j, vecs[k, 3] = (impact speed v- of the current contact [m/s], NaN while apart;
 its floor min_impact_speed [m/s]; the largest normal force [N] evaluated since results.contacts
 last read it); numbers p = (K [N/m^n], n, chi, mu_s, mu_k, slip_speed
-[m/s], radius_i [m], radius_j [m]); flag: the pair kind.
+[m/s], radius_i [m], radius_j [m]); flag: the pair kind. DISC_PLANE (a cylinder's slice on a
+plane): vecs[k, 1] the cylinder's axis on side i, p[7] the plane's offset n . point in side j's
+frame [m]; POINT_CYLINDER (a sphere or slice against a cylinder's side): vecs[k, 1] a point of
+the cylinder's axis and vecs[k, 2] its direction, on side j.
 
 Normal law (Flores et al. 2011 form): Fn = max(0, K d^n (1 + chi d' / v-)), d the penetration
 [m], d' its rate; friction: Ft = -mu(s) Fn t, s the slip speed, t the slip direction, mu a
@@ -20,7 +24,7 @@ from .jit import njit
 from .joints import Side, point_kinematics
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
-SPHERE_PLANE, SPHERE_SPHERE = 0, 1  # pair kinds (the element's flag)
+SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER = 0, 1, 2, 3  # pair kinds (the element's flag)
 
 
 @njit(cache=True)
@@ -35,12 +39,17 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
     middle of the overlap along the normal) of contact element k."""
     r_i, r_j = p[6], p[7]
     c = point_kinematics(A, side_i, _local(vecs, k, 0))[0]
+    if kind == DISC_PLANE:
+        return _disc_plane(A, side_i, side_j, vecs, k, c, r_i, r_j)
     q = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
     if kind == SPHERE_PLANE:
         nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
         d = r_i - dot(nrm, sub(c, q))
     else:
         g = sub(c, q)
+        if kind == POINT_CYLINDER:  # the offset from the cylinder's axis
+            u = body_mv(A, side_j[0], _local(vecs, k, 2))
+            g = sub(g, scale(dot(g, u), u))
         length = np.sqrt(dot(g, g))
         if length.real < 1e-300:
             nrm = (0.0 * length, 0.0 * length, 1.0 + 0.0 * length)
@@ -49,6 +58,22 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         d = r_i + r_j - length
     x = sub(c, scale(r_i - 0.5 * d, nrm))
     return d, nrm, x
+
+
+@njit(cache=True)
+def _disc_plane(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, c: Vec3, r: float, offset: float):
+    """contact_geometry of a cylinder's slice (centre c [m], radius r [m], axis vecs[k, 1] on side
+    i) on the plane n . x = offset of side j: the rim point nearest the plane."""
+    nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
+    u = body_mv(A, side_i[0], _local(vecs, k, 1))
+    rim = sub(nrm, scale(dot(nrm, u), u))
+    rim_length = np.sqrt(dot(rim, rim))
+    height = dot(nrm, sub(c, side_j[1])) - offset
+    if rim_length.real < 1e-12:  # the axis along the normal: the face's centre
+        low, d = c, -height
+    else:
+        low, d = sub(c, scale(r / rim_length, rim)), r * rim_length - height
+    return d, nrm, sub(low, scale(-0.5 * d, nrm))
 
 
 @njit(cache=True)
@@ -78,6 +103,16 @@ def impact_speed(vecs: np.ndarray, k: int, rate: float) -> float:
 def _body_point(A: np.ndarray, side: Side, x: Vec3) -> Vec3:
     """The global point x [m] in the local coordinates of a side (global for the ground)."""
     return body_mtv(A, side[0], sub(x, side[1]))
+
+
+@njit(cache=True)
+def gap_and_rate(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple) -> tuple:
+    """(gap [m]: minus the penetration, its rate [m/s]) of contact element k (solver/events.py's
+    onset event function)."""
+    d, nrm, x = contact_geometry(A, side_i, side_j, vecs, k, kind, p)
+    v_i = point_kinematics(A, side_i, _body_point(A, side_i, x))[1]
+    v_j = point_kinematics(A, side_j, _body_point(A, side_j, x))[1]
+    return -d, dot(nrm, sub(v_i, v_j))
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
 from ..model.catalog import COORDINATES, DRIVERS, JOINTS
-from ..model.contacts import contact_law, contact_points
+from ..model.contacts import DISC_PLANE, contact_law, contact_points, is_line
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -388,22 +388,28 @@ class System:
         for ck, c in enumerate(getattr(self.model, "contacts", [])):
             law = contact_law(c, f"contacts[{ck}]")
             self.contact_laws.append(law)
-            for point in contact_points(self.model, c) if c.enabled else []:
+            points = contact_points(self.model, c) if c.enabled else []
+            share = 1.0 / len(points) if is_line(c) else 1.0  # a line's stiffness, shared by its slices
+            for point in points:
                 bi, bj = self.body_index(point.body_i), self.body_index(point.body_j)
                 e = ForceElement(forces.CONTACT, bi, bj, point.kind)
                 e.vecs[0] = self.to_local_point(point.body_i, point.point_i)
                 e.vecs[1] = self.to_local_point(point.body_j, point.point_j)
                 e.vecs[2] = self.to_local_vector(point.body_j, point.normal_j)
                 e.vecs[3] = np.nan, law.min_impact_speed, 0.0  # v- of the current impact (NaN: apart)
+                radius_j = point.radius_j
+                if point.kind == DISC_PLANE:  # the slice's axis; the plane as n . x = offset on side j
+                    radius_j = float(e.vecs[2] @ e.vecs[1])
+                    e.vecs[1] = self.to_local_vector(point.body_i, point.axis_i)
                 e.par[:] = (
-                    law.stiffness,
+                    law.stiffness * share,
                     law.exponent,
                     law.chi,
                     law.mu_s,
                     law.mu_k,
                     law.slip_speed,
                     point.radius_i,
-                    point.radius_j,
+                    radius_j,
                 )
                 self.contact_pair.append(ck)
                 elements.append(e)
