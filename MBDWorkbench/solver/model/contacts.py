@@ -4,8 +4,9 @@ friction. Reading (:func:`parse_contacts`), checks (:func:`check_contacts`, ever
 pair and the field) and the law's constants (:func:`contact_law`: Hertz stiffness from the
 materials, the damping factor from the restitution).
 
-Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners against the
-plane, each one contact point). A plane is the boundary of a half-space: its ``normal`` points
+Pairs handled: sphere-plane, sphere-sphere, box-plane (the box's 8 corners against the
+plane, each one contact point), mesh-plane and mesh-sphere (points on the mesh against the
+analytic shape: :mod:`.mesh_shapes`). A plane is the boundary of a half-space: its ``normal`` points
 out of the solid, into free space.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.integrate import solve_ivp
@@ -23,13 +24,21 @@ from scipy.special import beta
 from ..errors import ModelError
 from ..numerics import quaternion
 from .fields import check_number, check_text, check_vector, shown
+from .mesh_shapes import MAX_MESH_POINTS, mesh_arrays, mesh_points, sample_spacing, too_large
 
 SHAPE_FIELDS = {
     "sphere": {"type", "center", "radius"},
     "plane": {"type", "point", "normal"},
     "box": {"type", "center", "size"},
+    "mesh": {"type", "vertices", "triangles"},
 }
-PAIRS = {("sphere", "plane"), ("sphere", "sphere"), ("box", "plane")}  # shape_a, shape_b (either order in JSON)
+PAIRS = {
+    ("sphere", "plane"),
+    ("sphere", "sphere"),
+    ("box", "plane"),
+    ("mesh", "plane"),
+    ("mesh", "sphere"),
+}  # shape_a, shape_b (either order in JSON)
 LAWS = ("flores", "restitution")  # damping from e: Flores et al. 2011's closed form, or calibrated to e exactly
 # Young's modulus [Pa] and Poisson's ratio of the named materials (engineering handbook values)
 MATERIALS = {
@@ -66,7 +75,8 @@ TUNNEL_FRACTION = 0.5  # speed x step above this fraction of the thinnest shape:
 class Shape:
     """An analytic contact shape in its body's frame [m]: ``sphere`` (center, radius), ``plane``
     (point, outward normal: the solid is the half-space behind it), ``box`` (center, size: edge
-    lengths along the body's axes)."""
+    lengths along the body's axes), ``mesh`` (vertices, triangles: a closed triangle mesh; its
+    arrays in ``mesh``, :mod:`.mesh_shapes`)."""
 
     type: str
     center: list = None
@@ -74,6 +84,9 @@ class Shape:
     point: list = None
     normal: list = None
     size: list = None
+    vertices: list = None
+    triangles: list = None
+    mesh: tuple = field(default=None, compare=False, repr=False)  # (vertices (n, 3) [m], triangles (m, 3))
 
 
 @dataclass
@@ -151,6 +164,8 @@ def _shape(d: object, path: str, pair: str) -> Shape:
     if unknown:
         raise ModelError(f"{path}.{unknown[0]}", f"contact '{pair}': unknown field of a {d['type']}")
     s = Shape(type=d["type"])
+    if s.type == "mesh":
+        return _mesh_shape(d, path, pair)
     for key in sorted(allowed - {"type"}):
         if key not in d:
             raise ModelError(f"{path}.{key}", f"contact '{pair}': a {d['type']} needs its {key}")
@@ -163,6 +178,14 @@ def _shape(d: object, path: str, pair: str) -> Shape:
     if s.size is not None and min(s.size) <= 0.0:
         raise ModelError(f"{path}.size", f"contact '{pair}': a box's edge lengths must be positive, got {s.size}")
     return s
+
+
+def _mesh_shape(d: dict, path: str, pair: str) -> Shape:
+    for key in ("vertices", "triangles"):
+        if key not in d:
+            raise ModelError(f"{path}.{key}", f"contact '{pair}': a mesh needs its {key}")
+    V, T = mesh_arrays(d["vertices"], d["triangles"], path, pair)
+    return Shape(type="mesh", vertices=V.tolist(), triangles=T.tolist(), mesh=(V, T))
 
 
 def contact_dict(c: Contact) -> dict:
@@ -205,6 +228,9 @@ def _check_pair(c: Contact, bodies: dict, path: str) -> None:
     if (c.shape_a.type, c.shape_b.type) not in PAIRS and (c.shape_b.type, c.shape_a.type) not in PAIRS:
         pairs = ", ".join(f"{a}-{b}" for a, b in sorted(PAIRS))
         raise ModelError(f"{path}.shape_b", f"{what}: {c.shape_a.type}-{c.shape_b.type} is not handled ({pairs})")
+    for key in ("shape_a", "shape_b"):
+        if getattr(c, key).type == "mesh":
+            mesh_of(getattr(c, key), f"{path}.{key}", c.name)
     if not isinstance(c.law, str) or c.law not in LAWS:
         raise ModelError(f"{path}.law", f"{what}: law must be one of {', '.join(LAWS)}, got {shown(c.law)}")
     if c.restitution is None or not 0.0 < c.restitution <= 1.0:
@@ -267,7 +293,7 @@ def effective_modulus(c: Contact, path: str = "contact") -> float:
 
 
 def effective_radius(c: Contact) -> float:
-    """R* = 1 / (1/R_a + 1/R_b) [m] (a plane: infinite radius); NaN for a box's corners."""
+    """R* = 1 / (1/R_a + 1/R_b) [m] (a plane: infinite radius); NaN for a box's corners or a mesh."""
     _, first, _, second = ordered(c)
     if first.type != "sphere" or first.radius == 0.0:
         return math.nan
@@ -283,7 +309,8 @@ def contact_law(c: Contact, path: str = "contact") -> ContactLaw:
     if K is None:
         if math.isnan(r_star):
             raise ModelError(
-                f"{path}.stiffness", f"contact '{c.name}': needs a stiffness (Hertz applies to spheres only)"
+                f"{path}.stiffness",
+                f"contact '{c.name}': needs a stiffness (Hertz applies to spheres only, not to a box or a mesh)",
             )
         K = 4.0 / 3.0 * e_star * math.sqrt(r_star)
     n = 1.5 if c.exponent is None else c.exponent
@@ -334,7 +361,7 @@ def contact_time(law: ContactLaw, mass: float, speed: float) -> float:
 
 
 # ----------------------------------------------------------------------------- contact points
-SPHERE_PLANE, SPHERE_SPHERE = 0, 1  # the pair kinds of numerics.contact_forces
+SPHERE_PLANE, SPHERE_SPHERE, BOUND = 0, 1, 2  # the pair kinds of numerics.contact_forces
 
 
 @dataclass
@@ -351,6 +378,18 @@ class ContactPoint:
     normal_j: np.ndarray
     radius_i: float
     radius_j: float
+    mesh: bool = False  # a point of a mesh
+
+
+def bounding_sphere(points: list[ContactPoint]) -> ContactPoint:
+    """The BOUND element of a pair's points (numerics.contact_forces): a sphere about their
+    centres, against the same shape on side j."""
+    first, X = points[0], np.array([p.point_i for p in points])
+    centre = 0.5 * (X.min(axis=0) + X.max(axis=0))
+    radius = float(np.linalg.norm(X - centre, axis=1).max() + first.radius_i) * (1.0 + 1e-9) + 1e-12
+    return ContactPoint(
+        BOUND, first.body_i, first.body_j, centre, first.point_j, first.normal_j, radius, first.radius_j
+    )
 
 
 def _pose(model, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -362,7 +401,9 @@ def _pose(model, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def contact_points(model, c: Contact) -> list[ContactPoint]:
-    """The contact elements of pair ``c``: one per sphere, the 8 corners of a box."""
+    """The contact elements of pair ``c``: one per sphere, the 8 corners of a box, the points of a
+    mesh (:func:`.mesh_shapes.mesh_points`: its vertices against a plane, and face samples against
+    a sphere)."""
     body_i, first, body_j, second = ordered(c)
     r_i, A_i = _pose(model, body_i)
     r_j, A_j = _pose(model, body_j)
@@ -375,11 +416,31 @@ def contact_points(model, c: Contact) -> list[ContactPoint]:
     r_j_radius = second.radius if second.type == "sphere" else 0.0
     if first.type == "sphere":
         centres, radius = [np.asarray(first.center, float)], first.radius
+    elif first.type == "mesh":
+        centres, radius = _mesh_contact_points(c, first, second), 0.0
     else:
         half = 0.5 * np.asarray(first.size, float)
         corners = [np.array([sx, sy, sz]) * half for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
         centres, radius = [np.asarray(first.center, float) + x for x in corners], 0.0
-    return [ContactPoint(kind, body_i, body_j, r_i + A_i @ x, q, nrm, radius, r_j_radius) for x in centres]
+    mesh = first.type == "mesh"
+    return [ContactPoint(kind, body_i, body_j, r_i + A_i @ x, q, nrm, radius, r_j_radius, mesh) for x in centres]
+
+
+def _mesh_contact_points(c: Contact, mesh: Shape, other: Shape) -> np.ndarray:
+    """The points [m] of a pair's mesh in its body frame; ModelError beyond the size limit."""
+    key = "shape_a" if mesh is c.shape_a else "shape_b"
+    V, T = mesh_of(mesh, f"contact '{c.name}'.{key}", c.name)
+    points = mesh_points(V, T, sample_spacing(other.radius) if other.type == "sphere" else math.inf)
+    if len(points) > MAX_MESH_POINTS:
+        raise ModelError(f"contact '{c.name}'.{key}", f"contact '{c.name}': {too_large(len(T), len(points))}")
+    return points
+
+
+def mesh_of(shape: Shape, path: str, pair: str) -> tuple[np.ndarray, np.ndarray]:
+    """(vertices, triangles) of a mesh shape, checked once (a Shape made in Python has only its lists)."""
+    if shape.mesh is None:
+        shape.mesh = mesh_arrays(shape.vertices, shape.triangles, path, pair)
+    return shape.mesh
 
 
 def penetration(p: ContactPoint) -> float:

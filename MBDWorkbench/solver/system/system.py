@@ -18,7 +18,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
 from ..model.catalog import COORDINATES, DRIVERS, JOINTS
-from ..model.contacts import contact_law, contact_points
+from ..model.contacts import BOUND, bounding_sphere, contact_law, contact_points
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -388,7 +388,8 @@ class System:
         for ck, c in enumerate(getattr(self.model, "contacts", [])):
             law = contact_law(c, f"contacts[{ck}]")
             self.contact_laws.append(law)
-            for point in contact_points(self.model, c) if c.enabled else []:
+            points = contact_points(self.model, c) if c.enabled else []
+            for point in [bounding_sphere(points), *points] if len(points) > 1 and points[0].mesh else points:
                 bi, bj = self.body_index(point.body_i), self.body_index(point.body_j)
                 e = ForceElement(forces.CONTACT, bi, bj, point.kind)
                 e.vecs[0] = self.to_local_point(point.body_i, point.point_i)
@@ -405,6 +406,8 @@ class System:
                     point.radius_i,
                     point.radius_j,
                 )
+                if point.kind == BOUND:  # numerics.contact_forces: the count and kind of the points
+                    e.vecs[3], e.par[:2] = 0.0, (len(points), points[0].kind)
                 self.contact_pair.append(ck)
                 elements.append(e)
         return elements
