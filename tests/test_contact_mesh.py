@@ -160,7 +160,7 @@ def test_a_tessellated_cube_bounces_like_the_box_of_a_quarter_stiffness():
     box.contacts[0].stiffness = K / 4
     box = simulate(box)
     assert np.abs(mesh.Y - box.Y).max() < 1e-9
-    assert np.abs(mesh.contact("floor") - box.contact("floor")).max() < 1e-6 * G
+    assert np.abs(mesh.contact("floor")[:, :6] - box.contact("floor")[:, :6]).max() < 1e-6 * G  # forces, depth
     touching = mesh.contact("floor")[:, 3] > 0
     assert np.count_nonzero(np.diff(touching.astype(int)) == 1) >= 3  # three impacts
 
