@@ -46,7 +46,7 @@ from .model.catalog import COORDINATES
 from .model.joint_stops import LIMITED, START_TOL
 from .model.schema import Driver, Stop
 from .numerics import quaternion
-from .numerics.contact_forces import gap_and_rate
+from .numerics.contact_forces import BOUND, gap_and_rate
 from .numerics.forces import CONTACT
 from .numerics.joints import ROW_VECS, body_side, eval_row, row_vectors
 from .numerics.stop_gaps import stop_gaps
@@ -440,27 +440,37 @@ class ContactGaps:
     """The gaps [m] of a System's contact points as event functions of :class:`StopMonitor`: keys
     ("contact", e) for contact element e. A point is watched while apart; its located onset
     (:meth:`touch`) makes it touching until its gap is positive again at a check, after its onset's
-    step (:meth:`closing_time`). ``h`` [s]: the base step."""
+    step (:meth:`closing_time`). ``h`` [s]: the base step. A mesh pair's BOUND element (its
+    bounding sphere, numerics.contact_forces) is no event: while it is apart, its points take its
+    gap and rate (a lower bound of theirs, as the force loop skips them), so they have no onset."""
 
     def __init__(self, system, h: float) -> None:
         self.count = len(getattr(system, "contact_pair", []))
+        first = int(system.static.force_start[CONTACT]) if self.count else 0
+        flags = system.static.force_flag[first : first + self.count] if self.count else []
+        self.bounds = {e for e in range(self.count) if flags[e] == BOUND}
         self.h = h
         self.touching: set[int] | None = None  # set at the first look at a state
         self.touched_at: dict[int, float] = {}  # [s] each touching point's located onset
         self.events: list[ContactOnset] = []
 
     def _gaps(self, system, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(gap [m], its rate [m/s]) of every contact point at state Y."""
+        """(gap [m], its rate [m/s]) of every contact element at state Y (the points of a BOUND
+        element apart: its own)."""
         S, nb = system.static, system.nb
         A = quaternion.matrices(Y[: 7 * nb].reshape(nb, 7)[:, 3:]) if nb else np.zeros((0, 3, 3))
         Y = np.ascontiguousarray(Y, dtype=float)
         gaps, rates = np.empty(self.count), np.empty(self.count)
-        first = int(S.force_start[CONTACT])
-        for e in range(self.count):
+        first, e = int(S.force_start[CONTACT]), 0
+        while e < self.count:
             k = first + e
             side_i, side_j = body_side(Y, nb, S.force_bi[k]), body_side(Y, nb, S.force_bj[k])
             p = tuple(float(x) for x in S.force_par[k])
             gaps[e], rates[e] = gap_and_rate(A, side_i, side_j, S.force_vecs, k, S.force_flag[k], p)
+            if e in self.bounds and gaps[e] >= 0.0:  # apart: its points skipped (forces.force_elements_arrays)
+                skipped = slice(e + 1, e + 1 + int(p[0]))
+                gaps[skipped], rates[skipped], e = gaps[e], rates[e], e + int(p[0])
+            e += 1
         return gaps, rates
 
     def values(self, system, Y: np.ndarray) -> dict:
@@ -470,7 +480,8 @@ class ContactGaps:
         gaps = self._gaps(system, Y)[0]
         if self.touching is None:
             self.touching = {e for e in range(self.count) if gaps[e] <= 0.0}
-        return {("contact", e): 1.0 if e in self.touching else float(gaps[e]) for e in range(self.count)}
+        points = (e for e in range(self.count) if e not in self.bounds)
+        return {("contact", e): 1.0 if e in self.touching else float(gaps[e]) for e in points}
 
     def closing_time(self, system, t: float, Y: np.ndarray) -> float:
         """The time [s] until the nearest point touches or, touching, opens at its current rate
@@ -482,7 +493,8 @@ class ContactGaps:
             self.touching = {e for e in range(self.count) if gaps[e] <= 0.0}
         onset = self.touched_at
         self.touching = {e for e in self.touching if gaps[e] <= 0.0 or t < onset.get(e, -math.inf) + 0.5 * self.h}
-        span = [gaps[e] / -rates[e] for e in range(self.count) if rates[e] * gaps[e] < 0.0]  # closing or opening
+        points = [e for e in range(self.count) if e not in self.bounds]
+        span = [gaps[e] / -rates[e] for e in points if rates[e] * gaps[e] < 0.0]  # closing or opening
         return min(span, default=math.inf)
 
     def touch(self, key: tuple, t: float, Y: np.ndarray, system) -> None:
@@ -492,5 +504,6 @@ class ContactGaps:
         self.touched_at[e] = t
         rate = self._gaps(system, Y)[1][e]
         ck = system.contact_pair[e]
-        point = e - system.contact_pair.index(ck)
+        first = system.contact_pair.index(ck)
+        point = e - first - (1 if first in self.bounds else 0)  # a mesh's points counted after its BOUND
         self.events.append(ContactOnset(t, system.model.contacts[ck].name, point, max(0.0, -float(rate))))
