@@ -9,6 +9,7 @@ import pytest
 from MBDWorkbench.solver.errors import ModelError
 from MBDWorkbench.solver.model import from_dict, mesh_shapes
 from MBDWorkbench.solver.model.mesh_shapes import box_mesh, mesh_points, open_edges, sphere_mesh
+from MBDWorkbench.solver.numerics import quaternion
 from MBDWorkbench.solver.simulate import simulate
 
 G = 9.81
@@ -163,6 +164,24 @@ def test_a_tessellated_cube_bounces_like_the_box_of_a_quarter_stiffness():
     assert np.abs(mesh.contact("floor")[:, :6] - box.contact("floor")[:, :6]).max() < 1e-6 * G  # forces, depth
     touching = mesh.contact("floor")[:, 3] > 0
     assert np.count_nonzero(np.diff(touching.astype(int)) == 1) >= 3  # three impacts
+
+
+def test_a_tilted_cube_touches_first_at_its_lowest_vertex_at_the_free_fall_time():
+    """Contact onset (solver/events.py) watches a mesh's points, its bounding sphere none: a cube
+    turned 0.4 rad about (1, 0.5, 0), so that one vertex is lowest, dropped h = 5 cm: the first
+    onset located is that vertex's, at sqrt(2 h / g) with the speed sqrt(2 g h) (the bounding
+    sphere touches the floor earlier, its points skipped then have no onset)."""
+    axis = np.array([1.0, 0.5, 0.0]) / np.linalg.norm([1.0, 0.5, 0.0])
+    q = [np.cos(0.2), *(np.sin(0.2) * axis)]
+    mesh, h = box_mesh([A, A, A]), 0.05
+    z = (quaternion.matrix(q) @ np.array(mesh["vertices"]).T)[2]
+    body = {**cube(0.0), "position": [0, 0, h - z.min()], "orientation": q}
+    res = simulate(model_of(body, mesh, t_end=0.11, restitution=0.5, law="restitution"))
+    assert res.status == "completed", res.warnings
+    onset = res.stops.contacts.events[0]
+    assert (onset.contact, onset.point) == ("floor", int(np.argmin(z)))
+    assert onset.t == pytest.approx(np.sqrt(2 * h / G), rel=1e-8)
+    assert onset.speed == pytest.approx(np.sqrt(2 * G * h), rel=1e-6)
 
 
 def test_a_contact_group_expands_to_all_pairs_but_jointed_fixed_and_unhandled_ones():

@@ -86,6 +86,7 @@ def _disc_plane(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: 
     return d, nrm, sub(low, scale(-0.5 * d, nrm))
 
 
+@njit(cache=True)
 def points_to_skip(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, p: tuple) -> int:
     """The number of contact points after BOUND element k to skip: all of its pair's while its
     bounding sphere is apart from the pair's other shape, else 0."""
