@@ -30,7 +30,7 @@ regularised Coulomb coefficient (:func:`friction_coefficient`).
 import numpy as np
 
 from .jit import njit
-from .joints import Side, point_kinematics
+from .joints import Side, body_side, point_kinematics
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 # pair kinds (the element's flag); BOUND: a mesh pair's bounding sphere
@@ -159,6 +159,36 @@ def gap_and_rate(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k:
     v_i = point_kinematics(A, side_i, _body_point(A, side_i, x))[1]
     v_j = point_kinematics(A, side_j, _body_point(A, side_j, x))[1]
     return -d, dot(nrm, sub(v_i, v_j))
+
+
+@njit(cache=True)
+def contact_gaps(
+    Y: np.ndarray,
+    nb: int,
+    A: np.ndarray,
+    bi: np.ndarray,
+    bj: np.ndarray,
+    vecs: np.ndarray,
+    par: np.ndarray,
+    flag: np.ndarray,
+    first: int,
+    gaps: np.ndarray,
+    rates: np.ndarray,
+) -> None:
+    """Fill gaps [m] and rates [m/s] (:func:`gap_and_rate`) of the contact elements first ..
+    first + len(gaps) - 1 at state Y; a BOUND element apart gives its own to its points, which are
+    not evaluated (as the force loop skips them)."""
+    e = 0
+    while e < gaps.shape[0]:
+        k = first + e
+        p = (par[k, 0], par[k, 1], par[k, 2], par[k, 3], par[k, 4], par[k, 5], par[k, 6], par[k, 7])
+        gaps[e], rates[e] = gap_and_rate(A, body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k]), vecs, k, flag[k], p)
+        if flag[k] == BOUND and gaps[e] >= 0.0:
+            count = int(p[0])
+            gaps[e + 1 : e + 1 + count] = gaps[e]
+            rates[e + 1 : e + 1 + count] = rates[e]
+            e += count
+        e += 1
 
 
 @njit(cache=True)
