@@ -16,14 +16,16 @@ from .model.contacts import (
     contact_law,
     contact_points,
     contact_time,
+    mesh_of,
     penetration,
 )
+from .model.mesh_shapes import thickness
 from .results.status import RunWarning
 
 
 def thinnest(c) -> float:
-    """The thinnest dimension [m] of a pair's shapes: a sphere's or cylinder's radius, a box's shortest edge
-    (a plane bounds a half-space: infinite)."""
+    """The thinnest dimension [m] of a pair's shapes: a sphere's or cylinder's radius, a box's shortest edge,
+    a mesh's shortest bounding-box edge (a plane bounds a half-space: infinite)."""
     sizes = [math.inf]
     for s in (c.shape_a, c.shape_b):
         if s.type == "sphere" and s.radius > 0:
@@ -32,6 +34,8 @@ def thinnest(c) -> float:
             sizes.append(s.radius)
         elif s.type == "box":
             sizes.append(min(s.size))
+        elif s.type == "mesh":
+            sizes.append(thickness(mesh_of(s, f"contact '{c.name}'", c.name)[0]))
     return min(sizes)
 
 

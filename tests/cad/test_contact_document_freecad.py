@@ -13,7 +13,8 @@ from MBDWorkbench.cad.contact_import import BodyFrame, face_in_part, side_shape
 from MBDWorkbench.cad.contact_objects import contact_sides
 from MBDWorkbench.cad.document_model import document_model
 from MBDWorkbench.cad.errors import CadError
-from MBDWorkbench.solver.model.contacts import PAIRS, SHAPE_FIELDS
+from MBDWorkbench.solver.model.contacts import PAIRS
+from MBDWorkbench.solver.numerics import quaternion
 from MBDWorkbench.solver.simulate import simulate
 
 G, H, R, E = 9.81, 0.2, 0.05, 0.8  # gravity [m/s^2], drop height of the ball's bottom [m], radius [m], e
@@ -175,9 +176,34 @@ def test_refusals_name_the_contact_and_the_part_or_face(App, drop):
     with pytest.raises(CadError, match=r"contact 'RingContact': Contact shape of 'Ring': .* needs about \d+ triangles"):
         document_model(doc)
     doc.getObjectsByLabel("RingContact")[0].Deflection = 0.5
-    if "mesh" not in SHAPE_FIELDS:  # until the solver reads meshes (s8-mesh): the part is named
-        with pytest.raises(CadError, match=r"contact 'RingContact': the whole solid of part 'Ring' .* gives a mesh"):
-            document_model(doc)
+    with pytest.raises(CadError, match=r"contact 'RingContact'.*needs a stiffness"):  # a mesh has no Hertz radii
+        document_model(doc)
+
+
+def test_a_tessellated_ring_dropped_on_the_plate_touches_at_the_free_fall_time(App, drop):
+    """The mesh path: a Part torus (R 40 mm, tube 10 mm, axis z) tessellated into a mesh-plane pair
+    with the plate's top face, in the body frame; dropped from rest, its first contact onset is one
+    of its lowest vertices' at sqrt(2 z / g), z that vertex's height (the ball touches later)."""
+    doc = drop["doc"]
+    torus = doc.addObject("Part::Torus", "Ring")
+    torus.Radius1, torus.Radius2 = 40, 10
+    torus.Placement.Base = App.Vector(0, 400, 100)
+    doc.recompute()
+    ring = makers.make_body(doc, torus, label="ring")
+    makers.make_contact(doc, ring, drop["plate"], "", "Face6", label="RingContact", Deflection=0.5, Stiffness=1e9)
+    model = document_model(doc)[0]
+    pair = next(c for c in model.contacts if c.name == "RingContact")
+    assert (pair.shape_a.type, pair.shape_b.type) == ("mesh", "plane")
+    body = model.body("ring")
+    vertices = np.asarray(body.position) + np.array(pair.shape_a.vertices) @ quaternion.matrix(body.orientation).T
+    z = vertices[:, 2]
+    assert 0.090 - 1e-12 <= z.min() <= 0.0905  # vertices on the tube, its bottom within the deflection
+    assert 0.0495 <= np.hypot(vertices[:, 0], vertices[:, 1] - 0.4).max() <= 0.050 + 1e-12
+    res = simulate(model, t_end=0.15)
+    assert res.status == "completed", res.warnings
+    onset = res.stops.contacts.events[0]
+    assert onset.contact == "RingContact" and z[onset.point] == pytest.approx(z.min(), abs=1e-12)
+    assert onset.t == pytest.approx(math.sqrt(2 * z.min() / G), rel=1e-8)
 
 
 def test_a_body_outside_the_simulation_is_named(App, drop):

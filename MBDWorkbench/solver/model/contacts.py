@@ -7,15 +7,16 @@ materials, the damping factor from the restitution).
 Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners against the
 plane, each one contact point); the cylinder pairs cylinder-plane, cylinder-cylinder (parallel
 axes, outside each other) and sphere-cylinder (the cylinder's side): a line contact is
-CYLINDER_POINTS slices along the line, each one contact point. A plane is the boundary of a
-half-space: its ``normal`` points out of the solid, into free space.
+CYLINDER_POINTS slices along the line, each one contact point; mesh-plane and mesh-sphere
+(points on the mesh against the analytic shape: :mod:`.mesh_shapes`). A plane is the boundary of
+a half-space: its ``normal`` points out of the solid, into free space.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.integrate import solve_ivp
@@ -25,15 +26,18 @@ from scipy.special import beta
 from ..errors import ModelError
 from ..numerics import quaternion
 from .fields import check_number, check_text, check_vector, shown
+from .mesh_shapes import MAX_MESH_POINTS, mesh_arrays, mesh_points, sample_spacing, too_large
 
 SHAPE_FIELDS = {
     "sphere": {"type", "center", "radius"},
     "plane": {"type", "point", "normal"},
     "box": {"type", "center", "size"},
     "cylinder": {"type", "center", "axis", "radius", "length"},
+    "mesh": {"type", "vertices", "triangles"},
 }
 PAIRS = {("sphere", "plane"), ("sphere", "sphere"), ("box", "plane")}  # shape_a, shape_b (either order in JSON)
 PAIRS |= {("cylinder", "plane"), ("cylinder", "cylinder"), ("sphere", "cylinder")}
+PAIRS |= {("mesh", "plane"), ("mesh", "sphere")}
 LINE_PAIRS = {("cylinder", "plane"), ("cylinder", "cylinder")}  # line contacts: K = pi/4 E* L, n = 1
 CYLINDER_POINTS = 5  # contact points (slices) along a line contact
 PARALLEL_TOL = 1e-6  # [rad] cylinder-cylinder axes at most this far from parallel
@@ -75,7 +79,8 @@ class Shape:
     """An analytic contact shape in its body's frame [m]: ``sphere`` (center, radius), ``plane``
     (point, outward normal: the solid is the half-space behind it), ``box`` (center, size: edge
     lengths along the body's axes), ``cylinder`` (center, axis, radius, length: its side is the
-    contact surface)."""
+    contact surface), ``mesh`` (vertices, triangles: a closed triangle mesh; its arrays in
+    ``mesh``, :mod:`.mesh_shapes`)."""
 
     type: str
     center: list = None
@@ -85,6 +90,9 @@ class Shape:
     size: list = None
     axis: list = None
     length: float = None
+    vertices: list = None
+    triangles: list = None
+    mesh: tuple = field(default=None, compare=False, repr=False)  # (vertices (n, 3) [m], triangles (m, 3))
 
 
 @dataclass
@@ -162,6 +170,8 @@ def _shape(d: object, path: str, pair: str) -> Shape:
     if unknown:
         raise ModelError(f"{path}.{unknown[0]}", f"contact '{pair}': unknown field of a {d['type']}")
     s = Shape(type=d["type"])
+    if s.type == "mesh":
+        return _mesh_shape(d, path, pair)
     for key in sorted(allowed - {"type"}):
         if key not in d:
             raise ModelError(f"{path}.{key}", f"contact '{pair}': a {d['type']} needs its {key}")
@@ -179,6 +189,14 @@ def _shape(d: object, path: str, pair: str) -> Shape:
     if s.size is not None and min(s.size) <= 0.0:
         raise ModelError(f"{path}.size", f"contact '{pair}': a box's edge lengths must be positive, got {s.size}")
     return s
+
+
+def _mesh_shape(d: dict, path: str, pair: str) -> Shape:
+    for key in ("vertices", "triangles"):
+        if key not in d:
+            raise ModelError(f"{path}.{key}", f"contact '{pair}': a mesh needs its {key}")
+    V, T = mesh_arrays(d["vertices"], d["triangles"], path, pair)
+    return Shape(type="mesh", vertices=V.tolist(), triangles=T.tolist(), mesh=(V, T))
 
 
 def contact_dict(c: Contact) -> dict:
@@ -222,6 +240,9 @@ def _check_pair(c: Contact, bodies: dict, path: str) -> None:
     if (c.shape_a.type, c.shape_b.type) not in PAIRS and (c.shape_b.type, c.shape_a.type) not in PAIRS:
         pairs = ", ".join(f"{a}-{b}" for a, b in sorted(PAIRS))
         raise ModelError(f"{path}.shape_b", f"{what}: {c.shape_a.type}-{c.shape_b.type} is not handled ({pairs})")
+    for key in ("shape_a", "shape_b"):
+        if getattr(c, key).type == "mesh":
+            mesh_of(getattr(c, key), f"{path}.{key}", c.name)
     if not isinstance(c.law, str) or c.law not in LAWS:
         raise ModelError(f"{path}.law", f"{what}: law must be one of {', '.join(LAWS)}, got {shown(c.law)}")
     if c.restitution is None or not 0.0 < c.restitution <= 1.0:
@@ -318,7 +339,7 @@ def effective_modulus(c: Contact, path: str = "contact") -> float:
 def effective_radius(c: Contact) -> float:
     """R* = 1 / (1/R_a + 1/R_b) [m] (a plane: infinite radius); a sphere R on a cylinder's side
     r: the circle of equal curvature product sqrt(R' R''), R' = R, R'' = R r / (R + r)
-    [Johnson]; NaN for a box's corners and the line contacts."""
+    [Johnson]; NaN for a box's corners, a mesh and the line contacts."""
     _, first, _, second = ordered(c)
     if first.type != "sphere" or first.radius == 0.0:
         return math.nan
@@ -341,7 +362,8 @@ def contact_law(c: Contact, path: str = "contact") -> ContactLaw:
     elif K is None:
         if math.isnan(r_star):
             raise ModelError(
-                f"{path}.stiffness", f"contact '{c.name}': needs a stiffness (Hertz applies to spheres only)"
+                f"{path}.stiffness",
+                f"contact '{c.name}': needs a stiffness (Hertz applies to spheres only, not to a box or a mesh)",
             )
         K = 4.0 / 3.0 * e_star * math.sqrt(r_star)
     n = (1.0 if line else 1.5) if c.exponent is None else c.exponent
@@ -392,7 +414,8 @@ def contact_time(law: ContactLaw, mass: float, speed: float) -> float:
 
 
 # ----------------------------------------------------------------------------- contact points
-SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER = 0, 1, 2, 3  # the kinds of numerics.contact_forces
+# the kinds of numerics.contact_forces (BOUND: a mesh pair's bounding sphere)
+SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
 
 
 @dataclass
@@ -411,6 +434,18 @@ class ContactPoint:
     radius_i: float
     radius_j: float
     axis_i: np.ndarray = None
+    mesh: bool = False  # a point of a mesh
+
+
+def bounding_sphere(points: list[ContactPoint]) -> ContactPoint:
+    """The BOUND element of a pair's points (numerics.contact_forces): a sphere about their
+    centres, against the same shape on side j."""
+    first, X = points[0], np.array([p.point_i for p in points])
+    centre = 0.5 * (X.min(axis=0) + X.max(axis=0))
+    radius = float(np.linalg.norm(X - centre, axis=1).max() + first.radius_i) * (1.0 + 1e-9) + 1e-12
+    return ContactPoint(
+        BOUND, first.body_i, first.body_j, centre, first.point_j, first.normal_j, radius, first.radius_j
+    )
 
 
 def _pose(model, name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -446,7 +481,8 @@ def _cylinder_points(c: Contact, poses: tuple) -> list[ContactPoint]:
 
 def contact_points(model, c: Contact) -> list[ContactPoint]:
     """The contact elements of pair ``c``: one per sphere, the 8 corners of a box, the slices of a
-    line contact."""
+    line contact, the points of a mesh (:func:`.mesh_shapes.mesh_points`: its vertices against a
+    plane, and face samples against a sphere)."""
     body_i, first, body_j, second = ordered(c)
     if "cylinder" in (first.type, second.type):
         return _cylinder_points(c, (_pose(model, body_i), _pose(model, body_j)))
@@ -461,11 +497,31 @@ def contact_points(model, c: Contact) -> list[ContactPoint]:
     r_j_radius = second.radius if second.type == "sphere" else 0.0
     if first.type == "sphere":
         centres, radius = [np.asarray(first.center, float)], first.radius
+    elif first.type == "mesh":
+        centres, radius = _mesh_contact_points(c, first, second), 0.0
     else:
         half = 0.5 * np.asarray(first.size, float)
         corners = [np.array([sx, sy, sz]) * half for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
         centres, radius = [np.asarray(first.center, float) + x for x in corners], 0.0
-    return [ContactPoint(kind, body_i, body_j, r_i + A_i @ x, q, nrm, radius, r_j_radius) for x in centres]
+    mesh = first.type == "mesh"
+    return [ContactPoint(kind, body_i, body_j, r_i + A_i @ x, q, nrm, radius, r_j_radius, mesh=mesh) for x in centres]
+
+
+def _mesh_contact_points(c: Contact, mesh: Shape, other: Shape) -> np.ndarray:
+    """The points [m] of a pair's mesh in its body frame; ModelError beyond the size limit."""
+    key = "shape_a" if mesh is c.shape_a else "shape_b"
+    V, T = mesh_of(mesh, f"contact '{c.name}'.{key}", c.name)
+    points = mesh_points(V, T, sample_spacing(other.radius) if other.type == "sphere" else math.inf)
+    if len(points) > MAX_MESH_POINTS:
+        raise ModelError(f"contact '{c.name}'.{key}", f"contact '{c.name}': {too_large(len(T), len(points))}")
+    return points
+
+
+def mesh_of(shape: Shape, path: str, pair: str) -> tuple[np.ndarray, np.ndarray]:
+    """(vertices, triangles) of a mesh shape, checked once (a Shape made in Python has only its lists)."""
+    if shape.mesh is None:
+        shape.mesh = mesh_arrays(shape.vertices, shape.triangles, path, pair)
+    return shape.mesh
 
 
 def penetration(p: ContactPoint) -> float:

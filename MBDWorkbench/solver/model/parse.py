@@ -10,6 +10,7 @@ import os
 
 from ..errors import ModelError
 from .catalog import COUPLER_PARAMETERS, DRIVER_TYPES, FIELD_KINDS, FORCES, JOINT_TYPES, REQUIRED, ForceField
+from .contact_groups import expand_groups
 from .contacts import parse_contacts
 from .fields import (
     DISTANCE_FIELDS,
@@ -89,15 +90,17 @@ def from_dict(data: dict) -> Model:
     )
     if data.get("units", "SI") != "SI":
         raise ModelError("units", "only SI units are supported in model files")
+    bodies = [_body(b, f"bodies[{k}]") for k, b in enumerate(_list(data, "bodies"))]
+    fixed = {GROUND} | {b.name for b in bodies if b.grounded}
     model = Model(
         name=check_text(data.get("name", "model"), "name", MAX_NAME_LENGTH),
         description=check_text(data.get("description", ""), "description", MAX_TEXT_LENGTH),
         gravity=list(check_vector(data.get("gravity", [0.0, 0.0, -9.81]), "gravity")),
-        bodies=[_body(b, f"bodies[{k}]") for k, b in enumerate(_list(data, "bodies"))],
+        bodies=bodies,
         joints=[_joint(j, f"joints[{k}]") for k, j in enumerate(_list(data, "joints"))],
         forces=[_force(f, f"forces[{k}]") for k, f in enumerate(_list(data, "forces"))],
         drivers=[_driver(d, f"drivers[{k}]") for k, d in enumerate(_list(data, "drivers"))],
-        contacts=parse_contacts(data.get("contacts", []), "contacts"),
+        contacts=parse_contacts(expand_groups(data.get("contacts", []), data.get("joints"), fixed), "contacts"),
         settings=_settings(data.get("settings", {}), "settings"),
     )
     validate(model)

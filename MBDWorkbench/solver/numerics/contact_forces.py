@@ -1,6 +1,6 @@
 """The contact force element (docs/contact.md): one contact point between an analytic shape on
-side i (a sphere, a box corner: a sphere of radius 0, or a slice of a cylinder's line contact)
-and a plane, a sphere or a cylinder's side on side j.
+side i (a sphere; a box corner or a mesh's point: a sphere of radius 0; or a slice of a
+cylinder's line contact) and a plane, a sphere or a cylinder's side on side j.
 Written once for real and complex arguments, like every element of :mod:`.forces`.
 
 Element data (packed by system.System): vecs[k, 0] the sphere's centre on side i, vecs[k, 1]
@@ -13,6 +13,15 @@ plane): vecs[k, 1] the cylinder's axis on side i, p[7] the plane's offset n . po
 frame [m]; POINT_CYLINDER (a sphere or slice against a cylinder's side): vecs[k, 1] a point of
 the cylinder's axis and vecs[k, 2] its direction, on side j.
 
+A pair of many points (a mesh) starts with a BOUND element: a sphere about all its points on side
+i (vecs[k, 0], radius p[6]) against the pair's plane or sphere (vecs[k, 1], vecs[k, 2], p[7]), the
+points' pair kind p[1] and their count p[0]. While that sphere is apart, :func:`points_to_skip`
+tells the loop over the elements to skip the pair's points (their v- reset once, the element's
+vecs[k, 3, 0] set to 1 while they may hold one). While it touches, the pair's points share one
+law: each point's K is multiplied by :func:`patch_scale`, d_max^n / sum(d_i^n) over the points in
+contact, so that the pair's normal force is K d_max^n (1 + ...) at any number of points, spread
+over them in proportion to d_i^n (docs/contact.md, "Mesh shapes").
+
 Normal law (Flores et al. 2011 form): Fn = max(0, K d^n (1 + chi d' / v-)), d the penetration
 [m], d' its rate; friction: Ft = -mu(s) Fn t, s the slip speed, t the slip direction, mu a
 regularised Coulomb coefficient (:func:`friction_coefficient`).
@@ -21,10 +30,11 @@ regularised Coulomb coefficient (:func:`friction_coefficient`).
 import numpy as np
 
 from .jit import njit
-from .joints import Side, point_kinematics
+from .joints import Side, body_side, point_kinematics
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
-SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER = 0, 1, 2, 3  # pair kinds (the element's flag)
+# pair kinds (the element's flag); BOUND: a mesh pair's bounding sphere
+SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
@@ -77,6 +87,42 @@ def _disc_plane(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: 
 
 
 @njit(cache=True)
+def points_to_skip(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, p: tuple) -> int:
+    """The number of contact points after BOUND element k to skip: all of its pair's while its
+    bounding sphere is apart from the pair's other shape, else 0."""
+    d = contact_geometry(A, side_i, side_j, vecs, k, int(p[1]), p)[0]
+    count = int(p[0])
+    if d.real > 0.0:
+        vecs[k, 3, 0] = 1.0  # its points may start an impact: reset their v- when it leaves
+        return 0
+    if vecs[k, 3, 0] == 1.0:
+        for e in range(k + 1, k + 1 + count):
+            vecs[e, 3, 0] = np.nan
+        vecs[k, 3, 0] = 0.0
+    return count
+
+
+@njit(cache=True)
+def patch_scale(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, par: np.ndarray, k: int) -> float:
+    """d_max^n / sum(d_i^n) over the penetrating points of BOUND element k's pair (1 if none).
+    A point starting to touch takes the impact speed v- of the pair's points already touching."""
+    d_max, total, v_pair = 0.0, 0.0, np.nan
+    for e in range(k + 1, k + 1 + int(par[k, 0])):
+        p = (par[e, 0], par[e, 1], par[e, 2], par[e, 3], par[e, 4], par[e, 5], par[e, 6], par[e, 7])
+        d = contact_geometry(A, side_i, side_j, vecs, e, int(par[k, 1]), p)[0].real
+        if d > 0.0:
+            d_max = max(d_max, d)
+            total += d ** par[e, 1]
+            if vecs[e, 3, 0] == vecs[e, 3, 0]:
+                v_pair = vecs[e, 3, 0]
+    if v_pair == v_pair:
+        for e in range(k + 1, k + 1 + int(par[k, 0])):
+            if vecs[e, 3, 0] != vecs[e, 3, 0]:
+                vecs[e, 3, 0] = v_pair  # a point that is apart resets it in contact_loads
+    return d_max ** par[k + 1, 1] / total if total > 0.0 else 1.0
+
+
+@njit(cache=True)
 def friction_coefficient(s: Scalar, mu_s: float, mu_k: float, v_s: float) -> Scalar:
     """mu at slip speed s [m/s]: mu_s s / v_s below v_s (the creep), a smooth step from mu_s to
     mu_k over [v_s, 2 v_s], mu_k above."""
@@ -108,11 +154,41 @@ def _body_point(A: np.ndarray, side: Side, x: Vec3) -> Vec3:
 @njit(cache=True)
 def gap_and_rate(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple) -> tuple:
     """(gap [m]: minus the penetration, its rate [m/s]) of contact element k (solver/events.py's
-    onset event function)."""
-    d, nrm, x = contact_geometry(A, side_i, side_j, vecs, k, kind, p)
+    onset event function); of a BOUND element: its bounding sphere's, a lower bound of its points'."""
+    d, nrm, x = contact_geometry(A, side_i, side_j, vecs, k, int(p[1]) if kind == BOUND else kind, p)
     v_i = point_kinematics(A, side_i, _body_point(A, side_i, x))[1]
     v_j = point_kinematics(A, side_j, _body_point(A, side_j, x))[1]
     return -d, dot(nrm, sub(v_i, v_j))
+
+
+@njit(cache=True)
+def contact_gaps(
+    Y: np.ndarray,
+    nb: int,
+    A: np.ndarray,
+    bi: np.ndarray,
+    bj: np.ndarray,
+    vecs: np.ndarray,
+    par: np.ndarray,
+    flag: np.ndarray,
+    first: int,
+    gaps: np.ndarray,
+    rates: np.ndarray,
+) -> None:
+    """Fill gaps [m] and rates [m/s] (:func:`gap_and_rate`) of the contact elements first ..
+    first + len(gaps) - 1 at state Y; a BOUND element apart gives its own to its points, which are
+    not evaluated (as the force loop skips them)."""
+    e = 0
+    while e < gaps.shape[0]:
+        k = first + e
+        p = (par[k, 0], par[k, 1], par[k, 2], par[k, 3], par[k, 4], par[k, 5], par[k, 6], par[k, 7])
+        gaps[e], rates[e] = gap_and_rate(A, body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k]), vecs, k, flag[k], p)
+        if flag[k] == BOUND and gaps[e] >= 0.0:
+            count = int(p[0])
+            gaps[e + 1 : e + 1 + count] = gaps[e]
+            rates[e + 1 : e + 1 + count] = rates[e]
+            e += count
+        e += 1
 
 
 @njit(cache=True)
@@ -147,7 +223,10 @@ def contact(
     Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple
 ) -> tuple[Scalar, Scalar]:
     """Add contact element k's force to Q (on side i, its opposite on side j, both at the contact
-    point); returns (spring potential K d^(n+1) / (n+1) [J], power of its damping and friction [W])."""
+    point); returns (spring potential K d^(n+1) / (n+1) [J], power of its damping and friction [W]).
+    A BOUND element applies nothing."""
+    if kind == BOUND:
+        return 0.0 * A[0, 0, 0], 0.0 * A[0, 0, 0]
     d, nrm, x, Fn, Ft, slip, rate, elastic = contact_loads(A, side_i, side_j, vecs, k, kind, p)
     if d.real <= 0.0:
         return 0.0 * d, 0.0 * d

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model.contacts import ordered
-from ..numerics.contact_forces import contact_loads
+from ..numerics.contact_forces import BOUND, contact_geometry, contact_loads, patch_scale
 from ..numerics.forces import CONTACT
 from ..numerics.joints import body_side
 
@@ -46,10 +46,22 @@ def contact_sample(system, Y: np.ndarray) -> np.ndarray:
     first = int(S.force_start[CONTACT])
     Y = np.ascontiguousarray(Y, dtype=float)
     points: dict[int, list] = {}
-    for e, ck in enumerate(system.contact_pair):
-        k = first + e
+    scale, scaled = 1.0, 0
+    e = -1
+    while e + 1 < len(system.contact_pair):
+        e += 1
+        ck, k = system.contact_pair[e], first + e
         side_i, side_j = body_side(Y, S.nb, S.force_bi[k]), body_side(Y, S.nb, S.force_bj[k])
         p = tuple(float(x) for x in S.force_par[k])
+        if S.force_flag[k] == BOUND:
+            skipped, peaks = _apart_points(system, Y, k, p, points.setdefault(ck, []))
+            e += skipped
+            out[ck, -1] += peaks
+            if not skipped:  # touching: its points share the pair's law (numerics.contact_forces)
+                scale, scaled = patch_scale(system.work.A, side_i, side_j, S.force_vecs, S.force_par, k), int(p[0])
+            continue
+        if scaled > 0:
+            p, scaled = (p[0] * scale, *p[1:]), scaled - 1
         d, nrm, x, Fn, Ft, slip, _, _ = contact_loads(
             system.work.A, side_i, side_j, S.force_vecs, k, S.force_flag[k], p
         )
@@ -60,6 +72,22 @@ def contact_sample(system, Y: np.ndarray) -> np.ndarray:
         sign = 1.0 if ordered(pairs[ck])[0] == pairs[ck].body_a else -1.0
         out[ck, :-1] = _pair_values(rows, sign)
     return out
+
+
+def _apart_points(system, Y: np.ndarray, k: int, p: tuple, rows: list) -> tuple[int, float]:
+    """(count of the points after BOUND element k to skip, the sum of their peaks since the last
+    sample [N], restarted): all of them while its bounding sphere is apart (one row for them, the
+    bounding sphere's gap and witness point), else (0, 0)."""
+    S = system.static
+    side_i, side_j = body_side(Y, S.nb, S.force_bi[k]), body_side(Y, S.nb, S.force_bj[k])
+    d, nrm, x = contact_geometry(system.work.A, side_i, side_j, S.force_vecs, k, int(p[1]), p)
+    if d > 0.0:
+        return 0, 0.0
+    skipped = slice(k + 1, k + 1 + int(p[0]))
+    peaks = float(S.force_vecs[skipped, 3, 2].sum())
+    S.force_vecs[skipped, 3, 2] = 0.0
+    rows.append((d, np.array(nrm), np.array(x), 0.0, np.zeros(3), 0.0))
+    return int(p[0]), peaks
 
 
 def _pair_values(rows: list, sign: float) -> np.ndarray:

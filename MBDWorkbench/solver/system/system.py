@@ -18,7 +18,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
 from ..model.catalog import COORDINATES, DRIVERS, JOINTS
-from ..model.contacts import DISC_PLANE, contact_law, contact_points, is_line
+from ..model.contacts import BOUND, DISC_PLANE, bounding_sphere, contact_law, contact_points, is_line
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -390,7 +390,7 @@ class System:
             self.contact_laws.append(law)
             points = contact_points(self.model, c) if c.enabled else []
             share = 1.0 / len(points) if is_line(c) else 1.0  # a line's stiffness, shared by its slices
-            for point in points:
+            for point in [bounding_sphere(points), *points] if len(points) > 1 and points[0].mesh else points:
                 bi, bj = self.body_index(point.body_i), self.body_index(point.body_j)
                 e = ForceElement(forces.CONTACT, bi, bj, point.kind)
                 e.vecs[0] = self.to_local_point(point.body_i, point.point_i)
@@ -411,6 +411,8 @@ class System:
                     point.radius_i,
                     radius_j,
                 )
+                if point.kind == BOUND:  # numerics.contact_forces: the count and kind of the points
+                    e.vecs[3], e.par[:2] = 0.0, (len(points), points[0].kind)
                 self.contact_pair.append(ck)
                 elements.append(e)
         return elements
