@@ -45,6 +45,10 @@ the N = 50 chain (tip position at 1 s [m]), each code at a ladder of steps (tole
 slider-crank only: it takes 10-40 s per point on the chain) against a reference = ours rk4 at
 h = 1e-5 s, itself checked against Exudyn RK44 (chain) / Exudyn GA (slider-crank) at the finest step.
 
+Stops, joint friction and contacts (issue 32 item 8, issue 33 item 7) have their own script with the
+same peers: bench/peers_events.py (a pendulum onto a stop, pin friction, a ball drop, a Hertz impact, a
+block sliding to rest; results in bench/results/peers_events.md).
+
 Run: /usr/bin/python3 bench/peers.py [--sizes 2 10 50 200 1000] [--repeats 3] [--no-wp] [--no-cli] [--rewrite]
 If exudyn or mujoco are not importable the script creates .venv-bench/ in the repo root (system
 site packages, so numpy/scipy/numba are the system ones) with them installed and re-runs itself
