@@ -1,6 +1,7 @@
-"""Events side by side with MuJoCo and Exudyn (issue 32 item 8, issue 33 item 7; the companion
-of bench/peers.py for stops, friction and contacts): each scene against its closed form or an
-independent SciPy solution, and CPU steps per second (time.process_time of the integration;
+"""Stops, joint friction and contacts: ours beside MuJoCo and Exudyn, against closed forms.
+
+Issue 32 item 8, issue 33 item 7; the companion of bench/peers.py for events. Each scene against
+its closed form or an independent SciPy solution, and CPU steps per second (time.process_time of the integration;
 MuJoCo through its native ``mj_step(model, data, nstep)`` loop between samples; Exudyn's
 ``SolveDynamic`` with RK44, sensors in memory, its models in bench/peers_events_exudyn.py), with
 the CPU time of ours over each code's for the same simulated time and step.
