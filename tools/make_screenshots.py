@@ -7,7 +7,9 @@ Runs tests/gui/macros/macro_screenshots.py (the slider-crank example: model, ani
 the plot dock), tests/gui/macros/macro_mbd_flow.py (joint frame panel) and
 tests/gui/macros/macro_native_gui.py (preferences page, toolbar, typed properties) and
 tests/gui/macros/macro_task_panels.py (the task panels, mbd_panel_*.png) and
-tests/gui/macros/macro_parametric_joint.py (a joint frame following a CAD edit), or only the macros
+tests/gui/macros/macro_parametric_joint.py (a joint frame following a CAD edit) and
+tests/gui/macros/macro_contact_examples.py (the cam-follower and drop-test animations with their
+contact force arrows, the cam's contact force plot), or only the macros
 named, then copies the chosen PNGs. Look at them before committing.
 """
 
@@ -29,6 +31,11 @@ SHOTS = {
         for name in ("body", "joint_create", "joint_edit", "driver", "force", "spring", "simulation")
     ],
     "macro_parametric_joint.py": ["mbd_parametric_joint.png"],
+    "macro_contact_examples.py": [
+        "mbd_cam_follower_animation.png",
+        "mbd_cam_follower_plot.png",
+        "mbd_drop_test_contact.png",
+    ],
 }
 RENAME = {
     "window_joint_frame_panel.png": "mbd_joint_frame_panel.png",

@@ -7,7 +7,8 @@ never changed, as the rest of the animation).
   the joint's name with the impact speed.
 - **Contact forces** (contacts.csv): while a pair is in contact (normal force > 0), an arrow at its
   contact point along the force on body_a, ``scale`` [mm/N] long per newton (a panel setting,
-  by default the largest force over the run drawn at a quarter of the motion's size)."""
+  by default the typical force in contact drawn at a quarter of the motion's size, the largest at
+  most that size: report/contacts.arrow_scale)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 FLASH_SAMPLES = 4  # samples a stop impact stays shown
 FLASH_COLOUR = (0.95, 0.1, 0.1)
-SCALE_FRACTION = 0.25  # default scale: the largest contact force drawn at this share of the motion's box diagonal
 
 
 def contact_pairs(results: StoredResults) -> list[str]:
@@ -71,10 +71,9 @@ class EventView:
         self.joint_parts = self._joint_parts()
         self.boxes: dict[str, Any] = {}
         self.size_mm = max(size_mm, 1.0)
-        largest = max(
-            [float(np.max(np.linalg.norm(F, axis=1), initial=0.0)) for F, _, _ in self.forces.values()] + [0.0]
-        )
-        self.default_scale = SCALE_FRACTION * self.size_mm / largest if largest > 0 else 1.0
+        from ..report.contacts import arrow_scale
+
+        self.default_scale = arrow_scale([F for F, _, _ in self.forces.values()], self.size_mm) or 1.0
         self.arrows: ArrowNode | None = None
         self.flash: Any = None
         self.active = bool(self.pairs or self.impacts)

@@ -2,7 +2,8 @@
 a red star at a joint's point in the frames that follow one of its rigid-stop impacts
 (summary.json's stop_events), and an arrow per contact pair in contact (contacts.csv), from its
 contact point along the force on body_a, projected on the view plane, ``scale`` [m/N] long per
-newton (the largest contact force of the run drawn at a quarter of the figure's size)."""
+newton (contacts.arrow_scale: the typical contact force of the run drawn at a quarter of the
+figure's size, the largest at most that size)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 from ..solver.results import files as fmt
 from ..solver.results.contacts import contact_headers
 from . import derived
-from .contacts import pair_names
+from .contacts import arrow_scale, pair_names
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from .data import ReportData
 
 IMPACT_COLOR, CONTACT_COLOR = "#d62728", "#e377c2"
-SCALE_FRACTION = 0.25
 
 
 class EventLayer:
@@ -38,10 +38,7 @@ class EventLayer:
             h = contact_headers(pair)
             F = np.column_stack([table[x] for x in h[0:3]])
             self.pairs[pair] = (F, np.column_stack([table[x] for x in h[6:9]]), table[h[3]])
-        largest = max(
-            [float(np.max(np.linalg.norm(F, axis=1), initial=0.0)) for F, _, _ in self.pairs.values()] + [0.0]
-        )
-        self.scale = SCALE_FRACTION * stick.scale / largest if largest > 0 else 0.0  # [m/N]
+        self.scale = arrow_scale([F for F, _, _ in self.pairs.values()], stick.scale)  # [m/N]
         self.arrows: dict = {}
         self.stars = None
 
