@@ -52,16 +52,22 @@ class ContactGaps:
         self.touching: set[int] | None = None  # set at the first look at a state
         self.touched_at: dict[int, float] = {}  # [s] each touching point's located onset
         self.events: list[ContactOnset] = []
+        self.last: tuple | None = None  # (system, Y, gaps, rates) of the last state looked at
 
     def _gaps(self, system, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(gap [m], its rate [m/s]) of every contact element at state Y (the points of a BOUND
-        element apart: its own)."""
+        element apart: its own), read-only; computed once per state (the monitor's check asks for
+        the values, then the closing time, at the same state)."""
+        if self.last is not None and self.last[0] is system and np.array_equal(self.last[1], Y):
+            return self.last[2], self.last[3]
         S, nb = system.static, system.nb
         A = quaternion.matrices(Y[: 7 * nb].reshape(nb, 7)[:, 3:]) if nb else np.zeros((0, 3, 3))
-        Y = np.ascontiguousarray(Y, dtype=float)
+        Y = np.array(Y, dtype=float)  # a copy: the caller's Y changes in place
         gaps, rates = np.empty(self.count), np.empty(self.count)
         first = int(S.force_start[CONTACT])
         contact_gaps(Y, nb, A, S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag, first, gaps, rates)
+        gaps.flags.writeable = rates.flags.writeable = False
+        self.last = (system, Y, gaps, rates)
         return gaps, rates
 
     def values(self, system, Y: np.ndarray) -> dict:
