@@ -32,7 +32,6 @@ import json
 import math
 import os
 import platform
-import subprocess
 import sys
 import time
 
@@ -47,6 +46,7 @@ from make_iftomm import TOP  # noqa: E402
 from oracles import andrews, heavy_top, n_four_bar  # noqa: E402
 from oracles.pendulum import pendulum_ode_solution  # noqa: E402
 
+from bench.results_page import commit  # noqa: E402
 from MBDWorkbench.solver import load, simulate  # noqa: E402
 from MBDWorkbench.solver.errors import ModelError, SimulationError  # noqa: E402
 from MBDWorkbench.solver.integrators import names  # noqa: E402
@@ -243,12 +243,6 @@ def former_lines(rows: list) -> list:
             f"{b['steps']} -> {r['steps']} |"
         )
     return out + [""]
-
-
-def commit() -> str:
-    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "MBDWorkbench"], cwd=ROOT, capture_output=True, text=True)
-    return out.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
 
 
 def write_markdown(data: dict) -> None:

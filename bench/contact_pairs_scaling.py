@@ -19,6 +19,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from bench.results_page import load_note, write_page  # noqa: E402
 from MBDWorkbench.solver import simulate  # noqa: E402
 from MBDWorkbench.solver.model import from_dict  # noqa: E402
 
@@ -66,20 +67,12 @@ def main() -> None:
         both, pairs_all = per_step(n, True)
         rows.append(f"| {n} | {pairs_alone} | {alone:.1f} | {pairs_all} | {both:.1f} | {both / n:.2f} |")
         print(rows[-1], flush=True)
-    load = os.getloadavg()
-    text = [
-        "# Contact cost against the number of bodies",
-        "",
-        f"`/usr/bin/python3 bench/contact_pairs_scaling.py`; load average {load[0]:.1f}, {load[1]:.1f}, "
-        f"{load[2]:.1f} (2 cores); CPU time per rk4 step (time.process_time, best of 3), kernels warm.",
-        f"N steel balls R = {R * 1e3:g} mm on a grid 30 mm apart dropped 5 mm on a plane, {T_END} s at {STEP} s.",
-        "",
-        *rows,
-        "",
-    ]
-    with open(os.path.join(HERE, "results", "contact_pairs_scaling.md"), "w") as f:
-        f.write("\n".join(text) + "\n")
-    print("\n".join(text))
+    note = (
+        f"`/usr/bin/python3 bench/contact_pairs_scaling.py`; {load_note()}; CPU time per rk4 step "
+        "(time.process_time, best of 3), kernels warm.\n"
+        f"N steel balls R = {R * 1e3:g} mm on a grid 30 mm apart dropped 5 mm on a plane, {T_END} s at {STEP} s."
+    )
+    write_page("contact_pairs_scaling", "Contact cost against the number of bodies", note, rows)
 
 
 if __name__ == "__main__":

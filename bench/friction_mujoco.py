@@ -20,6 +20,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from bench.peer_venv import ensure_modules  # noqa: E402
+from bench.results_page import write_page  # noqa: E402
 
 ensure_modules({"mujoco": "mujoco==4.0.0"}, __file__)
 import mujoco  # noqa: E402
@@ -77,27 +78,23 @@ def main() -> None:
         creep = float(np.ptp(q[after])) if after.any() else float("nan")
         rows.append(f"| {name} | {err:.2e} | {q[-1]:.6f} | {creep:.2e} | {steps / cpu:.0f} |")
         print(rows[-1], flush=True)
-    text = "\n".join(
-        [
-            "# Joint friction: MBD Workbench and MuJoCo",
-            "",
-            f"`bench/friction_mujoco.py`: a balanced wheel (m {M} kg, I {I_AXIS} kg m^2) spun at {W0} rad/s on a "
-            f"horizontal axle, pin friction mu {MU} on r {R_PIN} m: T_f = mu r m g = {T_F:.5f} N m (MuJoCo: "
-            f"frictionloss), stops at {T_STOP:.4f} s at {closed_form(np.array([T_STOP]))[0]:.6f} rad; h = {H} s, "
-            f"{T_END} s, samples every 0.01 s; CPU time on a shared, loaded machine.",
-            "",
-            "| code | max error vs closed form [rad] | final angle [rad] | creep after the stop [rad] | steps/s |",
-            "|---|---|---|---|---|",
-            *rows,
-            "",
-            "MuJoCo's frictionloss is a soft constraint (regularised by solref/solimp), ours a lock row in the KKT "
-            "solve switched at the step where the slip reverses; MuJoCo's is a constant torque, ours follows the "
-            "joint's reaction (the same here: the pin carries m g).",
-            "",
-        ]
+    note = (
+        f"`bench/friction_mujoco.py`: a balanced wheel (m {M} kg, I {I_AXIS} kg m^2) spun at {W0} rad/s on a "
+        f"horizontal axle, pin friction mu {MU} on r {R_PIN} m: T_f = mu r m g = {T_F:.5f} N m (MuJoCo: "
+        f"frictionloss), stops at {T_STOP:.4f} s at {closed_form(np.array([T_STOP]))[0]:.6f} rad; h = {H} s, "
+        f"{T_END} s, samples every 0.01 s; CPU time on a shared, loaded machine."
     )
-    with open(os.path.join(HERE, "results", "friction_mujoco.md"), "w", encoding="utf-8") as f:
-        f.write(text)
+    table = [
+        "| code | max error vs closed form [rad] | final angle [rad] | creep after the stop [rad] | steps/s |",
+        "|---|---|---|---|---|",
+        *rows,
+    ]
+    after = (
+        "MuJoCo's frictionloss is a soft constraint (regularised by solref/solimp), ours a lock row in the KKT "
+        "solve switched at the step where the slip reverses; MuJoCo's is a constant torque, ours follows the "
+        "joint's reaction (the same here: the pin carries m g)."
+    )
+    write_page("friction_mujoco", "Joint friction: MBD Workbench and MuJoCo", note, table, (after,))
 
 
 if __name__ == "__main__":

@@ -32,7 +32,6 @@ import argparse
 import json
 import os
 import platform
-import subprocess
 import sys
 import time
 
@@ -45,6 +44,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 from oracles.pendulum import pendulum_ode_solution  # noqa: E402
 from oracles.two_link import two_link_solution  # noqa: E402
 
+from bench.results_page import commit  # noqa: E402
 from MBDWorkbench.solver import from_dict, load, quality, simulate  # noqa: E402
 from MBDWorkbench.solver.errors import ModelError, SimulationError  # noqa: E402
 from MBDWorkbench.solver.integrators import names  # noqa: E402
@@ -216,12 +216,6 @@ def table(rows: list, model: str) -> list:
             f"{fmt(r['violation_m'])} | {status} |"
         )
     return lines + [""]
-
-
-def commit() -> str:
-    out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "MBDWorkbench"], cwd=ROOT, capture_output=True, text=True)
-    return out.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
 
 
 def write_markdown(data: dict) -> None:

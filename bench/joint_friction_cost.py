@@ -16,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from bench.joint_stops_cost import cpu_time, revolute_chain  # noqa: E402
+from bench.results_page import load_note, write_page  # noqa: E402
 
 
 def chain(links: int, friction: bool, integrator: str) -> dict:
@@ -43,29 +44,25 @@ def main() -> None:
             f"{1e6 * rubbed / res1.steps:.0f} | {rubbed / plain:.1f}x |"
         )
         print(rows[-1], flush=True)
-    text = "\n".join(
-        [
-            "# Cost of joint friction",
-            "",
-            f"`bench/joint_friction_cost.py`: a planar chain of {args.links} rods on revolute joints, 0.5 s, with "
-            "and without Coulomb pin friction (mu 0.1, r 5 mm, L 10 mm) on every joint; CPU time (best of "
-            f"{args.repeats}) per accepted step, compiled kernels warm; "
-            f"load average {os.getloadavg()[0]:.1f} at the end.",
-            "",
-            "| integrator | steps | us/step | steps with friction | us/step with friction | cost |",
-            "|---|---|---|---|---|---|",
-            *rows,
-            "",
-            "The friction path solves the KKT system densely in NumPy with a fixed point on the friction "
-            "loads at every evaluation (solver/system/friction.py; its Gram matrix inverted after a Cholesky "
-            "check, not by LAPACK's eigh) and checks the stick/slip event functions after every step "
-            "(solver/friction_events.py); the compiled kernels are not used for the step. A compiled "
-            "friction kernel is the way to close this gap.",
-            "",
-        ]
+    note = (
+        f"`bench/joint_friction_cost.py`: a planar chain of {args.links} rods on revolute joints, 0.5 s, with "
+        "and without Coulomb pin friction (mu 0.1, r 5 mm, L 10 mm) on every joint; CPU time (best of "
+        f"{args.repeats}) per accepted step, compiled kernels warm; "
+        f"{load_note()} at the end."
     )
-    with open(os.path.join(HERE, "results", "joint_friction_cost.md"), "w", encoding="utf-8") as f:
-        f.write(text)
+    table = [
+        "| integrator | steps | us/step | steps with friction | us/step with friction | cost |",
+        "|---|---|---|---|---|---|",
+        *rows,
+    ]
+    after = (
+        "The friction path solves the KKT system densely in NumPy with a fixed point on the friction "
+        "loads at every evaluation (solver/system/friction.py; its Gram matrix inverted after a Cholesky "
+        "check, not by LAPACK's eigh) and checks the stick/slip event functions after every step "
+        "(solver/friction_events.py); the compiled kernels are not used for the step. A compiled "
+        "friction kernel is the way to close this gap."
+    )
+    write_page("joint_friction_cost", "Cost of joint friction", note, table, (after,))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from bench.results_page import load_note, write_page  # noqa: E402
 from MBDWorkbench.solver import simulate  # noqa: E402
 from MBDWorkbench.solver.model import from_dict  # noqa: E402
 from MBDWorkbench.solver.model.contacts import MATERIALS  # noqa: E402
@@ -102,22 +103,13 @@ def main() -> None:
     apex, cpu, n = drop(analytic, block)
     rows.append(f"| analytic ball on a tessellated box (face samples) | {n} | {apex:.4f} ({apex / ref_apex - 1:+.2%}) "
                 f"| | | {cpu * 1e6:.2f} |")  # fmt: skip
-    load = os.getloadavg()
-    text = [
-        "# Mesh contact: a tessellated ball against the analytic one",
-        "",
-        f"`/usr/bin/python3 bench/mesh_contact.py`; load average {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f} "
-        f"(2 cores); CPU time (time.process_time), kernels warm. Steel ball R = {R} m, 1 kg, Hertz K = "
-        f"{K_HERTZ:.4g} N/m^1.5 of the analytic ball on every point of the mesh, restitution law e = {E}. "
-        f"Drop from {H} m, rk4 at 1e-5 s; impact at 1 m/s without gravity, rk4 at 5e-7 s (Hertz's closed "
-        f"form: peak {K_HERTZ * d_max**1.5:.1f} N, duration {2.94 * d_max * 1e6:.1f} us).",
-        "",
-        *rows,
-        "",
-    ]
-    with open(os.path.join(HERE, "results", "mesh_contact.md"), "w") as f:
-        f.write("\n".join(text) + "\n")
-    print("\n".join(text))
+    note = (
+        f"`/usr/bin/python3 bench/mesh_contact.py`; {load_note()}; CPU time (time.process_time), kernels warm. "
+        f"Steel ball R = {R} m, 1 kg, Hertz K = {K_HERTZ:.4g} N/m^1.5 of the analytic ball on every point of the "
+        f"mesh, restitution law e = {E}. Drop from {H} m, rk4 at 1e-5 s; impact at 1 m/s without gravity, rk4 at "
+        f"5e-7 s (Hertz's closed form: peak {K_HERTZ * d_max**1.5:.1f} N, duration {2.94 * d_max * 1e6:.1f} us)."
+    )
+    write_page("mesh_contact", "Mesh contact: a tessellated ball against the analytic one", note, rows)
 
 
 if __name__ == "__main__":

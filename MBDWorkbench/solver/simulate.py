@@ -131,7 +131,7 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
                     step = lambda st, a, y, b, w: _advance(model, st, a, y, b, w, index)  # noqa: E731
                     stepper, t_reached, status = stops.advance(stepper, pace.at, Y, t_sub, acc, step)
                 if status != kernels.OK:
-                    _fail(system, res, t_reached, Y, status)
+                    _fail(system, res, t_reached, Y, status, getattr(stepper, "failure", ""))
                 _check_budget(stepper, budget, t_reached, settings)
             t = t_next
             stepper = project_after_output(system if stops is None else stops.active, settings, stepper, t, Y)

@@ -11,6 +11,8 @@
 #   save_window(name), image_stats(path), close_message_boxes(seen, timeout_ms),
 #   run_with_boxes(command, timeout_ms) (runs a GUI command, returns the boxes it closed),
 #   run_with_box(command, png, press, timeout_ms) (grabs and answers the first box a command shows).
+#   wait_for_warm_up(seconds) (waits for the workbench's kernel warm-up, returns its state),
+#   open_example_copy(example, name, settle_ms) (a copy of examples/<example> in OUT_DIR, opened).
 # The result file is result.json: {"ok": bool, "checks": [...], "error": str|None, ...}.
 # Afterwards every document is closed unsaved and the main window closed, so FreeCAD exits
 # normally; a daemon watchdog thread os._exit()s if that has not happened after 20 s
@@ -209,6 +211,29 @@ def _mbd_gui_runner():
         threading.Thread(target=exit_watchdog, name="mbd-gui-exit", daemon=True).start()
         Gui.getMainWindow().close()
 
+    def wait_for_warm_up(seconds=400):
+        # Wait, the event loop running, until the kernel warm-up is done or `seconds` have passed;
+        # returns its state (MBDWorkbench.commands.solve_commands.warm_up_state()).
+        from MBDWorkbench.commands import solve_commands
+
+        deadline = time.time() + seconds
+        while not solve_commands.warm_up_state().get("done") and time.time() < deadline:
+            wait(200)
+        return solve_commands.warm_up_state()
+
+    def open_example_copy(example, name, settle_ms=200):
+        # Copy examples/<example> to OUT_DIR/<name>, open it and let the GUI settle; returns the document.
+        import shutil
+
+        import MBDWorkbench
+
+        examples = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
+        path = os.path.join(out_dir, name)
+        shutil.copy(os.path.join(examples, example), path)
+        doc = App.openDocument(path)
+        wait(settle_ms)
+        return doc
+
     def run():
         namespace = {
             "__name__": "__mbd_gui_macro__",
@@ -230,6 +255,8 @@ def _mbd_gui_runner():
             "close_message_boxes": close_message_boxes,
             "run_with_boxes": run_with_boxes,
             "run_with_box": run_with_box,
+            "wait_for_warm_up": wait_for_warm_up,
+            "open_example_copy": open_example_copy,
         }
         try:
             wait(300)  # let the main window finish showing

@@ -2,7 +2,14 @@
 time so that the work integrals are accounted at every step. After each accepted step the
 kernels decide the kept constraint rows again where needed and, near a singular position,
 project the state onto the constraints (``kernels.end_of_step``); the projected state is
-written back into the solver (:meth:`SciPyStepper._write_back`)."""
+written back into the solver (:meth:`SciPyStepper._write_back`).
+
+bdf runs SciPy's BDF with one change (:class:`QuietBDF`): its Newton iteration also stops, converged,
+when its correction has fallen below NEWTON_NOISE of its tolerance. SciPy's declares divergence
+whenever a correction is not smaller than the previous one; at a resting contact (stiff
+regularised friction, docs/contact.md) the corrections are round-off, about 1e-9 of the error
+scale, which does not shrink, so SciPy halved the step down to 1e-15 s and stopped.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.integrate import BDF, LSODA, OdeSolver, Radau
+from scipy.integrate._ivp import bdf as scipy_bdf
 
 from .. import kernels
 from .base import Stepper, own_settings
@@ -35,6 +43,7 @@ class SciPyStepper(Stepper):
         )
         self._failed = False
         self._singular: tuple[float, np.ndarray] | None = None  # (t [s], Y) of a singular evaluation
+        self.failure = ""  # why SciPy stopped at a finite state (simulate's error message), else ""
         self.events = RankEvents(system)
 
     def _fun(self, t: float, Y: np.ndarray) -> np.ndarray:
@@ -75,14 +84,16 @@ class SciPyStepper(Stepper):
         kernels.normalize_quaternions(self.system.static, Y)
         return t_next, kernels.OK
 
-    @staticmethod
-    def _step(s: OdeSolver) -> bool:
+    def _step(self, s: OdeSolver) -> bool:
         """One step of the SciPy solver; False if it refused the state (SciPy's BDF and Radau
-        raise ValueError on a NaN/inf state or derivative after a blow-up)."""
+        raise ValueError on a NaN/inf state or derivative after a blow-up). SciPy's reason for
+        stopping at a finite state (its step too small) goes to ``failure``."""
         try:
-            s.step()
+            message = s.step()
         except ValueError:
             return False
+        if s.status == "failed" and not self._failed and np.all(np.isfinite(s.y)):
+            self.failure = f"{self.name} gave up at a finite state: {message}"
         return True
 
     def _accepted(self, s: OdeSolver, changes: float) -> OdeSolver:
@@ -114,10 +125,58 @@ class SciPyStepper(Stepper):
         return fresh
 
 
-class BDFStepper(SciPyStepper):
-    """Variable-order backward differentiation formulas (SciPy's BDF)."""
+NEWTON_NOISE = 1e-3  # bdf: a Newton correction below this fraction of the Newton tolerance is converged
 
-    name, solver_class = "bdf", BDF
+
+def quiet_newton(fun, t_new, y_predict, c, psi, LU, solve_lu, scale, tol):
+    """SciPy's ``solve_bdf_system`` (scipy/integrate/_ivp/bdf.py, BSD licence), its Newton iteration
+    also converged when a correction's norm is below NEWTON_NOISE * tol (round-off that does not
+    shrink, which SciPy's rate test takes for divergence); returns (converged, iterations, y, d)."""
+    d, y, dy_norm_old, converged = 0, y_predict.copy(), None, False
+    for k in range(scipy_bdf.NEWTON_MAXITER):
+        f = fun(t_new, y)
+        if not np.all(np.isfinite(f)):
+            break
+        dy = solve_lu(LU, c * f - psi - d)
+        dy_norm = scipy_bdf.norm(dy / scale)
+        rate = None if dy_norm_old is None else dy_norm / dy_norm_old
+        noise = dy_norm < NEWTON_NOISE * tol
+        if (
+            not noise
+            and rate is not None
+            and (rate >= 1 or rate ** (scipy_bdf.NEWTON_MAXITER - k) / (1 - rate) * dy_norm > tol)
+        ):
+            break
+        y += dy
+        d += dy
+        if dy_norm == 0 or noise and rate is not None or rate is not None and rate / (1 - rate) * dy_norm < tol:
+            converged = True
+            break
+        dy_norm_old = dy_norm
+    return converged, k + 1, y, d
+
+
+SCIPY_NEWTON = getattr(scipy_bdf, "solve_bdf_system", None)  # None: another SciPy, its BDF as it is
+
+
+class QuietBDF(BDF):
+    """SciPy's BDF with :func:`quiet_newton` as its Newton iteration (SciPy's step looks up the
+    module's ``solve_bdf_system`` at each call: it is swapped in for this step only)."""
+
+    def _step_impl(self):
+        if SCIPY_NEWTON is None:
+            return super()._step_impl()
+        scipy_bdf.solve_bdf_system = quiet_newton
+        try:
+            return super()._step_impl()
+        finally:
+            scipy_bdf.solve_bdf_system = SCIPY_NEWTON
+
+
+class BDFStepper(SciPyStepper):
+    """Variable-order backward differentiation formulas (SciPy's BDF, :class:`QuietBDF`)."""
+
+    name, solver_class = "bdf", QuietBDF
 
     def _write_back(self, s: OdeSolver, y: np.ndarray) -> OdeSolver:
         """The projection moves the newest point of the backward differences (D[0] = y_n); the

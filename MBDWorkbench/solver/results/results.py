@@ -339,6 +339,11 @@ class Results:
         joint, kind (stick, slip, reverse), slip speed [m/s], load [N] (friction needed), normal [N]."""
         return [] if self.stops is None else [e.as_dict() for e in self.stops.friction_events]
 
+    @property
+    def contact_events(self) -> list[dict]:
+        """The located contact onsets (solver/contact_events.py): t [s], contact, point, speed [m/s]."""
+        return [] if self.stops is None else [e.as_dict() for e in self.stops.contacts.events]
+
     # ------------------------------------------------------------------ sampling
     def record(
         self, t: float, Y: np.ndarray, acc: np.ndarray, lam: np.ndarray | None = None, Ydot: np.ndarray | None = None
@@ -678,6 +683,7 @@ class Results:
             accuracy=self.accuracy,
             **({"stop_events": self.stop_events} if self.stops is not None and self.stops.stops else {}),
             **({"friction_events": self.friction_events} if self.system.friction is not None else {}),
+            **({"contact_events": self.contact_events} if self.stops is not None and self.stops.contacts.count else {}),
             relaxations=list(getattr(self.model, "relaxations", [])),
             dropped_equations=list(getattr(self.system, "cad_open", [])),
             versions=software_versions(),

@@ -3,21 +3,15 @@
 # (the default) shows "Accuracy: positions +-..." under the status; with the "Estimate the
 # accuracy" box unchecked it says the estimate was switched off. Screenshot mbd_panel_accuracy.png
 # at FreeCAD's default window size. Names App, Gui, QtWidgets, OUT_DIR, check, wait, save_window,
-# close_message_boxes are provided by the runner.
+# close_message_boxes, open_example_copy are provided by the runner.
 import os
-import shutil
 
-import MBDWorkbench
 from MBDWorkbench.cad.objects import find_simulation
 from MBDWorkbench.commands import task_panels
 
 os.environ.pop("MBD_ACCURACY", None)  # the test suite switches it off; this macro tests it
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__)))
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
-path = os.path.join(OUT_DIR, "pendulum_copy.FCStd")
-shutil.copy2(os.path.join(REPO, "examples", "pendulum.FCStd"), path)
-doc = App.openDocument(path)
-wait(300)
+doc = open_example_copy("pendulum.FCStd", "pendulum_copy.FCStd", 300)
 sim = find_simulation(doc)
 sim.ViewObject.Proxy.doubleClicked(sim.ViewObject)
 wait(100)

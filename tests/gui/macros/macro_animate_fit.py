@@ -3,19 +3,12 @@
 # start pose (parts cut off); opening Animate fits the view so that, at every sample, every
 # corner of every moving part's box projects inside the view (View3DInventor.getPointOnScreen).
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, close_message_boxes,
-# save_view are provided by the runner.
-import os
-import shutil
+# save_view, open_example_copy are provided by the runner.
 
-import MBDWorkbench
 from MBDWorkbench.commands import animate
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__)))
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
-path = os.path.join(OUT_DIR, "slider_crank_fit.FCStd")
-shutil.copy2(os.path.join(REPO, "examples", "slider_crank.FCStd"), path)
-doc = App.openDocument(path)
-wait(300)
+doc = open_example_copy("slider_crank.FCStd", "slider_crank_fit.FCStd", 300)
 seen = []
 close_message_boxes(seen, 300000)
 Gui.runCommand("MBD_Solve")

@@ -5,21 +5,14 @@
 # disabled after FreeCAD updates its commands, and a click on the toolbar's Undo changes
 # nothing; closing the panel gives them back (then the same click undoes). An undo made anyway (the Python console's
 # doc.undo()) closes the panel. Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait,
-# close_message_boxes are provided by the runner.
-import os
-import shutil
+# close_message_boxes, open_example_copy are provided by the runner.
 
-import MBDWorkbench
 from MBDWorkbench.cad.objects import find_simulation
 from MBDWorkbench.commands import animate
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__)))
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 mw = Gui.getMainWindow()
-path = os.path.join(OUT_DIR, "slider_crank_undo.FCStd")
-shutil.copy2(os.path.join(REPO, "examples", "slider_crank.FCStd"), path)
-doc = App.openDocument(path)
-wait(300)
+doc = open_example_copy("slider_crank.FCStd", "slider_crank_undo.FCStd", 300)
 seen = []
 close_message_boxes(seen, 300000)
 Gui.runCommand("MBD_Solve")

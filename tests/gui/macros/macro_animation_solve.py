@@ -11,13 +11,9 @@
 # 5. The plot dock shows each new run and follows the active document (nothing for a document
 #    without results or after its document closed).
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window,
-# close_message_boxes are provided by the runner.
-import os
-import shutil
+# close_message_boxes, wait_for_warm_up, open_example_copy are provided by the runner.
 import sys
 import time
-
-import MBDWorkbench
 
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 from MBDWorkbench.commands import animate, plot_dock, solve_commands  # noqa: E402
@@ -30,24 +26,11 @@ check(
     warm.get("done") or mw.statusBar().currentMessage() == solve_commands.WARM_MESSAGE,
     mw.statusBar().currentMessage(),
 )
-deadline = time.time() + 400
-while not solve_commands.warm_up_state().get("done") and time.time() < deadline:
-    wait(200)
-result["warm_up"] = solve_commands.warm_up_state()
+result["warm_up"] = wait_for_warm_up()
 check("warm-up finished without error", result["warm_up"].get("done") and "error" not in result["warm_up"])
 
 from MBDWorkbench.cad.objects import find_simulation  # noqa: E402
 from MBDWorkbench.commands.solve_commands import SolveCommand  # noqa: E402
-
-EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
-
-
-def open_copy(example, name):
-    path = os.path.join(OUT_DIR, name + ".FCStd")
-    shutil.copy(os.path.join(EXAMPLES, example), path)
-    doc = App.openDocument(path)
-    wait(200)
-    return doc
 
 
 def solve(timeout_ms=300000):
@@ -111,7 +94,7 @@ def close(a, b, tol=1e-3):
 
 
 # ------------------------------------------------------------------ 1. view-only animation
-doc = open_copy("slider_crank.FCStd", "anim_view_only")
+doc = open_example_copy("slider_crank.FCStd", "anim_view_only.FCStd")
 Gui.activeDocument().activeView().viewTop()
 Gui.SendMsgToActiveView("ViewFit")
 seen = solve()
@@ -209,7 +192,7 @@ check(
 )
 
 # ------------------------------------------------------------------ 3. Solve in a worker thread
-doc = open_copy("slider_crank.FCStd", "solve_thread")
+doc = open_example_copy("slider_crank.FCStd", "solve_thread.FCStd")
 sim = find_simulation(doc)
 sim.EndTimeMilliseconds = 20000
 doc.recompute()
@@ -304,7 +287,7 @@ check("closed document's plots dropped", dock.doc_name != name, dock.doc_name)
 # ------------------------------------------------------------------ 6. quit FreeCAD while playing
 # Left playing: the runner then closes every document and the main window (as quitting FreeCAD
 # does); test_animation_solve_gui.py checks that FreeCAD exits on its own without a traceback.
-doc = open_copy("pendulum.FCStd", "quit_while_playing")
+doc = open_example_copy("pendulum.FCStd", "quit_while_playing.FCStd")
 seen = solve()
 Gui.runCommand("MBD_Animate")
 anim = animate.active_panel()

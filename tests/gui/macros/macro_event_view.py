@@ -14,32 +14,22 @@
 # 4. Closing Animate removes the nodes; the document's objects, placements, modified flag and undo
 #    list are unchanged.
 # Screenshots: mbd_event_impact.png, mbd_event_contact.png, mbd_plot_events.png (the whole window).
-# Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window are provided by the runner.
+# Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window, wait_for_warm_up,
+# open_example_copy are provided by the runner.
 import csv
 import io
-import os
-import shutil
-import time
 import zipfile
-
-import MBDWorkbench
 
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 from MBDWorkbench.cad.document_model import document_model  # noqa: E402
 from MBDWorkbench.cad.objects import find_simulation  # noqa: E402
 from MBDWorkbench.cad.results_store import store_results  # noqa: E402
-from MBDWorkbench.commands import animate, solve_commands  # noqa: E402
+from MBDWorkbench.commands import animate  # noqa: E402
 from MBDWorkbench.solver.model import from_dict  # noqa: E402
 from MBDWorkbench.solver.simulate import simulate  # noqa: E402
 
-deadline = time.time() + 400
-while not solve_commands.warm_up_state().get("done") and time.time() < deadline:
-    wait(200)
-EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
-path = os.path.join(OUT_DIR, "event_view.FCStd")
-shutil.copy(os.path.join(EXAMPLES, "pendulum.FCStd"), path)
-doc = App.openDocument(path)
-wait(200)
+wait_for_warm_up()
+doc = open_example_copy("pendulum.FCStd", "event_view.FCStd")
 floor = doc.addObject("Part::Box", "Floor")  # the contact plane drawn (not a body of the model)
 floor.Length, floor.Width, floor.Height = 300, 80, 3
 floor.Placement.Base = App.Vector(-40, -40, -105)

@@ -11,25 +11,15 @@
 # 4. Closing Animate removes the node; the document stays unmodified, its undo list unchanged.
 # Screenshot: mbd_free_body.png (the whole window).
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_window,
-# close_message_boxes are provided by the runner.
-import os
-import shutil
-import time
+# close_message_boxes, wait_for_warm_up, open_example_copy are provided by the runner.
 
-import MBDWorkbench
 
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
-from MBDWorkbench.commands import animate, solve_commands  # noqa: E402
+from MBDWorkbench.commands import animate  # noqa: E402
 from MBDWorkbench.loads.diagram import diagram_arrows  # noqa: E402
 
-deadline = time.time() + 400
-while not solve_commands.warm_up_state().get("done") and time.time() < deadline:
-    wait(200)
-EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
-path = os.path.join(OUT_DIR, "free_body.FCStd")
-shutil.copy(os.path.join(EXAMPLES, "slider_crank.FCStd"), path)
-doc = App.openDocument(path)
-wait(200)
+wait_for_warm_up()
+doc = open_example_copy("slider_crank.FCStd", "free_body.FCStd")
 Gui.activeDocument().activeView().viewTop()
 Gui.SendMsgToActiveView("ViewFit")
 seen = []

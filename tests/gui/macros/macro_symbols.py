@@ -11,30 +11,20 @@
 # symbols) gets the symbol one on opening, the document not modified.
 # Screenshot: mbd_spring_force_symbols.png (the animation frame).
 # Names App, Gui, QtCore, QtWidgets, OUT_DIR, result, check, wait, save_view,
-# close_message_boxes are provided by the runner.
+# close_message_boxes, wait_for_warm_up, open_example_copy are provided by the runner.
 import math
-import os
-import shutil
-import time
-
-import MBDWorkbench
 
 Gui.activateWorkbench("MultibodyDynamicsWorkbench")
 from MBDWorkbench.cad.makers import make_force, make_spring_damper  # noqa: E402
 from MBDWorkbench.cad.objects import find_objects  # noqa: E402
-from MBDWorkbench.commands import animate, solve_commands  # noqa: E402
+from MBDWorkbench.commands import animate  # noqa: E402
 from MBDWorkbench.commands.view_providers import ViewProviderForce, ViewProviderSpringDamper  # noqa: E402
 
-deadline = time.time() + 400
-while not solve_commands.warm_up_state().get("done") and time.time() < deadline:
-    wait(200)
-check("warm-up finished", solve_commands.warm_up_state().get("done"), solve_commands.warm_up_state())
+warm = wait_for_warm_up()
+check("warm-up finished", warm.get("done"), warm)
 
-EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(MBDWorkbench.__file__))), "examples")
-path = os.path.join(OUT_DIR, "symbols.FCStd")
-shutil.copy(os.path.join(EXAMPLES, "pendulum.FCStd"), path)
-doc = App.openDocument(path)
-wait(300)
+doc = open_example_copy("pendulum.FCStd", "symbols.FCStd", 300)
+path = doc.FileName
 bar = doc.getObject("Bar")
 body = find_objects(doc, "Body")[0]
 pivot = find_objects(doc, "Joint")[0]
