@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from oracles.geneva import HALF_INDEX, crank, pin_distance, slot_angle, wheel_rotation
+from oracles import geneva
+from oracles.geneva import HALF_INDEX, crank, driver_phase, wheel_rotation
 
 from MBDWorkbench.solver import from_dict, kernels, simulate
 from MBDWorkbench.solver.errors import ModelError
@@ -171,27 +172,9 @@ def wheel_angle(res) -> np.ndarray:
 
 
 def index_tolerance(phi) -> np.ndarray:
-    """How far [rad] the wheel may be from the rigid closed form with the pin at phi: the pin's
-    play CLEARANCE plus its contact's compression, over the pin's distance rho from the wheel's
-    centre. The compression: F / K_LINE, F bounded by the wheel's torque J beta'' + c beta' (from
-    the closed form) over rho; plus the impact where that torque changes sign and the wheel crosses
-    the play (2 CLEARANCE) to the other wall: from rest under a relative acceleration growing as
-    j t (j = rho d/dt(beta'' + c beta' / J) there) it meets the wall at v = j t^2 / 2,
-    t = (12 CLEARANCE / j)^(1/3), and compresses it elastically by v sqrt(J / K_LINE) / rho."""
+    """The oracle's bound [rad] on the wheel's distance from the rigid closed form (play and compression)."""
     r = crank(A_CENTRES)
-    grid = np.linspace(-HALF_INDEX, HALF_INDEX, 20001)
-    t = grid / OMEGA
-    beta = slot_angle(grid, A_CENTRES, r)
-    rate = np.gradient(beta, t)
-    accel = np.gradient(rate, t)
-    torque = J_WHEEL * accel + C_WHEEL * rate
-    rho = pin_distance(grid, A_CENTRES, r)
-    squeeze = np.abs(torque).max() / rho.min() / K_LINE
-    switch = int(np.flatnonzero(np.diff(np.sign(torque)))[0])  # where the pin goes over to the other wall
-    jerk = rho[switch] * abs(np.gradient(torque / J_WHEEL, t)[switch])
-    speed = 0.5 * jerk * (12 * CLEARANCE / jerk) ** (2 / 3)
-    impact = speed * math.sqrt(J_WHEEL / K_LINE) / rho[switch]
-    return (CLEARANCE + squeeze + impact) / pin_distance(np.clip(phi, -HALF_INDEX, HALF_INDEX), A_CENTRES, r)
+    return geneva.index_tolerance(phi, A_CENTRES, r, CLEARANCE, K_LINE, J_WHEEL, C_WHEEL, OMEGA)
 
 
 def test_geneva_wheel_indexes_a_quarter_turn_per_driver_turn_along_the_closed_form():
@@ -204,7 +187,7 @@ def test_geneva_wheel_indexes_a_quarter_turn_per_driver_turn_along_the_closed_fo
     r, theta = crank(A_CENTRES), -math.pi / 2 + OMEGA * res.t
     beta = wheel_angle(res)
     expected = wheel_rotation(theta, A_CENTRES, r)
-    phi = theta - 2 * np.pi * np.floor((theta + np.pi) / (2 * np.pi))
+    phi = driver_phase(theta)
     error = np.abs(beta - expected)
     assert np.all(error <= index_tolerance(phi))
     dwell = np.abs(phi) > HALF_INDEX + 0.05
