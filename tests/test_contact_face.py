@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 from oracles import geneva
-from oracles.geneva import HALF_INDEX, crank, driver_phase, wheel_rotation
+from oracles.geneva import HALF_INDEX, crank, driver_phase, pin_distance, slot_angle, wheel_rotation
 
 from MBDWorkbench.solver import from_dict, kernels, simulate
 from MBDWorkbench.solver.errors import ModelError
@@ -181,7 +181,8 @@ def test_geneva_wheel_indexes_a_quarter_turn_per_driver_turn_along_the_closed_fo
     """Three driver turns: the wheel follows beta(phi) while the pin is in a slot, within the
     play and the contact's compression over rho (index_tolerance: 0.04-0.11 deg; measured up to
     95 % of it, just after the pin goes over to the other wall), and is still (within the play
-    at the exit, CLEARANCE / r = 0.04 deg) while the pin is out; it ends 270 deg round."""
+    at the exit, CLEARANCE / r = 0.04 deg) while the pin is out; it ends 270 deg round. The
+    pin's normal force is the closed-form torque on the wheel over rho."""
     res = simulate(geneva_model())
     assert res.status == "completed", res.warnings
     r, theta = crank(A_CENTRES), -math.pi / 2 + OMEGA * res.t
@@ -193,6 +194,19 @@ def test_geneva_wheel_indexes_a_quarter_turn_per_driver_turn_along_the_closed_fo
     dwell = np.abs(phi) > HALF_INDEX + 0.05
     assert error[dwell].max() <= CLEARANCE / r
     np.testing.assert_allclose(beta[-1], -3 * math.pi / 2, atol=CLEARANCE / r)
+    # contacts.csv: the pin's normal force on the walls drives the wheel, F rho = |J beta'' + c beta'|
+    # (closed form), within 1 % (measured 0.1-0.4 %) away from the impacts at the pin's entry and
+    # where it goes over to the other wall (phi -45 to -30 and 2 to 17 deg)
+    force = sum(res.contact(f"slot{k}_{w}")[:, 3] for k in range(4) for w in range(2))
+    steady = ((phi > math.radians(-30)) & (phi < math.radians(-5))) | (
+        (phi > math.radians(17)) & (phi < math.radians(42))
+    )
+    h, p = 1e-4, phi[steady]
+    ahead, here, behind = (slot_angle(p + dp, A_CENTRES, r) for dp in (h, 0.0, -h))
+    rate = (ahead - behind) / (2 * h) * OMEGA
+    accel = (ahead - 2 * here + behind) / h**2 * OMEGA**2
+    drive = np.abs(J_WHEEL * accel + C_WHEEL * rate) / pin_distance(p, A_CENTRES, r)
+    np.testing.assert_allclose(force[steady], drive, rtol=0.01)
 
 
 @pytest.mark.parametrize("first", ["sphere", "cylinder"])
