@@ -3,7 +3,8 @@
 Each side of a pair is a body's whole solid or one face of its part, read in the body's own
 frame (about its centre of gravity, axes of the part's placement):
 
-* a picked plane face -> ``plane`` (a point of the face, its outward normal);
+* a picked plane face -> ``plane`` (a point of the face, its outward normal); with the object's
+  BoundedFaces, a rectangular plane face -> ``face`` (:mod:`.bounded_faces`);
 * a picked sphere face, or a solid that is a whole sphere -> ``sphere``;
 * a solid of six plane faces forming a box with edges along the body's axes -> ``box``;
 * a picked (convex, full) cylinder face, or a solid cylinder -> ``cylinder`` (center of its
@@ -28,6 +29,7 @@ import numpy as np
 from ..solver.errors import ModelError
 from ..solver.model.contacts import SHAPE_FIELDS, parse_contacts
 from ..solver.numerics import quaternion
+from .bounded_faces import bounded_face
 from .contact_objects import contact_sides
 from .contact_shapes import classify_faces, contact_mesh, require_closed_solid
 from .errors import CadError
@@ -182,13 +184,17 @@ def face_in_part(root: App.DocumentObject, sub: str, part: App.DocumentObject) -
     raise CadError("the picked %s is not a face of part '%s'" % (face, part.Label))
 
 
-def face_shape(shape, face: str, part: str, frame: BodyFrame, deflection_mm: float, what: str) -> tuple[dict, str]:
-    """(shape dict, what it is made of) of one picked face: its plane, sphere or cylinder, else
-    the part's whole solid as a mesh."""
+def face_shape(
+    shape, face: str, part: str, frame: BodyFrame, deflection_mm: float, what: str, bounded: bool = False
+) -> tuple[dict, str]:
+    """(shape dict, what it is made of) of one picked face: its plane (``bounded``: a rectangle
+    of it), sphere or cylinder, else the part's whole solid as a mesh."""
     index = face_index(shape, face, part, what)
     analytic, _ = classify_faces(shape, part, frame.origin_mm, frame.rotation)
     record = next((f for f in analytic if f.index == index), None)
     where = "%s of part '%s'" % (face, part)
+    if record is not None and record.kind == "plane" and bounded:
+        return bounded_face(shape, index, record.params["normal"], frame, where), where
     if record is not None and record.kind == "plane":
         return {
             "type": "plane",
@@ -206,8 +212,11 @@ def face_shape(shape, face: str, part: str, frame: BodyFrame, deflection_mm: flo
     return mesh, "%s (a %s face: the part's solid tessellated)" % (where, kind)
 
 
-def side_shape(body_obj, face: str, model_body: Body, deflection_mm: float, what: str) -> tuple[dict, str]:
-    """(shape dict, description) of one side of a pair: a Body object and a face name or ''."""
+def side_shape(
+    body_obj, face: str, model_body: Body, deflection_mm: float, what: str, bounded: bool = False
+) -> tuple[dict, str]:
+    """(shape dict, description) of one side of a pair: a Body object and a face name or ''
+    (``bounded``: a plane face as a bounded ``face``)."""
     part = body_obj.Part
     if part is None:
         raise CadError("%s: body '%s' has no part" % (what, body_obj.Label))
@@ -219,7 +228,7 @@ def side_shape(body_obj, face: str, model_body: Body, deflection_mm: float, what
         require_closed_solid(shape, part.Label)
         frame = BodyFrame(model_body)
         if face:
-            return face_shape(shape, face, part.Label, frame, deflection_mm, what)
+            return face_shape(shape, face, part.Label, frame, deflection_mm, what, bounded)
         return solid_shape(shape, part.Label, frame, deflection_mm)
     except CadError as exc:
         raise CadError("%s: %s" % (what, exc)) from None
@@ -285,10 +294,10 @@ def contact_pairs(objs: list, names: dict, body_names: set, bodies: dict) -> lis
 def _pair(obj, side_a, side_b, names, body_names, bodies, law, what) -> Contact:
     name_a = _side_name(side_a, "Body1", names, body_names, what)
     name_b = _side_name(side_b, "Body2", names, body_names, what)
-    deflection = float(obj.Deflection.Value)
+    deflection, bounded = float(obj.Deflection.Value), bool(getattr(obj, "BoundedFaces", False))
     shapes = []
     for (body_obj, face), name in ((side_a, name_a), (side_b, name_b)):
-        shape, where = side_shape(body_obj, face, bodies[name], deflection, what)
+        shape, where = side_shape(body_obj, face, bodies[name], deflection, what, bounded)
         check_supported(shape, where, what)
         shapes.append(shape)
     pair_name = names[obj.Name] if not obj.AllPairs else "%s: %s-%s" % (names[obj.Name], name_a, name_b)

@@ -48,6 +48,13 @@ class ContactProxy(BaseProxy):
             ("App::PropertySpeed", "SlipSpeed", law, "Slip speed of the regularised friction [mm/s]", 1.0),
             ("App::PropertyLength", "PenetrationTolerance", law, "Initial overlap allowed [mm]", 1e-3),
             ("App::PropertyLength", "Deflection", g, "Chord deflection of a tessellated solid [mm]", 0.1),
+            (
+                "App::PropertyBool",
+                "BoundedFaces",
+                g,
+                "A picked rectangular plane face counts within its edges only",
+                False,
+            ),
         ]
 
 

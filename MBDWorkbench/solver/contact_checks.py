@@ -25,13 +25,15 @@ from .results.status import RunWarning
 
 def thinnest(c) -> float:
     """The thinnest dimension [m] of a pair's shapes: a sphere's or cylinder's radius, a box's shortest edge,
-    a mesh's shortest bounding-box edge (a plane bounds a half-space: infinite)."""
+    a face's depth, a mesh's shortest bounding-box edge (a plane bounds a half-space: infinite)."""
     sizes = [math.inf]
     for s in (c.shape_a, c.shape_b):
         if s.type == "sphere" and s.radius > 0:
             sizes.append(s.radius)
         elif s.type == "cylinder":
             sizes.append(s.radius)
+        elif s.type == "face":
+            sizes.append(s.depth)
         elif s.type == "box":
             sizes.append(min(s.size))
         elif s.type == "mesh":

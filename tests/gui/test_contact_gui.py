@@ -30,6 +30,7 @@ def test_contact_panel_and_drop_test(tmp_path):
         "sides and law written",
         "the panel's contact is a sphere on the face's plane",
         "cancel leaves the contact unchanged",
+        "bounded faces: the top face's rectangle",
         "all pairs object",
         "drop test solved",
         "ball shown near its first apex e^2 h",

@@ -1,6 +1,7 @@
 """Contact panel: two bodies or two faces picked after opening (a face picks its plane, sphere or
 cylinder; a body its whole solid), or "all pairs among these bodies" (directly jointed pairs
-skipped), and the law: stiffness or Hertz from the materials, restitution, friction."""
+skipped), whether plane faces count within their edges (BoundedFaces), and the law: stiffness or
+Hertz from the materials, restitution, friction."""
 
 from __future__ import annotations
 
@@ -51,6 +52,16 @@ class ContactPanel(TaskPanel):
         self.all_pairs.setChecked(bool(contact.AllPairs) if contact is not None else False)
         self.all_pairs.setEnabled(self.creating)
         self.fields.addRow(self.all_pairs)
+        self.bounded = QtWidgets.QCheckBox(translate("MBD", "Plane faces within their edges"))
+        self.bounded.setObjectName("bounded_faces")
+        self.bounded.setToolTip(
+            translate(
+                "MBD",
+                "A picked rectangular plane face counts within its edges only (a slot's wall), not as its whole plane",
+            )
+        )
+        self.bounded.setChecked(bool(getattr(contact, "BoundedFaces", False)))
+        self.fields.addRow(self.bounded)
         self.ends = [self.label("", "side%d" % k) for k in (1, 2)]
         for k, end in enumerate(self.ends):
             self.fields.addRow(translate("MBD", "Side %d") % (k + 1), end)
@@ -175,4 +186,5 @@ class ContactPanel(TaskPanel):
             write_value(contact, prop, values[prop], unit)
         for prop, box in self.choices.items():
             record_set(contact, prop, box.currentData())
+        record_set(contact, "BoundedFaces", self.bounded.isChecked())
         return contact

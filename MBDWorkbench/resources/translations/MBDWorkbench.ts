@@ -31,23 +31,28 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="133" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="144" />
       <source>(pick a face or a body)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="126" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="137" />
       <source>(pick the bodies)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="132" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="143" />
       <source>(solid)</source>
       <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/model_commands.py" line="129" />
       <source>. Select one element (joint to the ground) or two elements on two parts.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="58" />
+      <source>A picked rectangular plane face counts within its edges only (a slot's wall), not as its whole plane</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -61,7 +66,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="48" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="49" />
       <source>All pairs among these bodies</source>
       <translation type="unfinished" />
     </message>
@@ -156,7 +161,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="24" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="25" />
       <source>Deflection</source>
       <translation type="unfinished" />
     </message>
@@ -206,12 +211,12 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="50" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="51" />
       <source>Every pair of the picked bodies, except pairs joined by a joint</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="18" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="19" />
       <source>Exponent n</source>
       <translation type="unfinished" />
     </message>
@@ -316,7 +321,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="31" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="32" />
       <source>Law</source>
       <translation type="unfinished" />
     </message>
@@ -361,12 +366,12 @@ Ixy %.5g  Ixz %.5g  Iyz %.5g</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="29" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="30" />
       <source>Material 1</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="30" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="31" />
       <source>Material 2</source>
       <translation type="unfinished" />
     </message>
@@ -426,7 +431,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="23" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="24" />
       <source>Overlap tol.</source>
       <translation type="unfinished" />
     </message>
@@ -460,7 +465,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="86" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="97" />
       <source>Pick a face or a body on each of two parts (for all pairs: every body) in the 3D view or the tree.</source>
       <translation type="unfinished" />
     </message>
@@ -482,6 +487,11 @@ z axis (%.4f, %.4f, %.4f)</source>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/profiles.py" line="227" />
       <source>Pick the point of application on a part (or a body in the tree).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="55" />
+      <source>Plane faces within their edges</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -525,7 +535,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="19" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="20" />
       <source>Restitution e</source>
       <translation type="unfinished" />
     </message>
@@ -581,7 +591,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="56" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="67" />
       <source>Side %d</source>
       <translation type="unfinished" />
     </message>
@@ -601,7 +611,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="22" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="23" />
       <source>Slip speed</source>
       <translation type="unfinished" />
     </message>
@@ -645,13 +655,13 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="17" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="18" />
       <location filename="../../../MBDWorkbench/commands/panels/spring.py" line="47" />
       <source>Stiffness</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="76" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="87" />
       <source>Stiffness 0: Hertz from the materials. mu kinetic below 0: equal to mu static. Deflection: the mesh of a solid that is not a plane, sphere, box or cylinder.</source>
       <translation type="unfinished" />
     </message>
@@ -782,12 +792,12 @@ Drivers in conflict:
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="21" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="22" />
       <source>mu kinetic</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="20" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="21" />
       <source>mu static</source>
       <translation type="unfinished" />
     </message>

@@ -8,7 +8,8 @@ Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners ag
 plane, each one contact point); the cylinder pairs cylinder-plane, cylinder-cylinder (parallel
 axes, outside each other) and sphere-cylinder (the cylinder's side): a line contact is
 CYLINDER_POINTS slices along the line, each one contact point; mesh-plane and mesh-sphere
-(points on the mesh against the analytic shape: :mod:`.mesh_shapes`). A plane is the boundary of
+(points on the mesh against the analytic shape: :mod:`.mesh_shapes`); sphere-face and
+cylinder-face (a bounded plane face: :mod:`.face_shapes`). A plane is the boundary of
 a half-space: its ``normal`` points out of the solid, into free space.
 """
 
@@ -25,6 +26,7 @@ from scipy.special import beta
 
 from ..errors import ModelError
 from ..numerics import quaternion
+from .face_shapes import FACE_FIELDS, check_face, face_frame, face_penetration
 from .fields import check_number, check_text, check_vector, shown
 from .mesh_shapes import MAX_MESH_POINTS, mesh_arrays, mesh_points, sample_spacing, too_large
 
@@ -34,11 +36,13 @@ SHAPE_FIELDS = {
     "box": {"type", "center", "size"},
     "cylinder": {"type", "center", "axis", "radius", "length"},
     "mesh": {"type", "vertices", "triangles"},
+    "face": FACE_FIELDS,
 }
 PAIRS = {("sphere", "plane"), ("sphere", "sphere"), ("box", "plane")}  # shape_a, shape_b (either order in JSON)
 PAIRS |= {("cylinder", "plane"), ("cylinder", "cylinder"), ("sphere", "cylinder")}
-PAIRS |= {("mesh", "plane"), ("mesh", "sphere")}
+PAIRS |= {("mesh", "plane"), ("mesh", "sphere"), ("sphere", "face"), ("cylinder", "face")}
 LINE_PAIRS = {("cylinder", "plane"), ("cylinder", "cylinder")}  # line contacts: K = pi/4 E* L, n = 1
+LINE_PAIRS.add(("cylinder", "face"))
 CYLINDER_POINTS = 5  # contact points (slices) along a line contact
 PARALLEL_TOL = 1e-6  # [rad] cylinder-cylinder axes at most this far from parallel
 LAWS = ("flores", "restitution")  # damping from e: Flores et al. 2011's closed form, or calibrated to e exactly
@@ -79,7 +83,8 @@ class Shape:
     """An analytic contact shape in its body's frame [m]: ``sphere`` (center, radius), ``plane``
     (point, outward normal: the solid is the half-space behind it), ``box`` (center, size: edge
     lengths along the body's axes), ``cylinder`` (center, axis, radius, length: its side is the
-    contact surface), ``mesh`` (vertices, triangles: a closed triangle mesh; its arrays in
+    contact surface), ``face`` (a bounded plane face: :mod:`.face_shapes`),
+    ``mesh`` (vertices, triangles: a closed triangle mesh; its arrays in
     ``mesh``, :mod:`.mesh_shapes`)."""
 
     type: str
@@ -90,6 +95,8 @@ class Shape:
     size: list = None
     axis: list = None
     length: float = None
+    width: float = None
+    depth: float = None
     vertices: list = None
     triangles: list = None
     mesh: tuple = field(default=None, compare=False, repr=False)  # (vertices (n, 3) [m], triangles (m, 3))
@@ -175,7 +182,7 @@ def _shape(d: object, path: str, pair: str) -> Shape:
     for key in sorted(allowed - {"type"}):
         if key not in d:
             raise ModelError(f"{path}.{key}", f"contact '{pair}': a {d['type']} needs its {key}")
-        if key in ("radius", "length"):
+        if key in ("radius", "length", "width", "depth"):
             setattr(s, key, check_number(d[key], f"{path}.{key}", kind="nonneg_length"))
         else:
             setattr(s, key, list(check_vector(d[key], f"{path}.{key}", kind=SHAPE_KINDS[key])))
@@ -186,6 +193,8 @@ def _shape(d: object, path: str, pair: str) -> Shape:
             raise ModelError(f"{path}.{key}", f"contact '{pair}': the {s.type}'s {key} is zero")
     if s.type == "cylinder" and min(s.radius, s.length) <= 0.0:
         raise ModelError(f"{path}.radius", f"contact '{pair}': a cylinder's radius and length must be positive")
+    if s.type == "face":
+        check_face(s, path, pair)
     if s.size is not None and min(s.size) <= 0.0:
         raise ModelError(f"{path}.size", f"contact '{pair}': a box's edge lengths must be positive, got {s.size}")
     return s
@@ -343,7 +352,7 @@ def effective_radius(c: Contact) -> float:
     _, first, _, second = ordered(c)
     if first.type != "sphere" or first.radius == 0.0:
         return math.nan
-    if second.type == "plane":
+    if second.type in ("plane", "face"):
         return first.radius
     if second.type == "cylinder":
         R, r = first.radius, second.radius
@@ -416,6 +425,7 @@ def contact_time(law: ContactLaw, mass: float, speed: float) -> float:
 # ----------------------------------------------------------------------------- contact points
 # the kinds of numerics.contact_forces (BOUND: a mesh pair's bounding sphere)
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
+FACE = 8  # a sphere or a cylinder's slice against a bounded face
 
 
 @dataclass
@@ -435,6 +445,7 @@ class ContactPoint:
     radius_j: float
     axis_i: np.ndarray = None
     mesh: bool = False  # a point of a mesh
+    face: tuple = None  # FACE: the face's centre, normal and half edges (face_shapes.face_frame)
 
 
 def bounding_sphere(points: list[ContactPoint]) -> ContactPoint:
@@ -479,11 +490,28 @@ def _cylinder_points(c: Contact, poses: tuple) -> list[ContactPoint]:
     return [ContactPoint(kind, body_i, body_j, centre + s * u, q, nrm, first.radius, r_b, u) for s in at]
 
 
+def _face_points(c: Contact, poses: tuple) -> list[ContactPoint]:
+    """The points of a sphere or a cylinder (its slices) against a bounded face (FACE)."""
+    body_i, first, body_j, second = ordered(c)
+    (r_i, A_i), face = poses[0], face_frame(second, poses[1])
+    centre, depth = r_i + A_i @ np.asarray(first.center, float), second.depth
+    if first.type == "sphere":
+        return [ContactPoint(FACE, body_i, body_j, centre, face[0], face[1], first.radius, depth, face=face)]
+    u = A_i @ _unit(first.axis)
+    at = [((k + 0.5) / CYLINDER_POINTS - 0.5) * first.length for k in range(CYLINDER_POINTS)]
+    return [
+        ContactPoint(FACE, body_i, body_j, centre + s * u, face[0], face[1], first.radius, depth, u, face=face)
+        for s in at
+    ]
+
+
 def contact_points(model, c: Contact) -> list[ContactPoint]:
     """The contact elements of pair ``c``: one per sphere, the 8 corners of a box, the slices of a
     line contact, the points of a mesh (:func:`.mesh_shapes.mesh_points`: its vertices against a
     plane, and face samples against a sphere)."""
     body_i, first, body_j, second = ordered(c)
+    if second.type == "face":
+        return _face_points(c, (_pose(model, body_i), _pose(model, body_j)))
     if "cylinder" in (first.type, second.type):
         return _cylinder_points(c, (_pose(model, body_i), _pose(model, body_j)))
     r_i, A_i = _pose(model, body_i)
@@ -531,6 +559,8 @@ def penetration(p: ContactPoint) -> float:
     if p.kind == DISC_PLANE:  # the slice's rim point nearest the plane
         rim = p.normal_j - float(p.normal_j @ p.axis_i) * p.axis_i
         return p.radius_i * float(np.linalg.norm(rim)) - float(p.normal_j @ (p.point_i - p.point_j))
+    if p.kind == FACE:
+        return face_penetration(p.point_i, p.radius_i, p.axis_i, p.face, p.radius_j)
     if p.kind == POINT_CYLINDER:
         g = p.point_i - p.point_j
         return p.radius_i + p.radius_j - float(np.linalg.norm(g - float(g @ p.normal_j) * p.normal_j))

@@ -11,7 +11,12 @@ last read it); numbers p = (K [N/m^n], n, chi, mu_s, mu_k, slip_speed
 [m/s], radius_i [m], radius_j [m]); flag: the pair kind. DISC_PLANE (a cylinder's slice on a
 plane): vecs[k, 1] the cylinder's axis on side i, p[7] the plane's offset n . point in side j's
 frame [m]; POINT_CYLINDER (a sphere or slice against a cylinder's side): vecs[k, 1] a point of
-the cylinder's axis and vecs[k, 2] its direction, on side j.
+the cylinder's axis and vecs[k, 2] its direction, on side j. FACE (a sphere or a cylinder's slice
+against a bounded plane face, a rectangle): vecs[k, 1] the slice's axis on side i (zero: a
+sphere), vecs[k, 2] the face's outward normal, vecs[k, 4] its centre and vecs[k, 5], vecs[k, 6]
+its two half edges [m] on side j, p[7] the depth limit [m]: the point counts only while its
+deepest point projects into the rectangle and is at most that deep (the far side of a thin wall
+does not push); elsewhere its gap is |d| (a sign change where it meets the face's edge).
 
 A pair of many points (a mesh) starts with a BOUND element: a sphere about all its points on side
 i (vecs[k, 0], radius p[6]) against the pair's plane or sphere (vecs[k, 1], vecs[k, 2], p[7]), the
@@ -35,6 +40,7 @@ from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 # pair kinds (the element's flag); BOUND: a mesh pair's bounding sphere
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
+FACE = 8  # a bounded plane face (8: kinds 5-7 are left to other pairs)
 
 
 @njit(cache=True)
@@ -51,6 +57,8 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
     c = point_kinematics(A, side_i, _local(vecs, k, 0))[0]
     if kind == DISC_PLANE:
         return _disc_plane(A, side_i, side_j, vecs, k, c, r_i, r_j)
+    if kind == FACE:
+        return _disc_face(A, side_i, side_j, vecs, k, c, r_i, r_j)
     q = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
     if kind == SPHERE_PLANE:
         nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
@@ -83,6 +91,32 @@ def _disc_plane(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: 
         low, d = c, -height
     else:
         low, d = sub(c, scale(r / rim_length, rim)), r * rim_length - height
+    return d, nrm, sub(low, scale(-0.5 * d, nrm))
+
+
+@njit(cache=True)
+def _disc_face(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, c: Vec3, r: float, depth: float):
+    """contact_geometry of a sphere or a cylinder's slice (centre c [m], radius r [m]) against the
+    bounded face of side j (docs/contact.md, "Bounded faces"): the deepest point c - r n (a
+    slice: its rim point nearest the face) counts while it projects into the rectangle and lies
+    at most ``depth`` [m] behind it; elsewhere the penetration is -|d| (apart)."""
+    nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
+    u = body_mv(A, side_i[0], _local(vecs, k, 1))
+    rim = sub(nrm, scale(dot(nrm, u), u))
+    rim_length = np.sqrt(dot(rim, rim))
+    centre = point_kinematics(A, side_j, _local(vecs, k, 4))[0]
+    height = dot(nrm, sub(c, centre))
+    if rim_length.real < 1e-12:  # a slice lying flat on the face: its centre
+        low, d = c, -height
+    else:
+        low, d = sub(c, scale(r / rim_length, rim)), r * rim_length - height
+    rel = sub(low, centre)
+    inside = d.real <= depth
+    for e in (5, 6):
+        half = body_mv(A, side_j[0], _local(vecs, k, e))
+        inside = inside and abs(dot(rel, half).real) <= dot(half, half).real
+    if not inside:
+        d = -abs(d.real) + 0.0 * d
     return d, nrm, sub(low, scale(-0.5 * d, nrm))
 
 

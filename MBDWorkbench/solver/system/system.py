@@ -18,7 +18,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
 from ..model.catalog import COORDINATES, DRIVERS, JOINTS
-from ..model.contacts import BOUND, DISC_PLANE, bounding_sphere, contact_law, contact_points, is_line
+from ..model.contacts import BOUND, DISC_PLANE, FACE, bounding_sphere, contact_law, contact_points, is_line
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -64,7 +64,7 @@ class ForceElement:
     of its two sides (-1: ground or none), local vectors [m or unit], numbers, profile
     program indices (-1: none) and a flag."""
 
-    VECS, PAR, PROG = 4, 8, 6
+    VECS, PAR, PROG = 7, 8, 6
 
     def __init__(self, code: int, bi: int, bj: int = -1, flag: int = 0) -> None:
         self.code, self.bi, self.bj, self.flag = code, bi, bj, flag
@@ -322,7 +322,7 @@ class System:
             force_start=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
             force_bi=np.array([e.bi for e in elements], dtype=np.int64),
             force_bj=np.array([e.bj for e in elements], dtype=np.int64),
-            force_vecs=np.array([e.vecs for e in elements], dtype=float).reshape(-1, 4, 3),
+            force_vecs=np.array([e.vecs for e in elements], dtype=float).reshape(-1, ForceElement.VECS, 3),
             force_par=np.array([e.par for e in elements], dtype=float).reshape(-1, ForceElement.PAR),
             force_prog=np.array([e.prog for e in elements], dtype=np.int64).reshape(-1, ForceElement.PROG),
             force_flag=np.array([e.flag for e in elements], dtype=np.int64),
@@ -401,6 +401,10 @@ class System:
                 if point.kind == DISC_PLANE:  # the slice's axis; the plane as n . x = offset on side j
                     radius_j = float(e.vecs[2] @ e.vecs[1])
                     e.vecs[1] = self.to_local_vector(point.body_i, point.axis_i)
+                if point.kind == FACE:  # the slice's axis (0: a sphere), the face's centre and half edges
+                    e.vecs[1] = 0.0 if point.axis_i is None else self.to_local_vector(point.body_i, point.axis_i)
+                    e.vecs[4] = self.to_local_point(point.body_j, point.face[0])
+                    e.vecs[5:] = [self.to_local_vector(point.body_j, v) for v in point.face[2:]]
                 e.par[:] = (
                     law.stiffness * share,
                     law.exponent,

@@ -77,6 +77,25 @@ panel.numbers["Restitution"].set("0.9")
 panel.reject()
 wait(200)
 check("cancel leaves the contact unchanged", contact.Restitution == 0.5, contact.Restitution)
+
+# an edit: plane faces counted within their edges (BoundedFaces): the plate's top face, a 200 mm square
+contact.ViewObject.Proxy.doubleClicked(contact.ViewObject)
+wait(200)
+panel = task_panels.open_panel()
+unchecked = not panel.bounded.isChecked()
+panel.bounded.setChecked(True)
+ok = panel.accept()
+wait(200)
+shipped[0].Enabled = False
+model = model_from_document(doc)
+shipped[0].Enabled = True
+face = model.contacts[0].shape_b if len(model.contacts) == 1 else None
+check(
+    "bounded faces: the top face's rectangle",
+    unchecked and ok and contact.BoundedFaces and face is not None and face.type == "face"
+    and abs(face.length - 0.2) < 1e-12 and abs(face.width - 0.2) < 1e-12 and abs(face.depth - 0.01) < 1e-9,
+    repr(face),
+)  # fmt: skip
 doc.removeObject(contact.Name)
 doc.recompute()
 
