@@ -1,5 +1,5 @@
-"""Contact panel: two bodies or two faces picked after opening (a face picks its plane, sphere or
-cylinder; a body its whole solid), or "all pairs among these bodies" (directly jointed pairs
+"""Contact panel: two bodies or two faces picked after opening (a face picks its plane, sphere,
+cylinder, cone or torus; a body its whole solid), or "all pairs among these bodies" (directly jointed pairs
 skipped), and the law: stiffness or Hertz from the materials, restitution, friction."""
 
 from __future__ import annotations
