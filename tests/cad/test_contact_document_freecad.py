@@ -184,7 +184,7 @@ def test_refusals_name_the_contact_and_the_part_or_face(App, drop):
     lid_contact = doc.getObjectsByLabel("LidContact")[0]
     lid_contact.Enabled = False  # left out of the model
     torus = doc.addObject("Part::Torus", "Ring")
-    torus.Radius1, torus.Radius2 = 40, 10
+    torus.Radius1, torus.Radius2, torus.Angle3 = 40, 10, 270  # three quarters of a ring: tessellated
     torus.Placement.Base = App.Vector(0, 400, 100)
     doc.recompute()
     ring = makers.make_body(doc, torus, label="ring")
