@@ -13,7 +13,8 @@ frame (about its centre of gravity, axes of the part's placement):
   along the axis, length [m]);
 * a picked full torus face, or a solid torus -> ``torus`` (center [m], unit axis, major_radius
   and minor_radius [m]);
-* anything else (partial cones or tori, holes, freeform faces, other solids) -> ``mesh``: the part's
+* anything else (partial cones or tori, holes, freeform faces, other solids), and a torus or a
+  cone in a pair the solver handles for a mesh only (against a box, say) -> ``mesh``: the part's
   closed solid tessellated with the object's Deflection (vertices [m] in the body frame,
   triangles as vertex indices).
 
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..solver.errors import ModelError
-from ..solver.model.contacts import SHAPE_FIELDS, parse_contacts
+from ..solver.model.contacts import PAIRS, SHAPE_FIELDS, parse_contacts
 from ..solver.numerics import quaternion
 from .contact_objects import contact_sides
 from .contact_shapes import classify_faces, contact_mesh, require_closed_solid
@@ -306,6 +307,20 @@ def side_shape(body_obj, face: str, model_body: Body, deflection_mm: float, what
         raise CadError("%s: %s" % (what, exc)) from None
 
 
+def side_mesh(body_obj, model_body: Body, deflection_mm: float, what: str) -> dict:
+    """The mesh shape of a body's whole solid (a torus or a cone in a pair only a mesh makes)."""
+    shape = global_shape(body_obj.Part)[0]
+    try:
+        return _mesh(shape, body_obj.Part.Label, BodyFrame(model_body), deflection_mm)
+    except CadError as exc:
+        raise CadError("%s: %s" % (what, exc)) from None
+
+
+def _handled(shapes: list) -> bool:
+    kinds = (shapes[0]["type"], shapes[1]["type"])
+    return kinds in PAIRS or kinds[::-1] in PAIRS
+
+
 def check_supported(shape: dict, where: str, what: str) -> None:
     """CadError naming the part and face when the solver does not handle ``shape``'s kind."""
     if shape["type"] not in SHAPE_FIELDS:
@@ -368,10 +383,15 @@ def _pair(obj, side_a, side_b, names, body_names, bodies, law, what) -> Contact:
     name_b = _side_name(side_b, "Body2", names, body_names, what)
     deflection = float(obj.Deflection.Value)
     shapes = []
-    for (body_obj, face), name in ((side_a, name_a), (side_b, name_b)):
+    sides = ((side_a, name_a), (side_b, name_b))
+    for (body_obj, face), name in sides:
         shape, where = side_shape(body_obj, face, bodies[name], deflection, what)
         check_supported(shape, where, what)
         shapes.append(shape)
+    if not _handled(shapes):  # a torus or a cone the pair cannot take: its solid tessellated
+        for k, ((body_obj, _), name) in enumerate(sides):
+            if shapes[k]["type"] in ("torus", "cone"):
+                shapes[k] = side_mesh(body_obj, bodies[name], deflection, what)
     pair_name = names[obj.Name] if not obj.AllPairs else "%s: %s-%s" % (names[obj.Name], name_a, name_b)
     d = {"name": pair_name, "body_a": name_a, "body_b": name_b, "shape_a": shapes[0], "shape_b": shapes[1], **law}
     try:

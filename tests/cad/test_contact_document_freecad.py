@@ -270,17 +270,23 @@ def test_drop_test_example_rebounds_to_e_2_h(App, tmp_path):
 
 
 def test_a_pair_the_solver_does_not_handle_names_the_contact(App, drop):
-    """All pairs of a ring and the plate: the plate's whole solid is a box, and torus-box is
-    refused by the model check, restated with the contact's name and property."""
-    assert ("torus", "box") not in PAIRS and ("box", "torus") not in PAIRS
-    torus = drop["doc"].addObject("Part::Torus", "Ring")
-    torus.Radius1, torus.Radius2 = 40, 10
-    torus.Placement.Base = App.Vector(0, 0, 300)
-    drop["doc"].recompute()
-    ring = makers.make_body(drop["doc"], torus, label="ring")
+    """All pairs of two rings and the plate: a ring and the plate's whole solid (a box) make a
+    mesh-box pair (torus-box is not handled: the ring's solid is tessellated), the two rings a
+    mesh-mesh pair, refused by the model check, restated with the contact's name and property."""
+    assert ("torus", "box") not in PAIRS and ("box", "torus") not in PAIRS and ("mesh", "mesh") not in PAIRS
+    rings = []
+    for k in range(2):
+        torus = drop["doc"].addObject("Part::Torus", "Ring%d" % k)
+        torus.Radius1, torus.Radius2 = 40, 10
+        torus.Placement.Base = App.Vector(0, 200 * k, 300)
+        drop["doc"].recompute()
+        rings.append(makers.make_body(drop["doc"], torus, label="ring%d" % k))
     drop["contact"].Enabled = False
-    makers.make_contact(drop["doc"], bodies=[ring, drop["plate"]], label="All", Stiffness=1e9)
-    with pytest.raises(CadError, match=r"^contact 'All: ring-plate' \(Body2/Face2\): torus-box is not handled"):
+    contact = makers.make_contact(drop["doc"], bodies=[rings[0], drop["plate"]], label="All", Stiffness=1e9)
+    pair = document_model(drop["doc"])[0].contacts[0]
+    assert (pair.shape_a.type, pair.shape_b.type) == ("mesh", "box")
+    contact.Bodies = [rings[0], rings[1]]
+    with pytest.raises(CadError, match=r"^contact 'All: ring0-ring1' \(Body2/Face2\): mesh-mesh is not handled"):
         document_model(drop["doc"])
 
 
