@@ -223,7 +223,20 @@ def test_contacts_csv_is_written_and_read_back(tmp_path):
     "change, path, words",
     [
         ({"body_b": "nowhere"}, "contacts[0].body_b", "no body 'nowhere'"),
-        ({"shape_b": {"type": "box", "center": [0, 0, 0], "size": [1, 1, 1]}}, "contacts[0].shape_b", "sphere-box"),
+        (
+            {
+                "shape_b": {
+                    "type": "cone",
+                    "center": [0, 0, 0],
+                    "axis": [0, 0, 1],
+                    "radius1": 1,
+                    "radius2": 0,
+                    "length": 1,
+                }
+            },
+            "contacts[0].shape_b",
+            "sphere-cone",
+        ),
         ({"restitution": 0.0}, "contacts[0].restitution", "(0, 1]"),
         ({"material_a": "cheese"}, "contacts[0].material_a", "steel"),
         ({"mu_s": 0.2, "mu_k": 0.5}, "contacts[0].mu_k", "mu_k <= mu_s"),

@@ -9,7 +9,13 @@ frame (about its centre of gravity, axes of the part's placement):
 * a solid of six plane faces forming a box with edges along the body's axes -> ``box``;
 * a picked (convex, full) cylinder face, or a solid cylinder -> ``cylinder`` (center of its
   axis segment [m], unit axis, radius [m], length [m]);
-* anything else (cones, tori, holes, freeform faces, other solids) -> ``mesh``: the part's
+* a picked (convex, full) cone face, or a solid cone (its base and top discs, or an apex) ->
+  ``cone`` (center of its axis segment [m], unit axis, radius1 and radius2 [m] at its two ends
+  along the axis, length [m]);
+* a picked full torus face, or a solid torus -> ``torus`` (center [m], unit axis, major_radius
+  and minor_radius [m]);
+* anything else (partial cones or tori, holes, freeform faces, other solids), and a torus or a
+  cone in a pair the solver handles for a mesh only (against a box, say) -> ``mesh``: the part's
   closed solid tessellated with the object's Deflection (vertices [m] in the body frame,
   triangles as vertex indices).
 
@@ -27,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..solver.errors import ModelError
-from ..solver.model.contacts import SHAPE_FIELDS, parse_contacts
+from ..solver.model.contacts import PAIRS, SHAPE_FIELDS, parse_contacts
 from ..solver.numerics import quaternion
 from .bounded_faces import bounded_face
 from .contact_objects import contact_sides
@@ -139,6 +145,76 @@ def _cylinder(faces: list, shape, frame: BodyFrame) -> dict | None:
     return cylinder if abs(shape.Volume * MM**3 - volume) <= SAME * volume else None
 
 
+def _full_turn(span: float) -> bool:
+    return abs(span - 2.0 * math.pi) <= 1e-9
+
+
+def _torus_face(face, record) -> dict | None:
+    """The torus of a torus face going all the way round both ways (a whole ring)."""
+    u0, u1, v0, v1 = face.ParameterRange
+    if not (_full_turn(u1 - u0) and _full_turn(v1 - v0)):
+        return None
+    p = record.params
+    return {
+        "type": "torus",
+        "center": p["center"].tolist(),
+        "axis": p["axis"].tolist(),
+        "major_radius": p["major_radius"],
+        "minor_radius": p["minor_radius"],
+    }
+
+
+def _torus(faces: list, shape) -> dict | None:
+    """A solid torus: one whole torus face, of volume 2 pi^2 R r^2."""
+    if len(faces) != 1 or faces[0].kind != "torus":
+        return None
+    torus = _torus_face(shape.Faces[faces[0].index], faces[0])
+    if torus is None:
+        return None
+    volume = 2.0 * math.pi**2 * torus["major_radius"] * torus["minor_radius"] ** 2
+    return torus if abs(shape.Volume * MM**3 - volume) <= SAME * volume else None
+
+
+def _cone_face(face, record, frame: BodyFrame) -> dict | None:
+    """The cone of a convex cone face going all the way round: its axis segment and end radii."""
+    u0, u1, v0, v1 = face.ParameterRange
+    if not record.convex or not _full_turn(u1 - u0):
+        return None
+    apex, axis = record.params["apex"], record.params["axis"]
+    ends = [frame.point(face.valueAt(u0, v)) for v in (v0, v1)]
+    along = [float(np.dot(p - apex, axis)) for p in ends]
+    radii = [float(np.linalg.norm(p - apex - a * axis)) for p, a in zip(ends, along)]
+    if along[0] > along[1]:
+        along, radii = along[::-1], radii[::-1]
+    length = along[1] - along[0]
+    radii = [0.0 if r <= SAME * length else r for r in radii]  # an apex
+    return {
+        "type": "cone",
+        "center": (apex + axis * 0.5 * sum(along)).tolist(),
+        "axis": axis.tolist(),
+        "radius1": radii[0],
+        "radius2": radii[1],
+        "length": length,
+    }
+
+
+def _cone(faces: list, shape, frame: BodyFrame) -> dict | None:
+    """A solid cone: one full cone face and one or two plane faces across its axis."""
+    sides = [f for f in faces if f.kind == "cone"]
+    caps = [f for f in faces if f.kind == "plane"]
+    if len(sides) != 1 or len(caps) not in (1, 2) or len(faces) != 1 + len(caps):
+        return None
+    axis = sides[0].params["axis"]
+    if any(abs(1.0 - abs(np.dot(c.params["normal"], axis))) > ALIGNED for c in caps):
+        return None
+    cone = _cone_face(shape.Faces[sides[0].index], sides[0], frame)
+    if cone is None:
+        return None
+    r1, r2 = cone["radius1"], cone["radius2"]
+    volume = math.pi * cone["length"] * (r1 * r1 + r1 * r2 + r2 * r2) / 3.0
+    return cone if abs(shape.Volume * MM**3 - volume) <= SAME * volume else None
+
+
 def _mesh(shape, part: str, frame: BodyFrame, deflection_mm: float) -> dict:
     vertices, triangles = contact_mesh(shape, deflection_mm, part, frame.origin_mm, frame.rotation)
     return {"type": "mesh", "vertices": vertices.tolist(), "triangles": triangles.tolist()}
@@ -149,9 +225,10 @@ def solid_shape(shape, part: str, frame: BodyFrame, deflection_mm: float) -> tup
     analytic, others = classify_faces(shape, part, frame.origin_mm, frame.rotation)
     if not others:
         found = _sphere(analytic, shape) or _box(analytic, shape) or _cylinder(analytic, shape, frame)
+        found = found or _torus(analytic, shape) or _cone(analytic, shape, frame)
         if found is not None:
             return found, "the whole solid of part '%s'" % part
-    why = "%d faces, %d of them not planes, spheres or cylinders" % (len(shape.Faces), len(others))
+    why = "%d faces, %d of them not planes, spheres, cylinders, cones or tori" % (len(shape.Faces), len(others))
     return _mesh(shape, part, frame, deflection_mm), "the whole solid of part '%s' (%s)" % (part, why)
 
 
@@ -188,7 +265,7 @@ def face_shape(
     shape, face: str, part: str, frame: BodyFrame, deflection_mm: float, what: str, bounded: bool = False
 ) -> tuple[dict, str]:
     """(shape dict, what it is made of) of one picked face: its plane (``bounded``: a rectangle
-    of it), sphere or cylinder, else the part's whole solid as a mesh."""
+    of it), sphere, cylinder, cone or torus, else the part's whole solid as a mesh."""
     index = face_index(shape, face, part, what)
     analytic, _ = classify_faces(shape, part, frame.origin_mm, frame.rotation)
     record = next((f for f in analytic if f.index == index), None)
@@ -203,10 +280,15 @@ def face_shape(
         }, where
     if record is not None and record.kind == "sphere" and record.convex:
         return {"type": "sphere", "center": record.params["center"].tolist(), "radius": record.params["radius"]}, where
+    exact = None
     if record is not None and record.kind == "cylinder":
-        cylinder = _cylinder_face(shape.Faces[index], record, frame)
-        if cylinder is not None:
-            return cylinder, where
+        exact = _cylinder_face(shape.Faces[index], record, frame)
+    elif record is not None and record.kind == "cone":
+        exact = _cone_face(shape.Faces[index], record, frame)
+    elif record is not None and record.kind == "torus":
+        exact = _torus_face(shape.Faces[index], record)
+    if exact is not None:
+        return exact, where
     kind = type(shape.Faces[index].Surface).__name__
     mesh = _mesh(shape, part, frame, deflection_mm)
     return mesh, "%s (a %s face: the part's solid tessellated)" % (where, kind)
@@ -232,6 +314,20 @@ def side_shape(
         return solid_shape(shape, part.Label, frame, deflection_mm)
     except CadError as exc:
         raise CadError("%s: %s" % (what, exc)) from None
+
+
+def side_mesh(body_obj, model_body: Body, deflection_mm: float, what: str) -> dict:
+    """The mesh shape of a body's whole solid (a torus or a cone in a pair only a mesh makes)."""
+    shape = global_shape(body_obj.Part)[0]
+    try:
+        return _mesh(shape, body_obj.Part.Label, BodyFrame(model_body), deflection_mm)
+    except CadError as exc:
+        raise CadError("%s: %s" % (what, exc)) from None
+
+
+def _handled(shapes: list) -> bool:
+    kinds = (shapes[0]["type"], shapes[1]["type"])
+    return kinds in PAIRS or kinds[::-1] in PAIRS
 
 
 def check_supported(shape: dict, where: str, what: str) -> None:
@@ -296,10 +392,15 @@ def _pair(obj, side_a, side_b, names, body_names, bodies, law, what) -> Contact:
     name_b = _side_name(side_b, "Body2", names, body_names, what)
     deflection, bounded = float(obj.Deflection.Value), bool(getattr(obj, "BoundedFaces", False))
     shapes = []
-    for (body_obj, face), name in ((side_a, name_a), (side_b, name_b)):
+    sides = ((side_a, name_a), (side_b, name_b))
+    for (body_obj, face), name in sides:
         shape, where = side_shape(body_obj, face, bodies[name], deflection, what, bounded)
         check_supported(shape, where, what)
         shapes.append(shape)
+    if not _handled(shapes):  # a torus or a cone the pair cannot take: its solid tessellated
+        for k, ((body_obj, _), name) in enumerate(sides):
+            if shapes[k]["type"] in ("torus", "cone"):
+                shapes[k] = side_mesh(body_obj, bodies[name], deflection, what)
     pair_name = names[obj.Name] if not obj.AllPairs else "%s: %s-%s" % (names[obj.Name], name_a, name_b)
     d = {"name": pair_name, "body_a": name_a, "body_b": name_b, "shape_a": shapes[0], "shape_b": shapes[1], **law}
     try:

@@ -25,7 +25,8 @@ from .results.status import RunWarning
 
 def thinnest(c) -> float:
     """The thinnest dimension [m] of a pair's shapes: a sphere's or cylinder's radius, a box's shortest edge,
-    a face's depth, a mesh's shortest bounding-box edge (a plane bounds a half-space: infinite)."""
+    a face's depth, a torus's tube radius, a cone's length or larger radius, a mesh's shortest bounding-box
+    edge (a plane bounds a half-space: infinite)."""
     sizes = [math.inf]
     for s in (c.shape_a, c.shape_b):
         if s.type == "sphere" and s.radius > 0:
@@ -36,6 +37,10 @@ def thinnest(c) -> float:
             sizes.append(s.depth)
         elif s.type == "box":
             sizes.append(min(s.size))
+        elif s.type == "torus":
+            sizes.append(s.minor_radius)
+        elif s.type == "cone":
+            sizes.append(min(s.length, max(s.radius1, s.radius2)))
         elif s.type == "mesh":
             sizes.append(thickness(mesh_of(s, f"contact '{c.name}'", c.name)[0]))
     return min(sizes)

@@ -1,7 +1,7 @@
-"""Contact panel: two bodies or two faces picked after opening (a face picks its plane, sphere or
-cylinder; a body its whole solid), or "all pairs among these bodies" (directly jointed pairs
-skipped), whether plane faces count within their edges (BoundedFaces), and the law: stiffness or
-Hertz from the materials, restitution, friction."""
+"""Contact panel: two bodies or two faces picked after opening (a face picks its plane, sphere,
+cylinder, cone or torus; a body its whole solid), or "all pairs among these bodies" (directly jointed
+pairs skipped), whether plane faces count within their edges (BoundedFaces), and the law: stiffness
+or Hertz from the materials, restitution, friction."""
 
 from __future__ import annotations
 

@@ -7,8 +7,9 @@ materials, the damping factor from the restitution).
 Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners against the
 plane, each one contact point); the cylinder pairs cylinder-plane, cylinder-cylinder (parallel
 axes, outside each other) and sphere-cylinder (the cylinder's side): a line contact is
-CYLINDER_POINTS slices along the line, each one contact point; mesh-plane and mesh-sphere
-(points on the mesh against the analytic shape: :mod:`.mesh_shapes`); sphere-face and
+CYLINDER_POINTS slices along the line, each one contact point; mesh-plane, mesh-sphere, mesh-box
+and mesh-cylinder (points on the mesh against the analytic shape: :mod:`.mesh_shapes`);
+sphere-box, torus-plane, sphere-torus and cone-plane (:mod:`.shape_points`); sphere-face and
 cylinder-face (a bounded plane face: :mod:`.face_shapes`). A plane is the boundary of
 a half-space: its ``normal`` points out of the solid, into free space.
 """
@@ -26,9 +27,19 @@ from scipy.special import beta
 
 from ..errors import ModelError
 from ..numerics import quaternion
-from .face_shapes import FACE_FIELDS, check_face, face_frame, face_penetration
+from .face_shapes import FACE_FIELDS, FACE_LENGTHS, check_face, face_frame
 from .fields import check_number, check_text, check_vector, shown
-from .mesh_shapes import MAX_MESH_POINTS, mesh_arrays, mesh_points, sample_spacing, too_large
+from .mesh_shapes import MAX_MESH_POINTS, SAMPLE_FRACTION, mesh_arrays, mesh_points, too_large
+from .shape_points import (
+    DISC_PLANE,
+    FACE,
+    POINT_CYLINDER,
+    SPHERE_PLANE,
+    SPHERE_SPHERE,
+    ContactPoint,
+    pair_points,
+    penetration,
+)
 
 SHAPE_FIELDS = {
     "sphere": {"type", "center", "radius"},
@@ -37,10 +48,14 @@ SHAPE_FIELDS = {
     "cylinder": {"type", "center", "axis", "radius", "length"},
     "mesh": {"type", "vertices", "triangles"},
     "face": FACE_FIELDS,
+    "torus": {"type", "center", "axis", "major_radius", "minor_radius"},
+    "cone": {"type", "center", "axis", "radius1", "radius2", "length"},
 }
+LENGTHS = {"radius", "length", "major_radius", "minor_radius", "radius1", "radius2", *FACE_LENGTHS}  # lengths [m]
 PAIRS = {("sphere", "plane"), ("sphere", "sphere"), ("box", "plane")}  # shape_a, shape_b (either order in JSON)
 PAIRS |= {("cylinder", "plane"), ("cylinder", "cylinder"), ("sphere", "cylinder")}
-PAIRS |= {("mesh", "plane"), ("mesh", "sphere"), ("sphere", "face"), ("cylinder", "face")}
+PAIRS |= {("mesh", "plane"), ("mesh", "sphere"), ("mesh", "box"), ("mesh", "cylinder"), ("sphere", "box")}
+PAIRS |= {("torus", "plane"), ("torus", "sphere"), ("cone", "plane"), ("sphere", "face"), ("cylinder", "face")}
 LINE_PAIRS = {("cylinder", "plane"), ("cylinder", "cylinder")}  # line contacts: K = pi/4 E* L, n = 1
 LINE_PAIRS.add(("cylinder", "face"))
 CYLINDER_POINTS = 5  # contact points (slices) along a line contact
@@ -83,9 +98,11 @@ class Shape:
     """An analytic contact shape in its body's frame [m]: ``sphere`` (center, radius), ``plane``
     (point, outward normal: the solid is the half-space behind it), ``box`` (center, size: edge
     lengths along the body's axes), ``cylinder`` (center, axis, radius, length: its side is the
-    contact surface), ``face`` (a bounded plane face: :mod:`.face_shapes`),
-    ``mesh`` (vertices, triangles: a closed triangle mesh; its arrays in
-    ``mesh``, :mod:`.mesh_shapes`)."""
+    contact surface), ``face`` (a bounded plane face: :mod:`.face_shapes`), ``mesh`` (vertices,
+    triangles: a closed triangle mesh; its arrays in ``mesh``, :mod:`.mesh_shapes`), ``torus``
+    (center, axis, major_radius of its centre circle, minor_radius of its tube), ``cone`` (center:
+    the middle of its axis segment, axis, radius1 at center - length/2 axis, radius2 at the other
+    end, length)."""
 
     type: str
     center: list = None
@@ -99,6 +116,10 @@ class Shape:
     depth: float = None
     vertices: list = None
     triangles: list = None
+    major_radius: float = None
+    minor_radius: float = None
+    radius1: float = None
+    radius2: float = None
     mesh: tuple = field(default=None, compare=False, repr=False)  # (vertices (n, 3) [m], triangles (m, 3))
 
 
@@ -182,7 +203,7 @@ def _shape(d: object, path: str, pair: str) -> Shape:
     for key in sorted(allowed - {"type"}):
         if key not in d:
             raise ModelError(f"{path}.{key}", f"contact '{pair}': a {d['type']} needs its {key}")
-        if key in ("radius", "length", "width", "depth"):
+        if key in LENGTHS:
             setattr(s, key, check_number(d[key], f"{path}.{key}", kind="nonneg_length"))
         else:
             setattr(s, key, list(check_vector(d[key], f"{path}.{key}", kind=SHAPE_KINDS[key])))
@@ -195,6 +216,10 @@ def _shape(d: object, path: str, pair: str) -> Shape:
         raise ModelError(f"{path}.radius", f"contact '{pair}': a cylinder's radius and length must be positive")
     if s.type == "face":
         check_face(s, path, pair)
+    if s.type == "torus" and min(s.major_radius, s.minor_radius) <= 0.0:
+        raise ModelError(f"{path}.minor_radius", f"contact '{pair}': a torus's radii must be positive")
+    if s.type == "cone" and (s.length <= 0.0 or max(s.radius1, s.radius2) <= 0.0):
+        raise ModelError(f"{path}.length", f"contact '{pair}': a cone needs a positive length and one radius above 0")
     if s.size is not None and min(s.size) <= 0.0:
         raise ModelError(f"{path}.size", f"contact '{pair}': a box's edge lengths must be positive, got {s.size}")
     return s
@@ -348,11 +373,11 @@ def effective_modulus(c: Contact, path: str = "contact") -> float:
 def effective_radius(c: Contact) -> float:
     """R* = 1 / (1/R_a + 1/R_b) [m] (a plane: infinite radius); a sphere R on a cylinder's side
     r: the circle of equal curvature product sqrt(R' R''), R' = R, R'' = R r / (R + r)
-    [Johnson]; NaN for a box's corners, a mesh and the line contacts."""
+    [Johnson]; NaN for a box's corners, a mesh, a torus, a cone and the line contacts."""
     _, first, _, second = ordered(c)
     if first.type != "sphere" or first.radius == 0.0:
         return math.nan
-    if second.type in ("plane", "face"):
+    if second.type in ("plane", "box", "face"):  # a ball on a box or a face: Hertz on its faces
         return first.radius
     if second.type == "cylinder":
         R, r = first.radius, second.radius
@@ -372,7 +397,8 @@ def contact_law(c: Contact, path: str = "contact") -> ContactLaw:
         if math.isnan(r_star):
             raise ModelError(
                 f"{path}.stiffness",
-                f"contact '{c.name}': needs a stiffness (Hertz applies to spheres only, not to a box or a mesh)",
+                f"contact '{c.name}': needs a stiffness (Hertz applies to spheres here, not to a box, a mesh, "
+                "a torus or a cone)",
             )
         K = 4.0 / 3.0 * e_star * math.sqrt(r_star)
     n = (1.0 if line else 1.5) if c.exponent is None else c.exponent
@@ -423,42 +449,6 @@ def contact_time(law: ContactLaw, mass: float, speed: float) -> float:
 
 
 # ----------------------------------------------------------------------------- contact points
-# the kinds of numerics.contact_forces (BOUND: a mesh pair's bounding sphere)
-SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
-FACE = 8  # a sphere or a cylinder's slice against a bounded face
-
-
-@dataclass
-class ContactPoint:
-    """One contact element of a pair at the initial configuration, global [m]: the sphere (or box
-    corner, radius 0) on ``body_i``, the plane's point and outward normal or the other sphere's
-    centre on ``body_j``; DISC_PLANE: a cylinder's slice (centre, ``axis_i``) on the plane;
-    POINT_CYLINDER: a sphere or slice against a cylinder's side (a point and ``normal_j`` its axis)."""
-
-    kind: int
-    body_i: str
-    body_j: str
-    point_i: np.ndarray
-    point_j: np.ndarray
-    normal_j: np.ndarray
-    radius_i: float
-    radius_j: float
-    axis_i: np.ndarray = None
-    mesh: bool = False  # a point of a mesh
-    face: tuple = None  # FACE: the face's centre, normal and half edges (face_shapes.face_frame)
-
-
-def bounding_sphere(points: list[ContactPoint]) -> ContactPoint:
-    """The BOUND element of a pair's points (numerics.contact_forces): a sphere about their
-    centres, against the same shape on side j."""
-    first, X = points[0], np.array([p.point_i for p in points])
-    centre = 0.5 * (X.min(axis=0) + X.max(axis=0))
-    radius = float(np.linalg.norm(X - centre, axis=1).max() + first.radius_i) * (1.0 + 1e-9) + 1e-12
-    return ContactPoint(
-        BOUND, first.body_i, first.body_j, centre, first.point_j, first.normal_j, radius, first.radius_j
-    )
-
-
 def _pose(model, name: str) -> tuple[np.ndarray, np.ndarray]:
     """Initial (position [m], rotation) of a body's own frame; the ground's is the global frame."""
     if name == "ground":
@@ -508,10 +498,14 @@ def _face_points(c: Contact, poses: tuple) -> list[ContactPoint]:
 def contact_points(model, c: Contact) -> list[ContactPoint]:
     """The contact elements of pair ``c``: one per sphere, the 8 corners of a box, the slices of a
     line contact, the points of a mesh (:func:`.mesh_shapes.mesh_points`: its vertices against a
-    plane, and face samples against a sphere)."""
+    plane, and face samples against a sphere, a box or a cylinder), the arcs of a torus, the
+    rims of a cone (:func:`.shape_points.pair_points`)."""
     body_i, first, body_j, second = ordered(c)
     if second.type == "face":
         return _face_points(c, (_pose(model, body_i), _pose(model, body_j)))
+    if first.type in ("torus", "cone") or second.type == "box" or (first.type, second.type) == ("mesh", "cylinder"):
+        centres = _mesh_contact_points(c, first, second) if first.type == "mesh" else None
+        return pair_points(body_i, first, body_j, second, (_pose(model, body_i), _pose(model, body_j)), centres)
     if "cylinder" in (first.type, second.type):
         return _cylinder_points(c, (_pose(model, body_i), _pose(model, body_j)))
     r_i, A_i = _pose(model, body_i)
@@ -531,18 +525,28 @@ def contact_points(model, c: Contact) -> list[ContactPoint]:
         half = 0.5 * np.asarray(first.size, float)
         corners = [np.array([sx, sy, sz]) * half for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]
         centres, radius = [np.asarray(first.center, float) + x for x in corners], 0.0
-    mesh = first.type == "mesh"
-    return [ContactPoint(kind, body_i, body_j, r_i + A_i @ x, q, nrm, radius, r_j_radius, mesh=mesh) for x in centres]
+    shared = first.type == "mesh"
+    return [
+        ContactPoint(kind, body_i, body_j, r_i + A_i @ x, q, nrm, radius, r_j_radius, shared=shared) for x in centres
+    ]
 
 
 def _mesh_contact_points(c: Contact, mesh: Shape, other: Shape) -> np.ndarray:
     """The points [m] of a pair's mesh in its body frame; ModelError beyond the size limit."""
     key = "shape_a" if mesh is c.shape_a else "shape_b"
     V, T = mesh_of(mesh, f"contact '{c.name}'.{key}", c.name)
-    points = mesh_points(V, T, sample_spacing(other.radius) if other.type == "sphere" else math.inf)
+    points = mesh_points(V, T, sample_spacing(other))
     if len(points) > MAX_MESH_POINTS:
         raise ModelError(f"contact '{c.name}'.{key}", f"contact '{c.name}': {too_large(len(T), len(points))}")
     return points
+
+
+def sample_spacing(other: Shape) -> float:
+    """The spacing [m] of a mesh's points against ``other``: SAMPLE_FRACTION of its smallest size (a
+    sphere's or cylinder's radius, a cylinder's length, a box's shortest edge); a plane: infinite
+    (the vertices alone)."""
+    size = {"sphere": [other.radius], "box": other.size, "cylinder": [other.radius, other.length]}.get(other.type)
+    return SAMPLE_FRACTION * min(size) if size and min(size) > 0 else math.inf
 
 
 def mesh_of(shape: Shape, path: str, pair: str) -> tuple[np.ndarray, np.ndarray]:
@@ -550,21 +554,6 @@ def mesh_of(shape: Shape, path: str, pair: str) -> tuple[np.ndarray, np.ndarray]
     if shape.mesh is None:
         shape.mesh = mesh_arrays(shape.vertices, shape.triangles, path, pair)
     return shape.mesh
-
-
-def penetration(p: ContactPoint) -> float:
-    """The penetration [m] of a contact point in its initial configuration (negative: the gap)."""
-    if p.kind == SPHERE_PLANE:
-        return p.radius_i - float(p.normal_j @ (p.point_i - p.point_j))
-    if p.kind == DISC_PLANE:  # the slice's rim point nearest the plane
-        rim = p.normal_j - float(p.normal_j @ p.axis_i) * p.axis_i
-        return p.radius_i * float(np.linalg.norm(rim)) - float(p.normal_j @ (p.point_i - p.point_j))
-    if p.kind == FACE:
-        return face_penetration(p.point_i, p.radius_i, p.axis_i, p.face, p.radius_j)
-    if p.kind == POINT_CYLINDER:
-        g = p.point_i - p.point_j
-        return p.radius_i + p.radius_j - float(np.linalg.norm(g - float(g @ p.normal_j) * p.normal_j))
-    return p.radius_i + p.radius_j - float(np.linalg.norm(p.point_i - p.point_j))
 
 
 def _check_initial_overlap(model, c: Contact, path: str) -> None:

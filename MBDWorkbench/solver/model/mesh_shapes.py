@@ -8,10 +8,11 @@ edge shared by exactly two triangles), no degenerate triangle, and a size within
 
 Contact points (:func:`mesh_points`): a mesh meets an analytic shape at points fixed on its
 surface, each one contact element of radius 0 against the other shape's exact signed distance
-(a plane's or a sphere's). Against a plane the vertices suffice: the deepest point of a polyhedron
-in a half-space is a vertex. Against a sphere the faces are sampled too, with a spacing below
-:data:`SAMPLE_FRACTION` x the sphere's radius, so that the depth missed between samples stays below
-spacing^2 / (8 R) (0.5 % of R).
+(a plane's, a sphere's, a box's or a cylinder's side). Against a plane the vertices suffice: the
+deepest point of a polyhedron in a half-space is a vertex. Against a sphere, a box or a cylinder
+the edges and faces are sampled too, with a spacing below :data:`SAMPLE_FRACTION` x the other
+shape's smallest size (contacts.sample_spacing), so that the depth missed between samples stays
+below spacing^2 / (8 R) (0.5 % of a sphere's or cylinder's R).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from ..errors import ModelError
 from .fields import shown
 
 MAX_MESH_POINTS = 200_000  # contact points per pair: one compiled contact element each
-BYTES_PER_POINT = 240  # a contact element's vectors, numbers and indices (system.ForceElement)
+BYTES_PER_POINT = 264  # a contact element's 5 vectors, numbers and indices (system.ForceElement)
 DEGENERATE_AREA = 1e-12  # a triangle's area below this fraction of the mesh's size squared: degenerate
-SAMPLE_FRACTION = 0.2  # face sample spacing against a sphere, a fraction of its radius
+SAMPLE_FRACTION = 0.2  # sample spacing against a sphere, box or cylinder: a fraction of its smallest size
 
 
 def mesh_arrays(vertices: object, triangles: object, path: str, pair: str) -> tuple[np.ndarray, np.ndarray]:
@@ -122,11 +123,6 @@ def mesh_points(V: np.ndarray, T: np.ndarray, spacing: float = math.inf) -> np.n
         w = np.array([(i / m, j / m) for i in range(1, m) for j in range(1, m - i)]).reshape(-1, 2)
         out.append(a + w[:, :1] * (b - a) + w[:, 1:] * (c - a))
     return np.concatenate(out)
-
-
-def sample_spacing(radius: float) -> float:
-    """Face sample spacing [m] against a sphere of ``radius`` [m] (:data:`SAMPLE_FRACTION`)."""
-    return SAMPLE_FRACTION * radius if radius > 0 else math.inf
 
 
 def thickness(V: np.ndarray) -> float:

@@ -11,12 +11,21 @@ last read it); numbers p = (K [N/m^n], n, chi, mu_s, mu_k, slip_speed
 [m/s], radius_i [m], radius_j [m]); flag: the pair kind. DISC_PLANE (a cylinder's slice on a
 plane): vecs[k, 1] the cylinder's axis on side i, p[7] the plane's offset n . point in side j's
 frame [m]; POINT_CYLINDER (a sphere or slice against a cylinder's side): vecs[k, 1] a point of
-the cylinder's axis and vecs[k, 2] its direction, on side j. FACE (a sphere or a cylinder's slice
-against a bounded plane face, a rectangle): vecs[k, 1] the slice's axis on side i (zero: a
-sphere), vecs[k, 2] the face's outward normal, vecs[k, 4] its centre and vecs[k, 5], vecs[k, 6]
-its two half edges [m] on side j, p[7] the depth limit [m]: the point counts only while its
-deepest point projects into the rectangle and is at most that deep (the far side of a thin wall
-does not push); elsewhere its gap is |d| (a sign change where it meets the face's edge).
+the cylinder's axis and vecs[k, 2] its direction, on side j. POINT_BOX (a sphere or mesh point
+against a box on side j): vecs[k, 1] the box's centre, vecs[k, 2] and vecs[k, 4] its first two
+half axes (h1 e1, h2 e2), p[7] the third half extent h3 along e1 x e2. POINT_SIDE (against the
+side of a finite cylinder on side j): as POINT_CYLINDER, vecs[k, 4, 0] its half length, p[7] its
+radius. TORUS_PLANE and SPHERE_TORUS (one arc of a torus's centre circle on side i, radius p[6] of
+its tube): vecs[k, 0] the torus's centre, vecs[k, 1] and vecs[k, 4] the circle's half axes R a, R b
+at the arc's middle (b = axis x a), the arc spanning +-pi / TORUS_ARCS about a; vecs[k, 2] the
+plane's normal (p[7] its offset, as DISC_PLANE) or the sphere's centre (p[7] its radius) on side j.
+FACE (a sphere or a cylinder's slice against a bounded plane face, a rectangle): vecs[k, 1] the
+slice's axis on side i (zero: a sphere), vecs[k, 2] the face's outward normal, vecs[k, 4] its
+centre and vecs[k, 5], vecs[k, 6] its two half edges [m] on side j, p[7] the depth limit [m]: the
+point counts only while its deepest point projects into the rectangle and is at most that deep
+(the far side of a thin wall does not push); elsewhere its gap is |d| (a sign change where it
+meets the face's edge). Each kind uses its own slots of the element's 7 local vectors (slot 3:
+the impact speed's state, all kinds).
 
 A pair of many points (a mesh) starts with a BOUND element: a sphere about all its points on side
 i (vecs[k, 0], radius p[6]) against the pair's plane or sphere (vecs[k, 1], vecs[k, 2], p[7]), the
@@ -36,11 +45,12 @@ import numpy as np
 
 from .jit import njit
 from .joints import Side, body_side, point_kinematics
-from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
+from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, div, dot, scale, sub
 
 # pair kinds (the element's flag); BOUND: a mesh pair's bounding sphere
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
-FACE = 8  # a bounded plane face (8: kinds 5-7 are left to other pairs)
+POINT_BOX, POINT_SIDE, TORUS_PLANE, FACE, SPHERE_TORUS = 5, 6, 7, 8, 9
+TORUS_ARCS = 8  # a torus pair's contact points: the deepest point of each of 8 equal arcs of its circle
 
 
 @njit(cache=True)
@@ -59,7 +69,16 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         return _disc_plane(A, side_i, side_j, vecs, k, c, r_i, r_j)
     if kind == FACE:
         return _disc_face(A, side_i, side_j, vecs, k, c, r_i, r_j)
+    if kind == TORUS_PLANE or kind == SPHERE_TORUS:
+        return _torus_arc(A, side_i, side_j, vecs, k, kind, c, r_i, r_j)
     q = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
+    if kind == POINT_BOX or kind == POINT_SIDE:
+        if kind == POINT_BOX:
+            distance, nrm = _box_distance(A, side_j[0], vecs, k, sub(c, q), r_j)
+        else:
+            distance, nrm = _side_distance(A, side_j[0], vecs, k, sub(c, q), r_j)
+        d = r_i - distance
+        return d, nrm, sub(c, scale(r_i - 0.5 * d, nrm))
     if kind == SPHERE_PLANE:
         nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
         d = r_i - dot(nrm, sub(c, q))
@@ -118,6 +137,113 @@ def _disc_face(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: i
     if not inside:
         d = -abs(d.real) + 0.0 * d
     return d, nrm, sub(low, scale(-0.5 * d, nrm))
+
+
+@njit(cache=True)
+def _excess(x: Scalar, h: float) -> Scalar:
+    """How far the coordinate x [m] lies beyond [-h, h] (signed; 0 within)."""
+    if x.real > h:
+        return x - h
+    if x.real < -h:
+        return x + h
+    return 0.0 * x
+
+
+@njit(cache=True)
+def _unit_or_z(g: Vec3, length: Scalar) -> Vec3:
+    """g / length, or +z where it vanishes (a point on an axis or a box's centre)."""
+    if length.real < 1e-300:
+        return (0.0 * length, 0.0 * length, 1.0 + 0.0 * length)
+    return div(g, length)
+
+
+@njit(cache=True)
+def _box_distance(A: np.ndarray, b: int, vecs: np.ndarray, k: int, g: Vec3, h3: float) -> tuple:
+    """(signed distance [m], outward unit normal) of the point g [m, from the box's centre] to the
+    box of side b: outside, to its nearest surface point; inside, minus the depth below its nearest
+    face (that face's normal)."""
+    a1, a2 = _local(vecs, k, 2), _local(vecs, k, 4)
+    h1, h2 = np.sqrt(dot(a1, a1)), np.sqrt(dot(a2, a2))
+    e1, e2 = div(a1, h1), div(a2, h2)
+    e = (body_mv(A, b, e1), body_mv(A, b, e2), body_mv(A, b, cross(e1, e2)))
+    h = (h1, h2, h3)
+    x = (dot(g, e[0]), dot(g, e[1]), dot(g, e[2]))
+    q = (_excess(x[0], h1), _excess(x[1], h2), _excess(x[2], h3))
+    out = np.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2])
+    if out.real > 0.0:
+        w = (q[0] / out, q[1] / out, q[2] / out)
+        return out, (w[0] * e[0][0] + w[1] * e[1][0] + w[2] * e[2][0],
+                     w[0] * e[0][1] + w[1] * e[1][1] + w[2] * e[2][1],
+                     w[0] * e[0][2] + w[1] * e[1][2] + w[2] * e[2][2])  # fmt: skip
+    best, depth = 0, h[0] - x[0] if x[0].real >= 0.0 else h[0] + x[0]
+    for m in range(1, 3):
+        dm = h[m] - x[m] if x[m].real >= 0.0 else h[m] + x[m]
+        if dm.real < depth.real:
+            best, depth = m, dm
+    sign = 1.0 if x[best].real >= 0.0 else -1.0
+    return -depth, scale(sign + 0.0 * depth, e[best])
+
+
+@njit(cache=True)
+def _side_distance(A: np.ndarray, b: int, vecs: np.ndarray, k: int, g: Vec3, radius: float) -> tuple:
+    """(signed distance [m], outward unit normal) of the point g [m, from the axis's middle] to
+    the finite cylinder of side b: within its length, rho - radius along the radial direction
+    (inside: the depth below the side, the end faces being no contact surfaces); beyond an end,
+    the distance to the solid cylinder."""
+    u = body_mv(A, b, _local(vecs, k, 2))
+    s = dot(g, u)
+    radial = sub(g, scale(s, u))
+    rho = np.sqrt(dot(radial, radial))
+    out = _unit_or_z(radial, rho)
+    beyond = _excess(s, vecs[k, 4, 0])
+    if beyond.real == 0.0:
+        return rho - radius, out
+    if rho.real <= radius:  # beyond an end face, within its disc
+        sign = 1.0 if beyond.real > 0.0 else -1.0
+        return sign * beyond, scale(sign + 0.0 * beyond, u)
+    off = rho - radius
+    distance = np.sqrt(off * off + beyond * beyond)
+    return distance, add(scale(off / distance, out), scale(beyond / distance, u))
+
+
+@njit(cache=True)
+def arc_point(c: Vec3, a: Vec3, b: Vec3, t: Vec3) -> Vec3:
+    """The point c + cos(f) a + sin(f) b of the arc |f| <= pi / TORUS_ARCS (a, b: the circle's
+    orthogonal half axes [m]) farthest along t: the nearest point of the arc to a point in the
+    direction t, or its deepest point below a plane of normal -t. a = b = 0: c."""
+    alpha, beta = dot(t, a), dot(t, b)
+    rho = np.sqrt(alpha * alpha + beta * beta)
+    half = np.pi / TORUS_ARCS
+    if rho.real <= 1e-9 * np.sqrt(dot(t, t).real * dot(a, a).real):  # t along the axis: the middle
+        cos_f, sin_f = 1.0 + 0.0 * rho, 0.0 * rho
+    elif (alpha / rho).real >= np.cos(half):
+        cos_f, sin_f = alpha / rho, beta / rho
+    else:
+        cos_f, sin_f = np.cos(half) + 0.0 * rho, (np.sin(half) if beta.real >= 0.0 else -np.sin(half)) + 0.0 * rho
+    return add(c, add(scale(cos_f, a), scale(sin_f, b)))
+
+
+@njit(cache=True)
+def _torus_arc(
+    A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, c: Vec3, r: float, r_j: float
+):
+    """contact_geometry of one arc of a torus (centre c [m], tube radius r [m]) on side i against
+    the plane n . x = r_j of side j (TORUS_PLANE) or the sphere of radius r_j (SPHERE_TORUS): the
+    tube's sphere at the arc's point nearest the other shape."""
+    a = body_mv(A, side_i[0], _local(vecs, k, 1))
+    b = body_mv(A, side_i[0], _local(vecs, k, 4))
+    if kind == TORUS_PLANE:
+        nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
+        p = arc_point(c, a, b, scale(-1.0, nrm))
+        d = r - (dot(nrm, sub(p, side_j[1])) - r_j)
+    else:
+        q = point_kinematics(A, side_j, _local(vecs, k, 2))[0]
+        p = arc_point(c, a, b, sub(q, c))
+        g = sub(p, q)
+        length = np.sqrt(dot(g, g))
+        nrm = _unit_or_z(g, length)
+        d = r + r_j - length
+    return d, nrm, sub(p, scale(r - 0.5 * d, nrm))
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
 from ..model.catalog import COORDINATES, DRIVERS, JOINTS
-from ..model.contacts import BOUND, DISC_PLANE, FACE, bounding_sphere, contact_law, contact_points, is_line
+from ..model.contacts import contact_law, contact_points, is_line
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -32,6 +32,7 @@ from ..model.geometry import (
 from ..model.joint_stops import compliant_limits, coordinate_inertia, stop_laws
 from ..model.profiles import compile_profile
 from ..model.schema import GROUND
+from ..model.shape_points import BOUND, VECTORS, bounding_sphere, element_vectors
 from ..numerics import forces, quaternion
 from ..numerics.joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
 from .friction import joint_friction
@@ -64,7 +65,7 @@ class ForceElement:
     of its two sides (-1: ground or none), local vectors [m or unit], numbers, profile
     program indices (-1: none) and a flag."""
 
-    VECS, PAR, PROG = 7, 8, 6
+    VECS, PAR, PROG = VECTORS, 8, 6
 
     def __init__(self, code: int, bi: int, bj: int = -1, flag: int = 0) -> None:
         self.code, self.bi, self.bj, self.flag = code, bi, bj, flag
@@ -390,21 +391,17 @@ class System:
             self.contact_laws.append(law)
             points = contact_points(self.model, c) if c.enabled else []
             share = 1.0 / len(points) if is_line(c) else 1.0  # a line's stiffness, shared by its slices
-            for point in [bounding_sphere(points), *points] if len(points) > 1 and points[0].mesh else points:
+            for point in [bounding_sphere(points), *points] if len(points) > 1 and points[0].shared else points:
                 bi, bj = self.body_index(point.body_i), self.body_index(point.body_j)
                 e = ForceElement(forces.CONTACT, bi, bj, point.kind)
-                e.vecs[0] = self.to_local_point(point.body_i, point.point_i)
-                e.vecs[1] = self.to_local_point(point.body_j, point.point_j)
-                e.vecs[2] = self.to_local_vector(point.body_j, point.normal_j)
+                e.vecs[:], radius_j = element_vectors(
+                    point,
+                    lambda x, b=point.body_i: self.to_local_point(b, x),
+                    lambda x, b=point.body_j: self.to_local_point(b, x),
+                    lambda v, b=point.body_i: self.to_local_vector(b, v),
+                    lambda v, b=point.body_j: self.to_local_vector(b, v),
+                )
                 e.vecs[3] = np.nan, law.min_impact_speed, 0.0  # v- of the current impact (NaN: apart)
-                radius_j = point.radius_j
-                if point.kind == DISC_PLANE:  # the slice's axis; the plane as n . x = offset on side j
-                    radius_j = float(e.vecs[2] @ e.vecs[1])
-                    e.vecs[1] = self.to_local_vector(point.body_i, point.axis_i)
-                if point.kind == FACE:  # the slice's axis (0: a sphere), the face's centre and half edges
-                    e.vecs[1] = 0.0 if point.axis_i is None else self.to_local_vector(point.body_i, point.axis_i)
-                    e.vecs[4] = self.to_local_point(point.body_j, point.face[0])
-                    e.vecs[5:] = [self.to_local_vector(point.body_j, v) for v in point.face[2:]]
                 e.par[:] = (
                     law.stiffness * share,
                     law.exponent,
