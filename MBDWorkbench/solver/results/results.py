@@ -602,7 +602,8 @@ class Results:
 
     def friction_joints(self) -> tuple[str, ...]:
         """The joints with friction."""
-        return tuple(c.joint for c in self.system.friction.contacts) if self.system.friction else ()
+        contacts = self.system.friction.contacts if self.system.friction else []
+        return tuple(c.joint for c in contacts if c.type != "contact")
 
     def driver_effort(self, driver: str) -> np.ndarray:
         """Driver torque [N m] or force [N] applied to body_j, shape (K,)."""
