@@ -23,6 +23,7 @@ from ..model.joint_stops import stop_effort
 from ..numerics import quaternion
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
+from ..system.contact_friction import with_patch_friction
 from ..system.friction import packed, unpacked
 from .contacts import contact_sample
 from .files import write_results
@@ -397,7 +398,7 @@ class Results:
                 Ydot=ev["Ydot"],
                 coordinate=coordinate,
                 coordinate_rate=coordinate_rate,
-                contact=contact_sample(sys, Y),
+                contact=with_patch_friction(sys, ev.get("friction"), contact_sample(sys, Y)),
                 **({"friction": packed(ev["friction"])} if "friction" in ev else {}),
             )
         )

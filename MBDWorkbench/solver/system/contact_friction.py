@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..model.contacts import contact_law, has_stiction
+from ..model.contacts import contact_law, has_stiction, ordered
 from ..numerics.contact_patch import point_loads
 from ..numerics.forces import CONTACT
 
@@ -37,6 +37,7 @@ class Patch:
     tangents (2, 3) and normal in side j's frame, its channels' indices and its coefficients."""
 
     name: str
+    pair: int  # its index in model.contacts
     elements: np.ndarray
     bi: int
     bj: int
@@ -76,6 +77,7 @@ class ContactPatches:
             self.patches.append(
                 Patch(
                     c.name,
+                    ck,
                     elements.astype(np.int64),
                     int(S.force_bi[k0]),
                     int(S.force_bj[k0]),
@@ -136,6 +138,23 @@ class ContactPatches:
         :meth:`evaluate`."""
         e = effort[self.patches[k].channels[:2]]
         return self.frames[k][0] * e[0] + self.frames[k][1] * e[1]
+
+
+def with_patch_friction(system, ev, values: np.ndarray) -> np.ndarray:
+    """contacts.csv's values (results.contacts.contact_sample: pairs x columns) with each stiction
+    patch's friction (``ev``: the friction.Evaluation at the same state) added to the force on
+    body_a (columns 0-2) and as the tangential force (column 4); ``values`` updated and returned."""
+    friction = system.friction
+    patches = friction.patches if friction is not None else None
+    if patches is None or ev is None:
+        return values
+    for patch_index, patch in enumerate(patches.patches):
+        c = system.model.contacts[patch.pair]
+        F = patches.friction_force(patch_index, ev.effort)
+        sign = 1.0 if ordered(c)[0] == c.body_a else -1.0
+        values[patch.pair, :3] += sign * F
+        values[patch.pair, 4] = float(np.linalg.norm(F))
+    return values
 
 
 def _side(Y: np.ndarray, A: np.ndarray, nb: int, b: int, p: np.ndarray) -> tuple:
