@@ -4,6 +4,7 @@ stick/slip switches located as joint friction's (solver/friction_events.py), aga
 
 The incline is a level floor under gravity tilted by theta: g = (g sin theta, 0, -g cos theta)."""
 
+import json
 import math
 
 import numpy as np
@@ -110,7 +111,7 @@ def test_ramped_push_breaks_the_box_away_at_mu_s_m_g_over_c(integrator):
     assert np.abs(x[t > t_star] - closed).max() < 1e-5 * closed.max()
 
 
-def test_box_slides_to_rest_in_v2_over_2_mu_g_and_sticks():
+def test_box_slides_to_rest_in_v2_over_2_mu_g_and_sticks(tmp_path):
     """Launched at v0 on a level floor (mu 0.3): the 'stick' event within 1e-4 of v0 / (mu g) (the
     braking pitches the box on its compliance for a few ms, changing N), then it holds; it stops
     v0^2 / (2 mu g) from its start within the elastic pitch's shift of its centre, (a / 2) phi with
@@ -131,6 +132,10 @@ def test_box_slides_to_rest_in_v2_over_2_mu_g_and_sticks():
     assert np.diff(e["total"]).max() <= 1e-9 * e["total"][0]
     # the balance: the work's trapezoids over the first milliseconds' rocking (600 rad/s, 0.6 rad a step)
     assert np.abs(e["balance"]).max() < 1e-4 * 0.5 * M_BOX * v0**2
+    res.write(str(tmp_path / "run"))  # the switch in summary.json and events.csv, named by its pair
+    (event,) = json.loads((tmp_path / "run" / "summary.json").read_text())["friction_events"]
+    assert (event["joint"], event["element"], event["kind"]) == ("floor", "contact", "stick")
+    assert "floor,,stick" in (tmp_path / "run" / "events.csv").read_text()
 
 
 def ball_model(theta, mu_s, mu_k, K=1e8, t_end=1.0, step=5e-4):
@@ -199,3 +204,29 @@ def test_stiction_is_refused_where_it_is_not_handled():
     bad["contacts"][0]["body_b"] = "other"
     with pytest.raises(ModelError, match="contacts.0..friction_law.*sphere-sphere"):
         from_dict(bad)
+
+
+def test_roller_rolls_without_slipping_on_its_line_contact():
+    """A solid cylinder (R 0.03 m, L 0.1 m, axis along y) lying on a 15 deg incline, its line
+    contact of 5 slices one patch: it rolls at g sin t / (1 + I / (m r^2)), r = R - d0 / 2 (2/3 g sin t
+    for a rigid roller), within 1e-6."""
+    theta, R, L, m, K = math.radians(15.0), 0.03, 0.1, 0.5, 1e7
+    d0 = m * G * math.cos(theta) / K  # the line's law is linear (exponent 1)
+    I_axis, I_cross = 0.5 * m * R**2, m * (3 * R**2 + L**2) / 12
+    roller = {"name": "roller", "mass": m, "inertia": np.diag([I_cross, I_axis, I_cross]).tolist(),
+              "position": [0, 0, R - d0]}  # fmt: skip
+    contact = {"name": "floor", "body_a": "roller", "body_b": "ground",
+               "shape_a": {"type": "cylinder", "center": [0, 0, 0], "axis": [0, 1, 0], "radius": R, "length": L},
+               "shape_b": {"type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]},
+               "stiffness": K, "restitution": 0.5, "mu_s": 0.5, "mu_k": 0.4,
+               "friction_law": "stiction", "penetration_tol": 1e-4}  # fmt: skip
+    g = [G * math.sin(theta), 0.0, -G * math.cos(theta)]
+    settings = {"t_end": 0.5, "step": 5e-4, "output_step": 0.01, "accuracy": False}
+    res = simulate(from_dict({"name": "roller", "gravity": g, "bodies": [roller], "contacts": [contact],
+                              "settings": settings}))  # fmt: skip
+    assert res.status == "completed"
+    assert kinds(res) == []
+    r = R - d0 / 2
+    a = G * math.sin(theta) / (1.0 + I_axis / (m * r**2))
+    x = res.position("roller")[:, 0]
+    assert x[1:] == pytest.approx(0.5 * a * res.t[1:] ** 2, rel=1e-6)
