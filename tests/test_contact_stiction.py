@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pytest
 
+from MBDWorkbench.loads.body_loads import body_load_case
 from MBDWorkbench.solver import from_dict, simulate
 from MBDWorkbench.solver.errors import ModelError
 from MBDWorkbench.solver.events import EVENT_TIME_TOL
@@ -132,6 +133,11 @@ def test_box_slides_to_rest_in_v2_over_2_mu_g_and_sticks(tmp_path):
     assert np.diff(e["total"]).max() <= 1e-9 * e["total"][0]
     # the balance: the work's trapezoids over the first milliseconds' rocking (600 rad/s, 0.6 rad a step)
     assert np.abs(e["balance"]).max() < 1e-4 * 0.5 * M_BOX * v0**2
+    for index in (10, -1):  # sliding, then stuck: the free body's loads include the patch's friction
+        case = body_load_case(res, "block", index)
+        friction = [ld for ld in case.loads if ld.name == "floor (friction)"]
+        assert len(friction) == 1 and case.check_equilibrium(1e-6) < 1e-6
+    assert np.linalg.norm(friction[0].force) < 1e-6  # at rest on a level floor nothing pulls
     res.write(str(tmp_path / "run"))  # the switch in summary.json and events.csv, named by its pair
     (event,) = json.loads((tmp_path / "run" / "summary.json").read_text())["friction_events"]
     assert (event["joint"], event["element"], event["kind"]) == ("floor", "contact", "stick")

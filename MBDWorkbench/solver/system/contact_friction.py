@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import kernels
 from ..model.contacts import contact_law, has_stiction, ordered
 from ..numerics.contact_patch import point_loads
 from ..numerics.forces import CONTACT
@@ -92,6 +93,8 @@ class ContactPatches:
         self.n_channels = n
         self.normals = np.zeros(len(self.patches))  # [N] each patch's load at the last evaluate
         self.frames: list[np.ndarray] = [np.zeros((3, 3))] * len(self.patches)  # global t1, t2, n there
+        self.centres = np.zeros((len(self.patches), 3))  # [m] each centre of pressure there
+        self.radii = np.zeros(len(self.patches))  # [m] each patch radius there
 
     def evaluate(self, Y: np.ndarray, A: np.ndarray, G: np.ndarray, gam: np.ndarray, rate: np.ndarray) -> None:
         """Fill the patches' rows of G, gamma_G and rate at state Y (A: the rotation matrices of
@@ -105,7 +108,7 @@ class ContactPatches:
             N = float(fn.sum())
             p = fn @ x / N if N > 0.0 else x[int(np.argmax(depth))]
             radius = float(fn @ np.linalg.norm(x - p, axis=1)) / N if N > 0.0 else 0.0
-            self.normals[k] = N
+            self.normals[k], self.centres[k], self.radii[k] = N, p, radius
             self._rows(patch, k, Y, A, p, radius, G, gam, rate)
 
     def _rows(self, patch: Patch, k: int, Y, A, p, radius: float, G, gam, rate) -> None:
@@ -155,6 +158,32 @@ def with_patch_friction(system, ev, values: np.ndarray) -> np.ndarray:
         values[patch.pair, :3] += sign * F
         values[patch.pair, 4] = float(np.linalg.norm(F))
     return values
+
+
+def patch_friction_loads(system, Y: np.ndarray, effort: np.ndarray, body: str) -> list[dict]:
+    """The stiction patches' friction on ``body`` at state Y with the channel ``effort`` of that
+    sample (friction.packed's first entries): [dict(name, kind "contact", point [m], force [N],
+    moment [N m] about the point: the spin friction)], global axes."""
+    friction = system.friction
+    patches = friction.patches if friction is not None else None
+    b = system.body_index(body)
+    if patches is None or not any(b in (p.bi, p.bj) for p in patches.patches):
+        return []
+    S, W = system.static, system.work
+    Y = np.ascontiguousarray(Y, dtype=float)
+    kernels.update_rotations(S, Y, W.A)
+    n = friction.n_channels
+    patches.evaluate(Y, W.A, np.zeros((n, 6 * system.nb)), np.zeros(n), np.zeros(n))
+    out = []
+    for k, patch in enumerate(patches.patches):
+        if b not in (patch.bi, patch.bj):
+            continue
+        sign = 1.0 if b == patch.bi else -1.0
+        spin = effort[patch.channels[2]] * patches.radii[k] if len(patch.channels) == 3 else 0.0
+        force, moment = sign * patches.friction_force(k, effort), sign * spin * patches.frames[k][2]
+        out.append(dict(name=f"{patch.name} (friction)", kind="contact", point=patches.centres[k].copy(),
+                        force=force, moment=moment))  # fmt: skip
+    return out
 
 
 def _side(Y: np.ndarray, A: np.ndarray, nb: int, b: int, p: np.ndarray) -> tuple:
