@@ -98,14 +98,15 @@ def test_friction_pendulum_turning_points_and_rest_located():
 
 
 def test_friction_events_in_summary_json(tmp_path):
-    """summary.json lists the friction switches (time, joint, kind, speed, load, normal) and no
+    """summary.json lists the friction switches (time, joint, kind, speed, load, normal, element) and no
     stop_events when the model has no rigid stop."""
     res = simulate(sliding_block(0.0, 1.0, "rk4"))
     res.write(str(tmp_path / "run"))
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert "stop_events" not in summary
     (event,) = summary["friction_events"]
-    assert set(event) == {"time", "joint", "kind", "speed", "load", "normal"}
+    assert set(event) == {"time", "joint", "kind", "speed", "load", "normal", "element"}
+    assert event["element"] == "joint"
     assert event["kind"] == "stick" and event["time"] == pytest.approx(1.0 / (0.4 * G), rel=1e-9)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..solver import kernels
 from ..solver.numerics.forces import CONTACT, JOINT_STOP, LOAD, SPRING_DAMPER
+from ..solver.system.contact_friction import patch_friction_loads
 
 STIFFNESS, DAMPING = 0, 1  # columns of Static.force_par of the spring-dampers (see System._pack_*)
 FORCE_ELEMENT_KINDS = ("applied", "spring", "damper", "stop", "contact")  # the kinds of the loads made here
@@ -94,6 +95,8 @@ def force_element_loads(res, body: str, index: int) -> list:
             F, T_cog = q[:3].copy(), A @ q[3:]
             name = force.name if kind in ("applied", "stop", "contact") else "%s (%s)" % (force.name, kind)
             out.append(dict(name=name, kind=kind, point=point, force=F, moment=T_cog - np.cross(point - cog, F)))
+    if getattr(system, "friction", None) is not None:  # contact pairs with stiction: their patch's friction
+        out += patch_friction_loads(system, res.Y[index], res._stack("friction")[index], body)
     return out
 
 

@@ -34,7 +34,8 @@ class FrictionEvent:
     """One located switch of a joint's friction: ``time`` [s], ``kind`` stick, slip (breakaway)
     or reverse (a stop where it cannot stick), ``speed`` [m/s] the slip speed at the contact
     before the switch, ``load`` [N] the friction force needed to hold the joint there and
-    ``normal`` [N] its load N (it sticks while load <= mu_s N)."""
+    ``normal`` [N] its load N (it sticks while load <= mu_s N); ``element`` ``joint``, or
+    ``contact`` for a contact pair's patch with stiction (``joint`` is then the pair's name)."""
 
     time: float
     joint: str
@@ -42,9 +43,15 @@ class FrictionEvent:
     speed: float
     load: float
     normal: float
+    element: str = "joint"
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def _element(c) -> str:
+    """``contact`` for a contact pair's patch, else ``joint``."""
+    return "contact" if c.type == "contact" else "joint"
 
 
 def share_modes(friction, base) -> None:
@@ -98,7 +105,9 @@ class FrictionEvents:
             friction.modes[k] = SLIP
             friction.set_sense(k, t, Y)
             self.refs[k] = None
-            self.events.append(FrictionEvent(t, c.joint, "slip", speed, friction.needed(c, ev), ev.normal[k]))
+            self.events.append(
+                FrictionEvent(t, c.joint, "slip", speed, friction.needed(c, ev), ev.normal[k], _element(c))
+            )
             return
         if len(s) > 1 and speed > max(REST_SPEED, REST_FRACTION * self.ref_speed[k]):
             self.refs[k], self.ref_speed[k] = s / speed, speed  # turned, not stopped: a new direction
@@ -111,11 +120,11 @@ class FrictionEvents:
         if load <= c.mu_s * normal:
             friction.modes[k] = STICK
             acc[4] += friction.project(t, Y)
-            self.events.append(FrictionEvent(t, c.joint, "stick", speed, load, normal))
+            self.events.append(FrictionEvent(t, c.joint, "stick", speed, load, normal, _element(c)))
             return
         acc[4] += friction.project(t, Y, c.channels)
         friction.set_sense(k, t, Y)
-        self.events.append(FrictionEvent(t, c.joint, "reverse", speed, load, normal))
+        self.events.append(FrictionEvent(t, c.joint, "reverse", speed, load, normal, _element(c)))
 
     def renew(self, friction, t: float, Y: np.ndarray, acc: np.ndarray) -> None:
         """After a jump of the velocities at t [s] (a rigid stop's impulse): each slipping contact
@@ -131,6 +140,8 @@ class FrictionEvents:
                 friction.modes[k] = STICK
                 acc[4] += friction.project(t, Y)
                 load = friction.needed(c, friction.solve(t, Y))
-                self.events.append(FrictionEvent(t, c.joint, "stick", float(np.linalg.norm(s)), load, ev.normal[k]))
+                self.events.append(
+                    FrictionEvent(t, c.joint, "stick", float(np.linalg.norm(s)), load, ev.normal[k], _element(c))
+                )
             else:
                 friction.set_sense(k, t, Y)

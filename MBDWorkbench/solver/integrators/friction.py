@@ -11,6 +11,7 @@ import numpy as np
 from .. import kernels
 from ..errors import ModelError
 from ..numerics.quaternion import rotate_by_body_vector
+from ..system.friction import described
 from .base import Stepper, equal_steps
 from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
 from .power import account_power
@@ -103,10 +104,12 @@ def friction_stepper(system, name: str) -> type[Stepper]:
     naming the joint and the integrators that handle friction when ``name`` does not."""
     cls = FRICTION_METHODS.get(name)
     if cls is None:
-        joint = system.friction.contacts[0].joint
+        c = system.friction.contacts[0]
+        what = "friction with stiction (friction_law 'stiction')" if c.type == "contact" else "friction"
+        alternative = " or friction_law 'regularised'" if c.type == "contact" else ""
         raise ModelError(
             "settings.integrator",
-            f"joint '{joint}' has friction, which the {name} integrator does not handle (its stick rows "
-            f"are switched in the ODE form); use one of {', '.join(FRICTION_METHODS)}",
+            f"{described(c)} has {what}, which the {name} integrator does not handle (its stick rows "
+            f"are switched in the ODE form); use one of {', '.join(FRICTION_METHODS)}{alternative}",
         )
     return cls

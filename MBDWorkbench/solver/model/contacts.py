@@ -76,7 +76,12 @@ MATERIALS = {
 CONTACT_FIELDS = {
     "name", "body_a", "body_b", "shape_a", "shape_b", "stiffness", "exponent", "restitution", "law",
     "mu_s", "mu_k", "slip_speed", "material_a", "material_b", "min_impact_speed", "penetration_tol", "enabled",
+    "friction_law",
 }  # fmt: skip
+# Coulomb friction: regularised below slip_speed (every integrator), or true stiction by located
+# stick/slip events (system/contact_friction.py; ODE-form integrators; pairs against a plane)
+FRICTION_LAWS = ("regularised", "stiction")
+STICTION_PAIRS = {("sphere", "plane"), ("box", "plane"), ("cylinder", "plane")}
 NUMBER_KINDS = {  # the contact's numbers and their limits.RANGES kinds
     "stiffness": "stiffness",
     "exponent": "number",
@@ -128,7 +133,8 @@ class Contact:
     """A contact pair (docs/contact.md). Absent ``stiffness`` [N/m^exponent]: Hertz's
     4/3 E* sqrt(R*) from the materials (names of :data:`MATERIALS` or {"young": Pa,
     "poisson": -}) with exponent 1.5; ``restitution`` e in (0, 1]; friction ``mu_s``, ``mu_k``
-    regularised below ``slip_speed`` [m/s]; ``min_impact_speed`` [m/s] floors the impact speed
+    regularised below ``slip_speed`` [m/s] (``friction_law`` "regularised") or with true stiction
+    (``friction_law`` "stiction", :data:`STICTION_PAIRS`); ``min_impact_speed`` [m/s] floors the impact speed
     that scales the damping; ``penetration_tol`` [m] the initial overlap allowed."""
 
     name: str
@@ -148,6 +154,7 @@ class Contact:
     min_impact_speed: float = 1e-2
     penetration_tol: float = 1e-6
     enabled: bool = True
+    friction_law: str = "regularised"
 
 
 # ----------------------------------------------------------------------------- reading
@@ -180,7 +187,7 @@ def _contact(d: object, path: str) -> Contact:
             setattr(c, key, check_number(d[key], f"{path}.{key}", kind=kind))
     if c.penetration_tol < 0:
         raise ModelError(f"{path}.penetration_tol", f"contact '{name}': must not be negative")
-    for key in ("law", "material_a", "material_b"):
+    for key in ("law", "material_a", "material_b", "friction_law"):
         if key in d:
             setattr(c, key, d[key])
     if "enabled" in d:
@@ -279,6 +286,7 @@ def _check_pair(c: Contact, bodies: dict, path: str) -> None:
             mesh_of(getattr(c, key), f"{path}.{key}", c.name)
     if not isinstance(c.law, str) or c.law not in LAWS:
         raise ModelError(f"{path}.law", f"{what}: law must be one of {', '.join(LAWS)}, got {shown(c.law)}")
+    _check_friction_law(c, path)
     if c.restitution is None or not 0.0 < c.restitution <= 1.0:
         raise ModelError(f"{path}.restitution", f"{what}: restitution must lie in (0, 1], got {c.restitution}")
     if c.mu_s < 0 or (c.mu_k is not None and not 0 <= c.mu_k <= max(c.mu_s, 0)):
@@ -290,6 +298,28 @@ def _check_pair(c: Contact, bodies: dict, path: str) -> None:
         raise ModelError(f"{path}.stiffness", f"{what}: must be positive, got {c.stiffness}")
     if c.exponent is not None and not 1.0 <= c.exponent <= 3.0:
         raise ModelError(f"{path}.exponent", f"{what}: must lie in [1, 3], got {c.exponent}")
+
+
+def _check_friction_law(c: Contact, path: str) -> None:
+    what = f"contact '{c.name}'"
+    if not isinstance(c.friction_law, str) or c.friction_law not in FRICTION_LAWS:
+        laws = ", ".join(FRICTION_LAWS)
+        raise ModelError(
+            f"{path}.friction_law", f"{what}: friction_law must be one of {laws}, got {shown(c.friction_law)}"
+        )
+    _, first, _, second = ordered(c)
+    if c.friction_law == "stiction" and (first.type, second.type) not in STICTION_PAIRS:
+        pairs = ", ".join(f"{a}-{b}" for a, b in sorted(STICTION_PAIRS))
+        raise ModelError(
+            f"{path}.friction_law",
+            f"{what}: friction_law 'stiction' is handled for {pairs} only, not {first.type}-{second.type} "
+            "(use 'regularised')",
+        )
+
+
+def has_stiction(c: Contact) -> bool:
+    """Whether pair c's friction is solved with true stiction (system/contact_friction.py)."""
+    return c.enabled and c.friction_law == "stiction" and c.mu_s > 0.0
 
 
 def ordered(c: Contact) -> tuple[str, Shape, str, Shape]:

@@ -23,6 +23,7 @@ from ..model.joint_stops import stop_effort
 from ..numerics import quaternion
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
+from ..system.contact_friction import with_patch_friction
 from ..system.friction import packed, unpacked
 from .contacts import contact_sample
 from .files import write_results
@@ -402,7 +403,7 @@ class Results:
                 Ydot=ev["Ydot"],
                 coordinate=coordinate,
                 coordinate_rate=coordinate_rate,
-                contact=contact_sample(sys, Y),
+                contact=with_patch_friction(sys, ev.get("friction"), contact_sample(sys, Y)),
                 **({"friction": packed(ev["friction"])} if "friction" in ev else {}),
             )
         )
@@ -607,7 +608,8 @@ class Results:
 
     def friction_joints(self) -> tuple[str, ...]:
         """The joints with friction."""
-        return tuple(c.joint for c in self.system.friction.contacts) if self.system.friction else ()
+        contacts = self.system.friction.contacts if self.system.friction else []
+        return tuple(c.joint for c in contacts if c.type != "contact")
 
     def driver_effort(self, driver: str) -> np.ndarray:
         """Driver torque [N m] or force [N] applied to body_j, shape (K,)."""

@@ -37,8 +37,10 @@ import numpy as np
 from .. import kernels
 from ..errors import SimulationError
 from ..model.catalog import COORDINATES
+from ..model.contacts import has_stiction
 from ..model.joint_friction import GEOMETRY, has_friction, kinetic_coefficient
 from ..numerics.joints import eval_row, row_vectors
+from .contact_friction import contact_patches
 
 STICK, SLIP = 1, 0
 REST_SPEED = 1e-9  # [m/s] slip speed below which a contact is at rest
@@ -52,8 +54,8 @@ class Contact:
     """One joint's friction: coefficients, lengths [m], its channels (indices into the channel
     arrays) and their lever arms [m or 1]."""
 
-    joint: str
-    jk: int
+    joint: str  # the joint's name (a contact patch: its pair's)
+    jk: int  # the joint's index (a contact patch: its index in ContactPatches)
     type: str
     mu_s: float
     mu_k: float
@@ -102,6 +104,9 @@ class JointFriction:
         for jk, j in enumerate(system.model.joints):
             if has_friction(j):
                 n = self._add_contact(jk, j, n)
+        self.patches = contact_patches(system, n)  # contact pairs with stiction (system/contact_friction.py)
+        if self.patches is not None:
+            n = self._add_patches(self.patches)
         self.n_channels = n
         self.modes = np.full(len(self.contacts), SLIP, dtype=np.int64)
         self.senses = np.zeros(len(self.contacts))  # +-1: a one-channel contact's slip sense; 0: from s
@@ -148,6 +153,30 @@ class JointFriction:
         )
         return n
 
+    def _add_patches(self, patches) -> int:
+        """The contact patches as contacts (type ``contact``, unit lever arms); returns the channel count."""
+        for k, p in enumerate(patches.patches):
+            none = np.zeros(0, dtype=int)
+            self.contacts.append(
+                Contact(
+                    p.name,
+                    k,
+                    "contact",
+                    p.mu_s,
+                    p.mu_k,
+                    0.0,
+                    p.channels,
+                    np.ones(len(p.channels)),
+                    none,
+                    p.bi,
+                    0,
+                    p.bi,
+                    np.zeros(3),
+                    np.zeros(3),
+                )  # fmt: skip
+            )
+        return patches.n_channels
+
     # ------------------------------------------------------------------ kinematics of the channels
     def _channels(self, Y: np.ndarray, A: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(G [n x 6N], gamma_G [n], rate [n]) of the channel rates at Y (rotations A)."""
@@ -172,6 +201,8 @@ class JointFriction:
             for b, side in ((bi, 0), (bj, 1)):
                 if b >= 0:
                     G[c, 6 * b : 6 * b + 6] += jac[0, side]
+        if self.patches is not None:
+            self.patches.evaluate(Y, A, G, gam, rate)
         return G, gam, rate
 
     def _load_map(self) -> np.ndarray:
@@ -181,7 +212,7 @@ class JointFriction:
         P = np.zeros((len(self.contacts), 6, m))
         for k, c in enumerate(self.contacts):
             P[k][:, c.rows] = -jac[c.rows, c.side, :].T
-        return P.reshape(-1, m)
+        return P.reshape(6 * len(self.contacts), m)
 
     def _normals(self, P: np.ndarray, lam: np.ndarray, A: np.ndarray) -> np.ndarray:
         """The contacts' loads N [N] from the multipliers lam (their first m: the joints' rows)."""
@@ -190,6 +221,8 @@ class JointFriction:
 
     def _normal(self, c: Contact, load: np.ndarray, A: np.ndarray) -> float:
         """The contact's load N [N] from its joint's reaction ``load`` [F; M in body frame]."""
+        if c.type == "contact":  # the patch's normal force (contact_friction.py), not a reaction
+            return float(self.patches.normals[c.jk])
         F, Ab = load[:3], A[c.b]
         M = Ab @ load[3:] - _cross(Ab @ c.origin, F)
         if c.type == "spherical":
@@ -275,7 +308,7 @@ class JointFriction:
             acc, lam = accelerations(e)
         worst = slipping[int(np.argmax([np.max(change[c.channels]) for _, c in slipping]))][1]
         raise SimulationError(
-            f"joint '{worst.joint}': the friction load and the joint reaction did not converge "
+            f"{described(worst)}: the friction load and the joint reaction did not converge "
             f"({FIXED_POINT_ITER} fixed-point iterations at t = {t:.6g} s); a smaller mu_k, pin radius or "
             "a longer pin makes the friction depend less on itself",
             time=float(t),
@@ -416,8 +449,15 @@ def _state_rates(nb: int, Y: np.ndarray, acc: np.ndarray) -> np.ndarray:
 
 
 def joint_friction(system) -> JointFriction | None:
-    """The System's friction contacts, or None when no joint has friction."""
-    return JointFriction(system) if any(has_friction(j) for j in system.model.joints) else None
+    """The System's friction contacts, or None when no joint has friction and no contact pair
+    has stiction."""
+    stiction = any(has_stiction(c) for c in getattr(system.model, "contacts", []))
+    return JointFriction(system) if stiction or any(has_friction(j) for j in system.model.joints) else None
+
+
+def described(c: Contact) -> str:
+    """``joint 'name'`` or ``contact 'name'`` (a contact patch), for messages."""
+    return f"contact '{c.joint}'" if c.type == "contact" else f"joint '{c.joint}'"
 
 
 def packed(ev: Evaluation) -> np.ndarray:

@@ -391,6 +391,7 @@ class System:
             self.contact_laws.append(law)
             points = contact_points(self.model, c) if c.enabled else []
             share = 1.0 / len(points) if is_line(c) else 1.0  # a line's stiffness, shared by its slices
+            kernel_friction = 0.0 if c.friction_law == "stiction" else 1.0  # system/contact_friction.py
             for point in [bounding_sphere(points), *points] if len(points) > 1 and points[0].shared else points:
                 bi, bj = self.body_index(point.body_i), self.body_index(point.body_j)
                 e = ForceElement(forces.CONTACT, bi, bj, point.kind)
@@ -406,8 +407,8 @@ class System:
                     law.stiffness * share,
                     law.exponent,
                     law.chi,
-                    law.mu_s,
-                    law.mu_k,
+                    law.mu_s * kernel_friction,  # 0: stiction, solved in system/contact_friction.py
+                    law.mu_k * kernel_friction,
                     law.slip_speed,
                     point.radius_i,
                     radius_j,
