@@ -24,7 +24,7 @@ from ..numerics import quaternion
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
 from ..system.friction import packed, unpacked
-from .contacts import contact_sample
+from .contacts import contact_layout, contact_sample
 from .files import write_results
 
 if TYPE_CHECKING:
@@ -309,6 +309,9 @@ class Results:
         self.joint_names = [j.name for j in system.model.joints]
         self.driver_names = [d.name for d in system.model.drivers]
         self.contact_names = [c.name for c in getattr(system.model, "contacts", [])]
+        self._contact_layout = contact_layout(system)
+        self._driver_rows = np.nonzero(system.row_owner >= len(self.joint_names))[0]  # the drivers' rows
+        self._driver_programs = [system.programs[system.static.row_prog[r]] for r in self._driver_rows]
         self._layout = reaction_layout(system)
         self._rods = [k for k, j in enumerate(system.model.joints) if j.type == "distance"]
         self._coordinate_layout = coordinate_layout(system)
@@ -369,8 +372,8 @@ class Results:
                 wrench,
             )
             self._rod_reactions(np.asarray(Y, dtype=float), wrench)
-        drv_rows = np.nonzero(sys.row_owner >= nj)[0]
-        fd = np.array([sys.programs[sys.static.row_prog[r]](t)[1] for r in drv_rows])
+        drv_rows = self._driver_rows
+        fd = np.array([program(t)[1] for program in self._driver_programs])
         effort = -ev["lam"][drv_rows]
         power = effort * (ev["rate"][drv_rows] + fd)
         if lam is not None:
@@ -397,7 +400,7 @@ class Results:
                 Ydot=ev["Ydot"],
                 coordinate=coordinate,
                 coordinate_rate=coordinate_rate,
-                contact=contact_sample(sys, Y),
+                contact=contact_sample(sys, Y, self._contact_layout),
                 **({"friction": packed(ev["friction"])} if "friction" in ev else {}),
             )
         )
