@@ -676,8 +676,8 @@ def main() -> None:
         "time over this code's for the same simulated time and step (below 1: ours is faster). Timed: ours' "
         "simulate() (the model built before), MuJoCo's mj_step calls (the samples read between them not timed), "
         "Exudyn's SolveDynamic (after Assemble; its sensors in memory included). Ours' rows 'output at t_end "
-        "only' are the same run with one output sample: its integration without the per-sample results "
-        "(joint and contact values computed in Python at each sample).",
+        "only' are the same run with one output sample: its integration without the per-sample costs "
+        "(results recorded at each sample, the event checks at each output time; bench/results/sample_cost.md).",
         "",
         "## Issue 33's goals, scene by scene",
         "",

@@ -337,9 +337,9 @@ class _Pace:
 def _check_sample(system, res):
     """A reason to stop if the last sample is not finite or the joints have blown apart."""
     row = res._rows[-1]
-    if not np.all(np.isfinite(row["Y"])) or not np.all(np.isfinite(row["lam"])):
+    if not np.isfinite(row["Y"]).all() or not np.isfinite(row["lam"]).all():
         return "the state or the reactions became NaN/infinite"
-    if system.m and np.max(np.abs(row["phi"])) > 1e3:
+    if system.m and np.abs(row["phi"]).max() > 1e3:
         return "the constraint violation exceeded 1000 (blow-up)"
     return ""
 

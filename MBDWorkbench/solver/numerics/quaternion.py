@@ -100,8 +100,14 @@ def from_axis_angle(axis: ArrayLike, angle: float) -> np.ndarray:
 
 
 def matrices(Q: ArrayLike) -> np.ndarray:
-    """Rotation matrices (k, 3, 3) of quaternions (k, 4), vectorised."""
+    """Rotation matrices (k, 3, 3) of quaternions (k, 4), vectorised; a (k, 4) array in one
+    compiled call (:func:`rows_to_matrices`, the same arithmetic: the event functions call this at
+    every check)."""
     Q = np.asarray(Q, dtype=float)
+    if Q.ndim == 2 and Q.shape[1] == 4:
+        A = np.empty((Q.shape[0], 3, 3))
+        rows_to_matrices(Q, A)
+        return A
     Q = Q / np.linalg.norm(Q, axis=-1, keepdims=True)
     w, x, y, z = Q[..., 0], Q[..., 1], Q[..., 2], Q[..., 3]
     A = np.empty(Q.shape[:-1] + (3, 3))
@@ -115,3 +121,22 @@ def matrices(Q: ArrayLike) -> np.ndarray:
     A[..., 2, 1] = 2 * (y * z + w * x)
     A[..., 2, 2] = 1 - 2 * (x * x + y * y)
     return A
+
+
+@njit(cache=True)
+def rows_to_matrices(Q: np.ndarray, A: np.ndarray) -> None:
+    """A[k]: the rotation matrix of quaternion Q[k] (k, 4) normalised, with the arithmetic of
+    :func:`matrices`' NumPy path to the last bit (its norm summed in order)."""
+    for k in range(Q.shape[0]):
+        w, x, y, z = Q[k, 0], Q[k, 1], Q[k, 2], Q[k, 3]
+        norm = np.sqrt(((w * w + x * x) + y * y) + z * z)
+        w, x, y, z = w / norm, x / norm, y / norm, z / norm
+        A[k, 0, 0] = 1 - 2 * (y * y + z * z)
+        A[k, 0, 1] = 2 * (x * y - w * z)
+        A[k, 0, 2] = 2 * (x * z + w * y)
+        A[k, 1, 0] = 2 * (x * y + w * z)
+        A[k, 1, 1] = 1 - 2 * (x * x + z * z)
+        A[k, 1, 2] = 2 * (y * z - w * x)
+        A[k, 2, 0] = 2 * (x * z - w * y)
+        A[k, 2, 1] = 2 * (y * z + w * x)
+        A[k, 2, 2] = 1 - 2 * (x * x + y * y)

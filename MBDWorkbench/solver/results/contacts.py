@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kernels import fast_call
 from ..model.contacts import ordered
 from ..numerics.contact_forces import BOUND, contact_geometry, contact_loads, patch_scale
 from ..numerics.forces import CONTACT
+from ..numerics.jit import njit
 from ..numerics.joints import body_side
+from ..numerics.vec3 import Vec3, dot
 
 # columns per pair: (quantity, unit)
 CONTACT_COLUMNS = (
@@ -36,69 +39,114 @@ def contact_headers(pair: str) -> list[str]:
     return [f"{pair}.{q} [{unit}]" for q, unit in CONTACT_COLUMNS]
 
 
-def contact_sample(system, Y: np.ndarray) -> np.ndarray:
+def contact_sample(system, Y: np.ndarray, layout: tuple | None = None) -> np.ndarray:
     """(pairs, 11) values of CONTACT_COLUMNS at the state Y, whose rotation matrices are in
-    system.work.A (system.evaluate(t, Y) just ran). A disabled pair: zeros. Reads and restarts
-    the peaks the kernel keeps (numerics.contact_forces)."""
-    pairs = getattr(system.model, "contacts", [])
-    out = np.zeros((len(pairs), len(CONTACT_COLUMNS)))
-    S = system.static
-    first = int(S.force_start[CONTACT])
-    Y = np.ascontiguousarray(Y, dtype=float)
-    points: dict[int, list] = {}
-    scale, scaled = 1.0, 0
-    e = -1
-    while e + 1 < len(system.contact_pair):
-        e += 1
-        ck, k = system.contact_pair[e], first + e
-        side_i, side_j = body_side(Y, S.nb, S.force_bi[k]), body_side(Y, S.nb, S.force_bj[k])
-        p = tuple(float(x) for x in S.force_par[k])
-        if S.force_flag[k] == BOUND:
-            skipped, peaks = _apart_points(system, Y, k, p, points.setdefault(ck, []))
-            e += skipped
-            out[ck, -1] += peaks
-            if not skipped:  # touching: its points share the pair's law (numerics.contact_forces)
-                scale, scaled = patch_scale(system.work.A, side_i, side_j, S.force_vecs, S.force_par, k), int(p[0])
-            continue
-        if scaled > 0:
-            p, scaled = (p[0] * scale, *p[1:]), scaled - 1
-        d, nrm, x, Fn, Ft, slip, _, _ = contact_loads(
-            system.work.A, side_i, side_j, S.force_vecs, k, S.force_flag[k], p
-        )
-        points.setdefault(ck, []).append((d, np.array(nrm), np.array(x), Fn, np.array(Ft), np.linalg.norm(slip)))
-        out[ck, -1] += max(S.force_vecs[k, 3, 2], Fn)
-        S.force_vecs[k, 3, 2] = Fn
-    for ck, rows in points.items():
-        sign = 1.0 if ordered(pairs[ck])[0] == pairs[ck].body_a else -1.0
-        out[ck, :-1] = _pair_values(rows, sign)
+    system.work.A (system.evaluate(t, Y) just ran), in one compiled call (:func:`contact_rows`).
+    A disabled pair: zeros. Reads and restarts the peaks the kernel keeps (numerics.contact_forces).
+    ``layout``: :func:`contact_layout` of the system (made here without)."""
+    pair_of, sign = contact_layout(system) if layout is None else layout
+    out = np.zeros((len(sign), len(CONTACT_COLUMNS)))
+    if len(pair_of):
+        S = system.static
+        Y = np.ascontiguousarray(Y, dtype=float)
+        first = int(S.force_start[CONTACT])
+        args = (Y, S.nb, system.work.A, S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag, first)
+        fast_call(contact_rows, *args, pair_of, sign, out)
     return out
 
 
-def _apart_points(system, Y: np.ndarray, k: int, p: tuple, rows: list) -> tuple[int, float]:
-    """(count of the points after BOUND element k to skip, the sum of their peaks since the last
-    sample [N], restarted): all of them while its bounding sphere is apart (one row for them, the
-    bounding sphere's gap and witness point), else (0, 0)."""
-    S = system.static
-    side_i, side_j = body_side(Y, S.nb, S.force_bi[k]), body_side(Y, S.nb, S.force_bj[k])
-    d, nrm, x = contact_geometry(system.work.A, side_i, side_j, S.force_vecs, k, int(p[1]), p)
-    if d > 0.0:
-        return 0, 0.0
-    skipped = slice(k + 1, k + 1 + int(p[0]))
-    peaks = float(S.force_vecs[skipped, 3, 2].sum())
-    S.force_vecs[skipped, 3, 2] = 0.0
-    rows.append((d, np.array(nrm), np.array(x), 0.0, np.zeros(3), 0.0))
-    return int(p[0]), peaks
+def contact_layout(system) -> tuple[np.ndarray, np.ndarray]:
+    """(the pair index of each contact element, the sign of each pair's force: +1 where its body_a
+    is side i of its elements, else -1)."""
+    pairs = getattr(system.model, "contacts", [])
+    pair_of = np.array(getattr(system, "contact_pair", []), dtype=np.int64)
+    sign = np.array([1.0 if ordered(c)[0] == c.body_a else -1.0 for c in pairs], dtype=float)
+    return pair_of, sign
 
 
-def _pair_values(rows: list, sign: float) -> np.ndarray:
-    """CONTACT_COLUMNS of one pair from its points' (d, normal, point, Fn, Ft, slip speed)."""
-    F = sum(Fn * n + Ft for _, n, _, Fn, Ft, _ in rows)
-    Fn_sum = sum(Fn for _, _, _, Fn, _, _ in rows)
-    Ft_sum = sum(Ft for _, _, _, _, Ft, _ in rows)
-    depth = max(d for d, *_ in rows)
-    if Fn_sum > 0.0:
-        point = sum(Fn * x for _, _, x, Fn, _, _ in rows) / Fn_sum
-    else:
-        point = max(rows, key=lambda r: r[0])[2]
-    slip = max((s for d, _, _, _, _, s in rows if d > 0.0), default=0.0)
-    return np.array([*(sign * F), Fn_sum, np.linalg.norm(Ft_sum), max(depth, 0.0), *point, slip])
+@njit(cache=True)
+def contact_rows(
+    Y: np.ndarray,
+    nb: int,
+    A: np.ndarray,
+    bi: np.ndarray,
+    bj: np.ndarray,
+    vecs: np.ndarray,
+    par: np.ndarray,
+    flag: np.ndarray,
+    first: int,
+    pair_of: np.ndarray,
+    sign: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Fill out[pair] (zeros on entry) with CONTACT_COLUMNS from the contact elements first ..
+    first + len(pair_of) - 1 at state Y: per pair, its points' forces summed, the deepest
+    penetration, the force-weighted contact point (the deepest point's without force), the
+    largest slip speed of the points in contact, and the peaks since the last sample (restarted).
+    A mesh pair's BOUND element apart stands for its points (its gap and witness point, no force);
+    touching, its points' K is scaled by :func:`patch_scale`."""
+    npairs = out.shape[0]
+    Fn_x = np.zeros((npairs, 3))  # sum of Fn x per pair
+    Ft_sum = np.zeros((npairs, 3))
+    deepest = np.full(npairs, -np.inf)  # [m] the largest penetration (the first point with it)
+    slip_max = np.zeros(npairs)
+    scale_k, scaled = 1.0, 0
+    e = 0
+    while e < pair_of.shape[0]:
+        ck, k = pair_of[e], first + e
+        side_i, side_j = body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k])
+        p = (par[k, 0], par[k, 1], par[k, 2], par[k, 3], par[k, 4], par[k, 5], par[k, 6], par[k, 7])
+        if flag[k] == BOUND:
+            d, nrm, x = contact_geometry(A, side_i, side_j, vecs, k, int(p[1]), p)
+            if d > 0.0:  # touching: its points share the pair's law (numerics.contact_forces)
+                scale_k, scaled = patch_scale(A, side_i, side_j, vecs, par, k), int(p[0])
+            else:  # apart: one row for its points, the bounding sphere's gap and witness point
+                count, peaks = int(p[0]), 0.0
+                for s in range(k + 1, k + 1 + count):
+                    peaks += vecs[s, 3, 2]
+                    vecs[s, 3, 2] = 0.0
+                out[ck, 10] += peaks
+                _add_point(out, Fn_x, Ft_sum, deepest, slip_max, ck, d, nrm, x, 0.0, (0.0, 0.0, 0.0), 0.0)
+                e += count
+            e += 1
+            continue
+        if scaled > 0:
+            p, scaled = (p[0] * scale_k, p[1], p[2], p[3], p[4], p[5], p[6], p[7]), scaled - 1
+        d, nrm, x, Fn, Ft, slip, _, _ = contact_loads(A, side_i, side_j, vecs, k, flag[k], p)
+        _add_point(out, Fn_x, Ft_sum, deepest, slip_max, ck, d, nrm, x, Fn, Ft, np.sqrt(dot(slip, slip)))
+        out[ck, 10] += max(vecs[k, 3, 2], Fn)
+        vecs[k, 3, 2] = Fn
+        e += 1
+    for ck in range(npairs):
+        if deepest[ck] == -np.inf:
+            continue  # no points (a disabled pair)
+        for c in range(3):
+            out[ck, c] *= sign[ck]
+            if out[ck, 3] > 0.0:
+                out[ck, 6 + c] = Fn_x[ck, c] / out[ck, 3]
+        out[ck, 4] = np.sqrt(dot(_row(Ft_sum, ck), _row(Ft_sum, ck)))
+        out[ck, 5] = max(deepest[ck], 0.0)
+        out[ck, 9] = slip_max[ck]
+
+
+@njit(cache=True)
+def _row(a: np.ndarray, i: int) -> Vec3:
+    return (a[i, 0], a[i, 1], a[i, 2])
+
+
+@njit(cache=True)
+def _add_point(out, Fn_x, Ft_sum, deepest, slip_max, ck, d, nrm, x, Fn, Ft, slip_speed) -> None:
+    """Add one point's (penetration d [m], normal, point [m], Fn [N], Ft [N], slip speed [m/s]) to
+    its pair's sums; the pair's contact point is the deepest point's (out[ck, 6:9]) until the pair
+    has a normal force (then the force-weighted mean, made at the end)."""
+    for c in range(3):
+        out[ck, c] += Fn * nrm[c] + Ft[c]
+        Fn_x[ck, c] += Fn * x[c]
+        Ft_sum[ck, c] += Ft[c]
+    out[ck, 3] += Fn
+    if d > deepest[ck]:
+        deepest[ck] = d
+        for c in range(3):
+            out[ck, 6 + c] = x[c]
+    if d > 0.0 and slip_speed > slip_max[ck]:
+        slip_max[ck] = slip_speed

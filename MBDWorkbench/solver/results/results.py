@@ -1,11 +1,7 @@
-"""Simulation results: sampled in memory (one array per quantity, a row per sample: the
-accessors return views, not copies), derived quantities (joint reactions in joint and global
-axes, joint coordinates, driver efforts, violations, energies); written by
-:mod:`.results_files` (docs/results-format.md).
-
-The joint frame of a distance joint (a rod) follows the rod: its z axis runs from the rod's end
-on body_j to its end on body_i at every instant, so its reaction Fz is the rod tension [N],
-positive when the rod pulls (Fx = Fy = 0)."""
+"""Simulation results: sampled in memory (a row per sample; accessors return views), derived
+quantities (joint reactions, coordinates, driver efforts, violations, energies); written by
+:mod:`.results_files` (docs/results-format.md). A distance joint's frame follows the rod (z from
+its end on body_j to its end on body_i): its reaction Fz is the rod tension [N], + when pulling."""
 
 from __future__ import annotations
 
@@ -25,7 +21,7 @@ from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
 from ..system.contact_friction import with_patch_friction
 from ..system.friction import packed, unpacked
-from .contacts import contact_sample
+from .contacts import contact_layout, contact_sample
 from .files import write_results
 
 if TYPE_CHECKING:
@@ -310,6 +306,9 @@ class Results:
         self.joint_names = [j.name for j in system.model.joints]
         self.driver_names = [d.name for d in system.model.drivers]
         self.contact_names = [c.name for c in getattr(system.model, "contacts", [])]
+        self._contact_layout = contact_layout(system)
+        self._driver_rows = np.nonzero(system.row_owner >= len(self.joint_names))[0]  # the drivers' rows
+        self._driver_programs = [system.programs[system.static.row_prog[r]] for r in self._driver_rows]
         self._layout = reaction_layout(system)
         self._rods = [k for k, j in enumerate(system.model.joints) if j.type == "distance"]
         self._coordinate_layout = coordinate_layout(system)
@@ -375,8 +374,8 @@ class Results:
                 wrench,
             )
             self._rod_reactions(np.asarray(Y, dtype=float), wrench)
-        drv_rows = np.nonzero(sys.row_owner >= nj)[0]
-        fd = np.array([sys.programs[sys.static.row_prog[r]](t)[1] for r in drv_rows])
+        drv_rows = self._driver_rows
+        fd = np.array([program(t)[1] for program in self._driver_programs])
         effort = -ev["lam"][drv_rows]
         power = effort * (ev["rate"][drv_rows] + fd)
         if lam is not None:
@@ -403,7 +402,7 @@ class Results:
                 Ydot=ev["Ydot"],
                 coordinate=coordinate,
                 coordinate_rate=coordinate_rate,
-                contact=with_patch_friction(sys, ev.get("friction"), contact_sample(sys, Y)),
+                contact=with_patch_friction(sys, ev.get("friction"), contact_sample(sys, Y, self._contact_layout)),
                 **({"friction": packed(ev["friction"])} if "friction" in ev else {}),
             )
         )
