@@ -42,6 +42,7 @@ from ..numerics.forces import (
     force_element_idle,
     force_elements,
     forces,
+    idle_element,
 )
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import add_force_jacobian, body_side, has_force_jacobian, jacobian_reads_positions, row_terms
@@ -246,14 +247,6 @@ def zero_blocks(bi, bj, angular, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD):
     return nK, nD
 
 
-@njit(cache=True, inline="always")
-def _idle(code, k, t, Y, S, Aall, u):
-    """Whether force element k (kernel ``code``) is idle at (t, Y) (forces.force_element_idle)."""
-    p, flag = force_element_data(S, k, t, 0, u)
-    side_i, side_j = body_side(Y, S.nb, S.force_bi[k]), body_side(Y, S.nb, S.force_bj[k])
-    return force_element_idle(code, k, Aall, side_i, side_j, S.force_vecs, p, flag)
-
-
 @njit(cache=True)
 def rows_have_force_jacobians(kinds, active, k, k_end):
     """Whether every active row k .. k_end - 1 has an analytic force Jacobian (POINT, DP1, DP2)."""
@@ -329,19 +322,18 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
                     ROW, k, k_end, t, Y, S, W.A, lam, active, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
                 )
         k = k_end
+    nb, f_bi, f_bj, f_vecs, f_par, f_flag = S.nb, S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag
     for with_vel in (True, False):  # the velocity-dependent force elements first
         for code in range(FORCE_KERNELS):
             if READS_VELOCITY[code] == with_vel:
                 for k in range(S.force_start[code], S.force_start[code + 1]):
-                    if MAY_IDLE[code] and _idle(code, k, t, Y, S, W.A, buf[5]):  # without passing S on
-                        bi, bj, flag = S.force_bi[k], S.force_bj[k], S.force_flag[k]
-                        angular = force_element_angular(code, flag)
-                        nK, nD = zero_blocks(bi, bj, angular, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD)
+                    if MAY_IDLE[code] and idle_element(code, k, W.A, Y, nb, f_bi, f_bj, f_vecs, f_par, f_flag):
+                        angular = force_element_angular(code, f_flag[k])  # (S handed to no call: jit.py)
+                        nK, nD = zero_blocks(f_bi[k], f_bj[k], angular, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD)
                         continue
                     nK, nD = element_blocks(
                         code, k, k + 1, t, Y, S, W.A, lam, active, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
                     )
-    nb = S.nb
     for b in range(nb):  # gyroscopic -(w x J w): d/dw = (J w)^ - w^ J
         o = 7 * nb + 6 * b
         w = Y[o + 3 : o + 6]

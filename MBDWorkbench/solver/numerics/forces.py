@@ -182,6 +182,14 @@ def _idle_stop(A: np.ndarray, Y: np.ndarray, nb: int, bi: int, bj: int, vecs: np
 
 
 @njit(cache=True)
+def idle_element(code: int, k: int, A: np.ndarray, Y: np.ndarray, nb: int, bi: np.ndarray, bj: np.ndarray,
+                 vecs: np.ndarray, par: np.ndarray, flag: np.ndarray) -> bool:  # fmt: skip
+    """:func:`force_element_idle` of force element k at the real state Y, from the force arrays (S.force_bi,
+    ...; an element that may be idle has no profile): for callers that must not hand S on (jit.py)."""
+    return code == JOINT_STOP and _idle_stop(A, Y, nb, bi[k], bj[k], vecs, k, flag[k] == 1, par)
+
+
+@njit(cache=True)
 def joint_stop_idle(
     A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, r: int, linear: bool, p: tuple
 ) -> bool:
