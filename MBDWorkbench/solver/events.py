@@ -173,12 +173,20 @@ class StopMonitor:
         self.friction = FrictionEvents(system.friction) if system.friction is not None else None
         self.packed = _packed(stops, self.nb)  # the arguments of the compiled gap function
         self.contacts = ContactGaps(system, self.h)
+        self._last_gaps: tuple[bytes, tuple[np.ndarray, np.ndarray]] | None = None  # (state, its gaps)
 
     def _gaps(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(gap [rad or m], its rate [rad/s or m/s]) of every stop side at state Y, in one compiled call."""
+        """(gap [rad or m], its rate [rad/s or m/s]) of every stop side at state Y, in one compiled call;
+        the last state's kept (a check, the next chunk's length and the next output interval's first
+        check all read the state a chunk ends on). The arrays returned are read-only."""
+        state = Y.tobytes()
+        if self._last_gaps is not None and self._last_gaps[0] == state:
+            return self._last_gaps[1]
         kind, bi, bj, vecs, sign, limit, A, jac = self.packed
         gaps, rates = np.empty(len(kind)), np.empty(len(kind))
-        stop_gaps(kind, bi, bj, vecs, sign, limit, Y, self.nb, A, jac, gaps, rates)
+        Y = np.ascontiguousarray(Y, dtype=float)
+        kernels.fast_call(stop_gaps, kind, bi, bj, vecs, sign, limit, Y, self.nb, A, jac, gaps, rates)
+        self._last_gaps = (state, (gaps, rates))
         return gaps, rates
 
     # ------------------------------------------------------------------ the active system
@@ -226,7 +234,8 @@ class StopMonitor:
             out[k] = self._push(k, t, Y)
         if self.friction is not None:
             out.update(self.friction.values(self.active.friction, t, Y))
-        out.update(self.contacts.values(self.active, Y))
+        if self.contacts.count:
+            out.update(self.contacts.values(self.active, Y))
         return out
 
     def _start_on_stops(self, Y: np.ndarray) -> None:
@@ -247,6 +256,7 @@ class StopMonitor:
                 s.limit = float(np.nextafter(s.limit + s.sign * gap, -s.sign * np.inf))
                 gap = s.measure(self.nb, Y)[0]
         self.packed = _packed(self.stops, self.nb)  # the compiled gaps see the moved limits
+        self._last_gaps = None
 
     # ------------------------------------------------------------------ the loop
     def advance(self, stepper, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, step):
@@ -281,7 +291,9 @@ class StopMonitor:
         """The span [s] to advance before the next check: whole base steps, one while a stop is held,
         else up to half the time the nearest free stop's gap takes to close at its current rate
         (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one."""
-        closing = self.contacts.closing_time(self.active, t, Y)  # first: it updates the touching points
+        closing = math.inf
+        if self.contacts.count:  # first: it updates the touching points
+            closing = self.contacts.closing_time(self.active, t, Y)
         if self.held or t < self.fine_until or self.friction is not None:
             return self.h
         gaps, rates = self._gaps(Y)

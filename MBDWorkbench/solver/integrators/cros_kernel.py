@@ -95,7 +95,8 @@ def _assemble(AB, position, kl, n6, M, jq, jq_r, jq_c, Ki, Kj, Kv, Di, Dj, Dv, n
         if Kv[e] != 0.0:  # (most of a joint row's 12 x 12 block)
             _add_times_chart(AB, position, kl, Ki[e], Kj[e], c2 * Kv[e], Binv)
     for e in range(nD):
-        band_add(AB, position, kl, Di[e], Dj[e], -ah * Dv[e])
+        if Dv[e] != 0.0:  # (an idle stop's block)
+            band_add(AB, position, kl, Di[e], Dj[e], -ah * Dv[e])
 
 
 @njit(cache=True, refcounts=False)  # called per step with S and W: no reference counts (jit.py)

@@ -52,9 +52,11 @@ def assemble_and_factor(AB, piv, position, kl, ku, n6, M, jq, jq_r, jq_c, Di, Dj
         band_add(AB, position, kl, jq_c[e], n6 + jq_r[e], jq[e])
         band_add(AB, position, kl, n6 + jq_r[e], jq_c[e], jq[e])
     for e in range(nD):
-        band_add(AB, position, kl, Di[e], Dj[e], cd * Dv[e])
+        if Dv[e] != 0.0:  # (an idle stop's block)
+            band_add(AB, position, kl, Di[e], Dj[e], cd * Dv[e])
     for e in range(nK):
-        band_add(AB, position, kl, Ki[e], Kj[e], ck * Kv[e])
+        if Kv[e] != 0.0:
+            band_add(AB, position, kl, Ki[e], Kj[e], ck * Kv[e])
     return band_lu(AB, kl, ku, piv)
 
 

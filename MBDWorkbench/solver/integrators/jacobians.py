@@ -33,12 +33,16 @@ from ..kernels import fast_call, update_rotations_arrays
 from ..numerics.constraints import constraints
 from ..numerics.forces import (
     FORCE_KERNELS,
+    LOAD,
+    MAY_IDLE,
     READS_VELOCITY,
     force_element,
+    force_element_angular,
     force_element_data,
     force_element_idle,
     force_elements,
     forces,
+    idle_element,
 )
 from ..numerics.jit import njit_python_errors as njit
 from ..numerics.joints import add_force_jacobian, body_side, has_force_jacobian, jacobian_reads_positions, row_terms
@@ -166,8 +170,10 @@ def element_blocks(code, k, k_end, t, Y, S, Aall, lam, active, with_vel, Ki, Kj,
     """Complex-step derivative of element k's generalized force (code ROW: of the rows k ..
     k_end - 1 between one body pair) w.r.t. the position increments (into K) and, if with_vel,
     the velocities (into D) of its moving bodies. Rows whose Phi_q does not read the positions
-    skip the dr columns (exactly zero). ``buf`` = scratch arrays (r, A, v, out, scratch:
-    complex; u: real)."""
+    skip the dr columns (exactly zero); an angular force element (forces.force_element_angular) keeps
+    only its torque rows and its rotation and angular-velocity columns (the others are exactly zero,
+    and their pattern would widen the band of the iteration matrix: a joint's rows do not fill it).
+    ``buf`` = scratch arrays (r, A, v, out, scratch: complex; u: real)."""
     nb = S.nb
     r, A, v, out, scratch, u = buf
     bodies = _element_bodies(code, k, S)
@@ -179,31 +185,64 @@ def element_blocks(code, k, k_end, t, Y, S, Aall, lam, active, with_vel, Ki, Kj,
     else:
         p, flag = force_element_data(S, k, t, 0, u)
         vecs = S.force_vecs
-    idle = code != ROW and force_element_idle(
+    if code != ROW and force_element_idle(
         code, k, Aall, body_side(Y, nb, bodies[0]), body_side(Y, nb, bodies[1]), vecs, p, flag
-    )  # its triplets (the pattern's) are zeros
+    ):
+        return zero_blocks(
+            bodies[0], bodies[1], force_element_angular(code, flag), with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD
+        )
+    angular = code != ROW and force_element_angular(code, flag)
+    if angular:
+        first = 3
     ncol = 12 if with_vel else 6
     for ps in range(2):
         pb = bodies[ps]
         if pb < 0:
             continue
         for c in range(first, ncol):
-            if not idle:
-                for side in range(2):
-                    _side_state(Y, Aall, nb, bodies[side], r, A, v, side)
-                _perturb(r, A, v, ps, c, H_CS)
-                element_force(code, k, k_end, S.row_kind, lam, active, vecs, p, flag, u, r, A, v, out, scratch)
+            if angular and 6 <= c < 9:  # no linear velocity columns
+                continue
+            for side in range(2):
+                _side_state(Y, Aall, nb, bodies[side], r, A, v, side)
+            _perturb(r, A, v, ps, c, H_CS)
+            element_force(code, k, k_end, S.row_kind, lam, active, vecs, p, flag, u, r, A, v, out, scratch)
             for side in range(2):
                 b = bodies[side]
                 if b < 0:
                     continue
-                for i in range(6):
-                    val = 0.0 if idle else out[6 * side + i].imag / H_CS
+                for i in range(3 if angular else 0, 6):  # an angular element: torque rows only
                     if c < 6:
-                        Ki[nK], Kj[nK], Kv[nK] = 6 * b + i, 6 * pb + c, val
+                        Ki[nK], Kj[nK], Kv[nK] = 6 * b + i, 6 * pb + c, out[6 * side + i].imag / H_CS
                         nK += 1
                     else:
-                        Di[nD], Dj[nD], Dv[nD] = 6 * b + i, 6 * pb + c - 6, val
+                        Di[nD], Dj[nD], Dv[nD] = 6 * b + i, 6 * pb + c - 6, out[6 * side + i].imag / H_CS
+                        nD += 1
+    return nK, nD
+
+
+@njit(cache=True)
+def zero_blocks(bi, bj, angular, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD):
+    """The triplets :func:`element_blocks` writes for an idle force element (forces.force_element_idle)
+    on the bodies bi and bj, in the same order (the pattern's), all zero; ``angular``:
+    forces.force_element_angular. Returns (nK, nD)."""
+    bodies = (bi, bj)
+    for ps in range(2):
+        pb = bodies[ps]
+        if pb < 0:
+            continue
+        for c in range(3 if angular else 0, 12 if with_vel else 6):
+            if angular and 6 <= c < 9:
+                continue
+            for side in range(2):
+                b = bodies[side]
+                if b < 0:
+                    continue
+                for i in range(3 if angular else 0, 6):
+                    if c < 6:
+                        Ki[nK], Kj[nK], Kv[nK] = 6 * b + i, 6 * pb + c, 0.0
+                        nK += 1
+                    else:
+                        Di[nD], Dj[nD], Dv[nD] = 6 * b + i, 6 * pb + c - 6, 0.0
                         nD += 1
     return nK, nD
 
@@ -283,14 +322,18 @@ def force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv):
                     ROW, k, k_end, t, Y, S, W.A, lam, active, False, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
                 )
         k = k_end
+    nb, f_bi, f_bj, f_vecs, f_par, f_flag = S.nb, S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag
     for with_vel in (True, False):  # the velocity-dependent force elements first
         for code in range(FORCE_KERNELS):
             if READS_VELOCITY[code] == with_vel:
                 for k in range(S.force_start[code], S.force_start[code + 1]):
+                    if MAY_IDLE[code] and idle_element(code, k, W.A, Y, nb, f_bi, f_bj, f_vecs, f_par, f_flag):
+                        angular = force_element_angular(code, f_flag[k])  # (S handed to no call: jit.py)
+                        nK, nD = zero_blocks(f_bi[k], f_bj[k], angular, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD)
+                        continue
                     nK, nD = element_blocks(
                         code, k, k + 1, t, Y, S, W.A, lam, active, with_vel, Ki, Kj, Kv, nK, Di, Dj, Dv, nD, buf
                     )
-    nb = S.nb
     for b in range(nb):  # gyroscopic -(w x J w): d/dw = (J w)^ - w^ J
         o = 7 * nb + 6 * b
         w = Y[o + 3 : o + 6]
@@ -374,8 +417,11 @@ def prepare_kernel(t, Y, S, W, lam, active, jq_g, jq, Qt, blocks, Ki, Kj, Kv, Di
     flat = W.jac.reshape(-1)
     for i in range(jq_g.shape[0]):
         jq[i] = flat[jq_g[i]]
-    if S.force_bi.shape[0] > 0:
+    if S.force_start[LOAD + 1] > S.force_start[LOAD]:  # only the loads depend on t explicitly
         load_rate(t, Y, S, W, Qt)
+    else:
+        for i in range(Qt.shape[0]):
+            Qt[i] = 0.0
     nK, nD = 0, 0
     if blocks:
         nK, nD = force_jacobians(t, Y, S, W, lam, active, Ki, Kj, Kv, Di, Dj, Dv)

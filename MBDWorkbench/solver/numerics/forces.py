@@ -25,11 +25,12 @@ from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 # vectors (S.force_vecs), numbers (S.force_par), 6 profile programs (S.force_prog, -1: none)
 # and a flag (S.force_flag). The elements are sorted by kernel code: those of kernel c are
 # S.force_start[c] to S.force_start[c + 1] - 1. A new kernel: its function below, its code
-# and READS_VELOCITY entry here, one branch in :func:`force_element`.
+# and READS_VELOCITY and MAY_IDLE entries here, one branch in :func:`force_element`.
 LOAD, SPRING_DAMPER, ROTATIONAL_SPRING_DAMPER, JOINT_STOP, CONTACT = 0, 1, 2, 3, 4
 
 
 READS_VELOCITY = np.array([False, True, True, True, True])  # per kernel code: the force depends on the velocities
+MAY_IDLE = np.array([False, False, False, True, False])  # per kernel code: an element may be idle (force_element_idle)
 
 
 FORCE_KERNELS = READS_VELOCITY.shape[0]
@@ -161,6 +162,33 @@ def _stop_coordinate(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
     return _unwrapped_stop_angle(vecs, r, q)
 
 
+@njit(cache=True, inline="always")
+def _idle_stop(A: np.ndarray, Y: np.ndarray, nb: int, bi: int, bj: int, vecs: np.ndarray, k: int, linear: bool,
+               par: np.ndarray) -> bool:  # fmt: skip
+    """:func:`joint_stop_idle` of JOINT_STOP element k at the real state Y, cheaper: an angle from the
+    rotations alone (the same numbers as :func:`_stop_coordinate`, its branch kept the same way), no
+    sides built but for a displacement, none of it without limits (a rigid stop's)."""
+    if par[k, 6] != 0.0:
+        return False
+    if par[k, 0] == -np.inf and par[k, 1] == np.inf:
+        return True
+    if linear:
+        q = _stop_coordinate(A, body_side(Y, nb, bi), body_side(Y, nb, bj), vecs, k, True)
+    else:
+        xj = body_mv(A, bj, _vec(vecs, k, 2))
+        q = np.arctan2(dot(body_mv(A, bi, _vec(vecs, k, 1)), xj), dot(body_mv(A, bi, _vec(vecs, k, 0)), xj))
+        q = _unwrapped_stop_angle(vecs, k, q)
+    return par[k, 0] <= q <= par[k, 1]
+
+
+@njit(cache=True)
+def idle_element(code: int, k: int, A: np.ndarray, Y: np.ndarray, nb: int, bi: np.ndarray, bj: np.ndarray,
+                 vecs: np.ndarray, par: np.ndarray, flag: np.ndarray) -> bool:  # fmt: skip
+    """:func:`force_element_idle` of force element k at the real state Y, from the force arrays (S.force_bi,
+    ...; an element that may be idle has no profile): for callers that must not hand S on (jit.py)."""
+    return code == JOINT_STOP and _idle_stop(A, Y, nb, bi[k], bj[k], vecs, k, flag[k] == 1, par)
+
+
 @njit(cache=True)
 def joint_stop_idle(
     A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, r: int, linear: bool, p: tuple
@@ -181,6 +209,14 @@ def force_element_idle(code: int, k: int, A: np.ndarray, side_i: Side, side_j: S
     """Whether force element k (kernel ``code``) adds nothing at this state nor near it: a joint stop
     that is idle (:func:`joint_stop_idle`); the complex-step Jacobians skip its evaluations."""
     return code == JOINT_STOP and joint_stop_idle(A, side_i, side_j, vecs, k, flag == 1, p)
+
+
+@njit(cache=True, inline="always")
+def force_element_angular(code: int, flag: int) -> bool:
+    """Whether a force element of kernel ``code`` and ``flag`` applies torques alone, from the rotations
+    and angular velocities alone (an angle's stop or rotational spring-damper: an ANGLE row), so that
+    its Jacobian blocks have no force rows and no position or linear-velocity columns."""
+    return code == ROTATIONAL_SPRING_DAMPER or (code == JOINT_STOP and flag == 0)
 
 
 @njit(cache=True)
@@ -365,6 +401,8 @@ def force_elements_arrays(
         k, scale, scaled = start[kernel] - 1, 1.0, 0
         while k + 1 < start[kernel + 1]:
             k += 1
+            if kernel == JOINT_STOP and _idle_stop(A, Y, nb, bi[k], bj[k], vecs, k, flag[k] == 1, par):
+                continue  # (the common case, made cheap: the limits not reached)
             side_i, side_j = body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k])
             if kernel == CONTACT and flag[k] == BOUND:  # a pair's bounding sphere: skip its points while apart
                 skip = points_to_skip(A, side_i, side_j, vecs, k, _numbers(par, k))
