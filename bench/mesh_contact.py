@@ -108,7 +108,8 @@ def main() -> None:
         "",
         f"`/usr/bin/python3 bench/mesh_contact.py`; load average {load[0]:.1f}, {load[1]:.1f}, {load[2]:.1f} "
         f"(2 cores); CPU time (time.process_time), kernels warm. Steel ball R = {R} m, 1 kg, Hertz K = "
-        f"{K_HERTZ:.4g} N/m^1.5 of the analytic ball on every point of the mesh, restitution law e = {E}. "
+        f"{K_HERTZ:.4g} N/m^1.5 of the analytic ball, shared by the mesh's points in contact (the patch law, "
+        f"docs/contact.md 'Mesh shapes'), restitution law e = {E}. "
         f"Drop from {H} m, rk4 at 1e-5 s; impact at 1 m/s without gravity, rk4 at 5e-7 s (Hertz's closed "
         f"form: peak {K_HERTZ * d_max**1.5:.1f} N, duration {2.94 * d_max * 1e6:.1f} us).",
         "",
