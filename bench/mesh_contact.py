@@ -105,9 +105,10 @@ def main() -> None:
                 f"| | | {cpu * 1e6:.2f} |")  # fmt: skip
     note = (
         f"`/usr/bin/python3 bench/mesh_contact.py`; {load_note()}; CPU time (time.process_time), kernels warm. "
-        f"Steel ball R = {R} m, 1 kg, Hertz K = {K_HERTZ:.4g} N/m^1.5 of the analytic ball on every point of the "
-        f"mesh, restitution law e = {E}. Drop from {H} m, rk4 at 1e-5 s; impact at 1 m/s without gravity, rk4 at "
-        f"5e-7 s (Hertz's closed form: peak {K_HERTZ * d_max**1.5:.1f} N, duration {2.94 * d_max * 1e6:.1f} us)."
+        f"Steel ball R = {R} m, 1 kg, Hertz K = {K_HERTZ:.4g} N/m^1.5 of the analytic ball, shared by the mesh's "
+        f"points in contact (the patch law, docs/contact.md 'Mesh shapes'), restitution law e = {E}. "
+        f"Drop from {H} m, rk4 at 1e-5 s; impact at 1 m/s without gravity, rk4 at 5e-7 s (Hertz's closed "
+        f"form: peak {K_HERTZ * d_max**1.5:.1f} N, duration {2.94 * d_max * 1e6:.1f} us)."
     )
     write_page("mesh_contact", "Mesh contact: a tessellated ball against the analytic one", note, rows)
 

@@ -7,6 +7,7 @@ namedtuple of work arrays. All SI units.
 
 import numpy as np
 
+from .broad_phase import candidate_pairs, element_ranges, proxy_centres, retire
 from .contact_forces import BOUND, contact, patch_scale, points_to_skip
 from .jets import eval_jet
 from .jit import njit
@@ -399,7 +400,7 @@ def force_elements_arrays(
         group_V = 0.0
         group_P = 0.0
         k, scale, scaled = start[kernel] - 1, 1.0, 0
-        while k + 1 < start[kernel + 1]:
+        while k + 1 < start[kernel + 1]:  # the loop of _element_range, kept here: its inlined call costs ~15 %
             k += 1
             if kernel == JOINT_STOP and _idle_stop(A, Y, nb, bi[k], bj[k], vecs, k, flag[k] == 1, par):
                 continue  # (the common case, made cheap: the limits not reached)
@@ -428,11 +429,77 @@ def force_elements_arrays(
 
 
 @njit(cache=True, inline="always")
+def _element_range(kernel, k0, k1, t, order, nb, Y, A, Q, group_V, group_P, bi, bj, vecs, par, progs, flag, code,
+                   code_start, consts, const_start, table_x, table_y, table_start, table_base, stack, u):  # fmt: skip
+    """Add force elements k0 .. k1 - 1 of one kernel to Q; returns group_V, group_P plus their
+    potentials [J] and powers [W], added in the order of the elements."""
+    k, scale, scaled = k0 - 1, 1.0, 0
+    while k + 1 < k1:
+        k += 1
+        side_i, side_j = body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k])
+        if kernel == CONTACT and flag[k] == BOUND:  # a pair's bounding sphere: skip its points while apart
+            skip = points_to_skip(A, side_i, side_j, vecs, k, _numbers(par, k))
+            if skip == 0:  # touching: its points share the pair's law
+                scale, scaled = patch_scale(A, side_i, side_j, vecs, par, k), int(par[k, 0])
+            k += skip
+            continue
+        p = _numbers(par, k)
+        if scaled > 0:
+            p = (p[0] * scale, p[1], p[2], p[3], p[4], p[5], p[6], p[7])
+            scaled -= 1
+        if _has_profiles(progs, k):
+            _profiles(
+                progs, k, t, order, u, code, code_start, consts, const_start, table_x, table_y, table_start,
+                table_base, stack,
+            )  # fmt: skip
+        dV, dP = force_element(kernel, k, order, Q, A, side_i, side_j, vecs, p, flag[k], u)
+        group_V += dV
+        group_P += dP
+    return group_V, group_P
+
+
+@njit(cache=True)
+def broad_contact_elements(t, order, nb, Y, A, Q, V, P, start, bi, bj, vecs, par, progs, flag, code, code_start, consts,
+                           const_start, table_x, table_y, table_start, table_base, stack, bp_body, bp_centre, bp_radius,
+                           bp_key, bp_first, bp_end, bp_always, bp_world, bp_order, bp_live, bp_mark):  # fmt: skip
+    """Add the CONTACT elements of the pairs that the broad phase keeps (numerics.broad_phase: the
+    candidates and the pairs evaluated always) to Q, in the order of the elements; returns V and P
+    plus their potentials [J] and powers [W]."""
+    proxy_centres(nb, Y, A, bp_body, bp_centre, bp_world)
+    pairs = candidate_pairs(bp_world, bp_radius, bp_order, bp_key, 0.0)
+    retire(pairs, bp_first, bp_end, bp_live, bp_mark, vecs, flag)
+    ranges = element_ranges(pairs, bp_first, bp_end, bp_always)
+    u = np.zeros(6)
+    group_V, group_P = 0.0, 0.0
+    for r in range(ranges.shape[0]):
+        group_V, group_P = _element_range(
+            CONTACT, ranges[r, 0], ranges[r, 1], t, order, nb, Y, A, Q, group_V, group_P, bi, bj, vecs, par, progs,
+            flag, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack, u,
+        )  # fmt: skip
+    if start[CONTACT + 1] > start[CONTACT]:
+        V += group_V
+        P += group_P
+    return V, P
+
+
+@njit(cache=True, inline="always")
 def force_elements(t: float, order: int, Y: np.ndarray, S: tuple, W: tuple, Q: np.ndarray, V: float) -> tuple:
     """Add all force elements to Q (order 0) or their explicit time derivatives dQ/dt
     (order 1); returns (V + their potential [J], their power [W])."""
     if S.force_bi.shape[0] == 0:
         return V, 0.0
+    if S.bp_key.shape[0] > 0 and order == 0:  # contact pairs through the broad phase
+        V, P = force_elements_arrays(
+            t, order, S.nb, Y, W.A, Q, V, 0.0, S.bp_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
+            S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
+            S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack,
+        )  # fmt: skip
+        return broad_contact_elements(
+            t, order, S.nb, Y, W.A, Q, V, P, S.force_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,
+            S.force_prog, S.force_flag, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
+            S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack, S.bp_body, S.bp_centre, S.bp_radius, S.bp_key,
+            S.bp_first, S.bp_end, S.bp_always, S.bp_world, S.bp_order, S.bp_live, S.bp_mark,
+        )  # fmt: skip
     return force_elements_arrays(
         t,
         order,

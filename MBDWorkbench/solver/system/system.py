@@ -35,6 +35,8 @@ from ..model.schema import GROUND
 from ..model.shape_points import BOUND, VECTORS, bounding_sphere, element_vectors
 from ..numerics import forces, quaternion
 from ..numerics.joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
+from .broad_phase import FIELDS as BROAD_PHASE_FIELDS
+from .broad_phase import broad_phase_arrays
 from .friction import joint_friction
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
@@ -43,7 +45,8 @@ _STATIC_FIELDS = (
     "nb minv mass inertia gravity row_kind row_bi row_bj row_vecs row_prog "
     "pair_r pair_s pair_side_r pair_side_s pair_body perm bw alpha beta rank_w row_scale "
     "force_start force_bi force_bj force_vecs force_par force_prog force_flag "
-    "p_code p_code_start p_consts p_const_start p_table_x p_table_y p_table_start p_table_base p_stack"
+    "p_code p_code_start p_consts p_const_start p_table_x p_table_y p_table_start p_table_base p_stack "
+    + BROAD_PHASE_FIELDS
 ).split()
 Static = namedtuple("Static", _STATIC_FIELDS)
 Work = namedtuple(
@@ -122,6 +125,7 @@ class System:
             rank_w=self._rank_metric(),
             row_scale=np.where(self.row_angular, 1.0, 1.0 / float(np.max(self.body_sizes(), initial=1.0))),
             **force_arrays,
+            **broad_phase_arrays(force_arrays, self.contact_pair),
             **dict(
                 zip(
                     [
