@@ -63,6 +63,16 @@ def driver(doc):
     return obj
 
 
+def axis_edge(part, x_axis: float) -> str:
+    """The name of a circular edge of ``part`` centred on the vertical axis through (x_axis, 0) [mm]."""
+    for k, edge in enumerate(part.Shape.Edges):
+        curve = edge.Curve
+        if type(curve).__name__ == "Circle" and abs(curve.Center.x - x_axis) + abs(curve.Center.y) < 1e-6:
+            if abs(abs(curve.Axis.z) - 1.0) < 1e-9:
+                return "Edge%d" % (k + 1)
+    raise ValueError("%s has no circular edge about x = %g mm" % (part.Label, x_axis))
+
+
 def pin_face(part) -> str:
     """The name of the pin's cylindrical face."""
     for k, face in enumerate(part.Shape.Faces):
@@ -95,10 +105,10 @@ def build(doc):
         make_body,
         make_contact,
         make_driver,
-        make_joint,
         make_simulation,
         make_spring_damper,
     )
+    from MBDWorkbench.cad.picking import make_joint_from_picks
 
     sim = make_simulation(
         doc, EndTimeMilliseconds=3000, OutputStepMicroseconds=2000, StepMicroseconds=20, Integrator="rk4",
@@ -108,8 +118,9 @@ def build(doc):
     parts = driver(doc), wheel(doc)
     doc.recompute()
     crank, disc = (make_body(doc, p, material="Steel", label=p.Label + "_body") for p in parts)
-    axle = make_joint(doc, "revolute", None, crank, ((0, 0, 0), (0, 0, 1), (1, 0, 0)), label="Crank_axle")
-    hub = make_joint(doc, "revolute", None, disc, ((A, 0, 0), (0, 0, 1), (1, 0, 0)), label="Wheel_axle")
+    # revolutes to the ground picked on circular edges about the axes: their frames follow the parts
+    axle = make_joint_from_picks(doc, "revolute", [(parts[0], axis_edge(parts[0], 0.0))], label="Crank_axle")
+    hub = make_joint_from_picks(doc, "revolute", [(parts[1], axis_edge(parts[1], A))], label="Wheel_axle")
     make_driver(doc, axle, "constant_speed", Rate=RATE, label="Motor")
     per_deg = DAMPING * 1e3 * math.pi / 180.0  # [N mm s/deg]
     make_spring_damper(doc, None, None, None, None, 0.0, per_deg, label="Wheel_bearing", joint=hub)

@@ -52,7 +52,7 @@ class ContactPanel(TaskPanel):
         self.all_pairs.setChecked(bool(contact.AllPairs) if contact is not None else False)
         self.all_pairs.setEnabled(self.creating)
         self.fields.addRow(self.all_pairs)
-        self.bounded = QtWidgets.QCheckBox(translate("MBD", "Plane faces within their edges"))
+        self.bounded = QtWidgets.QCheckBox(translate("MBD", "Plane faces end at edges"))
         self.bounded.setObjectName("bounded_faces")
         self.bounded.setToolTip(
             translate(

@@ -26,7 +26,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="191" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="190" />
       <source>%s: impact at %.3g %s</source>
       <translation type="unfinished" />
     </message>
@@ -146,7 +146,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="96" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="95" />
       <source>Contact force scale</source>
       <translation type="unfinished" />
     </message>
@@ -201,7 +201,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="85" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="84" />
       <source>Events and contacts</source>
       <translation type="unfinished" />
     </message>
@@ -326,7 +326,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="94" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="93" />
       <source>Length of the contact force arrows per newton</source>
       <translation type="unfinished" />
     </message>
@@ -491,7 +491,7 @@ z axis (%.4f, %.4f, %.4f)</source>
     </message>
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="55" />
-      <source>Plane faces within their edges</source>
+      <source>Plane faces end at edges</source>
       <translation type="unfinished" />
     </message>
     <message>
@@ -666,7 +666,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/event_view.py" line="102" />
+      <location filename="../../../MBDWorkbench/commands/event_view.py" line="101" />
       <source>Stop impacts: %d (their joint's parts flash). Contact pairs: %d (force arrows).</source>
       <translation type="unfinished" />
     </message>
