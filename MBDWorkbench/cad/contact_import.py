@@ -129,16 +129,25 @@ def _cylinder_face(face, record, frame: BodyFrame) -> dict | None:
     }
 
 
-def _cylinder(faces: list, shape, frame: BodyFrame) -> dict | None:
-    """A solid cylinder: one full cylinder face and two plane faces across its axis."""
-    sides = [f for f in faces if f.kind == "cylinder"]
+def _capped_side(faces: list, kind: str, caps_allowed: tuple[int, ...]):
+    """The one face of ``kind`` (a cylinder or a cone) of a solid made of it and plane caps across
+    its axis (their number in ``caps_allowed``); None for any other solid."""
+    sides = [f for f in faces if f.kind == kind]
     caps = [f for f in faces if f.kind == "plane"]
-    if len(faces) != 3 or len(sides) != 1 or len(caps) != 2:
+    if len(sides) != 1 or len(caps) not in caps_allowed or len(faces) != 1 + len(caps):
         return None
     axis = sides[0].params["axis"]
     if any(abs(1.0 - abs(np.dot(c.params["normal"], axis))) > ALIGNED for c in caps):
         return None
-    cylinder = _cylinder_face(shape.Faces[sides[0].index], sides[0], frame)
+    return sides[0]
+
+
+def _cylinder(faces: list, shape, frame: BodyFrame) -> dict | None:
+    """A solid cylinder: one full cylinder face and two plane faces across its axis."""
+    side = _capped_side(faces, "cylinder", (2,))
+    if side is None:
+        return None
+    cylinder = _cylinder_face(shape.Faces[side.index], side, frame)
     if cylinder is None:
         return None
     volume = math.pi * cylinder["radius"] ** 2 * cylinder["length"]
@@ -200,14 +209,10 @@ def _cone_face(face, record, frame: BodyFrame) -> dict | None:
 
 def _cone(faces: list, shape, frame: BodyFrame) -> dict | None:
     """A solid cone: one full cone face and one or two plane faces across its axis."""
-    sides = [f for f in faces if f.kind == "cone"]
-    caps = [f for f in faces if f.kind == "plane"]
-    if len(sides) != 1 or len(caps) not in (1, 2) or len(faces) != 1 + len(caps):
+    side = _capped_side(faces, "cone", (1, 2))
+    if side is None:
         return None
-    axis = sides[0].params["axis"]
-    if any(abs(1.0 - abs(np.dot(c.params["normal"], axis))) > ALIGNED for c in caps):
-        return None
-    cone = _cone_face(shape.Faces[sides[0].index], sides[0], frame)
+    cone = _cone_face(shape.Faces[side.index], side, frame)
     if cone is None:
         return None
     r1, r2 = cone["radius1"], cone["radius2"]
