@@ -26,6 +26,7 @@ the CPU time of ours over each code's for the same simulated time and step.
 * block: a 0.1 m cube pushed at 1 m/s on the floor with Coulomb friction mu 0.3: stopping distance
   v^2 / (2 mu g) and stopping time v / (mu g); ours on its 8 corners (box-plane), MuJoCo's box geom
   on a plane (friction 0.3, condim 3, default solref), Exudyn on 4 corner spheres.
+* cam, box: the cam-follower and the settling box, in bench/peers_events_cambox.py (run after these).
 
 Exudyn's models (a CoordinateSpringDamperExt's linear limit stop and constant friction, contacts by
 ContactSphereTriangle) are in bench/peers_events_exudyn.py. Runs in .venv-bench (bench/peer_venv.py
@@ -51,6 +52,7 @@ from bench.peer_venv import ensure_modules  # noqa: E402
 if __name__ == "__main__":
     sys.exudynFast = True  # Exudyn's module without range checks (its fastest documented path)
     ensure_modules({"mujoco": "mujoco==4.0.0", "exudyn": "exudyn==1.13.6"}, __file__)
+    sys.modules.setdefault("bench.peers_events", sys.modules[__name__])  # one GOALS for the cam and box scenes
 
 import mujoco  # noqa: E402
 from scipy.integrate import solve_ivp  # noqa: E402
@@ -664,7 +666,9 @@ def main() -> None:
     args = ap.parse_args()
     load = [os.getloadavg()[0]]
     sections = []
-    for section in (stop_section, friction_section, ball_section, hertz_section, block_section):
+    from bench import peers_events_cambox as cambox  # the cam and the settling box (they use this module's helpers)
+
+    for section in (stop_section, friction_section, ball_section, hertz_section, block_section, *cambox.SCENES):
         sections += ["", *section(args.repeats)]
         load.append(os.getloadavg()[0])
     head = [
