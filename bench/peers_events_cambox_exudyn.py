@@ -8,8 +8,9 @@ range checks, no files, sensors in memory, no step reduction at contacts.
   spring an ObjectConnectorCoordinateSpringDamper on its coordinate; the contact an
   ObjectContactSphereTriangle between the cam's circle (a sphere of the cam's radius at the
   eccentric point, markers MarkerKinematicTreeRigid) and a triangle of the follower's face.
-* box: a rigid body (rotation-vector node, Lie-group RK44) with a contact sphere of radius 1 mm
-  inside each of its 8 corners against the floor triangle (as the block of bench/peers_events.py).
+* box: a rigid body (rotation-vector node, Lie-group RK44) with a contact sphere inside each of
+  its 8 corners (touching the corner's three faces) against the floor triangle (as the block of
+  bench/peers_events.py, which has 4).
 """
 
 from __future__ import annotations
