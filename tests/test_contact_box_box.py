@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 
+from MBDWorkbench.solver import kernels
+from MBDWorkbench.solver.integrators import jacobians as ik
 from MBDWorkbench.solver.model import from_dict
 from MBDWorkbench.solver.model import shape_points as sp
 from MBDWorkbench.solver.model.contacts import Shape
@@ -17,6 +19,7 @@ from MBDWorkbench.solver.model.shape_points import element_vectors, penetration
 from MBDWorkbench.solver.numerics import contact_forces as cf
 from MBDWorkbench.solver.numerics import quaternion
 from MBDWorkbench.solver.simulate import simulate
+from MBDWorkbench.solver.system.system import System
 
 GROUND = (-1, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
 RNG = np.random.default_rng(1033)
@@ -148,16 +151,25 @@ def test_a_cube_turned_45_deg_rests_on_the_edge_crossings_at_the_closed_form_dep
     assert res.contact("pair")[-1, 3] == pytest.approx(G, rel=1e-6)
 
 
-def test_crossed_edges_touch_at_the_free_fall_time_of_the_lowest_edge():
-    """A cube turned 45 deg about x, then 30 deg about z (its lowest edge horizontal), dropped on a
-    grounded cube turned 45 deg about y (its top edge along y): the edges cross; the first touch is
-    at sqrt(2 gap / g), gap = z - sqrt(2) a, within 1e-8."""
+def crossed(z: float) -> tuple:
+    """(orientation of a cube turned 45 deg about x, then 30 deg about z: its lowest edge horizontal at
+    z - a / sqrt(2); the grounded base turned 45 deg about y: its top edge along y at a / sqrt(2))."""
     q = np.empty(4)
     turn = quaternion.from_axis_angle([0, 0, 1], math.pi / 6)
     quaternion.quat_mul(turn, quaternion.from_axis_angle([1, 0, 0], 0.25 * math.pi), q)
-    base = body("base", [0, 0, 0], quaternion.from_axis_angle([0, 1, 0], math.pi / 4), grounded=True)
+    return q, body("base", [0, 0, 0], quaternion.from_axis_angle([0, 1, 0], math.pi / 4), grounded=True)
+
+
+@pytest.mark.parametrize("integrator", ["rk4", "galpha"])
+def test_crossed_edges_touch_at_the_free_fall_time_of_the_lowest_edge(integrator):
+    """A cube turned 45 deg about x, then 30 deg about z (its lowest edge horizontal), dropped on a
+    grounded cube turned 45 deg about y (its top edge along y): the edges cross; the first touch is
+    at sqrt(2 gap / g), gap = z - sqrt(2) a, within 1e-8; also with galpha (its Jacobians by complex
+    steps through the crossing)."""
     z = 0.2
-    res = simulate(model_of([body("cube", [0, 0, z], q), base], cube(), cube(), body_b="base", t_end=0.2))
+    q, base = crossed(z)
+    model = model_of([body("cube", [0, 0, z], q), base], cube(), cube(), body_b="base", t_end=0.2)
+    res = simulate(model, integrator=integrator)
     assert res.status == "completed", res.warnings
     onset = res.stops.contacts.events[0]
     gap = z - math.sqrt(2) * A
@@ -254,3 +266,63 @@ def test_a_ball_rests_on_a_frustums_top_cap_at_the_closed_form_depth():
     depth = (G / K) ** (2 / 3)
     assert res.position("ball")[-1] == pytest.approx([0.01, 0.005, 0.07 - depth], abs=1e-3 * depth)
     assert res.contact("pair")[-1, 3] == pytest.approx(G, rel=1e-6)
+
+
+def pressed(shape_a: dict, shape_b: dict, position_a, orientation_a, orientation_b, velocity_a) -> System:
+    """Body a pressed into body b (both moving, sliding and spinning, approaching), with damping and
+    friction."""
+    bodies = [
+        body("a", position_a, orientation_a, velocity=velocity_a, angular_velocity=[1.0, 2.0, -3.0]),
+        body("b", [0, 0, 0], orientation_b, mass=2.0, velocity=[-0.1, 0.2, 0.01], angular_velocity=[0.5, -0.2, 0.4]),
+    ]
+    law = {"stiffness": 1e7, "exponent": 1.5, "restitution": 0.7, "mu_s": 0.4, "mu_k": 0.3, "slip_speed": 0.05}
+    pair = {"name": "c", "body_a": "a", "body_b": "b", "shape_a": shape_a, "shape_b": shape_b, **law}
+    return System(from_dict({"name": "pressed", "bodies": bodies, "contacts": [{**pair, "penetration_tol": 1e-3}]}))
+
+
+def jacobians_match_central_differences(system: System) -> None:
+    """The complex-step Jacobians of the generalized force (positions and velocities,
+    integrators/jacobians.py) against central differences of the kernels, within 1e-5."""
+    S, W, Y, t, n6 = system.static, system.work, system.Y0.copy(), 0.0, 6 * system.nb
+    nK, nD = ik.triplet_capacity(S, 0)
+    Kb = (np.zeros(nK, np.int64), np.zeros(nK, np.int64), np.zeros(nK))
+    Db = (np.zeros(nD, np.int64), np.zeros(nD, np.int64), np.zeros(nD))
+    nK, nD = ik.force_jacobians(t, Y, S, W, np.zeros(0), np.ones(0, bool), *Kb, *Db)
+    K, D = np.zeros((n6, n6)), np.zeros((n6, n6))
+    np.add.at(K, (Kb[0][:nK], Kb[1][:nK]), Kb[2][:nK])
+    np.add.at(D, (Db[0][:nD], Db[1][:nD]), Db[2][:nD])
+
+    def force(Yx):
+        kernels.update_rotations(S, Yx, W.A)
+        kernels.forces(t, Yx, S, W, W.Q)
+        return W.Q.copy()
+
+    assert np.abs(force(Y)[:3] - system.model.gravity).max() > 1.0  # pressed: the contact pushes
+    eps, Kfd, Dfd = 1e-7, np.zeros((n6, n6)), np.zeros((n6, n6))
+    for c in range(n6):
+        e = np.zeros(n6)
+        e[c] = eps
+        plus, minus = np.empty_like(Y), np.empty_like(Y)
+        ik.apply_increment(S.nb, Y, e, plus)
+        ik.apply_increment(S.nb, Y, -e, minus)
+        Kfd[:, c] = (force(plus) - force(minus)) / (2 * eps)
+        Yp, Ym = Y.copy(), Y.copy()
+        Yp[7 * system.nb + c] += eps
+        Ym[7 * system.nb + c] -= eps
+        Dfd[:, c] = (force(Yp) - force(Ym)) / (2 * eps)
+    for exact, fd in ((K, Kfd), (D, Dfd)):
+        assert np.abs(exact).max() > 1.0
+        assert np.abs(exact - fd).max() < 1e-5 * np.abs(exact).max()
+
+
+def test_crossed_edges_and_a_ball_on_a_cone_have_the_jacobians_of_central_differences():
+    """Crossed edges pressed 0.1 mm (one point touching, so the shared law's scale is 1) and a ball
+    pressed 0.1 mm into a cone's side: the implicit integrators' Jacobians are those of the kernels."""
+    q, base = crossed(0.0)
+    z = math.sqrt(2) * A - 1e-4
+    jacobians_match_central_differences(pressed(cube(), cube(), [0, 0, z], q, base["orientation"], [0.3, -0.1, -0.05]))
+    side = np.array([0.04, 0.1]) / math.hypot(0.1, 0.04)  # the side's outward normal (z, rho)
+    centre = np.array([0.0, 0.02]) + (0.02 - 1e-4) * side  # over the side's middle (z 0, rho 0.02)
+    upright = (1.0, 0.0, 0.0, 0.0)
+    ball = pressed(BALL, CONE, [centre[1], 0, centre[0]], upright, upright, [-0.3, -0.1, -0.05])
+    jacobians_match_central_differences(ball)
