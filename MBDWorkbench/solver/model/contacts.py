@@ -531,7 +531,8 @@ def contact_points(model, c: Contact) -> list[ContactPoint]:
     """The contact elements of pair ``c``: one per sphere, the 8 corners of a box, the slices of a
     line contact, the points of a mesh (:func:`.mesh_shapes.mesh_points`: its vertices against a
     plane, and face samples against a sphere, a box or a cylinder), the arcs of a torus, the
-    rims of a cone (:func:`.shape_points.pair_points`)."""
+    rims of a cone, the vertices and edge pairs of two boxes, a sphere against a cone
+    (:func:`.shape_points.pair_points`)."""
     body_i, first, body_j, second = ordered(c)
     if second.type == "face":
         return _face_points(c, (_pose(model, body_i), _pose(model, body_j)))
