@@ -225,6 +225,7 @@ def test_contacts_csv_is_written_and_read_back(tmp_path):
         ({"body_b": "nowhere"}, "contacts[0].body_b", "no body 'nowhere'"),
         (
             {
+                "shape_a": {"type": "box", "center": [0, 0, 0], "size": [0.1, 0.1, 0.1]},
                 "shape_b": {
                     "type": "cone",
                     "center": [0, 0, 0],
@@ -232,10 +233,10 @@ def test_contacts_csv_is_written_and_read_back(tmp_path):
                     "radius1": 1,
                     "radius2": 0,
                     "length": 1,
-                }
+                },
             },
             "contacts[0].shape_b",
-            "sphere-cone",
+            "box-cone",
         ),
         ({"restitution": 0.0}, "contacts[0].restitution", "(0, 1]"),
         ({"material_a": "cheese"}, "contacts[0].material_a", "steel"),

@@ -9,7 +9,7 @@ plane, each one contact point); the cylinder pairs cylinder-plane, cylinder-cyli
 axes, outside each other) and sphere-cylinder (the cylinder's side): a line contact is
 CYLINDER_POINTS slices along the line, each one contact point; mesh-plane, mesh-sphere, mesh-box
 and mesh-cylinder (points on the mesh against the analytic shape: :mod:`.mesh_shapes`);
-sphere-box, torus-plane, sphere-torus and cone-plane (:mod:`.shape_points`); sphere-face and
+sphere-box, box-box, torus-plane, sphere-torus, cone-plane and sphere-cone (:mod:`.shape_points`); sphere-face and
 cylinder-face (a bounded plane face: :mod:`.face_shapes`). A plane is the boundary of
 a half-space: its ``normal`` points out of the solid, into free space.
 """
@@ -56,6 +56,7 @@ PAIRS = {("sphere", "plane"), ("sphere", "sphere"), ("box", "plane")}  # shape_a
 PAIRS |= {("cylinder", "plane"), ("cylinder", "cylinder"), ("sphere", "cylinder")}
 PAIRS |= {("mesh", "plane"), ("mesh", "sphere"), ("mesh", "box"), ("mesh", "cylinder"), ("sphere", "box")}
 PAIRS |= {("torus", "plane"), ("torus", "sphere"), ("cone", "plane"), ("sphere", "face"), ("cylinder", "face")}
+PAIRS |= {("box", "box"), ("sphere", "cone")}
 LINE_PAIRS = {("cylinder", "plane"), ("cylinder", "cylinder")}  # line contacts: K = pi/4 E* L, n = 1
 LINE_PAIRS.add(("cylinder", "face"))
 CYLINDER_POINTS = 5  # contact points (slices) along a line contact
@@ -403,9 +404,10 @@ def effective_modulus(c: Contact, path: str = "contact") -> float:
 def effective_radius(c: Contact) -> float:
     """R* = 1 / (1/R_a + 1/R_b) [m] (a plane: infinite radius); a sphere R on a cylinder's side
     r: the circle of equal curvature product sqrt(R' R''), R' = R, R'' = R r / (R + r)
-    [Johnson]; NaN for a box's corners, a mesh, a torus, a cone and the line contacts."""
+    [Johnson]; NaN for a box's corners, a mesh, a torus, a cone and the line contacts (a box on a
+    box, a sphere on a cone)."""
     _, first, _, second = ordered(c)
-    if first.type != "sphere" or first.radius == 0.0:
+    if first.type != "sphere" or first.radius == 0.0 or second.type == "cone":
         return math.nan
     if second.type in ("plane", "box", "face"):  # a ball on a box or a face: Hertz on its faces
         return first.radius
@@ -529,11 +531,13 @@ def contact_points(model, c: Contact) -> list[ContactPoint]:
     """The contact elements of pair ``c``: one per sphere, the 8 corners of a box, the slices of a
     line contact, the points of a mesh (:func:`.mesh_shapes.mesh_points`: its vertices against a
     plane, and face samples against a sphere, a box or a cylinder), the arcs of a torus, the
-    rims of a cone (:func:`.shape_points.pair_points`)."""
+    rims of a cone, the vertices and edge pairs of two boxes, a sphere against a cone
+    (:func:`.shape_points.pair_points`)."""
     body_i, first, body_j, second = ordered(c)
     if second.type == "face":
         return _face_points(c, (_pose(model, body_i), _pose(model, body_j)))
-    if first.type in ("torus", "cone") or second.type == "box" or (first.type, second.type) == ("mesh", "cylinder"):
+    mesh_cylinder = (first.type, second.type) == ("mesh", "cylinder")
+    if first.type in ("torus", "cone") or second.type in ("box", "cone") or mesh_cylinder:
         centres = _mesh_contact_points(c, first, second) if first.type == "mesh" else None
         return pair_points(body_i, first, body_j, second, (_pose(model, body_i), _pose(model, body_j)), centres)
     if "cylinder" in (first.type, second.type):

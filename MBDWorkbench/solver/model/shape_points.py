@@ -17,12 +17,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..numerics.contact_forces import TORUS_ARCS  # a torus pair's arcs, one contact point each
-from ..numerics.contact_geometry import sphere_box, sphere_torus
+from ..numerics.contact_geometry import box_edges_crossing, sphere_box, sphere_cone, sphere_torus
 from .face_shapes import face_penetration
 
 # the kinds of numerics.contact_forces (BOUND: a pair's bounding sphere; tests check they agree)
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
 POINT_BOX, POINT_SIDE, TORUS_PLANE, FACE, SPHERE_TORUS = 5, 6, 7, 8, 9
+BOX_BOX, SPHERE_CONE = 10, 11
 TORUS_KINDS = (TORUS_PLANE, SPHERE_TORUS)
 VECTORS = 7  # local vectors of a force element (system.ForceElement.VECS)
 
@@ -39,8 +40,14 @@ class ContactPoint:
     an arc of a torus (``point_i`` its centre, ``axis_i`` and ``extra`` the circle's half axes at
     the arc's middle, ``radius_i`` the tube's radius) against a plane or a sphere; FACE: a sphere or
     a slice (``axis_i``) against a bounded face (``face``: its centre, normal and half edges, from
-    face_shapes.face_frame; ``radius_j`` its depth limit). ``shared``: the pair's points share its
-    law behind a bounding sphere; ``bounds``: a BOUND's points' kind."""
+    face_shapes.face_frame; ``radius_j`` its depth limit); BOX_BOX: a vertex of box i against box
+    j (as POINT_BOX), a vertex of box j (``point_j``) against box i (``point_i`` its centre,
+    ``frame_i`` its first two half axes, ``radius_j`` minus its third half extent) or an edge of
+    each (``point_i``, ``frame_i`` and ``radius_i`` box i's centre, half axes A1, A2 and third half
+    extent, ``point_j``, ``normal_j``, ``extra`` and ``-radius_j`` box j's; each edge at
+    centre + A1 + A2 along A1 x A2: numerics/contact_solids.py); SPHERE_CONE: a sphere against a cone (``point_j`` its
+    centre, ``normal_j`` its axis, ``extra`` its half length and two radii). ``shared``: the
+    pair's points share its law behind a bounding sphere; ``bounds``: a BOUND's points' kind."""
 
     kind: int
     body_i: str
@@ -55,6 +62,7 @@ class ContactPoint:
     extra: np.ndarray = None
     bounds: int = -1
     face: tuple = None
+    frame_i: tuple = None
 
 
 def bounding_sphere(points: list[ContactPoint]) -> ContactPoint:
@@ -84,8 +92,12 @@ def element_vectors(p: ContactPoint, point_i, point_j, vector_i, vector_j) -> tu
         vecs[1] = vector_i(p.axis_i)
     elif kind == POINT_BOX:
         vecs[4] = vector_j(p.extra)
-    elif kind == POINT_SIDE:
+    elif kind in (POINT_SIDE, SPHERE_CONE):  # numbers: a half length (and a cone's radii)
         vecs[4] = p.extra
+    elif kind == BOX_BOX:
+        vecs[4] = vector_j(p.extra)
+        if p.frame_i is not None:
+            vecs[5], vecs[6] = vector_i(p.frame_i[0]), vector_i(p.frame_i[1])
     elif kind in TORUS_KINDS:
         if kind == SPHERE_TORUS:
             vecs[2] = vecs[1]
@@ -109,10 +121,20 @@ def penetration(p: ContactPoint) -> float:
     if p.kind == POINT_CYLINDER:
         g = p.point_i - p.point_j
         return p.radius_i + p.radius_j - float(np.linalg.norm(g - float(g @ p.normal_j) * p.normal_j))
-    if p.kind == POINT_BOX:
+    if p.kind == POINT_BOX or (p.kind == BOX_BOX and p.radius_j > 0.0):
         axes = np.column_stack([p.normal_j, p.extra, np.cross(_unit(p.normal_j), _unit(p.extra)) * p.radius_j])
         half = np.linalg.norm(axes, axis=0)
         return -sphere_box(p.point_i, p.radius_i, p.point_j, axes / half, half).distance
+    if p.kind == BOX_BOX and p.radius_i > 0.0:  # an edge of each
+        return box_edges_crossing(p.point_i, *p.frame_i, p.radius_i, p.point_j, p.normal_j, p.extra, -p.radius_j)
+    if p.kind == BOX_BOX:  # a vertex of box j in box i
+        a1, a2 = p.frame_i
+        axes = np.column_stack([a1, a2, np.cross(_unit(a1), _unit(a2)) * -p.radius_j])
+        half = np.linalg.norm(axes, axis=0)
+        return -sphere_box(p.point_j, 0.0, p.point_i, axes / half, half).distance
+    if p.kind == SPHERE_CONE:
+        half, r1, r2 = p.extra
+        return -sphere_cone(p.point_i, p.radius_i, p.point_j, p.normal_j, half, r1, r2).distance
     if p.kind == POINT_SIDE:
         return p.radius_i - side_distance(p.point_i - p.point_j, p.normal_j, p.radius_j, p.extra[0])
     if p.kind in TORUS_KINDS:  # the whole circle's nearest point: the deepest of its arcs
@@ -150,15 +172,19 @@ def perpendicular(u: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------- pairs
 def pair_points(body_i: str, first, body_j: str, second, poses: tuple, centres=None) -> list[ContactPoint]:
     """The contact points of a pair against a box or a cylinder's finite side (``centres`` [m, body
-    frame]: a mesh's points, radius 0; else ``first`` is a sphere), of a torus on a plane or a
-    sphere, of a cone on a plane; ``poses``: the initial (position [m], rotation) of the two bodies'
-    frames. first/second: model Shapes in the order of contacts.PAIRS."""
+    frame]: a mesh's points, radius 0; else ``first`` is a sphere or a box), of a torus on a plane
+    or a sphere, of a cone on a plane, of a sphere on a cone; ``poses``: the initial (position [m],
+    rotation) of the two bodies' frames. first/second: model Shapes in the order of contacts.PAIRS."""
     (r_i, A_i), (r_j, A_j) = poses
     shared = centres is not None
     if not shared and first.type == "torus":
         return _torus_points(body_i, first, body_j, second, poses)
     if not shared and first.type == "cone":
         return _cone_points(body_i, first, body_j, second, poses)
+    if not shared and first.type == "box":
+        return _box_box_points(body_i, first, body_j, second, poses)
+    if not shared and second.type == "cone":
+        return [_sphere_cone_point(body_i, first, body_j, second, poses)]
     if centres is None:
         centres, radius = [np.asarray(first.center, float)], first.radius
     else:
@@ -202,3 +228,52 @@ def _cone_points(body_i, cone, body_j, plane, poses) -> list[ContactPoint]:
     q, n = r_j + A_j @ np.asarray(plane.point, float), A_j @ _unit(plane.normal)
     ends = ((-0.5, cone.radius1), (0.5, cone.radius2))
     return [ContactPoint(DISC_PLANE, body_i, body_j, c + s * cone.length * u, q, n, r, 0.0, u, True) for s, r in ends]
+
+
+def _box_frame(box, pose: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """(centre [m], half axes as columns [m]) of a box, global."""
+    r, A = pose
+    return r + A @ np.asarray(box.center, float), A * (0.5 * np.asarray(box.size, float))
+
+
+def _box_edges(H: np.ndarray) -> list[tuple]:
+    """(A1, A2, h3) of each of the 12 edges of the box of half axes H (columns): the edge at
+    centre + A1 + A2 along A1 x A2, h3 [m] its half length."""
+    h = np.linalg.norm(H, axis=0)
+    out = []
+    for a in range(3):
+        b, e = (a + 1) % 3, (a + 2) % 3
+        out += [(sb * H[:, b], se * H[:, e], float(h[a])) for sb in (-1.0, 1.0) for se in (-1.0, 1.0)]
+    return out
+
+
+def _box_box_points(body_i, box_i, body_j, box_j, poses) -> list[ContactPoint]:
+    """BOX_BOX points: the 8 vertices of each box against the other, and the 144 pairs of their
+    edges (an edge crossing counts where the edges cross: numerics/contact_solids.py)."""
+    (c_i, H_i), (c_j, H_j) = _box_frame(box_i, poses[0]), _box_frame(box_j, poses[1])
+    signs = [np.array([sx, sy, sz]) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0) for sz in (-1.0, 1.0)]
+    h3_i, h3_j, zero = float(np.linalg.norm(H_i[:, 2])), float(np.linalg.norm(H_j[:, 2])), np.zeros(3)
+    out = [
+        ContactPoint(BOX_BOX, body_i, body_j, c_i + H_i @ s, c_j, H_j[:, 0], 0.0, h3_j, None, True, H_j[:, 1])
+        for s in signs
+    ]
+    out += [
+        ContactPoint(BOX_BOX, body_i, body_j, c_i, c_j + H_j @ s, zero, 0.0, -h3_i, None, True, zero,
+                     frame_i=(H_i[:, 0], H_i[:, 1]))
+        for s in signs
+    ]  # fmt: skip
+    for a1, a2, h_i in _box_edges(H_i):
+        out += [
+            ContactPoint(BOX_BOX, body_i, body_j, c_i, c_j, b1, h_i, -h_j, None, True, b2, frame_i=(a1, a2))
+            for b1, b2, h_j in _box_edges(H_j)
+        ]
+    return out
+
+
+def _sphere_cone_point(body_i, sphere, body_j, cone, poses) -> ContactPoint:
+    """The SPHERE_CONE point of a sphere against a cone."""
+    (r_i, A_i), (r_j, A_j) = poses
+    c, q = r_i + A_i @ np.asarray(sphere.center, float), r_j + A_j @ np.asarray(cone.center, float)
+    extra = np.array([0.5 * cone.length, cone.radius1, cone.radius2])
+    u = A_j @ _unit(cone.axis)
+    return ContactPoint(SPHERE_CONE, body_i, body_j, c, q, u, sphere.radius, 0.0, None, False, extra)

@@ -24,7 +24,8 @@ slice's axis on side i (zero: a sphere), vecs[k, 2] the face's outward normal, v
 centre and vecs[k, 5], vecs[k, 6] its two half edges [m] on side j, p[7] the depth limit [m]: the
 point counts only while its deepest point projects into the rectangle and is at most that deep
 (the far side of a thin wall does not push); elsewhere its gap is |d| (a sign change where it
-meets the face's edge). Each kind uses its own slots of the element's 7 local vectors (slot 3:
+meets the face's edge). BOX_BOX (a vertex of either box against the other, or an edge of each)
+and SPHERE_CONE: :mod:`.contact_solids`. Each kind uses its own slots of the element's 7 local vectors (slot 3:
 the impact speed's state, all kinds).
 
 A pair of many points (a mesh) starts with a BOUND element: a sphere about all its points on side
@@ -43,6 +44,7 @@ regularised Coulomb coefficient (:func:`friction_coefficient`).
 
 import numpy as np
 
+from .contact_solids import edge_crossing, sphere_cone, vertex_in_box_i
 from .jit import njit
 from .joints import Side, body_side, point_kinematics
 from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, div, dot, scale, sub
@@ -50,6 +52,7 @@ from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, div, dot, scale, 
 # pair kinds (the element's flag); BOUND: a mesh pair's bounding sphere
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
 POINT_BOX, POINT_SIDE, TORUS_PLANE, FACE, SPHERE_TORUS = 5, 6, 7, 8, 9
+BOX_BOX, SPHERE_CONE = 10, 11  # numerics/contact_solids.py
 TORUS_ARCS = 8  # a torus pair's contact points: the deepest point of each of 8 equal arcs of its circle
 
 
@@ -71,9 +74,15 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         return _disc_face(A, side_i, side_j, vecs, k, c, r_i, r_j)
     if kind == TORUS_PLANE or kind == SPHERE_TORUS:
         return _torus_arc(A, side_i, side_j, vecs, k, kind, c, r_i, r_j)
+    if kind == SPHERE_CONE:
+        return sphere_cone(A, side_j, vecs, k, c, r_i)
+    if kind == BOX_BOX and r_j < 0.0:
+        if r_i == 0.0:
+            return vertex_in_box_i(A, side_i, side_j, vecs, k, c, -r_j)
+        return edge_crossing(A, side_i, side_j, vecs, k, c, (r_i, -r_j))
     q = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
-    if kind == POINT_BOX or kind == POINT_SIDE:
-        if kind == POINT_BOX:
+    if kind == POINT_BOX or kind == POINT_SIDE or kind == BOX_BOX:  # BOX_BOX, r_j > 0: a point on box j
+        if kind != POINT_SIDE:
             distance, nrm = _box_distance(A, side_j[0], vecs, k, sub(c, q), r_j)
         else:
             distance, nrm = _side_distance(A, side_j[0], vecs, k, sub(c, q), r_j)

@@ -16,9 +16,12 @@ FreeCAD-free; the CAD side (``cad/contact_shapes.py``) supplies the parameters.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
+
+from .contact_solids import CONE_SLACK, PARALLEL_EDGES
 
 _FALLBACK_NORMAL = np.array([0.0, 0.0, 1.0])  # for coincident centres, where no direction is defined
 
@@ -183,3 +186,97 @@ def points_plane(points: np.ndarray, plane_point: np.ndarray, plane_normal: np.n
     polyhedron (a box landing on a floor) are those with negative height."""
     n = _unit(plane_normal, "plane normal")
     return (np.asarray(points, dtype=float) - plane_point) @ n
+
+
+def sphere_cone(
+    center: np.ndarray,
+    radius: float,
+    cone_center: np.ndarray,
+    axis: np.ndarray,
+    half_length: float,
+    radius1: float,
+    radius2: float,
+) -> Contact:
+    """Sphere ``a`` against a solid cone or frustum ``b`` (the middle of its axis segment, unit axis,
+    half length, radius1 at -half_length, radius2 at +half_length [m]): the nearest point of its
+    side, a rim or a cap, in the meridian plane through the sphere's centre (a centre on the axis:
+    any meridian)."""
+    u = _unit(axis, "cone axis")
+    g = np.asarray(center, dtype=float) - cone_center
+    s = float(g @ u)
+    radial = _perpendicular_part(g, u)
+    w = float(np.linalg.norm(radial))
+    e_r = radial / w if w > 1e-300 else _perpendicular_part(np.eye(3)[int(np.argmin(np.abs(u)))], u)
+    e_r /= np.linalg.norm(e_r)
+    corners = [np.array(x) for x in ((-half_length, 0.0), (-half_length, radius1), (half_length, radius2))]
+    corners.append(np.array([half_length, 0.0]))
+    q = np.array([s, w])
+    r_at = radius1 + (radius2 - radius1) * (s + half_length) / (2.0 * half_length)
+    if abs(s) <= half_length and w <= r_at:  # inside: below the nearest cap or the side
+        side = np.array([-(radius2 - radius1), 2.0 * half_length]) / math.hypot(2.0 * half_length, radius2 - radius1)
+        depths = [(s + half_length, np.array([-1.0, 0.0])), (half_length - s, np.array([1.0, 0.0]))]
+        depths.append(((r_at - w) * side[1], side))
+        depth, n2 = min(depths, key=lambda x: x[0])
+        distance = -depth
+    else:
+        nearest = [_segment_point(q, corners[m], corners[m + 1]) for m in range(3)]
+        foot = min(nearest, key=lambda x: float(np.linalg.norm(q - x)))
+        distance = float(np.linalg.norm(q - foot))
+        n2 = (q - foot) / distance
+    n = -(n2[0] * u + n2[1] * e_r)  # from the sphere towards the cone
+    c = np.asarray(center, dtype=float)
+    return Contact(distance - radius, n, c + radius * n, c + distance * n)
+
+
+def _segment_point(q: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The nearest point to q of the segment a-b (2D)."""
+    ab = b - a
+    length2 = float(ab @ ab)
+    t = 0.0 if length2 == 0.0 else min(1.0, max(0.0, float((q - a) @ ab) / length2))
+    return a + t * ab
+
+
+def box_edges_crossing(c_i: np.ndarray, a1_i, a2_i, h3_i: float, c_j: np.ndarray, a1_j, a2_j, h3_j: float) -> float:
+    """The penetration [m] of an edge of box i and an edge of box j where they cross (each box: its
+    centre, half axes A1, A2 [m] and the half extent h3 along A1 x A2; its edge at centre + A1 + A2
+    along A1 x A2): the depth along their common normal, at most the boxes' separating-axis depth,
+    counted while the closest points lie on both edges, the normal in both edges' cones of face
+    normals (within CONE_SLACK) and the depth at most the smallest half extent; otherwise minus its
+    absolute value; parallel edges: minus the distance of the edges' middles
+    (numerics/contact_solids.edge_crossing)."""
+    (e_i, h_i), (e_j, h_j) = _box_axes(a1_i, a2_i, h3_i), _box_axes(a1_j, a2_j, h3_j)
+    m_i, m_j = c_i + a1_i + a2_i, c_j + a1_j + a2_j
+    w = m_i - m_j
+    n = np.cross(e_i[2], e_j[2])
+    s = float(np.linalg.norm(n))
+    if s < PARALLEL_EDGES:
+        return -float(np.linalg.norm(w))
+    n = n / s if float(n @ (e_j[0] + e_j[1])) >= 0.0 else -n / s
+    b, di, dj = float(e_i[2] @ e_j[2]), float(e_i[2] @ w), float(e_j[2] @ w)
+    t, r = (b * dj - di) / s**2, (dj - b * di) / s**2
+    d = -float(n @ w)
+    cones = min(n @ e_j[0], n @ e_j[1], -(n @ e_i[0]), -(n @ e_i[1]))
+    if abs(t) > h_i[2] or abs(r) > h_j[2] or cones < -CONE_SLACK or d > min(*h_i, *h_j):
+        return -abs(d)
+    return min(d, box_box_depth(c_i, e_i, h_i, c_j, e_j, h_j))
+
+
+def _box_axes(a1, a2, h3: float) -> tuple[list, list]:
+    """([3 unit axes], [3 half extents]) of a box from its first two half axes and third half extent."""
+    h = [float(np.linalg.norm(a1)), float(np.linalg.norm(a2)), h3]
+    e1, e2 = np.asarray(a1, float) / h[0], np.asarray(a2, float) / h[1]
+    return [e1, e2, np.cross(e1, e2)], h
+
+
+def box_box_depth(c_i, e_i, h_i, c_j, e_j, h_j) -> float:
+    """The penetration depth [m] of two boxes (centres, unit axes, half extents; negative: apart): the
+    smallest overlap of their projections on the 15 separating axes [GLM96]."""
+    axes = [*e_i, *e_j] + [np.cross(a, b) for a in e_i for b in e_j]
+    best = math.inf
+    for L in axes:
+        s = float(np.linalg.norm(L))
+        if s > PARALLEL_EDGES:
+            L = L / s
+            reach = sum(h * abs(float(L @ e)) for h, e in zip([*h_i, *h_j], [*e_i, *e_j]))
+            best = min(best, reach - abs(float(L @ (np.asarray(c_i, float) - c_j))))
+    return best
