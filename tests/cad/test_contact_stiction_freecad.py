@@ -94,3 +94,22 @@ def test_a_document_saved_without_friction_law_reads_as_regularised(App, tmp_pat
         assert document_model(old)[0].contacts[0].friction_law == "regularised"
     finally:
         App.closeDocument(old.Name)
+
+
+def test_stiction_on_a_pair_it_does_not_handle_is_refused_naming_the_contact(App, doc):
+    """A Part ball on the plate's whole solid (sphere-box) with FrictionLaw 'stiction': the model
+    check refuses it, naming the Contact object, its FrictionLaw property and the pair's shapes."""
+    from MBDWorkbench.cad.errors import CadError
+
+    incline_document(App, doc, "regularised")
+    ball = doc.addObject("Part::Sphere", "Ball")
+    ball.Radius = 10
+    ball.Placement = App.Placement(App.Vector(0, 0, 200), App.Rotation())
+    doc.recompute()
+    ball_body = makers.make_body(doc, ball, label="ball")
+    plate_body = doc.getObjectsByLabel("plate")[0]
+    makers.make_contact(doc, ball_body, plate_body, "", "", label="BallOnPlate", StaticFriction=0.3,
+                        FrictionLaw="stiction")  # fmt: skip
+    doc.recompute()
+    with pytest.raises(CadError, match=r"contact 'BallOnPlate' \(FrictionLaw\): .*not sphere-box"):
+        document_model(doc)
