@@ -196,7 +196,8 @@ def test_ball_slides_above_the_friction_limit():
 
 def test_stiction_is_refused_where_it_is_not_handled():
     """galpha, cros and rk4_tree refuse a pair with stiction, naming it; friction_law is one of two
-    names, and 'stiction' is refused on a pair that has no plane (naming the pair and the field)."""
+    names, and 'stiction' is refused on a pair it does not handle, a ball on a box (naming the pair and
+    the field)."""
     model, _ = ball_model(0.0, 0.5, 0.4)
     for integrator in ("galpha", "cros"):
         with pytest.raises(ModelError, match="contact 'floor' has friction with stiction.*regularised"):
@@ -206,10 +207,10 @@ def test_stiction_is_refused_where_it_is_not_handled():
     with pytest.raises(ModelError, match="friction_law must be one of regularised, stiction"):
         from_dict(bad)
     bad["contacts"][0]["friction_law"] = "stiction"
-    bad["contacts"][0]["shape_b"] = {"type": "sphere", "center": [0, 0, -1.0], "radius": 0.5}
+    bad["contacts"][0]["shape_b"] = {"type": "box", "center": [0, 0, -1.0], "size": [1.0, 1.0, 1.0]}
     bad["bodies"].append({**bad["bodies"][0], "name": "other", "position": [0, 0, -1.0]})
     bad["contacts"][0]["body_b"] = "other"
-    with pytest.raises(ModelError, match="contacts.0..friction_law.*sphere-sphere"):
+    with pytest.raises(ModelError, match="contacts.0..friction_law.*sphere-box"):
         from_dict(bad)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING
 
-from ..solver.model.contacts import LAWS, MATERIALS
+from ..solver.model.contacts import FRICTION_LAWS, LAWS, MATERIALS
 from .force_fields import PRECISION
 from .objects import BaseProxy, find_objects
 
@@ -46,6 +46,15 @@ class ContactProxy(BaseProxy):
             ("App::PropertyFloat", "StaticFriction", law, "mu_s (0: no friction)", 0.0),
             ("App::PropertyFloat", "KineticFriction", law, "mu_k, at most mu_s (negative: mu_s)", -1.0),
             ("App::PropertySpeed", "SlipSpeed", law, "Slip speed of the regularised friction [mm/s]", 1.0),
+            (
+                "App::PropertyEnumeration",
+                "FrictionLaw",
+                law,
+                "regularised (creeps below SlipSpeed) or stiction (sticks: ODE-form integrators)",
+                None,
+                None,
+                FRICTION_LAWS,
+            ),
             ("App::PropertyLength", "PenetrationTolerance", law, "Initial overlap allowed [mm]", 1e-3),
             ("App::PropertyLength", "Deflection", g, "Chord deflection of a tessellated solid [mm]", 0.1),
             (

@@ -1,7 +1,7 @@
 """Contact panel: two bodies or two faces picked after opening (a face picks its plane, sphere,
 cylinder, cone or torus; a body its whole solid), or "all pairs among these bodies" (directly jointed
 pairs skipped), whether plane faces count within their edges (BoundedFaces), and the law: stiffness
-or Hertz from the materials, restitution, friction."""
+or Hertz from the materials, restitution, friction (regularised or with stiction)."""
 
 from __future__ import annotations
 
@@ -25,12 +25,18 @@ NUMBERS = (
     ("Deflection", QT_TRANSLATE_NOOP("MBD", "Deflection"), "mm", "deflection"),
 )
 ROW_ORDER = ("Stiffness", "Exponent", "Material1", "Material2", "Restitution", "Law", "StaticFriction")
-ROW_ORDER += ("KineticFriction", "SlipSpeed", "PenetrationTolerance", "Deflection")
+ROW_ORDER += ("KineticFriction", "FrictionLaw", "SlipSpeed", "PenetrationTolerance", "Deflection")
 CHOICES = (
     ("Material1", QT_TRANSLATE_NOOP("MBD", "Material 1"), "material1"),
     ("Material2", QT_TRANSLATE_NOOP("MBD", "Material 2"), "material2"),
     ("Law", QT_TRANSLATE_NOOP("MBD", "Law"), "law"),
+    ("FrictionLaw", QT_TRANSLATE_NOOP("MBD", "Friction"), "friction_law"),
 )
+# the FrictionLaw values' texts (docs/contact.md, "Friction")
+FRICTION_LAW_TEXTS = {
+    "regularised": QT_TRANSLATE_NOOP("MBD", "regularised (creeps)"),
+    "stiction": QT_TRANSLATE_NOOP("MBD", "stiction (sticks)"),
+}
 
 
 class ContactPanel(TaskPanel):
@@ -75,10 +81,21 @@ class ContactPanel(TaskPanel):
             rows[prop] = (text, self.numbers[prop].widget)
         self.choices = {}
         for prop, text, name in CHOICES:
-            items = [(v, v) for v in specs[prop][6]]
-            self.choices[prop] = self.combo(name, items, getattr(contact, prop) if contact is not None else items[0][0])
+            items = [
+                (v, translate("MBD", FRICTION_LAW_TEXTS[v]) if prop == "FrictionLaw" else v) for v in specs[prop][6]
+            ]
+            current = getattr(contact, prop, items[0][0]) if contact is not None else items[0][0]
+            self.choices[prop] = self.combo(name, items, current)
             self.choices[prop].setToolTip(specs[prop][3])
             rows[prop] = (text, self.choices[prop])
+        self.choices["FrictionLaw"].setToolTip(
+            translate(
+                "MBD",
+                "regularised: friction below mu static holds by a slow creep (every integrator). stiction: it "
+                "sticks, solved exactly (ODE-form integrators; pairs against a plane, two spheres, a sphere and "
+                "a cylinder)",
+            )
+        )
         for prop in ROW_ORDER:
             self.fields.addRow(translate("MBD", rows[prop][0]), rows[prop][1])
         self.layout.addWidget(self.error)

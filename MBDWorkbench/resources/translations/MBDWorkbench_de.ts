@@ -31,17 +31,17 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="144" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="161" />
       <source>(pick a face or a body)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="137" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="154" />
       <source>(pick the bodies)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="143" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="160" />
       <source>(solid)</source>
       <translation type="unfinished" />
     </message>
@@ -51,7 +51,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="58" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="64" />
       <source>A picked rectangular plane face counts within its edges only (a slot's wall), not as its whole plane</source>
       <translation type="unfinished" />
     </message>
@@ -66,7 +66,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="49" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="55" />
       <source>All pairs among these bodies</source>
       <translation type="unfinished" />
     </message>
@@ -211,7 +211,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="51" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="57" />
       <source>Every pair of the picked bodies, except pairs joined by a joint</source>
       <translation type="unfinished" />
     </message>
@@ -259,6 +259,7 @@ Replace them?</source>
       <translation type="unfinished" />
     </message>
     <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="33" />
       <location filename="../../../MBDWorkbench/commands/panels/joint.py" line="101" />
       <source>Friction</source>
       <translation type="unfinished" />
@@ -465,7 +466,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="97" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="114" />
       <source>Pick a face or a body on each of two parts (for all pairs: every body) in the 3D view or the tree.</source>
       <translation type="unfinished" />
     </message>
@@ -490,7 +491,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="55" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="61" />
       <source>Plane faces end at edges</source>
       <translation type="unfinished" />
     </message>
@@ -591,7 +592,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="67" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="73" />
       <source>Side %d</source>
       <translation type="unfinished" />
     </message>
@@ -661,7 +662,7 @@ z axis (%.4f, %.4f, %.4f)</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="87" />
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="104" />
       <source>Stiffness 0: Hertz from the materials. mu kinetic below 0: equal to mu static. Deflection: the mesh of a solid that is not a plane, sphere, box or cylinder.</source>
       <translation type="unfinished" />
     </message>
@@ -809,6 +810,21 @@ Drivers in conflict:
     <message>
       <location filename="../../../MBDWorkbench/commands/panels/profiles.py" line="251" />
       <source>part '%s' is not a body yet: make it a body first</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="37" />
+      <source>regularised (creeps)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="92" />
+      <source>regularised: friction below mu static holds by a slow creep (every integrator). stiction: it sticks, solved exactly (ODE-form integrators; pairs against a plane, two spheres, a sphere and a cylinder)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../../MBDWorkbench/commands/panels/contact.py" line="38" />
+      <source>stiction (sticks)</source>
       <translation type="unfinished" />
     </message>
     <message>

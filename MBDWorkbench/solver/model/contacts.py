@@ -80,9 +80,10 @@ CONTACT_FIELDS = {
     "friction_law",
 }  # fmt: skip
 # Coulomb friction: regularised below slip_speed (every integrator), or true stiction by located
-# stick/slip events (system/contact_friction.py; ODE-form integrators; pairs against a plane)
+# stick/slip events (system/contact_friction.py; ODE-form integrators; the pairs of STICTION_PAIRS)
 FRICTION_LAWS = ("regularised", "stiction")
-STICTION_PAIRS = {("sphere", "plane"), ("box", "plane"), ("cylinder", "plane")}
+STICTION_PAIRS = {("sphere", "plane"), ("box", "plane"), ("cylinder", "plane"), ("mesh", "plane")}
+STICTION_PAIRS |= {("sphere", "sphere"), ("sphere", "cylinder")}  # a single point whose normal turns
 NUMBER_KINDS = {  # the contact's numbers and their limits.RANGES kinds
     "stiffness": "stiffness",
     "exponent": "number",

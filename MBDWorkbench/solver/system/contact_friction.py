@@ -1,5 +1,6 @@
 """True stiction of contact friction (docs/contact.md, "Friction"): each enabled pair with
-``friction_law`` "stiction" (a sphere, a box or a cylinder against a plane) is one friction
+``friction_law`` "stiction" (a sphere, a box, a cylinder or a mesh against a plane; two spheres, a
+sphere and a cylinder: :mod:`.patch_geometry`) is one friction
 contact of :mod:`.friction`, solved and switched exactly as a joint's (stick rows in the KKT
 solve, stick/slip as located events of solver/friction_events.py).
 
@@ -29,13 +30,16 @@ from .. import kernels
 from ..model.contacts import contact_law, has_stiction, ordered
 from ..numerics.contact_patch import point_loads
 from ..numerics.forces import CONTACT
+from .patch_geometry import MOVING_KINDS, helper_axis, moving_rows
 
 
 @dataclass
 class Patch:
     """A pair's patch: its contact elements (indices of the force arrays), the bodies of its two
     sides (side i: the sphere, box or cylinder; side j: the plane; -1 the ground), the plane's
-    tangents (2, 3) and normal in side j's frame, its channels' indices and its coefficients."""
+    tangents (2, 3) and normal in side j's frame, its channels' indices and its coefficients;
+    ``helper``: a single point whose normal turns (two spheres, a sphere and a cylinder), the body
+    and the direction in its frame of its tangents (:mod:`.patch_geometry`), else None."""
 
     name: str
     pair: int  # its index in model.contacts
@@ -47,6 +51,7 @@ class Patch:
     channels: np.ndarray
     mu_s: float
     mu_k: float
+    helper: tuple[int, np.ndarray] | None = None
 
 
 def _tangents(n: np.ndarray) -> np.ndarray:
@@ -75,6 +80,7 @@ class ContactPatches:
             normal = np.array(S.force_vecs[k0, 2], float)
             count = 3 if len(elements) > 1 else 2
             law = contact_law(c)
+            moving = count == 2 and int(S.force_flag[k0]) in MOVING_KINDS  # a normal turning with the shapes
             self.patches.append(
                 Patch(
                     c.name,
@@ -82,11 +88,12 @@ class ContactPatches:
                     elements.astype(np.int64),
                     int(S.force_bi[k0]),
                     int(S.force_bj[k0]),
-                    _tangents(normal),
+                    np.zeros((2, 3)) if moving else _tangents(normal),
                     normal,
                     np.arange(n, n + count),
                     law.mu_s,
                     law.mu_k,
+                    helper_axis(system, k0) if moving else None,
                 )  # fmt: skip
             )
             n += count
@@ -106,6 +113,10 @@ class ContactPatches:
             point_loads(Y, nb, A, S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag,
                         patch.elements, depth, x, fn)  # fmt: skip
             N = float(fn.sum())
+            if patch.helper is not None:  # a single point whose normal turns with the shapes
+                self.centres[k], self.frames[k] = moving_rows(self.system, patch, Y, A, G, gam, rate)
+                self.normals[k], self.radii[k] = N, 0.0
+                continue
             p = fn @ x / N if N > 0.0 else x[int(np.argmax(depth))]
             radius = float(fn @ np.linalg.norm(x - p, axis=1)) / N if N > 0.0 else 0.0
             self.normals[k], self.centres[k], self.radii[k] = N, p, radius

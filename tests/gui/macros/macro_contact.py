@@ -44,6 +44,7 @@ sides = [label.text() for label in panel.ends]
 check("picks shown as the sides", "Ball" in sides[0] and top in sides[1], sides)
 panel.numbers["Restitution"].set("0.5")
 panel.choices["Law"].setCurrentIndex(panel.choices["Law"].findData("restitution"))
+panel.choices["FrictionLaw"].setCurrentIndex(panel.choices["FrictionLaw"].findData("stiction"))
 wait(200)
 save_window("mbd_panel_contact")
 result["panel_shot"] = image_stats(os.path.join(OUT_DIR, "mbd_panel_contact.png"))
@@ -55,15 +56,19 @@ contact = made[0]
 check(
     "sides and law written",
     contact.Body1.Part == ball and contact.Face1 == "" and contact.Body2.Part == plate and contact.Face2 == top
-    and contact.Restitution == 0.5 and contact.Law == "restitution",
-    (contact.Body1.Label, contact.Face1, contact.Body2.Label, contact.Face2, contact.Restitution, contact.Law),
+    and contact.Restitution == 0.5 and contact.Law == "restitution" and contact.FrictionLaw == "stiction",
+    (contact.Body1.Label, contact.Face1, contact.Body2.Label, contact.Face2, contact.Restitution, contact.Law,
+     contact.FrictionLaw),
 )  # fmt: skip
 shipped[0].Enabled = False
 model = model_from_document(doc)
 pair = model.contacts[0] if len(model.contacts) == 1 else None
 check(
     "the panel's contact is a sphere on the face's plane",
-    pair is not None and (pair.shape_a.type, pair.shape_b.type) == ("sphere", "plane") and pair.restitution == 0.5,
+    pair is not None
+    and (pair.shape_a.type, pair.shape_b.type) == ("sphere", "plane")
+    and pair.restitution == 0.5
+    and pair.friction_law == "stiction",
     repr(pair),
 )
 shipped[0].Enabled = True
@@ -84,6 +89,7 @@ wait(200)
 panel = task_panels.open_panel()
 unchecked = not panel.bounded.isChecked()
 panel.bounded.setChecked(True)
+panel.choices["FrictionLaw"].setCurrentIndex(panel.choices["FrictionLaw"].findData("regularised"))  # sphere-face
 ok = panel.accept()
 wait(200)
 shipped[0].Enabled = False
@@ -92,7 +98,8 @@ shipped[0].Enabled = True
 face = model.contacts[0].shape_b if len(model.contacts) == 1 else None
 check(
     "bounded faces: the top face's rectangle",
-    unchecked and ok and contact.BoundedFaces and face is not None and face.type == "face"
+    unchecked and ok and contact.BoundedFaces and contact.FrictionLaw == "regularised"
+    and face is not None and face.type == "face"
     and abs(face.length - 0.2) < 1e-12 and abs(face.width - 0.2) < 1e-12 and abs(face.depth - 0.01) < 1e-9,
     repr(face),
 )  # fmt: skip
