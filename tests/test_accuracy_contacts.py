@@ -180,3 +180,12 @@ def test_a_grazing_touch_leaves_no_estimate_but_a_warning():
     (w,) = accuracy.estimate(res, fake, 1.0, run_here=None)
     assert res.accuracy is None and w.kind == "accuracy"
     assert "contact 'floor' touched in the run only (first at t = 0.2019" in w.message
+
+
+def test_report_contact_table_shows_the_estimated_error_of_the_same_peak():
+    from MBDWorkbench.report.event_blocks import peak_with_error
+
+    rec = {"contacts": {"floor": {"peak_normal_force_N": 100.0, "peak_force_error_N": 0.5}}}
+    assert peak_with_error({"pair": "floor", "normal": 100.0}, rec) == "100 \u00b1 0.5"
+    assert peak_with_error({"pair": "floor", "normal": 5500.0}, rec) == "5500"  # an adaptive run's other peak
+    assert peak_with_error({"pair": "floor", "normal": 100.0}, None) == "100"
