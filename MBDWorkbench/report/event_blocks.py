@@ -114,4 +114,6 @@ def contact_blocks(peaks: list[dict], rec: dict | None = None) -> list[Block]:
         "bound), the largest friction force, the deepest penetration and the largest slip speed at the output "
         "samples (contacts.csv)."
     )
+    if any("\u00b1" in row[2] for row in rows):
+        cap += " \u00b1: the estimated error of the peak (accuracy estimate)."
     return [Heading("Contact forces", 2), Table(head, rows, cap, numeric=[2, 3, 4, 5, 6])]
