@@ -92,7 +92,11 @@ def peak_with_error(peak: dict, rec: dict | None) -> str:
     ``rec`` estimated that same peak (the fixed-step integrators' peak of the steps; the adaptive
     ones' record holds the sampled peak instead: docs/solver.md, "Contact runs")."""
     found = (rec or {}).get("contacts", {}).get(peak["pair"])
-    if not found or abs(found["peak_normal_force_N"] - peak["normal"]) > 1e-9 * abs(peak["normal"]):
+    if (
+        not found
+        or found["peak_force_error_N"] is None
+        or abs(found["peak_normal_force_N"] - peak["normal"]) > 1e-9 * abs(peak["normal"])
+    ):
         return g(peak["normal"])
     return f"{g(peak['normal'])} \u00b1 {g(found['peak_force_error_N'], 2)}"
 

@@ -11,15 +11,19 @@ compared with the run at the output times:
   err(h) ~ |y_h - y_rh| / (r^p - 1) (``richardson_2h``), checked by a second one at 4h
   (:func:`outside_asymptotic_range`); when the check fails, a companion fails, or an output
   interval holds a single step, a companion at half steps gives
-  err(h) ~ |y_h - y_h/r| r^p / (r^p - 1) (``richardson_half``);
+  err(h) ~ |y_h - y_h/r| r^p / (r^p - 1) (``richardson_half``); with contact pairs a companion at h/2
+  from the start, err(h) ~ |y_h - y_h/r| / sqrt(1 - 1/r^2) (``contact_half``, :mod:`.contact_accuracy`:
+  impacts are not in the asymptotic range at 2h);
 - adaptive ones (bdf, radau, lsoda, galpha): the companion runs with rtol and atol divided by
   TIGHTEN (:data:`TIGHTER` for lsoda and galpha) and est = |y - y_tight| (``tight_companion``;
   scaled by :data:`REDUCTION` for galpha).
 
 The estimate (:func:`compare`) is the largest difference over the output times of: each moving
 body's CoG [m], its orientation (rotation angle between the two [rad]), each joint's reaction
-force [N] and torque [N m] and each driver's effort; :func:`gate` turns the estimates above the
-run's tolerances into ``accuracy`` warnings. Pure numerics: no FreeCAD.
+force [N] and torque [N m] and each driver's effort; with the difference of each contact pair's
+peak normal force [N] and of the contact onsets' times [s] (when both runs touched alike);
+:func:`gate` turns the estimates above the run's tolerances into ``accuracy`` warnings. Pure
+numerics: no FreeCAD.
 """
 
 from __future__ import annotations
@@ -374,7 +378,7 @@ def gate(rec: dict, errors: dict, res, hint: str, length_scale: float) -> list[R
                 _warning(f"driver '{name}' effort", d["effort_error"], limits[d["unit"]], d["unit"], hint, (name,))
             )
     for name, c in rec.get("contacts", {}).items():
-        if c["peak_force_error_N"] > force_tol:
+        if c["peak_force_error_N"] is not None and c["peak_force_error_N"] > force_tol:
             found.append(
                 _warning(f"contact '{name}' peak normal force", c["peak_force_error_N"], force_tol, "N", hint, ())
             )
@@ -663,9 +667,10 @@ def describe(rec: dict | None, why_none: str = "") -> str:
         return why_none or "not estimated"
     force, torque = largest_load_errors(rec)
     loads = f"joint loads +-{force:.3g} N" + (f", +-{torque:.3g} N m" if torque > 0.0 else "")
-    peaks = [c["peak_force_error_N"] for c in rec.get("contacts", {}).values()]
-    if peaks:
-        loads += f", contact peak forces +-{max(peaks):.3g} N"
+    peaks, unresolved = contacts.peak_errors(rec)
+    if peaks or unresolved:
+        loads += f", contact peak forces +-{max(peaks, default=0.0):.3g} N"
+        loads += " (impacts between output samples: not estimated)" if unresolved else ""
         if rec["onset_time_error_s"] is not None:
             loads += f", contact onset times +-{rec['onset_time_error_s']:.3g} s"
     how = f", estimated by {rec['description']}"

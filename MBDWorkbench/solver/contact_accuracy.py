@@ -14,8 +14,9 @@ factor sqrt(3) of the error for r = 2 (on the series above: 0.98-1.83 x).
 The companion must see the same contacts: :func:`sequence_difference` compares the number of
 located onsets of every contact point (a grazing touch that one run makes and the other does not
 makes the difference of the two runs meaningless). The estimate also gives the error of each
-pair's peak normal force (contacts.csv's ``peak_normal_force``: the peak the integrator
-evaluated) and of the onset times. Pure numerics: no FreeCAD.
+pair's peak normal force (the peak the steps evaluated, contacts.csv's ``peak_normal_force``, with
+the fixed-step integrators; the sampled one with the adaptive ones) and of the onset times. Pure
+numerics: no FreeCAD.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import math
 import numpy as np
 
 FIXED_STEP = ("euler", "symplectic_euler", "rk4", "rk4_tree", "cros")  # each evaluation on a step taken
+SAMPLES_PER_IMPACT = 3  # the samples in contact an adaptive run's sampled peak of an impact needs
 NORMAL, PEAK = 3, 10  # columns of contacts.csv (results.contacts.CONTACT_COLUMNS): normal force, peak since the last
 
 
@@ -40,12 +42,14 @@ def describe_plan(step: float) -> str:
 
 def contact_samples(res) -> dict[str, np.ndarray]:
     """What the estimate compares of a Results' contacts: each pair's peak normal force over the
-    run [N] (``contact_peak``, (pairs,)), and its located onsets: time [s] (``onset_t``), pair
-    index (``onset_pair``) and contact point (``onset_point``) in time order. The peak is the
-    largest the steps evaluated (contacts.csv's ``peak_normal_force``) with the fixed-step
-    integrators, the largest sampled with the others: their evaluations include rejected steps and
-    Newton iterates off the solution (radau and bdf: 55 x the Hertz peak on tests' impact)."""
+    run [N] (``contact_peak``, (pairs,); ``contact_peak_excess``: :func:`sampled_peak_excess`), and
+    its located onsets: time [s] (``onset_t``), pair index (``onset_pair``) and contact point
+    (``onset_point``) in time order. The peak is the largest the steps evaluated (contacts.csv's
+    ``peak_normal_force``) with the fixed-step integrators, the largest sampled with the others:
+    their evaluations include rejected steps and Newton iterates off the solution (radau and bdf:
+    55 x the Hertz peak on the tests' impact)."""
     names = list(getattr(res, "contact_names", []))
+    events = [e for e in res.contact_events if e["contact"] in names]
     peak, excess = np.zeros(len(names)), np.zeros(len(names))
     if names and len(res):
         values = np.stack([res.contact(name) for name in names], axis=1)  # (K, pairs, columns)
@@ -53,8 +57,7 @@ def contact_samples(res) -> dict[str, np.ndarray]:
         if res.settings.integrator in FIXED_STEP:
             peak = np.maximum(peak, values[:, :, PEAK].max(axis=0))
         else:
-            excess = np.array([sampling_excess(values[:, i, NORMAL]) for i in range(len(names))])
-    events = [e for e in res.contact_events if e["contact"] in names]
+            excess = sampled_peak_excess(np.asarray(res.t), values[:, :, NORMAL], names, events)
     return dict(
         contact_peak=peak,
         contact_peak_excess=excess,
@@ -62,6 +65,17 @@ def contact_samples(res) -> dict[str, np.ndarray]:
         onset_pair=np.array([names.index(e["contact"]) for e in events], dtype=int),
         onset_point=np.array([e["point"] for e in events], dtype=int),
     )
+
+
+def sampled_peak_excess(t: np.ndarray, force: np.ndarray, names: list[str], events: list[dict]) -> np.ndarray:
+    """Per pair (``names``), the :func:`sampling_excess` [N] of its sampled normal ``force`` (K,
+    pairs) at the times ``t`` [s], or NaN (not estimated) where an impact from one of its onsets
+    (``events``) holds too few samples (:func:`impacts_sampled`)."""
+    excess = np.zeros(len(names))
+    for i, name in enumerate(names):
+        onsets = [e["t"] for e in events if e["contact"] == name]
+        excess[i] = sampling_excess(force[:, i]) if impacts_sampled(t, force[:, i], onsets) else math.nan
+    return excess
 
 
 def sampling_excess(force: np.ndarray) -> float:
@@ -74,6 +88,18 @@ def sampling_excess(force: np.ndarray) -> float:
     before, top, after = force[k - 1], force[k], force[k + 1]
     curvature = 2.0 * top - before - after
     return float((after - before) ** 2 / (8.0 * curvature)) if curvature > 0.0 else 0.0
+
+
+def impacts_sampled(t: np.ndarray, force: np.ndarray, onsets: list[float]) -> bool:
+    """Whether each contact from an onset (times [s]) holds at least :data:`SAMPLES_PER_IMPACT`
+    output samples (times ``t`` [s]) in contact (normal ``force`` > 0) among the next ones (one
+    more: a sample at the onset itself may be apart): else the sampled peak may miss the impact's
+    (not estimated: None in the record)."""
+    for t0 in onsets:
+        k = int(np.searchsorted(t, t0, side="right"))
+        if np.count_nonzero(force[k : k + SAMPLES_PER_IMPACT + 1] > 0.0) < SAMPLES_PER_IMPACT:
+            return False
+    return True
 
 
 def onsets_by_point(samples: dict) -> dict[tuple[int, int], np.ndarray]:
@@ -144,9 +170,18 @@ def peak_force_errors(main: dict, companion: dict, factor: float) -> np.ndarray:
 
 def contacts_record(names: list[str], main: dict, errors: np.ndarray) -> dict:
     """The ``contacts`` part of the accuracy record: per pair its peak normal force [N] and that
-    peak's estimated error [N]."""
+    peak's estimated error [N] (None: not estimated, :func:`impacts_sampled`)."""
     peaks = main.get("contact_peak", np.zeros(len(names)))
     return {
-        name: {"peak_normal_force_N": float(peaks[i]), "peak_force_error_N": float(errors[i])}
+        name: {
+            "peak_normal_force_N": float(peaks[i]),
+            "peak_force_error_N": None if math.isnan(errors[i]) else float(errors[i]),
+        }
         for i, name in enumerate(names)
     }
+
+
+def peak_errors(rec: dict) -> tuple[list[float], bool]:
+    """(the pairs' estimated peak force errors [N], whether a pair's was not estimated) of an accuracy record."""
+    found = [c["peak_force_error_N"] for c in rec.get("contacts", {}).values()]
+    return [e for e in found if e is not None], None in found
