@@ -115,7 +115,7 @@ def build(doc):
         GravityZ=-9810.0,
     )  # fmt: skip
     # the accuracy estimate stays on (a companion at half the step: docs/solver.md, "Contact runs"); it finds the
-    # axles' loads at the pin's impacts off by about 12 N of their 256 N peak, above the 1 % load tolerance: warned
+    # axles' loads at the pin's impacts off by about 12 N of their 31 N peak, above the 1 % load tolerance: warned
     parts = driver(doc), wheel(doc)
     doc.recompute()
     crank, disc = (make_body(doc, p, material="Steel", label=p.Label + "_body") for p in parts)

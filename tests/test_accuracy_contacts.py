@@ -126,9 +126,9 @@ def test_a_peak_force_error_above_the_load_tolerance_warns_naming_the_contact():
 def test_geneva_estimate_against_a_reference_run():
     """One index of the Geneva drive (rk4, 2e-5 s): the wheel's angle, the hub's force and the
     motor's torque estimated within [1/3, 3] of their errors against a run at an eighth of the
-    step (the closed form beta(phi) holds only within the pin's play, 100 x these errors). The
+    step (the closed form beta(phi) holds only within the pin's play, 40 x these errors and more). The
     pin's rebounds at the slot walls end after a number of touches that depends on the step: the
-    estimate stands (measured 0.6-0.7 x), the onset times are not compared, and it says so."""
+    estimate stands (measured 0.66-0.71 x), the onset times are not compared, and it says so."""
     res = simulate(geneva_model(0.4), accuracy=True)  # the pin is in the slot from 0.125 to 0.375 s
     ref = simulate(geneva_model(0.4, step=STEP / 8))
     rec = res.accuracy

@@ -350,15 +350,15 @@ def load_scale(rec: dict, length_scale: float) -> float:
         peaks += [j["peak_force_N"], j["peak_torque_Nm"] / length_scale]
     for d in rec["drivers"].values():
         peaks.append(d["peak_effort"] / (length_scale if d["unit"] == "N m" else 1.0))
-    peaks += [c["peak_normal_force_N"] for c in rec.get("contacts", {}).values()]
     return max(peaks)
 
 
 def gate(rec: dict, errors: dict, res, hint: str, length_scale: float) -> list[RunWarning]:
     """``accuracy`` warnings for each estimate of ``rec`` above its tolerance: positions (naming
     the body), angles, each joint's force and torque and each driver's effort (tolerance: the
-    load fraction times :func:`load_scale`, times the length scale for a torque). None when
-    every estimate is within its tolerance."""
+    load fraction times :func:`load_scale`, times the length scale for a torque), each contact
+    pair's peak normal force (the load fraction times the larger of that and the largest contact
+    peak). None when every estimate is within its tolerance."""
     tol = rec["tolerances"]
     found = []
     for key, unit, tol_key in (("position", "m", "position_m"), ("angle", "rad", "angle_rad")):
@@ -377,10 +377,12 @@ def gate(rec: dict, errors: dict, res, hint: str, length_scale: float) -> list[R
             found.append(
                 _warning(f"driver '{name}' effort", d["effort_error"], limits[d["unit"]], d["unit"], hint, (name,))
             )
-    for name, c in rec.get("contacts", {}).items():
-        if c["peak_force_error_N"] is not None and c["peak_force_error_N"] > force_tol:
+    pairs = rec.get("contacts", {})
+    contact_tol = max([force_tol] + [tol["load_fraction"] * c["peak_normal_force_N"] for c in pairs.values()])
+    for name, c in pairs.items():
+        if c["peak_force_error_N"] is not None and c["peak_force_error_N"] > contact_tol:
             found.append(
-                _warning(f"contact '{name}' peak normal force", c["peak_force_error_N"], force_tol, "N", hint, ())
+                _warning(f"contact '{name}' peak normal force", c["peak_force_error_N"], contact_tol, "N", hint, ())
             )
     return found
 
