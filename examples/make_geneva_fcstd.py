@@ -114,7 +114,8 @@ def build(doc):
         doc, EndTimeMilliseconds=3000, OutputStepMicroseconds=2000, StepMicroseconds=20, Integrator="rk4",
         GravityZ=-9810.0,
     )  # fmt: skip
-    sim.EstimateAccuracy = False
+    # the accuracy estimate stays on (a companion at half the step: docs/solver.md, "Contact runs"); it finds the
+    # axles' loads at the pin's impacts off by about 12 N of their 31 N peak, above the 1 % load tolerance: warned
     parts = driver(doc), wheel(doc)
     doc.recompute()
     crank, disc = (make_body(doc, p, material="Steel", label=p.Label + "_body") for p in parts)

@@ -85,7 +85,7 @@ def build(
     blocks += coupling_blocks(derived.coupling_peaks(data))
     blocks += stop_blocks(data)
     blocks += friction_blocks(data)
-    blocks += contact_blocks(contacts.contact_peaks(data))
+    blocks += contact_blocks(contacts.contact_peaks(data), data.summary.get("accuracy"))
     blocks += plot_blocks(data, peaks, points, view)
     blocks += list(sections)
     blocks += file_blocks(files)

@@ -87,14 +87,30 @@ def friction_blocks(data: ReportData) -> list[Block]:
     return [Heading("Joint friction", 2), Table(head, rows, cap, numeric=[2, 3, 4, 5, 6])]
 
 
-def contact_blocks(peaks: list[dict]) -> list[Block]:
-    """'Contact forces': each contact pair's peak forces, penetration and slip (none: no block)."""
+def peak_with_error(peak: dict, rec: dict | None) -> str:
+    """A pair's peak normal force with its estimated error ('9510 ± 19') when the accuracy record
+    ``rec`` estimated that same peak (the fixed-step integrators' peak of the steps; the adaptive
+    ones' record holds the sampled peak instead: docs/solver.md, "Contact runs")."""
+    found = (rec or {}).get("contacts", {}).get(peak["pair"])
+    if (
+        not found
+        or found["peak_force_error_N"] is None
+        or abs(found["peak_normal_force_N"] - peak["normal"]) > 1e-9 * abs(peak["normal"])
+    ):
+        return g(peak["normal"])
+    return f"{g(peak['normal'])} \u00b1 {g(found['peak_force_error_N'], 2)}"
+
+
+def contact_blocks(peaks: list[dict], rec: dict | None = None) -> list[Block]:
+    """'Contact forces': each contact pair's peak forces, penetration and slip (none: no block);
+    the peak normal force with its estimated error from the accuracy record ``rec`` if any."""
     if not peaks:
         return []
     rows = [
-        [p["pair"], p["bodies"], g(p["normal"]), g(p["t"]), g(p["friction"]), g(p["penetration"]), g(p["slip"])]
+        [p["pair"], p["bodies"], peak_with_error(p, rec), g(p["t"]), g(p["friction"]), g(p["penetration"]),
+         g(p["slip"])]
         for p in peaks
-    ]
+    ]  # fmt: skip
     head = ["pair", "bodies", "peak normal force [N]", "t [s]", "peak friction [N]", "penetration [m]", "slip [m/s]"]
     cap = (
         "Contact pairs (docs/contact.md): the largest normal force of the steps (impacts between the output samples "
@@ -102,4 +118,6 @@ def contact_blocks(peaks: list[dict]) -> list[Block]:
         "bound), the largest friction force, the deepest penetration and the largest slip speed at the output "
         "samples (contacts.csv)."
     )
+    if any("\u00b1" in row[2] for row in rows):
+        cap += " \u00b1: the estimated error of the peak (accuracy estimate)."
     return [Heading("Contact forces", 2), Table(head, rows, cap, numeric=[2, 3, 4, 5, 6])]

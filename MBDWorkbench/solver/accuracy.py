@@ -11,15 +11,19 @@ compared with the run at the output times:
   err(h) ~ |y_h - y_rh| / (r^p - 1) (``richardson_2h``), checked by a second one at 4h
   (:func:`outside_asymptotic_range`); when the check fails, a companion fails, or an output
   interval holds a single step, a companion at half steps gives
-  err(h) ~ |y_h - y_h/r| r^p / (r^p - 1) (``richardson_half``);
+  err(h) ~ |y_h - y_h/r| r^p / (r^p - 1) (``richardson_half``); with contact pairs a companion at h/2
+  from the start, err(h) ~ |y_h - y_h/r| / sqrt(1 - 1/r^2) (``contact_half``, :mod:`.contact_accuracy`:
+  impacts are not in the asymptotic range at 2h);
 - adaptive ones (bdf, radau, lsoda, galpha): the companion runs with rtol and atol divided by
   TIGHTEN (:data:`TIGHTER` for lsoda and galpha) and est = |y - y_tight| (``tight_companion``;
   scaled by :data:`REDUCTION` for galpha).
 
 The estimate (:func:`compare`) is the largest difference over the output times of: each moving
 body's CoG [m], its orientation (rotation angle between the two [rad]), each joint's reaction
-force [N] and torque [N m] and each driver's effort; :func:`gate` turns the estimates above the
-run's tolerances into ``accuracy`` warnings. Pure numerics: no FreeCAD.
+force [N] and torque [N m] and each driver's effort; with the difference of each contact pair's
+peak normal force [N] and of the contact onsets' times [s] (when both runs touched alike);
+:func:`gate` turns the estimates above the run's tolerances into ``accuracy`` warnings. Pure
+numerics: no FreeCAD.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from . import contact_accuracy as contacts
 from .errors import ModelError, SimulationError
 from .model.catalog import DRIVERS
 from .numerics import cold_start
@@ -152,6 +157,22 @@ def plan(settings) -> Plan:
     )
 
 
+def plan_for(model) -> Plan:
+    """:func:`plan` for ``model``'s settings; a fixed-step run of a model with contact pairs is
+    compared with a companion at h/2 (:mod:`.contact_accuracy`: impacts)."""
+    settings = model.settings.resolved()
+    if not getattr(model, "contacts", None) or settings.integrator not in ORDERS:
+        return plan(model.settings)
+    hint = "halve --step (with contact pairs the error falls at least 2 times per halving)"
+    p = half_plan(settings, float(settings.step), 1, hint)
+    return replace(
+        p,
+        method="contact_half",
+        factor=contacts.half_step_factor(p.cost),
+        description=contacts.describe_plan(p.overrides["step"]),
+    )
+
+
 def half_plan(settings, h: float, order: int, hint: str) -> Plan:
     """Richardson from the finer side: a companion at h/2 (twice the run's cost), err(h) ~
     |y_h - y_h/r| r^p / (r^p - 1); in the asymptotic range or not, it stays within a factor 2 of
@@ -236,7 +257,10 @@ def samples_of(res) -> dict[str, np.ndarray]:
     effort = np.zeros((k, nd))
     for d, name in enumerate(res.driver_names):
         effort[:, d] = res.driver_effort(name)
-    return dict(t=np.array(res.t), position=position, rotation=rotation, force=force, torque=torque, effort=effort)
+    return dict(
+        t=np.array(res.t), position=position, rotation=rotation, force=force, torque=torque, effort=effort,
+        **contacts.contact_samples(res),
+    )  # fmt: skip
 
 
 def rotation_angle(A: np.ndarray, B: np.ndarray) -> np.ndarray:
@@ -273,11 +297,14 @@ def compare(main: dict, companion: dict, factor: float) -> dict:
         peak_force=np.linalg.norm(main["force"], axis=-1).max(axis=0, initial=0.0),
         peak_torque=np.linalg.norm(main["torque"], axis=-1).max(axis=0, initial=0.0),
         peak_effort=np.abs(main["effort"]).max(axis=0, initial=0.0),
+        contact_peak=contacts.peak_force_errors(main, companion, factor),
+        onset_time=contacts.onset_time_error(main, companion, factor),
     )
 
 
-def record(res, errors: dict, plan_: Plan, companion: dict, length_scale: float) -> dict:
-    """The ``accuracy`` record of summary.json (docs/results-format.md) of the Results ``res``."""
+def record(res, errors: dict, plan_: Plan, companion: dict, length_scale: float, main: dict | None = None) -> dict:
+    """The ``accuracy`` record of summary.json (docs/results-format.md) of the Results ``res``
+    (``main``: its :func:`samples_of`, for the contact pairs' peaks)."""
     s = res.settings
     units = {d.name: DRIVERS[d.type].effort_unit for d in res.model.drivers}
     return {
@@ -302,6 +329,8 @@ def record(res, errors: dict, plan_: Plan, companion: dict, length_scale: float)
             }
             for d, name in enumerate(res.driver_names)
         },
+        "contacts": contacts.contacts_record(list(res.contact_names), main or {}, errors["contact_peak"]),
+        "onset_time_error_s": None if errors["onset_time"] is None else float(errors["onset_time"]),
         "companion": companion,
         "tolerances": {
             "position_m": float(s.accuracy_position_tol * length_scale),
@@ -327,8 +356,9 @@ def load_scale(rec: dict, length_scale: float) -> float:
 def gate(rec: dict, errors: dict, res, hint: str, length_scale: float) -> list[RunWarning]:
     """``accuracy`` warnings for each estimate of ``rec`` above its tolerance: positions (naming
     the body), angles, each joint's force and torque and each driver's effort (tolerance: the
-    load fraction times :func:`load_scale`, times the length scale for a torque). None when
-    every estimate is within its tolerance."""
+    load fraction times :func:`load_scale`, times the length scale for a torque), each contact
+    pair's peak normal force (the load fraction times the larger of that and the largest contact
+    peak). None when every estimate is within its tolerance."""
     tol = rec["tolerances"]
     found = []
     for key, unit, tol_key in (("position", "m", "position_m"), ("angle", "rad", "angle_rad")):
@@ -346,6 +376,13 @@ def gate(rec: dict, errors: dict, res, hint: str, length_scale: float) -> list[R
         if d["effort_error"] > limits[d["unit"]]:
             found.append(
                 _warning(f"driver '{name}' effort", d["effort_error"], limits[d["unit"]], d["unit"], hint, (name,))
+            )
+    pairs = rec.get("contacts", {})
+    contact_tol = max([force_tol] + [tol["load_fraction"] * c["peak_normal_force_N"] for c in pairs.values()])
+    for name, c in pairs.items():
+        if c["peak_force_error_N"] is not None and c["peak_force_error_N"] > contact_tol:
+            found.append(
+                _warning(f"contact '{name}' peak normal force", c["peak_force_error_N"], contact_tol, "N", hint, ())
             )
     return found
 
@@ -448,7 +485,7 @@ class Companion:
     process would cost more (:data:`IN_PROCESS_S`)."""
 
     def __init__(self, model, in_process: bool = False, solve=None) -> None:
-        self.plan = plan(model.settings)
+        self.plan = plan_for(model)
         self.integrator = model.settings.integrator
         self.base = dict(vars(model.settings), accuracy=False)
         self.job: subprocess.Popen | Forked | None = None
@@ -572,12 +609,19 @@ def estimate(res, companion: Companion, length_scale: float, run_here, cancel=No
         res.accuracy = None
         what = f"the companion run ({info['integrator']}, {plan_.description}) ended {info['status']}"
         return [not_made(f"{what}: {info['message']}" if info["message"] else what)]
+    kind, why = contacts.sequence_difference(main, samples, list(res.contact_names))
+    if kind == "grazing":
+        res.accuracy = None
+        return [not_made(why)]
     try:
         errors = compare(main, samples, plan_.factor)
     except ValueError as e:
         res.accuracy = None
         return [not_made(str(e))]
-    rec = record(res, errors, plan_, info, length_scale)
+    if kind:
+        errors["onset_time"] = None
+        plan_ = replace(plan_, description=f"{plan_.description}; onset times not compared: {why}")
+    rec = record(res, errors, plan_, info, length_scale, main)
     res.accuracy = rec
     return gate(rec, errors, res, plan_.hint, length_scale)
 
@@ -625,6 +669,12 @@ def describe(rec: dict | None, why_none: str = "") -> str:
         return why_none or "not estimated"
     force, torque = largest_load_errors(rec)
     loads = f"joint loads +-{force:.3g} N" + (f", +-{torque:.3g} N m" if torque > 0.0 else "")
+    peaks, unresolved = contacts.peak_errors(rec)
+    if peaks or unresolved:
+        loads += f", contact peak forces +-{max(peaks, default=0.0):.3g} N"
+        loads += " (impacts between output samples: not estimated)" if unresolved else ""
+        if rec["onset_time_error_s"] is not None:
+            loads += f", contact onset times +-{rec['onset_time_error_s']:.3g} s"
     how = f", estimated by {rec['description']}"
     return (
         f"positions +-{rec['position_error_m'] * 1e3:.3g} mm, angles +-{rec['angle_error_rad']:.3g} rad, {loads}{how}"
