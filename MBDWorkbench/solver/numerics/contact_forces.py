@@ -304,6 +304,16 @@ def friction_coefficient(s: Scalar, mu_s: float, mu_k: float, v_s: float) -> Sca
 
 
 @njit(cache=True)
+def _power(d: Scalar, n: float) -> Scalar:
+    """d^n, without the pow call for the linear law's n = 1 and its potential's n = 2 (exact)."""
+    if n == 1.0:
+        return d
+    if n == 2.0:
+        return d * d
+    return d**n
+
+
+@njit(cache=True)
 def impact_speed(vecs: np.ndarray, k: int, rate: float) -> float:
     """v- of the current contact of element k: the penetration rate [m/s] at its first
     evaluation in contact (floored at vecs[k, 3, 1]), kept in vecs[k, 3, 0] until it separates."""
@@ -375,7 +385,7 @@ def contact_loads(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k
     v_rel = sub(v_i, v_j)
     vn = dot(nrm, v_rel)
     rate = -vn
-    elastic = K * d**n
+    elastic = K * _power(d, n)
     Fn = elastic * (1.0 + chi * rate / impact_speed(vecs, k, rate.real))
     if Fn.real < 0.0:
         Fn = zero
@@ -413,4 +423,4 @@ def contact(
                 Q[6 * b + c] += sign * F[c]
                 Q[6 * b + 3 + c] += sign * T[c]
     n = p[1]
-    return p[0] * d ** (n + 1.0) / (n + 1.0), (elastic - Fn) * rate + dot(Ft, slip)
+    return p[0] * _power(d, n + 1.0) / (n + 1.0), (elastic - Fn) * rate + dot(Ft, slip)
