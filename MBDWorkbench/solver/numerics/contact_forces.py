@@ -45,11 +45,14 @@ import numpy as np
 
 from .jit import njit
 from .joints import Side, body_side, point_kinematics
+from .mesh_distance import signed_distance
 from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, div, dot, scale, sub
 
 # pair kinds (the element's flag); BOUND: a mesh pair's bounding sphere
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
 POINT_BOX, POINT_SIDE, TORUS_PLANE, FACE, SPHERE_TORUS = 5, 6, 7, 8, 9
+MESH_MESH = 12  # a vertex of one mesh against the other mesh (numerics/mesh_distance.py)
+MESH_DATA_GAP = 1e3  # [m] the gap of an element that holds a mesh's data (no contact point)
 TORUS_ARCS = 8  # a torus pair's contact points: the deepest point of each of 8 equal arcs of its circle
 
 
@@ -71,6 +74,8 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         return _disc_face(A, side_i, side_j, vecs, k, c, r_i, r_j)
     if kind == TORUS_PLANE or kind == SPHERE_TORUS:
         return _torus_arc(A, side_i, side_j, vecs, k, kind, c, r_i, r_j)
+    if kind == MESH_MESH and r_i <= 0.0:  # (a BOUND's radius > 0: its two spheres, below)
+        return _mesh_point(A, side_i, side_j, vecs, k, c, r_i)
     q = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
     if kind == POINT_BOX or kind == POINT_SIDE:
         if kind == POINT_BOX:
@@ -95,6 +100,27 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         d = r_i + r_j - length
     x = sub(c, scale(r_i - 0.5 * d, nrm))
     return d, nrm, x
+
+
+@njit(cache=True)
+def _mesh_point(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, c: Vec3, r_i: float):
+    """contact_geometry of a MESH_MESH element (docs/contact.md, "Mesh against mesh"): a vertex
+    of one mesh (vecs[k, 0] on side i, or vecs[k, 1] on side j if vecs[k, 2, 1] = 1) against the
+    signed distance to the other mesh, whose sphere tree starts vecs[k, 2, 0] elements on; a point
+    farther than vecs[k, 2, 2] [m] from it is apart by that much. r_i < 0: an element of a mesh's
+    data, always apart."""
+    zero = 0.0 * c[0]
+    if r_i < 0.0:
+        return zero - MESH_DATA_GAP, (zero, zero, 1.0 + zero), c
+    root, reverse, cutoff = k + int(vecs[k, 2, 0]), vecs[k, 2, 1] == 1.0, vecs[k, 2, 2]
+    if reverse:
+        point = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
+        s, n_local = signed_distance(vecs, root, _body_point(A, side_i, point), cutoff)[:2]
+        outward = body_mv(A, side_i[0], n_local)  # the other mesh's outward normal at its nearest feature
+        return -s, scale(-1.0, outward), add(point, scale(-0.5 * s, outward))
+    s, n_local = signed_distance(vecs, root, _body_point(A, side_j, c), cutoff)[:2]
+    outward = body_mv(A, side_j[0], n_local)
+    return -s, outward, add(c, scale(-0.5 * s, outward))
 
 
 @njit(cache=True)
