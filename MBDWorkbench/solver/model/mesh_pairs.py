@@ -33,6 +33,7 @@ from .shape_points import BOUND, MESH_MESH, VECTORS, ContactPoint
 VENV = ".venv-contact"
 INSTALL = "bash tools/contact_venv.sh"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))))
+CREASE = math.radians(60.0)  # faces meeting at a larger angle are not smoothed across (a box's edges)
 CUTOFF_FRACTION = 0.1  # a vertex farther than this fraction of the thinner mesh from the other: apart
 
 
@@ -42,9 +43,11 @@ def site_packages(root: str = ROOT) -> list[str]:
     return sorted(glob.glob(os.path.join(root, VENV, "lib*", version, "site-packages")))
 
 
-def collision_library(pair: str, root: str = ROOT):
-    """The module ``fcl`` (python-fcl), imported from the system or from .venv-contact's
-    site-packages (put on sys.path); ModelError naming the pair and the install command if absent."""
+def collision_library(pair: str, root: str | None = None):
+    """The module ``fcl`` (python-fcl), imported from the system or from the site-packages of
+    .venv-contact under ``root`` (default: this checkout, :data:`ROOT`), put on sys.path; ModelError
+    naming the pair and the install command if absent."""
+    root = root or ROOT
     for attempt in range(2):
         try:
             import fcl
@@ -80,6 +83,23 @@ def pseudonormals(V: np.ndarray, T: np.ndarray) -> tuple[np.ndarray, dict, np.nd
     return faces, edges, vertex / np.linalg.norm(vertex, axis=1)[:, None]
 
 
+def corner_normals(V: np.ndarray, T: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """(m, 3, 3): at each corner of each triangle, the unit normal of its vertex over the faces there
+    whose normals lie within :data:`CREASE` of the triangle's own (angle weighted)."""
+    e = [V[np.roll(T, -1, axis=1)] - V[T], V[np.roll(T, 1, axis=1)] - V[T]]  # (m, 3, 3): corner edges
+    angle = np.arctan2(np.linalg.norm(np.cross(e[0], e[1]), axis=2), np.einsum("ijk,ijk->ij", e[0], e[1]))
+    at: dict = {}
+    for t, tri in enumerate(T):
+        for m in range(3):
+            at.setdefault(int(tri[m]), []).append((t, m))
+    out = np.zeros((len(T), 3, 3))
+    for t, tri in enumerate(T):
+        for m in range(3):
+            n = sum(angle[f, k] * faces[f] for f, k in at[int(tri[m])] if faces[f] @ faces[t] >= math.cos(CREASE))
+            out[t, m] = n / np.linalg.norm(n)
+    return out
+
+
 def _tree(centroids: np.ndarray, index: np.ndarray, nodes: list) -> int:
     """Append the nodes of a median-split tree over triangles ``index`` (depth first); returns the
     node's position. A node: [first child, second child, triangle] (-1: none)."""
@@ -112,22 +132,24 @@ def _leaves(nodes: list, n: int) -> list[int]:
 
 def mesh_data(V: np.ndarray, T: np.ndarray) -> list[dict]:
     """The elements {slot: (what, vector)} of a mesh (vertices V [m], global) for
-    numerics/mesh_distance.py: its sphere-tree nodes (the root first), then two per triangle."""
+    numerics/mesh_distance.py: its sphere-tree nodes (the root first), then three per triangle."""
     faces, edges, vertex = pseudonormals(V, T)
     nodes: list = []
     _tree(V[T].mean(axis=1), np.arange(len(T)), nodes)
     spheres: dict = {}
     _sphere(V, T, nodes, 0, spheres)
     out = []
-    tri_at = len(nodes)  # the elements of triangle t: tri_at + 2 t, tri_at + 2 t + 1
+    tri_at = len(nodes)  # the elements of triangle t: tri_at + 3 t .. tri_at + 3 t + 2
+    corners = corner_normals(V, T, faces)
     for n, (first, second, t) in enumerate(nodes):
         centre, radius = spheres[n]
         links = (radius, first - n, second - n) if t < 0 else (radius, 0.0, 0.0)
-        out.append({0: ("p", centre), 1: ("r", links), 2: ("r", (tri_at + 2 * t - n if t >= 0 else 0, 0.0, 0.0))})
+        out.append({0: ("p", centre), 1: ("r", links), 2: ("r", (tri_at + 3 * t - n if t >= 0 else 0, 0.0, 0.0))})
     for t, (a, b, c) in enumerate(T):
         e = [edges[(min(u, w), max(u, w))] for u, w in ((a, b), (b, c), (c, a))]
         out.append({0: ("p", V[a]), 1: ("p", V[b]), 2: ("p", V[c]), 4: ("v", faces[t]), 5: ("v", e[0]), 6: ("v", e[1])})
         out.append({0: ("v", e[2]), 1: ("v", vertex[a]), 2: ("v", vertex[b]), 4: ("v", vertex[c])})
+        out.append({0: ("v", corners[t, 0]), 1: ("v", corners[t, 1]), 2: ("v", corners[t, 2])})
     return [{s: (what, np.asarray(v, float)) for s, (what, v) in d.items()} for d in out]
 
 

@@ -4,10 +4,12 @@ compiled query of the MESH_MESH contact points (numerics/contact_forces.py).
 A mesh is stored in contact elements after its pair's points (model/mesh_pairs.py packs them), in
 its side's kernel coordinates [m]: a sphere tree (each NODE element: vecs[0] the centre, vecs[1] =
 (radius, offset of its first child, offset of its second child), vecs[2, 0] the offset of its
-triangle (a leaf) or 0; offsets relative to the element) and two TRIANGLE elements per triangle:
-the first vecs[0..2] its vertices a, b, c, vecs[4] its outward unit normal, vecs[5], vecs[6] the
+triangle (a leaf) or 0; offsets relative to the element) and three elements per triangle: the
+first vecs[0..2] its vertices a, b, c, vecs[4] its outward unit normal, vecs[5], vecs[6] the
 pseudonormals of its edges ab, bc; the second vecs[0] that of edge ca, vecs[1], vecs[2], vecs[4]
-those of its vertices a, b, c (angle weighted). Slot 3 is left to the contact element's state.
+those of its vertices a, b, c (angle weighted); the third vecs[0..2] its corners' unit normals
+(its vertices' normals over the faces within the crease angle of its own: model/mesh_pairs.py).
+Slot 3 is left to the contact element's state.
 
 The nearest triangle is found on the real parts (a depth-first search that skips a node whose
 sphere lies farther than the best distance so far, or than the ``cutoff``); the distance to it is
@@ -105,16 +107,17 @@ def nearest_triangle(vecs: np.ndarray, root: int, x: Vec3, cutoff: float) -> tup
 
 @njit(cache=True)
 def smooth_normal(vecs: np.ndarray, t: int, q: Vec3) -> Vec3:
-    """The unit normal at the point q [m] of triangle element t: its vertices' normals weighted by
-    q's barycentric coordinates (Phong), continuous across the mesh's edges (a tessellated sphere:
-    about its radial direction, where the facets' normals err by their angle)."""
+    """The unit normal at the point q [m] of triangle element t: its corners' normals weighted by
+    q's barycentric coordinates (Phong), continuous across the mesh's smooth edges (a tessellated
+    sphere: about its radial direction, where the facets' normals err by their angle); a flat face
+    that meets its neighbours at a crease (a box's): its own normal."""
     a = _slot(vecs, t, 0)
     v0, v1, v2 = sub(_slot(vecs, t, 1), a), sub(_slot(vecs, t, 2), a), sub(q, a)
     d00, d01, d11, d20, d21 = dot(v0, v0), dot(v0, v1), dot(v1, v1), dot(v2, v0), dot(v2, v1)
     den = d00 * d11 - d01 * d01
     wb, wc = (d11 * d20 - d01 * d21) / den, (d00 * d21 - d01 * d20) / den
-    n = add(scale(wb, _slot(vecs, t + 1, 2)), scale(wc, _slot(vecs, t + 1, 4)))
-    n = add(scale(1.0 - wb - wc, _slot(vecs, t + 1, 1)), n)
+    n = add(scale(wb, _slot(vecs, t + 2, 1)), scale(wc, _slot(vecs, t + 2, 2)))
+    n = add(scale(1.0 - wb - wc, _slot(vecs, t + 2, 0)), n)
     return scale(1.0 / np.sqrt(dot(n, n)), n)
 
 
