@@ -23,7 +23,7 @@ TABLE = box_mesh([1.0, 0.8, 0.25], [0, 0, -0.125])  # its top face at z = 0
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def torus_mesh(R: float, r: float, n: int = 24, m: int = 12) -> tuple[np.ndarray, np.ndarray]:
+def torus_mesh(R: float, r: float, n: int = 16, m: int = 8) -> tuple[np.ndarray, np.ndarray]:
     """A closed, outward tessellated torus about the z axis (a mesh with concave parts)."""
     u, v = np.meshgrid(2 * np.pi * np.arange(n) / n, 2 * np.pi * np.arange(m) / m, indexing="ij")
     V = np.stack([(R + r * np.cos(v)) * np.cos(u), (R + r * np.cos(v)) * np.sin(u), r * np.sin(v)], -1).reshape(-1, 3)

@@ -34,7 +34,7 @@ VENV = ".venv-contact"
 INSTALL = "bash tools/contact_venv.sh"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))))
 CREASE = math.radians(60.0)  # faces meeting at a larger angle are not smoothed across (a box's edges)
-CUTOFF_FRACTION = 0.1  # a vertex farther than this fraction of the thinner mesh from the other: apart
+CUTOFF_FRACTION = 0.05  # a vertex farther than this fraction of the thinner mesh from the other: apart
 
 
 def site_packages(root: str = ROOT) -> list[str]:
@@ -173,7 +173,7 @@ def mesh_pair_points(pair: str, mesh_i: tuple, mesh_j: tuple) -> list[ContactPoi
     cutoff = CUTOFF_FRACTION * min(float(np.ptp(V_i, axis=0).min()), float(np.ptp(V_j, axis=0).min()))
     n_points = len(V_i) + len(V_j)
     root_j, root_i = n_points + 2, n_points + 2 + len(data_j)  # positions: BOUND, points, BOUND of the data
-    depth_i, depth_j = initial_depths(fcl, (V_i, T_i, data_i), (V_j, T_j, data_j), cutoff)
+    depth_i, depth_j = initial_depths(fcl, (V_i, T_i, data_i), (V_j, T_j, data_j))
     zero = np.zeros(3)
 
     def vertex(e: int, x: np.ndarray, reverse: bool, depth: float) -> ContactPoint:
@@ -199,15 +199,16 @@ def _bounds(V: np.ndarray) -> tuple[np.ndarray, float]:
     return centre, float(np.linalg.norm(V - centre, axis=1).max()) * (1.0 + 1e-9) + 1e-12
 
 
-def initial_depths(fcl, mesh_i: tuple, mesh_j: tuple, cutoff: float) -> tuple[np.ndarray, np.ndarray]:
+def initial_depths(fcl, mesh_i: tuple, mesh_j: tuple) -> tuple[np.ndarray, np.ndarray]:
     """The initial penetration [m] of every vertex of mesh i into mesh j and of mesh j into mesh i
     (V, T, data: global [m]): all minus the meshes' gap (python-fcl's BVH distance) where they are
-    apart, else each vertex's depth below the other mesh (numerics/mesh_distance.py)."""
+    apart, else each vertex's depth below the other mesh (numerics/mesh_distance.py, without the
+    run's cutoff: however deep)."""
     gap = fcl_distance(fcl, mesh_i[:2], mesh_j[:2])
     if gap > 0.0:
         return np.full(len(mesh_i[0]), -gap), np.full(len(mesh_j[0]), -gap)
-    into_j = -signed_distances(data_array(mesh_j[2]), 0, np.ascontiguousarray(mesh_i[0]), cutoff)
-    into_i = -signed_distances(data_array(mesh_i[2]), 0, np.ascontiguousarray(mesh_j[0]), cutoff)
+    into_j = -signed_distances(data_array(mesh_j[2]), 0, np.ascontiguousarray(mesh_i[0]), math.inf)
+    into_i = -signed_distances(data_array(mesh_i[2]), 0, np.ascontiguousarray(mesh_j[0]), math.inf)
     return into_j, into_i
 
 

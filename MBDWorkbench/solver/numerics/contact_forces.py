@@ -24,8 +24,10 @@ slice's axis on side i (zero: a sphere), vecs[k, 2] the face's outward normal, v
 centre and vecs[k, 5], vecs[k, 6] its two half edges [m] on side j, p[7] the depth limit [m]: the
 point counts only while its deepest point projects into the rectangle and is at most that deep
 (the far side of a thin wall does not push); elsewhere its gap is |d| (a sign change where it
-meets the face's edge). Each kind uses its own slots of the element's 7 local vectors (slot 3:
-the impact speed's state, all kinds).
+meets the face's edge). MESH_MESH: a vertex of either mesh against the other's signed distance
+(:func:`_mesh_point`, numerics/mesh_distance.py; the meshes' data in elements of radius p[6] = -1
+after the pair's points, model/mesh_pairs.py). Each kind uses its own slots of the element's 7
+local vectors (slot 3: the impact speed's state, all kinds).
 
 A pair of many points (a mesh) starts with a BOUND element: a sphere about all its points on side
 i (vecs[k, 0], radius p[6]) against the pair's plane or sphere (vecs[k, 1], vecs[k, 2], p[7]), the
