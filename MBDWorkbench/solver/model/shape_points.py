@@ -16,14 +16,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..numerics.contact_forces import TORUS_ARCS  # a torus pair's arcs, one contact point each
+from ..numerics.contact_forces import MESH_MESH, TORUS_ARCS  # (read by kernels: defined once, there)
 from ..numerics.contact_geometry import sphere_box, sphere_torus
 from .face_shapes import face_penetration
 
 # the kinds of numerics.contact_forces (BOUND: a pair's bounding sphere; tests check they agree)
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
 POINT_BOX, POINT_SIDE, TORUS_PLANE, FACE, SPHERE_TORUS = 5, 6, 7, 8, 9
-MESH_MESH = 12
 TORUS_KINDS = (TORUS_PLANE, SPHERE_TORUS)
 VECTORS = 7  # local vectors of a force element (system.ForceElement.VECS)
 
