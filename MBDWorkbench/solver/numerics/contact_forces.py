@@ -109,18 +109,20 @@ def _mesh_point(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: 
     """contact_geometry of a MESH_MESH element (docs/contact.md, "Mesh against mesh"): a vertex
     of one mesh (vecs[k, 0] on side i, or vecs[k, 1] on side j if vecs[k, 2, 1] = 1) against the
     signed distance to the other mesh, whose sphere tree starts vecs[k, 2, 0] elements on; a point
-    farther than vecs[k, 2, 2] [m] from it is apart by that much. r_i < 0: an element of a mesh's
-    data, always apart."""
+    farther than vecs[k, 2, 2] [m] from it is apart by that much; vecs[k, 4, 0]: its last nearest
+    triangle (the next search's start). r_i < 0: an element of a mesh's data, always apart."""
     zero = 0.0 * c[0]
     if r_i < 0.0:
         return zero - MESH_DATA_GAP, (zero, zero, 1.0 + zero), c
-    root, reverse, cutoff = k + int(vecs[k, 2, 0]), vecs[k, 2, 1] == 1.0, vecs[k, 2, 2]
+    root, reverse, cutoff, hint = k + int(vecs[k, 2, 0]), vecs[k, 2, 1] == 1.0, vecs[k, 2, 2], int(vecs[k, 4, 0])
     if reverse:
         point = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
-        s, n_local = signed_distance(vecs, root, _body_point(A, side_i, point), cutoff)[:2]
+        s, n_local, nearest = signed_distance(vecs, root, _body_point(A, side_i, point), cutoff, hint)
+        vecs[k, 4, 0] = nearest
         outward = body_mv(A, side_i[0], n_local)  # the other mesh's outward normal at its nearest feature
         return -s, scale(-1.0, outward), add(point, scale(-0.5 * s, outward))
-    s, n_local = signed_distance(vecs, root, _body_point(A, side_j, c), cutoff)[:2]
+    s, n_local, nearest = signed_distance(vecs, root, _body_point(A, side_j, c), cutoff, hint)
+    vecs[k, 4, 0] = nearest
     outward = body_mv(A, side_j[0], n_local)
     return -s, outward, add(c, scale(-0.5 * s, outward))
 

@@ -73,10 +73,16 @@ def triangle_region(x: Vec3, a: Vec3, b: Vec3, c: Vec3) -> tuple:
 
 
 @njit(cache=True)
-def nearest_triangle(vecs: np.ndarray, root: int, x: Vec3, cutoff: float) -> tuple:
+def nearest_triangle(vecs: np.ndarray, root: int, x: Vec3, cutoff: float, hint: int) -> tuple:
     """(element of the triangle nearest the real point x [m, the mesh's coordinates], its region,
-    squared distance [m^2]); (-1, 0, cutoff^2) if none lies within ``cutoff`` [m]."""
+    squared distance [m^2]); (-1, 0, cutoff^2) if none lies within ``cutoff`` [m]. ``hint`` > 0: a
+    triangle (root + hint) to start from (the point's last nearest: the search then skips more)."""
     best, best_t, best_region = cutoff * cutoff, -1, 0
+    if hint > 0:
+        t = root + hint
+        d2, region = triangle_region(x, _slot(vecs, t, 0), _slot(vecs, t, 1), _slot(vecs, t, 2))
+        if d2 < best:
+            best, best_t, best_region = d2, t, region
     g = sub(x, _slot(vecs, root, 0))
     reach = np.sqrt(dot(g, g)) - vecs[root, 1, 0]
     if reach > 0.0 and reach * reach >= best:  # (the common case, made cheap: no stack)
@@ -147,16 +153,17 @@ def region_distance(vecs: np.ndarray, t: int, region: int, x: Vec3) -> tuple:
 
 
 @njit(cache=True)
-def signed_distance(vecs: np.ndarray, root: int, x: Vec3, cutoff: float) -> tuple:
-    """(signed distance [m], outward unit normal, found) of the point x [m, the mesh's coordinates;
-    real or complex] to the mesh whose sphere tree starts at element ``root``; not found (farther
-    than ``cutoff`` [m] from its surface): (cutoff, +z, False)."""
-    t, region, _ = nearest_triangle(vecs, root, _real(x), cutoff)
+def signed_distance(vecs: np.ndarray, root: int, x: Vec3, cutoff: float, hint: int) -> tuple:
+    """(signed distance [m], outward unit normal, the nearest triangle's offset from ``root``) of the
+    point x [m, the mesh's coordinates; real or complex] to the mesh whose sphere tree starts at
+    element ``root`` (``hint``: :func:`nearest_triangle`'s); farther than ``cutoff`` [m] from its
+    surface: (cutoff, +z, 0)."""
+    t, region, _ = nearest_triangle(vecs, root, _real(x), cutoff, hint)
     if t < 0:
         zero = 0.0 * x[0]
-        return cutoff + zero, (zero, zero, 1.0 + zero), False
+        return cutoff + zero, (zero, zero, 1.0 + zero), 0
     s, n = region_distance(vecs, t, region, x)
-    return s, n, True
+    return s, n, t - root
 
 
 @njit(cache=True)
@@ -165,5 +172,5 @@ def signed_distances(vecs: np.ndarray, root: int, points: np.ndarray, cutoff: fl
     (``cutoff`` for a point farther than it from the surface)."""
     out = np.empty(points.shape[0])
     for i in range(points.shape[0]):
-        out[i] = signed_distance(vecs, root, (points[i, 0], points[i, 1], points[i, 2]), cutoff)[0]
+        out[i] = signed_distance(vecs, root, (points[i, 0], points[i, 1], points[i, 2]), cutoff, 0)[0]
     return out
