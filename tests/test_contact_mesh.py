@@ -138,11 +138,6 @@ def test_a_mesh_beyond_the_size_limit_is_refused_with_the_estimate(monkeypatch):
         from_dict(pair)
 
 
-def test_mesh_mesh_pairs_are_refused():
-    with pytest.raises(ModelError, match=r"contact 'drop': mesh-mesh is not handled"):
-        from_dict(bad_pair(box_mesh([A, A, A]), box_mesh([1, 1, 1])))
-
-
 def test_a_mesh_starting_deep_in_the_plane_is_refused_with_the_depth():
     data = bad_pair(box_mesh([A, A, A]))
     data["bodies"][0]["position"] = [0, 0, A / 2 - 0.01]

@@ -32,7 +32,7 @@ def rotation() -> np.ndarray:
 
 
 KINDS = ("SPHERE_PLANE", "SPHERE_SPHERE", "DISC_PLANE", "POINT_CYLINDER", "BOUND", "POINT_BOX", "POINT_SIDE")
-KINDS += ("TORUS_PLANE", "FACE", "SPHERE_TORUS")
+KINDS += ("TORUS_PLANE", "FACE", "SPHERE_TORUS", "MESH_MESH")
 
 
 def test_kinds_agree_with_the_kernel():

@@ -16,3 +16,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 /usr/bin/python3 -c "import numpy, scipy, numba, matplotlib, pytest" >/dev/null
+# python-fcl, the collision library of mesh-mesh contact pairs, in the git-ignored .venv-contact (idempotent)
+bash "$(dirname "$0")/contact_venv.sh"

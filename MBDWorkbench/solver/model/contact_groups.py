@@ -6,7 +6,7 @@ list that stands for every pair among its bodies,
 
 expanded into the pairs "pile: a-b" (:func:`expand_groups`) before the pairs are read. Pairs of two
 fixed bodies, of two bodies joined directly (``skip_jointed``, true unless given), and of shapes
-that no pair handles (mesh-mesh, box-sphere) are left out.
+that no pair handles (mesh-face, box-cylinder, ...) are left out.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners ag
 plane, each one contact point); the cylinder pairs cylinder-plane, cylinder-cylinder (parallel
 axes, outside each other) and sphere-cylinder (the cylinder's side): a line contact is
 CYLINDER_POINTS slices along the line, each one contact point; mesh-plane, mesh-sphere, mesh-box
-and mesh-cylinder (points on the mesh against the analytic shape: :mod:`.mesh_shapes`);
+and mesh-cylinder (points on the mesh against the analytic shape: :mod:`.mesh_shapes`); mesh-mesh
+(the vertices of each against the other's signed distance: :mod:`.mesh_pairs`);
 sphere-box, box-box, torus-plane, sphere-torus, cone-plane and sphere-cone (:mod:`.shape_points`); sphere-face and
 cylinder-face (a bounded plane face: :mod:`.face_shapes`). A plane is the boundary of
 a half-space: its ``normal`` points out of the solid, into free space.
@@ -29,6 +30,7 @@ from ..errors import ModelError
 from ..numerics import quaternion
 from .face_shapes import FACE_FIELDS, FACE_LENGTHS, check_face, face_frame
 from .fields import check_number, check_text, check_vector, shown
+from .mesh_pairs import mesh_pair_points
 from .mesh_shapes import MAX_MESH_POINTS, SAMPLE_FRACTION, mesh_arrays, mesh_points, too_large
 from .shape_points import (
     DISC_PLANE,
@@ -57,6 +59,7 @@ PAIRS |= {("cylinder", "plane"), ("cylinder", "cylinder"), ("sphere", "cylinder"
 PAIRS |= {("mesh", "plane"), ("mesh", "sphere"), ("mesh", "box"), ("mesh", "cylinder"), ("sphere", "box")}
 PAIRS |= {("torus", "plane"), ("torus", "sphere"), ("cone", "plane"), ("sphere", "face"), ("cylinder", "face")}
 PAIRS |= {("box", "box"), ("sphere", "cone")}
+PAIRS.add(("mesh", "mesh"))
 LINE_PAIRS = {("cylinder", "plane"), ("cylinder", "cylinder")}  # line contacts: K = pi/4 E* L, n = 1
 LINE_PAIRS.add(("cylinder", "face"))
 CYLINDER_POINTS = 5  # contact points (slices) along a line contact
@@ -537,6 +540,8 @@ def contact_points(model, c: Contact) -> list[ContactPoint]:
     body_i, first, body_j, second = ordered(c)
     if second.type == "face":
         return _face_points(c, (_pose(model, body_i), _pose(model, body_j)))
+    if first.type == second.type == "mesh":
+        return _mesh_mesh_points(model, c)
     mesh_cylinder = (first.type, second.type) == ("mesh", "cylinder")
     if first.type in ("torus", "cone") or second.type in ("box", "cone") or mesh_cylinder:
         centres = _mesh_contact_points(c, first, second) if first.type == "mesh" else None
@@ -574,6 +579,17 @@ def _mesh_contact_points(c: Contact, mesh: Shape, other: Shape) -> np.ndarray:
     if len(points) > MAX_MESH_POINTS:
         raise ModelError(f"contact '{c.name}'.{key}", f"contact '{c.name}': {too_large(len(T), len(points))}")
     return points
+
+
+def _mesh_mesh_points(model, c: Contact) -> list[ContactPoint]:
+    """The elements of a mesh-mesh pair (:func:`.mesh_pairs.mesh_pair_points`), its meshes placed."""
+    placed = []
+    for key in ("a", "b"):
+        body, shape = getattr(c, f"body_{key}"), getattr(c, f"shape_{key}")
+        V, T = mesh_of(shape, f"contact '{c.name}'.shape_{key}", c.name)
+        r, A = _pose(model, body)
+        placed.append((body, r + V @ A.T, T))
+    return mesh_pair_points(c.name, *placed)
 
 
 def sample_spacing(other: Shape) -> float:

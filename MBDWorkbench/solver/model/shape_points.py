@@ -16,14 +16,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..numerics.contact_forces import TORUS_ARCS  # a torus pair's arcs, one contact point each
+# (read by kernels: defined once, there)
+from ..numerics.contact_forces import BOX_BOX, MESH_MESH, SPHERE_CONE, TORUS_ARCS
 from ..numerics.contact_geometry import box_edges_crossing, sphere_box, sphere_cone, sphere_torus
 from .face_shapes import face_penetration
 
 # the kinds of numerics.contact_forces (BOUND: a pair's bounding sphere; tests check they agree)
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
 POINT_BOX, POINT_SIDE, TORUS_PLANE, FACE, SPHERE_TORUS = 5, 6, 7, 8, 9
-BOX_BOX, SPHERE_CONE = 10, 11
 TORUS_KINDS = (TORUS_PLANE, SPHERE_TORUS)
 VECTORS = 7  # local vectors of a force element (system.ForceElement.VECS)
 
@@ -47,7 +47,11 @@ class ContactPoint:
     extent, ``point_j``, ``normal_j``, ``extra`` and ``-radius_j`` box j's; each edge at
     centre + A1 + A2 along A1 x A2: numerics/contact_solids.py); SPHERE_CONE: a sphere against a cone (``point_j`` its
     centre, ``normal_j`` its axis, ``extra`` its half length and two radii). ``shared``: the
-    pair's points share its law behind a bounding sphere; ``bounds``: a BOUND's points' kind."""
+    pair's points share its law behind a bounding sphere; ``bounds``: a BOUND's points' kind.
+    MESH_MESH (model/mesh_pairs.py): a vertex of mesh i (``point_i``) or of mesh j (``point_j``),
+    ``extra`` its raw vecs[2], ``depth`` its initial penetration [m]; an element of a mesh's data:
+    ``face`` = (side 0 or 1, {slot: ("p" point, "v" vector or "r" raw, vector)}); a BOUND of its
+    own ``count`` of elements."""
 
     kind: int
     body_i: str
@@ -63,6 +67,8 @@ class ContactPoint:
     bounds: int = -1
     face: tuple = None
     frame_i: tuple = None
+    depth: float = None
+    count: int = 0
 
 
 def bounding_sphere(points: list[ContactPoint]) -> ContactPoint:
@@ -83,6 +89,8 @@ def element_vectors(p: ContactPoint, point_i, point_j, vector_i, vector_j) -> tu
     (numerics.contact_forces' layout of its kind); ``point_i(x)``, ``vector_j(v)`` ...: a global
     point or vector at the initial configuration in side i's or j's kernel coordinates."""
     kind = p.bounds if p.kind == BOUND else p.kind
+    if p.kind == MESH_MESH:
+        return _mesh_vectors(p, (point_i, vector_i), (point_j, vector_j))
     vecs = np.zeros((VECTORS, 3))
     vecs[0], vecs[1], vecs[2] = point_i(p.point_i), point_j(p.point_j), vector_j(p.normal_j)
     radius_j = p.radius_j
@@ -108,9 +116,23 @@ def element_vectors(p: ContactPoint, point_i, point_j, vector_i, vector_j) -> tu
     return vecs, radius_j
 
 
+def _mesh_vectors(p: ContactPoint, maps_i: tuple, maps_j: tuple) -> tuple[np.ndarray, float]:
+    """element_vectors of a MESH_MESH vertex or mesh data element (maps: (point, vector) of a side)."""
+    vecs = np.zeros((VECTORS, 3))
+    if p.face is None:  # a vertex: its point on side i and on side j, its raw numbers
+        vecs[0], vecs[1], vecs[2] = maps_i[0](p.point_i), maps_j[0](p.point_j), p.extra
+        return vecs, 0.0
+    maps = maps_i if p.face[0] == 0 else maps_j
+    for slot, (what, v) in p.face[1].items():
+        vecs[slot] = maps[0](v) if what == "p" else (maps[1](v) if what == "v" else v)
+    return vecs, 0.0
+
+
 # ----------------------------------------------------------------------------- penetration
 def penetration(p: ContactPoint) -> float:
     """The penetration [m] of a contact point in its initial configuration (negative: the gap)."""
+    if p.depth is not None:  # a MESH_MESH element's (model/mesh_pairs.py)
+        return p.depth
     if p.kind == SPHERE_PLANE:
         return p.radius_i - float(p.normal_j @ (p.point_i - p.point_j))
     if p.kind == DISC_PLANE:  # the slice's rim point nearest the plane

@@ -25,8 +25,10 @@ centre and vecs[k, 5], vecs[k, 6] its two half edges [m] on side j, p[7] the dep
 point counts only while its deepest point projects into the rectangle and is at most that deep
 (the far side of a thin wall does not push); elsewhere its gap is |d| (a sign change where it
 meets the face's edge). BOX_BOX (a vertex of either box against the other, or an edge of each)
-and SPHERE_CONE: :mod:`.contact_solids`. Each kind uses its own slots of the element's 7 local vectors (slot 3:
-the impact speed's state, all kinds).
+and SPHERE_CONE: :mod:`.contact_solids`. MESH_MESH: a vertex of either mesh against the other's signed distance
+(:func:`_mesh_point`, numerics/mesh_distance.py; the meshes' data in elements of radius p[6] = -1
+after the pair's points, model/mesh_pairs.py). Each kind uses its own slots of the element's 7
+local vectors (slot 3: the impact speed's state, all kinds).
 
 A pair of many points (a mesh) starts with a BOUND element: a sphere about all its points on side
 i (vecs[k, 0], radius p[6]) against the pair's plane or sphere (vecs[k, 1], vecs[k, 2], p[7]), the
@@ -47,12 +49,15 @@ import numpy as np
 from .contact_solids import edge_crossing, sphere_cone, vertex_in_box_i
 from .jit import njit
 from .joints import Side, body_side, point_kinematics
+from .mesh_distance import signed_distance
 from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, div, dot, scale, sub
 
 # pair kinds (the element's flag); BOUND: a mesh pair's bounding sphere
 SPHERE_PLANE, SPHERE_SPHERE, DISC_PLANE, POINT_CYLINDER, BOUND = 0, 1, 2, 3, 4
 POINT_BOX, POINT_SIDE, TORUS_PLANE, FACE, SPHERE_TORUS = 5, 6, 7, 8, 9
 BOX_BOX, SPHERE_CONE = 10, 11  # numerics/contact_solids.py
+MESH_MESH = 12  # a vertex of one mesh against the other mesh (numerics/mesh_distance.py)
+MESH_DATA_GAP = 1e3  # [m] the gap of an element that holds a mesh's data (no contact point)
 TORUS_ARCS = 8  # a torus pair's contact points: the deepest point of each of 8 equal arcs of its circle
 
 
@@ -80,6 +85,8 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         if r_i == 0.0:
             return vertex_in_box_i(A, side_i, side_j, vecs, k, c, -r_j)
         return edge_crossing(A, side_i, side_j, vecs, k, c, (r_i, -r_j))
+    if kind == MESH_MESH and r_i <= 0.0:  # (a BOUND's radius > 0: its two spheres, below)
+        return _mesh_point(A, side_i, side_j, vecs, k, c, r_i)
     q = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
     if kind == POINT_BOX or kind == POINT_SIDE or kind == BOX_BOX:  # BOX_BOX, r_j > 0: a point on box j
         if kind != POINT_SIDE:
@@ -104,6 +111,29 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         d = r_i + r_j - length
     x = sub(c, scale(r_i - 0.5 * d, nrm))
     return d, nrm, x
+
+
+@njit(cache=True)
+def _mesh_point(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, c: Vec3, r_i: float):
+    """contact_geometry of a MESH_MESH element (docs/contact.md, "Mesh against mesh"): a vertex
+    of one mesh (vecs[k, 0] on side i, or vecs[k, 1] on side j if vecs[k, 2, 1] = 1) against the
+    signed distance to the other mesh, whose sphere tree starts vecs[k, 2, 0] elements on; a point
+    farther than vecs[k, 2, 2] [m] from it is apart by that much; vecs[k, 4, 0]: its last nearest
+    triangle (the next search's start). r_i < 0: an element of a mesh's data, always apart."""
+    zero = 0.0 * c[0]
+    if r_i < 0.0:
+        return zero - MESH_DATA_GAP, (zero, zero, 1.0 + zero), c
+    root, reverse, cutoff, hint = k + int(vecs[k, 2, 0]), vecs[k, 2, 1] == 1.0, vecs[k, 2, 2], int(vecs[k, 4, 0])
+    if reverse:
+        point = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
+        s, n_local, nearest = signed_distance(vecs, root, _body_point(A, side_i, point), cutoff, hint)
+        vecs[k, 4, 0] = nearest
+        outward = body_mv(A, side_i[0], n_local)  # the other mesh's outward normal at its nearest feature
+        return -s, scale(-1.0, outward), add(point, scale(-0.5 * s, outward))
+    s, n_local, nearest = signed_distance(vecs, root, _body_point(A, side_j, c), cutoff, hint)
+    vecs[k, 4, 0] = nearest
+    outward = body_mv(A, side_j[0], n_local)
+    return -s, outward, add(c, scale(-0.5 * s, outward))
 
 
 @njit(cache=True)

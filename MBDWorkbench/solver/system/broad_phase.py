@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..numerics.contact_forces import BOUND, SPHERE_SPHERE
+from ..numerics.contact_forces import BOUND, MESH_MESH, SPHERE_SPHERE
 from ..numerics.forces import CONTACT
 
 MIN_PAIRS = 16  # pairs of spheres below which every pair is evaluated (the broad phase's fixed cost)
@@ -32,8 +32,8 @@ def _spheres(arrays: dict, k: int) -> tuple | None:
     sides are spheres (a mesh's bounding sphere against a sphere included), else None."""
     flag, par, vecs = arrays["force_flag"][k], arrays["force_par"][k], arrays["force_vecs"][k]
     kind = int(par[1]) if flag == BOUND else flag
-    if kind != SPHERE_SPHERE:
-        return None
+    if kind != SPHERE_SPHERE and not (flag == BOUND and kind == MESH_MESH and par[6] > 0.0):
+        return None  # (a mesh-mesh pair's first BOUND: the meshes' bounding spheres)
     bi, bj = int(arrays["force_bi"][k]), int(arrays["force_bj"][k])
     return (bi, tuple(vecs[0]), float(par[6])), (bj, tuple(vecs[1]), float(par[7]))
 

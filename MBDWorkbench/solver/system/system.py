@@ -418,7 +418,7 @@ class System:
                     radius_j,
                 )
                 if point.kind == BOUND:  # numerics.contact_forces: the count and kind of the points
-                    e.vecs[3], e.par[:2] = 0.0, (len(points), points[0].kind)
+                    e.vecs[3], e.par[:2] = 0.0, (point.count or len(points), point.bounds)
                 self.contact_pair.append(ck)
                 elements.append(e)
         return elements
