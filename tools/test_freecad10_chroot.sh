@@ -20,7 +20,7 @@ CHROOT=${CHROOT:-/var/tmp/trixie}
 SUITE=${SUITE:-trixie}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 PACKAGES="freecad python3-numpy python3-scipy python3-numba python3-matplotlib python3-pytest xvfb xauth
-          poppler-utils python3-pil git ca-certificates python3-dask python3-distributed gmsh"
+          poppler-utils python3-pil git ca-certificates python3-dask python3-distributed gmsh python3-venv"
 # calculix-ccx is not in trixie (main, index of 2026-11-21: only calculix-ccx-test 2.22-1, arch all, which
 # Recommends the absent calculix-ccx), so the CalculiX runs skip in the chroot (tests/cad/conftest.py FEM_TOOLS).
 WORKTREE=0
@@ -113,6 +113,7 @@ if [ "$WORKTREE" = 1 ]; then  # overlay uncommitted edits and new files (not ign
         | tar --null --ignore-failed-read -cf - -T -) | tar -xf - -C "$CHROOT/root/repo"
     (cd "$REPO" && git ls-files -z --deleted) | (cd "$CHROOT/root/repo" && xargs -0 -r rm -f)
 fi
+in_chroot bash -c "cd /root/repo && bash tools/contact_venv.sh"  # python-fcl for mesh-mesh pairs (docs/contact.md)
 echo "== testing $(cd "$REPO" && git rev-parse --short HEAD)$([ "$WORKTREE" = 1 ] && echo ' + working tree')"
 
 # ---------------------------------------------------------------- tests
