@@ -32,7 +32,7 @@ Exudyn's models (a CoordinateSpringDamperExt's linear limit stop and constant fr
 ContactSphereTriangle) are in bench/peers_events_exudyn.py. Runs in .venv-bench (bench/peer_venv.py
 installs mujoco and exudyn). Writes bench/results/peers_events.md.
 
-    /usr/bin/python3 bench/peers_events.py [--repeats 3]
+    /usr/bin/python3 bench/peers_events.py [--repeats 3] [--only friction]
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ import mujoco  # noqa: E402
 from scipy.integrate import solve_ivp  # noqa: E402
 
 from bench import peers_events_exudyn as exudyn_scenes  # noqa: E402
+from bench.page_splice import splice  # noqa: E402
 from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
 from MBDWorkbench.solver.model.contacts import MATERIALS  # noqa: E402
 
@@ -610,13 +611,10 @@ def friction_section(repeats: int) -> list[str]:
     h, t_end = 1e-3, 3.0
     load_ref, torque_ref = friction_turning_points(True, t_end), friction_turning_points(False, t_end)
     bar = {"m": ROD_M, "L": ARM_L, "I_cg": ARM_I_CG, "g": G, "theta0": THETA0}
-    codes = {
-        "ours rk4 (pin friction from the reaction)": lambda: ours_friction(h, t_end),
-        "MuJoCo RK4 (frictionloss = mu r m g)": lambda: mujoco_friction(h, t_end),
-        f"Exudyn RK44 (CoordinateSpringDamperExt, mu r m g, zone {FRICTION_ZONE} rad/s)": lambda: exudyn_friction(
-            bar, h, t_end
-        ),
-    }
+    exudyn = f"Exudyn RK44 (CoordinateSpringDamperExt, mu r m g, zone {FRICTION_ZONE} rad/s)"
+    codes = {"ours rk4 (pin friction from the reaction)": lambda: ours_friction(h, t_end),
+             "MuJoCo RK4 (frictionloss = mu r m g)": lambda: mujoco_friction(h, t_end),
+             exudyn: lambda: exudyn_friction(bar, h, t_end)}  # fmt: skip
     outs = {name: best(run, repeats) for name, run in codes.items()}
     rows, err, names = [], {}, list(codes)
     for name, out in outs.items():
@@ -660,15 +658,22 @@ def best(run, repeats: int) -> dict:
     return min(outs, key=lambda o: o["cpu"])
 
 
+SECTIONS = {"stop": stop_section, "friction": friction_section, "ball": ball_section, "hertz": hertz_section,
+            "block": block_section}  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--only", choices=list(SECTIONS), help="rerun one scene; its part of the page is replaced")
     args = ap.parse_args()
+    if args.only:
+        return splice(os.path.join(HERE, "results", "peers_events.md"), SECTIONS[args.only](args.repeats), GOALS[-1])
     load = [os.getloadavg()[0]]
     sections = []
     from bench import peers_events_cambox as cambox  # the cam and the settling box (they use this module's helpers)
 
-    for section in (stop_section, friction_section, ball_section, hertz_section, block_section, *cambox.SCENES):
+    for section in (*SECTIONS.values(), *cambox.SCENES):
         sections += ["", *section(args.repeats)]
         load.append(os.getloadavg()[0])
     head = [

@@ -268,12 +268,18 @@ class StopMonitor:
             self._start_on_stops(Y)
         f0 = self._values(t, Y)
         while t < t_next - eps:
-            t1 = min(t + self._chunk(t, Y), t_next)
+            t1 = min(t + self._chunk(t, Y, stepper), t_next)
             t1 = t_next if t_next - t1 < 0.5 * self.h else t1
             Y0, acc0 = Y.copy(), acc.copy()
+            stops_itself = getattr(stepper, "can_stop_at_friction_events", False)
+            stepper.stops_at_friction_events = stops_itself
             t_reached, status = step(stepper, t, Y, t1, acc)
+            if stops_itself:
+                stepper.stops_at_friction_events = False
             if status != kernels.OK:
                 return stepper, t_reached, status
+            if getattr(stepper, "stopped_early", False):  # at the step where a friction event function crossed
+                t1 = t_reached
             f1 = self._values(t1, Y)
             crossed = [k for k, g in f1.items() if g < 0.0 <= f0[k]]  # sign changes only
             if not crossed:
@@ -287,14 +293,17 @@ class StopMonitor:
             f0 = self._values(t, Y)
         return stepper, t_next, kernels.OK
 
-    def _chunk(self, t: float, Y: np.ndarray) -> float:
+    def _chunk(self, t: float, Y: np.ndarray, stepper=None) -> float:
         """The span [s] to advance before the next check: whole base steps, one while a stop is held,
         else up to half the time the nearest free stop's gap takes to close at its current rate
-        (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one."""
+        (at most MAX_CHUNK_STEPS): the check is at every step near a stop, rarer far from one.
+        With friction, one step unless the stepper stops itself at the step where a friction event
+        function changes sign (integrators/friction.py, compiled)."""
         closing = math.inf
         if self.contacts.count:  # first: it updates the touching points
             closing = self.contacts.closing_time(self.active, t, Y)
-        if self.held or t < self.fine_until or self.friction is not None:
+        friction_steps = self.friction is not None and not getattr(stepper, "can_stop_at_friction_events", False)
+        if self.held or t < self.fine_until or friction_steps:
             return self.h
         gaps, rates = self._gaps(Y)
         closing = min([closing] + [g / -r for g, r in zip(gaps.tolist(), rates.tolist()) if r < 0.0])

@@ -10,10 +10,13 @@ import numpy as np
 
 from .. import kernels
 from ..errors import ModelError
+from ..numerics.friction_solve import ILL_CONDITIONED, NOT_CONVERGED
+from ..numerics.jit import interpreting
 from ..numerics.quaternion import rotate_by_body_vector
 from ..system.friction import described
 from .base import Stepper, equal_steps
 from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
+from .friction_kernel import friction_steps
 from .power import account_power
 from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper
 
@@ -26,11 +29,46 @@ class FrictionFixedStep:
         if not system.friction.started:
             system.friction.start(t0, Y0)
 
+    stops_at_friction_events = False  # set by the events' monitor (events.py) around its chunks
+    stopped_early = False  # the last advance stopped at a friction event's step, before t_next
+
+    @property
+    def can_stop_at_friction_events(self) -> bool:
+        """Whether advance can stop after the step where a friction event function changes sign
+        (the compiled loop checks them after every step; the monitor then takes longer chunks)."""
+        return self.system.friction.compiled and not interpreting()
+
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
-        """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
-        friction = self.system.friction
+        """Integrate Y in place from t to t_next [s] (or to the end of the step where a friction
+        event function changed sign, with :attr:`stops_at_friction_events`: :attr:`stopped_early`);
+        returns (time reached [s], status)."""
         n, h = equal_steps(t_next - t, self.h)
-        for step in range(n):
+        first, self.stopped_early = 0, False
+        if self.can_stop_at_friction_events and Y.flags.c_contiguous:
+            first, t, status = self._compiled_steps(t, Y, t_next, n, h, acc)
+            if status != ILL_CONDITIONED and status != NOT_CONVERGED:
+                self.stopped_early = status == kernels.OK and first < n
+                return t, status
+        return self._python_steps(t, Y, t_next, first, n, h, acc)
+
+    def _compiled_steps(self, t, Y, t_next, n, h, acc) -> tuple[int, float, int]:
+        """The steps in one compiled call (integrators/friction_kernel.py); returns (steps done, time
+        reached [s], status). The evaluation at the end is kept for the event check there."""
+        friction, sys = self.system.friction, self.system
+        state = friction.kernel_state()
+        status, _, done, t, last = kernels.fast_call(
+            friction_steps, float(t), float(t_next), n, float(h), self.method, Y, sys.static, sys.work,
+            friction.arrays, state, acc, self.stops_at_friction_events,
+        )  # fmt: skip
+        self.steps += done
+        if status == kernels.OK:
+            friction.keep(t, Y, friction.evaluation(last, t, state[0]))
+        return done, t, status
+
+    def _python_steps(self, t, Y, t_next, first, n, h, acc) -> tuple[float, int]:
+        """Steps first..n-1 in Python, each evaluation a call of the friction solve."""
+        friction = self.system.friction
+        for step in range(first, n):
             ev = friction.solve_current(t, Y)
             account_power(acc, t, ev.Pdrv, ev.Pnc)
             self._step(t, Y, h, ev.Ydot)

@@ -99,7 +99,7 @@ class ContactPatches:
             n += count
         self.n_channels = n
         self.normals = np.zeros(len(self.patches))  # [N] each patch's load at the last evaluate
-        self.frames: list[np.ndarray] = [np.zeros((3, 3))] * len(self.patches)  # global t1, t2, n there
+        self.frames = np.zeros((len(self.patches), 3, 3))  # global t1, t2, n (rows) there
         self.centres = np.zeros((len(self.patches), 3))  # [m] each centre of pressure there
         self.radii = np.zeros(len(self.patches))  # [m] each patch radius there
 

@@ -39,14 +39,12 @@ from ..errors import SimulationError
 from ..model.catalog import COORDINATES
 from ..model.contacts import has_stiction
 from ..model.joint_friction import GEOMETRY, has_friction, kinetic_coefficient
+from ..numerics import friction_solve as compiled
+from ..numerics.friction_solve import FIXED_POINT_ITER, FIXED_POINT_TOL, REST_SPEED, SLIP, STICK, STICK_SLACK
+from ..numerics.jit import interpreting
 from ..numerics.joints import eval_row, row_vectors
 from .contact_friction import contact_patches
-
-STICK, SLIP = 1, 0
-REST_SPEED = 1e-9  # [m/s] slip speed below which a contact is at rest
-FIXED_POINT_TOL = 1e-10  # relative change of the friction efforts at which the fixed point has converged
-FIXED_POINT_ITER = 100
-STICK_SLACK = 1e-12  # relative margin on mu_s N before a sticking contact breaks away (round-off)
+from .friction_pack import pack
 
 
 @dataclass
@@ -95,11 +93,13 @@ class Evaluation:
 class JointFriction:
     """The friction contacts of a System and their modes (STICK or SLIP)."""
 
+    compiled = True  # False: every solve takes the NumPy reference path (:meth:`reference_solve`)
+
     def __init__(self, system) -> None:
         self.system = system
         self.contacts: list[Contact] = []
-        self._rot: list[tuple[int, int, int, np.ndarray]] = []  # (channel, bi, bj, axis on body i)
-        self._rows: list[tuple[int, int, int, int, np.ndarray]] = []  # (channel, kind, bi, bj, row vectors)
+        self.rotation_channels: list[tuple[int, int, int, np.ndarray]] = []  # (channel, bi, bj, axis on body i)
+        self.row_channels: list[tuple[int, int, int, int, np.ndarray]] = []  # (channel, kind, bi, bj, row vectors)
         n = 0
         for jk, j in enumerate(system.model.joints):
             if has_friction(j):
@@ -114,6 +114,8 @@ class JointFriction:
         self.refs: list[np.ndarray | None] = [None] * len(self.contacts)
         self.started = False  # the modes were set at the start (:meth:`start`)
         self._last: tuple[float, np.ndarray, Evaluation] | None = None  # a solve to reuse (:meth:`solve_current`)
+        self.arrays = pack(self)  # the compiled solve's arrays (numerics/friction_solve.py)
+        self._multi = [k for k, c in enumerate(self.contacts) if len(c.channels) > 1]  # contacts with refs
 
     def _add_contact(self, jk: int, j, n: int) -> int:
         sys, geometry, f = self.system, GEOMETRY[j.type], j.friction
@@ -125,12 +127,12 @@ class JointFriction:
         for name in geometry.channels:
             if name == "displacement":
                 row = COORDINATES["displacement"].row
-                self._rows.append((n, row[0], bi, bj, row_vectors(row, frames)[None]))
+                self.row_channels.append((n, row[0], bi, bj, row_vectors(row, frames)[None]))
                 channels.append(n), arms.append(1.0)
                 n += 1
                 continue
             for axis in ("zi",) if name == "angle" else ("xi", "yi", "zi"):
-                self._rot.append((n, bi, bj, np.asarray(frames[axis], float)))
+                self.rotation_channels.append((n, bi, bj, np.asarray(frames[axis], float)))
                 channels.append(n), arms.append(radius)
                 n += 1
         self.contacts.append(
@@ -184,7 +186,7 @@ class JointFriction:
         G, gam, rate = np.zeros((self.n_channels, 6 * nb)), np.zeros(self.n_channels), np.zeros(self.n_channels)
         off = 7 * nb
         eye = np.eye(3)
-        for c, bi, bj, u_local in self._rot:
+        for c, bi, bj, u_local in self.rotation_channels:
             Ai = A[bi] if bi >= 0 else eye
             u = Ai @ u_local
             wi = Ai @ Y[off + 6 * bi + 3 : off + 6 * bi + 6] if bi >= 0 else np.zeros(3)
@@ -196,7 +198,7 @@ class JointFriction:
             gam[c] = -np.dot(_cross(wi, u), wj - wi)
             rate[c] = np.dot(u, wj - wi)
         jac = np.zeros((1, 2, 6))
-        for c, kind, bi, bj, vecs in self._rows:
+        for c, kind, bi, bj, vecs in self.row_channels:
             _, gam[c], rate[c] = eval_row(0, kind, bi, bj, vecs, Y, nb, A, jac)
             for b, side in ((bi, 0), (bj, 1)):
                 if b >= 0:
@@ -238,9 +240,49 @@ class JointFriction:
     # ------------------------------------------------------------------ the solve
     def solve(self, t: float, Y: np.ndarray, modes: np.ndarray | None = None) -> Evaluation:
         """The friction-consistent accelerations at (t [s], Y) with the contacts' ``modes``
-        (default: the current ones). Raises SimulationError when the fixed point fails."""
-        sys, S, W = self.system, self.system.static, self.system.work
+        (default: the current ones): the compiled solve (numerics/friction_solve.py), or the
+        reference one while the kernels run interpreted, when :attr:`compiled` is off or when the
+        Gram matrix needs a pseudo-inverse. Raises SimulationError when the fixed point fails."""
+        modes = np.ascontiguousarray(self.modes if modes is None else modes, dtype=np.int64)
+        Y = np.ascontiguousarray(Y, dtype=float)
+        if self.compiled and not interpreting():
+            ev = self._compiled_solve(t, Y, modes)
+            if ev is not None:
+                return ev
+        return self.reference_solve(t, Y, modes)
+
+    def _compiled_solve(self, t: float, Y: np.ndarray, modes: np.ndarray) -> Evaluation | None:
+        """The compiled solve; None when it leaves the Gram matrix to the reference's pseudo-inverse."""
+        sys = self.system
+        state = self.kernel_state(modes)
+        out = kernels.fast_call(compiled.friction_solve, float(t), Y, sys.static, sys.work, self.arrays, *state)
+        return self.evaluation(out, t, modes)
+
+    def kernel_state(self, modes: np.ndarray | None = None) -> tuple:
+        """The modes' arguments of the compiled solve: (modes, senses, refs (contacts, 3), has_ref,
+        and the stiction patches' arrays it fills: loads [N], frames, centres [m], radii [m])."""
         modes = self.modes if modes is None else modes
+        refs, has_ref = np.zeros((len(self.contacts), 3)), np.zeros(len(self.contacts), np.int64)
+        for k in self._multi:
+            if self.refs[k] is not None:
+                refs[k, : len(self.refs[k])], has_ref[k] = self.refs[k], 1
+        p = self.patches
+        kept = (p.normals, p.frames, p.centres, p.radii) if p is not None else _NO_PATCHES
+        return (modes, self.senses, refs, has_ref, *kept)
+
+    def evaluation(self, out: tuple, t: float, modes: np.ndarray) -> Evaluation | None:
+        """The Evaluation of the compiled solve's output ``out`` at t [s] with ``modes``; None when
+        it left the Gram matrix to the reference; SimulationError when its fixed point failed."""
+        status, worst, V, Pnc, Pdrv, Ydot, lam, effort, rate, rate_dot, normal, power, phi, crate = out
+        if status == compiled.ILL_CONDITIONED:
+            return None
+        if status == compiled.NOT_CONVERGED:
+            raise _not_converged(self.contacts[worst], t)
+        return Evaluation(Ydot, lam, V, Pnc, Pdrv, effort, rate, rate_dot, normal, power, modes.copy(), phi, crate)
+
+    def reference_solve(self, t: float, Y: np.ndarray, modes: np.ndarray) -> Evaluation:
+        """The solve of :meth:`solve` in NumPy (the reference of the compiled one)."""
+        sys, S, W = self.system, self.system.static, self.system.work
         Y = np.ascontiguousarray(Y, dtype=float)
         phi, J, gamma, rate = sys.constraint_jacobian(t, Y)
         V, Pnc = kernels.fast_call(kernels.forces, float(t), Y, S, W, W.Q)
@@ -307,12 +349,7 @@ class JointFriction:
             e = new
             acc, lam = accelerations(e)
         worst = slipping[int(np.argmax([np.max(change[c.channels]) for _, c in slipping]))][1]
-        raise SimulationError(
-            f"{described(worst)}: the friction load and the joint reaction did not converge "
-            f"({FIXED_POINT_ITER} fixed-point iterations at t = {t:.6g} s); a smaller mu_k, pin radius or "
-            "a longer pin makes the friction depend less on itself",
-            time=float(t),
-        )
+        raise _not_converged(worst, t)
 
     def _driver_power(self, t: float, lam: np.ndarray, rate: np.ndarray) -> float:
         """Driver power [W] of the multipliers (as numerics.schur.solve_multipliers)."""
@@ -403,6 +440,19 @@ class JointFriction:
     def derivative(self, t: float, Y: np.ndarray) -> np.ndarray:
         """dY/dt (a new array) with the current modes."""
         return self.solve(t, Y).Ydot
+
+
+_NO_PATCHES = (np.zeros(0), np.zeros((0, 3, 3)), np.zeros((0, 3)), np.zeros(0))
+
+
+def _not_converged(worst: Contact, t: float) -> SimulationError:
+    """The error of a fixed point that did not converge, naming the contact ``worst``."""
+    return SimulationError(
+        f"{described(worst)}: the friction load and the joint reaction did not converge "
+        f"({FIXED_POINT_ITER} fixed-point iterations at t = {t:.6g} s); a smaller mu_k, pin radius or "
+        "a longer pin makes the friction depend less on itself",
+        time=float(t),
+    )
 
 
 def _gram_inverse(C: np.ndarray) -> np.ndarray:

@@ -602,12 +602,12 @@ class System:
 
     def _evaluate_with_friction(self, t: float, Y: np.ndarray) -> dict:
         """:meth:`evaluate` of a model with joint friction (its dense solve); ``friction``: the
-        friction.Evaluation."""
-        ev = self.friction.solve(t, Y)
+        friction.Evaluation; the one the stepper kept at the state it reached, when it is (t, Y))."""
+        ev = self.friction.solve_current(t, Y)
         self.work.lam[:] = ev.lam
         T = kernels.fast_call(kernels.kinetic_energy, self.static, Y)
-        return dict(status=kernels.OK, Ydot=ev.Ydot, lam=ev.lam.copy(), phi=ev.phi, rate=ev.constraint_rate, V=ev.V,
-                    T=T, Pnc=ev.Pnc, Pdrv=ev.Pdrv, friction=ev)  # fmt: skip
+        return dict(status=kernels.OK, Ydot=ev.Ydot.copy(), lam=ev.lam.copy(), phi=ev.phi, rate=ev.constraint_rate,
+                    V=ev.V, T=T, Pnc=ev.Pnc, Pdrv=ev.Pdrv, friction=ev)  # fmt: skip
 
     def kept_rows(self) -> np.ndarray:
         """Mask of the constraint rows in the ODE-form solve (False: dropped as dependent)."""
