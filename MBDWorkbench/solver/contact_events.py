@@ -19,7 +19,8 @@ import numpy as np
 from . import kernels
 from .numerics.contact_forces import BOUND
 from .numerics.forces import CONTACT
-from .numerics.onset_gaps import onset_gaps
+from .numerics.onset_gaps import closing_time as onset_closing
+from .numerics.onset_gaps import event_values, onset_gaps
 from .state_memo import LastState
 
 WATCH_MARGIN = 1.0  # the pairs watched: their proxies' spheres, grown by this fraction of their radii, overlap
@@ -99,7 +100,8 @@ class ContactGaps:
         gaps, _, watched, _ = self._state(system, Y)
         if self.touching is None:
             self.touching = gaps <= 0.0
-        values = np.where(self.touching[watched], 1.0, gaps[watched])
+        values = np.empty(len(watched))
+        kernels.fast_call(event_values, gaps, watched, self.touching, values)
         return dict(zip(map(self.keys.__getitem__, watched.tolist()), values.tolist()))
 
     def closing_time(self, system, t: float, Y: np.ndarray) -> float:
@@ -112,10 +114,10 @@ class ContactGaps:
         gaps, rates, watched, far = self._state(system, Y)
         if self.touching is None:
             self.touching = gaps <= 0.0
-        self.touching &= (gaps <= 0.0) | (t < self.touched_at + 0.5 * self.h)
-        gaps, rates = gaps[watched], rates[watched]
-        moving = rates * gaps < 0.0  # closing or opening
-        return min(2.0 * far, float(np.min(gaps[moving] / -rates[moving])) if moving.any() else math.inf)
+        closing = kernels.fast_call(
+            onset_closing, gaps, rates, watched, self.touching, self.touched_at, t, 0.5 * self.h
+        )
+        return min(2.0 * far, closing)
 
     def touch(self, key: tuple, t: float, Y: np.ndarray, system) -> None:
         """Record the located onset of contact point key[1] at (t, Y)."""

@@ -229,7 +229,7 @@ class StopMonitor:
 
     def _values(self, t: float, Y: np.ndarray) -> dict[int, float]:
         """Event function of each stop at (t, Y): the gap of a free stop, the push of a held one."""
-        out = dict(enumerate(self._gaps(Y)[0].tolist()))
+        out = dict(enumerate(self._gaps(Y)[0].tolist())) if self.stops else {}
         for k in self.held:
             out[k] = self._push(k, t, Y)
         if self.friction is not None:
@@ -307,8 +307,9 @@ class StopMonitor:
             closing = self.contacts.closing_time(self.active, t, Y)
         if self.held or t < self.fine_until or self.friction is not None:
             return self.h
-        gaps, rates = self._gaps(Y)
-        closing = min([closing] + [g / -r for g, r in zip(gaps.tolist(), rates.tolist()) if r < 0.0])
+        if self.stops:
+            gaps, rates = self._gaps(Y)
+            closing = min([closing] + [g / -r for g, r in zip(gaps.tolist(), rates.tolist()) if r < 0.0])
         steps = int(min(0.5 * closing / self.h, MAX_CHUNK_STEPS))
         return max(1, steps) * self.h
 

@@ -85,3 +85,27 @@ def onset_gaps(Y, nb, A, bi, bj, vecs, par, flag, first, bp_body, bp_centre, bp_
         count = _evaluate(Y, nb, A, bi, bj, vecs, par, flag, first, pinned[r, 0], pinned[r, 1], gaps, rates,
                           watched, count)  # fmt: skip
     return count, far
+
+
+@njit(cache=True)
+def closing_time(gaps, rates, watched, touching, touched_at, t: float, half_step: float) -> float:
+    """The time [s] until the nearest watched point touches or, touching, opens at its current rate
+    (inf: none); a touching point whose gap has opened, past half a step after its onset
+    (touched_at [s]), is no longer touching (``touching`` updated in place)."""
+    for e in range(touching.shape[0]):
+        if touching[e] and gaps[e] > 0.0 and t >= touched_at[e] + half_step:
+            touching[e] = False
+    out = np.inf
+    for i in range(watched.shape[0]):
+        e = watched[i]
+        if rates[e] * gaps[e] < 0.0:  # closing or opening
+            out = min(out, gaps[e] / -rates[e])
+    return out
+
+
+@njit(cache=True)
+def event_values(gaps, watched, touching, out) -> None:
+    """out[i]: the event function of watched point i, its gap [m] while apart, 1 while touching."""
+    for i in range(watched.shape[0]):
+        e = watched[i]
+        out[i] = 1.0 if touching[e] else gaps[e]
