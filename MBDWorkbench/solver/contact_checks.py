@@ -56,7 +56,8 @@ def approach_speed(model, c) -> float:
 
 def pair_mass(model, c) -> float:
     """The reduced mass [kg] of the pair's moving bodies (a fixed body: infinite mass)."""
-    inverse = sum(1.0 / b.mass for b in model.bodies if b.name in (c.body_a, c.body_b) and not b.grounded)
+    bodies = [model.body(n) for n in {c.body_a, c.body_b} if n != "ground"]
+    inverse = sum(1.0 / b.mass for b in bodies if not b.grounded)
     return 1.0 / inverse
 
 

@@ -50,6 +50,7 @@ from .model.schema import Driver, Stop
 from .numerics import quaternion
 from .numerics.joints import ROW_VECS, eval_row, row_vectors
 from .numerics.stop_gaps import stop_gaps
+from .state_memo import LastState
 from .system.system import System
 
 EVENT_TIME_TOL = 1e-9  # events located to this fraction of max(t, step) [s]
@@ -172,21 +173,20 @@ class StopMonitor:
         self.started = False  # the start's gaps checked (:meth:`_start_on_stops`)
         self.friction = FrictionEvents(system.friction) if system.friction is not None else None
         self.packed = _packed(stops, self.nb)  # the arguments of the compiled gap function
-        self.contacts = ContactGaps(system, self.h)
-        self._last_gaps: tuple[bytes, tuple[np.ndarray, np.ndarray]] | None = None  # (state, its gaps)
+        self.memo = LastState()  # the last state's stop and contact gaps
+        self.contacts = ContactGaps(system, self.h, self.memo)
+        self._last_values: tuple | None = None  # (t, state, system, values) of the last check, until an event
 
     def _gaps(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(gap [rad or m], its rate [rad/s or m/s]) of every stop side at state Y, in one compiled call;
-        the last state's kept (a check, the next chunk's length and the next output interval's first
-        check all read the state a chunk ends on). The arrays returned are read-only."""
-        state = Y.tobytes()
-        if self._last_gaps is not None and self._last_gaps[0] == state:
-            return self._last_gaps[1]
+        the last state's kept (:class:`.state_memo.LastState`). The arrays returned are read-only."""
+        return self.memo.get(Y, "stops", lambda: self._stop_gaps(Y))
+
+    def _stop_gaps(self, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         kind, bi, bj, vecs, sign, limit, A, jac = self.packed
         gaps, rates = np.empty(len(kind)), np.empty(len(kind))
         Y = np.ascontiguousarray(Y, dtype=float)
         kernels.fast_call(stop_gaps, kind, bi, bj, vecs, sign, limit, Y, self.nb, A, jac, gaps, rates)
-        self._last_gaps = (state, (gaps, rates))
         return gaps, rates
 
     # ------------------------------------------------------------------ the active system
@@ -229,7 +229,7 @@ class StopMonitor:
 
     def _values(self, t: float, Y: np.ndarray) -> dict[int, float]:
         """Event function of each stop at (t, Y): the gap of a free stop, the push of a held one."""
-        out = dict(enumerate(self._gaps(Y)[0].tolist()))
+        out = dict(enumerate(self._gaps(Y)[0].tolist())) if self.stops else {}
         for k in self.held:
             out[k] = self._push(k, t, Y)
         if self.friction is not None:
@@ -237,6 +237,17 @@ class StopMonitor:
         if self.contacts.count:
             out.update(self.contacts.values(self.active, Y))
         return out
+
+    def _check(self, t: float, Y: np.ndarray) -> dict[int, float]:
+        """:meth:`_values` at (t, Y), the last check's if it was at the same time, state and active
+        system with no event since (the next output interval's first check)."""
+        state, system = Y.tobytes(), self.active
+        last = self._last_values
+        if last is not None and last[0] == t and last[1] == state and last[2] is system:
+            return last[3]
+        values = self._values(t, Y)
+        self._last_values = (t, state, system, values)
+        return values
 
     def _start_on_stops(self, Y: np.ndarray) -> None:
         """A start past a limit by at most START_TOL (accepted as the CAD's tolerance) starts on the
@@ -256,7 +267,7 @@ class StopMonitor:
                 s.limit = float(np.nextafter(s.limit + s.sign * gap, -s.sign * np.inf))
                 gap = s.measure(self.nb, Y)[0]
         self.packed = _packed(self.stops, self.nb)  # the compiled gaps see the moved limits
-        self._last_gaps = None
+        self.memo.state = None
 
     # ------------------------------------------------------------------ the loop
     def advance(self, stepper, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, step):
@@ -266,7 +277,7 @@ class StopMonitor:
         eps = 1e-12 * max(1.0, abs(t_next))
         if not self.started:
             self._start_on_stops(Y)
-        f0 = self._values(t, Y)
+        f0 = self._check(t, Y)
         while t < t_next - eps:
             t1 = min(t + self._chunk(t, Y, stepper), t_next)
             t1 = t_next if t_next - t1 < 0.5 * self.h else t1
@@ -280,8 +291,8 @@ class StopMonitor:
                 return stepper, t_reached, status
             if getattr(stepper, "stopped_early", False):  # at the step where a friction event function crossed
                 t1 = t_reached
-            f1 = self._values(t1, Y)
-            crossed = [k for k, g in f1.items() if g < 0.0 <= f0[k]]  # sign changes only
+            f1 = self._check(t1, Y)
+            crossed = [k for k, g in f1.items() if g < 0.0 <= f0.get(k, 1.0)]  # sign changes (absent: apart)
             if not crossed:
                 t, f0 = t1, f1
                 continue
@@ -290,7 +301,7 @@ class StopMonitor:
                 stepper = self._fresh(t, Y, stepper)
                 continue
             stepper, t = self._handle(stepper, crossed, t, Y0, acc0, t1, Y, acc, step)
-            f0 = self._values(t, Y)
+            f0 = self._check(t, Y)
         return stepper, t_next, kernels.OK
 
     def _chunk(self, t: float, Y: np.ndarray, stepper=None) -> float:
@@ -305,8 +316,9 @@ class StopMonitor:
         friction_steps = self.friction is not None and not getattr(stepper, "can_stop_at_friction_events", False)
         if self.held or t < self.fine_until or friction_steps:
             return self.h
-        gaps, rates = self._gaps(Y)
-        closing = min([closing] + [g / -r for g, r in zip(gaps.tolist(), rates.tolist()) if r < 0.0])
+        if self.stops:
+            gaps, rates = self._gaps(Y)
+            closing = min([closing] + [g / -r for g, r in zip(gaps.tolist(), rates.tolist()) if r < 0.0])
         steps = int(min(0.5 * closing / self.h, MAX_CHUNK_STEPS))
         return max(1, steps) * self.h
 
@@ -321,6 +333,15 @@ class StopMonitor:
                 if status != kernels.OK:
                     raise ArithmeticError(f"the re-integration to locate a stop event failed at t = {tau:.9g} s")
             return Yt, acct, self._values(tau, Yt)
+
+        self.contacts.pin(crossed)  # the crossed contact points evaluated at every trial, near or not
+        try:
+            return self._locate(stepper, crossed, trial, t0, t1, Y, acc)
+        finally:
+            self.contacts.pin([])
+
+    def _locate(self, stepper, crossed: list, trial, t0: float, t1: float, Y: np.ndarray, acc: np.ndarray):
+        """The Illinois search of :meth:`_handle` (``trial(tau)``: the state and event values at tau)."""
 
         def first(values: dict) -> float:  # positive until the first of the crossed events
             return min(values[m] for m in crossed)
@@ -351,6 +372,7 @@ class StopMonitor:
     def _apply(self, k: int, stepper, t: float, Y: np.ndarray, acc: np.ndarray):
         """Apply event k at (t, Y): release a held stop, or an impact (and maybe hold), or a
         friction switch (friction_events.py), or a contact point's onset."""
+        self._last_values = None
         if k in self.friction_keys:
             self.friction.apply(self.active.friction, k, t, Y, acc)
             return self._fresh(t, Y, stepper)

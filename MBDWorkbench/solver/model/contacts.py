@@ -17,6 +17,7 @@ a half-space: its ``normal`` points out of the solid, into free space.
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
 from dataclasses import dataclass, field
@@ -164,13 +165,15 @@ class Contact:
 
 # ----------------------------------------------------------------------------- reading
 def parse_contacts(items: object, path: str = "contacts") -> list[Contact]:
-    """The contact pairs of a model's JSON ``contacts`` list."""
+    """The contact pairs of a model's JSON ``contacts`` list (a shape object shared by several pairs,
+    as a contact group's, read once: each pair gets its own copy)."""
     if not isinstance(items, list):
         raise ModelError(path, "must be a list")
-    return [_contact(d, f"{path}[{k}]") for k, d in enumerate(items)]
+    shapes: dict[int, tuple] = {}
+    return [_contact(d, f"{path}[{k}]", shapes) for k, d in enumerate(items)]
 
 
-def _contact(d: object, path: str) -> Contact:
+def _contact(d: object, path: str, shapes: dict | None = None) -> Contact:
     if not isinstance(d, dict):
         raise ModelError(path, f"must be an object, got {shown(d)}")
     unknown = sorted(set(d) - CONTACT_FIELDS)
@@ -184,8 +187,8 @@ def _contact(d: object, path: str) -> Contact:
         name=name,
         body_a=check_text(d["body_a"], f"{path}.body_a", 200),
         body_b=check_text(d["body_b"], f"{path}.body_b", 200),
-        shape_a=_shape(d["shape_a"], f"{path}.shape_a", name),
-        shape_b=_shape(d["shape_b"], f"{path}.shape_b", name),
+        shape_a=_read_shape(d["shape_a"], f"{path}.shape_a", name, shapes),
+        shape_b=_read_shape(d["shape_b"], f"{path}.shape_b", name, shapes),
     )
     for key, kind in NUMBER_KINDS.items():
         if key in d:
@@ -200,6 +203,16 @@ def _contact(d: object, path: str) -> Contact:
             raise ModelError(f"{path}.enabled", f"contact '{name}': must be true or false, got {shown(d['enabled'])}")
         c.enabled = d["enabled"]
     return c
+
+
+def _read_shape(d: object, path: str, pair: str, shapes: dict | None) -> Shape:
+    """:func:`_shape`, once per shape object in ``shapes`` (id -> (the object, its Shape)); a copy."""
+    if shapes is None or not isinstance(d, dict):
+        return _shape(d, path, pair)
+    known = shapes.get(id(d))
+    if known is None or known[0] is not d:
+        known = shapes[id(d)] = (d, _shape(d, path, pair))
+    return copy.copy(known[1])
 
 
 def _shape(d: object, path: str, pair: str) -> Shape:

@@ -237,11 +237,16 @@ class Model:
     )  # joint name -> the CAD geometry it came from (not saved)
 
     def body(self, name: str) -> Body:
-        """The body called ``name`` (KeyError if absent)."""
-        for b in self.bodies:
-            if b.name == name:
-                return b
-        raise KeyError(name)
+        """The body called ``name`` (KeyError if absent); an index by name kept and checked at
+        each look-up (a model's pairs look their bodies up: a pile of N bodies, N^2 times)."""
+        index = self.__dict__.get("_body_index") or {}
+        k = index.get(name)
+        if k is None or k >= len(self.bodies) or self.bodies[k].name != name:
+            index = self.__dict__["_body_index"] = {b.name: i for i, b in reversed(list(enumerate(self.bodies)))}
+            k = index.get(name)
+            if k is None:
+                raise KeyError(name)
+        return self.bodies[k]
 
     def joint(self, name: str) -> Joint:
         """The joint called ``name`` (KeyError if absent)."""
