@@ -113,7 +113,9 @@ if [ "$WORKTREE" = 1 ]; then  # overlay uncommitted edits and new files (not ign
         | tar --null --ignore-failed-read -cf - -T -) | tar -xf - -C "$CHROOT/root/repo"
     (cd "$REPO" && git ls-files -z --deleted) | (cd "$CHROOT/root/repo" && xargs -0 -r rm -f)
 fi
-in_chroot bash -c "cd /root/repo && bash tools/contact_venv.sh"  # python-fcl for mesh-mesh pairs (docs/contact.md)
+# python-fcl for mesh-mesh pairs (docs/contact.md), through the host's certificates (a TLS proxy's CA, if any)
+cp /etc/ssl/certs/ca-certificates.crt "$CHROOT/root/host-ca.crt"
+in_chroot bash -c "cd /root/repo && PIP_CERT=/root/host-ca.crt bash tools/contact_venv.sh"
 echo "== testing $(cd "$REPO" && git rev-parse --short HEAD)$([ "$WORKTREE" = 1 ] && echo ' + working tree')"
 
 # ---------------------------------------------------------------- tests
