@@ -116,6 +116,26 @@ def test_peak_force_estimate_against_hertz(integrator, settings):
     assert within_factor_3(rec["peak_force_error_N"], true), (rec["peak_force_error_N"], true)
 
 
+@pytest.mark.parametrize(
+    "integrator,settings",
+    [
+        ("rk4", dict(step=2e-6, output_step=2e-6)),
+        ("cros", dict(step=1e-6, output_step=1e-6)),
+        ("bdf", dict(step=None, output_step=1e-5)),
+        ("radau", dict(step=None, output_step=1e-5)),
+        ("lsoda", dict(step=None, output_step=1e-5)),
+        ("galpha", dict(output_step=1e-5)),
+    ],
+)
+def test_peak_normal_force_column_against_hertz(integrator, settings):
+    """contacts.csv's peak_normal_force over the run against K d_max^1.5 [Johnson] 11.4 within 2 %,
+    and never more than 0.5 % above it: the peak of states of the solution (bdf and radau, when
+    their rejected steps, Newton iterates and Jacobian perturbations counted: 56 x)."""
+    res = hertz(integrator, accuracy=False, **settings)
+    peak = res.contact("floor")[:, 10].max()
+    assert res.status == "completed" and peak == pytest.approx(HERTZ_PEAK, rel=0.02) and peak <= 1.005 * HERTZ_PEAK
+
+
 def test_a_peak_force_error_above_the_load_tolerance_warns_naming_the_contact():
     res = hertz("rk4", step=1e-5, output_step=1e-5, accuracy_load_tol=1e-4)  # error 3e-3 of the peak
     (w,) = [w for w in res.warnings if w.kind == "accuracy"]
@@ -192,8 +212,8 @@ def test_report_contact_table_shows_the_estimated_error_of_the_same_peak():
 
 
 def test_an_impact_between_an_adaptive_runs_samples_has_no_peak_estimate():
-    """radau sampling every 1e-3 s a 0.2 ms impact: its sampled peak misses the impact's and its
-    evaluated one includes rejected steps: the pair's peak error is not estimated (None), and said."""
+    """radau sampling every 1e-3 s a 0.2 ms impact: its sampled peak misses the impact's: the
+    pair's peak error is not estimated (None), and said."""
     m = ball_model(0.8, t_end=0.21)
     m.settings.step = None
     res = simulate(m, integrator="radau", rtol=1e-7, atol=1e-10, output_step=1e-3)

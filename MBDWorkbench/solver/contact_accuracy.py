@@ -45,9 +45,8 @@ def contact_samples(res) -> dict[str, np.ndarray]:
     run [N] (``contact_peak``, (pairs,); ``contact_peak_excess``: :func:`sampled_peak_excess`), and
     its located onsets: time [s] (``onset_t``), pair index (``onset_pair``) and contact point
     (``onset_point``) in time order. The peak is the largest the steps evaluated (contacts.csv's
-    ``peak_normal_force``) with the fixed-step integrators, the largest sampled with the others:
-    their evaluations include rejected steps and Newton iterates off the solution (radau and bdf:
-    55 x the Hertz peak on the tests' impact)."""
+    ``peak_normal_force``) with the fixed-step integrators, the largest sampled with the others
+    (the run and its companion take their accepted steps at different times)."""
     names = list(getattr(res, "contact_names", []))
     events = [e for e in res.contact_events if e["contact"] in names]
     peak, excess = np.zeros(len(names)), np.zeros(len(names))

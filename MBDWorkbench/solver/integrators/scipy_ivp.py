@@ -13,6 +13,8 @@ scale, which does not shrink, so SciPy halved the step down to 1e-15 s and stopp
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,6 +22,7 @@ from scipy.integrate import BDF, LSODA, OdeSolver, Radau
 from scipy.integrate._ivp import bdf as scipy_bdf
 
 from .. import kernels
+from ..results.contacts import evaluated_peaks
 from .base import Stepper, own_settings
 from .power import account_power
 from .projection import RankEvents, singular_stop
@@ -38,9 +41,7 @@ class SciPyStepper(Stepper):
     def __init__(self, system: System, settings: Settings, t0: float, Y0: np.ndarray) -> None:
         settings = own_settings(settings, self.name)
         super().__init__(system, settings, t0, Y0)
-        self.solver = self.solver_class(
-            self._fun, t0, Y0.copy(), settings.t_end, rtol=settings.rtol, atol=settings.atol, max_step=settings.step
-        )
+        self.solver = self._new_solver(t0, Y0)
         self._failed = False
         self._singular: tuple[float, np.ndarray] | None = None  # (t [s], Y) of a singular evaluation
         self.failure = ""  # why SciPy stopped at a finite state (simulate's error message), else ""
@@ -87,9 +88,12 @@ class SciPyStepper(Stepper):
     def _step(self, s: OdeSolver) -> bool:
         """One step of the SciPy solver; False if it refused the state (SciPy's BDF and Radau
         raise ValueError on a NaN/inf state or derivative after a blow-up). SciPy's reason for
-        stopping at a finite state (its step too small) goes to ``failure``."""
+        stopping at a finite state (its step too small) goes to ``failure``. The contact peaks are
+        kept as they were (:meth:`_peaks_kept`): :meth:`advance` evaluates the accepted state, the
+        one state of the step that they take."""
         try:
-            message = s.step()
+            with self._peaks_kept():
+                message = s.step()
         except ValueError:
             return False
         if s.status == "failed" and not self._failed and np.all(np.isfinite(s.y)):
@@ -112,11 +116,27 @@ class SciPyStepper(Stepper):
 
     def _write_back(self, s: OdeSolver, y: np.ndarray) -> OdeSolver:
         """Continue from the projected state y: a fresh solver (LSODA keeps its state in Fortran)."""
-        self.solver = self.solver_class(
-            self._fun, s.t, y, self.settings.t_end, rtol=self.settings.rtol, atol=self.settings.atol,
-            max_step=self.settings.step,
-        )  # fmt: skip
+        self.solver = self._new_solver(s.t, y)
         return self.solver
+
+    def _new_solver(self, t: float, y: np.ndarray) -> OdeSolver:
+        """A ``solver_class`` started at (t [s], y), to settings.t_end; its start (the initial step's
+        trial state, the Jacobian's perturbations) leaves the contact peaks as they were."""
+        st = self.settings
+        with self._peaks_kept():
+            return self.solver_class(self._fun, t, y.copy(), st.t_end, rtol=st.rtol, atol=st.atol, max_step=st.step)
+
+    @contextmanager
+    def _peaks_kept(self) -> Iterator[None]:
+        """Restore the contact elements' running peaks (contacts.csv's ``peak_normal_force``) after
+        SciPy's evaluations, which include states off the solution: rejected steps, Newton iterates,
+        Jacobian perturbations (radau and bdf peaked at 55 x Hertz's force on an impact)."""
+        peaks = evaluated_peaks(self.system)
+        saved = peaks.copy()
+        try:
+            yield
+        finally:
+            peaks[:] = saved
 
     def restart(self, t: float, Y: np.ndarray) -> SciPyStepper:
         """A fresh solver started from (t, Y) that keeps this one's step count."""

@@ -55,6 +55,14 @@ def contact_sample(system, Y: np.ndarray, layout: tuple | None = None) -> np.nda
     return out
 
 
+def evaluated_peaks(system) -> np.ndarray:
+    """The largest normal force [N] of each contact element evaluated since the last sample, as the
+    kernel keeps it (numerics.contact_forces): a view, which an integrator restores after
+    evaluations that are no state of the solution (rejected steps, Newton iterates, Jacobians)."""
+    S = system.static
+    return S.force_vecs[S.force_start[CONTACT] : S.force_start[CONTACT + 1], 3, 2]
+
+
 def contact_layout(system) -> tuple[np.ndarray, np.ndarray]:
     """(the pair index of each contact element, the sign of each pair's force: +1 where its body_a
     is side i of its elements, else -1)."""
