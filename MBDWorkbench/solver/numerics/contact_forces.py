@@ -46,7 +46,7 @@ regularised Coulomb coefficient (:func:`friction_coefficient`).
 
 import numpy as np
 
-from .contact_solids import edge_crossing, sphere_cone, vertex_in_box_i
+from .contact_solids import beyond, box_distance, edge_crossing, sphere_cone, unit_or, vertex_in_box_i
 from .jit import njit
 from .joints import Side, body_side, point_kinematics
 from .mesh_distance import signed_distance
@@ -179,24 +179,6 @@ def _disc_face(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: i
 
 
 @njit(cache=True)
-def _excess(x: Scalar, h: float) -> Scalar:
-    """How far the coordinate x [m] lies beyond [-h, h] (signed; 0 within)."""
-    if x.real > h:
-        return x - h
-    if x.real < -h:
-        return x + h
-    return 0.0 * x
-
-
-@njit(cache=True)
-def _unit_or_z(g: Vec3, length: Scalar) -> Vec3:
-    """g / length, or +z where it vanishes (a point on an axis or a box's centre)."""
-    if length.real < 1e-300:
-        return (0.0 * length, 0.0 * length, 1.0 + 0.0 * length)
-    return div(g, length)
-
-
-@njit(cache=True)
 def _box_distance(A: np.ndarray, b: int, vecs: np.ndarray, k: int, g: Vec3, h3: float) -> tuple:
     """(signed distance [m], outward unit normal) of the point g [m, from the box's centre] to the
     box of side b: outside, to its nearest surface point; inside, minus the depth below its nearest
@@ -205,22 +187,7 @@ def _box_distance(A: np.ndarray, b: int, vecs: np.ndarray, k: int, g: Vec3, h3: 
     h1, h2 = np.sqrt(dot(a1, a1)), np.sqrt(dot(a2, a2))
     e1, e2 = div(a1, h1), div(a2, h2)
     e = (body_mv(A, b, e1), body_mv(A, b, e2), body_mv(A, b, cross(e1, e2)))
-    h = (h1, h2, h3)
-    x = (dot(g, e[0]), dot(g, e[1]), dot(g, e[2]))
-    q = (_excess(x[0], h1), _excess(x[1], h2), _excess(x[2], h3))
-    out = np.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2])
-    if out.real > 0.0:
-        w = (q[0] / out, q[1] / out, q[2] / out)
-        return out, (w[0] * e[0][0] + w[1] * e[1][0] + w[2] * e[2][0],
-                     w[0] * e[0][1] + w[1] * e[1][1] + w[2] * e[2][1],
-                     w[0] * e[0][2] + w[1] * e[1][2] + w[2] * e[2][2])  # fmt: skip
-    best, depth = 0, h[0] - x[0] if x[0].real >= 0.0 else h[0] + x[0]
-    for m in range(1, 3):
-        dm = h[m] - x[m] if x[m].real >= 0.0 else h[m] + x[m]
-        if dm.real < depth.real:
-            best, depth = m, dm
-    sign = 1.0 if x[best].real >= 0.0 else -1.0
-    return -depth, scale(sign + 0.0 * depth, e[best])
+    return box_distance(g, e, (h1, h2, h3))
 
 
 @njit(cache=True)
@@ -233,16 +200,16 @@ def _side_distance(A: np.ndarray, b: int, vecs: np.ndarray, k: int, g: Vec3, rad
     s = dot(g, u)
     radial = sub(g, scale(s, u))
     rho = np.sqrt(dot(radial, radial))
-    out = _unit_or_z(radial, rho)
-    beyond = _excess(s, vecs[k, 4, 0])
-    if beyond.real == 0.0:
+    out = unit_or(radial, rho, (0.0, 0.0, 1.0))
+    past = beyond(s, vecs[k, 4, 0])
+    if past.real == 0.0:
         return rho - radius, out
     if rho.real <= radius:  # beyond an end face, within its disc
-        sign = 1.0 if beyond.real > 0.0 else -1.0
-        return sign * beyond, scale(sign + 0.0 * beyond, u)
+        sign = 1.0 if past.real > 0.0 else -1.0
+        return sign * past, scale(sign + 0.0 * past, u)
     off = rho - radius
-    distance = np.sqrt(off * off + beyond * beyond)
-    return distance, add(scale(off / distance, out), scale(beyond / distance, u))
+    distance = np.sqrt(off * off + past * past)
+    return distance, add(scale(off / distance, out), scale(past / distance, u))
 
 
 @njit(cache=True)
@@ -280,7 +247,7 @@ def _torus_arc(
         p = arc_point(c, a, b, sub(q, c))
         g = sub(p, q)
         length = np.sqrt(dot(g, g))
-        nrm = _unit_or_z(g, length)
+        nrm = unit_or(g, length, (0.0, 0.0, 1.0))
         d = r + r_j - length
     return d, nrm, sub(p, scale(r - 0.5 * d, nrm))
 

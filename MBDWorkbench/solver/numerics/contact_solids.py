@@ -34,7 +34,7 @@ def _slot(vecs: np.ndarray, k: int, i: int) -> Vec3:
 
 
 @njit(cache=True)
-def _unit_or(g: Vec3, length: Scalar, fallback: Vec3) -> Vec3:
+def unit_or(g: Vec3, length: Scalar, fallback: Vec3) -> Vec3:
     """g / length, or the unit vector ``fallback`` where g vanishes."""
     if length.real < 1e-300:
         return (fallback[0] + 0.0 * length, fallback[1] + 0.0 * length, fallback[2] + 0.0 * length)
@@ -42,7 +42,7 @@ def _unit_or(g: Vec3, length: Scalar, fallback: Vec3) -> Vec3:
 
 
 @njit(cache=True)
-def _beyond(x: Scalar, h: float) -> Scalar:
+def beyond(x: Scalar, h: float) -> Scalar:
     """How far the coordinate x [m] lies beyond [-h, h] (signed; 0 within)."""
     if x.real > h:
         return x - h
@@ -57,7 +57,7 @@ def box_distance(g: Vec3, e: tuple, h: tuple) -> tuple:
     of unit axes e (3 global vectors) and half extents h [m]: outside, to its nearest surface point;
     inside, minus the depth below its nearest face (that face's normal)."""
     x = (dot(g, e[0]), dot(g, e[1]), dot(g, e[2]))
-    q = (_beyond(x[0], h[0]), _beyond(x[1], h[1]), _beyond(x[2], h[2]))
+    q = (beyond(x[0], h[0]), beyond(x[1], h[1]), beyond(x[2], h[2]))
     out = np.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2])
     if out.real > 0.0:
         return out, add(add(scale(q[0] / out, e[0]), scale(q[1] / out, e[1])), scale(q[2] / out, e[2]))
@@ -107,7 +107,7 @@ def edge_crossing(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k
     s = np.sqrt(dot(n, n))
     if s.real < PARALLEL_EDGES:
         gap = np.sqrt(dot(w, w))
-        return -gap, _unit_or(w, gap, e_j[0]), m_i
+        return -gap, unit_or(w, gap, e_j[0]), m_i
     n = div(n, s)
     if dot(n, add(e_j[0], e_j[1])).real < 0.0:
         n = scale(-1.0, n)
@@ -224,7 +224,7 @@ def sphere_cone(A: np.ndarray, side_j: Side, vecs: np.ndarray, k: int, c: Vec3, 
     radial = sub(g, scale(s, u))
     w = np.sqrt(dot(radial, radial))
     side = (u[1], -u[0], 0.0 * u[2]) if abs(u[2].real) < 0.9 else (0.0 * u[0], u[2], -u[1])
-    e_r = _unit_or(radial, w, div(side, np.sqrt(dot(side, side))))
+    e_r = unit_or(radial, w, div(side, np.sqrt(dot(side, side))))
     distance, ns, nw = cone_distance(s, w, vecs[k, 4, 0], vecs[k, 4, 1], vecs[k, 4, 2])
     nrm = add(scale(ns, u), scale(nw, e_r))
     d = radius - distance
