@@ -12,11 +12,10 @@ from .. import kernels
 from ..errors import ModelError
 from ..numerics.friction_solve import ILL_CONDITIONED, NOT_CONVERGED
 from ..numerics.jit import interpreting
-from ..numerics.quaternion import rotate_by_body_vector
 from ..system.friction import described
 from .base import Stepper, equal_steps
 from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
-from .friction_kernel import friction_steps
+from .friction_kernel import friction_steps, symplectic_euler_update
 from .power import account_power
 from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper
 
@@ -83,13 +82,7 @@ class FrictionFixedStep:
         if self.method == 0:
             Y += h * k0
         elif self.method == 1:
-            nb = self.system.nb
-            off = 7 * nb
-            Y[off:] += h * k0[off:]
-            for b in range(nb):
-                Y[7 * b : 7 * b + 3] += h * Y[off + 6 * b : off + 6 * b + 3]
-                q = Y[7 * b + 3 : 7 * b + 7].copy()
-                rotate_by_body_vector(q, h * Y[off + 6 * b + 3 : off + 6 * b + 6], Y[7 * b + 3 : 7 * b + 7])
+            symplectic_euler_update(Y, h, k0, self.system.nb)
         else:
             solve = self.system.friction.derivative
             k1 = solve(t + 0.5 * h, Y + 0.5 * h * k0)

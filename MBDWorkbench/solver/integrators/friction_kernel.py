@@ -21,7 +21,7 @@ def _rates(t, Y, S, W, F, state):
 
 
 @njit(cache=True)
-def _symplectic(Y, h, k0, nb):
+def symplectic_euler_update(Y, h, k0, nb):
     """Symplectic Euler: velocities first, then positions and rotations with the new velocities."""
     off = 7 * nb
     Y[off:] += h * k0[off:]
@@ -82,7 +82,7 @@ def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_even
         if method == 0:
             Y += h * k0
         elif method == 1:
-            _symplectic(Y, h, k0, nb)
+            symplectic_euler_update(Y, h, k0, nb)
         else:
             status, worst, dY = _rk4(t, h, Y, S, W, F, state, k0)
             if status != SOLVED:
