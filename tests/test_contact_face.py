@@ -7,11 +7,11 @@ import math
 import numpy as np
 import pytest
 from oracles import geneva
+from oracles.force_jacobians import jacobians_match_central_differences
 from oracles.geneva import HALF_INDEX, crank, driver_phase, pin_distance, slot_angle, wheel_rotation
 
-from MBDWorkbench.solver import from_dict, kernels, simulate
+from MBDWorkbench.solver import from_dict, simulate
 from MBDWorkbench.solver.errors import ModelError
-from MBDWorkbench.solver.integrators import jacobians as ik
 from MBDWorkbench.solver.system.system import System
 
 G = 9.81
@@ -231,35 +231,4 @@ def test_face_contact_jacobians_of_the_implicit_integrators_match_central_differ
                       "stiffness": 1e7, "exponent": 1.5, "restitution": 0.7, "mu_s": 0.4, "mu_k": 0.3,
                       "slip_speed": 0.05, "penetration_tol": 1e-3}],
     }  # fmt: skip
-    system = System(from_dict(d))
-    S, W, Y, t, n6 = system.static, system.work, system.Y0.copy(), 0.0, 6 * system.nb
-    lam = np.zeros(0)
-    nK, nD = ik.triplet_capacity(S, 0)
-    Kb = (np.zeros(nK, np.int64), np.zeros(nK, np.int64), np.zeros(nK))
-    Db = (np.zeros(nD, np.int64), np.zeros(nD, np.int64), np.zeros(nD))
-    nK, nD = ik.force_jacobians(t, Y, S, W, lam, np.ones(0, bool), *Kb, *Db)
-    K, D = np.zeros((n6, n6)), np.zeros((n6, n6))
-    np.add.at(K, (Kb[0][:nK], Kb[1][:nK]), Kb[2][:nK])
-    np.add.at(D, (Db[0][:nD], Db[1][:nD]), Db[2][:nD])
-
-    def force(Yx):
-        kernels.update_rotations(S, Yx, W.A)
-        kernels.forces(t, Yx, S, W, W.Q)
-        return W.Q.copy()
-
-    assert np.abs(force(Y)[:3]).max() > 1.0  # pressed: the contact pushes
-    eps, Kfd, Dfd = 1e-7, np.zeros((n6, n6)), np.zeros((n6, n6))
-    for c in range(n6):
-        e = np.zeros(n6)
-        e[c] = eps
-        plus, minus = np.empty_like(Y), np.empty_like(Y)
-        ik.apply_increment(S.nb, Y, e, plus)
-        ik.apply_increment(S.nb, Y, -e, minus)
-        Kfd[:, c] = (force(plus) - force(minus)) / (2 * eps)
-        Yp, Ym = Y.copy(), Y.copy()
-        Yp[7 * system.nb + c] += eps
-        Ym[7 * system.nb + c] -= eps
-        Dfd[:, c] = (force(Yp) - force(Ym)) / (2 * eps)
-    for exact, fd in ((K, Kfd), (D, Dfd)):
-        assert np.abs(exact).max() > 1.0
-        assert np.abs(exact - fd).max() < 1e-5 * np.abs(exact).max()
+    jacobians_match_central_differences(System(from_dict(d)))
