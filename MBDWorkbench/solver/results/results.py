@@ -17,92 +17,17 @@ from ..kernels import fast_call
 from ..model.catalog import COORDINATES, JOINTS
 from ..model.joint_stops import stop_effort
 from ..numerics import quaternion
-from ..numerics.jit import njit_python_errors as njit
-from ..numerics.joints import ROW_VECS, body_side, row_terms, row_vectors
+from ..numerics.joints import ROW_VECS, row_vectors
 from ..system.contact_friction import with_patch_friction
 from ..system.friction import packed, unpacked
 from .contacts import contact_layout, contact_sample
 from .files import write_results
+from .sample_kernels import joint_coordinates, joint_wrenches, record_samples
+from .samples import SampleStore
 
 if TYPE_CHECKING:
     from ..model.schema import Model, Settings
-    from ..system.system import Static, System, Work
-
-
-@njit(cache=True)
-def joint_wrenches(
-    S: Static,
-    Y: np.ndarray,
-    W: Work,
-    row_owner: np.ndarray,
-    nj: int,
-    recv_side: np.ndarray,
-    recv_body: np.ndarray,
-    recv_sign: np.ndarray,
-    recv_origin: np.ndarray,
-    axes_body: np.ndarray,
-    axes_local: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """Reaction wrench that body_i exerts on body_j for every joint, from W.jac and
-    W.lam: out[k] = [F global (3), T global about the joint origin (3), F joint (3),
-    T joint (3)] in N and N m; the joint frame is the one carried by body_i."""
-    out[:, :] = 0.0
-    A = W.A
-    for r in range(row_owner.shape[0]):
-        k = row_owner[r]
-        if k >= nj:
-            continue
-        s = recv_side[k]
-        for c in range(6):
-            out[k, c] -= recv_sign[k] * W.jac[r, s, c] * W.lam[r]
-    for k in range(nj):
-        b = recv_body[k]
-        T = out[k, 3:6].copy()
-        if b >= 0:
-            Tg = A[b] @ T
-            P = A[b] @ recv_origin[k]
-            F = out[k, 0:3]
-            out[k, 3] = Tg[0] - (P[1] * F[2] - P[2] * F[1])
-            out[k, 4] = Tg[1] - (P[2] * F[0] - P[0] * F[2])
-            out[k, 5] = Tg[2] - (P[0] * F[1] - P[1] * F[0])
-        bi = axes_body[k]
-        for a in range(3):
-            axis = axes_local[k, a].copy()
-            if bi >= 0:
-                axis = A[bi] @ axis
-            out[k, 6 + a] = axis[0] * out[k, 0] + axis[1] * out[k, 1] + axis[2] * out[k, 2]
-            out[k, 9 + a] = axis[0] * out[k, 3] + axis[1] * out[k, 4] + axis[2] * out[k, 5]
-
-
-@njit(cache=True)
-def joint_coordinates(
-    kinds: np.ndarray,
-    body_i: np.ndarray,
-    body_j: np.ndarray,
-    vecs: np.ndarray,
-    angle: np.ndarray,
-    Y: np.ndarray,
-    nb: int,
-    A: np.ndarray,
-    dt: float,
-    previous: np.ndarray,
-    out: np.ndarray,
-) -> None:
-    """Value and rate of each joint coordinate c at one state Y with rotations A (nb, 3, 3),
-    measured by the primitive row of local vectors vecs[c]: out[c] = (phi [rad or m], its rate
-    without Phi_t). Angles (``angle[c]``) given in (-pi, pi] are put on the branch nearest to
-    previous[c] (value, rate) of the sample ``dt`` [s] earlier advanced by the trapezoidal
-    integral of the rate, so a joint turning by more than pi between two samples is still
-    counted right (dt < 0: no earlier sample)."""
-    for c in range(kinds.shape[0]):
-        terms = row_terms(kinds[c], vecs, c, A, body_side(Y, nb, body_i[c]), body_side(Y, nb, body_j[c]))
-        value, rate = terms[0].real, terms[6].real
-        if angle[c] and dt >= 0.0:
-            predicted = previous[c, 0] + 0.5 * (previous[c, 1] + rate) * dt
-            value += 2.0 * np.pi * np.rint((predicted - value) / (2.0 * np.pi))
-        out[c, 0] = value
-        out[c, 1] = rate
+    from ..system.system import System
 
 
 def coordinate_layout(system: System) -> dict:
@@ -202,6 +127,16 @@ def _global(system: System, Y: np.ndarray, b: int, local: np.ndarray, vector: bo
     return A @ local if vector else Y[7 * b : 7 * b + 3] + A @ local
 
 
+def _batch(t: np.ndarray, Y: np.ndarray, acc: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """(t (K,), Y (K, n), acc (K, 6)) as C-contiguous float arrays; a ValueError names a wrong shape."""
+    t, Y, acc = (np.ascontiguousarray(a, dtype=float) for a in (t, Y, acc))
+    K = len(t)
+    for name, a, shape in (("t", t, (K,)), ("Y", Y, (K, n)), ("acc", acc, (K, 6))):
+        if a.shape != shape:
+            raise ValueError(f"record_many: {name} has the shape {a.shape}, not {shape}")
+    return t, Y, acc
+
+
 def software_versions() -> dict[str, str]:
     """Versions of Python and the numerical libraries used for a run."""
     import platform
@@ -218,79 +153,6 @@ def software_versions() -> dict[str, str]:
         "SciPy": scipy.__version__,
         "Numba": numba.__version__,
     }
-
-
-class SampleStore:
-    """The samples of a run, one array per quantity with a row per sample, grown in place
-    (doubling, or :meth:`reserve` ahead): the accessors of Results read views of it, not
-    copies. ``store[k]`` is sample k as {quantity: read-only view}."""
-
-    def __init__(self) -> None:
-        self._data: dict[str, np.ndarray] = {}
-        self._n = 0
-        self._capacity = 0
-        self._frozen = False  # a window: read only
-
-    def __len__(self) -> int:
-        return self._n
-
-    def reserve(self, n: int) -> None:
-        """Make room for ``n`` samples in all (no copy when that many are recorded)."""
-        if n > self._capacity:
-            self._data = {k: _resized(v, n) for k, v in self._data.items()}
-            self._capacity = n
-
-    def append(self, row: dict) -> None:
-        """Store one sample: {quantity: number or array of a fixed shape}."""
-        if self._frozen:
-            raise ValueError("a window of results is read only")
-        if not self._data:
-            self._capacity = max(self._capacity, 16)
-            self._data = {key: np.zeros((self._capacity, *np.shape(value))) for key, value in row.items()}
-        if self._n == self._capacity:
-            self.reserve(2 * self._capacity)
-        for key, value in row.items():
-            self._data[key][self._n] = value
-        self._n += 1
-
-    def column(self, key: str) -> np.ndarray:
-        """Every sample of one quantity, (K, ...), a read-only view."""
-        view = self._data[key][: self._n] if key in self._data else np.zeros((0,))
-        view.flags.writeable = False
-        return view
-
-    def __getitem__(self, k: int) -> _Sample:
-        if not -self._n <= k < self._n:
-            raise IndexError("sample index out of range")
-        return _Sample(self, k % self._n)
-
-    def window(self, start: int, stop: int) -> SampleStore:
-        """Samples [start, stop) as a read-only store sharing this one's arrays."""
-        start, stop = max(0, start), min(self._n, stop)
-        w = SampleStore()
-        w._data = {k: v[start:stop] for k, v in self._data.items()}
-        w._n = w._capacity = max(0, stop - start)
-        w._frozen = True
-        return w
-
-
-class _Sample:
-    """One sample of a SampleStore: ``sample[quantity]`` reads it (a read-only view for arrays)."""
-
-    def __init__(self, store: SampleStore, k: int) -> None:
-        self.store, self.k = store, k
-
-    def __getitem__(self, key: str):
-        value = self.store._data[key][self.k]
-        if isinstance(value, np.ndarray):
-            value.flags.writeable = False
-        return value
-
-
-def _resized(a: np.ndarray, n: int) -> np.ndarray:
-    out = np.zeros((n, *a.shape[1:]))
-    out[: len(a)] = a[:n]
-    return out
 
 
 class Results:
@@ -363,16 +225,7 @@ class Results:
         nj = len(self.joint_names)
         wrench = np.zeros((nj, 12))
         if nj:
-            fast_call(
-                joint_wrenches,
-                sys.static,
-                np.ascontiguousarray(Y, dtype=float),
-                sys.work,
-                sys.row_owner,
-                nj,
-                *self._layout,
-                wrench,
-            )
+            fast_call(joint_wrenches, sys.work.A, sys.work.jac, sys.work.lam, sys.row_owner, nj, *self._layout, wrench)
             self._rod_reactions(np.asarray(Y, dtype=float), wrench)
         drv_rows = self._driver_rows
         fd = np.array([program(t)[1] for program in self._driver_programs])
@@ -408,6 +261,54 @@ class Results:
         )
         self._cache = None
         return ev
+
+    def record_many(self, t: np.ndarray, Y: np.ndarray, acc: np.ndarray) -> None:
+        """The same as record() for each row, lam and Ydot from the evaluation: K samples at
+        (t (K,) [s], Y (K, n)) with their work integrals acc (K, 6), in one compiled loop
+        (results.sample_kernels.record_samples); joint friction, stiction patches and distance
+        joints are recorded a row at a time, and so is a sample with rows dropped as redundant
+        (their minimum-norm multipliers) or an evaluation that failed."""
+        t, Y, acc = _batch(t, Y, acc, 13 * self.system.nb)
+        if self.system.friction is not None or self._rods:
+            for k in range(len(t)):
+                self.record(t[k], Y[k], acc[k])
+            return
+        out = self._batch_arrays(len(t), Y.shape[1])
+        start = 0
+        while start < len(t):
+            stop = self._record_compiled(start, t, Y, acc, out)
+            if stop < len(t):
+                self.record(t[stop], Y[stop], acc[stop])
+            start = stop + 1
+        self._cache = None
+
+    def _batch_arrays(self, K: int, n: int) -> tuple[np.ndarray, ...]:
+        """record_samples' outputs for K samples of states of size n."""
+        sys, nd, nc = self.system, len(self.driver_names), len(self._coordinate_layout["kinds"])
+        m, nj, npairs = sys.m, len(self.joint_names), len(self.contact_names)
+        return (np.zeros((K, n)), np.zeros((K, m)), np.zeros((K, m)), np.zeros((K, m)), np.zeros((K, 4)),
+                np.zeros((K, nj, 12)), np.zeros((K, nd)), np.zeros((K, nd)), np.zeros((K, nc, 2)),
+                np.zeros((K, npairs, 11)))  # fmt: skip
+
+    def _record_compiled(self, start: int, t: np.ndarray, Y: np.ndarray, acc: np.ndarray, out: tuple) -> int:
+        """Samples start.. by record_samples up to the first one it leaves to :meth:`record`, stored;
+        returns that one's index (len(t) when all are done)."""
+        sys, lay = self.system, self._coordinate_layout
+        coordinates = lay["kinds"], lay["body_i"], lay["body_j"], lay["vecs"], lay["angle"]
+        last = self._last_coordinates
+        previous = (float(last[0]), last[1]) if last else (np.nan, np.zeros((len(lay["kinds"]), 2)))
+        owners = (sys.row_owner, len(self.joint_names))
+        stop = fast_call(record_samples, start, t, Y, acc, sys.static, sys.work, owners, self._layout, coordinates,
+                         self._contact_layout, self._driver_rows, previous, out)  # fmt: skip
+        if stop > start:
+            Ydot, lam, phi, rate, energy, wrench, effort, power, coordinate, contact = (a[start:stop] for a in out)
+            T, V, Wd, Wn = energy.T
+            rows = dict(t=t[start:stop], Y=Y[start:stop], lam=lam, phi=phi, rate=rate, T=T, V=V, Wd=Wd, Wn=Wn,
+                        wrench=wrench, effort=effort, power=power, Ydot=Ydot, coordinate=coordinate[:, :, 0],
+                        coordinate_rate=coordinate[:, :, 1], contact=contact)  # fmt: skip
+            self._samples.extend(rows, stop - start)
+            self._last_coordinates = (t[stop - 1], coordinate[-1].copy())
+        return stop
 
     def contact(self, pair: str) -> np.ndarray:
         """(K, 10) columns of contact pair ``pair`` in contacts.csv (.contacts.CONTACT_COLUMNS)."""

@@ -1,0 +1,179 @@
+"""The compiled parts of an output sample (results.Results.record and record_many): the joints'
+reaction wrenches, the joint coordinates, and :func:`record_samples`, which evaluates K samples
+in one compiled loop with the arithmetic of K calls of Results.record (System.evaluate, the
+wrenches, the drivers' effort and power, the work integrals, the coordinates, contacts.csv's
+values)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..kernels import OK, derivatives, kinetic_energy, normalize_quaternions_arrays
+from ..numerics.forces import CONTACT
+from ..numerics.jets import eval_jet
+from ..numerics.jit import njit, njit_python_errors
+from ..numerics.joints import body_side, row_terms
+from ..numerics.schur import CTL_DECIDE
+from .contacts import contact_rows
+
+if TYPE_CHECKING:
+    from ..system.system import Static, Work
+
+
+@njit_python_errors(cache=True)
+def joint_wrenches(
+    A: np.ndarray,
+    jac: np.ndarray,
+    lam: np.ndarray,
+    row_owner: np.ndarray,
+    nj: int,
+    recv_side: np.ndarray,
+    recv_body: np.ndarray,
+    recv_sign: np.ndarray,
+    recv_origin: np.ndarray,
+    axes_body: np.ndarray,
+    axes_local: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Reaction wrench that body_i exerts on body_j for every joint, from the rotations A, the
+    row Jacobians jac and the multipliers lam (the work arrays of an evaluation): out[k] = [F
+    global (3), T global about the joint origin (3), F joint (3), T joint (3)] in N and N m;
+    the joint frame is the one carried by body_i."""
+    out[:, :] = 0.0
+    for r in range(row_owner.shape[0]):
+        k = row_owner[r]
+        if k >= nj:
+            continue
+        s = recv_side[k]
+        for c in range(6):
+            out[k, c] -= recv_sign[k] * jac[r, s, c] * lam[r]
+    for k in range(nj):
+        b = recv_body[k]
+        T = out[k, 3:6].copy()
+        if b >= 0:
+            Tg = A[b] @ T
+            P = A[b] @ recv_origin[k]
+            F = out[k, 0:3]
+            out[k, 3] = Tg[0] - (P[1] * F[2] - P[2] * F[1])
+            out[k, 4] = Tg[1] - (P[2] * F[0] - P[0] * F[2])
+            out[k, 5] = Tg[2] - (P[0] * F[1] - P[1] * F[0])
+        bi = axes_body[k]
+        for a in range(3):
+            axis = axes_local[k, a].copy()
+            if bi >= 0:
+                axis = A[bi] @ axis
+            out[k, 6 + a] = axis[0] * out[k, 0] + axis[1] * out[k, 1] + axis[2] * out[k, 2]
+            out[k, 9 + a] = axis[0] * out[k, 3] + axis[1] * out[k, 4] + axis[2] * out[k, 5]
+
+
+@njit_python_errors(cache=True)
+def joint_coordinates(
+    kinds: np.ndarray,
+    body_i: np.ndarray,
+    body_j: np.ndarray,
+    vecs: np.ndarray,
+    angle: np.ndarray,
+    Y: np.ndarray,
+    nb: int,
+    A: np.ndarray,
+    dt: float,
+    previous: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """Value and rate of each joint coordinate c at one state Y with rotations A (nb, 3, 3),
+    measured by the primitive row of local vectors vecs[c]: out[c] = (phi [rad or m], its rate
+    without Phi_t). Angles (``angle[c]``) given in (-pi, pi] are put on the branch nearest to
+    previous[c] (value, rate) of the sample ``dt`` [s] earlier advanced by the trapezoidal
+    integral of the rate, so a joint turning by more than pi between two samples is still
+    counted right (dt < 0: no earlier sample)."""
+    for c in range(kinds.shape[0]):
+        terms = row_terms(kinds[c], vecs, c, A, body_side(Y, nb, body_i[c]), body_side(Y, nb, body_j[c]))
+        value, rate = terms[0].real, terms[6].real
+        if angle[c] and dt >= 0.0:
+            predicted = previous[c, 0] + 0.5 * (previous[c, 1] + rate) * dt
+            value += 2.0 * np.pi * np.rint((predicted - value) / (2.0 * np.pi))
+        out[c, 0] = value
+        out[c, 1] = rate
+
+
+@njit(cache=True, inline="always")
+def _copy(a: np.ndarray, a_from: np.ndarray, b: np.ndarray, b_from: np.ndarray) -> None:
+    """a[:] = a_from and b[:] = b_from (arrays of the same shapes, any dimension)."""
+    a.reshape(-1)[:] = a_from.reshape(-1)
+    b.reshape(-1)[:] = b_from.reshape(-1)
+
+
+@njit(cache=True)
+def _evaluate(t: float, Y: np.ndarray, S: Static, W: Work, Ydot: np.ndarray, saved: tuple) -> tuple:
+    """System.evaluate's compiled part at (t, Y normalised in place): the derivatives with the kept
+    rows decided again, the rank state (keep, keep_prev, ref, ctl, y_near) left as it was.
+    Returns (status, V [J], Pnc [W], Pdrv [W], whether every row was kept)."""
+    keep, keep_prev, ref, ctl, y_near = saved
+    _copy(keep, W.keep, keep_prev, W.keep_prev)
+    _copy(ref, W.ref, ctl, W.ctl)
+    y_near[:] = W.y_near
+    W.ctl[CTL_DECIDE] = 1.0
+    status, V, Pnc, Pdrv = derivatives(t, Y, S, W, Ydot)
+    all_kept = True
+    for r in range(W.keep.shape[0]):
+        if W.keep[r] != 1:
+            all_kept = False
+    _copy(W.keep, keep, W.keep_prev, keep_prev)
+    _copy(W.ref, ref, W.ctl, ctl)
+    W.y_near[:] = y_near
+    return status, V, Pnc, Pdrv, all_kept
+
+
+@njit(cache=True)
+def record_samples(start, t, Y, acc, S, W, owners, reactions, coordinates, contacts, drivers, previous, out) -> int:
+    """Samples start.. of (t (K,) [s], Y (K, n), acc (K, 6): the work integrals) evaluated as
+    Results.record evaluates them without given multipliers, into ``out`` = (Ydot, lam, phi, rate,
+    energies (K, 4): T, V, Wd, Wn [J], wrench (K, joints, 12), effort, power (K, drivers),
+    coordinate (K, coordinates, 2), contact (K, pairs, 11) zeros on entry). ``owners`` =
+    (row_owner, joints); ``reactions``, ``coordinates``, ``contacts``: the layouts of
+    joint_wrenches, joint_coordinates and contact_rows; ``drivers``: the drivers' rows;
+    ``previous`` = (t [s] of the sample before (NaN: none), its coordinates (c, 2)). Stops before
+    a sample whose evaluation is not the plain one (not OK, or rows dropped: the minimum-norm
+    multipliers), the force elements' state (impact speeds, peaks, unwrapped angles) and the
+    rank state as before it; returns that sample's index (K when all are done)."""
+    Ydot, lam, phi, rate, energies, wrench, effort, power, coordinate, contact = out
+    row_owner, nj = owners
+    pair_of, sign = contacts
+    nb = S.nb
+    saved = (W.keep.copy(), W.keep_prev.copy(), W.ref.copy(), W.ctl.copy(), W.y_near.copy())
+    Yk, Ydot_k = np.empty(Y.shape[1]), np.empty(Y.shape[1])
+    force_vecs, row_vecs = S.force_vecs.copy(), S.row_vecs.copy()
+    first = S.force_start[CONTACT]
+    t_prev, prev = previous
+    for k in range(start, t.shape[0]):
+        Yk[:] = Y[k]
+        normalize_quaternions_arrays(nb, Yk)
+        _copy(force_vecs, S.force_vecs, row_vecs, S.row_vecs)  # the elements' state before this sample
+        status, V, Pnc, Pdrv, all_kept = _evaluate(t[k], Yk, S, W, Ydot_k, saved)
+        if status != OK or not all_kept:
+            _copy(S.force_vecs, force_vecs, S.row_vecs, row_vecs)
+            return k
+        _copy(Ydot[k], Ydot_k, lam[k], W.lam)
+        _copy(phi[k], W.phi, rate[k], W.rate)
+        energies[k, 0], energies[k, 1] = kinetic_energy(S, Yk), V
+        joint_wrenches(W.A, W.jac, W.lam, row_owner, nj, *reactions, wrench[k])
+        for d in range(drivers.shape[0]):
+            r = drivers[d]
+            fd = eval_jet(S.row_prog[r], t[k], S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
+                          S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack)[1]  # fmt: skip
+            effort[k, d] = -W.lam[r]
+            power[k, d] = effort[k, d] * (W.rate[r] + fd)
+        Wd, Wn = acc[k, 3], acc[k, 4]
+        if acc[k, 5] > 0:
+            Wd += 0.5 * (t[k] - acc[k, 0]) * (acc[k, 1] + Pdrv)
+            Wn += 0.5 * (t[k] - acc[k, 0]) * (acc[k, 2] + Pnc)
+        energies[k, 2], energies[k, 3] = Wd, Wn
+        dt = t[k] - t_prev if t_prev == t_prev else -1.0
+        joint_coordinates(*coordinates, Y[k], nb, W.A, dt, prev, coordinate[k])
+        t_prev, prev = t[k], coordinate[k]
+        if pair_of.shape[0]:
+            args = (S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag, first)
+            contact_rows(Y[k], nb, W.A, *args, pair_of, sign, contact[k])
+    return t.shape[0]
