@@ -39,10 +39,12 @@ class SampleStore:
 
     def append(self, row: dict) -> None:
         """Store one sample: {quantity: number or array of a fixed shape}."""
-        self._room({key: np.shape(value) for key, value in row.items()}, 1)
+        if not self._data or self._n == self._capacity or self._frozen:
+            self._room({key: np.shape(value) for key, value in row.items()}, 1)
+        data, n = self._data, self._n
         for key, value in row.items():
-            self._data[key][self._n] = value
-        self._n += 1
+            data[key][n] = value
+        self._n = n + 1
 
     def extend(self, rows: dict, count: int) -> None:
         """Store ``count`` samples at once: {quantity: array (count, ...) of its rows}; the same

@@ -574,7 +574,7 @@ class System:
         above ODE_RANK_RETURN_TOL), the stepper's rank state left as it was; the multipliers of
         a redundant set are the minimum-norm split (:meth:`min_norm_multipliers`)."""
         Y = np.array(Y, dtype=float)
-        kernels.fast_call(kernels.normalize_quaternions, self.static, Y)
+        kernels.fast_call(kernels.normalize_quaternions_arrays, self.nb, Y)  # not the Static tuple: unboxed per call
         if self.friction is not None:
             return self._evaluate_with_friction(t, Y)
         Ydot = np.empty_like(Y)
