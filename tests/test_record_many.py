@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from test_contact_samples import model as contact_model
 
-from MBDWorkbench.solver import from_dict, simulate
+from MBDWorkbench.solver import from_dict, kernels, simulate
+from MBDWorkbench.solver.numerics import jit
 from MBDWorkbench.solver.results.results import Results
 from MBDWorkbench.solver.system.system import System
 
@@ -237,3 +238,24 @@ def test_bad_shapes_are_refused_by_name(monkeypatch):
         fresh(res).record_many(t, Y[:, :-1], acc)
     with pytest.raises(ValueError, match="acc has the shape"):
         fresh(res).record_many(t, Y, acc[:-1])
+
+
+@pytest.mark.parametrize("build", [driven_double_pendulum, contact_model])
+def test_interpreted_start_records_the_same_samples(build, monkeypatch):
+    """On a cold cache record_samples runs as its Python twin (numerics/jit.py): the same samples up
+    to rounding as the compiled loop."""
+    res, t, Y, acc = run_states(build(), monkeypatch)
+    t, Y, acc = t[:30], Y[:30], acc[:30]
+    compiled = fresh(res)
+    compiled.record_many(t, Y, acc)
+    interpreted = fresh(res)
+    monkeypatch.setattr(kernels, "_ENTRY_POINTS", {})  # fast_call's compiled entry points forgotten
+    jit.start_interpreting(lambda: False)
+    try:
+        interpreted.record_many(t, Y, acc)
+    finally:
+        jit.stop_interpreting()
+    assert jit.stop_reason() == "stopped"  # it ran interpreted to the end
+    for key in compiled._samples.keys():
+        a, b = compiled._samples.column(key), interpreted._samples.column(key)
+        assert np.abs(a - b).max(initial=0.0) <= 1e-12 * max(1.0, float(np.abs(a).max(initial=0.0))), key
