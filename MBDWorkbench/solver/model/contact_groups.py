@@ -4,22 +4,27 @@ list that stands for every pair among its bodies,
     {"name": "pile", "group": {"bodies": ["a", "b", ...], "skip_jointed": true},
      "shapes": {"a": {...}, "b": {...}, ...}, <the law's fields, as for a pair>}
 
-expanded into the pairs "pile: a-b" (:func:`expand_groups`) before the pairs are read. Pairs of two
+expanded into the pairs "pile: a-b" (:func:`expand_groups`: Contact objects, the law read once and
+one Shape per body shared by the group's pairs; its shapes' errors name ``shapes.<body>``). Pairs of two
 fixed bodies, of two bodies joined directly (``skip_jointed``, true unless given), and of shapes
 that no pair handles (mesh-face, box-cylinder, ...) are left out.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from ..errors import ModelError
-from .contacts import PAIRS
+from .contacts import PAIRS, Contact, parse_contact, read_shape
 from .fields import shown
 
 GROUP_FIELDS = {"bodies", "skip_jointed"}
+PAIR_FIELDS = ("name", "body_a", "body_b", "shape_a", "shape_b", "group")
+LAW_FIELDS = [f.name for f in fields(Contact) if f.name not in PAIR_FIELDS]  # the same for every pair of a group
 
 
 def expand_groups(items: object, joints: object, fixed: set, path: str = "contacts") -> object:
-    """``items`` with each group replaced by its pairs (``joints``: the model's JSON joints;
+    """``items`` with each group replaced by its pairs, Contact objects (``joints``: the model's JSON joints;
     ``fixed``: the names of the fixed bodies, "ground" included); anything else unchanged."""
     if not isinstance(items, list) or not any(isinstance(d, dict) and "group" in d for d in items):
         return items
@@ -27,13 +32,13 @@ def expand_groups(items: object, joints: object, fixed: set, path: str = "contac
     out = []
     for k, d in enumerate(items):
         if isinstance(d, dict) and "group" in d:
-            out += _group_pairs(d, f"{path}[{k}]", jointed, fixed, PAIRS)
+            out += _group_pairs(d, f"{path}[{k}]", jointed, fixed)
         else:
             out.append(d)
     return out
 
 
-def _group_pairs(d: dict, path: str, jointed: set, fixed: set, pairs: set) -> list[dict]:
+def _group_pairs(d: dict, path: str, jointed: set, fixed: set) -> list[Contact]:
     name, group, shapes = d.get("name"), d["group"], d.get("shapes")
     if not isinstance(name, str) or not name:
         raise ModelError(f"{path}.name", "a contact group needs a name")
@@ -50,17 +55,26 @@ def _group_pairs(d: dict, path: str, jointed: set, fixed: set, pairs: set) -> li
     if missing:
         raise ModelError(f"{path}.shapes", f"contact group '{name}': no shape for body '{missing[0]}'")
     law = {key: value for key, value in d.items() if key not in ("name", "group", "shapes")}
-    out = []
-    for i, a in enumerate(bodies):
-        for b in bodies[i + 1 :]:
-            kinds = (_type(shapes[a]), _type(shapes[b]))
-            if {a, b} <= fixed or (skip and frozenset((a, b)) in jointed):
-                continue
-            if kinds not in pairs and kinds[::-1] not in pairs:
-                continue
-            pair = {"name": f"{name}: {a}-{b}", "body_a": a, "body_b": b, "shape_a": shapes[a], "shape_b": shapes[b]}
-            out.append({**pair, **law})
-    return out
+    kept = [(a, b) for i, a in enumerate(bodies) for b in bodies[i + 1 :] if _kept(a, b, shapes, fixed, skip, jointed)]
+    if not kept:
+        return []
+    used = {x for pair in kept for x in pair}
+    read = {body: read_shape(shapes[body], f"{path}.shapes.{body}", name) for body in bodies if body in used}
+    a, b = kept[0]  # the law is read and checked once, as the first pair's
+    first = {"name": f"{name}: {a}-{b}", "body_a": a, "body_b": b, "shape_a": shapes[a], "shape_b": shapes[b]}
+    values = {key: getattr(parse_contact({**first, **law}, path), key) for key in LAW_FIELDS}
+    return [
+        Contact(f"{name}: {a}-{b}", a, b, read[a], read[b], **values, group=name) for a, b in kept
+    ]  # the shapes shared by the group's pairs
+
+
+def _kept(a: str, b: str, shapes: dict, fixed: set, skip: bool, jointed: set) -> bool:
+    """Whether the group has the pair a-b: not two fixed bodies, not joined directly (``skip``), a
+    pair of shapes handled."""
+    kinds = (_type(shapes[a]), _type(shapes[b]))
+    if {a, b} <= fixed or (skip and frozenset((a, b)) in jointed):
+        return False
+    return kinds in PAIRS or kinds[::-1] in PAIRS
 
 
 def _type(shape: object) -> object:

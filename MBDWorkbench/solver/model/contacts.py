@@ -161,6 +161,7 @@ class Contact:
     penetration_tol: float = 1e-6
     enabled: bool = True
     friction_law: str = "regularised"
+    group: str = field(default=None, compare=False, repr=False)  # its contact group's name (contact_groups.py)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -170,7 +171,17 @@ def parse_contacts(items: object, path: str = "contacts") -> list[Contact]:
     if not isinstance(items, list):
         raise ModelError(path, "must be a list")
     shapes: dict[int, tuple] = {}
-    return [_contact(d, f"{path}[{k}]", shapes) for k, d in enumerate(items)]
+    return [parse_contact(d, f"{path}[{k}]", shapes) for k, d in enumerate(items)]
+
+
+def parse_contact(d: object, path: str, shapes: dict | None = None) -> Contact:
+    """One contact pair from its JSON object ``d`` at ``path`` (a Contact, as a group's pairs: itself)."""
+    return d if isinstance(d, Contact) else _contact(d, path, shapes)
+
+
+def read_shape(d: object, path: str, pair: str) -> Shape:
+    """One shape from its JSON object ``d`` at ``path`` (``pair``: the name its errors give)."""
+    return _shape(d, path, pair)
 
 
 def _contact(d: object, path: str, shapes: dict | None = None) -> Contact:
@@ -271,20 +282,26 @@ def contact_dict(c: Contact) -> dict:
 
 
 # ----------------------------------------------------------------------------- checks
-def check_contacts(model, bodies: dict) -> None:
+def check_contacts(model, bodies: dict, checked: list | None = None) -> None:
     """Check every contact pair of ``model`` (``bodies``: name -> Body); ModelError naming the
-    pair and the field."""
+    pair and the field. ``checked[k]``: pair k passed its checks already (model/sphere_pairs.py),
+    only its name is checked."""
     seen = set()
     for k, c in enumerate(getattr(model, "contacts", [])):
         path = f"contacts[{k}]"
         if c.name in seen:
             raise ModelError(f"{path}.name", f"duplicate contact name '{c.name}'")
         seen.add(c.name)
-        _check_pair(c, bodies, path)
-        contact_law(c, path)
-        if c.enabled:
-            _check_cylinders(model, c, path)
-            _check_initial_overlap(model, c, path)
+        if checked is None or not checked[k]:
+            _check_contact(model, c, bodies, path)
+
+
+def _check_contact(model, c: Contact, bodies: dict, path: str) -> None:
+    _check_pair(c, bodies, path)
+    contact_law(c, path)
+    if c.enabled:
+        _check_cylinders(model, c, path)
+        _check_initial_overlap(model, c, path)
 
 
 def _check_pair(c: Contact, bodies: dict, path: str) -> None:

@@ -51,6 +51,7 @@ from .limits import (
     sample_count,
 )
 from .schema import GROUND, Body, Joint, Model, Settings
+from .sphere_pairs import checked_pairs
 
 ACCURACY_TOLERANCES = ("accuracy_position_tol", "accuracy_angle_tol", "accuracy_load_tol")
 _DEFAULTED = ("step", "rtol")  # None: the integrator's own default (Settings.resolved)
@@ -136,7 +137,7 @@ def validate(model: Model) -> None:
             )
     if not any(not b.grounded for b in model.bodies):
         raise ModelError("bodies", "the model has no moving body")
-    check_contacts(model, names)
+    check_contacts(model, names, checked_pairs(model, names))
     _check_model_profiles(model, _output_times(model.settings, PROFILE_CHECK_POINTS - 1))
 
 

@@ -15,64 +15,78 @@ INFLATION = 1e-9  # relative growth of a proxy's radius (plus 1e-12 m): round-of
 FIELDS = "bp_start bp_body bp_centre bp_radius bp_key bp_first bp_end bp_always bp_world bp_order bp_live bp_mark"
 
 
-def _pair_ranges(contact_pair: list, first: int) -> list[tuple[int, int]]:
+def _pair_ranges(contact_pair: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray]:
     """[first, end) absolute element ranges of each pair that has elements, in element order."""
-    ranges, e = [], 0
-    while e < len(contact_pair):
-        end = e
-        while end < len(contact_pair) and contact_pair[end] == contact_pair[e]:
-            end += 1
-        ranges.append((first + e, first + end))
-        e = end
-    return ranges
+    pair = np.asarray(contact_pair, dtype=np.int64).reshape(-1)
+    starts = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]]) if len(pair) else np.zeros(0, dtype=np.int64)
+    return first + starts, first + np.append(starts[1:], len(pair))
 
 
-def _spheres(arrays: dict, k: int) -> tuple | None:
-    """((body, centre, radius) of side i, of side j) of a pair whose first element is k, if both
-    sides are spheres (a mesh's bounding sphere against a sphere included), else None."""
-    flag, par, vecs = arrays["force_flag"][k], arrays["force_par"][k], arrays["force_vecs"][k]
-    kind = int(par[1]) if flag == BOUND else flag
-    if kind != SPHERE_SPHERE and not (flag == BOUND and kind == MESH_MESH and par[6] > 0.0):
-        return None  # (a mesh-mesh pair's first BOUND: the meshes' bounding spheres)
-    bi, bj = int(arrays["force_bi"][k]), int(arrays["force_bj"][k])
-    return (bi, tuple(vecs[0]), float(par[6])), (bj, tuple(vecs[1]), float(par[7]))
+def _sphere_sides(arrays: dict, k0: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(whether each pair whose first element is k0 has two spheres (a mesh's bounding sphere
+    against a sphere included), the proxies (2 per pair: side i, side j) as rows (body, centre,
+    radius))."""
+    flag, par, vecs = arrays["force_flag"][k0], arrays["force_par"][k0], arrays["force_vecs"][k0]
+    kind = np.where(flag == BOUND, par[:, 1], flag).astype(np.int64) if len(k0) else flag
+    mesh = (flag == BOUND) & (kind == MESH_MESH) & (par[:, 6] > 0.0)  # a mesh-mesh pair's first BOUND: its spheres
+    sides = np.empty((len(k0), 2, 5))
+    sides[:, 0, 0], sides[:, 0, 1:4], sides[:, 0, 4] = arrays["force_bi"][k0], vecs[:, 0], par[:, 6]
+    sides[:, 1, 0], sides[:, 1, 1:4], sides[:, 1, 4] = arrays["force_bj"][k0], vecs[:, 1], par[:, 7]
+    return (kind == SPHERE_SPHERE) | mesh, sides.reshape(-1, 5)
 
 
-def broad_phase_arrays(arrays: dict, contact_pair: list) -> dict:
+def _first_seen(rows: np.ndarray) -> tuple[np.ndarray, int]:
+    """(the index of each row's distinct value, numbered in the order of first appearance; the count).
+    The rows are sorted by a hash of their bits (one integer sort), then checked equal to the first
+    of their hash (rows.view: exact bits, as a dict of tuples would compare them, -0.0 apart)."""
+    if not len(rows):
+        return np.zeros(0, dtype=np.int64), 0
+    rows = np.ascontiguousarray(rows) + 0.0  # (-0.0 + 0.0 = 0.0: the tuples' equality)
+    bits = rows.view(np.uint64)
+    mix = np.zeros(len(rows), dtype=np.uint64)
+    for c in range(bits.shape[1]):
+        mix = (mix ^ bits[:, c]) * np.uint64(0x100000001B3)  # FNV-style, wrapping
+    _, first, inverse = np.unique(mix, return_index=True, return_inverse=True)
+    if not np.array_equal(bits[first[inverse]], bits):  # a hash shared by different rows
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return rank[inverse.reshape(-1)], len(first)
+
+
+def broad_phase_arrays(arrays: dict, contact_pair) -> dict:
     """The bp_* arrays of Static from the force arrays (System._force_arrays) and the pair of each
-    contact element; empty (every pair evaluated) below MIN_PAIRS pairs of spheres."""
-    first = int(arrays["force_start"][CONTACT])
-    proxies: dict[tuple, int] = {}
-    keyed, seen, always = [], set(), []
-    for k0, k1 in _pair_ranges(contact_pair, first):
-        spheres = _spheres(arrays, k0)
-        if spheres is None:
-            always.append((k0, k1))
-            continue
-        u, v = sorted(proxies.setdefault(s, len(proxies)) for s in spheres)
-        if u == v or (u, v) in seen:  # the same sphere twice, or a second pair of two spheres
-            always.append((k0, k1))
-            continue
-        seen.add((u, v))
-        keyed.append((u, v, k0, k1))
-    if len(keyed) < MIN_PAIRS:
+    contact element; empty (every pair evaluated) below MIN_PAIRS pairs of spheres. A proxy per
+    distinct (body, centre, radius); a pair of two proxies is keyed, unless both are one sphere or
+    an earlier pair had the same two (then evaluated always, as a pair without spheres)."""
+    k0, k1 = _pair_ranges(contact_pair, int(arrays["force_start"][CONTACT]))
+    spheres, sides = _sphere_sides(arrays, k0)
+    proxy, n = _first_seen(sides[np.repeat(spheres, 2)])
+    u, v = np.minimum(proxy[0::2], proxy[1::2]), np.maximum(proxy[0::2], proxy[1::2])
+    key = u * n + v
+    first = np.zeros(len(key), dtype=bool)
+    distinct = u != v
+    first[np.flatnonzero(distinct)[np.unique(key[distinct], return_index=True)[1]]] = True
+    keyed = np.zeros(len(k0), dtype=bool)
+    keyed[np.flatnonzero(spheres)[first]] = True
+    if keyed.sum() < MIN_PAIRS:
         return _empty(arrays["force_start"])
-    n = len(proxies)
-    rows = sorted((u * n + v, k0, k1) for u, v, k0, k1 in keyed)
-    bodies = sorted(proxies, key=proxies.get)
+    order = np.argsort(key[first], kind="stable")
+    centres = np.empty((n, 5))
+    centres[proxy] = sides[np.repeat(spheres, 2)]
     return dict(
         bp_start=np.array(arrays["force_start"][: CONTACT + 1], dtype=np.int64),
-        bp_body=np.array([b for b, _, _ in bodies], dtype=np.int64),
-        bp_centre=np.array([c for _, c, _ in bodies], dtype=float).reshape(-1, 3),
-        bp_radius=np.array([r * (1.0 + INFLATION) + 1e-12 for _, _, r in bodies], dtype=float),
-        bp_key=np.array([r[0] for r in rows], dtype=np.int64),
-        bp_first=np.array([r[1] for r in rows], dtype=np.int64),
-        bp_end=np.array([r[2] for r in rows], dtype=np.int64),
-        bp_always=np.array(always, dtype=np.int64).reshape(-1, 2),
+        bp_body=centres[:, 0].astype(np.int64),
+        bp_centre=centres[:, 1:4].copy(),
+        bp_radius=centres[:, 4] * (1.0 + INFLATION) + 1e-12,
+        bp_key=key[first][order],
+        bp_first=k0[keyed][order],
+        bp_end=k1[keyed][order],
+        bp_always=np.column_stack([k0[~keyed], k1[~keyed]]).astype(np.int64).reshape(-1, 2),
         bp_world=np.zeros((n, 3)),
         bp_order=np.append(np.arange(n), 0).astype(np.int64),
-        bp_live=np.zeros(len(rows) + 1, dtype=np.int64),
-        bp_mark=np.zeros(len(rows), dtype=np.int64),
+        bp_live=np.zeros(int(keyed.sum()) + 1, dtype=np.int64),
+        bp_mark=np.zeros(int(keyed.sum()), dtype=np.int64),
     )
 
 

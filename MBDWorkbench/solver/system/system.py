@@ -18,7 +18,6 @@ from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from .. import kernels
 from ..model.catalog import COORDINATES, DRIVERS, JOINTS
-from ..model.contacts import contact_law, contact_points, is_line
 from ..model.expressions import pack_args, pack_programs
 from ..model.geometry import (
     axis_angle,
@@ -32,11 +31,12 @@ from ..model.geometry import (
 from ..model.joint_stops import compliant_limits, coordinate_inertia, stop_laws
 from ..model.profiles import compile_profile
 from ..model.schema import GROUND
-from ..model.shape_points import BOUND, VECTORS, bounding_sphere, element_vectors
+from ..model.shape_points import VECTORS
 from ..numerics import forces, quaternion
 from ..numerics.joints import COEFFS, COUPLERS, ROW_IS_ANGULAR, ROW_VECS, UNWRAP, eval_row, row_vectors
 from .broad_phase import FIELDS as BROAD_PHASE_FIELDS
 from .broad_phase import broad_phase_arrays
+from .contact_packing import contact_elements
 from .friction import joint_friction
 
 POINT_MASS_GYRATION = 1.0  # radius of gyration [m] of the placeholder inertia of a point mass's frozen rotation
@@ -317,21 +317,21 @@ class System:
         of Static."""
         elements = [self._FORCE_PACKERS[f.type](self, f, f"forces[{fk}]") for fk, f in enumerate(self.model.forces)]
         elements += self._joint_stop_elements()  # after the model's forces: force_order >= len(forces)
-        elements += self._contact_elements()  # after the stops, in the order of self.contact_pair
+        contact, self.contact_pair, self.contact_laws = contact_elements(self)  # in pair order, after the stops
         # model force index of each packed element (stable sort: model order within a kernel); the
-        # joint stops follow the model's forces, in the order of self.stop_laws
-        self.force_order = np.array(sorted(range(len(elements)), key=lambda k: elements[k].code), dtype=np.int64)
-        elements = [elements[k] for k in self.force_order]
-        counts = np.bincount(np.array([e.code for e in elements], dtype=np.int64), minlength=forces.FORCE_KERNELS)
-        return dict(
-            force_start=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
-            force_bi=np.array([e.bi for e in elements], dtype=np.int64),
-            force_bj=np.array([e.bj for e in elements], dtype=np.int64),
-            force_vecs=np.array([e.vecs for e in elements], dtype=float).reshape(-1, ForceElement.VECS, 3),
-            force_par=np.array([e.par for e in elements], dtype=float).reshape(-1, ForceElement.PAR),
-            force_prog=np.array([e.prog for e in elements], dtype=np.int64).reshape(-1, ForceElement.PROG),
-            force_flag=np.array([e.flag for e in elements], dtype=np.int64),
-        )
+        # joint stops follow the model's forces, in the order of self.stop_laws, the contacts last
+        codes = np.array([e.code for e in elements], dtype=np.int64).reshape(-1)
+        self.force_order = np.append(np.argsort(codes, kind="stable"), len(codes) + np.arange(len(self.contact_pair)))
+        elements = [elements[k] for k in self.force_order[: len(elements)]]
+        codes = np.append(codes, np.full(len(self.contact_pair), forces.CONTACT, dtype=np.int64))
+        counts = np.bincount(codes, minlength=forces.FORCE_KERNELS)
+        contact["prog"] = np.full((len(self.contact_pair), ForceElement.PROG), -1, dtype=np.int64)
+        shapes = {"vecs": (ForceElement.VECS, 3), "par": (ForceElement.PAR,), "prog": (ForceElement.PROG,)}
+        arrays = {"force_start": np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)}
+        for key in ("bi", "bj", "vecs", "par", "prog", "flag"):
+            packed = np.array([getattr(e, key) for e in elements], dtype=contact[key].dtype)
+            arrays[f"force_{key}"] = np.concatenate([packed.reshape(-1, *shapes.get(key, ())), contact[key]])
+        return arrays
 
     def _pack_load(self, f, path: str) -> ForceElement:
         """point_force or torque: profiles of a force at a point and of a torque on one body."""
@@ -382,44 +382,6 @@ class System:
                     0.0,
                 )
                 self.stop_laws.append(law)
-                elements.append(e)
-        return elements
-
-    def _contact_elements(self) -> list[ForceElement]:
-        """One CONTACT element per contact point of each enabled pair (model.contacts,
-        numerics.contact_forces); ``contact_pair[e]``: the pair index of contact element e,
-        ``contact_laws[ck]``: the law of pair ck."""
-        self.contact_laws, self.contact_pair, elements = [], [], []
-        for ck, c in enumerate(getattr(self.model, "contacts", [])):
-            law = contact_law(c, f"contacts[{ck}]")
-            self.contact_laws.append(law)
-            points = contact_points(self.model, c) if c.enabled else []
-            share = 1.0 / len(points) if is_line(c) else 1.0  # a line's stiffness, shared by its slices
-            kernel_friction = 0.0 if c.friction_law == "stiction" else 1.0  # system/contact_friction.py
-            for point in [bounding_sphere(points), *points] if len(points) > 1 and points[0].shared else points:
-                bi, bj = self.body_index(point.body_i), self.body_index(point.body_j)
-                e = ForceElement(forces.CONTACT, bi, bj, point.kind)
-                e.vecs[:], radius_j = element_vectors(
-                    point,
-                    lambda x, b=point.body_i: self.to_local_point(b, x),
-                    lambda x, b=point.body_j: self.to_local_point(b, x),
-                    lambda v, b=point.body_i: self.to_local_vector(b, v),
-                    lambda v, b=point.body_j: self.to_local_vector(b, v),
-                )
-                e.vecs[3] = np.nan, law.min_impact_speed, 0.0  # v- of the current impact (NaN: apart)
-                e.par[:] = (
-                    law.stiffness * share,
-                    law.exponent,
-                    law.chi,
-                    law.mu_s * kernel_friction,  # 0: stiction, solved in system/contact_friction.py
-                    law.mu_k * kernel_friction,
-                    law.slip_speed,
-                    point.radius_i,
-                    radius_j,
-                )
-                if point.kind == BOUND:  # numerics.contact_forces: the count and kind of the points
-                    e.vecs[3], e.par[:2] = 0.0, (point.count or len(points), point.bounds)
-                self.contact_pair.append(ck)
                 elements.append(e)
         return elements
 
