@@ -1,6 +1,7 @@
 """Checks of the contact pairs before a run (docs/contact.md, "Checks before the run"): a
 ``tunnelling`` warning where speed x step can carry a shape through the thinnest one of its pair,
-and a ``contact_unresolved`` warning where a fixed step is too long for an impact's contact time.
+a ``contact_unresolved`` warning where a fixed step is too long for an impact's contact time, and a
+``contact`` warning for each pair without an exact kind (approximated by its shapes' tessellations).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from .model.contacts import (
     contact_law,
     contact_points,
     contact_time,
+    deflection,
     mesh_of,
     penetration,
+    tessellated,
 )
 from .model.mesh_shapes import thickness
 from .results.status import RunWarning
@@ -71,6 +74,8 @@ def contact_warnings(model, settings, t0: float = 0.0) -> list[RunWarning]:
     for k, c in enumerate(getattr(model, "contacts", [])):
         if not c.enabled:
             continue
+        if tessellated(c):
+            out.append(approximation_warning(c, t0))
         v, thin = approach_speed(model, c), thinnest(c)
         if v * h > TUNNEL_FRACTION * thin:
             out.append(
@@ -97,3 +102,14 @@ def contact_warnings(model, settings, t0: float = 0.0) -> list[RunWarning]:
                     )
                 )
     return out
+
+
+def approximation_warning(c, t0: float) -> RunWarning:
+    """The ``contact`` warning of a pair without an exact kind, computed from its shapes' tessellations."""
+    return RunWarning(
+        "contact",
+        f"contact '{c.name}': {c.shape_a.type}-{c.shape_b.type} has no exact kind: approximated by the "
+        f"tessellations of its shapes (vertices only, deflection {deflection(c) * 1e3:g} mm)",
+        t0,
+        (c.name,),
+    )
