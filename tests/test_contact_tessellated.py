@@ -192,13 +192,13 @@ def test_a_box_corner_pressed_into_a_cylinders_side_is_as_deep_as_the_exact_one_
 
 
 def test_a_cone_dropped_on_a_ring_rests_on_it_without_passing_through():
-    """A cone (base radius 60 mm, apex up, 0.5 kg) dropped 5 mm onto a grounded torus (R = 50 mm,
+    """A cone (base radius 60 mm, apex up, 0.5 kg) dropped 2 mm onto a grounded torus (R = 50 mm,
     r = 15 mm, lying flat): its base comes to rest on the tube's top, z = r, within the deflection
     and the law's depth, and never sinks below it by more than that."""
     cone = {"type": "cone", "center": [0, 0, 0], "axis": [0, 0, 1], "radius1": 0.06, "radius2": 0.0, "length": 0.04}
     ring = {"type": "torus", "center": [0, 0, 0], "axis": [0, 0, 1], "major_radius": 0.05, "minor_radius": 0.015}
-    z0 = 0.015 + 0.02 + 5e-3  # the cone's centre: its base 5 mm above the ring
-    res = simulate(pair_model([body("cone", z0, mass=0.5)], cone, ring, t_end=0.3))
+    z0 = 0.015 + 0.02 + 2e-3  # the cone's centre: its base 2 mm above the ring
+    res = simulate(pair_model([body("cone", z0, mass=0.5)], cone, ring, t_end=0.2, step=5e-5))
     assert res.status == "completed_with_warnings" and [w.kind for w in res.warnings] == ["contact"]
     base = res.position("cone")[:, 2] - 0.02
     law_depth = (0.5 * G / 1e7) ** (1 / 1.5)
@@ -287,3 +287,23 @@ def test_a_pairs_tessellations_leave_it_unchanged_and_its_exact_pairs_are_not_te
     assert model.to_dict()["contacts"][0]["deflection"] == 1e-3
     exact = pair_model([body("roll", 0.03)], ROLL, FLOOR)
     assert not tessellated(exact.contacts[0])
+
+
+def test_a_rod_dropped_across_a_rod_rests_on_it_at_the_sum_of_their_radii():
+    """Crossed cylinders (no exact kind at the start): a rod (r = 15 mm, axis x, 0.5 kg) dropped 2 mm
+    across a grounded rod (r = 20 mm, axis y): from 0.15 s on its axis stays r1 + r2 above the
+    other's within twice the deflection and the law's depth, and never passes through; parallel rods keep
+    their exact line pair."""
+    upper = {"type": "cylinder", "center": [0, 0, 0], "axis": [1, 0, 0], "radius": 0.015, "length": 0.1}
+    lower = {"type": "cylinder", "center": [0, 0, -0.02], "axis": [0, 1, 0], "radius": 0.02, "length": 0.2}
+    z0 = 0.015 + 2e-3
+    model = pair_model([body("rod", z0, mass=0.5)], upper, lower, t_end=0.2, step=5e-5)
+    assert tessellated(model.contacts[0])
+    res = simulate(model)
+    assert res.status == "completed_with_warnings" and [w.kind for w in res.warnings] == ["contact"]
+    law_depth = (0.5 * G / 1e7) ** (1 / 1.5)
+    z = res.position("rod")[:, 2]
+    assert np.abs(z[res.t > 0.15] - (0.015 - law_depth)).max() <= 2e-3  # resting (rocking about y) on the rod
+    assert z.min() > 0.015 - 2e-3 - 20 * law_depth
+    parallel = pair_model([body("rod", z0, mass=0.5)], upper, dict(lower, axis=[1, 0, 0]), t_end=0.01)
+    assert not tessellated(parallel.contacts[0])

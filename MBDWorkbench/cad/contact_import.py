@@ -400,8 +400,8 @@ def _pair(obj, side_a, side_b, names, body_names, bodies, law, what) -> Contact:
         shapes.append(shape)
     pair_name = names[obj.Name] if not obj.AllPairs else "%s: %s-%s" % (names[obj.Name], name_a, name_b)
     d = {"name": pair_name, "body_a": name_a, "body_b": name_b, "shape_a": shapes[0], "shape_b": shapes[1], **law}
-    if not _handled(shapes):  # no exact kind: the solver tessellates the shapes with the object's Deflection
-        d["deflection"] = deflection * MM
+    if not _handled(shapes) or shapes[0]["type"] == shapes[1]["type"] == "cylinder":  # (crossed: tessellated)
+        d["deflection"] = deflection * MM  # no exact kind: the solver tessellates the shapes with it
     try:
         return parse_contacts([d])[0]
     except ModelError as exc:

@@ -6,7 +6,7 @@ materials, the damping factor from the restitution).
 
 Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners against the
 plane, each one contact point); the cylinder pairs cylinder-plane, cylinder-cylinder (parallel
-axes, outside each other) and sphere-cylinder (the cylinder's side): a line contact is
+axes, outside each other; crossed ones are tessellated) and sphere-cylinder (the cylinder's side): a line contact is
 CYLINDER_POINTS slices along the line, each one contact point; mesh-plane, mesh-sphere, mesh-box
 and mesh-cylinder (points on the mesh against the analytic shape: :mod:`.mesh_shapes`); mesh-mesh
 (the vertices of each against the other's signed distance: :mod:`.mesh_pairs`);
@@ -167,6 +167,7 @@ class Contact:
     enabled: bool = True
     friction_law: str = "regularised"
     deflection: float = None
+    crossed: bool = field(default=False, compare=False, repr=False)  # set by check_contacts (tessellated)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -287,9 +288,9 @@ def check_contacts(model, bodies: dict) -> None:
             raise ModelError(f"{path}.name", f"duplicate contact name '{c.name}'")
         seen.add(c.name)
         _check_pair(c, bodies, path)
+        c.crossed = _crossed(model, c)
         contact_law(c, path)
         if c.enabled:
-            _check_cylinders(model, c, path)
             _check_initial_overlap(model, c, path)
 
 
@@ -348,9 +349,10 @@ def _check_friction_law(c: Contact, path: str) -> None:
 
 
 def tessellated(c: Contact) -> bool:
-    """Whether pair c has no exact kind: a mesh pair of its shapes' tessellations (:func:`approximated`)."""
+    """Whether pair c has no exact kind: a mesh pair of its shapes' tessellations (:func:`approximated`);
+    also two cylinders crossed or off each other's length at the start (``crossed``, set by the check)."""
     kinds = (c.shape_a.type, c.shape_b.type)
-    return kinds not in PAIRS and kinds[::-1] not in PAIRS
+    return c.crossed or (kinds not in PAIRS and kinds[::-1] not in PAIRS)
 
 
 def _tessellable(c: Contact) -> bool:
@@ -365,8 +367,8 @@ def deflection(c: Contact) -> float:
 
 def approximated(c: Contact, path: str | None = None) -> Contact:
     """Pair c with its box, face, cylinder, cone and torus tessellated (:func:`.tessellation.shape_mesh`,
-    straight edges in parts of at most SAMPLE_FRACTION x the other shape's smallest size): a mesh-mesh
-    pair, or mesh-plane for a face against a plane. A copy; c unchanged."""
+    a side along its axis in parts of at most SAMPLE_FRACTION x the other shape's smallest size): a
+    mesh-mesh pair, or mesh-plane for a face against a plane. A copy; c unchanged."""
     path = path or f"contact '{c.name}'"
     shapes = {}
     for key, other in (("shape_a", c.shape_b), ("shape_b", c.shape_a)):
@@ -376,7 +378,7 @@ def approximated(c: Contact, path: str | None = None) -> Contact:
             mesh = shape_mesh(shape, deflection(c), SAMPLE_FRACTION * size, f"{path}.{key}", c.name)
             shape = Shape(type="mesh", mesh=mesh)
         shapes[key] = shape
-    return dataclasses.replace(c, **shapes)
+    return dataclasses.replace(c, crossed=False, **shapes)
 
 
 def has_stiction(c: Contact) -> bool:
@@ -387,43 +389,35 @@ def has_stiction(c: Contact) -> bool:
 def ordered(c: Contact) -> tuple[str, Shape, str, Shape]:
     """(body, shape) of the pair in the order of :data:`PAIRS` (the sphere or box first; of two
     cylinders the shorter, whose line is sliced; a pair without an exact kind: that of its tessellations)."""
-    if c.shape_a.type == c.shape_b.type == "cylinder" and c.shape_b.length < c.shape_a.length:
-        return c.body_b, c.shape_b, c.body_a, c.shape_a
     kinds = (c.shape_a.type, c.shape_b.type)
     if tessellated(c):
         kinds = tuple("mesh" if kind in TESSELLATED else kind for kind in kinds)
+    elif c.shape_a.type == c.shape_b.type == "cylinder" and c.shape_b.length < c.shape_a.length:
+        return c.body_b, c.shape_b, c.body_a, c.shape_a
     if kinds in PAIRS:
         return c.body_a, c.shape_a, c.body_b, c.shape_b
     return c.body_b, c.shape_b, c.body_a, c.shape_a
 
 
 def is_line(c: Contact) -> bool:
-    """Whether the pair is a line contact (cylinder-plane, cylinder-cylinder)."""
+    """Whether the pair is a line contact (cylinder-plane, cylinder-cylinder: not crossed)."""
     _, first, _, second = ordered(c)
-    return (first.type, second.type) in LINE_PAIRS
+    return (first.type, second.type) in LINE_PAIRS and not tessellated(c)
 
 
-def _check_cylinders(model, c: Contact, path: str) -> None:
-    """Cylinder-cylinder: parallel axes, the shorter within the longer's length, at the start."""
+def _crossed(model, c: Contact) -> bool:
+    """Whether a cylinder-cylinder pair has no exact kind at the start: axes not parallel (beyond
+    PARALLEL_TOL), or the shorter cylinder not within the longer one's length along their axes."""
+    if (c.shape_a.type, c.shape_b.type) != ("cylinder", "cylinder"):
+        return False
+    c.crossed = False  # ordered as the exact pair: the shorter first
     body_i, first, body_j, second = ordered(c)
-    if (first.type, second.type) != ("cylinder", "cylinder"):
-        return
     (r_i, A_i), (r_j, A_j) = _pose(model, body_i), _pose(model, body_j)
     u_i, u_j = (A @ _unit(s.axis) for A, s in ((A_i, first), (A_j, second)))
-    angle = math.asin(min(1.0, float(np.linalg.norm(np.cross(u_i, u_j)))))
-    if angle > PARALLEL_TOL:
-        raise ModelError(
-            f"{path}.shape_b",
-            f"contact '{c.name}': cylinder-cylinder needs parallel axes, these are {math.degrees(angle):.3g} deg "
-            "apart (crossed cylinders are not handled)",
-        )
+    if math.asin(min(1.0, float(np.linalg.norm(np.cross(u_i, u_j))))) > PARALLEL_TOL:
+        return True
     offset = float(u_j @ (r_i + A_i @ np.asarray(first.center, float) - r_j - A_j @ np.asarray(second.center, float)))
-    if abs(offset) + 0.5 * first.length > 0.5 * second.length * (1 + 1e-9):
-        raise ModelError(
-            f"{path}.shape_b",
-            f"contact '{c.name}': the shorter cylinder ({first.length:g} m) must lie within the longer one's "
-            f"length ({second.length:g} m) along their axes; its middle is {offset:.4g} m off",
-        )
+    return abs(offset) + 0.5 * first.length > 0.5 * second.length * (1 + 1e-9)
 
 
 # ----------------------------------------------------------------------------- law
