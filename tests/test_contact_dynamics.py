@@ -225,18 +225,11 @@ def test_contacts_csv_is_written_and_read_back(tmp_path):
         ({"body_b": "nowhere"}, "contacts[0].body_b", "no body 'nowhere'"),
         (
             {
-                "shape_a": {"type": "box", "center": [0, 0, 0], "size": [0.1, 0.1, 0.1]},
-                "shape_b": {
-                    "type": "cone",
-                    "center": [0, 0, 0],
-                    "axis": [0, 0, 1],
-                    "radius1": 1,
-                    "radius2": 0,
-                    "length": 1,
-                },
+                "shape_a": {"type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]},
+                "shape_b": {"type": "plane", "point": [0, 0, 0], "normal": [0, 0, 1]},
             },
             "contacts[0].shape_b",
-            "box-cone",
+            "plane-plane",
         ),
         ({"restitution": 0.0}, "contacts[0].restitution", "(0, 1]"),
         ({"material_a": "cheese"}, "contacts[0].material_a", "steel"),

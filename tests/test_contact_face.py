@@ -12,6 +12,7 @@ from oracles.geneva import HALF_INDEX, crank, driver_phase, pin_distance, slot_a
 
 from MBDWorkbench.solver import from_dict, simulate
 from MBDWorkbench.solver.errors import ModelError
+from MBDWorkbench.solver.model.contacts import approximated, tessellated
 from MBDWorkbench.solver.system.system import System
 
 G = 9.81
@@ -98,14 +99,15 @@ def test_a_bad_face_is_refused_naming_the_field(shape, field):
     assert exc.value.path == f"contacts[0].shape_b.{field}" and "contact 'c'" in exc.value.message
 
 
-def test_a_mesh_against_a_face_is_refused():
+def test_a_mesh_against_a_face_is_the_mesh_pair_of_their_tessellations():
     mesh = {"type": "mesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
             "triangles": [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]}  # fmt: skip
     d = ball_model([0, 0, 0.02], [0, 0, 0], TABLE).to_dict()
     d["contacts"][0]["shape_a"] = mesh
     d["contacts"][0]["shape_b"] = TABLE
-    with pytest.raises(ModelError, match="mesh-face is not handled"):
-        from_dict(d)
+    d["contacts"][0]["deflection"] = 1e-3
+    c = from_dict(d).contacts[0]
+    assert tessellated(c) and (approximated(c).shape_a.type, approximated(c).shape_b.type) == ("mesh", "mesh")
 
 
 # ----------------------------------------------------------------------------- Geneva drive

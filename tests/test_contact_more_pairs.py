@@ -12,7 +12,9 @@ from scipy.optimize import brentq
 
 from MBDWorkbench.solver.errors import ModelError
 from MBDWorkbench.solver.model import from_dict
+from MBDWorkbench.solver.model.contacts import contact_points, tessellated
 from MBDWorkbench.solver.model.mesh_shapes import box_mesh, sphere_mesh
+from MBDWorkbench.solver.model.shape_points import MESH_MESH
 from MBDWorkbench.solver.numerics import quaternion
 from MBDWorkbench.solver.simulate import simulate
 
@@ -146,9 +148,11 @@ def test_a_tilted_cone_touches_first_at_its_lowest_rim_point():
     assert onset.t == pytest.approx(math.sqrt(2 * gap / G), rel=1e-8)
 
 
-def test_pairs_still_unhandled_are_refused_by_name():
-    with pytest.raises(ModelError, match=r"contact 'pair': torus-box is not handled"):
-        model_of(body("ring", [0, 0, 1]), ring(), TABLE)
+def test_a_torus_against_a_box_is_the_mesh_pair_of_their_tessellations():
+    """No exact kind (tests/test_contact_tessellated.py): the pair's points are MESH_MESH vertices."""
+    model = model_of(body("ring", [0, 0, 1]), ring(), TABLE)
+    assert tessellated(model.contacts[0])
+    assert {p.kind for p in contact_points(model, model.contacts[0])} >= {MESH_MESH}
 
 
 def test_a_torus_or_a_cone_without_a_stiffness_is_refused():

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from MBDWorkbench.solver import from_dict, simulate
+from MBDWorkbench.solver.model.contacts import is_line, tessellated
 from MBDWorkbench.solver.numerics import quaternion
 
 G = 9.81
@@ -95,8 +96,9 @@ def test_contact_onset_is_located_at_the_free_fall_time(integrator):
     assert onset.speed == pytest.approx(math.sqrt(2 * G * h), rel=1e-6)
 
 
-def test_crossed_cylinders_are_refused_naming_the_pair():
-    """Cylinder-cylinder needs parallel axes: crossed ones are refused, the error naming the pair."""
+def test_crossed_cylinders_are_the_mesh_pair_of_their_tessellations():
+    """Cylinder-cylinder is exact for parallel axes: crossed ones are tessellated (not a line contact;
+    tests/test_contact_tessellated.py)."""
     model = box_model("rk4").to_dict()
     model["contacts"][0]["shape_a"] = {
         "type": "cylinder",
@@ -114,5 +116,5 @@ def test_crossed_cylinders_are_refused_naming_the_pair():
     }
     model["bodies"].append({"name": "bar", "mass": 1.0, "inertia": [1e-3, 1e-3, 1e-3], "position": [0, 0, -0.5]})
     model["contacts"][0]["body_b"] = "bar"
-    with pytest.raises(Exception, match="contact 'floor': cylinder-cylinder needs parallel axes"):
-        from_dict(model)
+    c = from_dict(model).contacts[0]
+    assert tessellated(c) and not is_line(c)

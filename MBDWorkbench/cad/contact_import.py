@@ -14,10 +14,13 @@ frame (about its centre of gravity, axes of the part's placement):
   along the axis, length [m]);
 * a picked full torus face, or a solid torus -> ``torus`` (center [m], unit axis, major_radius
   and minor_radius [m]);
-* anything else (partial cones or tori, holes, freeform faces, other solids), and a torus or a
-  cone in a pair the solver handles for a mesh only (against a box, say) -> ``mesh``: the part's
-  closed solid tessellated with the object's Deflection (vertices [m] in the body frame,
+* anything else (partial cones or tori, holes, freeform faces, other solids) -> ``mesh``: the
+  part's closed solid tessellated with the object's Deflection (vertices [m] in the body frame,
   triangles as vertex indices).
+
+A pair of shapes that no exact kind handles (a box against a cylinder, a torus against a box, ...)
+gets the object's Deflection as its ``deflection``: the solver tessellates its analytic shapes
+(solver/model/tessellation.py) and warns.
 
 mm -> m happens here. Errors (:class:`CadError`) name the contact object and the part or
 face: a shape that is not a closed solid, a tessellation beyond the memory bound, a face the
@@ -322,15 +325,6 @@ def side_shape(
         raise CadError("%s: %s" % (what, exc)) from None
 
 
-def side_mesh(body_obj, model_body: Body, deflection_mm: float, what: str) -> dict:
-    """The mesh shape of a body's whole solid (a torus or a cone in a pair only a mesh makes)."""
-    shape = global_shape(body_obj.Part)[0]
-    try:
-        return _mesh(shape, body_obj.Part.Label, BodyFrame(model_body), deflection_mm)
-    except CadError as exc:
-        raise CadError("%s: %s" % (what, exc)) from None
-
-
 def _handled(shapes: list) -> bool:
     kinds = (shapes[0]["type"], shapes[1]["type"])
     return kinds in PAIRS or kinds[::-1] in PAIRS
@@ -404,12 +398,10 @@ def _pair(obj, side_a, side_b, names, body_names, bodies, law, what) -> Contact:
         shape, where = side_shape(body_obj, face, bodies[name], deflection, what, bounded)
         check_supported(shape, where, what)
         shapes.append(shape)
-    if not _handled(shapes):  # a torus or a cone the pair cannot take: its solid tessellated
-        for k, ((body_obj, _), name) in enumerate(sides):
-            if shapes[k]["type"] in ("torus", "cone"):
-                shapes[k] = side_mesh(body_obj, bodies[name], deflection, what)
     pair_name = names[obj.Name] if not obj.AllPairs else "%s: %s-%s" % (names[obj.Name], name_a, name_b)
     d = {"name": pair_name, "body_a": name_a, "body_b": name_b, "shape_a": shapes[0], "shape_b": shapes[1], **law}
+    if not _handled(shapes) or shapes[0]["type"] == shapes[1]["type"] == "cylinder":  # (crossed: tessellated)
+        d["deflection"] = deflection * MM  # no exact kind: the solver tessellates the shapes with it
     try:
         return parse_contacts([d])[0]
     except ModelError as exc:

@@ -1,6 +1,7 @@
 """Checks of the contact pairs before a run (docs/contact.md, "Checks before the run"): a
 ``tunnelling`` warning where speed x step can carry a shape through the thinnest one of its pair,
-and a ``contact_unresolved`` warning where a fixed step is too long for an impact's contact time.
+a ``contact_unresolved`` warning where a fixed step is too long for an impact's contact time, and a
+``contact`` warning for each pair without an exact kind (approximated by its shapes' tessellations).
 """
 
 from __future__ import annotations
@@ -11,7 +12,16 @@ import numpy as np
 from scipy.special import beta
 
 from .model.catalog import INTEGRATORS
-from .model.contacts import STEPS_PER_CONTACT, TUNNEL_FRACTION, contact_law, contact_points, mesh_of, penetration
+from .model.contacts import (
+    STEPS_PER_CONTACT,
+    TUNNEL_FRACTION,
+    contact_law,
+    contact_points,
+    deflection,
+    mesh_of,
+    penetration,
+    tessellated,
+)
 from .model.mesh_shapes import thickness
 from .model.sphere_pairs import initial_depths, pair_laws, sphere_pairs
 from .results.status import RunWarning
@@ -71,19 +81,25 @@ def contact_warnings(model, settings, t0: float = 0.0) -> list[RunWarning]:
     for rank, kind, excess in ((0, "tunnelling", tunnel), (1, "contact_unresolved", short)):
         for p in np.flatnonzero(excess > 1.0):
             found.append((index[p], rank, kind, excess[p], p))
-    return _grouped(model.contacts, found, index, t0, (v, thin, tc, h))
+    approximated = [
+        (k, -1, approximation_warning(c, t0))
+        for k, c in enumerate(getattr(model, "contacts", []))
+        if c.enabled and tessellated(c)
+    ]
+    return _grouped(model.contacts, found, index, t0, (v, thin, tc, h), approximated)
 
 
-def _grouped(contacts: list, found: list, index: np.ndarray, t0: float, values: tuple) -> list[RunWarning]:
+def _grouped(contacts: list, found: list, index: np.ndarray, t0: float, values: tuple, first: list) -> list[RunWarning]:
     """The warnings of the pairs ``found`` ((pair index, rank, kind, excess, p)), a group's by kind
-    as one naming its worst pair, in the order of the pairs (at a group's worst pair)."""
+    as one naming its worst pair, in the order of the pairs (at a group's worst pair), with the
+    warnings ``first`` ((pair index, rank, RunWarning)) among them."""
     groups: dict[tuple, list] = {}
     for row in found:
         groups.setdefault((contacts[row[0]].group or row[0], row[2]), []).append(row)
     sizes: dict = {}
     for k in index.tolist():
         sizes[contacts[k].group] = sizes.get(contacts[k].group, 0) + 1
-    out = []
+    out = list(first)
     for (group, kind), rows in groups.items():
         k, rank, kind, _, p = max(rows, key=lambda r: (r[3], -r[0]))
         message = _message(kind, contacts[k].name, *(x[p] if isinstance(x, np.ndarray) else x for x in values))
@@ -153,3 +169,14 @@ def _sphere_values(model, sp, with_law: bool) -> list[np.ndarray]:
         laws, which = pair_laws(model.contacts, sp)
         K, n = (np.array([getattr(x, key) for x in laws])[which] for key in ("stiffness", "exponent"))
     return [np.column_stack([sp.index, v, thin, K, n, 1.0 / (inverse_mass[a] + inverse_mass[b])])]
+
+
+def approximation_warning(c, t0: float) -> RunWarning:
+    """The ``contact`` warning of a pair without an exact kind, computed from its shapes' tessellations."""
+    return RunWarning(
+        "contact",
+        f"contact '{c.name}': {c.shape_a.type}-{c.shape_b.type} has no exact kind: approximated by the "
+        f"tessellations of its shapes (vertices only, deflection {deflection(c) * 1e3:g} mm)",
+        t0,
+        (c.name,),
+    )

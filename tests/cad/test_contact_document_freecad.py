@@ -13,7 +13,7 @@ from MBDWorkbench.cad.contact_import import BodyFrame, face_in_part, side_shape
 from MBDWorkbench.cad.contact_objects import contact_sides
 from MBDWorkbench.cad.document_model import document_model
 from MBDWorkbench.cad.errors import CadError
-from MBDWorkbench.solver.model.contacts import PAIRS
+from MBDWorkbench.solver.model.contacts import PAIRS, approximated, tessellated
 from MBDWorkbench.solver.model.mesh_pairs import collision_library
 from MBDWorkbench.solver.numerics import quaternion
 from MBDWorkbench.solver.simulate import simulate
@@ -270,10 +270,10 @@ def test_drop_test_example_rebounds_to_e_2_h(App, tmp_path):
     assert bottom[after].max() == pytest.approx(0.7**2 * 0.1, rel=5e-3)
 
 
-def test_pairs_the_solver_handles_for_meshes_only_are_tessellated(App, drop):
-    """All pairs of two rings and the plate: a ring and the plate's whole solid (a box) make a
-    mesh-box pair (torus-box is not handled: the ring's solid is tessellated), the two rings a
-    mesh-mesh pair (torus-torus is not handled), each ring's vertices on its exact torus."""
+def test_pairs_without_an_exact_kind_keep_their_shapes_and_are_tessellated_by_the_solver(App, drop):
+    """All pairs of two rings and the plate: a ring and the plate's whole solid (a box) stay a torus
+    and a box (torus-box has no exact kind), the two rings two tori, each pair with the Contact's
+    Deflection as its deflection; the solver's tessellations are mesh-mesh pairs (tests/test_contact_tessellated.py)."""
     assert ("torus", "box") not in PAIRS and ("box", "torus") not in PAIRS and ("torus", "torus") not in PAIRS
     rings = []
     for k in range(2):
@@ -284,14 +284,17 @@ def test_pairs_the_solver_handles_for_meshes_only_are_tessellated(App, drop):
         rings.append(makers.make_body(drop["doc"], torus, label="ring%d" % k))
     drop["contact"].Enabled = False
     contact = makers.make_contact(drop["doc"], bodies=[rings[0], drop["plate"]], label="All", Stiffness=1e9)
+    contact.Deflection = 0.5
     pair = document_model(drop["doc"])[0].contacts[0]
-    assert (pair.shape_a.type, pair.shape_b.type) == ("mesh", "box")
+    assert (pair.shape_a.type, pair.shape_b.type) == ("torus", "box") and pair.deflection == pytest.approx(5e-4)
     contact.Bodies = [rings[0], rings[1]]
     collision_library("ring0-ring1")  # .venv-contact: tools/setup.sh (host), tools/test_freecad10_chroot.sh (chroot)
     pair = document_model(drop["doc"])[0].contacts[0]
-    assert (pair.shape_a.type, pair.shape_b.type) == ("mesh", "mesh")
-    for shape in (pair.shape_a, pair.shape_b):  # body frame: about the ring's centre, axis z
-        V = np.asarray(shape.vertices)
+    assert (pair.shape_a.type, pair.shape_b.type) == ("torus", "torus") and tessellated(pair)
+    meshes = approximated(pair)
+    assert (meshes.shape_a.type, meshes.shape_b.type) == ("mesh", "mesh")
+    for shape in (meshes.shape_a, meshes.shape_b):  # body frame: about the ring's centre, axis z
+        V = shape.mesh[0]
         tube = np.hypot(np.hypot(V[:, 0], V[:, 1]) - 0.04, V[:, 2])
         np.testing.assert_allclose(tube, 0.01, atol=1e-7)  # (the centre of gravity: OCC to ~1e-8 m)
 

@@ -6,18 +6,20 @@ materials, the damping factor from the restitution).
 
 Pairs handled: sphere-plane, sphere-sphere and box-plane (the box's 8 corners against the
 plane, each one contact point); the cylinder pairs cylinder-plane, cylinder-cylinder (parallel
-axes, outside each other) and sphere-cylinder (the cylinder's side): a line contact is
+axes, outside each other; crossed ones are tessellated) and sphere-cylinder (the cylinder's side): a line contact is
 CYLINDER_POINTS slices along the line, each one contact point; mesh-plane, mesh-sphere, mesh-box
 and mesh-cylinder (points on the mesh against the analytic shape: :mod:`.mesh_shapes`); mesh-mesh
 (the vertices of each against the other's signed distance: :mod:`.mesh_pairs`);
 sphere-box, box-box, torus-plane, sphere-torus, cone-plane and sphere-cone (:mod:`.shape_points`); sphere-face and
-cylinder-face (a bounded plane face: :mod:`.face_shapes`). A plane is the boundary of
-a half-space: its ``normal`` points out of the solid, into free space.
+cylinder-face (a bounded plane face: :mod:`.face_shapes`). Any other pair but plane-plane is a
+mesh pair of its shapes' tessellations (:func:`approximated`, :mod:`.tessellation`). A plane is the
+boundary of a half-space: its ``normal`` points out of the solid, into free space.
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass, field
@@ -43,6 +45,7 @@ from .shape_points import (
     pair_points,
     penetration,
 )
+from .tessellation import DEFLECTION, TESSELLATED, shape_mesh, smallest_size
 
 SHAPE_FIELDS = {
     "sphere": {"type", "center", "radius"},
@@ -81,7 +84,7 @@ MATERIALS = {
 CONTACT_FIELDS = {
     "name", "body_a", "body_b", "shape_a", "shape_b", "stiffness", "exponent", "restitution", "law",
     "mu_s", "mu_k", "slip_speed", "material_a", "material_b", "min_impact_speed", "penetration_tol", "enabled",
-    "friction_law",
+    "friction_law", "deflection",
 }  # fmt: skip
 # Coulomb friction: regularised below slip_speed (every integrator), or true stiction by located
 # stick/slip events (system/contact_friction.py; ODE-form integrators; the pairs of STICTION_PAIRS)
@@ -97,6 +100,7 @@ NUMBER_KINDS = {  # the contact's numbers and their limits.RANGES kinds
     "slip_speed": "velocity",
     "min_impact_speed": "velocity",
     "penetration_tol": "nonneg_length",
+    "deflection": "nonneg_length",
 }
 SHAPE_KINDS = {"center": "length", "point": "length", "normal": "direction", "size": "nonneg_length"}
 SHAPE_KINDS["axis"] = "direction"
@@ -141,7 +145,8 @@ class Contact:
     "poisson": -}) with exponent 1.5; ``restitution`` e in (0, 1]; friction ``mu_s``, ``mu_k``
     regularised below ``slip_speed`` [m/s] (``friction_law`` "regularised") or with true stiction
     (``friction_law`` "stiction", :data:`STICTION_PAIRS`); ``min_impact_speed`` [m/s] floors the impact speed
-    that scales the damping; ``penetration_tol`` [m] the initial overlap allowed."""
+    that scales the damping; ``penetration_tol`` [m] the initial overlap allowed; ``deflection`` [m] the chord
+    deflection of the tessellations of a pair without an exact kind (absent: :data:`.tessellation.DEFLECTION`)."""
 
     name: str
     body_a: str
@@ -162,6 +167,8 @@ class Contact:
     enabled: bool = True
     friction_law: str = "regularised"
     group: str = field(default=None, compare=False, repr=False)  # its contact group's name (contact_groups.py)
+    deflection: float = None
+    crossed: bool = field(default=False, compare=False, repr=False)  # set by check_contacts (tessellated)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -298,9 +305,9 @@ def check_contacts(model, bodies: dict, checked: list | None = None) -> None:
 
 def _check_contact(model, c: Contact, bodies: dict, path: str) -> None:
     _check_pair(c, bodies, path)
+    c.crossed = _crossed(model, c)
     contact_law(c, path)
     if c.enabled:
-        _check_cylinders(model, c, path)
         _check_initial_overlap(model, c, path)
 
 
@@ -313,9 +320,15 @@ def _check_pair(c: Contact, bodies: dict, path: str) -> None:
     fixed = [getattr(c, key) == "ground" or bodies[getattr(c, key)].grounded for key in ("body_a", "body_b")]
     if all(fixed) or c.body_a == c.body_b:
         raise ModelError(f"{path}.body_b", f"{what}: needs two different bodies, at least one moving")
-    if (c.shape_a.type, c.shape_b.type) not in PAIRS and (c.shape_b.type, c.shape_a.type) not in PAIRS:
+    if tessellated(c) and not _tessellable(c):
         pairs = ", ".join(f"{a}-{b}" for a, b in sorted(PAIRS))
-        raise ModelError(f"{path}.shape_b", f"{what}: {c.shape_a.type}-{c.shape_b.type} is not handled ({pairs})")
+        raise ModelError(
+            f"{path}.shape_b",
+            f"{what}: {c.shape_a.type}-{c.shape_b.type} is not handled ({pairs}; any other pair of a box, a face, "
+            "a cylinder, a cone, a torus or a mesh: their tessellations)",
+        )
+    if c.deflection is not None and not c.deflection > 0.0:
+        raise ModelError(f"{path}.deflection", f"{what}: must be positive, got {c.deflection}")
     for key in ("shape_a", "shape_b"):
         if getattr(c, key).type == "mesh":
             mesh_of(getattr(c, key), f"{path}.{key}", c.name)
@@ -352,6 +365,39 @@ def _check_friction_law(c: Contact, path: str) -> None:
         )
 
 
+def tessellated(c: Contact) -> bool:
+    """Whether pair c has no exact kind: a mesh pair of its shapes' tessellations (:func:`approximated`);
+    also two cylinders crossed or off each other's length at the start (``crossed``, set by the check)."""
+    kinds = (c.shape_a.type, c.shape_b.type)
+    return c.crossed or (kinds not in PAIRS and kinds[::-1] not in PAIRS)
+
+
+def _tessellable(c: Contact) -> bool:
+    kinds = tuple("mesh" if shape.type in TESSELLATED else shape.type for shape in (c.shape_a, c.shape_b))
+    return kinds in PAIRS or kinds[::-1] in PAIRS
+
+
+def deflection(c: Contact) -> float:
+    """The chord deflection [m] of pair c's tessellations."""
+    return DEFLECTION if c.deflection is None else c.deflection
+
+
+def approximated(c: Contact, path: str | None = None) -> Contact:
+    """Pair c with its box, face, cylinder, cone and torus tessellated (:func:`.tessellation.shape_mesh`,
+    a side along its axis in parts of at most SAMPLE_FRACTION x the other shape's smallest size): a
+    mesh-mesh pair, or mesh-plane for a face against a plane. A copy; c unchanged."""
+    path = path or f"contact '{c.name}'"
+    shapes = {}
+    for key, other in (("shape_a", c.shape_b), ("shape_b", c.shape_a)):
+        shape = getattr(c, key)
+        if shape.type in TESSELLATED:
+            size = smallest_size(other, mesh_of(other, path, c.name)[0] if other.type == "mesh" else None)
+            mesh = shape_mesh(shape, deflection(c), SAMPLE_FRACTION * size, f"{path}.{key}", c.name)
+            shape = Shape(type="mesh", mesh=mesh)
+        shapes[key] = shape
+    return dataclasses.replace(c, crossed=False, **shapes)
+
+
 def has_stiction(c: Contact) -> bool:
     """Whether pair c's friction is solved with true stiction (system/contact_friction.py)."""
     return c.enabled and c.friction_law == "stiction" and c.mu_s > 0.0
@@ -359,41 +405,36 @@ def has_stiction(c: Contact) -> bool:
 
 def ordered(c: Contact) -> tuple[str, Shape, str, Shape]:
     """(body, shape) of the pair in the order of :data:`PAIRS` (the sphere or box first; of two
-    cylinders the shorter, whose line is sliced)."""
-    if c.shape_a.type == c.shape_b.type == "cylinder" and c.shape_b.length < c.shape_a.length:
+    cylinders the shorter, whose line is sliced; a pair without an exact kind: that of its tessellations)."""
+    kinds = (c.shape_a.type, c.shape_b.type)
+    if tessellated(c):
+        kinds = tuple("mesh" if kind in TESSELLATED else kind for kind in kinds)
+    elif c.shape_a.type == c.shape_b.type == "cylinder" and c.shape_b.length < c.shape_a.length:
         return c.body_b, c.shape_b, c.body_a, c.shape_a
-    if (c.shape_a.type, c.shape_b.type) in PAIRS:
+    if kinds in PAIRS:
         return c.body_a, c.shape_a, c.body_b, c.shape_b
     return c.body_b, c.shape_b, c.body_a, c.shape_a
 
 
 def is_line(c: Contact) -> bool:
-    """Whether the pair is a line contact (cylinder-plane, cylinder-cylinder)."""
+    """Whether the pair is a line contact (cylinder-plane, cylinder-cylinder: not crossed)."""
     _, first, _, second = ordered(c)
-    return (first.type, second.type) in LINE_PAIRS
+    return (first.type, second.type) in LINE_PAIRS and not tessellated(c)
 
 
-def _check_cylinders(model, c: Contact, path: str) -> None:
-    """Cylinder-cylinder: parallel axes, the shorter within the longer's length, at the start."""
+def _crossed(model, c: Contact) -> bool:
+    """Whether a cylinder-cylinder pair has no exact kind at the start: axes not parallel (beyond
+    PARALLEL_TOL), or the shorter cylinder not within the longer one's length along their axes."""
+    if (c.shape_a.type, c.shape_b.type) != ("cylinder", "cylinder"):
+        return False
+    c.crossed = False  # ordered as the exact pair: the shorter first
     body_i, first, body_j, second = ordered(c)
-    if (first.type, second.type) != ("cylinder", "cylinder"):
-        return
     (r_i, A_i), (r_j, A_j) = _pose(model, body_i), _pose(model, body_j)
     u_i, u_j = (A @ _unit(s.axis) for A, s in ((A_i, first), (A_j, second)))
-    angle = math.asin(min(1.0, float(np.linalg.norm(np.cross(u_i, u_j)))))
-    if angle > PARALLEL_TOL:
-        raise ModelError(
-            f"{path}.shape_b",
-            f"contact '{c.name}': cylinder-cylinder needs parallel axes, these are {math.degrees(angle):.3g} deg "
-            "apart (crossed cylinders are not handled)",
-        )
+    if math.asin(min(1.0, float(np.linalg.norm(np.cross(u_i, u_j))))) > PARALLEL_TOL:
+        return True
     offset = float(u_j @ (r_i + A_i @ np.asarray(first.center, float) - r_j - A_j @ np.asarray(second.center, float)))
-    if abs(offset) + 0.5 * first.length > 0.5 * second.length * (1 + 1e-9):
-        raise ModelError(
-            f"{path}.shape_b",
-            f"contact '{c.name}': the shorter cylinder ({first.length:g} m) must lie within the longer one's "
-            f"length ({second.length:g} m) along their axes; its middle is {offset:.4g} m off",
-        )
+    return abs(offset) + 0.5 * first.length > 0.5 * second.length * (1 + 1e-9)
 
 
 # ----------------------------------------------------------------------------- law
@@ -566,7 +607,9 @@ def contact_points(model, c: Contact) -> list[ContactPoint]:
     line contact, the points of a mesh (:func:`.mesh_shapes.mesh_points`: its vertices against a
     plane, and face samples against a sphere, a box or a cylinder), the arcs of a torus, the
     rims of a cone, the vertices and edge pairs of two boxes, a sphere against a cone
-    (:func:`.shape_points.pair_points`)."""
+    (:func:`.shape_points.pair_points`); a pair without an exact kind, those of its tessellations."""
+    if tessellated(c):
+        return contact_points(model, approximated(c))
     body_i, first, body_j, second = ordered(c)
     if second.type == "face":
         return _face_points(c, (_pose(model, body_i), _pose(model, body_j)))

@@ -40,6 +40,7 @@ WARNING_KINDS = {
     "stop_model": "a joint's end stop left at the default rigid model is compliant (the message says why)",
     "tunnelling": "speed x step above half the thinnest shape of a contact pair",
     "contact_unresolved": "a fixed step too long for an impact of a contact pair",
+    "contact": "a contact pair without an exact kind, approximated by the tessellations of its shapes",
 }
 
 
