@@ -133,20 +133,20 @@ def test_a_double_pendulum_without_a_monitor(monkeypatch, integrator):
 
 
 def test_cancel_keeps_the_samples_so_far(monkeypatch):
-    """cancel() asked before each call: True at the third, the samples of the first two kept (the
-    slow run's first samples)."""
-    monkeypatch.setattr(sample_path, "ROWS_PER_CALL", 50)
-    model = double_pendulum()
-    asked = []
-    with pytest.raises(Cancelled) as caught:
-        simulate(model, cancel=lambda: asked.append(1) or len(asked) >= 3)
-    kept = caught.value.results
-    assert kept.status == "cancelled" and len(kept.t) == 1 + 2 * 50
-    monkeypatch.setattr(sample_path, "ENABLED", False)
-    slow = simulate(model)
+    """cancel() asked before each output interval on both paths: True at the 30th time, the same
+    29 samples after the initial one kept, the same as those of the run to the end."""
+    model, kept = double_pendulum(), []
+    for enabled in (True, False):
+        monkeypatch.setattr(sample_path, "ENABLED", enabled)
+        asked = []
+        with pytest.raises(Cancelled) as caught:
+            simulate(model, cancel=lambda asked=asked: asked.append(1) or len(asked) >= 30)
+        kept.append(caught.value.results)
+        assert kept[-1].status == "cancelled" and len(kept[-1].t) == 30
+    full = simulate(model)
     for key in COLUMNS:
-        expected = slow._rows.column(key)[: len(kept.t)]
-        np.testing.assert_allclose(kept._rows.column(key), expected, rtol=1e-12, atol=1e-12)
+        np.testing.assert_array_equal(kept[0]._rows.column(key), kept[1]._rows.column(key))
+        np.testing.assert_allclose(kept[0]._rows.column(key), full._rows.column(key)[:30], rtol=1e-12, atol=1e-12)
 
 
 def test_a_blow_up_fails_at_the_same_sample_as_the_slow_path(monkeypatch):

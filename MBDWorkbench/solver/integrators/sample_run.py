@@ -88,10 +88,10 @@ def _one_chunk(t: float, t_next: float, h: float, closing: float) -> bool:
 
 
 @njit(cache=True)
-def _closing(t, h, stops, contacts, far, count) -> float:
+def _closing(t, h, stops, contacts, watch) -> float:
     """StopMonitor._chunk's closing time [s] at the current state (touching points that opened
     are no longer touching: ContactGaps.closing_time)."""
-    out = np.inf
+    out, count, far = np.inf, int(watch[0]), watch[1]
     gaps, rates, watched, touching, touched_at = contacts[5], contacts[6], contacts[7], contacts[8], contacts[10]
     if touching.shape[0]:
         out = min(2.0 * far, closing_time(gaps, rates, watched[:count], touching, touched_at, t, 0.5 * h))
@@ -100,6 +100,33 @@ def _closing(t, h, stops, contacts, far, count) -> float:
         if stop_rate[k] < 0.0:
             out = min(out, stop_gap[k] / -stop_rate[k])
     return out
+
+
+@njit(cache=True)
+def _look(stops, contacts, Y, S, watch) -> bool:
+    """The event values at Y (stop gaps, contact onset values; watch: [watched points, far time [s]]);
+    whether one changed sign since the last look (they become the last)."""
+    _stop_values(stops, Y, S.nb, stops[8], stops[9])
+    crossed = _crossed(stops[10], stops[8])
+    stops[10][:] = stops[8]
+    if contacts[8].shape[0]:
+        values = np.empty(contacts[11].shape[0])
+        watch[0], watch[1] = _contact_values(contacts, Y, S.nb, S, values)
+        crossed = _crossed(contacts[11], values) or crossed
+        contacts[11][:] = values
+    return crossed
+
+
+@njit(cache=True)
+def _reason_to_end(rows: int, steps: int, n: int, max_steps: int, budget: int, t: float, Y, S, W) -> int:
+    """Why the segment ends before an interval of n steps from (t [s], Y) (DONE: it does not)."""
+    if n > max_steps:
+        return LONG
+    if rows and steps + n > budget:
+        return BUDGET
+    if rows and _sample_bad(t, Y, S, W):
+        return BAD_SAMPLE
+    return DONE
 
 
 @njit(cache=True)
@@ -181,59 +208,36 @@ def run_samples(
     rotations, touched_at, the last event values by element; empty without contact points);
     ``saved``: arrays of the same shapes to undo an interval with."""
     k4, tmp, q, w = scratch
-    nb, monitored = S.nb, stops[0].shape[0] > 0 or contacts[8].shape[0] > 0
-    stop_before, contact_before = stops[10], contacts[11]
+    monitored = stops[0].shape[0] > 0 or contacts[8].shape[0] > 0
     changes = W.ctl[kernels.CTL_CHANGES]
-    count, far = 0, np.inf
+    watch = np.array([0.0, np.inf])
     if monitored:
-        _stop_values(stops, Y, nb, stops[8], stops[9])
-        stop_before[:] = stops[8]
-        if contacts[8].shape[0]:
-            count, far = _contact_values(contacts, Y, nb, S, contact_before)
+        _look(stops, contacts, Y, S, watch)
     steps, rows, why = 0, 0, DONE
     info[2], info[3] = kernels.OK, 0
     while rows < times.shape[0]:
         t_next = times[rows]
         n, hh = _equal_steps(t_next - t, h)
-        if n > max_steps:
-            why = LONG
-            break
-        if rows and steps + n > budget:
-            why = BUDGET
-            break
-        if rows and _sample_bad(t, Y, S, W):
-            why = BAD_SAMPLE
+        why = _reason_to_end(rows, steps, n, max_steps, budget, t, Y, S, W)
+        if why != DONE:
             break
         _save(W, Y, acc, contacts, saved, S.force_vecs)
-        if monitored and not _one_chunk(t, t_next, h, _closing(t, h, stops, contacts, far, count)):
-            _restore(W, Y, acc, contacts, saved, S.force_vecs)
+        if monitored and not _one_chunk(t, t_next, h, _closing(t, h, stops, contacts, watch)):
             why = EVENT_NEAR
-            break
-        done, status = run_fixed(method, t, Y, hh, n, S, W, acc, k4, tmp, q, w)
-        if status != kernels.OK:
-            info[2], info[3] = status, done
-            steps += done
-            why = FAILED
-            break
-        if monitored:
-            _stop_values(stops, Y, nb, stops[8], stops[9])
-            crossed = _crossed(stop_before, stops[8])
-            if contacts[8].shape[0]:
-                values = np.empty(contact_before.shape[0])
-                count, far = _contact_values(contacts, Y, nb, S, values)
-                crossed = crossed or _crossed(contact_before, values)
-                contact_before[:] = values
-            if crossed:
-                _restore(W, Y, acc, contacts, saved, S.force_vecs)
-                why = EVENT_NEAR
+        else:
+            done, status = run_fixed(method, t, Y, hh, n, S, W, acc, k4, tmp, q, w)
+            if status != kernels.OK:
+                info[2], info[3], why = status, done, FAILED
+                steps += done
                 break
-            stop_before[:] = stops[8]
-        out_Y[rows] = Y
-        out_acc[rows] = acc
+            if monitored and _look(stops, contacts, Y, S, watch):
+                why = EVENT_NEAR
+        if why == EVENT_NEAR:
+            _restore(W, Y, acc, contacts, saved, S.force_vecs)
+            break
+        out_Y[rows], out_acc[rows] = Y, acc
         _sampled(S.force_vecs, S.force_flag, S.force_start[CONTACT], S.force_start[CONTACT + 1], out_memory[rows])
-        rows += 1
-        steps += n
-        t = t_next
+        rows, steps, t = rows + 1, steps + n, t_next
         if W.ctl[kernels.CTL_CHANGES] != changes or W.ctl[kernels.CTL_NEAR_T] >= 0.0:
             why = RANK
             break
