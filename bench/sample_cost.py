@@ -1,7 +1,9 @@
 """The CPU cost per output sample of ours on the scenes of bench/peers_events.py, split by where
 it goes (issue 33 item 7): each listed function's CPU time (time.process_time, accumulated around
-its calls) per output sample, and the run's total (best of REPEATS runs). Runs in .venv-bench like peers_events.py (its
-models); prints a markdown table (bench/results/sample_cost.md).
+its calls) per output sample, and the run's total (best of REPEATS runs); *fast path*: the compiled
+calls that integrate many output intervals at once (solver/sample_path.py), their event checks
+included. Runs in .venv-bench like peers_events.py (its models); prints a markdown table
+(bench/results/sample_cost.md).
 
     .venv-bench/bin/python bench/sample_cost.py
 """
@@ -19,6 +21,7 @@ from bench import peers_events as scenes  # noqa: E402
 from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
 from MBDWorkbench.solver.events import StopMonitor  # noqa: E402
 from MBDWorkbench.solver.results import results  # noqa: E402
+from MBDWorkbench.solver.sample_path import SamplePath  # noqa: E402
 from MBDWorkbench.solver.system.system import System  # noqa: E402
 
 simulate_module = sys.modules["MBDWorkbench.solver.simulate"]
@@ -30,7 +33,8 @@ PARTS = [  # (label, owner, attribute): what is timed
     ("contacts.csv", results, "contact_sample"),
     ("event checks", StopMonitor, "advance"),
     ("integration", simulate_module, "_advance"),
-    ("sample check", simulate_module, "_check_sample"),
+    ("fast path", SamplePath, "advance"),
+    ("sample check", simulate_module, "_check_samples"),
 ]
 
 

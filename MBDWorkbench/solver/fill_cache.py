@@ -1,5 +1,5 @@
-"""Background process of the interpreted start (:mod:`.cold_start`): two steps of a model,
-which compile the run's kernels into Numba's on-disk cache.
+"""Background process of the interpreted start (:mod:`.cold_start`): two steps of a model (with
+and without the fast sample path), which compile the run's kernels into Numba's on-disk cache.
 
 Processes filling the same cache take turns (an exclusive lock on ``fill.lock`` in the cache
 folder): several runs started on a cold cache (a script calling the command line in a loop)
@@ -13,6 +13,7 @@ import contextlib
 import os
 import sys
 
+from . import sample_path
 from .integrators import METHODS
 from .model.parse import load
 from .numerics.cold_start import is_cached
@@ -45,7 +46,9 @@ def fill(path: str, integrator: str) -> None:
             model = load(path)
             if not is_cached(METHODS[integrator].entry_kernel):
                 step = model.settings.resolved().step
-                simulate(model, t_end=2 * step, output_step=step, integrator=integrator, accuracy=False)
+                for fast in (True, False):  # the fast sample path's kernel, then the slow path's (sample_path.py)
+                    sample_path.ENABLED = fast
+                    simulate(model, t_end=2 * step, output_step=step, integrator=integrator, accuracy=False)
     finally:
         os.remove(path)
         os.rmdir(os.path.dirname(path))

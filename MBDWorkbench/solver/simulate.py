@@ -26,7 +26,7 @@ import numpy as np
 from . import accuracy, events, kernels, quality
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .integrators import METHODS, make_stepper
-from .integrators.projection import project_after_output
+from .integrators.projection import project_after_output, singular_stop
 from .model import limits
 from .model.schema import Model
 from .model.validate import validate_run, with_settings
@@ -34,6 +34,7 @@ from .numerics import cold_start
 from .results.files import ResultsWriter
 from .results.results import Results
 from .results.status import CANCELLED, COMPLETED, FAILED, final_status
+from .sample_path import SamplePath
 from .system.assembly import assemble_initial_state
 from .system.system import System
 from .tolerant import locked_by_tolerance, tolerant_start
@@ -121,7 +122,18 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
         acc = np.zeros(6)
         res.record(t0, Y, acc, lam=_multipliers(stops, stepper, t0, Y))
         _write(writer, res)
-        for t_next in times:
+        fast, i = SamplePath(system, settings, CANCEL_CHECK_S), 0
+        while i < len(times):
+            t_next = times[i]
+            if fast.eligible(stepper, stops, t):
+                done = _fast_samples(
+                    fast, system, res, stepper, stops, t, Y, times[i:], acc, pace.max_steps, (progress, cancel, writer)
+                )
+                if done:
+                    i, t = i + done, float(times[i + done - 1])
+                    _check_budget(stepper, budget, t, settings)
+                    _write(writer, res)
+                    continue
             for t_sub in pace.split(t, t_next):
                 if cancel is not None and cancel():
                     raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
@@ -133,7 +145,7 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
                 if status != kernels.OK:
                     _fail(system, res, t_reached, Y, status, getattr(stepper, "failure", ""))
                 _check_budget(stepper, budget, t_reached, settings)
-            t = t_next
+            t, i = t_next, i + 1
             stepper = project_after_output(system if stops is None else stops.active, settings, stepper, t, Y)
             held = None if stops is None else stops.derivative(t, Y)  # a held stop's lock rows act
             res.record(t, stepper.published_state(t, Y), acc, lam=_multipliers(stops, stepper, t, Y), Ydot=held)
@@ -184,6 +196,53 @@ def _nonfinite_cause(model, t: float, t_next: float, index: int) -> quality.Prof
     step [s] beyond t_next (steppers evaluate up to a step past the output time)."""
     step = model.settings.step
     return quality.explain_nonfinite(model, t, max(t_next, t) + step, step, index)
+
+
+def _fast_samples(fast, system, res, stepper, stops, t, Y, times, acc, pace_steps: int, calls) -> int:
+    """The fast path (:mod:`.sample_path`) from t [s] through as many of ``times`` as it may: its
+    samples recorded and checked (a bad one, or a failed step, stops the run as on the slow path;
+    ``calls`` = (progress, cancel, writer): cancel asked before each, the writer and progress
+    after, as there); returns how many."""
+    progress, cancel, writer = calls
+    done, rows_Y, rows_acc, memory, status, t_reached = fast.advance(stepper, stops, t, Y, times, acc, pace_steps)
+    if done and progress is None and cancel is None:
+        _record_many(res, times[:done], rows_Y, rows_acc, memory)
+        k, bad = _check_samples(system, res, done)
+        if bad:
+            _fail(system, res, float(times[k]), Y, kernels.NOT_FINITE, bad)
+    for k in range(0 if progress is None and cancel is None else done):  # one at a time: either may stop the run
+        if cancel is not None and cancel():
+            t_kept = float(times[k - 1]) if k else t
+            raise Cancelled(f"cancelled at t = {t_kept:.6g} s", time=t_kept)
+        _record_many(res, times[k : k + 1], rows_Y[k : k + 1], rows_acc[k : k + 1], memory[k : k + 1])
+        bad = _check_sample(system, res)
+        if bad:
+            _fail(system, res, float(times[k]), Y, kernels.NOT_FINITE, bad)
+        _write(writer, res)
+        if progress is not None:
+            progress(float(times[k]), res.settings.t_end)
+    if status == kernels.SINGULAR:
+        raise singular_stop(stepper.system, t_reached, Y, "the kept constraint equations became dependent")
+    if status != kernels.OK:
+        _fail(system, res, t_reached, Y, status, getattr(stepper, "failure", ""))
+    return done
+
+
+def _record_many(res, t: np.ndarray, Y: np.ndarray, acc: np.ndarray, memory: np.ndarray) -> None:
+    """Record the rows (t [s], Y, acc) of the fast path. Without force elements, res.record_many
+    (results/results.py) where Results has it; else record() row by row, each with the force
+    elements' memory of its time (S.force_vecs[:, 3:5]: contact impact speeds and peaks, unwrapped
+    angles; the evaluation reads and sets it), the memory the run has reached restored after."""
+    record_many = getattr(res, "record_many", None)
+    if record_many is not None and not memory.shape[1]:
+        record_many(t, Y, acc)
+        return
+    vecs = res.system.static.force_vecs
+    reached = vecs[:, 3:5].copy()
+    for k in range(len(t)):
+        vecs[:, 3:5] = memory[k]
+        res.record(float(t[k]), Y[k], acc[k])
+    vecs[:, 3:5] = reached
 
 
 def _multipliers(stops, stepper, t: float, Y: np.ndarray):
@@ -336,12 +395,25 @@ class _Pace:
 
 def _check_sample(system, res):
     """A reason to stop if the last sample is not finite or the joints have blown apart."""
-    row = res._rows[-1]
-    if not np.isfinite(row["Y"]).all() or not np.isfinite(row["lam"]).all():
-        return "the state or the reactions became NaN/infinite"
-    if system.m and np.abs(row["phi"]).max() > 1e3:
-        return "the constraint violation exceeded 1000 (blow-up)"
-    return ""
+    return _check_samples(system, res, 1)[1]
+
+
+def _check_samples(system, res, count: int) -> tuple[int, str]:
+    """(index among the last ``count`` samples, reason to stop) of the first one that is not finite or
+    whose joints have blown apart; (-1, "") if none."""
+    store = res._rows
+    Y, lam = store.column("Y")[-count:], store.column("lam")[-count:]
+    not_finite = ~(np.isfinite(Y).all(axis=1) & np.isfinite(lam).all(axis=1))
+    blown = np.zeros(count, bool)
+    if system.m:
+        blown = np.abs(store.column("phi")[-count:]).max(axis=1) > 1e3
+    bad = np.flatnonzero(not_finite | blown)
+    if not len(bad):
+        return -1, ""
+    k = int(bad[0])
+    if not_finite[k]:
+        return k, "the state or the reactions became NaN/infinite"
+    return k, "the constraint violation exceeded 1000 (blow-up)"
 
 
 def _fail(system, res, t, Y, status, reason=""):

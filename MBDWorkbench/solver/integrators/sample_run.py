@@ -1,0 +1,245 @@
+"""Many output samples per compiled call of the fixed-step explicit integrators (issue 33 item 7).
+
+:func:`run_samples` integrates from one output time to the next as :class:`.explicit.FixedStepStepper`
+does (the equal steps of each interval, :func:`.explicit.run_fixed`) and copies the state and the
+work integrals at each output time into a row of its output, until it meets an interval that the
+event machinery of solver/events.py (StopMonitor) could act in. It then leaves that interval
+undone (the state of its start restored) and returns: the caller does it on the slow path.
+
+The guard is the monitor's own rule, on the same compiled gap functions: an interval is done here
+only if the monitor would advance it in one chunk (half the time the nearest free stop or contact
+point takes to close at its current rate, MAX_CHUNK_STEPS at most, covers it) and, at its end, no
+event function changed sign (a free stop's gap, numerics.stop_gaps; a contact point's onset gap,
+numerics.onset_gaps with its broad phase; a touching point opening is the same bookkeeping as
+ContactGaps.closing_time). The steps and the checks are thus those the slow path takes, bit for
+bit. Also ended: after a rank change or a near-singular passage (the stepper's RankEvents reads
+them), after ``max_steps`` steps (so cancel() and progress are seen), at a failed step, and before
+an interval whose start sample is not finite or whose constraint violation is over 1000 (the run's
+sample check: that sample is the last row).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import kernels
+from ..numerics.constraints import constraints
+from ..numerics.contact_forces import BOUND
+from ..numerics.forces import CONTACT
+from ..numerics.jit import njit
+from ..numerics.onset_gaps import closing_time, event_values, onset_gaps
+from ..numerics.stop_gaps import stop_gaps
+from .explicit import run_fixed
+
+MAX_CHUNK_STEPS = 64  # solver/events.py's: the monitor's longest chunk [base steps]
+BLOW_UP_VIOLATION = 1e3  # simulate._check_sample's: a larger constraint violation is a blow-up
+DONE, EVENT_NEAR, RANK, BUDGET, BAD_SAMPLE, FAILED, LONG = 0, 1, 2, 3, 4, 5, 6  # why a segment ended
+
+
+@njit(cache=True)
+def _equal_steps(span: float, h_max: float) -> tuple[int, float]:
+    """integrators.base.equal_steps, the same arithmetic."""
+    n = max(1, int(np.ceil(span / h_max - 1e-9)))
+    return n, span / n
+
+
+@njit(cache=True)
+def _stop_values(stops, Y, nb, gaps, rates) -> None:
+    """Every stop side's gap [rad or m] and rate at Y (numerics.stop_gaps)."""
+    kind, bi, bj, vecs, sign, limit, A, jac = stops[:8]
+    stop_gaps(kind, bi, bj, vecs, sign, limit, Y, nb, A, jac, gaps, rates)
+
+
+@njit(cache=True)
+def _contact_values(contacts, Y, nb, S, values) -> tuple[int, float]:
+    """The onset gaps of the watched contact points at Y (ContactGaps._compute) and their event
+    values (ContactGaps.values) in ``values`` by element (1: not watched); returns (watched count,
+    far time [s])."""
+    first, world, order, margin, pinned, gaps, rates, watched, touching, A = contacts[:10]
+    gaps[:] = np.inf
+    rates[:] = 0.0
+    count, far = onset_gaps(
+        Y, nb, A, S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag, first, S.bp_body, S.bp_centre,
+        S.bp_radius, S.bp_key, S.bp_first, S.bp_end, S.bp_always, world, order, margin, pinned, gaps, rates, watched,
+    )  # fmt: skip
+    values[:] = 1.0
+    out = np.empty(count)
+    event_values(gaps, watched[:count], touching, out)
+    for i in range(count):
+        values[watched[i]] = out[i]
+    return count, far
+
+
+@njit(cache=True)
+def _crossed(before: np.ndarray, after: np.ndarray) -> bool:
+    """StopMonitor.advance's test: an event value below 0 that was not (NaN: no crossing)."""
+    for i in range(after.shape[0]):
+        if after[i] < 0.0 <= before[i]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _one_chunk(t: float, t_next: float, h: float, closing: float) -> bool:
+    """Whether StopMonitor.advance (its _chunk rule) covers [t, t_next] [s] in one chunk."""
+    steps = int(min(0.5 * closing / h, MAX_CHUNK_STEPS))
+    t1 = min(t + max(1, steps) * h, t_next)
+    return t_next - t1 < 0.5 * h or t1 == t_next
+
+
+@njit(cache=True)
+def _closing(t, h, stops, contacts, watch) -> float:
+    """StopMonitor._chunk's closing time [s] at the current state (touching points that opened
+    are no longer touching: ContactGaps.closing_time)."""
+    out, count, far = np.inf, int(watch[0]), watch[1]
+    gaps, rates, watched, touching, touched_at = contacts[5], contacts[6], contacts[7], contacts[8], contacts[10]
+    if touching.shape[0]:
+        out = min(2.0 * far, closing_time(gaps, rates, watched[:count], touching, touched_at, t, 0.5 * h))
+    stop_gap, stop_rate = stops[8], stops[9]
+    for k in range(stop_gap.shape[0]):
+        if stop_rate[k] < 0.0:
+            out = min(out, stop_gap[k] / -stop_rate[k])
+    return out
+
+
+@njit(cache=True)
+def _look(stops, contacts, Y, S, watch) -> bool:
+    """The event values at Y (stop gaps, contact onset values; watch: [watched points, far time [s]]);
+    whether one changed sign since the last look (they become the last)."""
+    _stop_values(stops, Y, S.nb, stops[8], stops[9])
+    crossed = _crossed(stops[10], stops[8])
+    stops[10][:] = stops[8]
+    if contacts[8].shape[0]:
+        values = np.empty(contacts[11].shape[0])
+        watch[0], watch[1] = _contact_values(contacts, Y, S.nb, S, values)
+        crossed = _crossed(contacts[11], values) or crossed
+        contacts[11][:] = values
+    return crossed
+
+
+@njit(cache=True)
+def _reason_to_end(rows: int, steps: int, n: int, max_steps: int, budget: int, t: float, Y, S, W) -> int:
+    """Why the segment ends before an interval of n steps from (t [s], Y) (DONE: it does not)."""
+    if n > max_steps:
+        return LONG
+    if rows and steps + n > budget:
+        return BUDGET
+    if rows and _sample_bad(t, Y, S, W):
+        return BAD_SAMPLE
+    return DONE
+
+
+@njit(cache=True)
+def _sample_bad(t: float, Y: np.ndarray, S, W) -> bool:
+    """simulate._check_sample's test on the state alone: not finite, or a constraint violation over 1000."""
+    for i in range(Y.shape[0]):
+        if not np.isfinite(Y[i]):
+            return True
+    if S.row_kind.shape[0] == 0:
+        return False
+    kernels.update_rotations_arrays(S.nb, Y, W.A)
+    constraints(t, Y, S, W)
+    for i in range(W.phi.shape[0]):
+        if not abs(W.phi[i]) <= BLOW_UP_VIOLATION:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _save(W, Y, acc, contacts, saved, vecs) -> None:
+    """Copy what an interval changes (state, work integrals, rank state, broad phase, touching, the
+    force elements' memory vecs[:, 3:5]: contact impact speeds and peaks, unwrapped angles, mesh hints)."""
+    saved[0][:] = W.keep
+    saved[1][:] = W.keep_prev
+    saved[2][:] = W.ref
+    saved[3][:] = W.ctl
+    saved[4][:] = W.y_near
+    saved[5][:] = W.ratio
+    saved[6][:] = Y
+    saved[7][:] = acc
+    saved[8][:] = contacts[1]
+    saved[9][:] = contacts[2]
+    saved[10][:] = contacts[8]
+    saved[11][:] = vecs[:, 3:5, :]
+
+
+@njit(cache=True)
+def _restore(W, Y, acc, contacts, saved, vecs) -> None:
+    """Undo an interval (:func:`_save`)."""
+    W.keep[:] = saved[0]
+    W.keep_prev[:] = saved[1]
+    W.ref[:] = saved[2]
+    W.ctl[:] = saved[3]
+    W.y_near[:] = saved[4]
+    W.ratio[:] = saved[5]
+    Y[:] = saved[6]
+    acc[:] = saved[7]
+    contacts[1][:] = saved[8]
+    contacts[2][:] = saved[9]
+    contacts[8][:] = saved[10]
+    vecs[:, 3:5, :] = saved[11]
+
+
+@njit(cache=True)
+def _sampled(vecs, flag, lo: int, hi: int, memory: np.ndarray) -> None:
+    """At an output time: the force elements' memory kept for the sample's record (``memory``), then
+    the contact points' peak forces restarted (results.contacts.contact_rows restarts them at the
+    sample's force, which the next step's first evaluation, at the sample, gives again)."""
+    memory[:] = vecs[:, 3:5, :]
+    for k in range(lo, hi):
+        if flag[k] != BOUND:
+            vecs[k, 3, 2] = 0.0
+
+
+@njit(cache=True)
+def run_samples(
+    method: int, t: float, Y: np.ndarray, times: np.ndarray, h: float, max_steps: int, budget: int, S, W,
+    acc: np.ndarray, scratch, stops, contacts, saved, out_Y: np.ndarray, out_acc: np.ndarray, out_memory: np.ndarray,
+    info: np.ndarray,
+) -> int:  # fmt: skip
+    """Integrate Y (in place, from t [s]) to the output times ``times`` [s] in turn with run_fixed's
+    ``method`` and base step h [s]; row k of out_Y and out_acc gets the state and the work integrals
+    at times[k], out_memory[k] the force elements' memory (S.force_vecs[:, 3:5]) then, for its record.
+    Returns the rows done. An interval of more than ``max_steps`` steps is left to the slow path
+    (simulate._Pace would split it); a call takes about ``budget`` steps at most. ``info``: [why the
+    segment ended (DONE ...), steps taken, status, steps of a failed interval]. ``stops``: the stop
+    sides (events._packed's arrays, then their gaps, rates and last event values); ``contacts``:
+    (first element, broad-phase world and order, margin, pinned, gaps, rates, watched, touching,
+    rotations, touched_at, the last event values by element; empty without contact points);
+    ``saved``: arrays of the same shapes to undo an interval with."""
+    k4, tmp, q, w = scratch
+    monitored = stops[0].shape[0] > 0 or contacts[8].shape[0] > 0
+    changes = W.ctl[kernels.CTL_CHANGES]
+    watch = np.array([0.0, np.inf])
+    if monitored:
+        _look(stops, contacts, Y, S, watch)
+    steps, rows, why = 0, 0, DONE
+    info[2], info[3] = kernels.OK, 0
+    while rows < times.shape[0]:
+        t_next = times[rows]
+        n, hh = _equal_steps(t_next - t, h)
+        why = _reason_to_end(rows, steps, n, max_steps, budget, t, Y, S, W)
+        if why != DONE:
+            break
+        _save(W, Y, acc, contacts, saved, S.force_vecs)
+        if monitored and not _one_chunk(t, t_next, h, _closing(t, h, stops, contacts, watch)):
+            why = EVENT_NEAR
+        else:
+            done, status = run_fixed(method, t, Y, hh, n, S, W, acc, k4, tmp, q, w)
+            if status != kernels.OK:
+                info[2], info[3], why = status, done, FAILED
+                steps += done
+                break
+            if monitored and _look(stops, contacts, Y, S, watch):
+                why = EVENT_NEAR
+        if why == EVENT_NEAR:
+            _restore(W, Y, acc, contacts, saved, S.force_vecs)
+            break
+        out_Y[rows], out_acc[rows] = Y, acc
+        _sampled(S.force_vecs, S.force_flag, S.force_start[CONTACT], S.force_start[CONTACT + 1], out_memory[rows])
+        rows, steps, t = rows + 1, steps + n, t_next
+        if W.ctl[kernels.CTL_CHANGES] != changes or W.ctl[kernels.CTL_NEAR_T] >= 0.0:
+            why = RANK
+            break
+    info[0], info[1] = why, steps
+    return rows

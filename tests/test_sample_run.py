@@ -1,0 +1,170 @@
+"""The fast path of the sample loop (solver/sample_path.py, integrators/sample_run.py): many output
+samples per compiled call. The same model run with it and with it switched off gives the same
+samples and the same events (it takes the slow path's steps, so they agree to rounding or better),
+and it did run on each scene."""
+
+import importlib
+
+import numpy as np
+import pytest
+from test_contact_broad_phase import pile
+from test_contact_events import ball_drop
+from test_contact_settling import box_model
+from test_rigid_stops import SLIDE, pendulum_model
+
+from MBDWorkbench.solver import Cancelled, SimulationError, from_dict, sample_path, simulate
+from MBDWorkbench.solver.system import broad_phase
+
+simulate_module = importlib.import_module("MBDWorkbench.solver.simulate")
+COLUMNS = ("Y", "lam", "phi", "rate", "T", "V", "Wd", "Wn", "wrench", "effort", "power", "Ydot", "contact")
+G = 9.81
+
+
+@pytest.fixture(autouse=True)
+def unpaced(monkeypatch):
+    """Output intervals never split by wall time: both paths take the same chunks of steps."""
+    monkeypatch.setattr(simulate_module, "CANCEL_CHECK_S", 1e9)
+
+
+def both(model, monkeypatch, **overrides):
+    """(fast run, slow run, compiled calls of the fast one)."""
+    before = sample_path.calls
+    fast = simulate(model, **overrides)
+    calls = sample_path.calls - before
+    monkeypatch.setattr(sample_path, "ENABLED", False)
+    slow = simulate(model, **overrides)
+    monkeypatch.setattr(sample_path, "ENABLED", True)
+    assert sample_path.calls - before == calls  # switched off: none
+    return fast, slow, calls
+
+
+def assert_same_samples(fast, slow) -> None:
+    np.testing.assert_array_equal(fast.t, slow.t)
+    for key in COLUMNS:
+        a, b = fast._rows.column(key), slow._rows.column(key)
+        assert a.shape == b.shape, key
+        scale = max(1.0, float(np.abs(b).max())) if b.size else 1.0
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12 * scale, err_msg=key)
+
+
+def assert_same_events(fast, slow) -> None:
+    for kind in ("stop_events", "contact_events", "friction_events"):
+        a, b = getattr(fast, kind), getattr(slow, kind)
+        assert len(a) == len(b), kind
+        for ea, eb in zip(a, b):
+            assert ea.keys() == eb.keys()
+            for key, value in eb.items():
+                if isinstance(value, float):
+                    tol = 1e-12 if key == "t" else 1e-12 * max(1.0, abs(value))
+                    assert ea[key] == pytest.approx(value, abs=tol), (kind, key)
+                else:
+                    assert ea[key] == value, (kind, key)
+
+
+def assert_same_run(model, monkeypatch, **overrides):
+    fast, slow, calls = both(model, monkeypatch, **overrides)
+    assert calls > 0  # the fast path ran
+    assert_same_samples(fast, slow)
+    assert_same_events(fast, slow)
+    assert fast.status == slow.status and fast.steps == slow.steps
+    return fast, calls
+
+
+def test_a_ball_bouncing_on_a_plane(monkeypatch):
+    """Several bounces (Hertz law with restitution): the onsets located where the slow path locates them."""
+    fast, calls = assert_same_run(ball_drop(heights=(0.2,), t_end=0.8), monkeypatch, output_step=1e-4)
+    assert len(fast.contact_events) >= 2
+    assert calls < len(fast.t) / 10  # many samples a call
+
+
+def test_a_hertz_impact_sampled_at_every_other_step(monkeypatch):
+    """Samples during the impact itself (output step two base steps)."""
+    fast, _ = assert_same_run(ball_drop(heights=(0.05,), t_end=0.12), monkeypatch, output_step=2e-5)
+    assert len(fast.contact_events) == 1
+
+
+@pytest.mark.parametrize("e", [0.5, 0.0])
+def test_a_pendulum_on_a_rigid_stop(monkeypatch, e):
+    """Impacts (e 0.5: then a Zeno sequence ends in a hold) and at once a hold (e 0)."""
+    fast, _ = assert_same_run(pendulum_model(e=e, t_end=1.5, step=1e-4), monkeypatch, output_step=1e-3)
+    kinds = {event["kind"] for event in fast.stop_events}
+    assert "impact" in kinds and ("hold" in kinds or e > 0)
+
+
+def test_a_compliant_stop(monkeypatch):
+    stop = {"model": "compliant"}
+    pivot = {"name": "pivot", "type": "revolute", "body_i": "ground", "body_j": "arm", "frame": SLIDE}
+    pivot.update(angle_min=-0.6, angle_stop=stop)
+    arm = {"name": "arm", "mass": 1.5, "inertia": [0.01] * 3, "position": [0.4, 0, 0]}
+    settings = {"t_end": 1.0, "step": 1e-4, "output_step": 1e-3, "integrator": "rk4", "accuracy": False}
+    model = from_dict({"gravity": [0, -G, 0], "bodies": [arm], "joints": [pivot], "settings": settings})
+    assert_same_run(model, monkeypatch)
+
+
+def test_a_box_settling_on_a_plane(monkeypatch):
+    """8 corners touching and opening in turn."""
+    fast, _ = assert_same_run(box_model("rk4", t_end=0.6), monkeypatch)
+    assert len(fast.contact_events) >= 4
+
+
+def test_a_pile_of_five_balls_with_the_broad_phase(monkeypatch):
+    monkeypatch.setattr(broad_phase, "MIN_PAIRS", 1)
+    model = pile(5)
+    model["settings"].update(output_step=1e-4, t_end=0.02)
+    fast, _ = assert_same_run(from_dict(model), monkeypatch)
+    assert fast.system.static.bp_key.shape[0] and fast.contact_events
+
+
+def double_pendulum(t_end=2.0, step=1e-3, integrator="rk4"):
+    """Two arms in a chain, no stop, no contact: the run has no monitor."""
+    shoulder = {"name": "shoulder", "type": "revolute", "body_i": "ground", "body_j": "upper", "frame": SLIDE}
+    elbow_frame = {"origin": [0.5, 0, 0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}
+    elbow = {"name": "elbow", "type": "revolute", "body_i": "upper", "body_j": "lower", "frame": elbow_frame}
+    upper = {"name": "upper", "mass": 1.0, "inertia": [0.02] * 3, "position": [0.25, 0, 0]}
+    lower = {"name": "lower", "mass": 0.7, "inertia": [0.01] * 3, "position": [0.75, 0, 0]}
+    settings = {"t_end": t_end, "step": step, "output_step": 0.005, "integrator": integrator, "accuracy": False}
+    model = {"gravity": [0, -G, 0], "bodies": [upper, lower], "joints": [shoulder, elbow], "settings": settings}
+    return from_dict(model)
+
+
+@pytest.mark.parametrize("integrator", ["euler", "symplectic_euler", "rk4"])
+def test_a_double_pendulum_without_a_monitor(monkeypatch, integrator):
+    assert_same_run(double_pendulum(integrator=integrator), monkeypatch)
+
+
+def test_cancel_keeps_the_samples_so_far(monkeypatch):
+    """cancel() asked before each output interval on both paths: True at the 30th time, the same
+    29 samples after the initial one kept, the same as those of the run to the end."""
+    model, kept = double_pendulum(), []
+    for enabled in (True, False):
+        monkeypatch.setattr(sample_path, "ENABLED", enabled)
+        asked = []
+        with pytest.raises(Cancelled) as caught:
+            simulate(model, cancel=lambda asked=asked: asked.append(1) or len(asked) >= 30)
+        kept.append(caught.value.results)
+        assert kept[-1].status == "cancelled" and len(kept[-1].t) == 30
+    full = simulate(model)
+    for key in COLUMNS:
+        np.testing.assert_array_equal(kept[0]._rows.column(key), kept[1]._rows.column(key))
+        np.testing.assert_allclose(kept[0]._rows.column(key), full._rows.column(key)[:30], rtol=1e-12, atol=1e-12)
+
+
+def test_a_blow_up_fails_at_the_same_sample_as_the_slow_path(monkeypatch):
+    """A step far beyond a stiff spring's stability limit: the run fails naming the time of the first
+    bad sample, the samples before it kept, as on the slow path."""
+    spring = {"name": "spring", "type": "spring_damper", "body_i": "ground", "body_j": "lower"}
+    spring.update(point_i=[0.75, 0.25, 0], point_j=[0.75, 0, 0], stiffness=4e5, free_length=0.25)
+    model = double_pendulum(t_end=1.0, step=5e-3).to_dict()
+    model["forces"] = [spring]
+    model = from_dict(model)
+    errors, calls = [], sample_path.calls
+    for enabled in (True, False):
+        monkeypatch.setattr(sample_path, "ENABLED", enabled)
+        with pytest.raises(SimulationError) as caught:
+            simulate(model)
+        errors.append(caught.value)
+    fast, slow = errors
+    assert fast.time == slow.time and 0.0 < fast.time < 1.0
+    assert f"t = {slow.time:.6g} s" in str(fast)
+    np.testing.assert_array_equal(fast.results.t, slow.results.t)
+    assert len(fast.results.t) >= 5 and sample_path.calls > calls
