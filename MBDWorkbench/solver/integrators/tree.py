@@ -23,7 +23,7 @@ from .. import kernels
 from ..errors import ModelError
 from ..numerics import quaternion
 from .base import Stepper, equal_steps, own_settings
-from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, write_body_state
+from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree
 
 if TYPE_CHECKING:
     from ..model.schema import Settings
@@ -200,10 +200,9 @@ class TreeRK4Stepper(Stepper):
         reached [s], status)."""
         n, h = equal_steps(t_next - t, self.h)
         q, qd = self.q, self.qd
-        args = (float(t), q, qd, float(h), n, self.tree, self.work, self.system.static, acc)
-        done, status = kernels.fast_call(run_tree, *args)
+        args = (float(t), q, qd, float(h), n, self.tree, self.work, self.system.static, acc, Y)
+        done, status = kernels.fast_call(run_tree, *args)  # Y written from q, qd at its end
         self.steps += done
-        kernels.fast_call(write_body_state, q, qd, self.tree, self.work, Y)
         return (t_next if status == kernels.OK else t + done * h), status
 
     def restart(self, t: float, Y: np.ndarray) -> Stepper:

@@ -259,7 +259,7 @@ def _place_all(q, qd, order, parent, kind, Fp, op, GT, oc, mass, inertia, x, A, 
         _bias_force(b, IA, V, pA)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _element_loads(t, nb, x, A, V, Yb, Q, pA, S) -> float:
     """Subtract the force elements' loads from the bias forces pA; returns their
     non-conservative power [W]."""
@@ -350,12 +350,13 @@ def tree_accelerations(t, q, qd, T, TW, S, qdd) -> tuple[float, float]:
 
 
 @njit(cache=True)
-def run_tree(t, q, qd, h, nsteps, T, TW, S, acc) -> tuple[int, int]:
+def run_tree(t, q, qd, h, nsteps, T, TW, S, acc, Y) -> tuple[int, int]:
     """Advance the joint coordinates q and rates qd in place by ``nsteps`` RK4 steps of size
-    h [s] (the driven ones set from their profiles at each stage and step). Returns (steps done,
-    status): a step whose accelerations are not finite is not taken. (The stage is
-    :func:`tree_accelerations` written out: passing the namedtuples to a compiled call costs
-    microseconds, see kernels.derivatives.)"""
+    h [s] (the driven ones set from their profiles at each stage and step), then write the bodies'
+    state Y (:func:`write_body_state`). Returns (steps done, status): a step whose accelerations
+    are not finite is not taken. (The stage is :func:`tree_accelerations` written out, the force
+    pass inlined: passing the namedtuples to a compiled call costs about a microsecond in
+    reference counts, more than a small tree's stage; see kernels.derivatives.)"""
     n = q.shape[0]
     kq, kv = np.empty((4, n)), np.empty((4, n))
     xq, xv = np.empty(n), np.empty(n)
@@ -380,6 +381,7 @@ def run_tree(t, q, qd, h, nsteps, T, TW, S, acc) -> tuple[int, int]:
                                         kv[stage], tau)  # fmt: skip
             for i in range(n):
                 if not np.isfinite(kv[stage, i]):
+                    write_body_state(q, qd, T, TW, Y)
                     return step, kernels.NOT_FINITE
             if stage == 0:
                 account_power(acc, t, Pdrv, Pnc)
@@ -388,6 +390,7 @@ def run_tree(t, q, qd, h, nsteps, T, TW, S, acc) -> tuple[int, int]:
             qd[i] += h / 6.0 * (kv[0, i] + 2.0 * kv[1, i] + 2.0 * kv[2, i] + kv[3, i])
         t += h
         _prescribe(t, q, qd, qddp, drive, drive_sign, drive_offset, S)  # exactly on the profile
+    write_body_state(q, qd, T, TW, Y)
     return nsteps, kernels.OK
 
 
