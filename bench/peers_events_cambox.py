@@ -27,7 +27,7 @@ two alone and puts their rows and sections into bench/results/peers_events.md, k
 Timing as bench/peers_events.py: CPU time of the integration, best of ``--repeats``, the same step
 in the three codes.
 
-    /usr/bin/python3 bench/peers_events_cambox.py [--repeats 3]
+    /usr/bin/python3 bench/peers_events_cambox.py [--repeats 3] [--only cam]
 """
 
 from __future__ import annotations
@@ -84,8 +84,7 @@ def cam_start(w: float) -> float:
 
 
 def ours_cam(w: float, t_end: float, sample: float, flywheel: bool = False, integrator: str = "rk4") -> dict:
-    """Ours: the cam driven at w (a rotational driver), or a flywheel as the peers' (``flywheel``; the
-    only form that ``integrator`` rk4_tree takes: a driven joint is not free)."""
+    """Ours: the cam driven at w (a rotational driver), or a flywheel as the peers' (``flywheel``)."""
     R, E, m, k, P = (CAM[x] for x in "REmkP")
     y0, top = cam_start(w), 0.2  # the face's start height, the spring's fixed end [m]
     spring = {"name": "spring", "type": "spring_damper", "body_i": "ground", "body_j": "follower",
@@ -183,6 +182,8 @@ def cam_section(repeats: int) -> list[str]:
     )
     tree = "ours rk4_tree (the flywheel cam as the peers', in joint coordinates)"
     codes[tree] = lambda: ours_cam(w, t_end, 1e-3, flywheel=True, integrator="rk4_tree")
+    driven = "ours rk4_tree (the cam driven, in joint coordinates)"
+    codes[driven] = lambda: ours_cam(w, t_end, 1e-3, integrator="rk4_tree")
     codes["MuJoCo RK4 (cylinder on box, the same solref)"] = lambda: mujoco_cam(w, t_end, 1e-3, "cylinder")
     load = [os.getloadavg()[0]]
     outs = {name: pe.best(run, repeats) for name, run in codes.items()}
@@ -202,14 +203,19 @@ def cam_section(repeats: int) -> list[str]:
         print(rows[-1], flush=True)
     bare = pe.integration_only(codes[names[0]], repeats)
     rows.insert(1, pe.bare_row(names[0], bare, 6, f"{outs[names[0]]['cpu'] / bare['cpu']:.2f}"))
-    tree_bare = pe.integration_only(codes[tree], repeats)
-    rows.insert(rows.index(next(r for r in rows if r.startswith(f"| {tree} |"))) + 1,
-                pe.bare_row(tree, tree_bare, 6, f"{outs[names[0]]['cpu'] / tree_bare['cpu']:.2f}"))  # fmt: skip
+    tree_bare = {}
+    for name in (tree, driven):
+        tree_bare[name] = pe.integration_only(codes[name], repeats)
+        ratio = f"{outs[names[0]]['cpu'] / tree_bare[name]['cpu']:.2f}"
+        at = rows.index(next(r for r in rows if r.startswith(f"| {name} |"))) + 1
+        rows.insert(at, pe.bare_row(name, tree_bare[name], 6, ratio))
     load.append(os.getloadavg()[0])
     pe.goal("cam: lift vs rigid profile [m]; normal force (relative)", err, [names[0], names[1], names[2]], outs,
             bare["cpu"], lambda e: f"{e[0]:.1e}; {e[1]:.1e}")  # fmt: skip
     pe.goal("cam: the same, ours rk4_tree on the peers' flywheel model", err, [tree, names[1], names[2]], outs,
-            tree_bare["cpu"], lambda e: f"{e[0]:.1e}; {e[1]:.1e}")  # fmt: skip
+            tree_bare[tree]["cpu"], lambda e: f"{e[0]:.1e}; {e[1]:.1e}")  # fmt: skip
+    pe.goal("cam: the same, ours rk4_tree on the driven cam", err, [driven, names[1], names[2]], outs,
+            tree_bare[driven]["cpu"], lambda e: f"{e[0]:.1e}; {e[1]:.1e}")  # fmt: skip
     R, E, m, k, P, K = (CAM[x] for x in "REmkPK")
     return [
         "## A cam and flat follower",
@@ -227,7 +233,7 @@ def cam_section(repeats: int) -> list[str]:
         f"Ours' cam is driven at w (a rotational driver); the peers' is a flywheel ({CAM['I_cam']:g} kg m^2), "
         "as neither's explicit integrator takes a driving constraint (ours' flywheel rows: the peers' model; "
         "rk4_tree integrates it in its two joint coordinates, as Exudyn's kinematic tree, with no constraint "
-        "rows to solve; it takes no driver, hence the driven cam's rk4). "
+        "rows to solve; it also integrates ours' driven cam, the cam's angle prescribed). "
         f"MuJoCo's solref {cam_solref()}: the natural frequency of ours' K on the follower, damping ratio 1 (with "
         "e 0.5's ratio, 0.215, its start rings: normal force error 7 %). Its soft constraint sinks less than "
         "F / K, so its lift is closer to the rigid profile than a contact of stiffness K can be: ours' and "
@@ -410,39 +416,46 @@ SECTIONS = ("## A cam and flat follower", "## A box dropped on a plane settles o
 GOAL_ROWS = ("| cam:", "| box:")
 
 
-def splice(page: str, goal_rows: list[str], sections: list[list[str]]) -> str:
-    """The page with these scenes' goal rows (after the goals table's last row) and sections (at the
-    end) put in place of any earlier ones, the rest kept."""
-    lines = [x for x in page.rstrip("\n").split("\n") if not x.startswith(GOAL_ROWS)]
-    keep, skipping = [], False
-    for line in lines:
-        if line.startswith("## "):
-            skipping = line.startswith(SECTIONS)
-        if not skipping:
-            keep.append(line)
-    at = keep.index("## Issue 33's goals, scene by scene")
-    while not keep[at].startswith("|"):  # the goals table's first line
-        at += 1
-    while at < len(keep) and keep[at].startswith("|"):  # past its last row
-        at += 1
-    keep[at:at] = goal_rows
-    while keep and not keep[-1]:
-        keep.pop()
+def splice(page: str, goal_rows: list[str], sections: list[list[str]], scenes: tuple[int, ...] = (0, 1)) -> str:
+    """The page with the goal rows and sections of the ``scenes`` (indices in SCENES) put in place of
+    their earlier ones (new ones: the rows after the goals table's last row, the sections at the end),
+    the rest kept."""
+    lines = page.rstrip("\n").split("\n")
+    own = tuple(GOAL_ROWS[k] for k in scenes)
+    old = [k for k, x in enumerate(lines) if x.startswith(own)]
+    if old:
+        at = old[0]
+    else:
+        at = lines.index("## Issue 33's goals, scene by scene")
+        while not lines[at].startswith("|"):  # the goals table's first line
+            at += 1
+        while at < len(lines) and lines[at].startswith("|"):  # past its last row
+            at += 1
+    lines = lines[:at] + goal_rows + [x for x in lines[at:] if not x.startswith(own)]
     for section in sections:
-        keep += ["", *section]
-    return "\n".join(keep) + "\n"
+        if section[0] in lines:
+            start = lines.index(section[0])
+            end = next((k for k in range(start + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
+            lines[start:end] = section + ([""] if end < len(lines) else [])
+        else:
+            lines += ["", *section]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--only", choices=["cam", "box"], help="rerun one scene; the other's rows are kept")
     args = ap.parse_args()
-    sections = [scene(args.repeats) for scene in SCENES]
+    scenes = (0, 1) if args.only is None else (["cam", "box"].index(args.only),)
+    sections = [SCENES[k](args.repeats) for k in scenes]
     path = os.path.join(HERE, "results", "peers_events.md")
     with open(path, encoding="utf-8") as f:
         page = f.read()
     with open(path, "w", encoding="utf-8") as f:
-        f.write(splice(page, pe.GOALS, sections))
+        f.write(splice(page, pe.GOALS, sections, scenes))
 
 
 if __name__ == "__main__":

@@ -13,11 +13,11 @@ from MBDWorkbench.solver.events import EVENT_TIME_TOL
 from MBDWorkbench.solver.integrators import METHODS
 
 G = 9.81
-ODE_AND_INDEX3 = [name for name in METHODS if name != "rk4_tree"]
+ALL_INTEGRATORS = list(METHODS)  # rk4_tree too: its held stop is a driven (constant) coordinate
 SLIDE = {"origin": [0, 0, 0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]}
 # relative error of the integrated fall at each integrator's default settings (first-order
 # euler methods; the others' rtol), the event itself located to 1e-9
-PENDULUM_TOL = {"euler": 2e-3, "symplectic_euler": 2e-3, "rk4": 1e-9, "radau": 1e-9}
+PENDULUM_TOL = {"euler": 2e-3, "symplectic_euler": 2e-3, "rk4": 1e-9, "rk4_tree": 1e-9, "radau": 1e-9}
 PENDULUM_TOL.update(bdf=2e-6, lsoda=2e-6, galpha=5e-6, cros=2e-7)  # galpha: second order, restarted
 M_ARM, L_ARM, I_ARM, Q_STOP = 1.5, 0.4, 0.01, -0.6  # pendulum arm [kg, m, kg m^2 about its CoG, rad]
 
@@ -50,7 +50,7 @@ def events(res, kind="impact"):
     return [e for e in res.stop_events if e["kind"] == kind]
 
 
-@pytest.mark.parametrize("integrator", ODE_AND_INDEX3)
+@pytest.mark.parametrize("integrator", ALL_INTEGRATORS)
 def test_free_slider_event_time_and_rebound(integrator):
     """A block at constant speed v onto travel_max: the impact at travel_max / v (to 1e-9 relative,
     mid-step of the fixed-step integrators), rebound -e v, impulse -(1 + e) m v, never past the stop."""
@@ -92,7 +92,7 @@ def independent_pendulum_impact():
     return float(sol.t_events[0][0]), float(-sol.y_events[0][0][1])
 
 
-@pytest.mark.parametrize("integrator", ODE_AND_INDEX3)
+@pytest.mark.parametrize("integrator", ALL_INTEGRATORS)
 def test_gravity_pendulum_against_independent_solution(integrator):
     """The arm falls onto its rigid stop at the integrator's default settings: event time against
     SciPy's located 1-DoF event (to the integrator's own accuracy, PENDULUM_TOL), the impact speed
@@ -113,9 +113,10 @@ def test_gravity_pendulum_against_independent_solution(integrator):
     assert np.abs(balance).max() < 2 * tol * M_ARM * G * L_ARM
 
 
-def test_hold_with_zero_restitution_carries_the_static_load():
+@pytest.mark.parametrize("integrator", ["rk4", "rk4_tree"])
+def test_hold_with_zero_restitution_carries_the_static_load(integrator):
     """e = 0: the arm stays on its stop; the held stop's load is the static m g l cos(q_stop)."""
-    res = simulate(pendulum_model("rk4", e=0.0, t_end=0.6))
+    res = simulate(pendulum_model(integrator, e=0.0, t_end=0.6))
     assert [e["kind"] for e in res.stop_events] == ["impact", "hold"]
     q = res.joint_coordinate("pivot")[:, 0]
     after = res.t > res.stop_events[0]["t"] + 0.01
@@ -127,10 +128,11 @@ def test_hold_with_zero_restitution_carries_the_static_load():
     assert res.stop_events[1]["effort"] == pytest.approx(static, rel=1e-9)
 
 
-def test_release_when_the_stop_would_pull():
+@pytest.mark.parametrize("integrator", ["rk4", "rk4_tree"])
+def test_release_when_the_stop_would_pull(integrator):
     """A torque 10 t [N m] lifts the held arm off its stop when it exceeds m g l cos(q_stop)."""
     lift = {"name": "lift", "type": "torque", "body": "arm", "torque": [0, 0, "10*t"]}
-    res = simulate(pendulum_model("rk4", e=0.0, t_end=0.8, forces=[lift]))
+    res = simulate(pendulum_model(integrator, e=0.0, t_end=0.8, forces=[lift]))
     kinds = [e["kind"] for e in res.stop_events]
     assert kinds == ["impact", "hold", "release"]
     t_release = M_ARM * G * L_ARM * math.cos(Q_STOP) / 10.0
@@ -138,13 +140,14 @@ def test_release_when_the_stop_would_pull():
     assert res.joint_coordinate("pivot")[-1, 0] > Q_STOP + 1e-3
 
 
-def test_bouncing_slider_heights_and_times():
+@pytest.mark.parametrize("integrator", ["rk4", "rk4_tree"])
+def test_bouncing_slider_heights_and_times(integrator):
     """A block dropped from h onto travel_min = -h (the coordinate starts at 0) under gravity:
     impact n at sqrt(2h/g) (1 + 2 sum e^k), rebound speeds e^n sqrt(2 g h) (heights e^(2n) h),
     energy never grows, and once the bounces get shorter than a few steps the stop holds m g."""
     h, e = 0.2, 0.7
     stop = {"model": "rigid", "restitution": e}
-    res = simulate(slider_model("rk4", 0.0, G, 0.0, 1.5, 1e-3, travel_min=-h, travel_stop=stop))
+    res = simulate(slider_model(integrator, 0.0, G, 0.0, 1.5, 1e-3, travel_min=-h, travel_stop=stop))
     hits = events(res)
     v1, t1 = math.sqrt(2 * G * h), math.sqrt(2 * h / G)
     for n, hit in enumerate(hits[:6]):
@@ -172,7 +175,7 @@ def double_pendulum(integrator="rk4"):
     )
 
 
-@pytest.mark.parametrize("integrator", ["rk4", "galpha"])
+@pytest.mark.parametrize("integrator", ["rk4", "galpha", "rk4_tree"])
 def test_impulse_through_the_constrained_system(integrator):
     """The elbow's stop hits while the shoulder swings: after each impulse the other joints' velocity
     equations hold (Phi_q v < 1e-9), the elbow rebounds at -e times its approach rate and the
@@ -186,7 +189,7 @@ def test_impulse_through_the_constrained_system(integrator):
     for h in hits:
         k = int(np.searchsorted(res.t, h["t"]))
         rate = system.constraint_jacobian(res.t[k], res.Y[k])[3]
-        assert np.abs(rate).max() < {"rk4": 1e-6, "galpha": 1e-5}[integrator]  # the integrator's own drift
+        assert np.abs(rate).max() < {"rk4": 1e-6, "galpha": 1e-5, "rk4_tree": 1e-12}[integrator]  # its own drift
     q = res.joint_coordinate("elbow")[:, 0]
     assert q.min() >= -0.3 - 1e-9 and q.max() <= 0.3 + 1e-9
     e = res.energy()
@@ -231,13 +234,6 @@ def test_bad_input_names_joint_and_field():
         assert "guide" in str(err.value) and field in str(err.value)
 
 
-def test_rk4_tree_refuses_a_rigid_stop():
-    model = slider_model("rk4_tree", travel_max=0.3, travel_stop={"model": "rigid"})
-    with pytest.raises(ModelError) as err:
-        simulate(model)
-    assert "guide" in str(err.value) and "rk4_tree" in str(err.value)
-
-
 def test_report_lists_the_located_events():
     """The report's 'Stops and joint damping' lists the located events of summary.json, not sample-based contacts."""
     from MBDWorkbench.report import document, stops
@@ -261,7 +257,7 @@ def test_rigid_stop_on_a_driven_coordinate_is_refused():
     assert "guide" in str(err.value) and "push" in str(err.value) and "travel_stop" in str(err.value)
 
 
-@pytest.mark.parametrize("integrator", ["rk4", "radau", "galpha", "cros"])
+@pytest.mark.parametrize("integrator", ["rk4", "radau", "galpha", "cros", "rk4_tree"])
 def test_pendulum_onto_a_stop_at_the_bottom_against_the_elliptic_integral(integrator):
     """Released from rest horizontal onto a rigid stop where it hangs: the impact comes a quarter
     period later, t = sqrt(I_O / (m g L)) K(k^2), k = sin(pi/4) (tests/oracles/pendulum.py, the

@@ -1,6 +1,6 @@
 """The default stop model (model.joint_stops.stop_model, docs/joint-limits.md): rigid, with
 restitution DEFAULT_RESTITUTION; compliant when asked for or when a compliant field is given; and
-compliant with a 'stop_model' warning where a rigid stop cannot act (rk4_tree, a driven coordinate)."""
+compliant with a 'stop_model' warning where a rigid stop cannot act (a driven coordinate)."""
 
 import numpy as np
 import pytest
@@ -55,19 +55,17 @@ def test_what_the_stop_gives_decides_the_model():
     assert "guide" in str(err.value) and "restitution" in str(err.value)
 
 
-def test_rk4_tree_falls_back_to_a_compliant_stop_with_a_warning():
-    """rk4_tree cannot hold a rigid stop: the default stop is compliant there, the run says so in a
-    'stop_model' warning naming the joint, and the block still turns back at the stop; an explicit
-    rigid stop is refused as before."""
-    assert set(RIGID_REFUSED_BY) == set(REFUSING)
-    assert resolved(slider("rk4_tree")) == ("compliant", "integrator rk4_tree cannot simulate rigid stops")
-    res = simulate(from_dict(slider("rk4_tree", travel_stop={"restitution": 0.2})))
-    (warning,) = [w for w in res.warnings if w.kind == "stop_model"]
-    assert warning.elements == ("guide",) and "rk4_tree" in warning.message
-    assert res.status == "completed_with_warnings"
-    assert res.joint_coordinate_rate("guide")[-1, 0] < 0  # turned back by the compliant stop
-    with pytest.raises(ModelError, match="rk4_tree"):
-        simulate(from_dict(slider("rk4_tree", travel_stop={"model": "rigid"})))
+def test_rk4_tree_takes_the_default_rigid_stop():
+    """rk4_tree holds a rigid stop as a driven coordinate: no integrator refuses rigid stops, so the
+    default stop stays rigid there with no warning; the block hits travel_max at Z_MAX / V and
+    rebounds at -e V (e = DEFAULT_RESTITUTION), as under rk4."""
+    assert set(RIGID_REFUSED_BY) == set(REFUSING) == set()
+    assert resolved(slider("rk4_tree")) == ("rigid", "")
+    res = simulate(from_dict(slider("rk4_tree")))
+    assert res.status == "completed", res.warnings
+    (hit,) = [e for e in res.stop_events if e["kind"] == "impact"]
+    assert hit["t"] == pytest.approx(Z_MAX / V, rel=1e-9)
+    assert hit["rebound_speed"] == pytest.approx(DEFAULT_RESTITUTION * V, rel=1e-9)
 
 
 def test_a_driven_coordinate_keeps_a_compliant_stop_with_a_warning():

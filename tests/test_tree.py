@@ -226,9 +226,6 @@ def with_change(d: dict, change) -> dict:
         (lambda d: d["joints"][1].update(type="spherical"), ("joints[1].type",), "'elbow' is spherical"),
         (lambda d: d["bodies"].append(body("loose", 1.0, [3, 3, 3])), ("settings.integrator",),
          "'loose' is not joined"),
-        (lambda d: d.update(drivers=[dict(name="motor", type="rotational", joint="base",
-                                          profile="0.5*t")]),
-         ("drivers[0]",), "'motor'"),
     ],
 )  # fmt: skip
 def test_models_that_are_not_open_trees_are_refused_by_name(change, paths, words):

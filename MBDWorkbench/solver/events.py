@@ -57,7 +57,7 @@ EVENT_TIME_TOL = 1e-9  # events located to this fraction of max(t, step) [s]
 MIN_FLIGHT_STEPS = 4  # an impact this few steps after the last one on the same stop holds it
 MAX_LOCATE_ITERATIONS = 200
 MAX_CHUNK_STEPS = 64  # base steps advanced at most between two checks of the stops
-REFUSING = {"rk4_tree": "it integrates trees without drivers, and a held stop is a lock driver (use rk4)"}
+REFUSING: dict[str, str] = {}  # integrator -> why it cannot simulate rigid stops (none does now)
 
 
 @dataclass

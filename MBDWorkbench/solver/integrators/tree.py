@@ -1,10 +1,12 @@
 """rk4_tree: RK4 in joint coordinates for open trees of revolute, prismatic and fixed joints.
 
 Every moving body hangs from the ground (or a grounded body) through a chain of revolute,
-prismatic and fixed joints, one joint per body and no closed loop; no drivers. The state is then the
+prismatic and fixed joints, one joint per body and no closed loop; a revolute or prismatic joint
+may be driven (one driver each: its coordinate follows the profile). The state is then the
 joint angles [rad] and displacements [m] and their rates, with no constraint equation left:
 the accelerations come from the articulated-body algorithm (:mod:`.tree_kernel`, O(N) per
-evaluation), the joints never drift apart and no Baumgarte feedback is needed. The bodies'
+evaluation; the driven joints' by hybrid dynamics), the joints never drift apart and no
+Baumgarte feedback is needed. The bodies'
 coordinates Y (solver/system.py) are written at every output time, so the results, the
 multipliers (the index-1 KKT solve at the sample, :mod:`..results`), the reaction loads and the
 plots are those of the body-coordinate integrators.
@@ -21,7 +23,7 @@ from .. import kernels
 from ..errors import ModelError
 from ..numerics import quaternion
 from .base import Stepper, equal_steps, own_settings
-from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, write_body_state
+from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree
 
 if TYPE_CHECKING:
     from ..model.schema import Settings
@@ -37,8 +39,6 @@ def tree_parents(system: System) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     the order they were reached (every parent before its children). ModelError naming the
     element when the model is not such a tree."""
     model = system.model
-    for dk, d in enumerate(model.drivers):
-        raise ModelError(f"drivers[{dk}]", f"driver '{d.name}': {_USE}; a driven joint is not free")
     sides = []
     for jk, j in enumerate(model.joints):
         if j.type not in KINDS:
@@ -47,6 +47,11 @@ def tree_parents(system: System) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if bi < 0 and bj < 0:
             raise ModelError(f"joints[{jk}]", f"joint '{j.name}' joins two fixed bodies: {_USE}")
         sides.append((bi, bj))
+    driven = set()
+    for dk, d in enumerate(model.drivers):  # its type is its joint's one coordinate (catalog.JOINTS)
+        if d.joint in driven:
+            raise ModelError(f"drivers[{dk}]", f"driver '{d.name}': joint '{d.joint}' has a driver already: {_USE}")
+        driven.add(d.joint)
     for k, b in enumerate(system.moving):
         if system.point_mass[k]:
             raise ModelError("settings.integrator", f"body '{b.name}' is a point mass: {_USE}")
@@ -128,7 +133,31 @@ def build_tree(system: System, Y: np.ndarray) -> TreeStatic:
         mass=system.mass.copy(),
         inertia=system.J.copy(),
         gravity=np.asarray(system.static.gravity, float).copy(),
+        **_drives(system, joint, child_is_j),
     )
+
+
+def _drives(system: System, joint: np.ndarray, child_is_j: np.ndarray) -> dict:
+    """The drive arrays of :class:`.tree_kernel.TreeStatic` per body: its joint's driver's profile
+    program (-1: not driven), the sign from the driver's coordinate to the tree's (-1 where the
+    child is the joint's body_i), and offsets 0 (set by :func:`set_drive_offsets`)."""
+    nb, nj = system.nb, len(system.model.joints)
+    drive = np.full(nb, -1, dtype=np.int64)
+    by_joint = {row["owner"] - nj: row["prog"] for row in system.rows if row["owner"] >= nj}
+    names = {d.joint: dk for dk, d in enumerate(system.model.drivers)}
+    for b, jk in enumerate(joint):
+        dk = names.get(system.model.joints[jk].name)
+        if dk is not None:
+            drive[b] = by_joint[dk]
+    sign = np.where(child_is_j, 1.0, -1.0).reshape(nb)
+    return dict(drive=drive, drive_sign=sign, drive_offset=np.zeros(nb))
+
+
+def set_drive_offsets(T: TreeStatic, system: System, t: float, q: np.ndarray) -> None:
+    """Set the driven joints' offsets so that their coordinates q [rad or m] at time t [s] are
+    offset + sign f(t) (their profiles f; an angle read modulo a turn stays on the same pose)."""
+    for b in np.nonzero(T.drive >= 0)[0]:
+        T.drive_offset[b] = q[b] - T.drive_sign[b] * system.programs[T.drive[b]](t)[0]
 
 
 def joint_state(T: TreeStatic, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -164,20 +193,21 @@ class TreeRK4Stepper(Stepper):
         self.tree = build_tree(system, Y0)
         self.work = new_tree_work(system.nb)
         self.q, self.qd = joint_state(self.tree, Y0)
+        set_drive_offsets(self.tree, system, t0, self.q)
 
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate from t to t_next [s], then write the bodies' state into Y; returns (time
         reached [s], status)."""
         n, h = equal_steps(t_next - t, self.h)
         q, qd = self.q, self.qd
-        args = (float(t), q, qd, float(h), n, self.tree, self.work, self.system.static, acc)
-        done, status = kernels.fast_call(run_tree, *args)
+        args = (float(t), q, qd, float(h), n, self.tree, self.work, self.system.static, acc, Y)
+        done, status = kernels.fast_call(run_tree, *args)  # Y written from q, qd at its end
         self.steps += done
-        kernels.fast_call(write_body_state, q, qd, self.tree, self.work, Y)
         return (t_next if status == kernels.OK else t + done * h), status
 
     def restart(self, t: float, Y: np.ndarray) -> Stepper:
         """Continue from a state Y changed from outside: its joint coordinates (the output
         projection leaves this stepper alone; the contract of :mod:`.base` asks for it)."""
         self.q, self.qd = joint_state(self.tree, Y)
+        set_drive_offsets(self.tree, self.system, t, self.q)
         return self

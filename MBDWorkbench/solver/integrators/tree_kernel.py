@@ -16,6 +16,13 @@ revolute's angle [rad] (0 for the other kinds) and s the prismatic joint's displ
 (``TreeStatic``): ``order`` (parents before children), ``parent``, ``kind``, ``Fp``, ``op``,
 ``GT`` (= G transposed), ``oc``, and the bodies' mass
 [kg], principal moments [kg m^2] and gravity [m/s^2].
+
+A driven joint (``drive[b]``: the index of its driver's profile program f in the pack, -1: free)
+has its coordinate prescribed, q = ``drive_offset[b]`` + ``drive_sign[b]`` f(t) (sign -1 where the
+tree's child is the joint's body_i), and its rates from f' and f''. The articulated-body algorithm
+then hands the child's whole articulated inertia to the parent with the bias of the prescribed
+acceleration (hybrid dynamics, [RBDA] ch. 9), and the effort the joint must
+supply is tau = S' (IA a + pA) [N m or N] (``TreeWork.tau``).
 """
 
 from __future__ import annotations
@@ -25,13 +32,16 @@ from collections import namedtuple
 import numpy as np
 
 from .. import kernels
+from ..numerics.jets import eval_jet
 from ..numerics.jit import njit
 from .power import account_power
 
 REVOLUTE, PRISMATIC, FIXED = 0, 1, 2  # joint kinds (FIXED: no coordinate of its own, q = qd = 0)
 
-TreeStatic = namedtuple("TreeStatic", "order parent kind Fp op GT oc mass inertia gravity")
-TreeWork = namedtuple("TreeWork", "x A V S C IA pA U D u a Yb Q")
+TreeStatic = namedtuple(
+    "TreeStatic", "order parent kind Fp op GT oc mass inertia gravity drive drive_sign drive_offset"
+)
+TreeWork = namedtuple("TreeWork", "x A V S C IA pA U D u a Yb Q qddp tau")
 
 
 def new_tree_work(nb: int) -> TreeWork:
@@ -50,6 +60,8 @@ def new_tree_work(nb: int) -> TreeWork:
         a=np.zeros((nb, 6)),
         Yb=np.zeros(13 * nb),
         Q=np.zeros(6 * nb),
+        qddp=np.zeros(nb),
+        tau=np.zeros(nb),
     )
 
 
@@ -207,25 +219,25 @@ def _subtract_element_loads(nb, x, A, Q, pA):
 
 
 @njit(cache=True, inline="always")
-def _articulate(b, p, IA, pA, S, C, U, D, u, rigid):
+def _articulate(b, p, IA, pA, S, C, U, D, u, whole):
     """Backward pass at body b: its joint's U = IA S, D = S' U, u = -S' pA, and what it hands
-    to its parent p (if any): IA - U U'/D and pA + (IA - U U'/D) C + U u/D. A ``rigid`` (fixed)
-    joint has S = 0, so U = 0 and u = 0; D = 1 then makes it hand over IA and pA + IA C whole
-    and get qdd = 0."""
+    to its parent p (if any): IA - U U'/D and pA + (IA - U U'/D) C + U u/D. A ``whole`` joint
+    (fixed, or driven: its acceleration known, in C) gets U = 0, u = 0, D = 1: it hands over IA
+    and pA + IA C whole, and its formula gives qdd = 0."""
     d, uu, uc = 0.0, 0.0, 0.0
     s0, s1, s2, s3, s4, s5 = S[b, 0], S[b, 1], S[b, 2], S[b, 3], S[b, 4], S[b, 5]
     c0, c1, c2, c3, c4, c5 = C[b, 0], C[b, 1], C[b, 2], C[b, 3], C[b, 4], C[b, 5]
     for r in range(6):
         i0, i1, i2, i3, i4, i5 = IA[b, r, 0], IA[b, r, 1], IA[b, r, 2], IA[b, r, 3], IA[b, r, 4], IA[b, r, 5]
-        ur = i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3 + i4 * s4 + i5 * s5
+        ur = 0.0 if whole else i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3 + i4 * s4 + i5 * s5
         U[b, r] = ur
         d += S[b, r] * ur
         uu -= S[b, r] * pA[b, r]
         uc += ur * C[b, r]
         if p >= 0:
             pA[p, r] += pA[b, r] + i0 * c0 + i1 * c1 + i2 * c2 + i3 * c3 + i4 * c4 + i5 * c5
-    if rigid:
-        d = 1.0
+    if whole:
+        d, uu = 1.0, 0.0
     D[b], u[b] = d, uu
     if p < 0:
         return
@@ -247,7 +259,7 @@ def _place_all(q, qd, order, parent, kind, Fp, op, GT, oc, mass, inertia, x, A, 
         _bias_force(b, IA, V, pA)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _element_loads(t, nb, x, A, V, Yb, Q, pA, S) -> float:
     """Subtract the force elements' loads from the bias forces pA; returns their
     non-conservative power [W]."""
@@ -263,12 +275,18 @@ def _element_loads(t, nb, x, A, V, Yb, Q, pA, S) -> float:
 
 
 @njit(cache=True)
-def _joint_accelerations(order, parent, kind, gravity, IA, pA, S, C, U, D, u, a, qdd) -> None:
-    """The backward (articulated inertias) and forward (accelerations) passes: qdd."""
+def _joint_accelerations(order, parent, kind, drive, gravity, IA, pA, S, C, U, D, u, a, qd, qddp, qdd, tau) -> float:
+    """The backward (articulated inertias) and forward (accelerations) passes: qdd; a driven
+    joint's qdd is qddp, its effort tau [N m or N]. Returns the drivers' power sum tau qd [W]."""
     nb = order.shape[0]
+    for i in range(nb):
+        b = order[i]
+        if drive[b] >= 0:  # its prescribed acceleration's part of the bias
+            for k in range(6):
+                C[b, k] += S[b, k] * qddp[b]
     for i in range(nb - 1, -1, -1):
         b = order[i]
-        _articulate(b, parent[b], IA, pA, S, C, U, D, u, kind[b] == FIXED)
+        _articulate(b, parent[b], IA, pA, S, C, U, D, u, kind[b] == FIXED or drive[b] >= 0)
     for i in range(nb):
         b = order[i]
         p = parent[b]
@@ -280,34 +298,73 @@ def _joint_accelerations(order, parent, kind, gravity, IA, pA, S, C, U, D, u, a,
         qdd[b] = s / D[b]
         for k in range(6):
             a[b, k] += S[b, k] * qdd[b]
+    power = 0.0
+    for b in range(nb):
+        if drive[b] >= 0:
+            qdd[b] = qddp[b]
+            tau[b] = _joint_force(b, IA, pA, S, a)
+            power += tau[b] * qd[b]
+    return power
+
+
+@njit(cache=True, inline="always")
+def _joint_force(b, IA, pA, S, a) -> float:
+    """S' (IA a + pA) of body b: the effort its joint transmits along its own axis [N m or N]."""
+    f = 0.0
+    for r in range(6):
+        s = pA[b, r]
+        for k in range(6):
+            s += IA[b, r, k] * a[b, k]
+        f += S[b, r] * s
+    return f
+
+
+@njit(cache=True, inline="always")
+def _prescribe(t, q, qd, qddp, drive, drive_sign, drive_offset, S) -> None:
+    """The driven coordinates' q, qd and qdd (qddp) at t [s] from their profiles."""
+    for b in range(drive.shape[0]):
+        k = drive[b]
+        if k >= 0:
+            f, fd, fdd = eval_jet(
+                k, t, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x, S.p_table_y,
+                S.p_table_start, S.p_table_base, S.p_stack,
+            )  # fmt: skip
+            sign = drive_sign[b]
+            q[b], qd[b], qddp[b] = drive_offset[b] + sign * f, sign * fd, sign * fdd
 
 
 @njit(cache=True)
-def tree_accelerations(t, q, qd, T, TW, S, qdd) -> float:
-    """qdd [rad/s^2 or m/s^2] of the joint coordinates at (t, q, qd); returns the force
-    elements' non-conservative power [W] (what :func:`run_tree` does at each stage)."""
+def tree_accelerations(t, q, qd, T, TW, S, qdd) -> tuple[float, float]:
+    """qdd [rad/s^2 or m/s^2] of the joint coordinates at (t, q, qd) (the driven ones' q and qd set
+    from their profiles first, their efforts in TW.tau); returns the force elements'
+    non-conservative power and the drivers' power [W] (what :func:`run_tree` does at each stage)."""
+    _prescribe(t, q, qd, TW.qddp, T.drive, T.drive_sign, T.drive_offset, S)
     _place_all(q, qd, T.order, T.parent, T.kind, T.Fp, T.op, T.GT, T.oc, T.mass, T.inertia, TW.x, TW.A, TW.V,
                TW.S, TW.C, TW.IA, TW.pA)  # fmt: skip
     Pnc = 0.0
     if S.force_bi.shape[0] > 0:
         Pnc = _element_loads(t, q.shape[0], TW.x, TW.A, TW.V, TW.Yb, TW.Q, TW.pA, S)
-    _joint_accelerations(T.order, T.parent, T.kind, T.gravity, TW.IA, TW.pA, TW.S, TW.C, TW.U, TW.D, TW.u, TW.a, qdd)
-    return Pnc
+    Pdrv = _joint_accelerations(T.order, T.parent, T.kind, T.drive, T.gravity, TW.IA, TW.pA, TW.S, TW.C, TW.U, TW.D,
+                                TW.u, TW.a, qd, TW.qddp, qdd, TW.tau)  # fmt: skip
+    return Pnc, Pdrv
 
 
 @njit(cache=True)
-def run_tree(t, q, qd, h, nsteps, T, TW, S, acc) -> tuple[int, int]:
+def run_tree(t, q, qd, h, nsteps, T, TW, S, acc, Y) -> tuple[int, int]:
     """Advance the joint coordinates q and rates qd in place by ``nsteps`` RK4 steps of size
-    h [s]. Returns (steps done, status): a step whose accelerations are not finite is not
-    taken. (The stage is :func:`tree_accelerations` written out: passing the namedtuples to a
-    compiled call costs microseconds, see kernels.derivatives.)"""
+    h [s] (the driven ones set from their profiles at each stage and step), then write the bodies'
+    state Y (:func:`write_body_state`). Returns (steps done, status): a step whose accelerations
+    are not finite is not taken. (The stage is :func:`tree_accelerations` written out, the force
+    pass inlined: passing the namedtuples to a compiled call costs about a microsecond in
+    reference counts, more than a small tree's stage; see kernels.derivatives.)"""
     n = q.shape[0]
     kq, kv = np.empty((4, n)), np.empty((4, n))
     xq, xv = np.empty(n), np.empty(n)
     order, parent, kind, Fp, op, GT, oc = T.order, T.parent, T.kind, T.Fp, T.op, T.GT, T.oc
     mass, inertia, gravity = T.mass, T.inertia, T.gravity
+    drive, drive_sign, drive_offset = T.drive, T.drive_sign, T.drive_offset
     x, A, V, Sx, C, IA, pA = TW.x, TW.A, TW.V, TW.S, TW.C, TW.IA, TW.pA
-    U, D, u, a, Yb, Q = TW.U, TW.D, TW.u, TW.a, TW.Yb, TW.Q
+    U, D, u, a, Yb, Q, qddp, tau = TW.U, TW.D, TW.u, TW.a, TW.Yb, TW.Q, TW.qddp, TW.tau
     loads = S.force_bi.shape[0] > 0
     for step in range(nsteps):
         for stage in range(4):
@@ -315,19 +372,25 @@ def run_tree(t, q, qd, h, nsteps, T, TW, S, acc) -> tuple[int, int]:
             for i in range(n):
                 xq[i] = q[i] + f * h * kq[stage - 1, i] if stage > 0 else q[i]
                 xv[i] = qd[i] + f * h * kv[stage - 1, i] if stage > 0 else qd[i]
+            _prescribe(t + f * h, xq, xv, qddp, drive, drive_sign, drive_offset, S)
+            for i in range(n):
                 kq[stage, i] = xv[i]
             _place_all(xq, xv, order, parent, kind, Fp, op, GT, oc, mass, inertia, x, A, V, Sx, C, IA, pA)
             Pnc = _element_loads(t + f * h, n, x, A, V, Yb, Q, pA, S) if loads else 0.0
-            _joint_accelerations(order, parent, kind, gravity, IA, pA, Sx, C, U, D, u, a, kv[stage])
+            Pdrv = _joint_accelerations(order, parent, kind, drive, gravity, IA, pA, Sx, C, U, D, u, a, xv, qddp,
+                                        kv[stage], tau)  # fmt: skip
             for i in range(n):
                 if not np.isfinite(kv[stage, i]):
+                    write_body_state(q, qd, T, TW, Y)
                     return step, kernels.NOT_FINITE
             if stage == 0:
-                account_power(acc, t, 0.0, Pnc)
+                account_power(acc, t, Pdrv, Pnc)
         for i in range(n):
             q[i] += h / 6.0 * (kq[0, i] + 2.0 * kq[1, i] + 2.0 * kq[2, i] + kq[3, i])
             qd[i] += h / 6.0 * (kv[0, i] + 2.0 * kv[1, i] + 2.0 * kv[2, i] + kv[3, i])
         t += h
+        _prescribe(t, q, qd, qddp, drive, drive_sign, drive_offset, S)  # exactly on the profile
+    write_body_state(q, qd, T, TW, Y)
     return nsteps, kernels.OK
 
 

@@ -579,7 +579,7 @@ INTEGRATORS: dict[str, IntegratorType] = {
             "RK4 (joint coordinates)",
             0,
             "classical Runge-Kutta of order 4 in joint coordinates, fixed step: open trees of revolute, "
-            "prismatic and fixed joints, no drivers",
+            "prismatic and fixed joints, driven or not",
         ),
     )
 }

@@ -68,7 +68,7 @@ STOP_FIELDS: tuple[str, ...] = (
 COMPLIANT_FIELDS: tuple[str, ...] = STOP_FIELDS[2:]
 STOP_MODELS: tuple[str, ...] = ("rigid", "compliant")
 DEFAULT_STOP_MODEL = "rigid"  # its impulse is exact; a compliant peak follows the assumed stiffness
-RIGID_REFUSED_BY = ("rk4_tree",)  # integrators that refuse a rigid stop (events.REFUSING says why)
+RIGID_REFUSED_BY: tuple[str, ...] = ()  # integrators that refuse a rigid stop (events.REFUSING says why)
 DEFAULT_RESTITUTION = 0.5  # e of a rigid stop: impulse 1.5 m v, within 4/3 of both bounds (docs/joint-limits.md)
 DEFAULT_CONTACT_TIME = 0.01  # [s] contact duration of a default (linear) stop
 DEFAULT_DAMPING_RATIO = 0.2  # c_max = 2 zeta sqrt(k I): a linear stop's restitution about 0.53
