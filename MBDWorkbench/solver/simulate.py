@@ -229,20 +229,10 @@ def _fast_samples(fast, system, res, stepper, stops, t, Y, times, acc, pace_step
 
 
 def _record_many(res, t: np.ndarray, Y: np.ndarray, acc: np.ndarray, memory: np.ndarray) -> None:
-    """Record the rows (t [s], Y, acc) of the fast path. Without force elements, res.record_many
-    (results/results.py) where Results has it; else record() row by row, each with the force
+    """Record the rows (t [s], Y, acc) of the fast path (Results.record_many), each with the force
     elements' memory of its time (S.force_vecs[:, 3:5]: contact impact speeds and peaks, unwrapped
     angles; the evaluation reads and sets it), the memory the run has reached restored after."""
-    record_many = getattr(res, "record_many", None)
-    if record_many is not None and not memory.shape[1]:
-        record_many(t, Y, acc)
-        return
-    vecs = res.system.static.force_vecs
-    reached = vecs[:, 3:5].copy()
-    for k in range(len(t)):
-        vecs[:, 3:5] = memory[k]
-        res.record(float(t[k]), Y[k], acc[k])
-    vecs[:, 3:5] = reached
+    res.record_many(t, Y, acc, memory if memory.shape[1] else None)
 
 
 def _multipliers(stops, stepper, t: float, Y: np.ndarray):

@@ -262,25 +262,45 @@ class Results:
         self._cache = None
         return ev
 
-    def record_many(self, t: np.ndarray, Y: np.ndarray, acc: np.ndarray) -> None:
+    def record_many(self, t: np.ndarray, Y: np.ndarray, acc: np.ndarray, memory: np.ndarray | None = None) -> None:
         """The same as record() for each row, lam and Ydot from the evaluation: K samples at
         (t (K,) [s], Y (K, n)) with their work integrals acc (K, 6), in one compiled loop
         (results.sample_kernels.record_samples); joint friction, stiction patches and distance
         joints are recorded a row at a time, and so is a sample with rows dropped as redundant
-        (their minimum-norm multipliers) or an evaluation that failed."""
+        (their minimum-norm multipliers) or an evaluation that failed. ``memory`` (K, elements, 2,
+        3), optional: the force elements' memory (S.force_vecs[:, 3:5]: contact impact speeds and
+        peaks, unwrapped angles) at each sample's time, in place while it is recorded (the fast
+        path's rows, recorded after their run); the memory as it was restored after."""
         t, Y, acc = _batch(t, Y, acc, 13 * self.system.nb)
+        vecs = self.system.static.force_vecs
+        rows = np.zeros((0, *vecs[:, 3:5].shape)) if memory is None else np.ascontiguousarray(memory, dtype=float)
+        reached = vecs[:, 3:5].copy()
+        try:
+            self._record_rows(t, Y, acc, rows)
+        finally:
+            if memory is not None:
+                vecs[:, 3:5] = reached
+        self._cache = None
+
+    def _record_rows(self, t: np.ndarray, Y: np.ndarray, acc: np.ndarray, memory: np.ndarray) -> None:
+        """:meth:`record_many` after its checks (``memory``: (K, ...) rows, or none)."""
+
+        def by_record(k: int) -> None:
+            if len(memory):
+                self.system.static.force_vecs[:, 3:5] = memory[k]
+            self.record(t[k], Y[k], acc[k])
+
         if self.system.friction is not None or self._rods:
             for k in range(len(t)):
-                self.record(t[k], Y[k], acc[k])
+                by_record(k)
             return
         out = self._batch_arrays(len(t), Y.shape[1])
         start = 0
         while start < len(t):
-            stop = self._record_compiled(start, t, Y, acc, out)
+            stop = self._record_compiled(start, t, Y, acc, memory, out)
             if stop < len(t):
-                self.record(t[stop], Y[stop], acc[stop])
+                by_record(stop)
             start = stop + 1
-        self._cache = None
 
     def _batch_arrays(self, K: int, n: int) -> tuple[np.ndarray, ...]:
         """record_samples' outputs for K samples of states of size n."""
@@ -290,7 +310,7 @@ class Results:
                 np.zeros((K, nj, 12)), np.zeros((K, nd)), np.zeros((K, nd)), np.zeros((K, nc, 2)),
                 np.zeros((K, npairs, 11)))  # fmt: skip
 
-    def _record_compiled(self, start: int, t: np.ndarray, Y: np.ndarray, acc: np.ndarray, out: tuple) -> int:
+    def _record_compiled(self, start: int, t, Y, acc, memory: np.ndarray, out: tuple) -> int:
         """Samples start.. by record_samples up to the first one it leaves to :meth:`record`, stored;
         returns that one's index (len(t) when all are done)."""
         sys, lay = self.system, self._coordinate_layout
@@ -299,7 +319,7 @@ class Results:
         previous = (float(last[0]), last[1]) if last else (np.nan, np.zeros((len(lay["kinds"]), 2)))
         owners = (sys.row_owner, len(self.joint_names))
         stop = fast_call(record_samples, start, t, Y, acc, sys.static, sys.work, owners, self._layout, coordinates,
-                         self._contact_layout, self._driver_rows, previous, out)  # fmt: skip
+                         self._contact_layout, self._driver_rows, previous, memory, out)  # fmt: skip
         if stop > start:
             Ydot, lam, phi, rate, energy, wrench, effort, power, coordinate, contact = (a[start:stop] for a in out)
             T, V, Wd, Wn = energy.T

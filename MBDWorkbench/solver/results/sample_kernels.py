@@ -127,14 +127,18 @@ def _evaluate(t: float, Y: np.ndarray, S: Static, W: Work, Ydot: np.ndarray, sav
 
 
 @njit(cache=True)
-def record_samples(start, t, Y, acc, S, W, owners, reactions, coordinates, contacts, drivers, previous, out) -> int:
+def record_samples(
+    start, t, Y, acc, S, W, owners, reactions, coordinates, contacts, drivers, previous, memory, out
+) -> int:
     """Samples start.. of (t (K,) [s], Y (K, n), acc (K, 6): the work integrals) evaluated as
     Results.record evaluates them without given multipliers, into ``out`` = (Ydot, lam, phi, rate,
     energies (K, 4): T, V, Wd, Wn [J], wrench (K, joints, 12), effort, power (K, drivers),
     coordinate (K, coordinates, 2), contact (K, pairs, 11) zeros on entry). ``owners`` =
     (row_owner, joints); ``reactions``, ``coordinates``, ``contacts``: the layouts of
     joint_wrenches, joint_coordinates and contact_rows; ``drivers``: the drivers' rows;
-    ``previous`` = (t [s] of the sample before (NaN: none), its coordinates (c, 2)). Stops before
+    ``previous`` = (t [s] of the sample before (NaN: none), its coordinates (c, 2)); ``memory``
+    (K, elements, 2, 3) or (0, ...): the force elements' memory S.force_vecs[:, 3:5] at each sample's
+    time (the fast path's, solver/sample_path.py), put in place before its evaluation. Stops before
     a sample whose evaluation is not the plain one (not OK, or rows dropped: the minimum-norm
     multipliers), the force elements' state (impact speeds, peaks, unwrapped angles) and the
     rank state as before it; returns that sample's index (K when all are done)."""
@@ -150,6 +154,8 @@ def record_samples(start, t, Y, acc, S, W, owners, reactions, coordinates, conta
     for k in range(start, t.shape[0]):
         Yk[:] = Y[k]
         normalize_quaternions_arrays(nb, Yk)
+        if memory.shape[0]:
+            S.force_vecs[:, 3:5, :] = memory[k]
         _copy(force_vecs, S.force_vecs, row_vecs, S.row_vecs)  # the elements' state before this sample
         status, V, Pnc, Pdrv, all_kept = _evaluate(t[k], Yk, S, W, Ydot_k, saved)
         if status != OK or not all_kept:
