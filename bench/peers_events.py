@@ -419,7 +419,7 @@ def hertz_section(repeats: int) -> list[str]:
         f"{E_STAR:.4g} Pa: peak {peak:.2f} N, duration {duration * 1e6:.2f} us. MuJoCo's contact force is linear "
         "in the penetration (no Hertz law), given here the stiffness whose contact lasts Hertz's duration. "
         "Exudyn's: K d^1.5 with Hertz's K = 4/3 E* sqrt(R), no damping; its peak: the largest sample (every 1 us, "
-        "ours: its located peak).",
+        "ours: its peak between the states of its steps, docs/contact.md 'Results').",
         "",
         "| code | peak force [N] | peak / Hertz - 1 | duration [us] | duration / Hertz - 1 | steps/s (CPU) | "
         "CPU ours / this |",

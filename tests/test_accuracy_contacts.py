@@ -137,7 +137,7 @@ def test_peak_normal_force_column_against_hertz(integrator, settings):
 
 
 def test_a_peak_force_error_above_the_load_tolerance_warns_naming_the_contact():
-    res = hertz("rk4", step=1e-5, output_step=1e-5, accuracy_load_tol=1e-4)  # error 3e-3 of the peak
+    res = hertz("rk4", step=1e-5, output_step=1e-5, accuracy_load_tol=1e-5)  # error 4.6e-5 of the peak
     (w,) = [w for w in res.warnings if w.kind == "accuracy"]
     assert "contact 'floor' peak normal force" in w.message and res.status == "completed_with_warnings"
     assert "contact peak forces +-" in accuracy.run_line(res)

@@ -68,8 +68,7 @@ def test_ball_rebounds_to_e_2n_h_at_the_rigid_impact_times(integrator):
     z = res.position("ball")[:, 2] - R
     heights = apexes(z) / H
     assert len(heights) == (3 if fixed else 1)
-    tolerance = 7e-3 if integrator == "galpha" else 5e-3  # galpha restarts at each located onset: 0.59 %
-    assert heights == pytest.approx(e ** (2 * np.arange(1, len(heights) + 1)), rel=tolerance)
+    assert heights == pytest.approx(e ** (2 * np.arange(1, len(heights) + 1)), rel=5e-3)
     touch, leave = crossings(res.t, z, -1), crossings(res.t, z, +1)
     v0 = math.sqrt(2 * G * H)
     assert touch[0] == pytest.approx(math.sqrt(2 * H / G), rel=1e-4)

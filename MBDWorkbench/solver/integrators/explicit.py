@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import kernels
+from ..numerics.contact_forces import located_peak
+from ..numerics.forces import CONTACT
 from ..numerics.jit import njit
 from ..numerics.quaternion import rotate_by_body_vector
 from .base import Stepper, equal_steps
@@ -28,16 +30,22 @@ def run_fixed(
     """Advance Y in place by ``nsteps`` steps of size h [s]; after each step the kept
     constraint rows are decided again and the state projected where needed
     (:func:`..kernels.end_of_step`). Returns (steps done, status). Scratch (no reference
-    counts here, so nothing is allocated: jit.py): k (4, len(Y)) the stage derivatives,
-    tmp (len(Y),) a stage state, q (4,) and w (3,) a quaternion and a rotation vector."""
+    counts here, so nothing is allocated: jit.py): k (4, len(Y)) the stage derivatives, tmp
+    (len(Y),) a stage state, q (4,) and w (3,) a quaternion and a rotation vector. With a fifth row
+    of k (3 x the contact elements, zeros at the start): RK4's contact peaks come from the states
+    of the solution, not its stages (:func:`keep_accepted_peaks`)."""
     n = Y.shape[0]
     off, m = 7 * S.nb, S.row_kind.shape[0]
     stages = 4 if method == 2 else 1
+    first, end = S.force_start[CONTACT], S.force_start[CONTACT + 1]
+    peaks = stages > 1 and k.shape[0] > 4 and k.shape[1] >= 3 * (end - first)
     for step in range(nsteps):
         changes = W.ctl[kernels.CTL_CHANGES]
         status = kernels.OK
         for stage in range(stages):  # one call site: kernels.derivatives is inlined, and each copy costs compile time
             x, ts = Y, t
+            if stage == 0 and peaks:
+                keep_accepted_peaks(S.force_vecs, first, end, k[4], False)
             if stage > 0:
                 f = 1.0 if stage == 3 else 0.5  # RK4 stage i: Y + f h k_(i-1) at t + f h
                 for i in range(n):
@@ -48,8 +56,13 @@ def run_fixed(
                 if s != kernels.OK:
                     return step, s
                 account_power(acc, t, Pdrv, Pnc)
+                if peaks:
+                    keep_accepted_peaks(S.force_vecs, first, end, k[4], True)
             else:
                 status = max(status, s)
+        if peaks:
+            for e in range(first, end):
+                S.force_vecs[e, 3, 2] = k[4, e - first]
         if method == 0:
             for i in range(n):
                 Y[i] += h * k[0, i]
@@ -79,6 +92,23 @@ def run_fixed(
     return nsteps, kernels.OK
 
 
+@njit(cache=True, inline="always")
+def keep_accepted_peaks(vecs: np.ndarray, first: int, end: int, kept: np.ndarray, evaluated: bool) -> None:
+    """Before the evaluation of a step's accepted state (``evaluated`` False): keep the running peaks
+    of contact elements first .. end - 1 in kept[:c] (c elements) and clear them. After it: kept[:c] =
+    the largest of the kept peak, this state's normal force and the top of the parabola through it and
+    the two states before (numerics.contact_forces.located_peak; kept[c:3c]: their forces); the
+    caller puts kept[:c] back after the stages."""
+    c = end - first
+    for e in range(c):
+        if not evaluated:
+            kept[e], vecs[first + e, 3, 2] = vecs[first + e, 3, 2], 0.0
+            continue
+        f = vecs[first + e, 3, 2]
+        kept[e] = max(kept[e], f, located_peak(kept[2 * c + e], kept[c + e], f))
+        kept[2 * c + e], kept[c + e] = kept[c + e], f
+
+
 class FixedStepStepper(Stepper):
     """Fixed-step integration to successive output times (the step settings.step is
     shortened so that output times are hit exactly); ``method`` is run_fixed's code."""
@@ -90,7 +120,9 @@ class FixedStepStepper(Stepper):
         super().__init__(system, settings, t0, Y0)
         self.h = settings.step
         self.events = RankEvents(system)
-        self._scratch = (np.empty((4, len(Y0))), np.empty(len(Y0)), np.empty(4), np.empty(3))  # run_fixed's
+        contacts = int(system.static.force_start[CONTACT + 1] - system.static.force_start[CONTACT])
+        k = np.zeros((5, max(len(Y0), 3 * contacts)))  # run_fixed's stages and its contact peaks' memory
+        self._scratch = (k, np.empty(len(Y0)), np.empty(4), np.empty(3))  # run_fixed's
 
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import kernels
+from ..numerics.forces import CONTACT
 from . import galpha_kernel as gk
 from .base import equal_steps, own_settings
 from .dae import Index3Stepper, SparsePattern
@@ -106,6 +107,12 @@ class GAlphaStepper(Index3Stepper):
         self.lu_valid, self.lu_h = False, None
         self._band_setup()
 
+    @property
+    def _contacts(self) -> int:
+        """The number of contact elements (numerics.contact_forces)."""
+        start = self.S.force_start
+        return int(start[CONTACT + 1] - start[CONTACT])
+
     def _band_setup(self):
         """Band layout, LU storage and the argument tuples of the compiled loop for the current rows."""
         p = self.pattern
@@ -117,7 +124,7 @@ class GAlphaStepper(Index3Stepper):
         b = self.band
         self._lay = (self.active_rows.astype(np.int64), self.jq_r, self.jq_c, self.is_driver, self.M, position)
         self._lay += (b.AB, b.piv, b.band)
-        self._ws = gk.work_arrays(np.zeros(13 * self.nb), self.n6, self.ma)
+        self._ws = gk.work_arrays(np.zeros(13 * self.nb), self.n6, self.ma, self._contacts)
 
     def _reset_history(self):
         """Start the pseudo-acceleration from the consistent v' (as at t0)."""
@@ -152,7 +159,10 @@ class GAlphaStepper(Index3Stepper):
                 self._singular(t + h, self._ws[0].copy(), "singular generalized-alpha iteration matrix")
             self._fail_phi = self.W.phi.copy()  # of the last Newton iteration
             probes += 1
-            if probes <= 3 and self._monitor_rank(t, Y, h, probe=(t + h, self._ws[0].copy())):
+            kept = self._ws[12].copy()  # the contact memory at t (the kernel put it back)
+            lost = probes <= 3 and self._monitor_rank(t, Y, h, probe=(t + h, self._ws[0].copy()))
+            gk.contact_memory(self.S.force_vecs, self.S.force_start, kept, True)
+            if lost:
                 continue  # rank lost at the end of the step: retry with the new rows
             self.newton_failures += 1
             h *= 0.25

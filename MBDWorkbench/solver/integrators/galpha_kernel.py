@@ -14,6 +14,8 @@ costs O(N).
 
 import numpy as np
 
+from ..numerics.contact_forces import keep_contact_memory, restore_contact_memory
+from ..numerics.forces import CONTACT
 from ..numerics.jit import njit
 from .jacobians import apply_increment, prepare_kernel
 from .linalg import band_add, band_lu, solve_permuted
@@ -34,12 +36,24 @@ C_STEPS, C_REJECTED, C_STALLED, C_FACTORIZATIONS, C_LU_VALID, C_ITERATIONS, C_SL
 C_SIZE = 8
 
 
-def work_arrays(Y: np.ndarray, n6: int, ma: int) -> tuple:
-    """The scratch arrays of :func:`step` for a state like Y, 6N velocities and ma rows in the solve:
-    (Yn trial state, v', a_n, a_{n+1}, v, dq, lam, error weights, rhs, solution, LU buffer, increment)."""
+def work_arrays(Y: np.ndarray, n6: int, ma: int, contacts: int = 0) -> tuple:
+    """The scratch arrays of :func:`step` for a state like Y, 6N velocities, ma rows in the solve and
+    ``contacts`` contact elements: (Yn trial state, v', a_n, a_{n+1}, v, dq, lam, error weights, rhs,
+    solution, LU buffer, increment, the contact memory kept at the step's start (contacts, 2))."""
     n = n6 + ma
     sizes = (n6, n6, n6, n6, n6, ma, n6, n, n, n, n6)
-    return (np.empty_like(Y), *(np.empty(k) for k in sizes))
+    return (np.empty_like(Y), *(np.empty(k) for k in sizes), np.empty((contacts, 2)))
+
+
+@njit(cache=True)
+def contact_memory(vecs, start, kept, restore):
+    """Keep (restore False) or put back the contact elements' v- and running peaks
+    (numerics.contact_forces): only the accepted state of a step sets them, not its Newton
+    iterates, its Jacobian or a step rejected by its error estimate."""
+    if restore:
+        restore_contact_memory(vecs, start[CONTACT], start[CONTACT + 1], kept)
+    else:
+        keep_contact_memory(vecs, start[CONTACT], start[CONTACT + 1], kept)
 
 
 @njit(cache=True)
@@ -146,7 +160,7 @@ def _trial_state(nb, Y, h, dq, v, x, Yn):
 def _predict(nb, Y, h, vdot, a, lam, vdot_prev, fs, par, ws):
     """The predictor of a step of size h into ws: a_n, v' = v'_n, a_{n+1}, v, dq, lam and the trial
     state Yn (positions moved by h dq, velocities v)."""
-    Yn, vd, a0, a_new, v, dq, lam_new, sc, rhs, sol, buf, x = ws
+    Yn, vd, a0, a_new, v, dq, lam_new, sc, rhs, sol, buf, x = ws[:12]
     am, af, g, b = par[P_AM], par[P_AF], par[P_GAMMA], par[P_BETA]
     v0 = Y[7 * nb :]
     _a_start(h, a, vdot, vdot_prev, fs, par, a0)
@@ -167,7 +181,7 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     array expressions): it is compiled without reference counts."""
     lam_rows, active, jq_g, jq, Qt, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv = prep
     active_rows, jq_r, jq_c, is_driver, M, position, AB, piv, band = lay
-    Yn, vd, a0, a_new, v, dq, lam_new, sc, rhs, sol, buf, x = ws
+    Yn, vd, a0, a_new, v, dq, lam_new, sc, rhs, sol, buf, x = ws[:12]
     af, am, g, b = par[P_AF], par[P_AM], par[P_GAMMA], par[P_BETA]
     nb, n6, ma = S.nb, M.shape[0], active_rows.shape[0]
     cfac = (1.0 - af) / (1.0 - am)
@@ -181,6 +195,7 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
         cnt[C_SLOW] = 0
     if cnt[C_LU_VALID] == 0 or not 0.7 < h / fs[F_LU_H] < 1.4:
         fresh = True
+        contact_memory(S.force_vecs, S.force_start, ws[12], True)
         if not _factorize(t1, Yn, h, lam_new, S, W, prep, lay, par, fs, cnt):
             return 2, fresh, 0.0, 0.0
     prev, corr = np.inf, np.inf
@@ -190,6 +205,7 @@ def _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, w
     floor = 100 * 2.220446049250313e-16 * (1.0 + qmax) / (bp * h * h)
     tol_phi = par[P_TOL_PHI]
     for it in range(int(par[P_MAX_NEWTON])):  # Yn: the trial state of dq and v
+        contact_memory(S.force_vecs, S.force_start, ws[12], True)  # the converged iterate's sets them
         V, Pnc, _, _ = prepare_kernel(
             t1, Yn, S, W, lam_rows, active, jq_g, jq, Qt, False, Ki, Kj, Kv, Di, Dj, Dv, Li, Lj, Lv
         )
@@ -293,14 +309,17 @@ def step(t, h, Y, S, W, prep, lay, par, fs, cnt, state, acc, ws):
     Yn, vd, a0, a_new, v, dq, lam_new, sc = ws[:8]
     nb = S.nb
     adaptive = par[P_ADAPTIVE] > 0.0
+    contact_memory(S.force_vecs, S.force_start, ws[12], False)
     while True:
         if h < 1e-14 * max(1.0, abs(t)) or h < 1e-6 * par[P_H_MIN_REF]:
+            contact_memory(S.force_vecs, S.force_start, ws[12], True)
             return STEP_TOO_SMALL, h
         code, fresh, V, Pnc = _try_step(t, Y, h, S, W, prep, lay, par, fs, cnt, vdot, a, lam, vdot_prev, ws)
         if code != 0:
             cnt[C_LU_VALID] = 0
             if code == 1 and not fresh:  # stale factorisation: refactor and retry
                 continue
+            contact_memory(S.force_vecs, S.force_start, ws[12], True)
             if code == 2:
                 return STEP_SINGULAR, h
             _predict(nb, Y, h, vdot, a, lam, vdot_prev, fs, par, ws)  # the state where the rank is probed

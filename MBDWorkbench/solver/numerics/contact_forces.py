@@ -321,6 +321,33 @@ def impact_speed(vecs: np.ndarray, k: int, rate: float) -> float:
     return v
 
 
+@njit(cache=True, inline="always")
+def located_peak(f0: float, f1: float, f2: float) -> float:
+    """The top [N] of the parabola through three normal forces at equal steps whose middle one is the
+    largest (f1 otherwise): the peak between the states of the solution, at most f1 + (|f1 - f0| +
+    |f1 - f2|) / 8."""
+    a, b = f1 - f0, f1 - f2
+    if a < 0.0 or b < 0.0 or a + b <= 0.0:
+        return f1
+    return f1 + (a - b) * (a - b) / (8.0 * (a + b))
+
+
+@njit(cache=True)
+def keep_contact_memory(vecs: np.ndarray, first: int, end: int, kept: np.ndarray) -> None:
+    """Copy the impact speed v- and the running peak (vecs[k, 3, 0] and vecs[k, 3, 2]) of the contact
+    elements first .. end - 1 into kept (end - first, 2): what an evaluation at a state that is no
+    state of the solution (an RK stage, a Newton iterate) must not change."""
+    for k in range(first, end):
+        kept[k - first, 0], kept[k - first, 1] = vecs[k, 3, 0], vecs[k, 3, 2]
+
+
+@njit(cache=True)
+def restore_contact_memory(vecs: np.ndarray, first: int, end: int, kept: np.ndarray) -> None:
+    """Put back what :func:`keep_contact_memory` kept."""
+    for k in range(first, end):
+        vecs[k, 3, 0], vecs[k, 3, 2] = kept[k - first, 0], kept[k - first, 1]
+
+
 @njit(cache=True)
 def _body_point(A: np.ndarray, side: Side, x: Vec3) -> Vec3:
     """The global point x [m] in the local coordinates of a side (global for the ground)."""
