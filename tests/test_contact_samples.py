@@ -6,6 +6,7 @@ slices, a mesh's points behind its bounding sphere), friction, both force signs,
 import numpy as np
 from oracles.contact_sample import contact_sample as reference
 
+from MBDWorkbench.solver import sample_path
 from MBDWorkbench.solver.model import from_dict
 from MBDWorkbench.solver.model.mesh_shapes import box_mesh
 from MBDWorkbench.solver.results import contacts, results
@@ -72,6 +73,7 @@ def test_compiled_contact_columns_match_the_per_sample_path(monkeypatch):
         return got
 
     monkeypatch.setattr(results, "contact_sample", both)
+    monkeypatch.setattr(sample_path, "ENABLED", False)  # record() per sample (record_many: test_record_many.py)
     res = simulate(from_dict(model()))
     assert res.status.startswith("completed")
     assert any(e["kind"] == "impact" for e in res.stop_events)

@@ -41,7 +41,6 @@ class SamplePath:
         self.budget = 1000  # steps per call, until timed
         self.timed = False  # the first call compiles
         self.skip, self.backoff = 0, 1
-        self.scratch = (np.empty((4, n)), np.empty(n), np.empty(4), np.empty(3))
         forces = system.static.force_vecs.shape[0]
         self.rows = max(1, min(ROWS_PER_CALL, MEMORY_VALUES // max(1, 6 * forces)))
         self.out_Y, self.out_acc = np.empty((self.rows, n)), np.empty((self.rows, 6))
@@ -82,7 +81,8 @@ class SamplePath:
         started = time.perf_counter()
         rows = kernels.fast_call(
             run_samples, stepper.method, float(t), Y, times, self.h, int(pace_steps), int(self.budget),
-            system.static, system.work, acc, self.scratch, *self._guards(system, stops, Y), self.out_Y, self.out_acc,
+            system.static, system.work, acc, stepper.scratch, *self._guards(system, stops, Y, stepper.scratch[0]),
+            self.out_Y, self.out_acc,
             self.out_memory, self.info,
         )  # fmt: skip
         calls += 1
@@ -103,8 +103,9 @@ class SamplePath:
             self.budget = max(1, min(1_000_000, int(steps * self.cancel_check_s / max(elapsed, 1e-9))))
         self.timed = True
 
-    def _guards(self, system, stops, Y: np.ndarray) -> tuple:
-        """run_samples' stops, contacts and saved arguments (empty arrays where there are none)."""
+    def _guards(self, system, stops, Y: np.ndarray, k4: np.ndarray) -> tuple:
+        """run_samples' stops, contacts and saved arguments (empty arrays where there are none); k4:
+        the stepper's stage scratch (run_fixed's k)."""
         n = len(Y)
         if stops is None:
             packed = (np.zeros(0, np.int64),) * 3 + (np.zeros((0, ROW_VECS, 3)), np.zeros(0), np.zeros(0))
@@ -130,4 +131,5 @@ class SamplePath:
         W = system.work
         saved = tuple(a.copy() for a in (W.keep, W.keep_prev, W.ref, W.ctl, W.y_near, W.ratio))
         saved += (np.empty(n), np.empty(6), world.copy(), order.copy(), touching.copy(), S.force_vecs[:, 3:5].copy())
+        saved += (np.empty(k4.shape[1]),)
         return stop_args, contact_args, saved

@@ -124,6 +124,12 @@ class FixedStepStepper(Stepper):
         k = np.zeros((5, max(len(Y0), 3 * contacts)))  # run_fixed's stages and its contact peaks' memory
         self._scratch = (k, np.empty(len(Y0)), np.empty(4), np.empty(3))  # run_fixed's
 
+    @property
+    def scratch(self) -> tuple:
+        """run_fixed's scratch (k, tmp, q, w), its contact-peak memory in k's fifth row (the fast path,
+        solver/sample_path.py, steps with it too)."""
+        return self._scratch
+
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate Y in place from t to t_next [s]; returns (time reached [s], status)."""
         n, h = equal_steps(t_next - t, self.h)

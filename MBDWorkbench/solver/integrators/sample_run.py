@@ -146,9 +146,10 @@ def _sample_bad(t: float, Y: np.ndarray, S, W) -> bool:
 
 
 @njit(cache=True)
-def _save(W, Y, acc, contacts, saved, vecs) -> None:
+def _save(W, Y, acc, contacts, saved, vecs, k4) -> None:
     """Copy what an interval changes (state, work integrals, rank state, broad phase, touching, the
-    force elements' memory vecs[:, 3:5]: contact impact speeds and peaks, unwrapped angles, mesh hints)."""
+    force elements' memory vecs[:, 3:5]: contact impact speeds and peaks, unwrapped angles, mesh hints;
+    run_fixed's memory of the steps' contact forces, its scratch's fifth row)."""
     saved[0][:] = W.keep
     saved[1][:] = W.keep_prev
     saved[2][:] = W.ref
@@ -161,10 +162,12 @@ def _save(W, Y, acc, contacts, saved, vecs) -> None:
     saved[9][:] = contacts[2]
     saved[10][:] = contacts[8]
     saved[11][:] = vecs[:, 3:5, :]
+    if k4.shape[0] > 4:
+        saved[12][:] = k4[4]
 
 
 @njit(cache=True)
-def _restore(W, Y, acc, contacts, saved, vecs) -> None:
+def _restore(W, Y, acc, contacts, saved, vecs, k4) -> None:
     """Undo an interval (:func:`_save`)."""
     W.keep[:] = saved[0]
     W.keep_prev[:] = saved[1]
@@ -178,6 +181,8 @@ def _restore(W, Y, acc, contacts, saved, vecs) -> None:
     contacts[2][:] = saved[9]
     contacts[8][:] = saved[10]
     vecs[:, 3:5, :] = saved[11]
+    if k4.shape[0] > 4:
+        k4[4] = saved[12]
 
 
 @njit(cache=True)
@@ -221,7 +226,7 @@ def run_samples(
         why = _reason_to_end(rows, steps, n, max_steps, budget, t, Y, S, W)
         if why != DONE:
             break
-        _save(W, Y, acc, contacts, saved, S.force_vecs)
+        _save(W, Y, acc, contacts, saved, S.force_vecs, k4)
         if monitored and not _one_chunk(t, t_next, h, _closing(t, h, stops, contacts, watch)):
             why = EVENT_NEAR
         else:
@@ -233,7 +238,7 @@ def run_samples(
             if monitored and _look(stops, contacts, Y, S, watch):
                 why = EVENT_NEAR
         if why == EVENT_NEAR:
-            _restore(W, Y, acc, contacts, saved, S.force_vecs)
+            _restore(W, Y, acc, contacts, saved, S.force_vecs, k4)
             break
         out_Y[rows], out_acc[rows] = Y, acc
         _sampled(S.force_vecs, S.force_flag, S.force_start[CONTACT], S.force_start[CONTACT + 1], out_memory[rows])
