@@ -44,6 +44,7 @@ from .contact_events import ContactGaps
 from .errors import ModelError
 from .friction_events import FrictionEvents, share_modes
 from .integrators import make_stepper
+from .integrators.sample_run import MAX_CHUNK_STEPS  # base steps advanced at most between two checks of the stops
 from .model.catalog import COORDINATES
 from .model.joint_stops import LIMITED, START_TOL
 from .model.schema import Driver, Stop
@@ -56,7 +57,6 @@ from .system.system import System
 EVENT_TIME_TOL = 1e-9  # events located to this fraction of max(t, step) [s]
 MIN_FLIGHT_STEPS = 4  # an impact this few steps after the last one on the same stop holds it
 MAX_LOCATE_ITERATIONS = 200
-MAX_CHUNK_STEPS = 64  # base steps advanced at most between two checks of the stops
 REFUSING: dict[str, str] = {}  # integrator -> why it cannot simulate rigid stops (none does now)
 
 

@@ -31,7 +31,7 @@ from ..numerics.onset_gaps import closing_time, event_values, onset_gaps
 from ..numerics.stop_gaps import stop_gaps
 from .explicit import run_fixed
 
-MAX_CHUNK_STEPS = 64  # solver/events.py's: the monitor's longest chunk [base steps]
+MAX_CHUNK_STEPS = 64  # the longest chunk [base steps] of solver/events.py's monitor and of this fast path
 BLOW_UP_VIOLATION = 1e3  # simulate._check_sample's: a larger constraint violation is a blow-up
 DONE, EVENT_NEAR, RANK, BUDGET, BAD_SAMPLE, FAILED, LONG = 0, 1, 2, 3, 4, 5, 6  # why a segment ended
 
