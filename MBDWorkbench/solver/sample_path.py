@@ -1,7 +1,8 @@
 """The fast path of :func:`.simulate.simulate`'s loop over the output times: many samples per
 compiled call (integrators.sample_run.run_samples) while nothing but fixed explicit steps can happen.
 
-It applies to the euler, symplectic_euler and rk4 integrators without settings.projection, joint
+It applies to the euler, symplectic_euler and rk4 integrators without settings.projection, coupler
+rows (gears, belts, racks, lead screws: their angles' branch memory is not kept per sample), joint
 friction or a held rigid stop, and covers the intervals in which the StopMonitor (solver/events.py)
 would neither locate an event nor shorten its chunk (free rigid stops and contact points far from
 closing); the other intervals, and every other run, take the slow path, which gives the same steps.
@@ -19,7 +20,7 @@ from .contact_events import WATCH_MARGIN
 from .integrators.base import equal_steps
 from .integrators.explicit import EulerStepper, FixedStepStepper, RK4Stepper, SymplecticEulerStepper
 from .integrators.sample_run import BUDGET, FAILED, run_samples
-from .numerics.joints import ROW_VECS
+from .numerics.joints import COUPLERS, ROW_VECS
 
 ENABLED = True  # tests switch it off to compare with the slow path
 calls = 0  # compiled calls made (all runs); the tests count them
@@ -36,6 +37,8 @@ class SamplePath:
     def __init__(self, system, settings, cancel_check_s: float) -> None:
         n = len(system.Y0)
         self.projection = bool(settings.projection)
+        # a coupler row's branch memory (row_vecs[:, UNWRAP]) is not kept per sample nor undone: the slow path
+        self.couplers = bool(np.isin(system.static.row_kind, list(COUPLERS)).any())
         self.h = float(settings.step)
         self.cancel_check_s = cancel_check_s
         self.budget = 1000  # steps per call, until timed
@@ -49,7 +52,9 @@ class SamplePath:
 
     def eligible(self, stepper, stops, t: float) -> bool:
         """Whether the next interval from t [s] may try the fast path."""
-        if not ENABLED or self.projection or type(stepper) not in STEPPERS or stepper.system.friction is not None:
+        if not ENABLED or self.projection or self.couplers or type(stepper) not in STEPPERS:
+            return False
+        if stepper.system.friction is not None:
             return False
         if type(stepper).advance is not FixedStepStepper.advance:  # replaced (a test's probe): its calls are wanted
             return False
