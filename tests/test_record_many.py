@@ -160,6 +160,17 @@ def counted_rows(res: Results, monkeypatch) -> list:
     return rows
 
 
+def left_to_record(res: Results, t, Y, acc, monkeypatch) -> list:
+    """record_many of the run's states into fresh Results, which must equal record per row; returns
+    the times of the samples it left to record."""
+    expected = per_row(res, t, Y, acc)
+    got = fresh(res)
+    left = counted_rows(got, monkeypatch)
+    got.record_many(t, Y, acc)
+    assert_same(expected, got)
+    return left
+
+
 BULK = {
     "driven double pendulum": driven_double_pendulum,
     "spinning rotor": spinning_rotor,
@@ -174,35 +185,20 @@ PER_ROW = {"rods": rods, "stiction patches": stiction_block, "joint friction": j
 @pytest.mark.parametrize("name", BULK)
 def test_record_many_stores_what_record_stores_in_one_compiled_pass(name, monkeypatch):
     res, t, Y, acc = run_states(BULK[name](), monkeypatch)
-    expected = per_row(res, t, Y, acc)
-    got = fresh(res)
-    left = counted_rows(got, monkeypatch)
-    got.record_many(t, Y, acc)
-    assert left == []  # every sample in the compiled loop
-    assert_same(expected, got)
+    assert left_to_record(res, t, Y, acc, monkeypatch) == []  # every sample in the compiled loop
 
 
 @pytest.mark.parametrize("name", PER_ROW)
 def test_record_many_records_rods_and_friction_a_row_at_a_time(name, monkeypatch):
     res, t, Y, acc = run_states(PER_ROW[name](), monkeypatch)
-    expected = per_row(res, t, Y, acc)
-    got = fresh(res)
-    left = counted_rows(got, monkeypatch)
-    got.record_many(t, Y, acc)
-    assert left == list(t)
-    assert_same(expected, got)
+    assert left_to_record(res, t, Y, acc, monkeypatch) == list(t)
 
 
 def test_redundant_rows_take_the_minimum_norm_multipliers_of_record(monkeypatch):
     """The Bricard linkage (6R, one equation redundant): each sample's rows are decided again and
     one is dropped, so every sample goes through record's minimum-norm split; the results equal."""
     res, t, Y, acc = run_states(example("bricard", t_end=0.3, output_step=0.02), monkeypatch)
-    expected = per_row(res, t, Y, acc)
-    got = fresh(res)
-    left = counted_rows(got, monkeypatch)
-    got.record_many(t, Y, acc)
-    assert left == list(t)
-    assert_same(expected, got)
+    assert left_to_record(res, t, Y, acc, monkeypatch) == list(t)
 
 
 def test_batches_in_pieces_and_after_record_continue_the_same_run(monkeypatch):
