@@ -73,6 +73,7 @@ SCENES = {
     "ball": lambda: scenes.ours_ball(0.9, 1e-5),
     "hertz": lambda: scenes.ours_hertz(5e-7),
     "block": lambda: scenes.ours_block(1e-4, 0.6),
+    "friction": lambda: scenes.ours_friction(1e-3, 3.0),
 }
 
 

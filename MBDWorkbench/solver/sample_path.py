@@ -81,15 +81,9 @@ class SamplePath:
         path may; returns (rows done, their states (rows, n), work integrals (rows, 6), force
         elements' memory (rows, elements, 2, 3), status, time reached [s] if a step failed)."""
         global calls
-        system = stepper.system
         times = np.ascontiguousarray(times[: self.rows], dtype=float)
         started = time.perf_counter()
-        rows = kernels.fast_call(
-            run_samples, stepper.method, float(t), Y, times, self.h, int(pace_steps), int(self.budget),
-            system.static, system.work, acc, stepper.scratch, *self._guards(system, stops, Y, stepper.scratch[0]),
-            self.out_Y, self.out_acc,
-            self.out_memory, self.info,
-        )  # fmt: skip
+        rows = self._run(stepper, stops, t, Y, times, acc, pace_steps)
         calls += 1
         self._timed(time.perf_counter() - started)
         why, steps, status, failed_steps = (int(v) for v in self.info)
@@ -100,6 +94,16 @@ class SamplePath:
         if why == FAILED:
             t_reached += failed_steps * equal_steps(times[rows] - t_reached, self.h)[1]
         return rows, self.out_Y[:rows], self.out_acc[:rows], self.out_memory[:rows], status, t_reached
+
+    def _run(self, stepper, stops, t: float, Y: np.ndarray, times: np.ndarray, acc: np.ndarray, pace_steps: int) -> int:
+        """The compiled call of :meth:`advance` (run_samples); returns the rows done."""
+        system = stepper.system
+        return kernels.fast_call(
+            run_samples, stepper.method, float(t), Y, times, self.h, int(pace_steps), int(self.budget),
+            system.static, system.work, acc, stepper.scratch, *self._guards(system, stops, Y, stepper.scratch[0]),
+            self.out_Y, self.out_acc,
+            self.out_memory, self.info,
+        )  # fmt: skip
 
     def _timed(self, elapsed: float) -> None:
         """Steps per call so that one lasts about cancel_check_s (as simulate._Pace)."""

@@ -25,6 +25,7 @@ import numpy as np
 
 from . import accuracy, events, kernels, quality
 from .errors import AssemblyError, Cancelled, ModelError, SimulationError
+from .friction_sample_path import sample_path_for
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output, singular_stop
 from .model import limits
@@ -34,7 +35,6 @@ from .numerics import cold_start
 from .results.files import ResultsWriter
 from .results.results import Results
 from .results.status import CANCELLED, COMPLETED, FAILED, final_status
-from .sample_path import SamplePath
 from .system.assembly import assemble_initial_state
 from .system.system import System
 from .tolerant import locked_by_tolerance, tolerant_start
@@ -122,7 +122,7 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
         acc = np.zeros(6)
         res.record(t0, Y, acc, lam=_multipliers(stops, stepper, t0, Y))
         _write(writer, res)
-        fast, i = SamplePath(system, settings, CANCEL_CHECK_S), 0
+        fast, i = sample_path_for(system, settings, CANCEL_CHECK_S), 0
         while i < len(times):
             t_next = times[i]
             if fast.eligible(stepper, stops, t):
