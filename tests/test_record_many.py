@@ -3,7 +3,7 @@ what K calls of Results.record store, on the states of real runs: every stored c
 reactions, joint coordinates, contacts.csv's values, the energies and the written files, for
 models with a driver, springs and dampers, a slider-crank, rods (distance joints), a redundant
 set (the minimum-norm multipliers), compliant and rigid stops, contacts of every kind with
-friction, stiction patches and joint friction."""
+friction, stiction patches and joint friction (its rows on the compiled friction solve)."""
 
 import json
 import os
@@ -15,6 +15,7 @@ from test_contact_samples import model as contact_model
 from MBDWorkbench.solver import from_dict, kernels, sample_path, simulate
 from MBDWorkbench.solver.numerics import jit
 from MBDWorkbench.solver.results.results import Results
+from MBDWorkbench.solver.system.friction import SLIP, STICK, JointFriction
 from MBDWorkbench.solver.system.system import System
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
@@ -178,8 +179,9 @@ BULK = {
     "compliant stop": lambda: stop_pendulum({"model": "compliant"}),
     "rigid stop": lambda: stop_pendulum({"model": "rigid", "restitution": 0.5}),
     "contacts": contact_model,
+    "joint friction": joint_friction,
 }
-PER_ROW = {"rods": rods, "stiction patches": stiction_block, "joint friction": joint_friction}
+PER_ROW = {"rods": rods, "stiction patches": stiction_block}
 
 
 @pytest.mark.parametrize("name", BULK)
@@ -189,7 +191,7 @@ def test_record_many_stores_what_record_stores_in_one_compiled_pass(name, monkey
 
 
 @pytest.mark.parametrize("name", PER_ROW)
-def test_record_many_records_rods_and_friction_a_row_at_a_time(name, monkeypatch):
+def test_record_many_records_rods_and_stiction_patches_a_row_at_a_time(name, monkeypatch):
     res, t, Y, acc = run_states(PER_ROW[name](), monkeypatch)
     assert left_to_record(res, t, Y, acc, monkeypatch) == list(t)
 
@@ -256,3 +258,33 @@ def test_interpreted_start_records_the_same_samples(build, monkeypatch):
     for key in compiled._samples.keys():
         a, b = compiled._samples.column(key), interpreted._samples.column(key)
         assert np.abs(a - b).max(initial=0.0) <= 1e-12 * max(1.0, float(np.abs(a).max(initial=0.0))), key
+
+
+@pytest.mark.parametrize("mode", ["stick", "slip"])
+def test_joint_friction_rows_take_the_modes_in_force(mode, monkeypatch):
+    """record_many evaluates each joint-friction row by the compiled friction solve with the modes
+    and senses in force, as record does: a stuck pin (its lock row's multiplier is the friction) or
+    one slipping in a set sense; the friction column (efforts, loads, modes, powers) equal too."""
+    res, t, Y, acc = run_states(joint_friction(), monkeypatch)
+    expected, got = fresh(res), fresh(res)
+    for r in (expected, got):
+        friction = r.system.friction
+        friction.modes[:] = STICK if mode == "stick" else SLIP
+        friction.senses[:] = 0.0 if mode == "stick" else -1.0
+        friction.started = True
+    for k in range(len(t)):
+        expected.record(t[k], Y[k], acc[k])
+    left = counted_rows(got, monkeypatch)
+    got.record_many(t, Y, acc)
+    assert left == []
+    assert_same(expected, got)
+    pin = got.joint_friction("pin")
+    assert np.all(pin["state"] == (1.0 if mode == "stick" else 0.0)) and np.abs(pin["effort"]).max() > 0.0
+
+
+def test_joint_friction_on_the_reference_solve_is_recorded_a_row_at_a_time(monkeypatch):
+    """JointFriction.compiled off (record takes the NumPy reference solve): record_many leaves every
+    row to record."""
+    res, t, Y, acc = run_states(joint_friction(), monkeypatch)
+    monkeypatch.setattr(JointFriction, "compiled", False)
+    assert left_to_record(res, t[:5], Y[:5], acc[:5], monkeypatch) == list(t[:5])

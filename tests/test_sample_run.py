@@ -16,7 +16,7 @@ from MBDWorkbench.solver import Cancelled, SimulationError, from_dict, sample_pa
 from MBDWorkbench.solver.system import broad_phase
 
 simulate_module = importlib.import_module("MBDWorkbench.solver.simulate")
-COLUMNS = ("Y", "lam", "phi", "rate", "T", "V", "Wd", "Wn", "wrench", "effort", "power", "Ydot", "contact")
+COLUMNS = ("Y", "lam", "phi", "rate", "T", "V", "Wd", "Wn", "wrench", "effort", "power", "Ydot", "contact", "friction")
 G = 9.81
 
 
@@ -41,6 +41,8 @@ def both(model, monkeypatch, **overrides):
 def assert_same_samples(fast, slow) -> None:
     np.testing.assert_array_equal(fast.t, slow.t)
     for key in COLUMNS:
+        if key not in slow._rows.keys():
+            continue
         a, b = fast._rows.column(key), slow._rows.column(key)
         assert a.shape == b.shape, key
         scale = max(1.0, float(np.abs(b).max())) if b.size else 1.0
@@ -133,20 +135,24 @@ def test_a_double_pendulum_without_a_monitor(monkeypatch, integrator):
 
 
 def test_cancel_keeps_the_samples_so_far(monkeypatch):
-    """cancel() asked before each output interval on both paths: True at the 30th time, the same
-    29 samples after the initial one kept, the same as those of the run to the end."""
-    model, kept = double_pendulum(), []
-    for enabled in (True, False):
+    """cancel() asked before each compiled call of the fast path (its samples recorded at once) and
+    before each output interval of the slow path: True at the second time, the fast path keeps the
+    samples of its first call (1000 steps: 200 samples), the slow path one; both the same as those
+    of the run to the end, the cancel's time their last sample's, progress called at each."""
+    model, full = double_pendulum(), simulate(double_pendulum())
+    for enabled, samples in ((True, 201), (False, 2)):
         monkeypatch.setattr(sample_path, "ENABLED", enabled)
-        asked = []
+        asked, progress = [], []
         with pytest.raises(Cancelled) as caught:
-            simulate(model, cancel=lambda asked=asked: asked.append(1) or len(asked) >= 30)
-        kept.append(caught.value.results)
-        assert kept[-1].status == "cancelled" and len(kept[-1].t) == 30
-    full = simulate(model)
-    for key in COLUMNS:
-        np.testing.assert_array_equal(kept[0]._rows.column(key), kept[1]._rows.column(key))
-        np.testing.assert_allclose(kept[0]._rows.column(key), full._rows.column(key)[:30], rtol=1e-12, atol=1e-12)
+            cancel = lambda asked=asked: asked.append(1) or len(asked) >= 2  # noqa: E731
+            simulate(model, cancel=cancel, progress=lambda t, t_end, seen=progress: seen.append(t))
+        kept = caught.value.results
+        assert kept.status == "cancelled" and len(kept.t) == samples and caught.value.time == kept.t[-1]
+        np.testing.assert_array_equal(progress, kept.t[1:])
+        for key in COLUMNS:
+            if key in full._rows.keys():
+                a, b = kept._rows.column(key), full._rows.column(key)[:samples]
+                np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=key)
 
 
 def test_a_blow_up_fails_at_the_same_sample_as_the_slow_path(monkeypatch):
@@ -168,3 +174,49 @@ def test_a_blow_up_fails_at_the_same_sample_as_the_slow_path(monkeypatch):
     assert f"t = {slow.time:.6g} s" in str(fast)
     np.testing.assert_array_equal(fast.results.t, slow.results.t)
     assert len(fast.results.t) >= 5 and sample_path.calls > calls
+
+
+def friction_pendulum(integrator="rk4", output_step=1e-3, t_end=2.5, stop=None):
+    """A bar released 0.5 rad from hanging on a pin with Coulomb friction from the pin's reaction
+    (bench/peers_events.py's, with a thicker pin): it turns back a few times (``reverse`` events)
+    and sticks (``stick``) before t_end; ``stop``: a rigid stop on the pin's angle."""
+    pin = {"name": "pin", "type": "revolute", "body_i": "ground", "body_j": "bar", "frame": SLIDE,
+           "friction": {"mu_s": 0.3, "mu_k": 0.3, "pin_radius": 0.08}}  # fmt: skip
+    if stop is not None:
+        pin.update(angle_min=-0.7, angle_stop=stop)  # the angle from the start: the first swing reaches -0.9
+    at = [0.5 * np.sin(0.5), -0.5 * np.cos(0.5), 0]
+    bar = {"name": "bar", "mass": 1.0, "inertia": [0.01, 0.01, 0.02], "position": at}
+    settings = {"t_end": t_end, "step": 1e-3, "output_step": output_step, "integrator": integrator, "accuracy": False}
+    return from_dict({"gravity": [0, -G, 0], "bodies": [bar], "joints": [pin], "settings": settings})
+
+
+@pytest.mark.parametrize("integrator", ["euler", "symplectic_euler", "rk4"])
+def test_a_friction_pendulum_turning_and_sticking(monkeypatch, integrator):
+    """One step per output sample: the turning points and the stick located where the slow path
+    locates them, the friction column (efforts, loads, modes, powers) the same."""
+    fast, calls = assert_same_run(friction_pendulum(integrator), monkeypatch)
+    kinds = [e["kind"] for e in fast.friction_events]
+    assert kinds.count("reverse") >= 2 and kinds[-1] == "stick"
+    assert calls < len(fast.t) / 50  # many samples a call
+    state = fast.joint_friction("pin")["state"]
+    assert state[-1] == 1.0 and state[len(state) // 4] == 0.0  # stuck at the end, slipping before
+
+
+@pytest.mark.parametrize("output_step", [5e-3, 0.1])
+def test_a_friction_pendulum_sampled_every_few_steps(monkeypatch, output_step):
+    """Several steps per output interval, and (0.1 s: 100 steps) more than the monitor's chunk of
+    64 steps: the same chunks and event checks as the slow path."""
+    fast, _ = assert_same_run(friction_pendulum(output_step=output_step), monkeypatch)
+    assert fast.friction_events[-1]["kind"] == "stick"
+
+
+@pytest.mark.parametrize("stop", [{"model": "rigid", "restitution": 0.5}, {"model": "compliant"}])
+def test_friction_with_a_stop_takes_the_slow_path(monkeypatch, stop):
+    """A rigid stop (its impacts renew the friction's senses) keeps a friction model on the slow
+    path: no compiled call; a compliant stop (a force element) is admitted."""
+    fast, slow, calls = both(friction_pendulum(t_end=1.0, stop=stop), monkeypatch)
+    assert (calls > 0) == (stop["model"] == "compliant")
+    assert_same_samples(fast, slow)
+    assert_same_events(fast, slow)
+    if stop["model"] == "rigid":
+        assert fast.stop_events  # it hit the stop

@@ -200,27 +200,21 @@ def _nonfinite_cause(model, t: float, t_next: float, index: int) -> quality.Prof
 
 def _fast_samples(fast, system, res, stepper, stops, t, Y, times, acc, pace_steps: int, calls) -> int:
     """The fast path (:mod:`.sample_path`) from t [s] through as many of ``times`` as it may: its
-    samples recorded and checked (a bad one, or a failed step, stops the run as on the slow path;
-    ``calls`` = (progress, cancel, writer): cancel asked before each, the writer and progress
-    after, as there); returns how many."""
-    progress, cancel, writer = calls
+    samples recorded at once and checked (a bad one, or a failed step, stops the run as on the slow
+    path); ``calls`` = (progress, cancel, writer): cancel asked once before the compiled call (which
+    lasts about CANCEL_CHECK_S of wall time at most), progress called at each sample's time after
+    (the caller writes them). Returns how many."""
+    progress, cancel, _ = calls
+    if cancel is not None and cancel():
+        raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
     done, rows_Y, rows_acc, memory, status, t_reached = fast.advance(stepper, stops, t, Y, times, acc, pace_steps)
-    if done and progress is None and cancel is None:
+    if done:
         _record_many(res, times[:done], rows_Y, rows_acc, memory)
         k, bad = _check_samples(system, res, done)
         if bad:
             _fail(system, res, float(times[k]), Y, kernels.NOT_FINITE, bad)
-    for k in range(0 if progress is None and cancel is None else done):  # one at a time: either may stop the run
-        if cancel is not None and cancel():
-            t_kept = float(times[k - 1]) if k else t
-            raise Cancelled(f"cancelled at t = {t_kept:.6g} s", time=t_kept)
-        _record_many(res, times[k : k + 1], rows_Y[k : k + 1], rows_acc[k : k + 1], memory[k : k + 1])
-        bad = _check_sample(system, res)
-        if bad:
-            _fail(system, res, float(times[k]), Y, kernels.NOT_FINITE, bad)
-        _write(writer, res)
-        if progress is not None:
-            progress(float(times[k]), res.settings.t_end)
+    for k in range(done if progress is not None else 0):
+        progress(float(times[k]), res.settings.t_end)
     if status == kernels.SINGULAR:
         raise singular_stop(stepper.system, t_reached, Y, "the kept constraint equations became dependent")
     if status != kernels.OK:

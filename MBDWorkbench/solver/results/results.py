@@ -17,11 +17,13 @@ from ..kernels import fast_call
 from ..model.catalog import COORDINATES, JOINTS
 from ..model.joint_stops import stop_effort
 from ..numerics import quaternion
+from ..numerics.jit import interpreting
 from ..numerics.joints import ROW_VECS, row_vectors
 from ..system.contact_friction import with_patch_friction
 from ..system.friction import packed, unpacked
 from .contacts import contact_layout, contact_sample
 from .files import write_results
+from .friction_rows import record_friction_samples
 from .sample_kernels import joint_coordinates, joint_wrenches, record_samples
 from .samples import SampleStore
 
@@ -265,9 +267,10 @@ class Results:
     def record_many(self, t: np.ndarray, Y: np.ndarray, acc: np.ndarray, memory: np.ndarray | None = None) -> None:
         """The same as record() for each row, lam and Ydot from the evaluation: K samples at
         (t (K,) [s], Y (K, n)) with their work integrals acc (K, 6), in one compiled loop
-        (results.sample_kernels.record_samples); joint friction, stiction patches and distance
-        joints are recorded a row at a time, and so is a sample with rows dropped as redundant
-        (their minimum-norm multipliers) or an evaluation that failed. ``memory`` (K, elements, 2,
+        (results.sample_kernels.record_samples; with joint friction, results.friction_rows on the
+        compiled friction solve); stiction patches and distance joints are recorded a row at a
+        time, and so is a sample with rows dropped as redundant (their minimum-norm multipliers)
+        or an evaluation that failed (or left to the friction's reference solve). ``memory`` (K, elements, 2,
         3), optional: the force elements' memory (S.force_vecs[:, 3:5]: contact impact speeds and
         peaks, unwrapped angles) at each sample's time, in place while it is recorded (the fast
         path's rows, recorded after their run); the memory as it was restored after."""
@@ -290,7 +293,7 @@ class Results:
                 self.system.static.force_vecs[:, 3:5] = memory[k]
             self.record(t[k], Y[k], acc[k])
 
-        if self.system.friction is not None or self._rods:
+        if self._rods or not self._friction_compiled:
             for k in range(len(t)):
                 by_record(k)
             return
@@ -302,13 +305,22 @@ class Results:
                 by_record(stop)
             start = stop + 1
 
+    @property
+    def _friction_compiled(self) -> bool:
+        """Whether record_many's compiled loop records this model's samples: no joint friction, or
+        joint friction without stiction patches on the compiled solve (JointFriction.solve's)."""
+        f = self.system.friction
+        return f is None or (f.patches is None and f.compiled and not interpreting())
+
     def _batch_arrays(self, K: int, n: int) -> tuple[np.ndarray, ...]:
-        """record_samples' outputs for K samples of states of size n."""
+        """record_samples' outputs for K samples of states of size n (and the friction column's)."""
         sys, nd, nc = self.system, len(self.driver_names), len(self._coordinate_layout["kinds"])
         m, nj, npairs = sys.m, len(self.joint_names), len(self.contact_names)
+        f = sys.friction
+        friction = () if f is None else (np.zeros((K, f.n_channels + 3 * len(f.contacts))),)
         return (np.zeros((K, n)), np.zeros((K, m)), np.zeros((K, m)), np.zeros((K, m)), np.zeros((K, 4)),
                 np.zeros((K, nj, 12)), np.zeros((K, nd)), np.zeros((K, nd)), np.zeros((K, nc, 2)),
-                np.zeros((K, npairs, 11)))  # fmt: skip
+                np.zeros((K, npairs, 11)), *friction)  # fmt: skip
 
     def _record_compiled(self, start: int, t, Y, acc, memory: np.ndarray, out: tuple) -> int:
         """Samples start.. by record_samples up to the first one it leaves to :meth:`record`, stored;
@@ -318,14 +330,22 @@ class Results:
         last = self._last_coordinates
         previous = (float(last[0]), last[1]) if last else (np.nan, np.zeros((len(lay["kinds"]), 2)))
         owners = (sys.row_owner, len(self.joint_names))
-        stop = fast_call(record_samples, start, t, Y, acc, sys.static, sys.work, owners, self._layout, coordinates,
-                         self._contact_layout, self._driver_rows, previous, memory, out)  # fmt: skip
+        tail = (owners, self._layout, coordinates, self._contact_layout, self._driver_rows, previous, memory, out[:10])
+        f = sys.friction
+        if f is None:
+            stop = fast_call(record_samples, start, t, Y, acc, sys.static, sys.work, *tail)
+        else:
+            state = f.kernel_state()
+            stop = fast_call(record_friction_samples, start, t, Y, acc, sys.static, sys.work, f.arrays, state, *tail,
+                             out[10])  # fmt: skip
         if stop > start:
-            Ydot, lam, phi, rate, energy, wrench, effort, power, coordinate, contact = (a[start:stop] for a in out)
+            Ydot, lam, phi, rate, energy, wrench, effort, power, coordinate, contact = (a[start:stop] for a in out[:10])
             T, V, Wd, Wn = energy.T
             rows = dict(t=t[start:stop], Y=Y[start:stop], lam=lam, phi=phi, rate=rate, T=T, V=V, Wd=Wd, Wn=Wn,
                         wrench=wrench, effort=effort, power=power, Ydot=Ydot, coordinate=coordinate[:, :, 0],
                         coordinate_rate=coordinate[:, :, 1], contact=contact)  # fmt: skip
+            if f is not None:
+                rows["friction"] = out[10][start:stop]
             self._samples.extend(rows, stop - start)
             self._last_coordinates = (t[stop - 1], coordinate[-1].copy())
         return stop

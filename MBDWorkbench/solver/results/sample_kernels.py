@@ -126,6 +126,37 @@ def _evaluate(t: float, Y: np.ndarray, S: Static, W: Work, Ydot: np.ndarray, sav
     return status, V, Pnc, Pdrv, all_kept
 
 
+@njit(cache=True, inline="always")
+def sampled(k, t, Y, Yk, acc, powers, S, W, owners, reactions, coordinates, contacts, drivers, t_prev, prev, out):
+    """Sample k's columns after its evaluation at (t[k] [s], Yk: Y[k] normalised), whose rotations,
+    Jacobian, multipliers and constraint rates are in W: the energies (T, V [J] = powers[0], the work
+    integrals with the powers Pnc, Pdrv [W] = powers[1:]), the joints' wrenches, the drivers' effort
+    and power, the joint coordinates (against ``prev``, those at t_prev [s]) and contacts.csv's
+    values, into ``out`` (:func:`record_samples`' layout)."""
+    energies, wrench, effort, power, coordinate, contact = out[4:]
+    row_owner, nj = owners
+    pair_of, sign = contacts
+    V, Pnc, Pdrv = powers
+    energies[k, 0], energies[k, 1] = kinetic_energy(S, Yk), V
+    joint_wrenches(W.A, W.jac, W.lam, row_owner, nj, *reactions, wrench[k])
+    for d in range(drivers.shape[0]):
+        r = drivers[d]
+        fd = eval_jet(S.row_prog[r], t[k], S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
+                      S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack)[1]  # fmt: skip
+        effort[k, d] = -W.lam[r]
+        power[k, d] = effort[k, d] * (W.rate[r] + fd)
+    Wd, Wn = acc[k, 3], acc[k, 4]
+    if acc[k, 5] > 0:
+        Wd += 0.5 * (t[k] - acc[k, 0]) * (acc[k, 1] + Pdrv)
+        Wn += 0.5 * (t[k] - acc[k, 0]) * (acc[k, 2] + Pnc)
+    energies[k, 2], energies[k, 3] = Wd, Wn
+    dt = t[k] - t_prev if t_prev == t_prev else -1.0
+    joint_coordinates(*coordinates, Y[k], S.nb, W.A, dt, prev, coordinate[k])
+    if pair_of.shape[0]:
+        args = (S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag, S.force_start[CONTACT])
+        contact_rows(Y[k], S.nb, W.A, *args, pair_of, sign, contact[k])
+
+
 @njit(cache=True)
 def record_samples(
     start, t, Y, acc, S, W, owners, reactions, coordinates, contacts, drivers, previous, memory, out
@@ -142,14 +173,11 @@ def record_samples(
     a sample whose evaluation is not the plain one (not OK, or rows dropped: the minimum-norm
     multipliers), the force elements' state (impact speeds, peaks, unwrapped angles) and the
     rank state as before it; returns that sample's index (K when all are done)."""
-    Ydot, lam, phi, rate, energies, wrench, effort, power, coordinate, contact = out
-    row_owner, nj = owners
-    pair_of, sign = contacts
+    Ydot, lam, phi, rate, coordinate = out[0], out[1], out[2], out[3], out[8]
     nb = S.nb
     saved = (W.keep.copy(), W.keep_prev.copy(), W.ref.copy(), W.ctl.copy(), W.y_near.copy())
     Yk, Ydot_k = np.empty(Y.shape[1]), np.empty(Y.shape[1])
     force_vecs, row_vecs = S.force_vecs.copy(), S.row_vecs.copy()
-    first = S.force_start[CONTACT]
     t_prev, prev = previous
     for k in range(start, t.shape[0]):
         Yk[:] = Y[k]
@@ -163,23 +191,7 @@ def record_samples(
             return k
         _copy(Ydot[k], Ydot_k, lam[k], W.lam)
         _copy(phi[k], W.phi, rate[k], W.rate)
-        energies[k, 0], energies[k, 1] = kinetic_energy(S, Yk), V
-        joint_wrenches(W.A, W.jac, W.lam, row_owner, nj, *reactions, wrench[k])
-        for d in range(drivers.shape[0]):
-            r = drivers[d]
-            fd = eval_jet(S.row_prog[r], t[k], S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
-                          S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack)[1]  # fmt: skip
-            effort[k, d] = -W.lam[r]
-            power[k, d] = effort[k, d] * (W.rate[r] + fd)
-        Wd, Wn = acc[k, 3], acc[k, 4]
-        if acc[k, 5] > 0:
-            Wd += 0.5 * (t[k] - acc[k, 0]) * (acc[k, 1] + Pdrv)
-            Wn += 0.5 * (t[k] - acc[k, 0]) * (acc[k, 2] + Pnc)
-        energies[k, 2], energies[k, 3] = Wd, Wn
-        dt = t[k] - t_prev if t_prev == t_prev else -1.0
-        joint_coordinates(*coordinates, Y[k], nb, W.A, dt, prev, coordinate[k])
+        powers = (V, Pnc, Pdrv)
+        sampled(k, t, Y, Yk, acc, powers, S, W, owners, reactions, coordinates, contacts, drivers, t_prev, prev, out)
         t_prev, prev = t[k], coordinate[k]
-        if pair_of.shape[0]:
-            args = (S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag, first)
-            contact_rows(Y[k], nb, W.A, *args, pair_of, sign, contact[k])
     return t.shape[0]
