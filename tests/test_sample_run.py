@@ -181,7 +181,7 @@ def friction_pendulum(integrator="rk4", output_step=1e-3, t_end=2.5, stop=None):
     (bench/peers_events.py's, with a thicker pin): it turns back a few times (``reverse`` events)
     and sticks (``stick``) before t_end; ``stop``: a rigid stop on the pin's angle."""
     pin = {"name": "pin", "type": "revolute", "body_i": "ground", "body_j": "bar", "frame": SLIDE,
-           "friction": {"mu_s": 0.3, "mu_k": 0.3, "pin_radius": 0.08}}  # fmt: skip
+           "friction": {"mu_s": 0.3, "mu_k": 0.3, "pin_radius": 0.13}}  # fmt: skip
     if stop is not None:
         pin.update(angle_min=-0.7, angle_stop=stop)  # the angle from the start: the first swing reaches -0.9
     at = [0.5 * np.sin(0.5), -0.5 * np.cos(0.5), 0]
