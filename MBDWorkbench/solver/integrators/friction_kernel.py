@@ -63,11 +63,21 @@ def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_even
     contact, steps done, time reached [s], the friction solve's output there): status OK,
     NOT_FINITE, or the solve's (ILL_CONDITIONED, NOT_CONVERGED at that time) with Y at the
     start of the step it stopped in."""
+    modes, senses, refs, has_ref, pn, pf, pc, pr = state
+    cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
+    return steps_from(cur, t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events)
+
+
+@njit(cache=True)
+def steps_from(cur, t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events):
+    """:func:`friction_steps` given ``cur``, the friction solve's output at (t, Y) (the last
+    call's at the state it reached: integrators/friction_samples.py)."""
     nb = S.nb
     modes, senses, refs, has_ref, pn, pf, pc, pr = state
     done, g0 = 0, np.zeros(0)
     while True:
-        cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
+        if done > 0:
+            cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
         if cur[0] != SOLVED:
             return cur[0], cur[1], done, t, cur
         if stop_at_events:

@@ -21,16 +21,15 @@ import numpy as np
 from ..kernels import OK
 from ..numerics.friction_solve import SOLVED, event_values, friction_solve
 from ..numerics.jit import njit
-from .friction_kernel import friction_steps
+from .friction_kernel import steps_from
 from .sample_run import DONE, EVENT_NEAR, MAX_CHUNK_STEPS, _crossed, _equal_steps, _reason_to_end
 
 
 @njit(cache=True)
-def _events(t, Y, S, W, F, state):
-    """(whether the friction solve at (t [s], Y) succeeded and gives every event function without
+def _events(cur, F, state):
+    """(whether the friction solve's output ``cur`` is SOLVED and gives every event function without
     the Python check, the contacts' event functions there)."""
-    modes, senses, refs, has_ref, pn, pf, pc, pr = state
-    cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
+    modes, senses, refs, has_ref = state[:4]
     if cur[0] != SOLVED:
         return False, np.zeros(0)
     g, unset = event_values(F, modes, senses, refs, has_ref, cur[7], cur[8], cur[10])
@@ -38,27 +37,28 @@ def _events(t, Y, S, W, F, state):
 
 
 @njit(cache=True)
-def _interval(t, t_next, h, method, Y, S, W, F, state, acc, g0):
+def _interval(cur, t, t_next, h, method, Y, S, W, F, state, acc, g0):
     """The output interval [t, t_next] [s] in the monitor's chunks (StopMonitor.advance and _chunk
-    with friction alone); g0: the event functions at its start, updated chunk by chunk. Returns
-    the steps taken, or -1 where an event function changed sign, a solve failed or a step did not
-    stay finite (Y, acc and g0 then partly advanced: the caller restores them)."""
+    with friction alone) from ``cur``, the friction solve at (t, Y) (the slow path solves it again,
+    to the same bits); g0: the event functions at its start, updated chunk by chunk. Returns (the
+    steps taken, the solve at the end), the steps -1 where an event function changed sign, a
+    solve failed or a step did not stay finite (Y, acc and g0 then partly advanced: the caller
+    restores them)."""
     eps = 1e-12 * max(1.0, abs(t_next))
-    modes, senses, refs, has_ref = state[:4]
     steps = 0
     while t < t_next - eps:
         t1 = min(t + MAX_CHUNK_STEPS * h, t_next)
         t1 = t_next if t_next - t1 < 0.5 * h else t1
         n, hh = _equal_steps(t1 - t, h)
-        status, _, done, _, last = friction_steps(t, t1, n, hh, method, Y, S, W, F, state, acc, True)
+        status, _, done, _, cur = steps_from(cur, t, t1, n, hh, method, Y, S, W, F, state, acc, True)
         if status != OK or done < n:
-            return -1
-        g, unset = event_values(F, modes, senses, refs, has_ref, last[7], last[8], last[10])
-        if unset or _crossed(g0, g):
-            return -1
+            return -1, cur
+        ok, g = _events(cur, F, state)
+        if not ok or _crossed(g0, g):
+            return -1, cur
         g0[:] = g
         t, steps = t1, steps + n
-    return steps
+    return steps, cur
 
 
 @njit(cache=True)
@@ -73,7 +73,9 @@ def friction_samples(
     done; ``info``: [why the segment ended (sample_run's DONE, EVENT_NEAR, BUDGET, BAD_SAMPLE,
     LONG), steps taken, OK, 0] (sample_run.run_samples' layout)."""
     info[2], info[3] = OK, 0
-    ok, g0 = _events(t, Y, S, W, F, state)
+    modes, senses, refs, has_ref, pn, pf, pc, pr = state
+    cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
+    ok, g0 = _events(cur, F, state)
     rows, steps, why = 0, 0, DONE if ok else EVENT_NEAR
     Y0, acc0, g_start = np.empty_like(Y), np.empty_like(acc), np.empty_like(g0)
     memory0 = S.force_vecs[:, 3:5, :].copy()
@@ -84,12 +86,12 @@ def friction_samples(
         if why != DONE:
             break
         Y0[:], acc0[:], g_start[:], memory0[:] = Y, acc, g0, S.force_vecs[:, 3:5, :]
-        done = _interval(t, t_next, h, method, Y, S, W, F, state, acc, g0)
+        done, end = _interval(cur, t, t_next, h, method, Y, S, W, F, state, acc, g0)
         if done < 0:
             Y[:], acc[:], g0[:], S.force_vecs[:, 3:5, :] = Y0, acc0, g_start, memory0
             why = EVENT_NEAR
             break
         out_Y[rows], out_acc[rows], out_memory[rows] = Y, acc, S.force_vecs[:, 3:5, :]
-        rows, steps, t = rows + 1, steps + done, t_next
+        rows, steps, t, cur = rows + 1, steps + done, t_next, end
     info[0], info[1] = why, steps
     return rows
