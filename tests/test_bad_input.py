@@ -118,15 +118,14 @@ def test_cancel_keeps_results():
 
     def cancel():
         calls.append(1)
-        return len(calls) > 1
+        return len(calls) > 5
 
     from MBDWorkbench.solver import Cancelled
 
     with pytest.raises(Cancelled) as e:
         simulate(from_dict(BASE), cancel=cancel)
-    res = e.value.results  # asked before each output interval, or each compiled call of the fast path
-    assert 2 <= len(res) < 201 and res.t[-1] == e.value.time  # the samples before the cancel, not all 200
-    assert res.status == "cancelled"
+    assert len(e.value.results) == 6  # the initial sample and five output steps
+    assert e.value.results.status == "cancelled"
 
 
 def test_cli_reports_model_error_with_exit_code_2(tmp_path):

@@ -13,6 +13,7 @@ from test_contact_settling import box_model
 from test_rigid_stops import SLIDE, pendulum_model
 
 from MBDWorkbench.solver import Cancelled, SimulationError, from_dict, sample_path, simulate
+from MBDWorkbench.solver.results.results import Results
 from MBDWorkbench.solver.system import broad_phase
 
 simulate_module = importlib.import_module("MBDWorkbench.solver.simulate")
@@ -135,24 +136,26 @@ def test_a_double_pendulum_without_a_monitor(monkeypatch, integrator):
 
 
 def test_cancel_keeps_the_samples_so_far(monkeypatch):
-    """cancel() asked before each compiled call of the fast path (its samples recorded at once) and
-    before each output interval of the slow path: True at the second time, the fast path keeps the
-    samples of its first call (1000 steps: 200 samples), the slow path one; both the same as those
-    of the run to the end, the cancel's time their last sample's, progress called at each."""
-    model, full = double_pendulum(), simulate(double_pendulum())
-    for enabled, samples in ((True, 201), (False, 2)):
+    """cancel() asked before each output sample on both paths: True at the 30th time, the same 29
+    samples after the initial one kept, the same as those of the run to the end; the fast path
+    records its samples at once (Results.record_many of many rows), progress called at each."""
+    model, kept, sizes = double_pendulum(), [], []
+    record_many = Results.record_many
+    monkeypatch.setattr(Results, "record_many", lambda res, t, *a: sizes.append(len(t)) or record_many(res, t, *a))
+    for enabled in (True, False):
         monkeypatch.setattr(sample_path, "ENABLED", enabled)
         asked, progress = [], []
         with pytest.raises(Cancelled) as caught:
-            cancel = lambda asked=asked: asked.append(1) or len(asked) >= 2  # noqa: E731
+            cancel = lambda asked=asked: asked.append(1) or len(asked) >= 30  # noqa: E731
             simulate(model, cancel=cancel, progress=lambda t, t_end, seen=progress: seen.append(t))
-        kept = caught.value.results
-        assert kept.status == "cancelled" and len(kept.t) == samples and caught.value.time == kept.t[-1]
-        np.testing.assert_array_equal(progress, kept.t[1:])
-        for key in COLUMNS:
-            if key in full._rows.keys():
-                a, b = kept._rows.column(key), full._rows.column(key)[:samples]
-                np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=key)
+        kept.append(caught.value.results)
+        assert kept[-1].status == "cancelled" and len(kept[-1].t) == 30 and caught.value.time == kept[-1].t[-1]
+        np.testing.assert_array_equal(progress, kept[-1].t[1:])
+    assert sizes == [29]  # the fast path's rows before the cancel, at once; none on the slow path
+    full = simulate(model)
+    for key in COLUMNS[:-1]:
+        np.testing.assert_array_equal(kept[0]._rows.column(key), kept[1]._rows.column(key))
+        np.testing.assert_allclose(kept[0]._rows.column(key), full._rows.column(key)[:30], rtol=1e-12, atol=1e-12)
 
 
 def test_a_blow_up_fails_at_the_same_sample_as_the_slow_path(monkeypatch):

@@ -434,7 +434,8 @@ def test_ctrl_c_cancels_and_keeps_the_results():
 
     with pytest.raises(Cancelled) as e:
         simulate(from_dict(pendulum(t_end=1.0)), progress=progress)
-    assert e.value.results.status == "cancelled" and len(e.value.results) == 6
+    res = e.value.results  # the slow path stops at 0.05 s; the fast path has recorded its call's samples
+    assert res.status == "cancelled" and len(res) >= 6 and res.t[5] == pytest.approx(0.05)
 
 
 # ----------------------------------------------------------------------------- command line

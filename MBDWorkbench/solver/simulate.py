@@ -201,20 +201,26 @@ def _nonfinite_cause(model, t: float, t_next: float, index: int) -> quality.Prof
 def _fast_samples(fast, system, res, stepper, stops, t, Y, times, acc, pace_steps: int, calls) -> int:
     """The fast path (:mod:`.sample_path`) from t [s] through as many of ``times`` as it may: its
     samples recorded at once and checked (a bad one, or a failed step, stops the run as on the slow
-    path); ``calls`` = (progress, cancel, writer): cancel asked once before the compiled call (which
-    lasts about CANCEL_CHECK_S of wall time at most), progress called at each sample's time after
-    (the caller writes them). Returns how many."""
-    progress, cancel, _ = calls
-    if cancel is not None and cancel():
-        raise Cancelled(f"cancelled at t = {t:.6g} s", time=t)
+    path); ``calls`` = (progress, cancel, writer): cancel asked before each sample as on the slow
+    path (the samples before the first True kept, then Cancelled), the writer called once after the
+    samples, then progress at each one's time (one that raises leaves them all recorded). Returns
+    how many."""
+    progress, cancel, writer = calls
     done, rows_Y, rows_acc, memory, status, t_reached = fast.advance(stepper, stops, t, Y, times, acc, pace_steps)
-    if done:
-        _record_many(res, times[:done], rows_Y, rows_acc, memory)
-        k, bad = _check_samples(system, res, done)
+    kept = done
+    if cancel is not None:
+        kept = next((k for k in range(done) if cancel()), done)
+    if kept:
+        _record_many(res, times[:kept], rows_Y[:kept], rows_acc[:kept], memory[:kept])
+        k, bad = _check_samples(system, res, kept)
         if bad:
             _fail(system, res, float(times[k]), Y, kernels.NOT_FINITE, bad)
-    for k in range(done if progress is not None else 0):
+    _write(writer, res)
+    for k in range(kept if progress is not None else 0):
         progress(float(times[k]), res.settings.t_end)
+    if kept < done:
+        t_kept = float(times[kept - 1]) if kept else t
+        raise Cancelled(f"cancelled at t = {t_kept:.6g} s", time=t_kept)
     if status == kernels.SINGULAR:
         raise singular_stop(stepper.system, t_reached, Y, "the kept constraint equations became dependent")
     if status != kernels.OK:
