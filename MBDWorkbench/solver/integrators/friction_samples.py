@@ -12,7 +12,7 @@ time copied into a row of the output. An interval in which an event function cha
 which the compiled solve fails or leaves the Gram matrix to the reference (ILL_CONDITIONED), is
 undone (its start restored) and left to the slow path, which locates the event or fails the
 same way; so are an interval of more than ``max_steps`` steps (simulate._Pace would split it),
-the steps over ``budget`` and an interval whose start sample is bad (sample_run._sample_bad)."""
+the steps over ``budget`` and an interval whose start sample is bad (sample_run's sample check)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from ..kernels import OK
 from ..numerics.friction_solve import SOLVED, event_values, friction_solve
 from ..numerics.jit import njit
 from .friction_kernel import steps_from
-from .sample_run import DONE, EVENT_NEAR, MAX_CHUNK_STEPS, _crossed, _equal_steps, _reason_to_end
+from .sample_run import DONE, EVENT_NEAR, MAX_CHUNK_STEPS, crossed, equal_steps_compiled, reason_to_end
 
 
 @njit(cache=True)
@@ -49,12 +49,12 @@ def _interval(cur, t, t_next, h, method, Y, S, W, F, state, acc, g0):
     while t < t_next - eps:
         t1 = min(t + MAX_CHUNK_STEPS * h, t_next)
         t1 = t_next if t_next - t1 < 0.5 * h else t1
-        n, hh = _equal_steps(t1 - t, h)
+        n, hh = equal_steps_compiled(t1 - t, h)
         status, _, done, _, cur = steps_from(cur, t, t1, n, hh, method, Y, S, W, F, state, acc, True)
         if status != OK or done < n:
             return -1, cur
         ok, g = _events(cur, F, state)
-        if not ok or _crossed(g0, g):
+        if not ok or crossed(g0, g):
             return -1, cur
         g0[:] = g
         t, steps = t1, steps + n
@@ -81,8 +81,8 @@ def friction_samples(
     memory0 = S.force_vecs[:, 3:5, :].copy()
     while ok and rows < times.shape[0]:
         t_next = times[rows]
-        n = _equal_steps(t_next - t, h)[0]
-        why = _reason_to_end(rows, steps, n, max_steps, budget, t, Y, S, W)
+        n = equal_steps_compiled(t_next - t, h)[0]
+        why = reason_to_end(rows, steps, n, max_steps, budget, t, Y, S, W)
         if why != DONE:
             break
         Y0[:], acc0[:], g_start[:], memory0[:] = Y, acc, g0, S.force_vecs[:, 3:5, :]

@@ -248,3 +248,7 @@ def run_samples(
             break
     info[0], info[1] = why, steps
     return rows
+
+
+# the guards integrators/friction_samples.py shares (public names; the private ones stay for this module)
+equal_steps_compiled, crossed, reason_to_end = _equal_steps, _crossed, _reason_to_end
