@@ -70,6 +70,8 @@ def captured(build) -> tuple[dict, dict]:
 SCENES = {
     "stop, rigid": lambda: scenes.ours_stop("rigid", 1e-4, 1.5),
     "stop, compliant": lambda: scenes.ours_stop("compliant", 1e-4, 1.5),
+    "stop, rigid, rk4_tree": lambda: scenes.ours_stop("rigid", 1e-4, 1.5, "rk4_tree"),
+    "stop, compliant, rk4_tree": lambda: scenes.ours_stop("compliant", 1e-4, 1.5, "rk4_tree"),
     "ball": lambda: scenes.ours_ball(0.9, 1e-5),
     "hertz": lambda: scenes.ours_hertz(5e-7),
     "block": lambda: scenes.ours_block(1e-4, 0.6),

@@ -8,13 +8,17 @@ import importlib
 import numpy as np
 import pytest
 from test_contact_broad_phase import pile
+from test_contact_cam import cam_model
 from test_contact_events import ball_drop
 from test_contact_settling import box_model
-from test_rigid_stops import SLIDE, pendulum_model
+from test_rigid_stops import Q_STOP, SLIDE, pendulum_model
+from test_tree_drivers import driven_pendulum
 
-from MBDWorkbench.solver import Cancelled, SimulationError, from_dict, sample_path, simulate
+from MBDWorkbench.solver import Cancelled, SimulationError, events, from_dict, sample_path, simulate
+from MBDWorkbench.solver.integrators import make_stepper, sample_run
 from MBDWorkbench.solver.results.results import Results
 from MBDWorkbench.solver.system import broad_phase
+from MBDWorkbench.solver.system.system import System
 
 simulate_module = importlib.import_module("MBDWorkbench.solver.simulate")
 COLUMNS = ("Y", "lam", "phi", "rate", "T", "V", "Wd", "Wn", "wrench", "effort", "power", "Ydot", "contact", "friction")
@@ -223,3 +227,55 @@ def test_friction_with_a_stop_takes_the_slow_path(monkeypatch, stop):
     assert_same_events(fast, slow)
     if stop["model"] == "rigid":
         assert fast.stop_events  # it hit the stop
+
+
+# ----------------------------------------------------------------------------- rk4_tree
+def test_rk4_tree_a_pendulum_on_a_compliant_stop(monkeypatch):
+    """The compliant stop's force element in the tree's loads; the guard sees no event function."""
+    model = pendulum_model("rk4_tree", t_end=1.0, step=1e-4).to_dict()
+    model["joints"][0]["angle_stop"] = {"model": "compliant"}
+    fast, calls = assert_same_run(from_dict(model), monkeypatch, output_step=1e-3)
+    assert calls < len(fast.t) / 10
+
+
+@pytest.mark.parametrize("e", [0.5, 0.0])
+def test_rk4_tree_a_pendulum_on_a_rigid_stop(monkeypatch, e):
+    """Impacts located after an interval undone (the tree's q, qd with the body state), then a hold."""
+    fast, _ = assert_same_run(pendulum_model("rk4_tree", e=e, t_end=1.5, step=1e-4), monkeypatch, output_step=1e-3)
+    kinds = [event["kind"] for event in fast.stop_events]
+    assert "hold" in kinds and (kinds.count("impact") >= 3 or e == 0.0)
+
+
+def test_rk4_tree_a_driven_pendulum(monkeypatch):
+    """A driven joint: its profile in the compiled steps, the drivers' work integral in the rows."""
+    fast, _ = assert_same_run(from_dict(driven_pendulum("0.8*sin(3*t)", step=1e-4)), monkeypatch, output_step=1e-3)
+    assert np.abs(fast._rows.column("Wd")).max() > 1e-3
+
+
+def test_rk4_tree_a_cam_pressing_a_follower(monkeypatch):
+    """A contact pair (touching throughout): the contact rows, their memory and peaks."""
+    fast, calls = assert_same_run(cam_model(10.0, turns=0.25, integrator="rk4_tree"), monkeypatch)
+    assert calls < len(fast.t) / 10
+
+
+def test_rk4_tree_a_double_pendulum_without_a_monitor(monkeypatch):
+    assert_same_run(double_pendulum(integrator="rk4_tree"), monkeypatch)
+
+
+def test_rk4_tree_an_interval_with_an_event_is_undone_with_the_joint_coordinates():
+    """An interval of 64 steps from rest (no closing rate: one chunk) in which the arm falls through
+    its stop: left undone (no row, EVENT_NEAR), the body state, work integrals and the stepper's own
+    joint coordinates and rates as they were (the slow path goes on from them)."""
+    model = pendulum_model("rk4_tree", step=1e-2)
+    system = System(model)
+    Y, acc = system.Y0.copy(), np.zeros(6)
+    stepper, stops = make_stepper(system, model.settings, 0.0, Y), events.monitor(system, model.settings)
+    stops._start_on_stops(Y)
+    fast = sample_path.SamplePath(system, model.settings, 1e9)
+    assert fast.eligible(stepper, stops, 0.0)
+    before = Y.copy(), acc.copy(), stepper.q.copy(), stepper.qd.copy()
+    rows = fast.advance(stepper, stops, 0.0, Y, np.array([0.64]), acc, 1000)[0]
+    assert rows == 0 and fast.info[0] == sample_run.EVENT_NEAR and fast.info[1] == 0
+    for now, then in zip((Y, acc, stepper.q, stepper.qd), before):
+        np.testing.assert_array_equal(now, then)
+    assert stepper.advance(0.0, Y, 0.64, acc)[1] == 0 and stepper.q[0] < Q_STOP  # it does fall through

@@ -19,6 +19,7 @@ from scipy.integrate import solve_ivp
 from MBDWorkbench.solver.errors import ModelError
 from MBDWorkbench.solver.integrators.tree import build_tree, joint_state
 from MBDWorkbench.solver.integrators.tree_kernel import FIXED, new_tree_work, tree_accelerations, write_body_state
+from MBDWorkbench.solver.integrators.tree_state import joint_state_into
 from MBDWorkbench.solver.model import from_dict
 from MBDWorkbench.solver.simulate import simulate
 from MBDWorkbench.solver.system.system import System
@@ -103,6 +104,21 @@ def test_joint_states_are_consistent_and_read_back():
     np.testing.assert_allclose(q2, q, atol=1e-12)
     np.testing.assert_allclose(qd2, qd, atol=1e-12)
     np.testing.assert_allclose(body_state(system, T, TW, *joint_state(T, system.Y0)), system.Y0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_the_compiled_joint_state_is_the_numpy_one(seed):
+    """tree_state.joint_state_into (rk4_tree's restarts) reads q, qd as joint_state does, on a
+    consistent state and on one moved off the joints (the nearest values), revolute and prismatic."""
+    system, T, TW = tree_of(branching_tree())
+    assert {0, 1} <= set(T.kind.tolist())  # both kinds read
+    Y = body_state(system, T, TW, *random_joint_state(T, seed, speed=3.0))
+    for moved in (Y, Y + 1e-3 * np.random.default_rng(seed).normal(size=Y.size)):
+        q, qd = np.empty(system.nb), np.empty(system.nb)
+        joint_state_into(moved, T.parent, T.kind, T.Fp, T.op, T.GT, T.oc, np.empty((system.nb, 3, 3)), q, qd)
+        q0, qd0 = joint_state(T, moved)
+        np.testing.assert_allclose(q, q0, rtol=0, atol=1e-13)
+        np.testing.assert_allclose(qd, qd0, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -1,11 +1,12 @@
 """The fast path of :func:`.simulate.simulate`'s loop over the output times: many samples per
 compiled call (integrators.sample_run.run_samples) while nothing but fixed explicit steps can happen.
 
-It applies to the euler, symplectic_euler and rk4 integrators without settings.projection, coupler
-rows (gears, belts, racks, lead screws: their angles' branch memory is not kept per sample), joint
-friction or a held rigid stop, and covers the intervals in which the StopMonitor (solver/events.py)
-would neither locate an event nor shorten its chunk (free rigid stops and contact points far from
-closing); the other intervals, and every other run, take the slow path, which gives the same steps.
+It applies to the euler, symplectic_euler, rk4 and rk4_tree (integrators/tree_samples.py)
+integrators without settings.projection, coupler rows (gears, belts, racks, lead screws: their
+angles' branch memory is not kept per sample), joint friction or a held rigid stop, and covers the
+intervals in which the StopMonitor (solver/events.py) would neither locate an event nor shorten its
+chunk (free rigid stops and contact points far from closing); the other intervals, and every other
+run, take the slow path, which gives the same steps.
 ``ENABLED`` switches it off (the tests compare both); ``calls`` counts the compiled calls.
 """
 
@@ -20,6 +21,8 @@ from .contact_events import WATCH_MARGIN
 from .integrators.base import equal_steps
 from .integrators.explicit import EulerStepper, FixedStepStepper, RK4Stepper, SymplecticEulerStepper
 from .integrators.sample_run import BUDGET, FAILED, run_samples
+from .integrators.tree import TreeRK4Stepper
+from .integrators.tree_samples import run_tree_samples
 from .numerics.joints import COUPLERS, ROW_VECS
 
 ENABLED = True  # tests switch it off to compare with the slow path
@@ -27,7 +30,7 @@ calls = 0  # compiled calls made (all runs); the tests count them
 ROWS_PER_CALL = 2048  # output samples at most per call
 MEMORY_VALUES = 2_000_000  # force elements' memory values kept per call at most (fewer rows with many)
 MAX_SKIP = 16  # intervals left to the slow path at most after a call that did none
-STEPPERS = (EulerStepper, SymplecticEulerStepper, RK4Stepper)
+STEPPERS = (EulerStepper, SymplecticEulerStepper, RK4Stepper, TreeRK4Stepper)
 
 
 class SamplePath:
@@ -56,12 +59,12 @@ class SamplePath:
             return False
         if stepper.system.friction is not None:
             return False
-        if type(stepper).advance is not FixedStepStepper.advance:  # replaced (a test's probe): its calls are wanted
+        if type(stepper).advance not in (FixedStepStepper.advance, TreeRK4Stepper.advance):  # a test's probe
             return False
         if self.skip > 0:
             self.skip -= 1
             return False
-        if stepper.events.in_passage:  # the slow path reads the passage's end after its interval
+        if getattr(stepper, "events", None) is not None and stepper.events.in_passage:  # read after its interval
             return False
         if stops is None:
             return True
@@ -88,7 +91,8 @@ class SamplePath:
         self._timed(time.perf_counter() - started)
         why, steps, status, failed_steps = (int(v) for v in self.info)
         stepper.steps += steps
-        stepper.events.read(stepper)
+        if getattr(stepper, "events", None) is not None:
+            stepper.events.read(stepper)
         self.skip, self.backoff = (0, 1) if rows else (self.backoff, min(2 * self.backoff, MAX_SKIP))
         t_reached = float(times[rows - 1]) if rows else t
         if why == FAILED:
@@ -96,13 +100,25 @@ class SamplePath:
         return rows, self.out_Y[:rows], self.out_acc[:rows], self.out_memory[:rows], status, t_reached
 
     def _run(self, stepper, stops, t: float, Y: np.ndarray, times: np.ndarray, acc: np.ndarray, pace_steps: int) -> int:
-        """The compiled call of :meth:`advance` (run_samples); returns the rows done."""
+        """The compiled call of :meth:`advance` (run_samples; run_tree_samples for rk4_tree); returns the rows."""
         system = stepper.system
+        if isinstance(stepper, TreeRK4Stepper):
+            return self._tree_call(stepper, stops, t, Y, times, acc, pace_steps)
         return kernels.fast_call(
             run_samples, stepper.method, float(t), Y, times, self.h, int(pace_steps), int(self.budget),
             system.static, system.work, acc, stepper.scratch, *self._guards(system, stops, Y, stepper.scratch[0]),
             self.out_Y, self.out_acc,
             self.out_memory, self.info,
+        )  # fmt: skip
+
+    def _tree_call(self, stepper, stops, t: float, Y: np.ndarray, times: np.ndarray, acc: np.ndarray, pace_steps: int):
+        """run_tree_samples on rk4_tree's joint coordinates (integrators/tree_samples.py); returns the rows done."""
+        system, q = stepper.system, stepper.q
+        return kernels.fast_call(
+            run_tree_samples, float(t), q, stepper.qd, stepper.tree, stepper.work, Y, times, self.h,
+            int(pace_steps), int(self.budget), system.static, system.work, acc,
+            *self._guards(system, stops, Y, np.zeros((0, 1))), np.empty((2, len(q))),
+            self.out_Y, self.out_acc, self.out_memory, self.info,
         )  # fmt: skip
 
     def _timed(self, elapsed: float) -> None:

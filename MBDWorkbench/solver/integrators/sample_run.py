@@ -196,6 +196,45 @@ def _sampled(vecs, flag, lo: int, hi: int, memory: np.ndarray) -> None:
             vecs[k, 3, 2] = 0.0
 
 
+@njit(cache=True, inline="always")
+def started(stops, contacts, Y, S, info) -> np.ndarray:
+    """At a segment's start: the event values at Y looked at (:func:`_look`), info's status reset;
+    returns ``watch`` ([watched contact points, far time [s]])."""
+    watch = np.array([0.0, np.inf])
+    if stops[0].shape[0] > 0 or contacts[8].shape[0] > 0:
+        _look(stops, contacts, Y, S, watch)
+    info[2], info[3] = kernels.OK, 0
+    return watch
+
+
+@njit(cache=True, inline="always")
+def opened(rows, steps, n, max_steps, budget, t, t_next, h, Y, acc, S, W, k4, stops, contacts, saved, watch) -> int:
+    """Before an interval of n steps from (t, Y) to t_next [s]: why the segment ends instead
+    (:func:`_reason_to_end`; EVENT_NEAR if the monitor would not cover it in one chunk), or DONE
+    with what the interval changes saved (:func:`_save`) to undo it with."""
+    why = _reason_to_end(rows, steps, n, max_steps, budget, t, Y, S, W)
+    if why != DONE:
+        return why
+    monitored = stops[0].shape[0] > 0 or contacts[8].shape[0] > 0
+    if monitored and not _one_chunk(t, t_next, h, _closing(t, h, stops, contacts, watch)):
+        return EVENT_NEAR
+    _save(W, Y, acc, contacts, saved, S.force_vecs, k4)
+    return DONE
+
+
+@njit(cache=True, inline="always")
+def closed(rows, Y, acc, S, W, k4, stops, contacts, saved, watch, out_Y, out_acc, out_memory) -> int:
+    """After an interval integrated: EVENT_NEAR with the interval undone (:func:`_restore`) if an
+    event function changed sign, else DONE with its sample in row ``rows`` of the outputs."""
+    monitored = stops[0].shape[0] > 0 or contacts[8].shape[0] > 0
+    if monitored and _look(stops, contacts, Y, S, watch):
+        _restore(W, Y, acc, contacts, saved, S.force_vecs, k4)
+        return EVENT_NEAR
+    out_Y[rows], out_acc[rows] = Y, acc
+    _sampled(S.force_vecs, S.force_flag, S.force_start[CONTACT], S.force_start[CONTACT + 1], out_memory[rows])
+    return DONE
+
+
 @njit(cache=True)
 def run_samples(
     method: int, t: float, Y: np.ndarray, times: np.ndarray, h: float, max_steps: int, budget: int, S, W,
@@ -213,35 +252,23 @@ def run_samples(
     rotations, touched_at, the last event values by element; empty without contact points);
     ``saved``: arrays of the same shapes to undo an interval with."""
     k4, tmp, q, w = scratch
-    monitored = stops[0].shape[0] > 0 or contacts[8].shape[0] > 0
     changes = W.ctl[kernels.CTL_CHANGES]
-    watch = np.array([0.0, np.inf])
-    if monitored:
-        _look(stops, contacts, Y, S, watch)
+    watch = started(stops, contacts, Y, S, info)
     steps, rows, why = 0, 0, DONE
-    info[2], info[3] = kernels.OK, 0
     while rows < times.shape[0]:
         t_next = times[rows]
         n, hh = _equal_steps(t_next - t, h)
-        why = _reason_to_end(rows, steps, n, max_steps, budget, t, Y, S, W)
+        why = opened(rows, steps, n, max_steps, budget, t, t_next, h, Y, acc, S, W, k4, stops, contacts, saved, watch)
         if why != DONE:
             break
-        _save(W, Y, acc, contacts, saved, S.force_vecs, k4)
-        if monitored and not _one_chunk(t, t_next, h, _closing(t, h, stops, contacts, watch)):
-            why = EVENT_NEAR
-        else:
-            done, status = run_fixed(method, t, Y, hh, n, S, W, acc, k4, tmp, q, w)
-            if status != kernels.OK:
-                info[2], info[3], why = status, done, FAILED
-                steps += done
-                break
-            if monitored and _look(stops, contacts, Y, S, watch):
-                why = EVENT_NEAR
-        if why == EVENT_NEAR:
-            _restore(W, Y, acc, contacts, saved, S.force_vecs, k4)
+        done, status = run_fixed(method, t, Y, hh, n, S, W, acc, k4, tmp, q, w)
+        if status != kernels.OK:
+            info[2], info[3], why = status, done, FAILED
+            steps += done
             break
-        out_Y[rows], out_acc[rows] = Y, acc
-        _sampled(S.force_vecs, S.force_flag, S.force_start[CONTACT], S.force_start[CONTACT + 1], out_memory[rows])
+        why = closed(rows, Y, acc, S, W, k4, stops, contacts, saved, watch, out_Y, out_acc, out_memory)
+        if why != DONE:
+            break
         rows, steps, t = rows + 1, steps + n, t_next
         if W.ctl[kernels.CTL_CHANGES] != changes or W.ctl[kernels.CTL_NEAR_T] >= 0.0:
             why = RANK

@@ -14,6 +14,7 @@ plots are those of the body-coordinate integrators.
 
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ from ..errors import ModelError
 from ..numerics import quaternion
 from .base import Stepper, equal_steps, own_settings
 from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree
+from .tree_state import joint_state_into
 
 if TYPE_CHECKING:
     from ..model.schema import Settings
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 
 KINDS = {"revolute": REVOLUTE, "prismatic": PRISMATIC, "fixed": FIXED}
 _USE = "rk4_tree integrates open trees of revolute, prismatic and fixed joints (use rk4)"
+_BUILT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # System -> its tree (tree_of)
 
 
 def tree_parents(system: System) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -137,6 +140,17 @@ def build_tree(system: System, Y: np.ndarray) -> TreeStatic:
     )
 
 
+def tree_of(system: System, Y: np.ndarray) -> TreeStatic:
+    """The tree of ``system`` (:func:`build_tree`), built once per System from the first state Y
+    [m, rad] it is asked with and kept for the steppers made later on it (the stop monitor makes one
+    at each event and at each trial of its search): their joint coordinates are then read from their
+    own start relative to that first one. Each call gets drive offsets of its own (zeros)."""
+    T = _BUILT.get(system)
+    if T is None:
+        T = _BUILT[system] = build_tree(system, Y)
+    return T._replace(drive_offset=np.zeros(len(T.drive_offset)))
+
+
 def _drives(system: System, joint: np.ndarray, child_is_j: np.ndarray) -> dict:
     """The drive arrays of :class:`.tree_kernel.TreeStatic` per body: its joint's driver's profile
     program (-1: not driven), the sign from the driver's coordinate to the tree's (-1 where the
@@ -190,10 +204,10 @@ class TreeRK4Stepper(Stepper):
         settings = own_settings(settings, self.name)
         super().__init__(system, settings, t0, Y0)
         self.h = settings.step
-        self.tree = build_tree(system, Y0)
+        self.tree = tree_of(system, Y0)
         self.work = new_tree_work(system.nb)
-        self.q, self.qd = joint_state(self.tree, Y0)
-        set_drive_offsets(self.tree, system, t0, self.q)
+        self.q, self.qd = np.zeros(system.nb), np.zeros(system.nb)
+        self.restart(t0, Y0)
 
     def advance(self, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray) -> tuple[float, int]:
         """Integrate from t to t_next [s], then write the bodies' state into Y; returns (time
@@ -208,6 +222,7 @@ class TreeRK4Stepper(Stepper):
     def restart(self, t: float, Y: np.ndarray) -> Stepper:
         """Continue from a state Y changed from outside: its joint coordinates (the output
         projection leaves this stepper alone; the contract of :mod:`.base` asks for it)."""
-        self.q, self.qd = joint_state(self.tree, Y)
-        set_drive_offsets(self.tree, self.system, t, self.q)
+        T, Y = self.tree, np.ascontiguousarray(Y, dtype=float)
+        kernels.fast_call(joint_state_into, Y, T.parent, T.kind, T.Fp, T.op, T.GT, T.oc, self.work.A, self.q, self.qd)
+        set_drive_offsets(T, self.system, t, self.q)
         return self
