@@ -117,8 +117,10 @@ def main() -> None:
     note = (f"`/usr/bin/python3 bench/friction_solve_cost.py --repeats {args.repeats} --calls {args.calls}` at "
             f"{commit()}, {load_note()}. CPU time (time.process_time), best of {args.repeats}, compiled kernels warm: "
             f"{args.calls} solves at the start state in one compiled loop; {args.calls // 4} rk4 steps of 0.1 ms "
-            f"in friction_steps calls of {CHUNK} steps from the start (every contact slipping: the fixed point on the loads runs).")  # fmt: skip
-    write_page("friction_solve_cost", "Cost of the compiled friction solve (bench/friction_solve_cost.py)", note, rows)
+            f"in friction_steps calls of {CHUNK} steps from the start (every contact slipping: the fixed point on "
+            "the loads runs).")  # fmt: skip
+    title = "Cost of the compiled friction solve (bench/friction_solve_cost.py)"
+    write_page("friction_solve_cost", title, note, rows)
 
 
 if __name__ == "__main__":

@@ -6,18 +6,10 @@ hand-over unboxes about a hundred arrays: ~30 us, five times the solve of a smal
 import numpy as np
 
 from ..kernels import NOT_FINITE, OK, normalize_quaternions_arrays
-from ..numerics.friction_solve import SOLVED, event_values, friction_solve
+from ..numerics.friction_solve import SOLVED, event_values, friction_derivative, friction_solve
 from ..numerics.jit import njit
 from ..numerics.quaternion import rotate_by_body_vector
 from .power import account_power
-
-
-@njit(cache=True)
-def _rates(t, Y, S, W, F, state):
-    """(status, worst contact, Pnc [W], Pdrv [W], dY/dt) of the friction solve at (t, Y)."""
-    modes, senses, refs, has_ref, pn, pf, pc, pr = state
-    out = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
-    return out[0], out[1], out[3], out[4], out[5]
 
 
 @njit(cache=True)
@@ -31,17 +23,21 @@ def symplectic_euler_update(Y, h, k0, nb):
         rotate_by_body_vector(q, h * Y[off + 6 * b + 3 : off + 6 * b + 6], Y[7 * b + 3 : 7 * b + 7])
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per step with S, W and F: no reference counts (jit.py)
 def _rk4(t, h, Y, S, W, F, state, k0):
-    """(status, worst contact, the rk4 increment of Y) from k0, its rate at (t, Y)."""
-    status, worst, _, _, k1 = _rates(t + 0.5 * h, Y + 0.5 * h * k0, S, W, F, state)
-    if status != SOLVED:
-        return status, worst, k0
-    status, worst, _, _, k2 = _rates(t + 0.5 * h, Y + 0.5 * h * k1, S, W, F, state)
-    if status != SOLVED:
-        return status, worst, k0
-    status, worst, _, _, k3 = _rates(t + h, Y + h * k2, S, W, F, state)
-    return status, worst, h / 6.0 * (k0 + 2.0 * k1 + 2.0 * k2 + k3)
+    """(status, worst contact) of an rk4 step of h [s] from k0, the rate at (t, Y): Y advanced in
+    place when every stage solved (the stages' states and rates in the work arrays F.work)."""
+    x, k = F.work.stage, F.work.k
+    for stage in range(3):
+        f = 1.0 if stage == 2 else 0.5  # stage i + 1 at Y + f h k_i, t + f h
+        for i in range(Y.shape[0]):
+            x[i] = Y[i] + f * h * (k0[i] if stage == 0 else k[stage - 1, i])
+        status, worst = friction_derivative(t + f * h, x, S, W, F, state, k[stage])
+        if status != SOLVED:
+            return status, worst
+    for i in range(Y.shape[0]):
+        Y[i] += h / 6.0 * (k0[i] + 2.0 * k[0, i] + 2.0 * k[1, i] + k[2, i])
+    return SOLVED, -1
 
 
 @njit(cache=True)
@@ -84,10 +80,9 @@ def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_even
         elif method == 1:
             symplectic_euler_update(Y, h, k0, nb)
         else:
-            status, worst, dY = _rk4(t, h, Y, S, W, F, state, k0)
+            status, worst = _rk4(t, h, Y, S, W, F, state, k0)
             if status != SOLVED:
                 return status, worst, done, t, cur
-            Y += dY
         normalize_quaternions_arrays(nb, Y)
         if not np.all(np.isfinite(Y)):
             return NOT_FINITE, -1, done, t, cur
