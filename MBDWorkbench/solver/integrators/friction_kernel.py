@@ -6,7 +6,7 @@ hand-over unboxes about a hundred arrays: ~30 us, five times the solve of a smal
 import numpy as np
 
 from ..kernels import NOT_FINITE, OK, normalize_quaternions_arrays
-from ..numerics.friction_solve import SOLVED, event_values, friction_derivative, friction_solve
+from ..numerics.friction_solve import SOLVED, evaluate, event_values_into, friction_derivative, packed
 from ..numerics.jit import njit
 from ..numerics.quaternion import rotate_by_body_vector
 from .power import account_power
@@ -49,6 +49,15 @@ def _crossed(g0, g1):
     return False
 
 
+@njit(cache=True, refcounts=False)  # allocates nothing: no reference counts (jit.py)
+def _finite(Y):
+    """Whether every entry of Y is finite."""
+    for i in range(Y.shape[0]):
+        if not np.isfinite(Y[i]):
+            return False
+    return True
+
+
 @njit(cache=True)
 def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events):
     """``n`` steps of ``h`` [s] of euler (method 0), symplectic_euler (1) or rk4 (2) from t to
@@ -58,33 +67,35 @@ def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_even
     changed sign (or needs the events' check: :func:`.event_values`). Returns (status, worst
     contact, steps done, time reached [s], the friction solve's output there): status OK,
     NOT_FINITE, or the solve's (ILL_CONDITIONED, NOT_CONVERGED at that time) with Y at the
-    start of the step it stopped in."""
-    nb = S.nb
-    modes, senses, refs, has_ref, pn, pf, pc, pr = state
-    done, g0 = 0, np.zeros(0)
+    start of the step it stopped in. The evaluations stay in the work arrays F.work (no
+    allocation per step); the output is packed where it returns (evaluated again at the step's
+    start after a failed rk4 stage or a step that did not stay finite)."""
+    nb, K = S.nb, F.work
+    modes, senses, refs, has_ref = state[:4]
+    done = 0
     while True:
-        cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
-        if cur[0] != SOLVED:
-            return cur[0], cur[1], done, t, cur
+        ev = evaluate(t, Y, S, W, F, state)
+        if ev[0] != SOLVED:
+            return ev[0], ev[1], done, t, packed(ev, K, W.phi, W.rate)
         if stop_at_events:
-            g, unset = event_values(F, modes, senses, refs, has_ref, cur[7], cur[8], cur[10])
-            if done > 0 and (unset or _crossed(g0, g)):
-                return OK, -1, done, t, cur
-            g0 = g
+            unset = event_values_into(F, modes, senses, refs, has_ref, K.e, K.rate_g, K.normal, K.g)
+            if done > 0 and (unset or _crossed(K.g0, K.g)):
+                return OK, -1, done, t, packed(ev, K, W.phi, W.rate)
+            K.g0[:] = K.g
         if done == n:
-            return OK, -1, done, t, cur
-        account_power(acc, t, cur[4], cur[3])
-        k0 = cur[5]
+            return OK, -1, done, t, packed(ev, K, W.phi, W.rate)
+        account_power(acc, t, ev[4], ev[3])
+        K.y0[:] = Y
         if method == 0:
-            Y += h * k0
+            Y += h * K.ydot
         elif method == 1:
-            symplectic_euler_update(Y, h, k0, nb)
+            symplectic_euler_update(Y, h, K.ydot, nb)
         else:
-            status, worst = _rk4(t, h, Y, S, W, F, state, k0)
+            status, worst = _rk4(t, h, Y, S, W, F, state, K.ydot)
             if status != SOLVED:
-                return status, worst, done, t, cur
+                return status, worst, done, t, packed(evaluate(t, Y, S, W, F, state), K, W.phi, W.rate)
         normalize_quaternions_arrays(nb, Y)
-        if not np.all(np.isfinite(Y)):
-            return NOT_FINITE, -1, done, t, cur
+        if not _finite(Y):
+            return NOT_FINITE, -1, done, t, packed(evaluate(t, K.y0, S, W, F, state), K, W.phi, W.rate)
         done += 1
         t = t + h if done < n else t_next

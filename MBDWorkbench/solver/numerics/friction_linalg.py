@@ -15,7 +15,7 @@ GRAM_PIVOT_RATIO = 1e-6  # smallest over largest Cholesky pivot of R M^-1 R^T so
 FrictionWork = namedtuple(
     "FrictionWork",
     "G gam_g rate_g rate_dot chjac R RM target locked C L Linv Cp acc lam Qt b "
-    "e new change d tendency slip normal power stage k",
+    "e new change d tendency slip normal power ydot y0 stage k g g0",
 )
 
 
@@ -23,8 +23,8 @@ def friction_work(nb: int, m: int, n_channels: int, n_contacts: int) -> Friction
     """The work arrays of the friction solve of nb bodies, m constraint rows, n_channels friction
     channels and n_contacts contacts: the channels' rows G, the stacked rows R = [J; G stuck] (at
     most m + n_channels) and their Gram matrix, factor and inverse, the accelerations and
-    multipliers, the fixed point's efforts, and an rk4 step's stage state and rates
-    (integrators/friction_kernel.py)."""
+    multipliers, the fixed point's efforts, dY/dt, and a step's start, stage states and rates and
+    the event functions (integrators/friction_kernel.py)."""
     n, cols, ny = m + n_channels, 6 * nb, 13 * nb
     z = np.zeros
     return FrictionWork(
@@ -32,7 +32,8 @@ def friction_work(nb: int, m: int, n_channels: int, n_contacts: int) -> Friction
         chjac=z((n_channels, 2, 6)), R=z((n, cols)), RM=z((n, cols)), target=z(n), locked=z(n_channels, np.int64),
         C=z((n, n)), L=z((n, n)), Linv=z((n, n)), Cp=z((n, n)), acc=z(cols), lam=z(n), Qt=z(cols), b=z(n),
         e=z(n_channels), new=z(n_channels), change=z(n_channels), d=z(n_channels), tendency=z(n_channels),
-        slip=z(n_channels), normal=z(n_contacts), power=z(n_contacts), stage=z(ny), k=z((3, ny)),
+        slip=z(n_channels), normal=z(n_contacts), power=z(n_contacts), ydot=z(ny), y0=z(ny), stage=z(ny),
+        k=z((3, ny)), g=z(n_contacts), g0=z(n_contacts),
     )  # fmt: skip
 
 
@@ -111,9 +112,9 @@ def gram_inverse(C, n, L, Linv, Cp):
 
 
 @njit(cache=True, refcounts=False)  # writes into K: no reference counts (jit.py)
-def accelerations(Q, minv, K, n):
-    """K.acc (6 nb) and K.lam[:n] with the channel efforts K.e: M acc + R^T lam = Q + G^T e,
-    R acc = target, for the first n stacked rows K.R (Qt, b: scratch)."""
+def accelerations(Q, minv, K, n, with_acc):
+    """K.lam[:n] and, ``with_acc``, K.acc (6 nb) with the channel efforts K.e: M acc + R^T lam =
+    Q + G^T e, R acc = target, for the first n stacked rows K.R (Qt, b: scratch)."""
     G, e, R, RM, Cp, Qt, b, lam = K.G, K.e, K.R, K.RM, K.Cp, K.Qt, K.b, K.lam
     cols = Qt.shape[0]
     for j in range(cols):
@@ -130,6 +131,8 @@ def accelerations(Q, minv, K, n):
         lam[i] = 0.0
         for j in range(n):
             lam[i] += Cp[i, j] * b[j]
+    if not with_acc:
+        return
     for j in range(cols):
         f = Qt[j]
         for i in range(n):

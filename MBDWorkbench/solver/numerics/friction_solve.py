@@ -259,7 +259,7 @@ def _fixed_point(F, modes, jac, A, patch_normal, Q, minv, K, n):
             e[c] = new[c]
         if converged:
             return True, -1
-        accelerations(Q, minv, K, n)
+        accelerations(Q, minv, K, n, False)  # the loads need lam only: acc after the loop
     worst, largest = -1, -1.0
     for k in range(nc):
         if modes[k] == SLIP and np.max(change[F.c_start[k] : F.c_end[k]]) > largest:
@@ -370,12 +370,39 @@ def _solve(t, Y, S, W, F, modes, senses, refs, has_ref, p_normal, p_frame, p_cen
     if not gram_inverse(K.C, n, K.L, K.Linv, K.Cp):
         return ILL_CONDITIONED, -1, V, Pnc, n
     K.e[:] = 0.0
-    accelerations(W.Q, minv, K, n)
+    accelerations(W.Q, minv, K, n, True)
     mv_into(K.G, K.acc, K.tendency)
     _directions(F, modes, senses, refs, has_ref, K)
     converged, worst = _fixed_point(F, modes, W.jac, A, p_normal, W.Q, minv, K, n)
-    accelerations(W.Q, minv, K, n)
+    accelerations(W.Q, minv, K, n, True)
     return SOLVED if converged else NOT_CONVERGED, worst, V, Pnc, n
+
+
+@njit(cache=True, refcounts=False)  # per evaluation with S, W and F: no reference counts (jit.py)
+def evaluate(t, Y, S, W, F, state):
+    """:func:`friction_solve` at (t [s], Y) with the modes' ``state`` (its arguments from ``modes``
+    on) into the work arrays F.work (K.ydot: dY/dt; K.lam, K.e, K.rate_g, K.rate_dot, K.normal,
+    K.power) and W (phi, rate); returns its (status, worst contact, V [J], Pnc [W], Pdrv [W])."""
+    modes, senses, refs, has_ref, pn, pf, pc, pr = state
+    status, worst, V, Pnc, n = _solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
+    if status == ILL_CONDITIONED:
+        return status, worst, V, Pnc, 0.0
+    K = F.work
+    power, Pdrv = _outputs(t, S, W, F, pn, K, W.jac.shape[0], n)
+    _state_rates(S.nb, Y, K.acc, K.ydot)
+    return status, worst, V, Pnc + power, Pdrv
+
+
+@njit(cache=True)
+def packed(ev, K, phi, rate):
+    """:func:`friction_solve`'s output of the evaluation ``ev`` (:func:`evaluate`'s return) from the
+    work arrays K and W's ``phi`` and constraint ``rate`` (m rows): new arrays."""
+    status, worst, V, Pnc, Pdrv = ev
+    empty = np.zeros(0)
+    if status == ILL_CONDITIONED:
+        return ILL_CONDITIONED, -1, V, Pnc, 0.0, empty, empty, empty, empty, empty, empty, empty, empty, empty
+    return (status, worst, V, Pnc, Pdrv, K.ydot.copy(), K.lam[: phi.shape[0]].copy(), K.e.copy(), K.rate_g.copy(),
+            K.rate_dot.copy(), K.normal.copy(), K.power.copy(), phi.copy(), rate.copy())  # fmt: skip
 
 
 @njit(cache=True)
@@ -385,17 +412,8 @@ def friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, p_normal, p_fram
     patches' loads [N], frames, centres [m] and radii [m]. Returns (status, worst contact, V [J],
     Pnc [W], Pdrv [W], Ydot, lam (m), efforts, channel rates, their rates of change, loads N [N],
     friction powers [W], phi, constraint rates), new arrays; status ILL_CONDITIONED: nothing solved."""
-    status, worst, V, Pnc, n = _solve(t, Y, S, W, F, modes, senses, refs, has_ref, p_normal, p_frame, p_centre,
-                                      p_radius)  # fmt: skip
-    empty = np.zeros(0)
-    if status == ILL_CONDITIONED:
-        return ILL_CONDITIONED, -1, V, Pnc, 0.0, empty, empty, empty, empty, empty, empty, empty, empty, empty
-    K, m = F.work, W.jac.shape[0]
-    power, Pdrv = _outputs(t, S, W, F, p_normal, K, m, n)
-    Ydot = np.empty_like(Y)
-    _state_rates(S.nb, Y, K.acc, Ydot)
-    return (status, worst, V, Pnc + power, Pdrv, Ydot, K.lam[:m].copy(), K.e.copy(), K.rate_g.copy(),
-            K.rate_dot.copy(), K.normal.copy(), K.power.copy(), W.phi.copy(), W.rate.copy())  # fmt: skip
+    state = (modes, senses, refs, has_ref, p_normal, p_frame, p_centre, p_radius)
+    return packed(evaluate(t, Y, S, W, F, state), F.work, W.phi, W.rate)
 
 
 @njit(cache=True, refcounts=False)  # per rk4 stage with S, W and F: no reference counts (jit.py)
@@ -410,17 +428,12 @@ def friction_derivative(t, Y, S, W, F, state, Ydot):
     return status, worst
 
 
-@njit(cache=True)
-def event_values(F, modes, senses, refs, has_ref, effort, rate, normal):
-    """(g, unset): each contact's event function (solver/friction_events.py) from a solve's efforts,
-    channel rates and loads N [N]: sticking, mu_s N - |F| with the round-off slack; slipping, its
-    slip velocity along its sense or its reference direction (its speed without one). ``unset``:
-    a slipping contact of several channels moves without a reference direction (the events'
-    check takes it there)."""
-    nc = F.c_type.shape[0]
-    g = np.zeros(nc)
+@njit(cache=True, refcounts=False)  # per step with F, writes into g: no reference counts (jit.py)
+def event_values_into(F, modes, senses, refs, has_ref, effort, rate, normal, g):
+    """:func:`event_values` with g written into the given array; returns ``unset``."""
+    s = F.work.slip
     unset = False
-    for k in range(nc):
+    for k in range(F.c_type.shape[0]):
         a, b = F.c_start[k], F.c_end[k]
         if modes[k] == STICK:
             needed = 0.0
@@ -428,12 +441,25 @@ def event_values(F, modes, senses, refs, has_ref, effort, rate, normal):
                 needed += (effort[c] / F.arm[c]) ** 2
             g[k] = F.c_mu_s[k] * normal[k] * (1.0 + STICK_SLACK) + 1e-12 - np.sqrt(needed)
             continue
-        s = F.arm[a:b] * rate[a:b]
+        for i in range(b - a):
+            s[i] = F.arm[a + i] * rate[a + i]
         if b - a == 1:
             g[k] = senses[k] * s[0] if senses[k] != 0.0 else abs(s[0])
         elif has_ref[k]:
-            g[k] = _dot(refs[k, : b - a], s)
+            g[k] = _dot(refs[k, : b - a], s[: b - a])
         else:
-            g[k] = np.sqrt(_dot(s, s))
+            g[k] = np.sqrt(_dot(s[: b - a], s[: b - a]))
             unset = unset or g[k] > REST_SPEED
+    return unset
+
+
+@njit(cache=True)
+def event_values(F, modes, senses, refs, has_ref, effort, rate, normal):
+    """(g, unset): each contact's event function (solver/friction_events.py) from a solve's efforts,
+    channel rates and loads N [N]: sticking, mu_s N - |F| with the round-off slack; slipping, its
+    slip velocity along its sense or its reference direction (its speed without one). ``unset``:
+    a slipping contact of several channels moves without a reference direction (the events'
+    check takes it there)."""
+    g = np.zeros(F.c_type.shape[0])
+    unset = event_values_into(F, modes, senses, refs, has_ref, effort, rate, normal, g)
     return g, unset
