@@ -3,11 +3,13 @@
 one solve on every joint type with friction in every mode, and whole runs of the friction
 pendulum and of the box on an incline with contact stiction."""
 
+import gc
 import math
 
 import numpy as np
 import pytest
 from test_contact_stiction import box_model
+from test_jit import _live_compiled_arrays, allocation_stats  # noqa: F401 (a fixture)
 from test_joint_friction import pendulum_model
 
 from MBDWorkbench.solver import from_dict, simulate
@@ -115,3 +117,21 @@ def test_box_on_an_incline_with_stiction_runs_as_the_reference(monkeypatch, degr
     assert a == pytest.approx(b, rel=0, abs=1e-5)  # the rocking's corner loads: 2e4 N/m x 3e-11 m, 4 corners
     assert a[late] == pytest.approx(b[late], rel=0, abs=1e-9)
     assert np.abs(b).max() > 1.0  # the friction carries the slope's pull
+
+
+@pytest.mark.usefixtures("allocation_stats")
+@pytest.mark.parametrize("integrator", ["rk4", "symplectic_euler"])
+def test_friction_steps_leak_no_array(integrator):
+    """The friction solve's evaluation, rk4's stages and the step loop's event check run without
+    reference counts into the work arrays F.work (numerics/friction_solve.py): an array one of
+    them received from a callee would never be freed, one per step (300 and 1600 here: the runs'
+    last evaluations, kept by their Results until collected, are not). The pendulum reverses twice."""
+    simulate(pendulum_model(0.3, 0.3, 0.02, integrator, t_end=0.01))  # compiled, warm
+    for t_end in (0.3, 1.6):
+        gc.collect()
+        before = _live_compiled_arrays()
+        result = simulate(pendulum_model(0.3, 0.3, 0.02, integrator, t_end=t_end))
+        assert result.status == "completed"
+        del result
+        gc.collect()
+        assert _live_compiled_arrays() == before, f"{integrator}, {t_end} s"

@@ -6,18 +6,10 @@ hand-over unboxes about a hundred arrays: ~30 us, five times the solve of a smal
 import numpy as np
 
 from ..kernels import NOT_FINITE, OK, normalize_quaternions_arrays
-from ..numerics.friction_solve import SOLVED, event_values, friction_solve
+from ..numerics.friction_solve import SOLVED, evaluate, event_values_into, friction_derivative, packed
 from ..numerics.jit import njit
 from ..numerics.quaternion import rotate_by_body_vector
 from .power import account_power
-
-
-@njit(cache=True)
-def _rates(t, Y, S, W, F, state):
-    """(status, worst contact, Pnc [W], Pdrv [W], dY/dt) of the friction solve at (t, Y)."""
-    modes, senses, refs, has_ref, pn, pf, pc, pr = state
-    out = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
-    return out[0], out[1], out[3], out[4], out[5]
 
 
 @njit(cache=True)
@@ -31,17 +23,21 @@ def symplectic_euler_update(Y, h, k0, nb):
         rotate_by_body_vector(q, h * Y[off + 6 * b + 3 : off + 6 * b + 6], Y[7 * b + 3 : 7 * b + 7])
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per step with S, W and F: no reference counts (jit.py)
 def _rk4(t, h, Y, S, W, F, state, k0):
-    """(status, worst contact, the rk4 increment of Y) from k0, its rate at (t, Y)."""
-    status, worst, _, _, k1 = _rates(t + 0.5 * h, Y + 0.5 * h * k0, S, W, F, state)
-    if status != SOLVED:
-        return status, worst, k0
-    status, worst, _, _, k2 = _rates(t + 0.5 * h, Y + 0.5 * h * k1, S, W, F, state)
-    if status != SOLVED:
-        return status, worst, k0
-    status, worst, _, _, k3 = _rates(t + h, Y + h * k2, S, W, F, state)
-    return status, worst, h / 6.0 * (k0 + 2.0 * k1 + 2.0 * k2 + k3)
+    """(status, worst contact) of an rk4 step of h [s] from k0, the rate at (t, Y): Y advanced in
+    place when every stage solved (the stages' states and rates in the work arrays F.work)."""
+    x, k = F.work.stage, F.work.k
+    for stage in range(3):
+        f = 1.0 if stage == 2 else 0.5  # stage i + 1 at Y + f h k_i, t + f h
+        for i in range(Y.shape[0]):
+            x[i] = Y[i] + f * h * (k0[i] if stage == 0 else k[stage - 1, i])
+        status, worst = friction_derivative(t + f * h, x, S, W, F, state, k[stage])
+        if status != SOLVED:
+            return status, worst
+    for i in range(Y.shape[0]):
+        Y[i] += h / 6.0 * (k0[i] + 2.0 * k[0, i] + 2.0 * k[1, i] + k[2, i])
+    return SOLVED, -1
 
 
 @njit(cache=True)
@@ -53,6 +49,15 @@ def _crossed(g0, g1):
     return False
 
 
+@njit(cache=True, refcounts=False)  # allocates nothing: no reference counts (jit.py)
+def _finite(Y):
+    """Whether every entry of Y is finite."""
+    for i in range(Y.shape[0]):
+        if not np.isfinite(Y[i]):
+            return False
+    return True
+
+
 @njit(cache=True)
 def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events):
     """``n`` steps of ``h`` [s] of euler (method 0), symplectic_euler (1) or rk4 (2) from t to
@@ -62,44 +67,43 @@ def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_even
     changed sign (or needs the events' check: :func:`.event_values`). Returns (status, worst
     contact, steps done, time reached [s], the friction solve's output there): status OK,
     NOT_FINITE, or the solve's (ILL_CONDITIONED, NOT_CONVERGED at that time) with Y at the
-    start of the step it stopped in."""
-    modes, senses, refs, has_ref, pn, pf, pc, pr = state
-    cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
-    return steps_from(cur, t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events)
+    start of the step it stopped in. The evaluations stay in the work arrays F.work (no
+    allocation per step); the output is packed where it returns (evaluated again at the step's
+    start after a failed rk4 stage or a step that did not stay finite)."""
+    nb, K = S.nb, F.work
+    modes, senses, refs, has_ref = state[:4]
+    done = 0
+    while True:
+        ev = evaluate(t, Y, S, W, F, state)
+        if ev[0] != SOLVED:
+            return ev[0], ev[1], done, t, packed(ev, K, W.phi, W.rate)
+        if stop_at_events:
+            unset = event_values_into(F, modes, senses, refs, has_ref, K.e, K.rate_g, K.normal, K.g)
+            if done > 0 and (unset or _crossed(K.g0, K.g)):
+                return OK, -1, done, t, packed(ev, K, W.phi, W.rate)
+            K.g0[:] = K.g
+        if done == n:
+            return OK, -1, done, t, packed(ev, K, W.phi, W.rate)
+        account_power(acc, t, ev[4], ev[3])
+        K.y0[:] = Y
+        if method == 0:
+            Y += h * K.ydot
+        elif method == 1:
+            symplectic_euler_update(Y, h, K.ydot, nb)
+        else:
+            status, worst = _rk4(t, h, Y, S, W, F, state, K.ydot)
+            if status != SOLVED:
+                return status, worst, done, t, packed(evaluate(t, Y, S, W, F, state), K, W.phi, W.rate)
+        normalize_quaternions_arrays(nb, Y)
+        if not _finite(Y):
+            return NOT_FINITE, -1, done, t, packed(evaluate(t, K.y0, S, W, F, state), K, W.phi, W.rate)
+        done += 1
+        t = t + h if done < n else t_next
 
 
 @njit(cache=True)
 def steps_from(cur, t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events):
-    """:func:`friction_steps` given ``cur``, the friction solve's output at (t, Y) (the last
-    call's at the state it reached: integrators/friction_samples.py)."""
-    nb = S.nb
-    modes, senses, refs, has_ref, pn, pf, pc, pr = state
-    done, g0 = 0, np.zeros(0)
-    while True:
-        if done > 0:
-            cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
-        if cur[0] != SOLVED:
-            return cur[0], cur[1], done, t, cur
-        if stop_at_events:
-            g, unset = event_values(F, modes, senses, refs, has_ref, cur[7], cur[8], cur[10])
-            if done > 0 and (unset or _crossed(g0, g)):
-                return OK, -1, done, t, cur
-            g0 = g
-        if done == n:
-            return OK, -1, done, t, cur
-        account_power(acc, t, cur[4], cur[3])
-        k0 = cur[5]
-        if method == 0:
-            Y += h * k0
-        elif method == 1:
-            symplectic_euler_update(Y, h, k0, nb)
-        else:
-            status, worst, dY = _rk4(t, h, Y, S, W, F, state, k0)
-            if status != SOLVED:
-                return status, worst, done, t, cur
-            Y += dY
-        normalize_quaternions_arrays(nb, Y)
-        if not np.all(np.isfinite(Y)):
-            return NOT_FINITE, -1, done, t, cur
-        done += 1
-        t = t + h if done < n else t_next
+    """:func:`friction_steps` from (t, Y), where ``cur`` is the friction solve's output (the last
+    call's at the state it reached: integrators/friction_samples.py). The evaluation lives in the
+    work arrays F.work, which other solves overwrite, so it is evaluated again (the same bits)."""
+    return friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events)

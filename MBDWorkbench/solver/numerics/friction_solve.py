@@ -5,7 +5,9 @@ One call evaluates the forces and constraint rows at (t, Y), the friction channe
 gamma_G and rates, and solves the KKT system densely with the contacts' modes: stuck channels
 as extra rows, slipping ones by the fixed point on their efforts mu_k N d, N from the joints'
 reactions (or a stiction patch's normal force). Same arithmetic as the reference, in loops:
-no LAPACK (whose threads spin on a busy machine) and no allocation of Python objects.
+no LAPACK (whose threads spin on a busy machine) and no allocation of Python objects; the work
+arrays (numerics/friction_linalg.py's FrictionWork, F.work) are sized once per System, and the
+evaluation (:func:`_solve`) runs without reference counts (numerics/jit.py).
 
 The friction arrays (:data:`FrictionArrays`) are packed once per System (system/friction_pack.py).
 """
@@ -17,6 +19,8 @@ import numpy as np
 from .constraints import constraints
 from .contact_patch import point_loads
 from .forces import forces
+from .friction_linalg import accelerations, gram, gram_inverse, mv_into
+from .friction_linalg import dot as _dot
 from .jets import eval_jet
 from .jit import njit
 from .joints import eval_row
@@ -28,7 +32,6 @@ REST_SPEED = 1e-9  # [m/s] slip speed below which a contact is at rest
 FIXED_POINT_TOL = 1e-10  # relative change of the friction efforts at which the fixed point has converged
 FIXED_POINT_ITER = 100
 STICK_SLACK = 1e-12  # relative margin on mu_s N before a sticking contact breaks away (round-off)
-GRAM_PIVOT_RATIO = 1e-6  # smallest over largest Cholesky pivot of R M^-1 R^T solved by its inverse factor
 CH_ROTATION, CH_ROW, CH_PATCH = 0, 1, 2  # channel kinds: relative rotation about an axis, a joint row, a patch's
 C_AXIAL, C_PRISMATIC, C_SPHERICAL, C_PATCH = 0, 1, 2, 3  # how a contact's load N is read
 SOLVED, ILL_CONDITIONED, NOT_CONVERGED = 0, 1, 2  # statuses of :func:`friction_solve`
@@ -37,7 +40,7 @@ FrictionArrays = namedtuple(
     "FrictionArrays",
     "ch_kind ch_bi ch_bj ch_axis ch_row ch_vecs arm "
     "c_type c_mu_s c_mu_k c_length c_start c_end c_row_start c_rows c_bi c_side c_b c_origin c_axis c_patch "
-    "p_el_start p_elements p_bi p_bj p_tangents p_normal p_start p_end",
+    "p_el_start p_elements p_bi p_bj p_tangents p_normal p_start p_end work",
 )
 
 
@@ -47,20 +50,10 @@ def _cross(a, b):
 
 
 @njit(cache=True)
-def _dot(a, b):
-    s = 0.0
-    for i in range(a.shape[0]):
-        s += a[i] * b[i]
-    return s
-
-
-@njit(cache=True)
 def _mv(M, v):
     """M @ v, in loops (no BLAS call for these small matrices)."""
     out = np.zeros(M.shape[0])
-    for i in range(M.shape[0]):
-        for j in range(M.shape[1]):
-            out[i] += M[i, j] * v[j]
+    mv_into(M, v, out)
     return out
 
 
@@ -75,32 +68,6 @@ def _mtv(M, v):
 
 
 @njit(cache=True)
-def _gram(RM, R):
-    """RM @ R^T (symmetric), in loops."""
-    n = R.shape[0]
-    C = np.zeros((n, n))
-    for i in range(n):
-        for j in range(i + 1):
-            C[i, j] = _dot(RM[i], R[j])
-            C[j, i] = C[i, j]
-    return C
-
-
-@njit(cache=True)
-def _dense_jacobian(nb, row_bi, row_bj, jac):
-    """Phi_q (m x 6 nb) from the rows' two sides jac (m, 2, 6)."""
-    m = jac.shape[0]
-    J = np.zeros((m, 6 * nb))
-    for r in range(m):
-        for side in range(2):
-            b = row_bi[r] if side == 0 else row_bj[r]
-            if b >= 0:
-                for k in range(6):
-                    J[r, 6 * b + k] += jac[r, side, k]
-    return J
-
-
-@njit(cache=True)
 def _body_w(Y, off, b):
     """Body b's angular velocity in its frame (zeros for the ground) as a tuple."""
     if b < 0:
@@ -109,11 +76,15 @@ def _body_w(Y, off, b):
     return (Y[o], Y[o + 1], Y[o + 2])
 
 
-@njit(cache=True)
-def _joint_channels(Y, nb, A, F, G, gam, rate):
-    """The joints' channel rows of G (n x 6 nb), gamma_G and rate (system/friction.py's _channels)."""
-    off = 7 * nb
-    chjac = np.zeros((F.ch_kind.shape[0], 2, 6))
+@njit(cache=True, refcounts=False)  # takes F, writes into K: no reference counts (jit.py)
+def _joint_channels(Y, nb, A, F, K):
+    """The joints' channel rows of G (n x 6 nb), gamma_G and rate (system/friction.py's _channels)
+    into K.G, K.gam_g and K.rate_g, zeroed first (the patches' channels filled after)."""
+    off, G, gam, rate, chjac = 7 * nb, K.G, K.gam_g, K.rate_g, K.chjac
+    G[:] = 0.0
+    gam[:] = 0.0
+    rate[:] = 0.0
+    chjac[:] = 0.0
     for c in range(F.ch_kind.shape[0]):
         bi, bj = F.ch_bi[c], F.ch_bj[c]
         if F.ch_kind[c] == CH_ROW:
@@ -202,63 +173,7 @@ def _patch_channels(Y, nb, A, S, F, G, gam, rate, normals, frames, centres, radi
         _patch_rows(F, k, Y, A, nb, p, radius, G, gam, rate, frames)
 
 
-@njit(cache=True)
-def _gram_inverse(C):
-    """(ok, C^-1) of the symmetric positive definite C by its Cholesky factor's inverse; not ok
-    when C is not positive definite or its pivots span more than GRAM_PIVOT_RATIO (the caller
-    then takes the reference path's pseudo-inverse)."""
-    n = C.shape[0]
-    L = np.zeros((n, n))
-    for j in range(n):
-        s = C[j, j] - np.sum(L[j, :j] ** 2)
-        if not s > 0.0:
-            return False, L
-        L[j, j] = np.sqrt(s)
-        for i in range(j + 1, n):
-            L[i, j] = (C[i, j] - np.sum(L[i, :j] * L[j, :j])) / L[j, j]
-    smallest, largest = np.inf, 0.0
-    for j in range(n):
-        smallest, largest = min(smallest, L[j, j]), max(largest, L[j, j])
-    if n and smallest <= GRAM_PIVOT_RATIO * largest:
-        return False, L
-    Linv = np.zeros((n, n))
-    for i in range(n):
-        Linv[i, i] = 1.0 / L[i, i]
-        for k in range(i):
-            Linv[i, k] = -np.sum(L[i, :i] * Linv[:i, k]) / L[i, i]
-    Cp = np.zeros((n, n))
-    for i in range(n):
-        for j in range(n):
-            for k in range(max(i, j), n):
-                Cp[i, j] += Linv[k, i] * Linv[k, j]
-    return True, Cp
-
-
-@njit(cache=True)
-def _accelerations(Q, G, e, Cp, RM, R, target, minv, acc, lam, Qt, b):
-    """acc (6 nb) and lam (rows) with the channel efforts e: M acc + R^T lam = Q + G^T e, R acc = target
-    (Qt, b: scratch of 6 nb and rows)."""
-    Qt[:] = Q
-    for c in range(G.shape[0]):
-        if e[c] != 0.0:
-            for j in range(G.shape[1]):
-                Qt[j] += G[c, j] * e[c]
-    for i in range(R.shape[0]):
-        b[i] = -target[i]
-        for j in range(R.shape[1]):
-            b[i] += RM[i, j] * Qt[j]
-    for i in range(R.shape[0]):
-        lam[i] = 0.0
-        for j in range(R.shape[0]):
-            lam[i] += Cp[i, j] * b[j]
-    for j in range(R.shape[1]):
-        f = Qt[j]
-        for i in range(R.shape[0]):
-            f -= R[i, j] * lam[i]
-        acc[j] = minv[j] * f
-
-
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # takes F, writes into out: no reference counts (jit.py)
 def _normals(F, jac, lam, A, patch_normal, out):
     """Each contact's load N [N] from the multipliers lam (system/friction.py's _normal)."""
     for k in range(F.c_type.shape[0]):
@@ -285,10 +200,13 @@ def _normals(F, jac, lam, A, patch_normal, out):
         out[k] = N
 
 
-@njit(cache=True)
-def _directions(F, modes, senses, refs, has_ref, rate_g, tendency):
-    """Each slipping contact's unit slip direction d per channel (system/friction.py's _fixed_point)."""
-    d = np.zeros(F.arm.shape[0])
+@njit(cache=True, refcounts=False)  # takes F, writes into K: no reference counts (jit.py)
+def _directions(F, modes, senses, refs, has_ref, K):
+    """Each slipping contact's unit slip direction per channel into K.d (system/friction.py's
+    _fixed_point), from the channel rates K.rate_g, or the tendency K.tendency (the rates of
+    change of the rates without friction) at rest."""
+    d, s = K.d, K.slip
+    d[:] = 0.0
     for k in range(F.c_type.shape[0]):
         a, b = F.c_start[k], F.c_end[k]
         if modes[k] == STICK:
@@ -296,99 +214,195 @@ def _directions(F, modes, senses, refs, has_ref, rate_g, tendency):
         if senses[k] != 0.0 and b - a == 1:
             d[a] = -senses[k]
             continue
-        s = F.arm[a:b] * rate_g[a:b]
-        ref = refs[k, : b - a]
-        if has_ref[k] and (_dot(ref, s) <= 0.0 or np.sqrt(_dot(s, s)) <= REST_SPEED):
-            d[a:b] = -ref
+        n = b - a
+        for i in range(n):
+            s[i] = F.arm[a + i] * K.rate_g[a + i]
+        speed = np.sqrt(_dot(s[:n], s[:n]))
+        if has_ref[k] and (_dot(refs[k, :n], s[:n]) <= 0.0 or speed <= REST_SPEED):
+            for i in range(n):
+                d[a + i] = -refs[k, i]
             continue
-        if np.sqrt(_dot(s, s)) <= REST_SPEED:
-            s = F.arm[a:b] * tendency[a:b]
-        norm = np.sqrt(_dot(s, s))
+        if speed <= REST_SPEED:
+            for i in range(n):
+                s[i] = F.arm[a + i] * K.tendency[a + i]
+        norm = np.sqrt(_dot(s[:n], s[:n]))
         if norm > 0.0:
-            d[a:b] = -s / norm
-    return d
+            for i in range(n):
+                d[a + i] = -s[i] / norm
 
 
-@njit(cache=True)
-def _fixed_point(F, modes, d, jac, A, patch_normal, solve):
-    """(converged, efforts e, worst contact) of the slipping contacts: e = arms mu_k N d with N
-    from the multipliers of the solve with e; ``solve`` (Q, G, Cp, RM, R, target, minv, acc, lam,
-    Qt, b) as :func:`_accelerations`'s arguments."""
-    Q, G, Cp, RM, R, target, minv, acc, lam, Qt, b = solve
+@njit(cache=True, refcounts=False)  # takes F and W, writes into K: no reference counts (jit.py)
+def _fixed_point(F, modes, jac, A, patch_normal, Q, minv, K, n):
+    """(converged, worst contact) of the slipping contacts' efforts K.e = arms mu_k N d (d: K.d)
+    with N from the multipliers K.lam of the solve with e (:func:`.accelerations` on the first
+    n stacked rows), from e = 0 and its solve."""
     nc, nch = F.c_type.shape[0], F.arm.shape[0]
-    e, new, normal, change = np.zeros(nch), np.zeros(nch), np.zeros(nc), np.zeros(nch)
-    if not np.any(modes == SLIP):
-        return True, e, -1
+    e, new, normal, change = K.e, K.new, K.normal, K.change
+    slipping = False
+    for k in range(nc):
+        slipping = slipping or modes[k] == SLIP
+    if not slipping:
+        return True, -1
     for _ in range(FIXED_POINT_ITER):
-        _normals(F, jac, lam, A, patch_normal, normal)
+        _normals(F, jac, K.lam, A, patch_normal, normal)
         new[:] = 0.0
         for k in range(nc):
             if modes[k] == SLIP:
                 for c in range(F.c_start[k], F.c_end[k]):
-                    new[c] = F.arm[c] * F.c_mu_k[k] * normal[k] * d[c]
+                    new[c] = F.arm[c] * F.c_mu_k[k] * normal[k] * K.d[c]
         largest, converged = 0.0, True
         for c in range(nch):
             change[c] = abs(new[c] - e[c])
             largest = max(largest, abs(new[c]))
         for c in range(nch):
             converged = converged and change[c] <= FIXED_POINT_TOL * (largest + 1e-300)
-        e[:] = new
+            e[c] = new[c]
         if converged:
-            return True, e, -1
-        _accelerations(Q, G, e, Cp, RM, R, target, minv, acc, lam, Qt, b)
+            return True, -1
+        accelerations(Q, minv, K, n, False)  # the loads need lam only: acc after the loop
     worst, largest = -1, -1.0
     for k in range(nc):
         if modes[k] == SLIP and np.max(change[F.c_start[k] : F.c_end[k]]) > largest:
             worst, largest = k, np.max(change[F.c_start[k] : F.c_end[k]])
-    return False, e, worst
+    return False, worst
 
 
-@njit(cache=True)
-def _stacked_rows(F, modes, J, G, phi, gamma, rate, gam_g, rate_g, alpha, beta):
-    """R = [J; G of the stuck channels] and its target [gamma*; gamma_G - 2 alpha G v]."""
-    m = J.shape[0]
-    locked = np.zeros(G.shape[0], np.int64)
+@njit(cache=True, refcounts=False)  # takes F, S and W, writes into K: no reference counts (jit.py)
+def _stacked_rows(F, modes, S, W, minv, K):
+    """The number n of stacked rows R = [J; G of the stuck channels] into K.R, their target
+    [gamma*; gamma_G - 2 alpha G v] into K.target, R M^-1 into K.RM and the stuck channels into
+    K.locked."""
+    m, cols, jac = W.jac.shape[0], K.R.shape[1], W.jac
     nl = 0
     for k in range(F.c_type.shape[0]):
         if modes[k] == STICK:
             for c in range(F.c_start[k], F.c_end[k]):
-                locked[nl] = c
+                K.locked[nl] = c
                 nl += 1
-    R, target = np.zeros((m + nl, G.shape[1])), np.zeros(m + nl)
-    R[:m] = J
-    target[:m] = gamma - 2.0 * alpha * rate - beta**2 * phi
+    R, target = K.R, K.target
+    for r in range(m):
+        for j in range(cols):
+            R[r, j] = 0.0
+        for side in range(2):
+            b = S.row_bi[r] if side == 0 else S.row_bj[r]
+            if b >= 0:
+                for k in range(6):
+                    R[r, 6 * b + k] += jac[r, side, k]
+        target[r] = W.gamma[r] - 2.0 * S.alpha * W.rate[r] - S.beta**2 * W.phi[r]
     for i in range(nl):
-        R[m + i] = G[locked[i]]
-        target[m + i] = gam_g[locked[i]] - 2.0 * alpha * rate_g[locked[i]]
-    return R, target, locked[:nl]
+        c = K.locked[i]
+        for j in range(cols):
+            R[m + i, j] = K.G[c, j]
+        target[m + i] = K.gam_g[c] - 2.0 * S.alpha * K.rate_g[c]
+    for i in range(m + nl):
+        for j in range(cols):
+            K.RM[i, j] = R[i, j] * minv[j]
+    return m + nl
 
 
-@njit(cache=True)
-def _state_rates(nb, Y, acc):
-    """dY/dt from the accelerations acc (6 nb): positions, quaternion rates 0.5 q (x) (0, w), acc."""
-    Ydot = np.empty_like(Y)
+@njit(cache=True, refcounts=False)  # writes into Ydot: no reference counts (jit.py)
+def _state_rates(nb, Y, acc, Ydot):
+    """dY/dt into Ydot from the accelerations acc (6 nb): positions, quaternion rates 0.5 q (x) (0, w), acc."""
     for b in range(nb):
         q, o = 7 * b, 7 * nb + 6 * b
         qw, qx, qy, qz, wx, wy, wz = Y[q + 3], Y[q + 4], Y[q + 5], Y[q + 6], Y[o + 3], Y[o + 4], Y[o + 5]
-        Ydot[q : q + 3] = Y[o : o + 3]
+        for k in range(3):
+            Ydot[q + k] = Y[o + k]
         Ydot[q + 3] = -0.5 * (qx * wx + qy * wy + qz * wz)
         Ydot[q + 4] = 0.5 * (qw * wx + (qy * wz - qz * wy))
         Ydot[q + 5] = 0.5 * (qw * wy + (qz * wx - qx * wz))
         Ydot[q + 6] = 0.5 * (qw * wz + (qx * wy - qy * wx))
-    Ydot[7 * nb :] = acc
-    return Ydot
+    for j in range(acc.shape[0]):
+        Ydot[7 * nb + j] = acc[j]
 
 
-@njit(cache=True)
-def _driver_power(t, S, lam, rate):
-    """Driver power [W] of the multipliers (as numerics.schur.solve_multipliers)."""
+@njit(cache=True, refcounts=False)  # takes S: no reference counts (jit.py)
+def _driver_power(t, S, lam, rate, m):
+    """Driver power [W] of the first m multipliers (as numerics.schur.solve_multipliers)."""
     P = 0.0
-    for r in range(lam.shape[0]):
+    for r in range(m):
         if S.row_prog[r] >= 0:
             fd = eval_jet(S.row_prog[r], t, S.p_code, S.p_code_start, S.p_consts, S.p_const_start, S.p_table_x,
                           S.p_table_y, S.p_table_start, S.p_table_base, S.p_stack)[1]  # fmt: skip
             P -= lam[r] * (rate[r] + fd)
     return P
+
+
+@njit(cache=True, refcounts=False)  # takes F and S, writes into K: no reference counts (jit.py)
+def _outputs(t, S, W, F, p_normal, K, m, n):
+    """After the solve: the stuck channels' efforts into K.e, the contacts' friction powers [W]
+    into K.power and loads N [N] into K.normal, the channels' rates of change into K.rate_dot.
+    Returns (the friction power [W], the driver power [W])."""
+    for i in range(n - m):
+        K.e[K.locked[i]] = -K.lam[m + i]
+    total = 0.0
+    for k in range(F.c_type.shape[0]):
+        a, b = F.c_start[k], F.c_end[k]
+        K.power[k] = _dot(K.e[a:b], K.rate_g[a:b])
+        total += K.power[k]
+    _normals(F, W.jac, K.lam, W.A, p_normal, K.normal)
+    mv_into(K.G, K.acc, K.rate_dot)
+    driven = False
+    for r in range(m):
+        driven = driven or S.row_prog[r] >= 0
+    return total, _driver_power(t, S, K.lam, W.rate, m) if driven else 0.0
+
+
+@njit(cache=True, refcounts=False)  # per evaluation with S, W and F: no reference counts (jit.py)
+def _solve(t, Y, S, W, F, modes, senses, refs, has_ref, p_normal, p_frame, p_centre, p_radius):
+    """The friction-consistent accelerations at (t [s], Y) into F.work (K.acc, K.lam, the efforts
+    K.e of the slipping channels); W's forces and constraint rows evaluated there. Returns
+    (status, worst contact, V [J], Pnc [W] of the forces, n stacked rows); status
+    ILL_CONDITIONED: nothing solved."""
+    nb, A, K = S.nb, W.A, F.work
+    if K.acc.shape[0] != 6 * nb or K.R.shape[0] != W.jac.shape[0] + F.arm.shape[0]:
+        raise ValueError("friction_solve: F.work is sized for another system (friction_pack.pack)")
+    minv = S.minv.reshape(-1)
+    for b in range(nb):
+        quat_to_matrix(Y[7 * b + 3 : 7 * b + 7], A[b])
+    constraints(t, Y, S, W)
+    V, Pnc = forces(t, Y, S, W, W.Q)
+    _joint_channels(Y, nb, A, F, K)
+    if F.p_bi.shape[0]:
+        _patch_channels(Y, nb, A, S, F, K.G, K.gam_g, K.rate_g, p_normal, p_frame, p_centre, p_radius)
+    n = _stacked_rows(F, modes, S, W, minv, K)
+    gram(K.RM, K.R, n, K.C)
+    if not gram_inverse(K.C, n, K.L, K.Linv, K.Cp):
+        return ILL_CONDITIONED, -1, V, Pnc, n
+    K.e[:] = 0.0
+    accelerations(W.Q, minv, K, n, True)
+    mv_into(K.G, K.acc, K.tendency)
+    _directions(F, modes, senses, refs, has_ref, K)
+    converged, worst = _fixed_point(F, modes, W.jac, A, p_normal, W.Q, minv, K, n)
+    accelerations(W.Q, minv, K, n, True)
+    return SOLVED if converged else NOT_CONVERGED, worst, V, Pnc, n
+
+
+@njit(cache=True, refcounts=False)  # per evaluation with S, W and F: no reference counts (jit.py)
+def evaluate(t, Y, S, W, F, state):
+    """:func:`friction_solve` at (t [s], Y) with the modes' ``state`` (its arguments from ``modes``
+    on) into the work arrays F.work (K.ydot: dY/dt; K.lam, K.e, K.rate_g, K.rate_dot, K.normal,
+    K.power) and W (phi, rate); returns its (status, worst contact, V [J], Pnc [W], Pdrv [W])."""
+    modes, senses, refs, has_ref, pn, pf, pc, pr = state
+    status, worst, V, Pnc, n = _solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
+    if status == ILL_CONDITIONED:
+        return status, worst, V, Pnc, 0.0
+    K = F.work
+    power, Pdrv = _outputs(t, S, W, F, pn, K, W.jac.shape[0], n)
+    _state_rates(S.nb, Y, K.acc, K.ydot)
+    return status, worst, V, Pnc + power, Pdrv
+
+
+@njit(cache=True)
+def packed(ev, K, phi, rate):
+    """:func:`friction_solve`'s output of the evaluation ``ev`` (:func:`evaluate`'s return) from the
+    work arrays K and W's ``phi`` and constraint ``rate`` (m rows): new arrays."""
+    status, worst, V, Pnc, Pdrv = ev
+    empty = np.zeros(0)
+    if status == ILL_CONDITIONED:
+        return ILL_CONDITIONED, -1, V, Pnc, 0.0, empty, empty, empty, empty, empty, empty, empty, empty, empty
+    return (status, worst, V, Pnc, Pdrv, K.ydot.copy(), K.lam[: phi.shape[0]].copy(), K.e.copy(), K.rate_g.copy(),
+            K.rate_dot.copy(), K.normal.copy(), K.power.copy(), phi.copy(), rate.copy())  # fmt: skip
 
 
 @njit(cache=True)
@@ -397,44 +411,46 @@ def friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, p_normal, p_fram
     ``senses`` (+-1, 0) and reference directions ``refs`` (nc, 3) where ``has_ref``; fills the
     patches' loads [N], frames, centres [m] and radii [m]. Returns (status, worst contact, V [J],
     Pnc [W], Pdrv [W], Ydot, lam (m), efforts, channel rates, their rates of change, loads N [N],
-    friction powers [W], phi, constraint rates); status ILL_CONDITIONED: nothing solved."""
-    nb, A = S.nb, W.A
-    minv = S.minv.reshape(-1)
-    for b in range(nb):
-        quat_to_matrix(Y[7 * b + 3 : 7 * b + 7], A[b])
-    constraints(t, Y, S, W)
-    V, Pnc = forces(t, Y, S, W, W.Q)
-    nch = F.arm.shape[0]
-    J = _dense_jacobian(nb, S.row_bi, S.row_bj, W.jac)
-    G, gam_g, rate_g = np.zeros((nch, 6 * nb)), np.zeros(nch), np.zeros(nch)
-    _joint_channels(Y, nb, A, F, G, gam_g, rate_g)
-    if F.p_bi.shape[0]:
-        _patch_channels(Y, nb, A, S, F, G, gam_g, rate_g, p_normal, p_frame, p_centre, p_radius)
-    R, target, locked = _stacked_rows(F, modes, J, G, W.phi, W.gamma, W.rate, gam_g, rate_g, S.alpha, S.beta)
-    RM = R * minv
-    ok, Cp = _gram_inverse(_gram(RM, R))
-    m, nc = J.shape[0], F.c_type.shape[0]
-    acc, lam, Qt, b = np.zeros(6 * nb), np.zeros(R.shape[0]), np.zeros(6 * nb), np.zeros(R.shape[0])
-    empty = np.zeros(0)
-    if not ok:
-        return ILL_CONDITIONED, -1, V, Pnc, 0.0, empty, empty, empty, empty, empty, empty, empty, empty, empty
-    solve = (W.Q, G, Cp, RM, R, target, minv, acc, lam, Qt, b)
-    _accelerations(W.Q, G, np.zeros(nch), Cp, RM, R, target, minv, acc, lam, Qt, b)
-    d = _directions(F, modes, senses, refs, has_ref, rate_g, _mv(G, acc))
-    converged, e, worst = _fixed_point(F, modes, d, W.jac, A, p_normal, solve)
-    status = SOLVED if converged else NOT_CONVERGED
-    _accelerations(W.Q, G, e, Cp, RM, R, target, minv, acc, lam, Qt, b)
-    for i in range(locked.shape[0]):
-        e[locked[i]] = -lam[m + i]
-    power, normal = np.zeros(nc), np.zeros(nc)
-    for k in range(nc):
-        power[k] = _dot(e[F.c_start[k] : F.c_end[k]], rate_g[F.c_start[k] : F.c_end[k]])
-    _normals(F, W.jac, lam, A, p_normal, normal)
-    lam_rows = lam[:m].copy()
-    Pdrv = _driver_power(t, S, lam_rows, W.rate) if np.any(S.row_prog >= 0) else 0.0
-    Ydot = _state_rates(nb, Y, acc)
-    return (status, worst, V, Pnc + power.sum(), Pdrv, Ydot, lam_rows, e, rate_g, _mv(G, acc), normal, power,
-            W.phi.copy(), W.rate.copy())  # fmt: skip
+    friction powers [W], phi, constraint rates), new arrays; status ILL_CONDITIONED: nothing solved."""
+    state = (modes, senses, refs, has_ref, p_normal, p_frame, p_centre, p_radius)
+    return packed(evaluate(t, Y, S, W, F, state), F.work, W.phi, W.rate)
+
+
+@njit(cache=True, refcounts=False)  # per rk4 stage with S, W and F: no reference counts (jit.py)
+def friction_derivative(t, Y, S, W, F, state, Ydot):
+    """(status, worst contact) of :func:`friction_solve` at (t [s], Y) with the modes' ``state``
+    (its arguments from ``modes`` on), its dY/dt written into Ydot (untouched when ILL_CONDITIONED);
+    none of its other outputs (the rk4 stages of integrators/friction_kernel.py)."""
+    modes, senses, refs, has_ref, pn, pf, pc, pr = state
+    status, worst = _solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)[:2]
+    if status != ILL_CONDITIONED:
+        _state_rates(S.nb, Y, F.work.acc, Ydot)
+    return status, worst
+
+
+@njit(cache=True, refcounts=False)  # per step with F, writes into g: no reference counts (jit.py)
+def event_values_into(F, modes, senses, refs, has_ref, effort, rate, normal, g):
+    """:func:`event_values` with g written into the given array; returns ``unset``."""
+    s = F.work.slip
+    unset = False
+    for k in range(F.c_type.shape[0]):
+        a, b = F.c_start[k], F.c_end[k]
+        if modes[k] == STICK:
+            needed = 0.0
+            for c in range(a, b):
+                needed += (effort[c] / F.arm[c]) ** 2
+            g[k] = F.c_mu_s[k] * normal[k] * (1.0 + STICK_SLACK) + 1e-12 - np.sqrt(needed)
+            continue
+        for i in range(b - a):
+            s[i] = F.arm[a + i] * rate[a + i]
+        if b - a == 1:
+            g[k] = senses[k] * s[0] if senses[k] != 0.0 else abs(s[0])
+        elif has_ref[k]:
+            g[k] = _dot(refs[k, : b - a], s[: b - a])
+        else:
+            g[k] = np.sqrt(_dot(s[: b - a], s[: b - a]))
+            unset = unset or g[k] > REST_SPEED
+    return unset
 
 
 @njit(cache=True)
@@ -444,23 +460,6 @@ def event_values(F, modes, senses, refs, has_ref, effort, rate, normal):
     slip velocity along its sense or its reference direction (its speed without one). ``unset``:
     a slipping contact of several channels moves without a reference direction (the events'
     check takes it there)."""
-    nc = F.c_type.shape[0]
-    g = np.zeros(nc)
-    unset = False
-    for k in range(nc):
-        a, b = F.c_start[k], F.c_end[k]
-        if modes[k] == STICK:
-            needed = 0.0
-            for c in range(a, b):
-                needed += (effort[c] / F.arm[c]) ** 2
-            g[k] = F.c_mu_s[k] * normal[k] * (1.0 + STICK_SLACK) + 1e-12 - np.sqrt(needed)
-            continue
-        s = F.arm[a:b] * rate[a:b]
-        if b - a == 1:
-            g[k] = senses[k] * s[0] if senses[k] != 0.0 else abs(s[0])
-        elif has_ref[k]:
-            g[k] = _dot(refs[k, : b - a], s)
-        else:
-            g[k] = np.sqrt(_dot(s, s))
-            unset = unset or g[k] > REST_SPEED
+    g = np.zeros(F.c_type.shape[0])
+    unset = event_values_into(F, modes, senses, refs, has_ref, effort, rate, normal, g)
     return g, unset

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..numerics import friction_solve as fs
+from ..numerics.friction_linalg import friction_work
 from ..numerics.joints import ROW_VECS
 
 LOAD_KIND = {"prismatic": fs.C_PRISMATIC, "spherical": fs.C_SPHERICAL, "contact": fs.C_PATCH}  # else C_AXIAL
@@ -65,6 +66,9 @@ def _patches(patches) -> dict:
 
 
 def pack(friction) -> fs.FrictionArrays:
-    """The FrictionArrays of a JointFriction (its channels, contacts and stiction patches)."""
+    """The FrictionArrays of a JointFriction (its channels, contacts and stiction patches) with the
+    solve's work arrays sized for its System (numerics/friction_linalg.py)."""
     fields = {**_channels(friction), **_contacts(friction), **_patches(friction.patches)}
-    return fs.FrictionArrays(**{k: np.ascontiguousarray(v) for k, v in fields.items()})
+    sys = friction.system
+    work = friction_work(sys.nb, sys.m, friction.n_channels, len(friction.contacts))
+    return fs.FrictionArrays(**{k: np.ascontiguousarray(v) for k, v in fields.items()}, work=work)
