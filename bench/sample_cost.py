@@ -3,8 +3,8 @@ it goes (issue 33 item 7): each listed function's CPU time (time.process_time, a
 its calls) per output sample, and the run's total (best of REPEATS runs); *fast path*: the compiled
 calls that integrate many output intervals at once (solver/sample_path.py), their event checks
 included; *record_many*: the fast path's rows recorded; *System()*: the run's model build, once a
-run (a fixed cost, here spread over the samples). Runs in .venv-bench like peers_events.py (its models); prints a markdown table
-(bench/results/sample_cost.md).
+run (a fixed cost, here spread over the samples). Runs in .venv-bench like peers_events.py (its
+models); prints a markdown table (bench/results/sample_cost.md).
 
     .venv-bench/bin/python bench/sample_cost.py
 """
