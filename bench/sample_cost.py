@@ -2,8 +2,9 @@
 it goes (issue 33 item 7): each listed function's CPU time (time.process_time, accumulated around
 its calls) per output sample, and the run's total (best of REPEATS runs); *fast path*: the compiled
 calls that integrate many output intervals at once (solver/sample_path.py), their event checks
-included. Runs in .venv-bench like peers_events.py (its models); prints a markdown table
-(bench/results/sample_cost.md).
+included; *record_many*: the fast path's rows recorded; *System()*: the run's model build, once a
+run (a fixed cost, here spread over the samples). Runs in .venv-bench like peers_events.py (its
+models); prints a markdown table (bench/results/sample_cost.md).
 
     .venv-bench/bin/python bench/sample_cost.py
 """
@@ -35,6 +36,8 @@ PARTS = [  # (label, owner, attribute): what is timed
     ("integration", simulate_module, "_advance"),
     ("fast path", SamplePath, "advance"),
     ("sample check", simulate_module, "_check_samples"),
+    ("record_many", results.Results, "record_many"),
+    ("System()", simulate_module, "System"),
 ]
 
 

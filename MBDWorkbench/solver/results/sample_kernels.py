@@ -105,24 +105,35 @@ def _copy(a: np.ndarray, a_from: np.ndarray, b: np.ndarray, b_from: np.ndarray) 
     b.reshape(-1)[:] = b_from.reshape(-1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _copy_1d(a: np.ndarray, a_from: np.ndarray) -> None:
+    """a[:] = a_from (1-d arrays of the same length) as a loop: no slice, so no reference count."""
+    for i in range(a.shape[0]):
+        a[i] = a_from[i]
+
+
+@njit(cache=True, refcounts=False)  # takes S and W once a sample: no reference counts (jit.py)
 def _evaluate(t: float, Y: np.ndarray, S: Static, W: Work, Ydot: np.ndarray, saved: tuple) -> tuple:
     """System.evaluate's compiled part at (t, Y normalised in place): the derivatives with the kept
-    rows decided again, the rank state (keep, keep_prev, ref, ctl, y_near) left as it was.
+    rows decided again, the rank state (keep, keep_prev, ref, ctl, y_near: 1-d) left as it was.
     Returns (status, V [J], Pnc [W], Pdrv [W], whether every row was kept)."""
     keep, keep_prev, ref, ctl, y_near = saved
-    _copy(keep, W.keep, keep_prev, W.keep_prev)
-    _copy(ref, W.ref, ctl, W.ctl)
-    y_near[:] = W.y_near
+    _copy_1d(keep, W.keep)
+    _copy_1d(keep_prev, W.keep_prev)
+    _copy_1d(ref, W.ref)
+    _copy_1d(ctl, W.ctl)
+    _copy_1d(y_near, W.y_near)
     W.ctl[CTL_DECIDE] = 1.0
     status, V, Pnc, Pdrv = derivatives(t, Y, S, W, Ydot)
     all_kept = True
     for r in range(W.keep.shape[0]):
         if W.keep[r] != 1:
             all_kept = False
-    _copy(W.keep, keep, W.keep_prev, keep_prev)
-    _copy(W.ref, ref, W.ctl, ctl)
-    W.y_near[:] = y_near
+    _copy_1d(W.keep, keep)
+    _copy_1d(W.keep_prev, keep_prev)
+    _copy_1d(W.ref, ref)
+    _copy_1d(W.ctl, ctl)
+    _copy_1d(W.y_near, y_near)
     return status, V, Pnc, Pdrv, all_kept
 
 
