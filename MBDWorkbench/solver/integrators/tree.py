@@ -23,7 +23,7 @@ from .. import kernels
 from ..errors import ModelError
 from ..numerics import quaternion
 from .base import Stepper, equal_steps, own_settings
-from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree
+from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, tree_static
 
 if TYPE_CHECKING:
     from ..model.schema import Settings
@@ -122,7 +122,7 @@ def build_tree(system: System, Y: np.ndarray) -> TreeStatic:
     (A, _, _, _), (Ap, _, _, _) = _poses(Y, nb, parent)
     M0 = np.transpose(Fp, (0, 2, 1)) @ np.transpose(Ap, (0, 2, 1)) @ A @ Fc  # Rz(theta0) in a consistent state
     G = Fc @ np.transpose(_nearest_rotations(M0), (0, 2, 1))
-    return TreeStatic(
+    return tree_static(
         order=order,
         parent=parent,
         kind=kind,
