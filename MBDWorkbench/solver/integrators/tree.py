@@ -24,7 +24,7 @@ from .. import kernels
 from ..errors import ModelError
 from ..numerics import quaternion
 from .base import Stepper, equal_steps, own_settings
-from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree
+from .tree_kernel import FIXED, PRISMATIC, REVOLUTE, TreeStatic, new_tree_work, run_tree, tree_static
 from .tree_state import joint_state_into
 
 if TYPE_CHECKING:
@@ -125,7 +125,7 @@ def build_tree(system: System, Y: np.ndarray) -> TreeStatic:
     (A, _, _, _), (Ap, _, _, _) = _poses(Y, nb, parent)
     M0 = np.transpose(Fp, (0, 2, 1)) @ np.transpose(Ap, (0, 2, 1)) @ A @ Fc  # Rz(theta0) in a consistent state
     G = Fc @ np.transpose(_nearest_rotations(M0), (0, 2, 1))
-    return TreeStatic(
+    return tree_static(
         order=order,
         parent=parent,
         kind=kind,

@@ -27,7 +27,7 @@ from ..system.friction import described
 from .base import equal_steps
 from .tree import TreeRK4Stepper, joint_state, set_drive_offsets, tree_parents
 from .tree_friction_kernel import TREE_NOT_CONVERGED, TreeFriction, new_friction_work, run_tree_friction
-from .tree_kernel import FIXED, PRISMATIC
+from .tree_kernel import FIXED, PRISMATIC, tree_static
 
 _USE = "rk4_tree handles friction on revolute and prismatic joints that are not driven (use rk4)"
 
@@ -82,7 +82,8 @@ class TreeFrictionRK4(TreeRK4Stepper):
                 cs, sn = np.cos(self.q[b]), np.sin(self.q[b])
                 GT[b] = np.array([[cs, -sn, 0.0], [sn, cs, 0.0], [0.0, 0.0, 1.0]]) @ GT[b]
             kind[b] = FIXED
-        self.tree = T._replace(kind=kind, GT=GT, op=op)
+        self.tree = tree_static(T.order, T.parent, kind, T.Fp, op, GT, T.oc, T.mass, T.inertia, T.gravity, T.drive,
+                                T.drive_sign, T.drive_offset)  # the kernels read its packed rows (geo, topo)
         self.slipping = [k for k, _, _ in slipping]
         self.friction_arrays = TreeFriction(
             body=np.array([b for _, _, b in slipping], dtype=np.int64),
