@@ -82,8 +82,21 @@ class TreeFrictionRK4(TreeRK4Stepper):
                 cs, sn = np.cos(self.q[b]), np.sin(self.q[b])
                 GT[b] = np.array([[cs, -sn, 0.0], [sn, cs, 0.0], [0.0, 0.0, 1.0]]) @ GT[b]
             kind[b] = FIXED
-        self.tree = tree_static(T.order, T.parent, kind, T.Fp, op, GT, T.oc, T.mass, T.inertia, T.gravity, T.drive,
-                                T.drive_sign, T.drive_offset)  # the kernels read its packed rows (geo, topo)
+        self.tree = tree_static(
+            T.order,
+            T.parent,
+            kind,
+            T.Fp,
+            op,
+            GT,
+            T.oc,
+            T.mass,
+            T.inertia,
+            T.gravity,
+            T.drive,
+            T.drive_sign,
+            T.drive_offset,
+        )  # the kernels read its packed rows (geo, topo)
         self.slipping = [k for k, _, _ in slipping]
         self.friction_arrays = TreeFriction(
             body=np.array([b for _, _, b in slipping], dtype=np.int64),
