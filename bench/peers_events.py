@@ -59,16 +59,6 @@ from scipy.integrate import solve_ivp  # noqa: E402
 
 from bench import peers_events_exudyn as exudyn_scenes  # noqa: E402
 from bench.page_splice import splice  # noqa: E402
-from bench.peers_events_friction import (  # noqa: E402
-    ARM_I_CG,
-    ARM_L,
-    MU,
-    PIN_R,
-    THETA0,
-    friction_turning_points,
-    point_errors,
-    sampled_turning_points,
-)  # fmt: skip
 from MBDWorkbench.solver import from_dict, simulate  # noqa: E402
 from MBDWorkbench.solver.model.contacts import MATERIALS  # noqa: E402
 
@@ -517,13 +507,60 @@ def block_section(repeats: int) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- friction pendulum
-def ours_friction(h: float, t_end: float, integrator: str = "rk4") -> dict:
+ARM_L, ARM_I_CG, THETA0, MU, PIN_R = 0.5, 0.02, 0.5, 0.3, 0.02  # [m, kg m^2, rad, -, m]; mass ROD_M
+ARM_I = ARM_I_CG + ROD_M * ARM_L**2  # about the pin [kg m^2]
+
+
+def pin_load(theta: float, rate: float, acc: float) -> float:
+    """|F| [N] of the pin on the bar: m (a_cg - g) in the tangent and radial components."""
+    f_t = ROD_M * (ARM_L * acc + G * math.sin(theta))
+    f_p = -ROD_M * (ARM_L * rate**2 + G * math.cos(theta))
+    return math.hypot(f_t, f_p)
+
+
+def friction_turning_points(load_dependent: bool, t_end: float) -> list[tuple[float, float]]:
+    """[(t, theta)] of the bar released at THETA0 from the downward vertical, by SciPy (rtol 1e-12):
+    I theta'' = -m g L sin theta - s mu r N, N the pin load (load_dependent) or m g (a constant torque)."""
+
+    def rhs(t, y, s):
+        acc = 0.0
+        for _ in range(12 if load_dependent else 1):  # a contraction by mu r m L / I ~ 0.03
+            load = pin_load(y[0], y[1], acc) if load_dependent else ROD_M * G
+            acc = (-ROD_M * G * ARM_L * math.sin(y[0]) - s * MU * PIN_R * load) / ARM_I
+        return [y[1], acc]
+
+    t, theta, points = 0.0, THETA0, []
+    while t < t_end and ARM_L * abs(math.sin(theta)) > MU * PIN_R:
+        s = -math.copysign(1.0, theta)
+        turn = lambda t, y, s: y[1]  # noqa: E731
+        turn.terminal, turn.direction = True, -s
+        sol = solve_ivp(rhs, (t, t_end), [theta, 0.0], args=(s,), events=turn, rtol=1e-12, atol=1e-14,
+                        first_step=1e-6)  # fmt: skip
+        if not sol.t_events[0].size:
+            break
+        t, theta = float(sol.t_events[0][0]), float(sol.y_events[0][0][0])
+        points.append((t, theta))
+    return points
+
+
+def sampled_turning_points(t: np.ndarray, q: np.ndarray, w: np.ndarray) -> list[tuple[float, float]]:
+    """[(t, theta)] at the sign changes of the rate (parabola through three samples)."""
+    out = []
+    for k in np.nonzero(w[1:-1] * w[2:] < 0)[0] + 1:
+        a, b, c = q[k - 1 : k + 2]
+        d = a - 2 * b + c
+        shift = 0.5 * (a - c) / d if d else 0.0
+        out.append((float(t[k] + shift * (t[1] - t[0])), float(b - 0.25 * (a - c) * shift)))
+    return out
+
+
+def ours_friction(h: float, t_end: float) -> dict:
     pin = {"name": "pin", "type": "revolute", "body_i": "ground", "body_j": "arm",
            "frame": {"origin": [0, 0, 0], "z_axis": [0, 0, 1], "x_axis": [1, 0, 0]},
            "friction": {"mu_s": MU, "mu_k": MU, "pin_radius": PIN_R}}  # fmt: skip
     arm = {"name": "arm", "mass": ROD_M, "inertia": [0.01, 0.01, ARM_I_CG],
            "position": [ARM_L * math.sin(THETA0), -ARM_L * math.cos(THETA0), 0.0]}  # fmt: skip
-    settings = {"t_end": t_end, "step": h, "output_step": 1e-3, "integrator": integrator, "accuracy": False}
+    settings = {"t_end": t_end, "step": h, "output_step": 1e-3, "integrator": "rk4", "accuracy": False}
     res, cpu = run_ours({"gravity": [0, -G, 0], "bodies": [arm], "joints": [pin], "settings": settings})
     q, w = THETA0 + res.joint_coordinate("pin")[:, 0], res.joint_coordinate_rate("pin")[:, 0]
     return {"points": sampled_turning_points(res.t, q, w), "cpu": cpu, "steps": res.steps}
@@ -565,13 +602,21 @@ def exudyn_friction(bar: dict, h: float, t_end: float) -> dict:
     return {"points": sampled_turning_points(out["t"], out["q"], out["w"]), **out}
 
 
+def point_errors(points: list, ref: list) -> tuple[float, float, int]:
+    """(largest angle [rad] and time [s] differences of the turning points, how many compared)."""
+    n = min(len(points), len(ref))
+    if not n:
+        return math.nan, math.nan, 0
+    dq = max(abs(a[1] - b[1]) for a, b in zip(points[:n], ref[:n]))
+    return dq, max(abs(a[0] - b[0]) for a, b in zip(points[:n], ref[:n])), n
+
+
 def friction_section(repeats: int) -> list[str]:
     h, t_end = 1e-3, 3.0
     load_ref, torque_ref = friction_turning_points(True, t_end), friction_turning_points(False, t_end)
     bar = {"m": ROD_M, "L": ARM_L, "I_cg": ARM_I_CG, "g": G, "theta0": THETA0}
     exudyn = f"Exudyn RK44 (CoordinateSpringDamperExt, mu r m g, zone {FRICTION_ZONE} rad/s)"
     codes = {"ours rk4 (pin friction from the reaction)": lambda: ours_friction(h, t_end),
-             "ours rk4_tree (pin friction from the reaction)": lambda: ours_friction(h, t_end, "rk4_tree"),
              "MuJoCo RK4 (frictionloss = mu r m g)": lambda: mujoco_friction(h, t_end),
              exudyn: lambda: exudyn_friction(bar, h, t_end)}  # fmt: skip
     outs = {name: best(run, repeats) for name, run in codes.items()}
@@ -587,11 +632,10 @@ def friction_section(repeats: int) -> list[str]:
             f"{outs[names[0]]['cpu'] / out['cpu']:.2f} |"
         )
         print(rows[-1], flush=True)
-    for at, (ours, label) in enumerate(zip(names[:2], ("rk4", "rk4_tree"))):
-        bare = integration_only(codes[ours], repeats)
-        rows.insert(2 * at + 1, bare_row(ours, bare, 6, f"{outs[names[0]]['cpu'] / bare['cpu']:.2f}"))
-        goal(f"friction, ours {label}: turning angle [rad]; time [s] vs the load-dependent reference", err,
-             [ours, *names[2:]], outs, bare["cpu"], lambda e: f"{e[0]:.1e}; {e[1]:.1e}")  # fmt: skip
+    bare = integration_only(codes[names[0]], repeats)
+    rows.insert(1, bare_row(names[0], bare, 6, f"{outs[names[0]]['cpu'] / bare['cpu']:.2f}"))
+    goal("friction: turning angle [rad]; time [s] vs the load-dependent reference", err, names, outs, bare["cpu"],
+         lambda e: f"{e[0]:.1e}; {e[1]:.1e}")  # fmt: skip
     return [
         "## A pendulum with Coulomb pin friction",
         "",
@@ -602,10 +646,7 @@ def friction_section(repeats: int) -> list[str]:
         "constant torque mu r m g (what MuJoCo's frictionloss and Exudyn's friction force are: neither has a "
         "friction loaded by the joint's reaction). Errors: largest angle [rad] / time [s] difference of the "
         "turning points. Exudyn: the regularised friction (its case for explicit integrators; the bristle model "
-        "is its case for implicit ones), proportional to the rate below the zone speed. Ours rk4 integrates the "
-        "bar's 7 body coordinates with the pin's 5 constraint rows (a dense friction-consistent solve per stage); "
-        "ours rk4_tree its one joint angle (articulated-body algorithm, the pin's reaction from its passes, the "
-        "load's fixed point on their superposition; integrators/tree_friction.py).",
+        "is its case for implicit ones), proportional to the rate below the zone speed.",
         "",
         "| code | turning points | vs load-dependent reference | vs constant-torque reference | steps/s (CPU) | "
         "CPU ours / this |",

@@ -218,8 +218,8 @@ def test_cylindrical_friction_cone():
 
 
 # ----------------------------------------------------------------------------- refusals
-@pytest.mark.parametrize("integrator", ["galpha", "cros"])
-def test_index3_integrators_refuse_friction(integrator):
+@pytest.mark.parametrize("integrator", ["galpha", "cros", "rk4_tree"])
+def test_index3_and_tree_integrators_refuse_friction(integrator):
     with pytest.raises(ModelError, match=r"joint 'slide' has friction.*rk4"):
         simulate(incline_model(0.3, 0.5, 0.4, integrator, t_end=0.1))
 

@@ -2,8 +2,7 @@
 schemes (euler, symplectic_euler, rk4, bdf, radau, lsoda) on the friction-consistent dense
 solve with the contacts' current stick/slip modes. The modes are set once at the start and then
 switched only at the events located by solver/events.py (solver/friction_events.py), which
-restarts the stepper. rk4_tree takes its own stepper (integrators/tree_friction.py); galpha and cros
-refuse such a model (:func:`friction_stepper`)."""
+restarts the stepper. galpha, cros and rk4_tree refuse such a model (:func:`friction_stepper`)."""
 
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ from .explicit import EulerStepper, RK4Stepper, SymplecticEulerStepper
 from .friction_kernel import friction_steps, symplectic_euler_update
 from .power import account_power
 from .scipy_ivp import BDFStepper, LSODAStepper, RadauStepper
-from .tree_friction import TreeFrictionRK4
 
 
 class FrictionFixedStep:
@@ -128,15 +126,7 @@ class FrictionLSODA(FrictionSciPy, LSODAStepper):
 
 FRICTION_METHODS: dict[str, type[Stepper]] = {
     cls.name: cls
-    for cls in (
-        FrictionEuler,
-        FrictionSymplecticEuler,
-        FrictionRK4,
-        FrictionBDF,
-        FrictionRadau,
-        FrictionLSODA,
-        TreeFrictionRK4,
-    )  # fmt: skip
+    for cls in (FrictionEuler, FrictionSymplecticEuler, FrictionRK4, FrictionBDF, FrictionRadau, FrictionLSODA)
 }
 
 

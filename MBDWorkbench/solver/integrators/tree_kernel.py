@@ -477,26 +477,3 @@ def write_body_state(q, qd, T, TW, Y) -> None:
             Y[7 * b + k] = TW.Yb[7 * b + k]
         _matrix_to_quaternion(A[b], Y[7 * b + 3 : 7 * b + 7])
     Y[7 * nb :] = TW.Yb[7 * nb :]
-
-
-@njit(cache=True)
-def place_tree(t, q, qd, T, TW, S) -> float:
-    """The first half of :func:`tree_accelerations`: the driven coordinates set from their profiles,
-    every body placed with its spatial inertia and bias force (less the force elements' loads) in
-    TW; returns the elements' non-conservative power [W]. (A hook of tree_friction_kernel.py, which
-    adds the friction efforts to TW.pA before :func:`articulated_passes`.)"""
-    P = _programs(S)
-    _prescribe(t, q, qd, TW.qddp, T.drive, T.drive_sign, T.drive_offset, P)
-    _place_all(q, qd, T.topo, T.geo, TW.A, TW.W)
-    if S.force_bi.shape[0] > 0:
-        return _element_loads(t, q.shape[0], TW.A, TW.W, TW.Yb, TW.Q, _force_arrays(S), P)
-    return 0.0
-
-
-@njit(cache=True)
-def articulated_passes(T, TW, qd, qdd) -> float:
-    """The second half of :func:`tree_accelerations`: the backward and forward passes on TW's IA, pA
-    and C (which they change: the articulated inertias and biases), qdd and the drivers' efforts
-    TW.tau; returns the drivers' power [W]. TW.a then holds the bodies' accelerations (gravity as
-    the ground's), so IA_b a_b + pA_b is the spatial force body b's joint transmits to its subtree."""
-    return _joint_accelerations(T.topo, T.gravity, TW.W, qd, TW.qddp, qdd, TW.tau)
