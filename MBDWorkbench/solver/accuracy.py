@@ -15,8 +15,9 @@ compared with the run at the output times:
   from the start, err(h) ~ |y_h - y_h/r| / sqrt(1 - 1/r^2) (``contact_half``, :mod:`.contact_accuracy`:
   impacts are not in the asymptotic range at 2h);
 - adaptive ones (bdf, radau, lsoda, galpha): the companion runs with rtol and atol divided by
-  TIGHTEN (:data:`TIGHTER` for lsoda and galpha) and est = |y - y_tight| (``tight_companion``;
-  scaled by :data:`REDUCTION` for galpha).
+  TIGHTEN (:data:`TIGHTER` for some; bdf and radau also with half the largest step,
+  :data:`CAP_HALVED`) and est = |y - y_tight| (``tight_companion``; scaled by :data:`REDUCTION`
+  for galpha).
 
 The estimate (:func:`compare`) is the largest difference over the output times of: each moving
 body's CoG [m], its orientation (rotation angle between the two [rad]), each joint's reaction
@@ -54,7 +55,14 @@ TIGHTEN = 100.0  # adaptive integrators: the companion's rtol and atol are the r
 # little for SciPy's BDF: its error fell only 1.4 times, the estimate was 0.3 x the true error)
 # lsoda's error need not fall with its tolerance (IFToMM A05: 5.4e-6 m at rtol 1e-6, 1.7e-5 m at 1e-8, 3.6e-6 m at
 # 1e-9, 1.1e-7 m at 1e-10) while its cost hardly grows (1.6, 1.8, 2.0, 1.7 s CPU): its companion is 1e4 x tighter
-TIGHTER = {"lsoda": 1e4, "galpha": 10.0}
+TIGHTER = {"lsoda": 1e4, "galpha": 10.0, "bdf": 1e4, "radau": 1e4}
+# bdf and radau run with max_step = settings.step; where that cap binds (examples/pendulum.json, IFToMM A02) a tighter
+# rtol alone need not make the run more accurate: SciPy's BDF then picks its order freely (pendulum: 2.4e-7 m at rtol
+# 1e-8, 5.9e-8 m at 1e-6) and Radau passes A02's singular positions no better (0.1-6 um at 1e-8 and 1e-10, against
+# 1-4 nm at 1e-6). Over 8 tolerances within 0.7-1.3 x the defaults a companion at rtol / 1e4 and half the step cap
+# estimated the true error within 0.95-1.6 x (rtol / 100 alone: 0.8-7.4 x on the pendulum, 33-1700 x on A02) for
+# about twice the run's CPU
+CAP_HALVED = ("bdf", "radau")
 # galpha's error falls about this many times per tenfold tighter rtol (measured: IFToMM A01 2.5, A02 2.2 from 1e-7 to
 # 1e-8), so its 10 x tighter companion's difference is (1 - 1 / REDUCTION) x the error: divided by that; a 100 x
 # companion cost 1.4-2.2 x the run's CPU, a 10 x one 1.1-1.3 x
@@ -191,19 +199,27 @@ def half_plan(settings, h: float, order: int, hint: str) -> Plan:
 
 def tight_plan(settings) -> Plan:
     """Adaptive integrators: the difference to a companion with rtol and atol TIGHTEN times tighter
-    (:data:`TIGHTER` for some, whose difference is scaled by :data:`REDUCTION`)."""
+    (:data:`TIGHTER` for some, whose difference is scaled by :data:`REDUCTION`), bdf's and radau's
+    also with half the largest step (:data:`CAP_HALVED`)."""
     factor = TIGHTER.get(settings.integrator, TIGHTEN)
     rtol, atol = settings.rtol / factor, settings.atol / factor
+    overrides = dict(rtol=rtol, atol=atol)
     what = f"difference to a companion run with {factor:g} times tighter rtol and atol ({rtol:g}, {atol:g})"
+    if settings.integrator in CAP_HALVED:
+        overrides["step"] = 0.5 * float(settings.step)
+        what += f" and half the largest step ({overrides['step']:g} s)"
+    hint = f"tighten --rtol and --atol (e.g. --rtol {settings.rtol / TIGHTEN:g} --atol {settings.atol / TIGHTEN:g})"
+    if settings.integrator in CAP_HALVED:
+        hint += f" and lower --step, {settings.integrator}'s largest step (now {float(settings.step):g} s)"
     reduction = REDUCTION.get(settings.integrator)
     if reduction:
         what += f", divided by 1 - 1/{reduction:g} (the error falls about {reduction:g} times per tenfold rtol)"
     return Plan(
         "tight_companion",
         what,
-        dict(rtol=rtol, atol=atol),
+        overrides,
         1.0 / (1.0 - 1.0 / reduction) if reduction else 1.0,
-        f"tighten --rtol and --atol (e.g. --rtol {settings.rtol / TIGHTEN:g} --atol {settings.atol / TIGHTEN:g})",
+        hint,
         3.0,
     )
 
