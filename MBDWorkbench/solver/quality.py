@@ -31,16 +31,16 @@ from .model.catalog import FORCES, INTEGRATORS
 from .model.joint_stops import STEPS_PER_CONTACT
 from .model.profiles import compile_profile
 from .results.status import OverdrivenError, RunWarning
-from .system.assembly import length_scale
+from .system.assembly import length_scale, scaling
 from .system.scaled_rank import (
-    conditioning,
+    conditioning_of,
     independent_rows,
     is_large,
     jacobian_for_rank,
     relative_rank,
     relative_singular_values,
-    sampled_rank_tolerance,
-    scaled_jacobian,
+    relative_singular_values_of,
+    sampled_rank_tolerances,
 )
 from .tolerances import ENERGY_FLOOR, ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
 
@@ -534,18 +534,19 @@ def rank_scan_warnings(res: Results, start: StartReport) -> list[RunWarning]:
     kept = start.independent
     t, Y = res.t, res.Y
     phis = np.asarray(res._stack("phi"), dtype=float).reshape(len(res), -1)
-    ratios, ranks, times = [], [], []
-    for k in scan_samples(len(t)):
-        if not np.all(np.isfinite(Y[k])):
-            break
-        J_raw = system.constraint_jacobian(float(t[k]), Y[k])[1]
-        J = scaled_jacobian(system, J_raw, start.length_scale)
-        ratios.append(conditioning(J[kept]))
-        # the violation recorded during the run (a coupler row's value depends on its angles'
-        # branch, followed over the run, not from one scanned sample to the next)
-        tol = sampled_rank_tolerance(system, phis[k], start.length_scale, SAMPLED_RANK_TOL)
-        ranks.append(relative_rank(relative_singular_values(J), tol))
-        times.append((k, float(t[k]), J))
+    scanned = scan_samples(len(t))
+    finite = np.all(np.isfinite(np.asarray(Y)[scanned]), axis=1) if len(scanned) else np.zeros(0, bool)
+    scanned = scanned[: int(np.argmin(finite)) if not finite.all() else len(scanned)]  # up to the first blow-up
+    rs, cs = scaling(system, start.length_scale)
+    stack = np.array([system.constraint_jacobian(float(t[k]), Y[k])[1] for k in scanned]).reshape(
+        len(scanned), system.m, 6 * system.nb
+    ) * (rs[:, None] * cs[None, :])
+    ratios = list(conditioning_of(stack[:, kept]))
+    # the violation recorded during the run (a coupler row's value depends on its angles'
+    # branch, followed over the run, not from one scanned sample to the next)
+    tols = sampled_rank_tolerances(system, phis[scanned], start.length_scale, SAMPLED_RANK_TOL)
+    ranks = [relative_rank(rel, tol) for rel, tol in zip(relative_singular_values_of(stack), tols)]
+    times = [(k, float(t[k]), J) for k, J in zip(scanned, stack)]
     out = []
     if ratios and min(ratios) < REPORT_NEAR_SINGULAR:
         out.append(_near_singular(system, ratios, times, kept))

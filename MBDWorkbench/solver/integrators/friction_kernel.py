@@ -67,23 +67,35 @@ def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_even
     changed sign (or needs the events' check: :func:`.event_values`). Returns (status, worst
     contact, steps done, time reached [s], the friction solve's output there): status OK,
     NOT_FINITE, or the solve's (ILL_CONDITIONED, NOT_CONVERGED at that time) with Y at the
-    start of the step it stopped in. The evaluations stay in the work arrays F.work (no
-    allocation per step); the output is packed where it returns (evaluated again at the step's
-    start after a failed rk4 stage or a step that did not stay finite)."""
+    start of the step it stopped in (:func:`steps_from`, its output packed into new arrays)."""
+    ev = evaluate(t, Y, S, W, F, state)
+    status, worst, done, t, ev = steps_from(ev, t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events)
+    return status, worst, done, t, packed(ev, F.work, W.phi, W.rate)
+
+
+@njit(cache=True)
+def steps_from(ev, t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events):
+    """:func:`friction_steps` from (t, Y) given ``ev``, :func:`.evaluate`'s return at (t, Y) whose
+    evaluation is still in the work arrays F.work and W (the last call's at the state it reached:
+    integrators/friction_samples.py, one friction solve a sample less). Returns (status, worst
+    contact, steps done, time reached [s], the evaluation there: in F.work and W, ``ev`` its
+    return). The evaluations stay in the work arrays (no allocation per step); after a failed
+    rk4 stage or a step that did not stay finite, the step's start is evaluated again."""
     nb, K = S.nb, F.work
     modes, senses, refs, has_ref = state[:4]
     done = 0
     while True:
-        ev = evaluate(t, Y, S, W, F, state)
+        if done > 0:
+            ev = evaluate(t, Y, S, W, F, state)
         if ev[0] != SOLVED:
-            return ev[0], ev[1], done, t, packed(ev, K, W.phi, W.rate)
+            return ev[0], ev[1], done, t, ev
         if stop_at_events:
             unset = event_values_into(F, modes, senses, refs, has_ref, K.e, K.rate_g, K.normal, K.g)
             if done > 0 and (unset or _crossed(K.g0, K.g)):
-                return OK, -1, done, t, packed(ev, K, W.phi, W.rate)
+                return OK, -1, done, t, ev
             K.g0[:] = K.g
         if done == n:
-            return OK, -1, done, t, packed(ev, K, W.phi, W.rate)
+            return OK, -1, done, t, ev
         account_power(acc, t, ev[4], ev[3])
         K.y0[:] = Y
         if method == 0:
@@ -93,17 +105,9 @@ def friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_even
         else:
             status, worst = _rk4(t, h, Y, S, W, F, state, K.ydot)
             if status != SOLVED:
-                return status, worst, done, t, packed(evaluate(t, Y, S, W, F, state), K, W.phi, W.rate)
+                return status, worst, done, t, evaluate(t, Y, S, W, F, state)
         normalize_quaternions_arrays(nb, Y)
         if not _finite(Y):
-            return NOT_FINITE, -1, done, t, packed(evaluate(t, K.y0, S, W, F, state), K, W.phi, W.rate)
+            return NOT_FINITE, -1, done, t, evaluate(t, K.y0, S, W, F, state)
         done += 1
         t = t + h if done < n else t_next
-
-
-@njit(cache=True)
-def steps_from(cur, t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events):
-    """:func:`friction_steps` from (t, Y), where ``cur`` is the friction solve's output (the last
-    call's at the state it reached: integrators/friction_samples.py). The evaluation lives in the
-    work arrays F.work, which other solves overwrite, so it is evaluated again (the same bits)."""
-    return friction_steps(t, t_next, n, h, method, Y, S, W, F, state, acc, stop_at_events)

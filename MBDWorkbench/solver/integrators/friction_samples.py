@@ -19,46 +19,48 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import OK
-from ..numerics.friction_solve import SOLVED, event_values, friction_solve
+from ..numerics.friction_solve import SOLVED, evaluate, event_values
 from ..numerics.jit import njit
 from .friction_kernel import steps_from
 from .sample_run import DONE, EVENT_NEAR, MAX_CHUNK_STEPS, crossed, equal_steps_compiled, reason_to_end
 
 
 @njit(cache=True)
-def _events(cur, F, state):
-    """(whether the friction solve's output ``cur`` is SOLVED and gives every event function without
-    the Python check, the contacts' event functions there)."""
+def _events(ev, F, state):
+    """(whether the friction solve whose :func:`.evaluate` return is ``ev``, its evaluation in
+    F.work, is SOLVED and gives every event function without the Python check, the contacts' event
+    functions there)."""
     modes, senses, refs, has_ref = state[:4]
-    if cur[0] != SOLVED:
+    if ev[0] != SOLVED:
         return False, np.zeros(0)
-    g, unset = event_values(F, modes, senses, refs, has_ref, cur[7], cur[8], cur[10])
+    K = F.work
+    g, unset = event_values(F, modes, senses, refs, has_ref, K.e, K.rate_g, K.normal)
     return not unset, g
 
 
 @njit(cache=True)
-def _interval(cur, t, t_next, h, method, Y, S, W, F, state, acc, g0):
+def _interval(ev, t, t_next, h, method, Y, S, W, F, state, acc, g0):
     """The output interval [t, t_next] [s] in the monitor's chunks (StopMonitor.advance and _chunk
-    with friction alone) from ``cur``, the friction solve at (t, Y) (the slow path solves it again,
-    to the same bits); g0: the event functions at its start, updated chunk by chunk. Returns (the
-    steps taken, the solve at the end), the steps -1 where an event function changed sign, a
-    solve failed or a step did not stay finite (Y, acc and g0 then partly advanced: the caller
-    restores them)."""
+    with friction alone) from ``ev``, the friction solve at (t, Y) (:func:`.evaluate`'s return, its
+    evaluation in F.work and W; the slow path solves it again, to the same bits); g0: the event
+    functions at its start, updated chunk by chunk. Returns (the steps taken, the solve at the
+    end, likewise), the steps -1 where an event function changed sign, a solve failed or a step
+    did not stay finite (Y, acc and g0 then partly advanced: the caller restores them)."""
     eps = 1e-12 * max(1.0, abs(t_next))
     steps = 0
     while t < t_next - eps:
         t1 = min(t + MAX_CHUNK_STEPS * h, t_next)
         t1 = t_next if t_next - t1 < 0.5 * h else t1
         n, hh = equal_steps_compiled(t1 - t, h)
-        status, _, done, _, cur = steps_from(cur, t, t1, n, hh, method, Y, S, W, F, state, acc, True)
+        status, _, done, _, ev = steps_from(ev, t, t1, n, hh, method, Y, S, W, F, state, acc, True)
         if status != OK or done < n:
-            return -1, cur
-        ok, g = _events(cur, F, state)
+            return -1, ev
+        ok, g = _events(ev, F, state)
         if not ok or crossed(g0, g):
-            return -1, cur
+            return -1, ev
         g0[:] = g
         t, steps = t1, steps + n
-    return steps, cur
+    return steps, ev
 
 
 @njit(cache=True)
@@ -73,9 +75,8 @@ def friction_samples(
     done; ``info``: [why the segment ended (sample_run's DONE, EVENT_NEAR, BUDGET, BAD_SAMPLE,
     LONG), steps taken, OK, 0] (sample_run.run_samples' layout)."""
     info[2], info[3] = OK, 0
-    modes, senses, refs, has_ref, pn, pf, pc, pr = state
-    cur = friction_solve(t, Y, S, W, F, modes, senses, refs, has_ref, pn, pf, pc, pr)
-    ok, g0 = _events(cur, F, state)
+    ev = evaluate(t, Y, S, W, F, state)
+    ok, g0 = _events(ev, F, state)
     rows, steps, why = 0, 0, DONE if ok else EVENT_NEAR
     Y0, acc0, g_start = np.empty_like(Y), np.empty_like(acc), np.empty_like(g0)
     memory0 = S.force_vecs[:, 3:5, :].copy()
@@ -86,12 +87,12 @@ def friction_samples(
         if why != DONE:
             break
         Y0[:], acc0[:], g_start[:], memory0[:] = Y, acc, g0, S.force_vecs[:, 3:5, :]
-        done, end = _interval(cur, t, t_next, h, method, Y, S, W, F, state, acc, g0)
+        done, end = _interval(ev, t, t_next, h, method, Y, S, W, F, state, acc, g0)
         if done < 0:
             Y[:], acc[:], g0[:], S.force_vecs[:, 3:5, :] = Y0, acc0, g_start, memory0
             why = EVENT_NEAR
             break
         out_Y[rows], out_acc[rows], out_memory[rows] = Y, acc, S.force_vecs[:, 3:5, :]
-        rows, steps, t, cur = rows + 1, steps + done, t_next, end
+        rows, steps, t, ev = rows + 1, steps + done, t_next, end
     info[0], info[1] = why, steps
     return rows

@@ -72,6 +72,27 @@ def relative_singular_values(Js: np.ndarray) -> np.ndarray:
     return s / s[0] if len(s) and s[0] > 0 else np.zeros(len(s))
 
 
+def relative_singular_values_of(stack: np.ndarray) -> np.ndarray:
+    """:func:`relative_singular_values` of each scaled Jacobian in ``stack`` (K x m x n), in one
+    LAPACK call over the stack: (K x min(m, n)), rows of zeros where a Jacobian is 0."""
+    if stack.shape[0] == 0 or stack.shape[1] == 0 or stack.shape[2] == 0:
+        return np.zeros((stack.shape[0], 0))
+    s = np.linalg.svd(stack, compute_uv=False)
+    top = s[:, :1]
+    return np.divide(s, top, out=np.zeros_like(s), where=top > 0)
+
+
+def conditioning_of(stack: np.ndarray) -> np.ndarray:
+    """sigma_min / sigma_max of each set of scaled rows in ``stack`` (K x m x n): 0 where
+    the rows are dependent (m > n) or zero, 1 where there are none."""
+    K, m, n = stack.shape
+    if m == 0:
+        return np.ones(K)
+    if m > n:
+        return np.zeros(K)
+    return relative_singular_values_of(stack)[:, -1]
+
+
 def independent_rows(A: np.ndarray, tol: float = RANK_TOL) -> tuple[list[int], list[int]]:
     """Greedy in-order selection: (kept, dropped) row indices; a row is dropped when it
     lies within ``tol`` (relative to its norm) of the span of the rows kept before it."""
@@ -96,24 +117,14 @@ def relative_rank(rel: np.ndarray, tol: float) -> int:
     return int(np.sum(rel > tol))
 
 
-def conditioning(Js: np.ndarray) -> float:
-    """sigma_min / sigma_max of the scaled rows Js (0 when they are dependent or zero)."""
-    if Js.shape[0] == 0:
-        return 1.0
-    rel = relative_singular_values(Js)
-    return float(rel[-1]) if len(rel) == Js.shape[0] and len(rel) else 0.0
-
-
-def scaled_violation(system: System, phi: np.ndarray, L: float) -> float:
-    """Largest constraint violation of ``phi`` in the same units: length rows / L [m], angle rows [rad]."""
-    return float(np.max(np.abs(phi * scaling(system, L)[0]))) if len(phi) else 0.0
-
-
-def sampled_rank_tolerance(system: System, phi: np.ndarray, L: float, tol: float) -> float:
-    """Relative singular-value tolerance for a state off the constraints by ``phi``: a state off by
-    a scaled violation d blurs an exact dependency to a singular value of 0.02-0.06 d (Bricard's
-    linkage after explicit Euler, measured), so values below max(tol, d) count as zero."""
-    return max(tol, scaled_violation(system, phi, L))
+def sampled_rank_tolerances(system: System, phis: np.ndarray, L: float, tol: float) -> np.ndarray:
+    """Relative singular-value tolerance for each state off the constraints by a row of ``phis``
+    (K x m): a state off by a scaled violation d (length rows / L [m], angle rows [rad]) blurs an
+    exact dependency to a singular value of 0.02-0.06 d (Bricard's linkage after explicit Euler,
+    measured), so values below max(tol, d) count as zero."""
+    if phis.shape[1] == 0:
+        return np.full(phis.shape[0], float(tol))
+    return np.maximum(tol, np.max(np.abs(phis * scaling(system, L)[0]), axis=1))
 
 
 def certainly_full_rank(J, tol: float, margin: float = FULL_RANK_MARGIN) -> bool:
