@@ -117,7 +117,7 @@ def _look(stops, contacts, Y, S, watch) -> bool:
     return crossed
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per output interval with S or W: no reference counts (jit.py)
 def _reason_to_end(rows: int, steps: int, n: int, max_steps: int, budget: int, t: float, Y, S, W) -> int:
     """Why the segment ends before an interval of n steps from (t [s], Y) (DONE: it does not)."""
     if n > max_steps:
@@ -129,7 +129,7 @@ def _reason_to_end(rows: int, steps: int, n: int, max_steps: int, budget: int, t
     return DONE
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per output interval with S or W: no reference counts (jit.py)
 def _sample_bad(t: float, Y: np.ndarray, S, W) -> bool:
     """simulate._check_sample's test on the state alone: not finite, or a constraint violation over 1000."""
     for i in range(Y.shape[0]):

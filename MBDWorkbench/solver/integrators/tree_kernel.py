@@ -398,7 +398,7 @@ def tree_accelerations(t, q, qd, T, TW, S, qdd) -> tuple[float, float]:
     return Pnc, Pdrv
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per output interval with T, TW and S: no reference counts (jit.py)
 def run_tree(t, q, qd, h, nsteps, T, TW, S, acc, Y) -> tuple[int, int]:
     """Advance the joint coordinates q and rates qd in place by ``nsteps`` RK4 steps of size
     h [s] (the driven ones set from their profiles at each stage and step), then write the bodies'

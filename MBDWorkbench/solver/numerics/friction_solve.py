@@ -262,8 +262,11 @@ def _fixed_point(F, modes, jac, A, patch_normal, Q, minv, K, n):
         accelerations(Q, minv, K, n, False)  # the loads need lam only: acc after the loop
     worst, largest = -1, -1.0
     for k in range(nc):
-        if modes[k] == SLIP and np.max(change[F.c_start[k] : F.c_end[k]]) > largest:
-            worst, largest = k, np.max(change[F.c_start[k] : F.c_end[k]])
+        if modes[k] != SLIP:
+            continue
+        for c in range(F.c_start[k], F.c_end[k]):  # a loop, not np.max: its NumPy overload may need NRT
+            if change[c] > largest:
+                worst, largest = k, change[c]
     return False, worst
 
 
