@@ -14,10 +14,9 @@ compared with the run at the output times:
   err(h) ~ |y_h - y_h/r| r^p / (r^p - 1) (``richardson_half``); with contact pairs a companion at h/2
   from the start, err(h) ~ |y_h - y_h/r| / sqrt(1 - 1/r^2) (``contact_half``, :mod:`.contact_accuracy`:
   impacts are not in the asymptotic range at 2h);
-- adaptive ones (bdf, radau, lsoda, galpha): the companion runs with rtol and atol divided by
-  TIGHTEN (:data:`TIGHTER` for some; bdf and radau also with half the largest step,
-  :data:`CAP_HALVED`) and est = |y - y_tight| (``tight_companion``; scaled by :data:`REDUCTION`
-  for galpha).
+- adaptive ones (bdf, radau, lsoda, galpha): the companion runs with rtol and atol divided by TIGHTEN
+  (:data:`TIGHTER` for some; bdf's and radau's with half the step cap) and est = |y - y_tight|
+  (``tight_companion``; scaled by :data:`REDUCTION` for galpha).
 
 The estimate (:func:`compare`) is the largest difference over the output times of: each moving
 body's CoG [m], its orientation (rotation angle between the two [rad]), each joint's reaction
@@ -51,32 +50,22 @@ from .results.status import RunWarning
 
 ENV = "MBD_ACCURACY"  # "off": no companion run whatever the settings (test suites, batch scripts)
 ORDERS = {"euler": 1, "symplectic_euler": 1, "rk4": 4, "rk4_tree": 4, "cros": 2}  # fixed-step: order p
-TIGHTEN = 100.0  # adaptive integrators: the companion's rtol and atol are the run's / TIGHTEN (10 was too
-# little for SciPy's BDF: its error fell only 1.4 times, the estimate was 0.3 x the true error)
+TIGHTEN = 100.0  # adaptive integrators: the companion's rtol and atol are the run's / TIGHTEN (TIGHTER for some)
 # lsoda's error need not fall with its tolerance (IFToMM A05: 5.4e-6 m at rtol 1e-6, 1.7e-5 m at 1e-8, 3.6e-6 m at
 # 1e-9, 1.1e-7 m at 1e-10) while its cost hardly grows (1.6, 1.8, 2.0, 1.7 s CPU): its companion is 1e4 x tighter
 TIGHTER = {"lsoda": 1e4, "galpha": 10.0, "bdf": 1e4, "radau": 1e4}
-# bdf and radau run with max_step = settings.step; where that cap binds (examples/pendulum.json, IFToMM A02) a tighter
-# rtol alone need not make the run more accurate: SciPy's BDF then picks its order freely (pendulum: 2.4e-7 m at rtol
-# 1e-8, 5.9e-8 m at 1e-6) and Radau passes A02's singular positions no better (0.1-6 um at 1e-8 and 1e-10, against
-# 1-4 nm at 1e-6). Over 8 tolerances within 0.7-1.3 x the defaults a companion at rtol / 1e4 and half the step cap
-# estimated the true error within 0.95-1.6 x (rtol / 100 alone: 0.8-7.4 x on the pendulum, 33-1700 x on A02) for
-# about twice the run's CPU
-CAP_HALVED = ("bdf", "radau")
-# galpha's error falls about this many times per tenfold tighter rtol (measured: IFToMM A01 2.5, A02 2.2 from 1e-7 to
-# 1e-8), so its 10 x tighter companion's difference is (1 - 1 / REDUCTION) x the error: divided by that; a 100 x
-# companion cost 1.4-2.2 x the run's CPU, a 10 x one 1.1-1.3 x
+CAP_HALVED = ("bdf", "radau")  # also half the step cap (max_step): docs/solver.md, "Why bdf's and radau's companion"
+# galpha's error falls about this many times per tenfold tighter rtol (IFToMM A01 2.5, A02 2.2 from 1e-7 to 1e-8): its
+# 10 x tighter companion's difference is divided by 1 - 1 / REDUCTION (a 100 x one cost 1.4-2.2 x the run's CPU)
 REDUCTION = {"galpha": 2.3}
 POLL_S = 0.05  # wall time [s] between two looks at the companion while waiting for it
-# a companion expected to take less than this wall time [s] runs in the run's process after it rather than in a
-# process of its own (starting one and importing the solver take about 1 s of CPU, 2-4 s of wall time under load)
-IN_PROCESS_S = 1.0
+# a companion expected to take less wall time [s] runs in the run's process after it, not in a process of its own
+IN_PROCESS_S = 1.0  # (starting one and importing the solver take about 1 s of CPU, 2-4 s of wall time under load)
 # the 2h estimate is trusted when it is within these factors of the estimate by the observed order (below: an
 # underestimate, fall back to h/2; above: on the safe side, cros's positions on the pendulum converge at order 3: 2.3)
 ASYMPTOTIC = (0.5, 3.0)
-# the 4h check records about this many output times (a multiple of output_step apart): the work at each output time
-# (reactions, rank monitor, results) weighs as much as the steps in short runs; the check needs positions only
-CHECK_OUTPUTS = 50
+# the 4h check records about this many output times (a multiple of output_step apart): it needs positions only
+CHECK_OUTPUTS = 50  # and the work at each output time weighs as much as the steps in short runs
 ROUND_OFF_M = 1e-12  # position differences [m] below this are round-off: no asymptotic range to check
 
 
@@ -203,13 +192,12 @@ def tight_plan(settings) -> Plan:
     also with half the largest step (:data:`CAP_HALVED`)."""
     factor = TIGHTER.get(settings.integrator, TIGHTEN)
     rtol, atol = settings.rtol / factor, settings.atol / factor
-    overrides = dict(rtol=rtol, atol=atol)
+    overrides, halved = dict(rtol=rtol, atol=atol), settings.integrator in CAP_HALVED
     what = f"difference to a companion run with {factor:g} times tighter rtol and atol ({rtol:g}, {atol:g})"
-    if settings.integrator in CAP_HALVED:
+    hint = f"tighten --rtol and --atol (e.g. --rtol {settings.rtol / TIGHTEN:g} --atol {settings.atol / TIGHTEN:g})"
+    if halved:
         overrides["step"] = 0.5 * float(settings.step)
         what += f" and half the largest step ({overrides['step']:g} s)"
-    hint = f"tighten --rtol and --atol (e.g. --rtol {settings.rtol / TIGHTEN:g} --atol {settings.atol / TIGHTEN:g})"
-    if settings.integrator in CAP_HALVED:
         hint += f" and lower --step, {settings.integrator}'s largest step (now {float(settings.step):g} s)"
     reduction = REDUCTION.get(settings.integrator)
     if reduction:
