@@ -31,7 +31,7 @@ from .model.catalog import FORCES, INTEGRATORS
 from .model.joint_stops import STEPS_PER_CONTACT
 from .model.profiles import compile_profile
 from .results.status import OverdrivenError, RunWarning
-from .system.assembly import length_scale, scaling
+from .system.assembly import length_scale
 from .system.scaled_rank import (
     conditioning_of,
     independent_rows,
@@ -41,6 +41,7 @@ from .system.scaled_rank import (
     relative_singular_values,
     relative_singular_values_of,
     sampled_rank_tolerances,
+    scaled_jacobian,
 )
 from .tolerances import ENERGY_FLOOR, ILL_SCALED_RATIO, RANK_TOL, REPORT_NEAR_SINGULAR, SAMPLED_RANK_TOL
 
@@ -537,10 +538,8 @@ def rank_scan_warnings(res: Results, start: StartReport) -> list[RunWarning]:
     scanned = scan_samples(len(t))
     finite = np.all(np.isfinite(np.asarray(Y)[scanned]), axis=1) if len(scanned) else np.zeros(0, bool)
     scanned = scanned[: int(np.argmin(finite)) if not finite.all() else len(scanned)]  # up to the first blow-up
-    rs, cs = scaling(system, start.length_scale)
-    stack = np.array([system.constraint_jacobian(float(t[k]), Y[k])[1] for k in scanned]).reshape(
-        len(scanned), system.m, 6 * system.nb
-    ) * (rs[:, None] * cs[None, :])
+    raw = np.array([system.constraint_jacobian(float(t[k]), Y[k])[1] for k in scanned])
+    stack = scaled_jacobian(system, raw.reshape(len(scanned), system.m, 6 * system.nb), start.length_scale)
     ratios = list(conditioning_of(stack[:, kept]))
     # the violation recorded during the run (a coupler row's value depends on its angles'
     # branch, followed over the run, not from one scanned sample to the next)

@@ -24,7 +24,8 @@ FULL_RANK_MARGIN = 100.0  # the sparse certificate of full rank asks sigma_min /
 
 
 def scaled_jacobian(system: System, J: np.ndarray, L: float) -> np.ndarray:
-    """The dimensionless Phi_q (m x 6N) of the raw Jacobian J for the length scale L [m]."""
+    """The dimensionless Phi_q (m x 6N) of the raw Jacobian J for the length scale L [m] (or of
+    each of a stack of them, K x m x 6N)."""
     rs, cs = scaling(system, L)
     return J * rs[:, None] * cs[None, :]
 
