@@ -31,8 +31,24 @@ def unpaced(monkeypatch):
     monkeypatch.setattr(simulate_module, "CANCEL_CHECK_S", 1e9)
 
 
+FAST_ROWS = []  # the samples each fast-path call did, in the last run with it
+
+
+def counting(monkeypatch):
+    """Count the samples of each fast-path call into FAST_ROWS (simulate._fast_samples' return)."""
+    FAST_ROWS.clear()
+    fast_samples = simulate_module._fast_samples
+
+    def counted(*args):
+        FAST_ROWS.append(fast_samples(*args))
+        return FAST_ROWS[-1]
+
+    monkeypatch.setattr(simulate_module, "_fast_samples", counted)
+
+
 def both(model, monkeypatch, **overrides):
-    """(fast run, slow run, compiled calls of the fast one)."""
+    """(fast run, slow run, compiled calls of the fast one); FAST_ROWS: the fast run's."""
+    counting(monkeypatch)
     before = sample_path.calls
     fast = simulate(model, **overrides)
     calls = sample_path.calls - before
@@ -252,10 +268,24 @@ def test_rk4_tree_a_driven_pendulum(monkeypatch):
     assert np.abs(fast._rows.column("Wd")).max() > 1e-3
 
 
-def test_rk4_tree_a_cam_pressing_a_follower(monkeypatch):
-    """A contact pair (touching throughout): the contact rows, their memory and peaks."""
-    fast, calls = assert_same_run(cam_model(10.0, turns=0.25, integrator="rk4_tree"), monkeypatch)
+@pytest.mark.parametrize("integrator", ["rk4_tree", "rk4"])
+def test_a_cam_pressing_a_follower_in_intervals_of_several_chunks(monkeypatch, integrator):
+    """A contact pair (touching throughout): the contact rows, their memory and peaks. Its output
+    intervals are 67 steps, more than the monitor's longest chunk (64): each is done in two chunks
+    with the event values looked at between them, as the slow path does."""
+    assert cam_model(10.0).settings.output_step / cam_model(10.0).settings.step > sample_run.MAX_CHUNK_STEPS
+    fast, calls = assert_same_run(cam_model(10.0, turns=0.25, integrator=integrator), monkeypatch)
     assert calls < len(fast.t) / 10
+    assert sum(FAST_ROWS) >= 0.9 * (len(fast.t) - 1)  # nearly every sample on the fast path
+
+
+def test_a_ball_falling_onto_a_plane_in_intervals_of_shrinking_chunks(monkeypatch):
+    """Output intervals of 300 steps while the ball falls (chunks of 64 steps, then fewer as its gap
+    closes: half its closing time), bounces and rises: the onsets located as on the slow path, the
+    samples away from the impacts on the fast path."""
+    fast, calls = assert_same_run(ball_drop(heights=(0.2,), t_end=0.8), monkeypatch, output_step=3e-3)
+    assert len(fast.contact_events) >= 2
+    assert sum(FAST_ROWS) >= 0.8 * (len(fast.t) - 1)
 
 
 def test_rk4_tree_a_double_pendulum_without_a_monitor(monkeypatch):

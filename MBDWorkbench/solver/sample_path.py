@@ -117,7 +117,7 @@ class SamplePath:
         return kernels.fast_call(
             run_tree_samples, float(t), q, stepper.qd, stepper.tree, stepper.work, Y, times, self.h,
             int(pace_steps), int(self.budget), system.static, system.work, acc,
-            *self._guards(system, stops, Y, np.zeros((0, 1))), np.empty((2, len(q))),
+            *self._guards(system, stops, Y, np.zeros((0, 1))), np.empty((2, len(q))), np.zeros((0, 1)),
             self.out_Y, self.out_acc, self.out_memory, self.info,
         )  # fmt: skip
 
@@ -151,7 +151,8 @@ class SamplePath:
             pinned, touching, touched_at = np.zeros((0, 2), np.int64), np.zeros(0, bool), np.zeros(0)
         contact_args = (
             first, world, order, WATCH_MARGIN, pinned, np.empty(count), np.empty(count), np.empty(count, np.int64),
-            touching, np.empty((max(system.nb, 1), 3, 3)), touched_at, np.empty(count),
+            touching, np.empty((max(system.nb, 1), 3, 3)), touched_at, np.empty(count), np.empty(count),
+            np.empty(count), np.array([0.0, np.inf]),
         )  # fmt: skip
         W = system.work
         saved = tuple(a.copy() for a in (W.keep, W.keep_prev, W.ref, W.ctl, W.y_near, W.ratio))

@@ -6,16 +6,18 @@ work integrals at each output time into a row of its output, until it meets an i
 event machinery of solver/events.py (StopMonitor) could act in. It then leaves that interval
 undone (the state of its start restored) and returns: the caller does it on the slow path.
 
-The guard is the monitor's own rule, on the same compiled gap functions: an interval is done here
-only if the monitor would advance it in one chunk (half the time the nearest free stop or contact
-point takes to close at its current rate, MAX_CHUNK_STEPS at most, covers it) and, at its end, no
-event function changed sign (a free stop's gap, numerics.stop_gaps; a contact point's onset gap,
-numerics.onset_gaps with its broad phase; a touching point opening is the same bookkeeping as
-ContactGaps.closing_time). The steps and the checks are thus those the slow path takes, bit for
-bit. Also ended: after a rank change or a near-singular passage (the stepper's RankEvents reads
-them), after ``max_steps`` steps (so cancel() and progress are seen), at a failed step, and before
-an interval whose start sample is not finite or whose constraint violation is over 1000 (the run's
-sample check: that sample is the last row).
+The guard is the monitor's own rule, on the same compiled gap functions: within an interval the
+steps go in the monitor's chunks (half the time the nearest free stop or contact point takes to
+close at its current rate, MAX_CHUNK_STEPS at most: :func:`chunk_end`), the event values looked at
+after each (a free stop's gap, numerics.stop_gaps; a contact point's onset gap, numerics.onset_gaps
+with its broad phase; a touching point opening is the same bookkeeping as
+ContactGaps.closing_time). An interval in which one changed sign is undone and left to the slow
+path, which locates the event; so is one in which the rank state changed or a step failed before
+its last chunk (the slow path reads those between chunks). The steps and the checks are thus those
+the slow path takes, bit for bit. Also ended: after a rank change or a near-singular passage (the
+stepper's RankEvents reads them), after ``max_steps`` steps (so cancel() and progress are seen), at
+a failed step, and before an interval whose start sample is not finite or whose constraint
+violation is over 1000 (the run's sample check: that sample is the last row).
 """
 
 from __future__ import annotations
@@ -43,28 +45,27 @@ def _equal_steps(span: float, h_max: float) -> tuple[int, float]:
     return n, span / n
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per output interval and chunk: no reference counts (jit.py)
 def _stop_values(stops, Y, nb, gaps, rates) -> None:
     """Every stop side's gap [rad or m] and rate at Y (numerics.stop_gaps)."""
     kind, bi, bj, vecs, sign, limit, A, jac = stops[:8]
     stop_gaps(kind, bi, bj, vecs, sign, limit, Y, nb, A, jac, gaps, rates)
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per output interval and chunk: no reference counts (jit.py)
 def _contact_values(contacts, Y, nb, S, values) -> tuple[int, float]:
     """The onset gaps of the watched contact points at Y (ContactGaps._compute) and their event
     values (ContactGaps.values) in ``values`` by element (1: not watched); returns (watched count,
-    far time [s])."""
+    far time [s]). Scratch: contacts[12] (a value per element)."""
     first, world, order, margin, pinned, gaps, rates, watched, touching, A = contacts[:10]
-    gaps[:] = np.inf
-    rates[:] = 0.0
+    out = contacts[12]
+    for e in range(gaps.shape[0]):
+        gaps[e], rates[e], values[e] = np.inf, 0.0, 1.0
     count, far = onset_gaps(
         Y, nb, A, S.force_bi, S.force_bj, S.force_vecs, S.force_par, S.force_flag, first, S.bp_body, S.bp_centre,
         S.bp_radius, S.bp_key, S.bp_first, S.bp_end, S.bp_always, world, order, margin, pinned, gaps, rates, watched,
     )  # fmt: skip
-    values[:] = 1.0
-    out = np.empty(count)
-    event_values(gaps, watched[:count], touching, out)
+    event_values(gaps, watched[:count], touching, out[:count])
     for i in range(count):
         values[watched[i]] = out[i]
     return count, far
@@ -80,14 +81,16 @@ def _crossed(before: np.ndarray, after: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def _one_chunk(t: float, t_next: float, h: float, closing: float) -> bool:
-    """Whether StopMonitor.advance (its _chunk rule) covers [t, t_next] [s] in one chunk."""
+def chunk_end(t: float, t_next: float, h: float, closing: float) -> float:
+    """StopMonitor.advance's next check time [s] from t (its _chunk rule, the same arithmetic): whole
+    base steps h [s] up to half the ``closing`` time [s], MAX_CHUNK_STEPS at most; t_next if that
+    leaves less than half a step."""
     steps = int(min(0.5 * closing / h, MAX_CHUNK_STEPS))
     t1 = min(t + max(1, steps) * h, t_next)
-    return t_next - t1 < 0.5 * h or t1 == t_next
+    return t_next if t_next - t1 < 0.5 * h else t1
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per chunk: no reference counts (jit.py)
 def _closing(t, h, stops, contacts, watch) -> float:
     """StopMonitor._chunk's closing time [s] at the current state (touching points that opened
     are no longer touching: ContactGaps.closing_time)."""
@@ -102,19 +105,27 @@ def _closing(t, h, stops, contacts, watch) -> float:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per output interval and chunk: no reference counts (jit.py)
 def _look(stops, contacts, Y, S, watch) -> bool:
     """The event values at Y (stop gaps, contact onset values; watch: [watched points, far time [s]]);
-    whether one changed sign since the last look (they become the last)."""
+    whether one changed sign since the last look (they become the last). Scratch: contacts[13] (a
+    value per element)."""
     _stop_values(stops, Y, S.nb, stops[8], stops[9])
     crossed = _crossed(stops[10], stops[8])
-    stops[10][:] = stops[8]
+    copy_into(stops[10], stops[8])
     if contacts[8].shape[0]:
-        values = np.empty(contacts[11].shape[0])
+        values = contacts[13]
         watch[0], watch[1] = _contact_values(contacts, Y, S.nb, S, values)
         crossed = _crossed(contacts[11], values) or crossed
-        contacts[11][:] = values
+        copy_into(contacts[11], values)
     return crossed
+
+
+@njit(cache=True, inline="always")
+def copy_into(to: np.ndarray, source: np.ndarray) -> None:
+    """to[:] = source for 1-D arrays of one length, in a loop (a slice copy needs Numba's runtime)."""
+    for i in range(to.shape[0]):
+        to[i] = source[i]
 
 
 @njit(cache=True, refcounts=False)  # per output interval with S or W: no reference counts (jit.py)
@@ -145,44 +156,64 @@ def _sample_bad(t: float, Y: np.ndarray, S, W) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per output interval: no reference counts (jit.py)
 def _save(W, Y, acc, contacts, saved, vecs, k4) -> None:
     """Copy what an interval changes (state, work integrals, rank state, broad phase, touching, the
     force elements' memory vecs[:, 3:5]: contact impact speeds and peaks, unwrapped angles, mesh hints;
     run_fixed's memory of the steps' contact forces, its scratch's fifth row)."""
-    saved[0][:] = W.keep
-    saved[1][:] = W.keep_prev
-    saved[2][:] = W.ref
-    saved[3][:] = W.ctl
-    saved[4][:] = W.y_near
-    saved[5][:] = W.ratio
-    saved[6][:] = Y
-    saved[7][:] = acc
-    saved[8][:] = contacts[1]
-    saved[9][:] = contacts[2]
-    saved[10][:] = contacts[8]
-    saved[11][:] = vecs[:, 3:5, :]
+    copy_into(saved[0], W.keep)
+    copy_into(saved[1], W.keep_prev)
+    copy_into(saved[2], W.ref)
+    copy_into(saved[3], W.ctl)
+    copy_into(saved[4], W.y_near)
+    copy_into(saved[5], W.ratio)
+    copy_into(saved[6], Y)
+    copy_into(saved[7], acc)
+    _copy_rows(saved[8], contacts[1])
+    copy_into(saved[9], contacts[2])
+    copy_into(saved[10], contacts[8])
+    _copy_memory(saved[11], vecs, True)
     if k4.shape[0] > 4:
-        saved[12][:] = k4[4]
+        copy_into(saved[12], k4[4])
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # per undone interval: no reference counts (jit.py)
 def _restore(W, Y, acc, contacts, saved, vecs, k4) -> None:
     """Undo an interval (:func:`_save`)."""
-    W.keep[:] = saved[0]
-    W.keep_prev[:] = saved[1]
-    W.ref[:] = saved[2]
-    W.ctl[:] = saved[3]
-    W.y_near[:] = saved[4]
-    W.ratio[:] = saved[5]
-    Y[:] = saved[6]
-    acc[:] = saved[7]
-    contacts[1][:] = saved[8]
-    contacts[2][:] = saved[9]
-    contacts[8][:] = saved[10]
-    vecs[:, 3:5, :] = saved[11]
+    copy_into(W.keep, saved[0])
+    copy_into(W.keep_prev, saved[1])
+    copy_into(W.ref, saved[2])
+    copy_into(W.ctl, saved[3])
+    copy_into(W.y_near, saved[4])
+    copy_into(W.ratio, saved[5])
+    copy_into(Y, saved[6])
+    copy_into(acc, saved[7])
+    _copy_rows(contacts[1], saved[8])
+    copy_into(contacts[2], saved[9])
+    copy_into(contacts[8], saved[10])
+    _copy_memory(saved[11], vecs, False)
     if k4.shape[0] > 4:
-        k4[4] = saved[12]
+        copy_into(k4[4], saved[12])
+
+
+@njit(cache=True, inline="always")
+def _copy_rows(to: np.ndarray, source: np.ndarray) -> None:
+    """to[:] = source for 2-D arrays of one shape, in loops."""
+    for i in range(to.shape[0]):
+        for j in range(to.shape[1]):
+            to[i, j] = source[i, j]
+
+
+@njit(cache=True, inline="always")
+def _copy_memory(memory: np.ndarray, vecs: np.ndarray, keep: bool) -> None:
+    """memory[:] = vecs[:, 3:5] (``keep``) or back, in loops."""
+    for e in range(memory.shape[0]):
+        for r in range(2):
+            for c in range(3):
+                if keep:
+                    memory[e, r, c] = vecs[e, 3 + r, c]
+                else:
+                    vecs[e, 3 + r, c] = memory[e, r, c]
 
 
 @njit(cache=True)
@@ -199,8 +230,9 @@ def _sampled(vecs, flag, lo: int, hi: int, memory: np.ndarray) -> None:
 @njit(cache=True, inline="always")
 def started(stops, contacts, Y, S, info) -> np.ndarray:
     """At a segment's start: the event values at Y looked at (:func:`_look`), info's status reset;
-    returns ``watch`` ([watched contact points, far time [s]])."""
-    watch = np.array([0.0, np.inf])
+    returns ``watch`` (contacts[14]: [watched contact points, far time [s]])."""
+    watch = contacts[14]
+    watch[0], watch[1] = 0.0, np.inf
     if stops[0].shape[0] > 0 or contacts[8].shape[0] > 0:
         _look(stops, contacts, Y, S, watch)
     info[2], info[3] = kernels.OK, 0
@@ -208,18 +240,42 @@ def started(stops, contacts, Y, S, info) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def opened(rows, steps, n, max_steps, budget, t, t_next, h, Y, acc, S, W, k4, stops, contacts, saved, watch) -> int:
-    """Before an interval of n steps from (t, Y) to t_next [s]: why the segment ends instead
-    (:func:`_reason_to_end`; EVENT_NEAR if the monitor would not cover it in one chunk), or DONE
-    with what the interval changes saved (:func:`_save`) to undo it with."""
+def opened(rows, steps, n, max_steps, budget, t, Y, acc, S, W, k4, contacts, saved) -> int:
+    """Before an interval of n steps from (t [s], Y): why the segment ends instead
+    (:func:`_reason_to_end`), or DONE with what the interval changes saved (:func:`_save`) to undo it with."""
     why = _reason_to_end(rows, steps, n, max_steps, budget, t, Y, S, W)
-    if why != DONE:
-        return why
-    monitored = stops[0].shape[0] > 0 or contacts[8].shape[0] > 0
-    if monitored and not _one_chunk(t, t_next, h, _closing(t, h, stops, contacts, watch)):
-        return EVENT_NEAR
-    _save(W, Y, acc, contacts, saved, S.force_vecs, k4)
-    return DONE
+    if why == DONE:
+        _save(W, Y, acc, contacts, saved, S.force_vecs, k4)
+    return why
+
+
+@njit(cache=True, inline="always")
+def next_chunk(t, t_next, h, stops, contacts, watch) -> tuple[float, int, float]:
+    """The chunk from t to the next check (:func:`chunk_end`; t_next with nothing monitored): (its end
+    [s], its equal steps and their length [s], integrators.base.equal_steps)."""
+    t1 = t_next
+    if stops[0].shape[0] > 0 or contacts[8].shape[0] > 0:
+        t1 = chunk_end(t, t_next, h, _closing(t, h, stops, contacts, watch))
+    n, hh = _equal_steps(t1 - t, h)
+    return t1, n, hh
+
+
+@njit(cache=True, inline="always")
+def chunked(status, whole, last, changes, Y, acc, S, W, k4, stops, contacts, saved, watch) -> int:
+    """After a chunk of an interval: FAILED if a step failed in the interval's only chunk (``whole``);
+    EVENT_NEAR with the interval undone (:func:`_restore`) if a step failed in a chunk of several, or
+    if a chunk before the ``last`` changed the rank state (``changes``: W's rank change count at the
+    segment's start) or an event value's sign (the slow path reads both between its chunks); else DONE."""
+    if status != kernels.OK:
+        if whole:
+            return FAILED
+    elif last:
+        return DONE
+    elif W.ctl[kernels.CTL_CHANGES] == changes and W.ctl[kernels.CTL_NEAR_T] < 0.0:
+        if not _look(stops, contacts, Y, S, watch):
+            return DONE
+    _restore(W, Y, acc, contacts, saved, S.force_vecs, k4)
+    return EVENT_NEAR
 
 
 @njit(cache=True, inline="always")
@@ -230,12 +286,30 @@ def closed(rows, Y, acc, S, W, k4, stops, contacts, saved, watch, out_Y, out_acc
     if monitored and _look(stops, contacts, Y, S, watch):
         _restore(W, Y, acc, contacts, saved, S.force_vecs, k4)
         return EVENT_NEAR
-    out_Y[rows], out_acc[rows] = Y, acc
+    copy_into(out_Y[rows], Y)
+    copy_into(out_acc[rows], acc)
     _sampled(S.force_vecs, S.force_flag, S.force_start[CONTACT], S.force_start[CONTACT + 1], out_memory[rows])
     return DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _interval(method, t, t_next, h, Y, acc, S, W, scratch, stops, contacts, saved, watch, changes):
+    """Integrate Y from t to t_next [s] in the monitor's chunks (:func:`next_chunk`, run_fixed);
+    returns (why, steps taken, status, steps of the failed chunk) (:func:`chunked`)."""
+    k4, tmp, q, w = scratch
+    t_c, taken = t, 0
+    while True:
+        t1, n, hh = next_chunk(t_c, t_next, h, stops, contacts, watch)
+        done, status = run_fixed(method, t_c, Y, hh, n, S, W, acc, k4, tmp, q, w)
+        taken += done
+        why = chunked(status, t_c == t and t1 == t_next, t1 == t_next, changes, Y, acc, S, W, k4, stops,
+                      contacts, saved, watch)  # fmt: skip
+        if why != DONE or t1 == t_next:
+            return why, taken, status, done
+        t_c = t1
+
+
+@njit(cache=True, refcounts=False)  # its inlined helpers take S, W and the guards' tuples: no reference counts
 def run_samples(
     method: int, t: float, Y: np.ndarray, times: np.ndarray, h: float, max_steps: int, budget: int, S, W,
     acc: np.ndarray, scratch, stops, contacts, saved, out_Y: np.ndarray, out_acc: np.ndarray, out_memory: np.ndarray,
@@ -249,27 +323,30 @@ def run_samples(
     segment ended (DONE ...), steps taken, status, steps of a failed interval]. ``stops``: the stop
     sides (events._packed's arrays, then their gaps, rates and last event values); ``contacts``:
     (first element, broad-phase world and order, margin, pinned, gaps, rates, watched, touching,
-    rotations, touched_at, the last event values by element; empty without contact points);
+    rotations, touched_at, the last event values by element, two scratch arrays of that length,
+    ``watch``; empty without contact points);
     ``saved``: arrays of the same shapes to undo an interval with."""
-    k4, tmp, q, w = scratch
+    k4 = scratch[0]
     changes = W.ctl[kernels.CTL_CHANGES]
     watch = started(stops, contacts, Y, S, info)
     steps, rows, why = 0, 0, DONE
     while rows < times.shape[0]:
         t_next = times[rows]
-        n, hh = _equal_steps(t_next - t, h)
-        why = opened(rows, steps, n, max_steps, budget, t, t_next, h, Y, acc, S, W, k4, stops, contacts, saved, watch)
+        why = opened(rows, steps, _equal_steps(t_next - t, h)[0], max_steps, budget, t, Y, acc, S, W, k4, contacts,
+                     saved)  # fmt: skip
         if why != DONE:
             break
-        done, status = run_fixed(method, t, Y, hh, n, S, W, acc, k4, tmp, q, w)
-        if status != kernels.OK:
-            info[2], info[3], why = status, done, FAILED
+        why, taken, status, done = _interval(method, t, t_next, h, Y, acc, S, W, scratch, stops, contacts, saved,
+                                             watch, changes)  # fmt: skip
+        if why == FAILED:
+            info[2], info[3] = status, done
             steps += done
             break
-        why = closed(rows, Y, acc, S, W, k4, stops, contacts, saved, watch, out_Y, out_acc, out_memory)
+        if why == DONE:
+            why = closed(rows, Y, acc, S, W, k4, stops, contacts, saved, watch, out_Y, out_acc, out_memory)
         if why != DONE:
             break
-        rows, steps, t = rows + 1, steps + n, t_next
+        rows, steps, t = rows + 1, steps + taken, t_next
         if W.ctl[kernels.CTL_CHANGES] != changes or W.ctl[kernels.CTL_NEAR_T] >= 0.0:
             why = RANK
             break
