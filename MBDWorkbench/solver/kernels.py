@@ -300,7 +300,7 @@ def normalize_quaternions(S, Y):
     normalize_quaternions_arrays(S.nb, Y)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into results.sample_kernels.record_samples (no counts)
 def kinetic_energy(S, Y):
     """Kinetic energy [J] of all moving bodies."""
     T = 0.0

@@ -24,7 +24,7 @@ from ..system.friction import packed, unpacked
 from .contacts import contact_layout, contact_sample
 from .files import write_results
 from .friction_rows import record_friction_samples
-from .sample_kernels import joint_coordinates, joint_wrenches, record_samples
+from .sample_kernels import joint_coordinates, joint_wrenches, record_samples, record_scratch
 from .samples import SampleStore
 
 if TYPE_CHECKING:
@@ -333,7 +333,8 @@ class Results:
         tail = (owners, self._layout, coordinates, self._contact_layout, self._driver_rows, previous, memory, out[:10])
         f = sys.friction
         if f is None:
-            stop = fast_call(record_samples, start, t, Y, acc, sys.static, sys.work, *tail)
+            scratch = record_scratch(sys.static, sys.work, Y.shape[1])
+            stop = fast_call(record_samples, start, t, Y, acc, sys.static, sys.work, *tail, scratch)
         else:
             state = f.kernel_state()
             stop = fast_call(record_friction_samples, start, t, Y, acc, sys.static, sys.work, f.arrays, state, *tail,

@@ -99,13 +99,6 @@ def joint_coordinates(
 
 
 @njit(cache=True, inline="always")
-def _copy(a: np.ndarray, a_from: np.ndarray, b: np.ndarray, b_from: np.ndarray) -> None:
-    """a[:] = a_from and b[:] = b_from (arrays of the same shapes, any dimension)."""
-    a.reshape(-1)[:] = a_from.reshape(-1)
-    b.reshape(-1)[:] = b_from.reshape(-1)
-
-
-@njit(cache=True, inline="always")
 def _copy_1d(a: np.ndarray, a_from: np.ndarray) -> None:
     """a[:] = a_from (1-d arrays of the same length) as a loop: no slice, so no reference count."""
     for i in range(a.shape[0]):
@@ -168,9 +161,9 @@ def sampled(k, t, Y, Yk, acc, powers, S, W, owners, reactions, coordinates, cont
         contact_rows(Y[k], S.nb, W.A, *args, pair_of, sign, contact[k])
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # its inlined helpers take S and W once a sample: no reference counts (jit.py)
 def record_samples(
-    start, t, Y, acc, S, W, owners, reactions, coordinates, contacts, drivers, previous, memory, out
+    start, t, Y, acc, S, W, owners, reactions, coordinates, contacts, drivers, previous, memory, out, scratch
 ) -> int:
     """Samples start.. of (t (K,) [s], Y (K, n), acc (K, 6): the work integrals) evaluated as
     Results.record evaluates them without given multipliers, into ``out`` = (Ydot, lam, phi, rate,
@@ -183,26 +176,52 @@ def record_samples(
     time (the fast path's, solver/sample_path.py), put in place before its evaluation. Stops before
     a sample whose evaluation is not the plain one (not OK, or rows dropped: the minimum-norm
     multipliers), the force elements' state (impact speeds, peaks, unwrapped angles) and the
-    rank state as before it; returns that sample's index (K when all are done)."""
+    rank state as before it; returns that sample's index (K when all are done). ``scratch``
+    (:func:`record_scratch`): nothing is allocated here."""
     Ydot, lam, phi, rate, coordinate = out[0], out[1], out[2], out[3], out[8]
     nb = S.nb
-    saved = (W.keep.copy(), W.keep_prev.copy(), W.ref.copy(), W.ctl.copy(), W.y_near.copy())
-    Yk, Ydot_k = np.empty(Y.shape[1]), np.empty(Y.shape[1])
-    force_vecs, row_vecs = S.force_vecs.copy(), S.row_vecs.copy()
+    saved, Yk, Ydot_k, force_vecs, row_vecs = scratch
     t_prev, prev = previous
     for k in range(start, t.shape[0]):
-        Yk[:] = Y[k]
+        _copy_1d(Yk, Y[k])
         normalize_quaternions_arrays(nb, Yk)
         if memory.shape[0]:
-            S.force_vecs[:, 3:5, :] = memory[k]
-        _copy(force_vecs, S.force_vecs, row_vecs, S.row_vecs)  # the elements' state before this sample
+            _put_memory(S.force_vecs, memory[k])
+        _copy_flat(force_vecs, S.force_vecs, row_vecs, S.row_vecs)  # the elements' state before this sample
         status, V, Pnc, Pdrv, all_kept = _evaluate(t[k], Yk, S, W, Ydot_k, saved)
         if status != OK or not all_kept:
-            _copy(S.force_vecs, force_vecs, S.row_vecs, row_vecs)
+            _copy_flat(S.force_vecs, force_vecs, S.row_vecs, row_vecs)
             return k
-        _copy(Ydot[k], Ydot_k, lam[k], W.lam)
-        _copy(phi[k], W.phi, rate[k], W.rate)
+        _copy_flat(Ydot[k], Ydot_k, lam[k], W.lam)
+        _copy_flat(phi[k], W.phi, rate[k], W.rate)
         powers = (V, Pnc, Pdrv)
         sampled(k, t, Y, Yk, acc, powers, S, W, owners, reactions, coordinates, contacts, drivers, t_prev, prev, out)
         t_prev, prev = t[k], coordinate[k]
     return t.shape[0]
+
+
+def record_scratch(S, W, n: int) -> tuple:
+    """:func:`record_samples`' scratch for states of size n: copies of the rank state (W's keep,
+    keep_prev, ref, ctl, y_near), a state and its derivative, copies of S.force_vecs and S.row_vecs."""
+    saved = (W.keep.copy(), W.keep_prev.copy(), W.ref.copy(), W.ctl.copy(), W.y_near.copy())
+    return saved, np.empty(n), np.empty(n), S.force_vecs.copy(), S.row_vecs.copy()
+
+
+@njit(cache=True, inline="always")
+def _copy_flat(a: np.ndarray, a_from: np.ndarray, b: np.ndarray, b_from: np.ndarray) -> None:
+    """a[:] = a_from and b[:] = b_from (C-contiguous arrays of the same shapes, any dimension), in
+    loops: a slice copy needs Numba's runtime."""
+    a_flat, a_source, b_flat, b_source = a.reshape(-1), a_from.reshape(-1), b.reshape(-1), b_from.reshape(-1)
+    for i in range(a_flat.shape[0]):
+        a_flat[i] = a_source[i]
+    for i in range(b_flat.shape[0]):
+        b_flat[i] = b_source[i]
+
+
+@njit(cache=True, inline="always")
+def _put_memory(vecs: np.ndarray, memory: np.ndarray) -> None:
+    """vecs[:, 3:5] = memory (elements, 2, 3), in loops."""
+    for e in range(memory.shape[0]):
+        for r in range(2):
+            for c in range(3):
+                vecs[e, 3 + r, c] = memory[e, r, c]
