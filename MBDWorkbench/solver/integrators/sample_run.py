@@ -29,6 +29,7 @@ from ..numerics.constraints import constraints
 from ..numerics.contact_forces import BOUND
 from ..numerics.forces import CONTACT
 from ..numerics.jit import njit
+from ..numerics.loop_copies import copy_into, memory_into, put_memory
 from ..numerics.onset_gaps import closing_time, event_values, onset_gaps
 from ..numerics.stop_gaps import stop_gaps
 from .explicit import run_fixed
@@ -121,13 +122,6 @@ def _look(stops, contacts, Y, S, watch) -> bool:
     return crossed
 
 
-@njit(cache=True, inline="always")
-def copy_into(to: np.ndarray, source: np.ndarray) -> None:
-    """to[:] = source for 1-D arrays of one length, in a loop (a slice copy needs Numba's runtime)."""
-    for i in range(to.shape[0]):
-        to[i] = source[i]
-
-
 @njit(cache=True, refcounts=False)  # per output interval with S or W: no reference counts (jit.py)
 def _reason_to_end(rows: int, steps: int, n: int, max_steps: int, budget: int, t: float, Y, S, W) -> int:
     """Why the segment ends before an interval of n steps from (t [s], Y) (DONE: it does not)."""
@@ -172,7 +166,7 @@ def _save(W, Y, acc, contacts, saved, vecs, k4) -> None:
     _copy_rows(saved[8], contacts[1])
     copy_into(saved[9], contacts[2])
     copy_into(saved[10], contacts[8])
-    _copy_memory(saved[11], vecs, True)
+    memory_into(saved[11], vecs)
     if k4.shape[0] > 4:
         copy_into(saved[12], k4[4])
 
@@ -191,7 +185,7 @@ def _restore(W, Y, acc, contacts, saved, vecs, k4) -> None:
     _copy_rows(contacts[1], saved[8])
     copy_into(contacts[2], saved[9])
     copy_into(contacts[8], saved[10])
-    _copy_memory(saved[11], vecs, False)
+    put_memory(vecs, saved[11])
     if k4.shape[0] > 4:
         copy_into(k4[4], saved[12])
 
@@ -202,18 +196,6 @@ def _copy_rows(to: np.ndarray, source: np.ndarray) -> None:
     for i in range(to.shape[0]):
         for j in range(to.shape[1]):
             to[i, j] = source[i, j]
-
-
-@njit(cache=True, inline="always")
-def _copy_memory(memory: np.ndarray, vecs: np.ndarray, keep: bool) -> None:
-    """memory[:] = vecs[:, 3:5] (``keep``) or back, in loops."""
-    for e in range(memory.shape[0]):
-        for r in range(2):
-            for c in range(3):
-                if keep:
-                    memory[e, r, c] = vecs[e, 3 + r, c]
-                else:
-                    vecs[e, 3 + r, c] = memory[e, r, c]
 
 
 @njit(cache=True)

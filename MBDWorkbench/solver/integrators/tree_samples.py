@@ -10,7 +10,8 @@ import numpy as np
 
 from .. import kernels
 from ..numerics.jit import njit
-from .sample_run import DONE, FAILED, chunked, closed, copy_into, equal_steps_compiled, next_chunk, opened, started
+from ..numerics.loop_copies import copy_into
+from .sample_run import DONE, FAILED, chunked, closed, equal_steps_compiled, next_chunk, opened, started
 from .tree_kernel import run_tree
 
 

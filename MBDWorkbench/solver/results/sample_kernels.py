@@ -15,6 +15,7 @@ from ..numerics.forces import CONTACT
 from ..numerics.jets import eval_jet
 from ..numerics.jit import njit, njit_python_errors
 from ..numerics.joints import body_side, row_terms
+from ..numerics.loop_copies import copy_flat, copy_into, put_memory
 from ..numerics.schur import CTL_DECIDE
 from .contacts import contact_rows
 
@@ -98,35 +99,28 @@ def joint_coordinates(
         out[c, 1] = rate
 
 
-@njit(cache=True, inline="always")
-def _copy_1d(a: np.ndarray, a_from: np.ndarray) -> None:
-    """a[:] = a_from (1-d arrays of the same length) as a loop: no slice, so no reference count."""
-    for i in range(a.shape[0]):
-        a[i] = a_from[i]
-
-
 @njit(cache=True, refcounts=False)  # takes S and W once a sample: no reference counts (jit.py)
 def _evaluate(t: float, Y: np.ndarray, S: Static, W: Work, Ydot: np.ndarray, saved: tuple) -> tuple:
     """System.evaluate's compiled part at (t, Y normalised in place): the derivatives with the kept
     rows decided again, the rank state (keep, keep_prev, ref, ctl, y_near: 1-d) left as it was.
     Returns (status, V [J], Pnc [W], Pdrv [W], whether every row was kept)."""
     keep, keep_prev, ref, ctl, y_near = saved
-    _copy_1d(keep, W.keep)
-    _copy_1d(keep_prev, W.keep_prev)
-    _copy_1d(ref, W.ref)
-    _copy_1d(ctl, W.ctl)
-    _copy_1d(y_near, W.y_near)
+    copy_into(keep, W.keep)
+    copy_into(keep_prev, W.keep_prev)
+    copy_into(ref, W.ref)
+    copy_into(ctl, W.ctl)
+    copy_into(y_near, W.y_near)
     W.ctl[CTL_DECIDE] = 1.0
     status, V, Pnc, Pdrv = derivatives(t, Y, S, W, Ydot)
     all_kept = True
     for r in range(W.keep.shape[0]):
         if W.keep[r] != 1:
             all_kept = False
-    _copy_1d(W.keep, keep)
-    _copy_1d(W.keep_prev, keep_prev)
-    _copy_1d(W.ref, ref)
-    _copy_1d(W.ctl, ctl)
-    _copy_1d(W.y_near, y_near)
+    copy_into(W.keep, keep)
+    copy_into(W.keep_prev, keep_prev)
+    copy_into(W.ref, ref)
+    copy_into(W.ctl, ctl)
+    copy_into(W.y_near, y_near)
     return status, V, Pnc, Pdrv, all_kept
 
 
@@ -183,17 +177,21 @@ def record_samples(
     saved, Yk, Ydot_k, force_vecs, row_vecs = scratch
     t_prev, prev = previous
     for k in range(start, t.shape[0]):
-        _copy_1d(Yk, Y[k])
+        copy_into(Yk, Y[k])
         normalize_quaternions_arrays(nb, Yk)
         if memory.shape[0]:
-            _put_memory(S.force_vecs, memory[k])
-        _copy_flat(force_vecs, S.force_vecs, row_vecs, S.row_vecs)  # the elements' state before this sample
+            put_memory(S.force_vecs, memory[k])
+        copy_flat(force_vecs, S.force_vecs)  # the elements' state before this sample
+        copy_flat(row_vecs, S.row_vecs)
         status, V, Pnc, Pdrv, all_kept = _evaluate(t[k], Yk, S, W, Ydot_k, saved)
         if status != OK or not all_kept:
-            _copy_flat(S.force_vecs, force_vecs, S.row_vecs, row_vecs)
+            copy_flat(S.force_vecs, force_vecs)
+            copy_flat(S.row_vecs, row_vecs)
             return k
-        _copy_flat(Ydot[k], Ydot_k, lam[k], W.lam)
-        _copy_flat(phi[k], W.phi, rate[k], W.rate)
+        copy_into(Ydot[k], Ydot_k)
+        copy_into(lam[k], W.lam)
+        copy_into(phi[k], W.phi)
+        copy_into(rate[k], W.rate)
         powers = (V, Pnc, Pdrv)
         sampled(k, t, Y, Yk, acc, powers, S, W, owners, reactions, coordinates, contacts, drivers, t_prev, prev, out)
         t_prev, prev = t[k], coordinate[k]
@@ -205,23 +203,3 @@ def record_scratch(S, W, n: int) -> tuple:
     keep_prev, ref, ctl, y_near), a state and its derivative, copies of S.force_vecs and S.row_vecs."""
     saved = (W.keep.copy(), W.keep_prev.copy(), W.ref.copy(), W.ctl.copy(), W.y_near.copy())
     return saved, np.empty(n), np.empty(n), S.force_vecs.copy(), S.row_vecs.copy()
-
-
-@njit(cache=True, inline="always")
-def _copy_flat(a: np.ndarray, a_from: np.ndarray, b: np.ndarray, b_from: np.ndarray) -> None:
-    """a[:] = a_from and b[:] = b_from (C-contiguous arrays of the same shapes, any dimension), in
-    loops: a slice copy needs Numba's runtime."""
-    a_flat, a_source, b_flat, b_source = a.reshape(-1), a_from.reshape(-1), b.reshape(-1), b_from.reshape(-1)
-    for i in range(a_flat.shape[0]):
-        a_flat[i] = a_source[i]
-    for i in range(b_flat.shape[0]):
-        b_flat[i] = b_source[i]
-
-
-@njit(cache=True, inline="always")
-def _put_memory(vecs: np.ndarray, memory: np.ndarray) -> None:
-    """vecs[:, 3:5] = memory (elements, 2, 3), in loops."""
-    for e in range(memory.shape[0]):
-        for r in range(2):
-            for c in range(3):
-                vecs[e, 3 + r, c] = memory[e, r, c]
