@@ -270,6 +270,19 @@ def _profiles(
             )[order]
 
 
+@njit(cache=True)
+def _profile_values(progs, k, t, order, code, code_start, consts, const_start, table_x, table_y, table_start,
+                    table_base, stack):  # fmt: skip
+    """:func:`_profiles`' six values as a tuple (no array: force_elements_arrays counts no references)."""
+    v = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    for c in range(6):
+        if progs[k, c] >= 0:
+            v[c] = eval_jet(
+                progs[k, c], t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+            )[order]
+    return v[0], v[1], v[2], v[3], v[4], v[5]
+
+
 @njit(cache=True, inline="always")
 def _has_profiles(progs, k):
     """Whether element k has a profile."""
@@ -364,7 +377,7 @@ def _gravity_gyro(nb, Y, mass, inertia, gravity, Q):
     return V
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)  # once an evaluation: no reference counts (jit.py)
 def force_elements_arrays(
     t,
     order,
@@ -393,7 +406,7 @@ def force_elements_arrays(
 ):
     """Add all force elements to Q (order 1: their explicit time derivatives), kernel by
     kernel; returns V and P plus their potentials [J] and powers [W], summed per kernel."""
-    u = np.zeros(6)
+    u = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     for kernel in range(start.shape[0] - 1):
         if start[kernel + 1] == start[kernel]:
             continue
@@ -416,8 +429,8 @@ def force_elements_arrays(
                 p = (p[0] * scale, p[1], p[2], p[3], p[4], p[5], p[6], p[7])
                 scaled -= 1
             if _has_profiles(progs, k):
-                _profiles(
-                    progs, k, t, order, u, code, code_start, consts, const_start, table_x, table_y, table_start,
+                u = _profile_values(
+                    progs, k, t, order, code, code_start, consts, const_start, table_x, table_y, table_start,
                     table_base, stack,
                 )  # fmt: skip
             dV, dP = force_element(kernel, k, order, Q, A, side_i, side_j, vecs, p, flag[k], u)
