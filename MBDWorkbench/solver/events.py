@@ -270,6 +270,15 @@ class StopMonitor:
         self.memo.state = None
 
     # ------------------------------------------------------------------ the loop
+    def start(self, Y: np.ndarray) -> None:
+        """The looks at the start state Y that the first :meth:`advance` would make before its first
+        step (the start on the stops, which contact points touch), so that the fast path may take the
+        first output interval."""
+        if not self.started:
+            self._start_on_stops(Y)
+        if self.contacts.count and self.contacts.touching is None:
+            self.contacts.values(self.active, Y)  # sets the touching points
+
     def advance(self, stepper, t: float, Y: np.ndarray, t_next: float, acc: np.ndarray, step):
         """Advance from t to t_next [s] as ``step(stepper, t, Y, t1, acc)`` does, a few base steps at
         a time (:meth:`_chunk`), with the stops' events located and applied; returns (stepper, t

@@ -29,7 +29,7 @@ ENABLED = True  # tests switch it off to compare with the slow path
 calls = 0  # compiled calls made (all runs); the tests count them
 ROWS_PER_CALL = 2048  # output samples at most per call
 MEMORY_VALUES = 2_000_000  # force elements' memory values kept per call at most (fewer rows with many)
-MAX_SKIP = 16  # intervals left to the slow path at most after a call that did none
+MAX_SKIP = 16  # intervals left to the slow path at most after calls that did none
 STEPPERS = (EulerStepper, SymplecticEulerStepper, RK4Stepper, TreeRK4Stepper)
 
 
@@ -46,7 +46,7 @@ class SamplePath:
         self.cancel_check_s = cancel_check_s
         self.budget = 1000  # steps per call, until timed
         self.timed = False  # the first call compiles
-        self.skip, self.backoff = 0, 1
+        self.skip, self.backoff = 0, 0
         forces = system.static.force_vecs.shape[0]
         self.rows = max(1, min(ROWS_PER_CALL, MEMORY_VALUES // max(1, 6 * forces)))
         self.out_Y, self.out_acc = np.empty((self.rows, n)), np.empty((self.rows, 6))
@@ -93,7 +93,8 @@ class SamplePath:
         stepper.steps += steps
         if getattr(stepper, "events", None) is not None:
             stepper.events.read(stepper)
-        self.skip, self.backoff = (0, 1) if rows else (self.backoff, min(2 * self.backoff, MAX_SKIP))
+        # a call that did none: the next interval tried again, then 1, 2, 4 ... MAX_SKIP left to the slow path
+        self.skip, self.backoff = (0, 0) if rows else (self.backoff, min(max(1, 2 * self.backoff), MAX_SKIP))
         t_reached = float(times[rows - 1]) if rows else t
         if why == FAILED:
             t_reached += failed_steps * equal_steps(times[rows] - t_reached, self.h)[1]

@@ -122,6 +122,8 @@ def _run(model, progress, cancel, out_dir, overwrite, writer, companion=None) ->
         acc = np.zeros(6)
         res.record(t0, Y, acc, lam=_multipliers(stops, stepper, t0, Y))
         _write(writer, res)
+        if stops is not None:
+            stops.start(Y)
         fast, i = sample_path_for(system, settings, CANCEL_CHECK_S), 0
         while i < len(times):
             t_next = times[i]

@@ -18,7 +18,9 @@ FIELDS = "bp_start bp_body bp_centre bp_radius bp_key bp_first bp_end bp_always 
 def _pair_ranges(contact_pair: np.ndarray, first: int) -> tuple[np.ndarray, np.ndarray]:
     """[first, end) absolute element ranges of each pair that has elements, in element order."""
     pair = np.asarray(contact_pair, dtype=np.int64).reshape(-1)
-    starts = np.flatnonzero(np.r_[True, pair[1:] != pair[:-1]]) if len(pair) else np.zeros(0, dtype=np.int64)
+    change = np.ones(len(pair), dtype=bool)
+    np.not_equal(pair[1:], pair[:-1], out=change[1:])
+    starts = np.flatnonzero(change)
     return first + starts, first + np.append(starts[1:], len(pair))
 
 
@@ -60,6 +62,8 @@ def broad_phase_arrays(arrays: dict, contact_pair) -> dict:
     distinct (body, centre, radius); a pair of two proxies is keyed, unless both are one sphere or
     an earlier pair had the same two (then evaluated always, as a pair without spheres)."""
     k0, k1 = _pair_ranges(contact_pair, int(arrays["force_start"][CONTACT]))
+    if len(k0) < MIN_PAIRS:  # fewer pairs than MIN_PAIRS: fewer keyed ones too
+        return _empty(arrays["force_start"])
     spheres, sides = _sphere_sides(arrays, k0)
     proxy, n = _first_seen(sides[np.repeat(spheres, 2)])
     u, v = np.minimum(proxy[0::2], proxy[1::2]), np.maximum(proxy[0::2], proxy[1::2])

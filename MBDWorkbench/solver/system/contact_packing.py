@@ -19,8 +19,10 @@ def contact_elements(system) -> tuple[dict, np.ndarray, list]:
     contacts = getattr(system.model, "contacts", [])
     sp = sphere_pairs(contacts)
     laws = [None] * len(contacts)
-    spheres = _sphere_block(system, contacts, sp, laws)
+    spheres = _sphere_block(system, contacts, sp, laws) if len(sp.index) else None
     points = _point_block(system, contacts, set(sp.index.tolist()), laws)
+    if spheres is None:  # no sphere-sphere pair: the points' block alone
+        return points, points.pop("pair"), laws
     first, second = spheres.pop("pair"), points.pop("pair")  # each ascending, no pair in both
     at = (  # where each block's elements go, in pair order
         np.arange(len(first)) + np.searchsorted(second, first),

@@ -170,7 +170,8 @@ class System:
         self.point_mass = np.array([b.point_mass for b in self.moving], dtype=bool)
         self.dofs = sum(body_dofs(b) for b in self.moving)
         frozen = [6 * k + 3 + c for k in np.nonzero(self.point_mass)[0] for c in range(3)]
-        self.free_columns = np.setdiff1d(np.arange(6 * nb), frozen)  # velocity columns that are degrees of freedom
+        columns = np.arange(6 * nb)
+        self.free_columns = np.setdiff1d(columns, frozen) if frozen else columns  # velocity columns that are dofs
         self.J = np.zeros((nb, 3))
         self.R_principal = np.zeros((nb, 3, 3))
         self.A0 = np.zeros((nb, 3, 3))
