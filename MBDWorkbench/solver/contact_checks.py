@@ -50,11 +50,13 @@ def thinnest(c) -> float:
     return min(sizes)
 
 
-def approach_speed(model, c) -> float:
+def approach_speed(model, c, points: list | None = None) -> float:
     """The relative speed [m/s] the pair may reach: its initial relative speed plus
-    sqrt(2 |g| gap), the speed gained falling through its initial gap."""
+    sqrt(2 |g| gap), the speed gained falling through its initial gap (``points``: the pair's
+    contact points, when known)."""
     v = [np.zeros(3) if n == "ground" else np.asarray(model.body(n).velocity, float) for n in (c.body_a, c.body_b)]
-    gap = max(0.0, -max(penetration(p) for p in contact_points(model, c)))
+    points = contact_points(model, c) if points is None else points
+    gap = max(0.0, -max(penetration(p) for p in points))
     return float(np.linalg.norm(v[0] - v[1])) + math.sqrt(2.0 * float(np.linalg.norm(model.gravity)) * gap)
 
 
@@ -65,14 +67,15 @@ def pair_mass(model, c) -> float:
     return 1.0 / inverse
 
 
-def contact_warnings(model, settings, t0: float = 0.0) -> list[RunWarning]:
+def contact_warnings(model, settings, t0: float = 0.0, system=None) -> list[RunWarning]:
     """The warnings of every enabled pair of ``model`` for a run with ``settings`` (resolved:
     its step set), in the order of the pairs; a contact group's pairs give one warning of each
     kind, naming its worst pair and how many of its pairs it concerns. The step is ``step`` for the
-    fixed-step integrators, else the output step (an adaptive step never crosses an output time)."""
+    fixed-step integrators, else the output step (an adaptive step never crosses an output time).
+    ``system``: the model's System, whose pairs' laws and contact points are used, not made again."""
     fixed = "fixed step" in INTEGRATORS[settings.integrator].description
     h = settings.step if fixed else settings.output_step
-    index, v, thin, stiffness, exponent, mass = pair_values(model, fixed)
+    index, v, thin, stiffness, exponent, mass = pair_values(model, fixed, system)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         tunnel = v * h / (TUNNEL_FRACTION * thin)  # above 1: a warning
         tc = contact_times(stiffness, exponent, mass, v) if fixed else np.full(len(v), np.inf)
@@ -131,19 +134,22 @@ def contact_times(stiffness, exponent, mass, speed) -> np.ndarray:
     return 2.0 * d_max / speed * beta(1.0 / m, 0.5) / m
 
 
-def pair_values(model, with_law: bool) -> tuple[np.ndarray, ...]:
+def pair_values(model, with_law: bool, system=None) -> tuple[np.ndarray, ...]:
     """(pair indices, approach speeds [m/s], thinnest shapes [m], law stiffness, exponent (NaN
     without ``with_law``), reduced masses [kg]) of the enabled pairs of ``model``, in pair order:
-    the sphere-sphere pairs with NumPy (model/sphere_pairs.py), the others pair by pair."""
+    the sphere-sphere pairs with NumPy (model/sphere_pairs.py), the others pair by pair (with the
+    laws and contact points of ``system``, the model's System, when given)."""
     contacts = getattr(model, "contacts", [])
     sp = sphere_pairs(contacts)
     rows = _sphere_values(model, sp, with_law)
     fast = set(sp.index.tolist())
+    laws, points = (system.contact_laws, system.contact_points) if system is not None else ({}, {})
     for k, c in enumerate(contacts):
         if c.enabled and k not in fast:
-            law = contact_law(c, f"contacts[{k}]") if with_law else None
+            law = (laws[k] if laws else contact_law(c, f"contacts[{k}]")) if with_law else None
             K, n = (law.stiffness, law.exponent) if law else (math.nan, math.nan)
-            rows.append(np.array([[k, approach_speed(model, c), thinnest(c), K, n, pair_mass(model, c)]]))
+            speed = approach_speed(model, c, points.get(k))
+            rows.append(np.array([[k, speed, thinnest(c), K, n, pair_mass(model, c)]]))
     table = np.concatenate(rows) if rows else np.zeros((0, 6))
     table = table[np.argsort(table[:, 0], kind="stable")]
     return (table[:, 0].astype(np.int64), *table[:, 1:].T)

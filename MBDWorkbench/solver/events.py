@@ -284,8 +284,7 @@ class StopMonitor:
         a time (:meth:`_chunk`), with the stops' events located and applied; returns (stepper, t
         reached, status)."""
         eps = 1e-12 * max(1.0, abs(t_next))
-        if not self.started:
-            self._start_on_stops(Y)
+        self.start(Y)  # (done by simulate before its first interval)
         f0 = self._check(t, Y)
         while t < t_next - eps:
             t1 = min(t + self._chunk(t, Y, stepper), t_next)

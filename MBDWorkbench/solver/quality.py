@@ -91,7 +91,7 @@ def start_of_run(system: System, Y: np.ndarray, t0: float, settings: Settings) -
     if scaled is not None:
         rep.warnings.append(scaled)
     rep.warnings += stop_warnings(system, settings, t0)
-    rep.warnings += contact_warnings(system.model, settings, t0)
+    rep.warnings += contact_warnings(system.model, settings, t0, system)
     return rep
 
 

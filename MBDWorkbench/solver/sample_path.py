@@ -41,7 +41,7 @@ class SamplePath:
         n = len(system.Y0)
         self.projection = bool(settings.projection)
         # a coupler row's branch memory (row_vecs[:, UNWRAP]) is not kept per sample nor undone: the slow path
-        self.couplers = bool(np.isin(system.static.row_kind, list(COUPLERS)).any())
+        self.couplers = not COUPLERS.isdisjoint(system.static.row_kind.tolist())
         self.h = float(settings.step)
         self.cancel_check_s = cancel_check_s
         self.budget = 1000  # steps per call, until timed

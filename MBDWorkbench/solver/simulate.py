@@ -28,17 +28,24 @@ from .errors import AssemblyError, Cancelled, ModelError, SimulationError
 from .friction_sample_path import sample_path_for
 from .integrators import METHODS, make_stepper
 from .integrators.projection import project_after_output, singular_stop
+from .integrators.sample_run import BLOW_UP_VIOLATION
 from .model import limits
 from .model.schema import Model
 from .model.validate import validate_run, with_settings
 from .numerics import cold_start
 from .results.files import ResultsWriter
 from .results.results import Results
+from .results.sample_kernels import first_bad_sample
 from .results.status import CANCELLED, COMPLETED, FAILED, final_status
 from .system.assembly import assemble_initial_state
 from .system.system import System
 from .tolerant import locked_by_tolerance, tolerant_start
 
+BAD_SAMPLE_REASONS = (  # of results.sample_kernels.first_bad_sample's reasons 0, 1 and 2
+    "",
+    "the state or the reactions became NaN/infinite",
+    "the constraint violation exceeded 1000 (blow-up)",
+)
 CANCEL_CHECK_S = 0.25  # wall time [s] between two checks of cancel() within a long output interval
 
 
@@ -392,20 +399,11 @@ def _check_sample(system, res):
 
 def _check_samples(system, res, count: int) -> tuple[int, str]:
     """(index among the last ``count`` samples, reason to stop) of the first one that is not finite or
-    whose joints have blown apart; (-1, "") if none."""
+    whose joints have blown apart (a constraint violation over BLOW_UP_VIOLATION); (-1, "") if none."""
     store = res._rows
-    Y, lam = store.column("Y")[-count:], store.column("lam")[-count:]
-    not_finite = ~(np.isfinite(Y).all(axis=1) & np.isfinite(lam).all(axis=1))
-    blown = np.zeros(count, bool)
-    if system.m:
-        blown = np.abs(store.column("phi")[-count:]).max(axis=1) > 1e3
-    bad = np.flatnonzero(not_finite | blown)
-    if not len(bad):
-        return -1, ""
-    k = int(bad[0])
-    if not_finite[k]:
-        return k, "the state or the reactions became NaN/infinite"
-    return k, "the constraint violation exceeded 1000 (blow-up)"
+    Y, lam, phi = (store.column(key)[-count:] for key in ("Y", "lam", "phi"))
+    k, reason = first_bad_sample(Y, lam, phi, BLOW_UP_VIOLATION)
+    return int(k), BAD_SAMPLE_REASONS[reason]
 
 
 def _fail(system, res, t, Y, status, reason=""):

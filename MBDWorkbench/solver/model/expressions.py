@@ -552,7 +552,7 @@ def _concat(arrays, dtype):
 
 
 def _offsets(sizes):
-    return np.concatenate([np.zeros(1, np.int64), np.cumsum(np.asarray(sizes, np.int64))]).astype(np.int64)
+    return np.cumsum(np.array([0, *sizes], dtype=np.int64))
 
 
 def new_stack(pack: ProgramPack) -> np.ndarray:

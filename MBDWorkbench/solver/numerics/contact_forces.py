@@ -48,7 +48,7 @@ import numpy as np
 
 from .contact_solids import beyond, box_distance, edge_crossing, sphere_cone, unit_or, vertex_in_box_i
 from .jit import njit
-from .joints import Side, body_side, point_kinematics
+from .joints import Side, body_side, point_position, point_velocity
 from .mesh_distance import signed_distance
 from .vec3 import Scalar, Vec3, add, body_mtv, body_mv, cross, div, dot, scale, sub
 
@@ -61,18 +61,28 @@ MESH_DATA_GAP = 1e3  # [m] the gap of an element that holds a mesh's data (no co
 TORUS_ARCS = 8  # a torus pair's contact points: the deepest point of each of 8 equal arcs of its circle
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _local(vecs: np.ndarray, k: int, i: int) -> Vec3:
     """Local vector i of element k."""
     return (vecs[k, i, 0], vecs[k, i, 1], vecs[k, i, 2])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def sphere_plane(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, r_i: float):
+    """:func:`contact_geometry` of a SPHERE_PLANE element (sphere radius r_i [m]), inlined where it is called."""
+    c = point_position(A, side_i, _local(vecs, k, 0))
+    q = point_position(A, side_j, _local(vecs, k, 1))
+    nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
+    d = r_i - dot(nrm, sub(c, q))
+    return d, nrm, sub(c, scale(r_i - 0.5 * d, nrm))
+
+
+@njit(cache=True, refcounts=False)
 def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple):
     """(penetration d [m], global unit normal from side j to side i, global contact point [m]: the
     middle of the overlap along the normal) of contact element k."""
     r_i, r_j = p[6], p[7]
-    c = point_kinematics(A, side_i, _local(vecs, k, 0))[0]
+    c = point_position(A, side_i, _local(vecs, k, 0))
     if kind == DISC_PLANE:
         return _disc_plane(A, side_i, side_j, vecs, k, c, r_i, r_j)
     if kind == FACE:
@@ -87,7 +97,7 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         return edge_crossing(A, side_i, side_j, vecs, k, c, (r_i, -r_j))
     if kind == MESH_MESH and r_i <= 0.0:  # (a BOUND's radius > 0: its two spheres, below)
         return _mesh_point(A, side_i, side_j, vecs, k, c, r_i)
-    q = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
+    q = point_position(A, side_j, _local(vecs, k, 1))
     if kind == POINT_BOX or kind == POINT_SIDE or kind == BOX_BOX:  # BOX_BOX, r_j > 0: a point on box j
         if kind != POINT_SIDE:
             distance, nrm = _box_distance(A, side_j[0], vecs, k, sub(c, q), r_j)
@@ -96,19 +106,17 @@ def contact_geometry(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
         d = r_i - distance
         return d, nrm, sub(c, scale(r_i - 0.5 * d, nrm))
     if kind == SPHERE_PLANE:
-        nrm = body_mv(A, side_j[0], _local(vecs, k, 2))
-        d = r_i - dot(nrm, sub(c, q))
+        return sphere_plane(A, side_i, side_j, vecs, k, r_i)
+    g = sub(c, q)
+    if kind == POINT_CYLINDER:  # the offset from the cylinder's axis
+        u = body_mv(A, side_j[0], _local(vecs, k, 2))
+        g = sub(g, scale(dot(g, u), u))
+    length = np.sqrt(dot(g, g))
+    if length.real < 1e-300:
+        nrm = (0.0 * length, 0.0 * length, 1.0 + 0.0 * length)
     else:
-        g = sub(c, q)
-        if kind == POINT_CYLINDER:  # the offset from the cylinder's axis
-            u = body_mv(A, side_j[0], _local(vecs, k, 2))
-            g = sub(g, scale(dot(g, u), u))
-        length = np.sqrt(dot(g, g))
-        if length.real < 1e-300:
-            nrm = (0.0 * length, 0.0 * length, 1.0 + 0.0 * length)
-        else:
-            nrm = div(g, length)
-        d = r_i + r_j - length
+        nrm = div(g, length)
+    d = r_i + r_j - length
     x = sub(c, scale(r_i - 0.5 * d, nrm))
     return d, nrm, x
 
@@ -125,7 +133,7 @@ def _mesh_point(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: 
         return zero - MESH_DATA_GAP, (zero, zero, 1.0 + zero), c
     root, reverse, cutoff, hint = k + int(vecs[k, 2, 0]), vecs[k, 2, 1] == 1.0, vecs[k, 2, 2], int(vecs[k, 4, 0])
     if reverse:
-        point = point_kinematics(A, side_j, _local(vecs, k, 1))[0]
+        point = point_position(A, side_j, _local(vecs, k, 1))
         s, n_local, nearest = signed_distance(vecs, root, _body_point(A, side_i, point), cutoff, hint)
         vecs[k, 4, 0] = nearest
         outward = body_mv(A, side_i[0], n_local)  # the other mesh's outward normal at its nearest feature
@@ -162,7 +170,7 @@ def _disc_face(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: i
     u = body_mv(A, side_i[0], _local(vecs, k, 1))
     rim = sub(nrm, scale(dot(nrm, u), u))
     rim_length = np.sqrt(dot(rim, rim))
-    centre = point_kinematics(A, side_j, _local(vecs, k, 4))[0]
+    centre = point_position(A, side_j, _local(vecs, k, 4))
     height = dot(nrm, sub(c, centre))
     if rim_length.real < 1e-12:  # a slice lying flat on the face: its centre
         low, d = c, -height
@@ -243,7 +251,7 @@ def _torus_arc(
         p = arc_point(c, a, b, scale(-1.0, nrm))
         d = r - (dot(nrm, sub(p, side_j[1])) - r_j)
     else:
-        q = point_kinematics(A, side_j, _local(vecs, k, 2))[0]
+        q = point_position(A, side_j, _local(vecs, k, 2))
         p = arc_point(c, a, b, sub(q, c))
         g = sub(p, q)
         length = np.sqrt(dot(g, g))
@@ -310,7 +318,7 @@ def _power(d: Scalar, n: float) -> Scalar:
     return d**n
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)
 def impact_speed(vecs: np.ndarray, k: int, rate: float) -> float:
     """v- of the current contact of element k: the penetration rate [m/s] at its first
     evaluation in contact (floored at vecs[k, 3, 1]), kept in vecs[k, 3, 0] until it separates."""
@@ -321,7 +329,7 @@ def impact_speed(vecs: np.ndarray, k: int, rate: float) -> float:
     return v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, refcounts=False)
 def located_peak(f0: float, f1: float, f2: float) -> float:
     """The top [N] of the parabola through three normal forces at equal steps whose middle one is the
     largest (f1 otherwise): the peak between the states of the solution, at most f1 + (|f1 - f0| +
@@ -348,7 +356,7 @@ def restore_contact_memory(vecs: np.ndarray, first: int, end: int, kept: np.ndar
         vecs[k, 3, 0], vecs[k, 3, 2] = kept[k - first, 0], kept[k - first, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)
 def _body_point(A: np.ndarray, side: Side, x: Vec3) -> Vec3:
     """The global point x [m] in the local coordinates of a side (global for the ground)."""
     return body_mtv(A, side[0], sub(x, side[1]))
@@ -359,8 +367,8 @@ def gap_and_rate(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k:
     """(gap [m]: minus the penetration, its rate [m/s]) of contact element k (solver/events.py's
     onset event function); of a BOUND element: its bounding sphere's, a lower bound of its points'."""
     d, nrm, x = contact_geometry(A, side_i, side_j, vecs, k, int(p[1]) if kind == BOUND else kind, p)
-    v_i = point_kinematics(A, side_i, _body_point(A, side_i, x))[1]
-    v_j = point_kinematics(A, side_j, _body_point(A, side_j, x))[1]
+    v_i = point_velocity(A, side_i, _body_point(A, side_i, x))
+    v_j = point_velocity(A, side_j, _body_point(A, side_j, x))
     return -d, dot(nrm, sub(v_i, v_j))
 
 
@@ -394,18 +402,21 @@ def contact_gaps(
         e += 1
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)
 def contact_loads(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple) -> tuple:
     """(d [m], normal, point [m], Fn [N], Ft (global) [N], slip velocity [m/s], penetration rate
     [m/s], elastic part K d^n [N]) of contact element k; Fn = 0 while apart (v- reset)."""
     K, n, chi, mu_s, mu_k, v_s = p[0], p[1], p[2], p[3], p[4], p[5]
-    d, nrm, x = contact_geometry(A, side_i, side_j, vecs, k, kind, p)
+    if kind == SPHERE_PLANE:  # contact_geometry's, with no call
+        d, nrm, x = sphere_plane(A, side_i, side_j, vecs, k, p[6])
+    else:
+        d, nrm, x = contact_geometry(A, side_i, side_j, vecs, k, kind, p)
     zero = 0.0 * d
     if d.real <= 0.0:
         vecs[k, 3, 0] = np.nan
         return d, nrm, x, zero, (zero, zero, zero), (zero, zero, zero), zero, zero
-    v_i = point_kinematics(A, side_i, _body_point(A, side_i, x))[1]
-    v_j = point_kinematics(A, side_j, _body_point(A, side_j, x))[1]
+    v_i = point_velocity(A, side_i, _body_point(A, side_i, x))
+    v_j = point_velocity(A, side_j, _body_point(A, side_j, x))
     v_rel = sub(v_i, v_j)
     vn = dot(nrm, v_rel)
     rate = -vn
@@ -421,7 +432,21 @@ def contact_loads(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k
     return d, nrm, x, Fn, Ft, slip, rate, elastic
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def contact_element(
+    Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple
+) -> tuple[Scalar, Scalar]:
+    """:func:`contact`, a sphere-plane element's gap looked at first, inlined in the caller: apart, its
+    v- reset and nothing applied, with no call (the common case of a point, made cheap)."""
+    if kind == SPHERE_PLANE:
+        d = sphere_plane(A, side_i, side_j, vecs, k, p[6])[0]
+        if d.real <= 0.0:
+            vecs[k, 3, 0] = np.nan
+            return 0.0 * d, 0.0 * d
+    return contact(Q, A, side_i, side_j, vecs, k, kind, p)
+
+
+@njit(cache=True, refcounts=False)
 def contact(
     Q: np.ndarray, A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k: int, kind: int, p: tuple
 ) -> tuple[Scalar, Scalar]:

@@ -21,7 +21,7 @@ centre vecs[k, 1] and unit axis vecs[k, 2] on side j, vecs[k, 4] = (its half len
 import numpy as np
 
 from .jit import njit
-from .joints import Side, point_kinematics
+from .joints import Side, point_position
 from .vec3 import Scalar, Vec3, add, body_mv, cross, div, dot, scale, sub
 
 PARALLEL_EDGES = 1e-6  # |u_i x u_j| of two unit edge directions below this: parallel, no crossing
@@ -75,7 +75,7 @@ def vertex_in_box_i(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray,
     """contact_geometry of a vertex of box j (vecs[k, 1]) against box i (centre c [m], half axes
     vecs[k, 5], vecs[k, 6], third half extent h3 [m]): its depth below box i's nearest face, the
     normal from j to i (minus box i's outward normal)."""
-    v = point_kinematics(A, side_j, _slot(vecs, k, 1))[0]
+    v = point_position(A, side_j, _slot(vecs, k, 1))
     a1, a2 = _slot(vecs, k, 5), _slot(vecs, k, 6)
     h1, h2 = np.sqrt(dot(a1, a1)), np.sqrt(dot(a2, a2))
     e1, e2 = div(a1, h1), div(a2, h2)
@@ -100,7 +100,7 @@ def edge_crossing(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray, k
     carry them)."""
     e_i, h_i = _box_axes(A, side_i[0], vecs, k, 5, 6, h3[0])
     e_j, h_j = _box_axes(A, side_j[0], vecs, k, 2, 4, h3[1])
-    c_j = point_kinematics(A, side_j, _slot(vecs, k, 1))[0]
+    c_j = point_position(A, side_j, _slot(vecs, k, 1))
     m_i = add(c_i, add(scale(h_i[0], e_i[0]), scale(h_i[1], e_i[1])))
     w = sub(m_i, add(c_j, add(scale(h_j[0], e_j[0]), scale(h_j[1], e_j[1]))))
     n = cross(e_i[2], e_j[2])
@@ -217,7 +217,7 @@ def cone_distance(s: Scalar, w: Scalar, half: float, r1: float, r2: float) -> tu
 def sphere_cone(A: np.ndarray, side_j: Side, vecs: np.ndarray, k: int, c: Vec3, radius: float):
     """contact_geometry of a sphere (centre c [m], radius [m]) against the solid cone of side j:
     its exact signed distance (:func:`cone_distance`: the side, a rim or a cap nearest)."""
-    q = point_kinematics(A, side_j, _slot(vecs, k, 1))[0]
+    q = point_position(A, side_j, _slot(vecs, k, 1))
     u = body_mv(A, side_j[0], _slot(vecs, k, 2))
     g = sub(c, q)
     s = dot(g, u)

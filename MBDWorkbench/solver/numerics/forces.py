@@ -8,10 +8,21 @@ namedtuple of work arrays. All SI units.
 import numpy as np
 
 from .broad_phase import candidate_pairs, element_ranges, proxy_centres, retire
-from .contact_forces import BOUND, contact, patch_scale, points_to_skip
+from .contact_forces import BOUND, contact, contact_element, patch_scale, points_to_skip
 from .jets import eval_jet
 from .jit import njit
-from .joints import ANGLE, DP2, Side, atan2, body_side, point_kinematics, row_terms, wrap_angle
+from .joints import (
+    ANGLE,
+    DP2,
+    Side,
+    atan2,
+    body_side,
+    point_kinematics,
+    point_position,
+    point_velocity,
+    row_terms,
+    wrap_angle,
+)
 from .vec3 import Scalar, Vec3, body_mtv, body_mv, cross, div, dot, scale, sub
 
 # ----------------------------------------------------------------------------- force elements
@@ -68,7 +79,7 @@ def load(Q: np.ndarray, A: np.ndarray, side: Side, s: Vec3, F: Vec3, T: Vec3, bo
     """A force F [N] at body-local point s [m] and a torque T [N m] on a side, both global or
     (``body_frame``) in the body frame: adds them to Q and returns (0 potential, power [W])."""
     Fg, Tb = point_load(Q, A, side[0], s, F, T, body_frame)
-    v = point_kinematics(A, side, s)[1]
+    v = point_velocity(A, side, s)
     w = side[3]
     return 0.0, dot(Fg, v) + Tb[0] * w[0] + Tb[1] * w[1] + Tb[2] * w[2]
 
@@ -156,7 +167,7 @@ def _stop_coordinate(A: np.ndarray, side_i: Side, side_j: Side, vecs: np.ndarray
     v0, v1, v2 = _vec(vecs, r, 0), _vec(vecs, r, 1), _vec(vecs, r, 2)
     if linear:
         ai = body_mv(A, side_i[0], v0)
-        d = sub(point_kinematics(A, side_j, v2)[0], point_kinematics(A, side_i, v1)[0])
+        d = sub(point_position(A, side_j, v2), point_position(A, side_i, v1))
         return dot(ai, d)
     xj = body_mv(A, side_j[0], v2)
     q = atan2(dot(body_mv(A, side_i[0], v1), xj), dot(body_mv(A, side_i[0], v0), xj))
@@ -262,12 +273,11 @@ def _profiles(
 ):
     """Fill u (6) with the profiles progs[k] of element k (0 where -1, i.e. absent): values
     (order 0) or time derivatives (order 1) at t."""
-    for c in range(u.shape[0]):
-        u[c] = 0.0
-        if progs[k, c] >= 0:
-            u[c] = eval_jet(
-                progs[k, c], t, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
-            )[order]
+    values = _profile_values(
+        progs, k, t, order, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack
+    )
+    for c in range(6):
+        u[c] = values[c]
 
 
 @njit(cache=True)
@@ -304,7 +314,7 @@ def _numbers(par, k):
     return par[k, 0], par[k, 1], par[k, 2], par[k, 3], par[k, 4], par[k, 5], par[k, 6], par[k, 7]
 
 
-@njit(cache=True)
+@njit(cache=True, refcounts=False)
 def force_element(
     code: int,
     k: int,
@@ -412,8 +422,14 @@ def force_elements_arrays(
             continue
         group_V = 0.0
         group_P = 0.0
+        if kernel == CONTACT and order == 0:
+            group_V, group_P = contact_range(start[kernel], start[kernel + 1], nb, Y, A, Q, 0.0, 0.0, bi, bj, vecs, par,
+                                             flag)  # fmt: skip
+            V += group_V
+            P += group_P
+            continue
         k, scale, scaled = start[kernel] - 1, 1.0, 0
-        while k + 1 < start[kernel + 1]:  # the loop of _element_range, kept here: its inlined call costs ~15 %
+        while k + 1 < start[kernel + 1]:  # the loop of contact_range for every kernel
             k += 1
             if kernel == JOINT_STOP and _idle_stop(A, Y, nb, bi[k], bj[k], vecs, k, flag[k] == 1, par):
                 continue  # (the common case, made cheap: the limits not reached)
@@ -441,16 +457,16 @@ def force_elements_arrays(
     return V, P
 
 
-@njit(cache=True, inline="always")
-def _element_range(kernel, k0, k1, t, order, nb, Y, A, Q, group_V, group_P, bi, bj, vecs, par, progs, flag, code,
-                   code_start, consts, const_start, table_x, table_y, table_start, table_base, stack, u):  # fmt: skip
-    """Add force elements k0 .. k1 - 1 of one kernel to Q; returns group_V, group_P plus their
-    potentials [J] and powers [W], added in the order of the elements."""
+@njit(cache=True, refcounts=False)
+def contact_range(k0, k1, nb, Y, A, Q, group_V, group_P, bi, bj, vecs, par, flag):
+    """Add the CONTACT elements k0 .. k1 - 1 to Q (their values; they have no profiles); returns
+    group_V, group_P plus their potentials [J] and powers [W], added in the order of the elements.
+    Inlined: an element apart costs no call (:func:`.contact_forces.contact_element`)."""
     k, scale, scaled = k0 - 1, 1.0, 0
     while k + 1 < k1:
         k += 1
         side_i, side_j = body_side(Y, nb, bi[k]), body_side(Y, nb, bj[k])
-        if kernel == CONTACT and flag[k] == BOUND:  # a pair's bounding sphere: skip its points while apart
+        if flag[k] == BOUND:  # a pair's bounding sphere: skip its points while apart
             skip = points_to_skip(A, side_i, side_j, vecs, k, _numbers(par, k))
             if skip == 0:  # touching: its points share the pair's law
                 scale, scaled = patch_scale(A, side_i, side_j, vecs, par, k), int(par[k, 0])
@@ -460,12 +476,7 @@ def _element_range(kernel, k0, k1, t, order, nb, Y, A, Q, group_V, group_P, bi, 
         if scaled > 0:
             p = (p[0] * scale, p[1], p[2], p[3], p[4], p[5], p[6], p[7])
             scaled -= 1
-        if _has_profiles(progs, k):
-            _profiles(
-                progs, k, t, order, u, code, code_start, consts, const_start, table_x, table_y, table_start,
-                table_base, stack,
-            )  # fmt: skip
-        dV, dP = force_element(kernel, k, order, Q, A, side_i, side_j, vecs, p, flag[k], u)
+        dV, dP = contact_element(Q, A, side_i, side_j, vecs, k, flag[k], p)
         group_V += dV
         group_P += dP
     return group_V, group_P
@@ -482,13 +493,10 @@ def broad_contact_elements(t, order, nb, Y, A, Q, V, P, start, bi, bj, vecs, par
     pairs = candidate_pairs(bp_world, bp_radius, bp_order, bp_key, 0.0)
     retire(pairs, bp_first, bp_end, bp_live, bp_mark, vecs, flag)
     ranges = element_ranges(pairs, bp_first, bp_end, bp_always)
-    u = np.zeros(6)
     group_V, group_P = 0.0, 0.0
     for r in range(ranges.shape[0]):
-        group_V, group_P = _element_range(
-            CONTACT, ranges[r, 0], ranges[r, 1], t, order, nb, Y, A, Q, group_V, group_P, bi, bj, vecs, par, progs,
-            flag, code, code_start, consts, const_start, table_x, table_y, table_start, table_base, stack, u,
-        )  # fmt: skip
+        group_V, group_P = contact_range(ranges[r, 0], ranges[r, 1], nb, Y, A, Q, group_V, group_P, bi, bj, vecs, par,
+                                         flag)  # fmt: skip
     if start[CONTACT + 1] > start[CONTACT]:
         V += group_V
         P += group_P
@@ -501,6 +509,10 @@ def force_elements(t: float, order: int, Y: np.ndarray, S: tuple, W: tuple, Q: n
     (order 1); returns (V + their potential [J], their power [W])."""
     if S.force_bi.shape[0] == 0:
         return V, 0.0
+    if order == 0 and S.force_start[CONTACT] == 0 and S.bp_key.shape[0] == 0:  # contacts only: fewer arguments
+        dV, dP = contact_range(0, S.force_bi.shape[0], S.nb, Y, W.A, Q, 0.0, 0.0, S.force_bi, S.force_bj,
+                               S.force_vecs, S.force_par, S.force_flag)  # fmt: skip
+        return V + dV, 0.0 + dP
     if S.bp_key.shape[0] > 0 and order == 0:  # contact pairs through the broad phase
         V, P = force_elements_arrays(
             t, order, S.nb, Y, W.A, Q, V, 0.0, S.bp_start, S.force_bi, S.force_bj, S.force_vecs, S.force_par,

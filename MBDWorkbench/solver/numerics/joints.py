@@ -138,7 +138,7 @@ def _body_side_py(Y: np.ndarray, nb: int, b: int) -> Side:
     return b, tuple(Y[7 * b : 7 * b + 3].tolist()), (v[0], v[1], v[2]), (v[3], v[4], v[5])
 
 
-@njit(cache=True, interpreted=_body_side_py)
+@njit(cache=True, interpreted=_body_side_py, refcounts=False)
 def body_side(Y: np.ndarray, nb: int, b: int) -> Side:
     """The side (b, r, v, w) of moving body b in a state Y = [q (7 nb), qdot (6 nb)];
     zeros for the ground (b < 0)."""
@@ -165,6 +165,18 @@ def point_kinematics(A: np.ndarray, side: Side, sbar: Vec3) -> tuple[Vec3, Vec3,
     b, r, v, w = side
     ws = cross(w, sbar)
     return add(r, body_mv(A, b, sbar)), add(v, body_mv(A, b, ws)), body_mv(A, b, cross(w, ws))
+
+
+@njit(cache=True, inline="always")
+def point_position(A: np.ndarray, side: Side, sbar: Vec3) -> Vec3:
+    """Global point p = r + A sbar [m] of a side: :func:`point_kinematics`' first value alone."""
+    return add(side[1], body_mv(A, side[0], sbar))
+
+
+@njit(cache=True, inline="always")
+def point_velocity(A: np.ndarray, side: Side, sbar: Vec3) -> Vec3:
+    """Velocity [m/s] v + A (w x sbar) of a side's point sbar: :func:`point_kinematics`' second value alone."""
+    return add(side[2], body_mv(A, side[0], cross(side[3], sbar)))
 
 
 # ----------------------------------------------------------------------------- rows

@@ -86,7 +86,7 @@ def _body_mtv_py(A: np.ndarray, b: int, x: Vec3) -> Vec3:
     return (x[0], x[1], x[2]) if b < 0 else _rows_times(A[b].T.tolist(), x)
 
 
-@njit(cache=True, interpreted=_body_mv_py)
+@njit(cache=True, interpreted=_body_mv_py, refcounts=False)
 def body_mv(A: np.ndarray, b: int, x: Vec3) -> Vec3:
     """A_b x for body b of an (n, 3, 3) array (x itself if b < 0: the ground)."""
     if b < 0:
@@ -98,7 +98,7 @@ def body_mv(A: np.ndarray, b: int, x: Vec3) -> Vec3:
     )
 
 
-@njit(cache=True, interpreted=_body_mtv_py)
+@njit(cache=True, interpreted=_body_mtv_py, refcounts=False)
 def body_mtv(A: np.ndarray, b: int, x: Vec3) -> Vec3:
     """A_b^T x for body b of an (n, 3, 3) array (x itself if b < 0: the ground)."""
     if b < 0:

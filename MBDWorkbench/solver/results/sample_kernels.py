@@ -203,3 +203,20 @@ def record_scratch(S, W, n: int) -> tuple:
     keep_prev, ref, ctl, y_near), a state and its derivative, copies of S.force_vecs and S.row_vecs."""
     saved = (W.keep.copy(), W.keep_prev.copy(), W.ref.copy(), W.ctl.copy(), W.y_near.copy())
     return saved, np.empty(n), np.empty(n), S.force_vecs.copy(), S.row_vecs.copy()
+
+
+@njit(cache=True)
+def first_bad_sample(Y: np.ndarray, lam: np.ndarray, phi: np.ndarray, limit: float) -> tuple[int, int]:
+    """(the first row k of Y (K, n), lam (K, m), phi (K, m) whose state or multipliers are not finite
+    (1) or whose constraint violation |phi| exceeds ``limit`` (2), that reason); (-1, 0) if none."""
+    for k in range(Y.shape[0]):
+        for i in range(Y.shape[1]):
+            if not np.isfinite(Y[k, i]):
+                return k, 1
+        for i in range(lam.shape[1]):
+            if not np.isfinite(lam[k, i]):
+                return k, 1
+        for i in range(phi.shape[1]):
+            if abs(phi[k, i]) > limit:
+                return k, 2
+    return -1, 0

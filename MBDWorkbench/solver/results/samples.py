@@ -51,7 +51,8 @@ class SampleStore:
         as ``count`` calls of :meth:`append` with row k of each."""
         if count <= 0:
             return
-        self._room({key: np.shape(value)[1:] for key, value in rows.items()}, count)
+        if not self._data or self._n + count > self._capacity or self._frozen:
+            self._room({key: np.shape(value)[1:] for key, value in rows.items()}, count)
         for key, value in rows.items():
             self._data[key][self._n : self._n + count] = value
         self._n += count

@@ -17,6 +17,7 @@ def contact_elements(system) -> tuple[dict, np.ndarray, list]:
     """(the elements' arrays bi, bj (E,), vecs (E, VECTORS, 3), par (E, PAR), flag (E,), in the order
     of the pairs; ``contact_pair`` (E,): the pair index of each element; the law of each pair)."""
     contacts = getattr(system.model, "contacts", [])
+    system.contact_points = {}  # the points of each pair not sphere-sphere (model.contacts.contact_points)
     sp = sphere_pairs(contacts)
     laws = [None] * len(contacts)
     spheres = _sphere_block(system, contacts, sp, laws) if len(sp.index) else None
@@ -82,7 +83,7 @@ def _point_block(system, contacts: list, skipped: set, laws: list) -> dict:
         if ck in skipped:
             continue
         law = laws[ck] = contact_law(c, f"contacts[{ck}]")
-        points = contact_points(system.model, c) if c.enabled else []
+        points = system.contact_points[ck] = contact_points(system.model, c) if c.enabled else []
         share = 1.0 / len(points) if is_line(c) else 1.0  # a line's stiffness, shared by its slices
         kinetic = 0.0 if c.friction_law == "stiction" else 1.0  # 0: stiction, system/contact_friction.py
         for point in [bounding_sphere(points), *points] if len(points) > 1 and points[0].shared else points:

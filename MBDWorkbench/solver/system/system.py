@@ -102,6 +102,7 @@ class System:
         pairs, perm, bw = self._schur_structure(rows)
         self.Y0 = self._initial_state()
         p = self.params = model.settings
+        sizes = self.body_sizes()
         self.static = Static(
             nb=self.nb,
             minv=1.0 / self.mass6,
@@ -122,8 +123,8 @@ class System:
             bw=bw,
             alpha=float(p.baumgarte_alpha),
             beta=float(p.baumgarte_beta),
-            rank_w=self._rank_metric(),
-            row_scale=np.where(self.row_angular, 1.0, 1.0 / float(np.max(self.body_sizes(), initial=1.0))),
+            rank_w=self._rank_metric(sizes),
+            row_scale=np.where(self.row_angular, 1.0, 1.0 / float(np.max(sizes, initial=1.0))),
             **force_arrays,
             **broad_phase_arrays(force_arrays, self.contact_pair),
             **dict(
@@ -447,11 +448,11 @@ class System:
         largest = float(np.max(size, initial=0.0)) or 1.0
         return np.where(size > 1e-6 * largest, size, largest)
 
-    def _rank_metric(self) -> np.ndarray:
+    def _rank_metric(self, sizes: np.ndarray) -> np.ndarray:
         """Weights (nb, 6) of the metric in which the kept constraint rows are decided: J W J^T
-        with W = (s^2, s^2, s^2, 1, 1, 1) per body of size s, i.e. every body with unit mass and a
-        radius of gyration equal to its size; dimensionless, free of masses and units."""
-        s2 = self.body_sizes() ** 2
+        with W = (s^2, s^2, s^2, 1, 1, 1) per body of size s (``sizes``: :meth:`body_sizes`), i.e. every
+        body with unit mass and a radius of gyration equal to its size; dimensionless, free of masses and units."""
+        s2 = sizes**2
         return np.column_stack([s2, s2, s2, np.ones((self.nb, 3))]) if self.nb else np.zeros((0, 6))
 
     def _schur_structure(self, rows):
