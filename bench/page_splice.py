@@ -7,15 +7,18 @@ import os
 
 def splice(page_path: str, lines: list[str], goal_rows: str | list[str] | None = None) -> None:
     """Replace the section of ``page_path`` whose header is ``lines[0]`` (up to the next '## ' header)
-    by ``lines``, with a note of the load average; and each table row that starts as one of
+    by ``lines`` (a new one at the end), with a note of the load average; and each table row that starts as one of
     ``goal_rows`` (up to its first ':') by it, a new one put after the last row of its scene (the
     text before its first ',') or else at the end of the goals table. The other sections are kept."""
     lines = [*lines, "", f"(This section rerun alone; load average (1 min) {os.getloadavg()[0]:.1f} at its end.)"]
     with open(page_path, encoding="utf-8") as f:
         page = f.read().rstrip("\n").split("\n")
-    start = page.index(lines[0])
-    end = next((k for k in range(start + 1, len(page)) if page[k].startswith("## ")), len(page))
-    page[start:end] = lines + ([""] if end < len(page) else [])
+    if lines[0] in page:
+        start = page.index(lines[0])
+        end = next((k for k in range(start + 1, len(page)) if page[k].startswith("## ")), len(page))
+        page[start:end] = lines + ([""] if end < len(page) else [])
+    else:  # a new section: at the end
+        page += ["", *lines]
     for row in [goal_rows] if isinstance(goal_rows, str) else goal_rows or []:
         page = _put_row(page, row)
     with open(page_path, "w", encoding="utf-8") as f:

@@ -27,6 +27,7 @@ the CPU time of ours over each code's for the same simulated time and step.
   v^2 / (2 mu g) and stopping time v / (mu g); ours on its 8 corners (box-plane), MuJoCo's box geom
   on a plane (friction 0.3, condim 3, default solref), Exudyn on 4 corner spheres.
 * cam, box: the cam-follower and the settling box, in bench/peers_events_cambox.py (run after these).
+* geneva: the Geneva drive, in bench/peers_events_geneva.py (run last).
 
 Exudyn's models (a CoordinateSpringDamperExt's linear limit stop and constant friction, contacts by
 ContactSphereTriangle) are in bench/peers_events_exudyn.py. Runs in .venv-bench (bench/peer_venv.py
@@ -676,8 +677,9 @@ def main() -> None:
     load = [os.getloadavg()[0]]
     sections = []
     from bench import peers_events_cambox as cambox  # the cam and the settling box (they use this module's helpers)
+    from bench import peers_events_geneva as geneva  # the Geneva drive (the same)
 
-    for section in (*SECTIONS.values(), *cambox.SCENES):
+    for section in (*SECTIONS.values(), *cambox.SCENES, geneva.section):
         sections += ["", *section(args.repeats)]
         load.append(os.getloadavg()[0])
     head = [
