@@ -461,7 +461,8 @@ def force_elements_arrays(
 def contact_range(k0, k1, nb, Y, A, Q, group_V, group_P, bi, bj, vecs, par, flag):
     """Add the CONTACT elements k0 .. k1 - 1 to Q (their values; they have no profiles); returns
     group_V, group_P plus their potentials [J] and powers [W], added in the order of the elements.
-    Inlined: an element apart costs no call (:func:`.contact_forces.contact_element`)."""
+    A sphere-plane element apart costs no further call (:func:`.contact_forces.contact_element`, inlined
+    here); not inlined itself (docs/contact.md, "The force loop": compile time)."""
     k, scale, scaled = k0 - 1, 1.0, 0
     while k + 1 < k1:
         k += 1
