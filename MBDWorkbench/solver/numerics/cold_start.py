@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -94,6 +95,17 @@ def python_executable() -> str:
     return sys.executable
 
 
+BACKGROUND_NICENESS = 10  # the background compile yields the CPU to the GUI and to the solve it serves
+
+
+def _lower_priority() -> list[str]:
+    """The command prefix that runs the background compile at a lower CPU priority (``nice``; none
+    where there is no such program): on 2 cores, it would otherwise take its share from the GUI's
+    event loop and from the interpreted run while they start."""
+    nice = shutil.which("nice")
+    return [nice, "-n", str(BACKGROUND_NICENESS)] if nice else []
+
+
 def fill_in_background(model, integrator: str) -> subprocess.Popen | None:
     """The background process that fills the cache for ``model`` solved with ``integrator``
     (the one already running for it, if any); None if it cannot start."""
@@ -109,7 +121,7 @@ def fill_in_background(model, integrator: str) -> subprocess.Popen | None:
     env[MODE_ENV] = "compile"
     try:
         job = subprocess.Popen(
-            [python_executable(), "-m", "MBDWorkbench.solver.fill_cache", path, integrator],
+            [*_lower_priority(), python_executable(), "-m", "MBDWorkbench.solver.fill_cache", path, integrator],
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
