@@ -582,16 +582,16 @@ def mujoco_friction(h: float, t_end: float) -> dict:
     return {"points": sampled_turning_points(rows[:, 0], rows[:, 1], rows[:, 2]), **out}
 
 
-def mujoco_run_from(model, data, t_end: float, every: int) -> dict:
-    """Step (model, data) to t_end, sampling (t, qpos[0], qvel[0]) every ``every`` steps."""
+def mujoco_run_from(model, data, t_end: float, every: int, coordinate: int = 0) -> dict:
+    """Step (model, data) to t_end, sampling (t, qpos[c], qvel[c]) of ``coordinate`` c every ``every`` steps."""
     mujoco.mj_forward(model, data)
-    steps = int(round(t_end / model.opt.timestep))
-    rows, cpu = [(0.0, float(data.qpos[0]), float(data.qvel[0]))], 0.0
+    steps, c = int(round(t_end / model.opt.timestep)), coordinate
+    rows, cpu = [(0.0, float(data.qpos[c]), float(data.qvel[c]))], 0.0
     for _ in range(steps // every):
         start = time.process_time()
         mujoco.mj_step(model, data, every)
         cpu += time.process_time() - start
-        rows.append((data.time, float(data.qpos[0]), float(data.qvel[0])))
+        rows.append((data.time, float(data.qpos[c]), float(data.qvel[c])))
     return {"rows": np.array(rows), "cpu": cpu, "steps": steps}
 
 

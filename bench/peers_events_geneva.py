@@ -29,7 +29,6 @@ import argparse
 import math
 import os
 import sys
-import time
 
 import numpy as np
 
@@ -130,15 +129,8 @@ def mujoco_run() -> dict:
     m = mujoco.MjModel.from_xml_string(xml)
     data = mujoco.MjData(m)
     data.qvel[0] = model.OMEGA
-    every, steps = int(round(SAMPLE / H)), int(round(T_END / H))
-    rows, cpu = [(0.0, 0.0)], 0.0
-    for _ in range(steps // every):
-        start = time.process_time()
-        mujoco.mj_step(m, data, every)
-        cpu += time.process_time() - start
-        rows.append((data.time, float(data.qpos[1])))
-    rows = np.array(rows)
-    return {"t": rows[:, 0], "beta": rows[:, 1], "cpu": cpu, "steps": steps}
+    out = pe.mujoco_run_from(m, data, T_END, int(round(SAMPLE / H)), coordinate=1)  # the wheel's hinge
+    return {"t": out["rows"][:, 0], "beta": out["rows"][:, 1], "cpu": out["cpu"], "steps": out["steps"]}
 
 
 # ----------------------------------------------------------------------------- Exudyn
